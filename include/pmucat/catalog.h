@@ -1,0 +1,163 @@
+// The sysfs PMU catalog: /sys/bus/event_source/devices or any tree laid out like it, read lazily.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+#include "pmucat/format.h"
+#include "pmucat/terms.h"
+
+namespace pmucat {
+
+// Files larger than this are not read (a diagnostic says so); real sysfs files are < 4 KiB.
+inline constexpr std::size_t kMaxSysfsFileSize = 64 * 1024;
+
+struct Format {
+  std::string name;  // the file name: the term users write (case-sensitive)
+  FormatSpec spec;
+  std::string path;  // for diagnostics
+  std::string text;  // raw content, kept for validators and carets
+  friend bool operator==(const Format&, const Format&) = default;
+};
+
+struct Event {
+  std::string name;                  // the file name as found on disk
+  std::string path;                  // for diagnostics
+  std::string text;                  // raw content
+  TermList terms;                    // parsed terms; empty when `error` is set
+  std::optional<Diagnostic> error;   // unreadable or unparsable file
+  // Metadata; only filled when the whole events/ directory was listed (Pmu::events()).
+  bool metadata_loaded = false;
+  std::optional<std::string> unit;
+  std::optional<double> scale;
+  std::string scale_text;
+  bool per_pkg = false;
+  bool snapshot = false;
+  std::vector<Diagnostic> diagnostics;  // metadata problems and parser lints of this event
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+// A sorted list of CPUs from a `cpumask`/`cpus` file ("0-3,8" -> 0,1,2,3,8).
+struct CpuList {
+  std::string text;                  // as read, trailing newline removed
+  std::vector<std::uint32_t> cpus;
+  friend bool operator==(const CpuList&, const CpuList&) = default;
+};
+// Parses a kernel cpulist ("0-3,8", "0", "" is empty). Errors are located.
+Expected<CpuList> parse_cpu_list(std::string_view text, std::string_view file);
+
+enum class PmuKind : std::uint8_t { core, uncore, software, other };
+std::string_view to_string(PmuKind kind);
+
+// The PMU directory's scalar attributes, read together on first use (one small file each).
+struct PmuAttributes {
+  std::optional<std::uint32_t> type;   // absent when `type` is missing or unparsable
+  std::string type_text;
+  std::optional<CpuList> cpumask;
+  std::optional<CpuList> cpus;
+  std::map<std::string, std::string> caps;  // caps/<name> -> first line
+  std::optional<std::string> alias;
+  std::optional<std::string> identifier;
+  std::optional<std::uint32_t> nr_addr_filters;
+  std::optional<std::uint32_t> mux_interval_ms;  // perf_event_mux_interval_ms
+  std::vector<Diagnostic> diagnostics;
+  friend bool operator==(const PmuAttributes&, const PmuAttributes&) = default;
+};
+
+// Everything about one PMU, as values. Used to build a PMU without a directory (tests, fuzzers,
+// perf.data readers) and as the fully loaded state of a directory-backed one.
+struct PmuInfo {
+  std::string name;
+  PmuAttributes attributes;
+  std::vector<Format> formats;  // sorted by name
+  std::vector<Event> events;    // sorted by name
+};
+
+// One PMU. Directory-backed PMUs load each part (attributes, formats, events) on first use and
+// cache it; every accessor is safe to call from several threads at once.
+class Pmu {
+ public:
+  // A PMU whose parts are all given (nothing is read from disk).
+  static Pmu from_info(PmuInfo info);
+  // A PMU backed by `dir` (a directory or a symlink to one); nothing is read yet.
+  static Pmu from_directory(std::string name, std::filesystem::path dir);
+
+  Pmu(Pmu&&) noexcept;
+  Pmu& operator=(Pmu&&) noexcept;
+  ~Pmu();
+
+  const std::string& name() const;
+  const std::filesystem::path& path() const;  // empty for from_info PMUs
+
+  const PmuAttributes& attributes() const;      // reads type, cpumask, cpus, caps/, ...
+  std::optional<std::uint32_t> type() const { return attributes().type; }
+  PmuKind kind() const;
+
+  std::span<const Format> formats() const;      // reads format/ (one listing + each file)
+  const Format* find_format(std::string_view name) const;  // exact, case-sensitive
+
+  std::span<const Event> events() const;        // reads events/ once, with metadata files
+  // Case-insensitive lookup. Before events() has run this probes events/<lower> and
+  // events/<UPPER> only (no directory read, no metadata); if neither exists it falls back to
+  // reading the directory, so mixed-case names are still found.
+  const Event* find_event(std::string_view name) const;
+
+  // Diagnostics gathered so far while loading this PMU (unreadable files, parse errors, lints).
+  std::vector<Diagnostic> diagnostics() const;
+
+ private:
+  struct State;
+  explicit Pmu(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// Perf's PMU-name matching: exact; `uncore_cha` matches `uncore_cha_<n>` instances (decimal
+// suffix, or hex with more than two digits); `pmu*`-style globs. See perf's test__pmu_match.
+bool pmu_name_matches(std::string_view pmu_name, std::string_view pattern);
+
+// Natural order: digit runs compare as numbers ("uncore_cha_2" < "uncore_cha_10").
+bool natural_less(std::string_view a, std::string_view b);
+
+// Case-insensitive (ASCII) equality, as event names compare.
+bool iequals(std::string_view a, std::string_view b);
+
+class Catalog {
+ public:
+  // `dir` is either the devices folder itself (holds <pmu>/type) or any root above one that
+  // holds bus/event_source/devices (`/`, `/sys`, a captured tree). Reads one directory listing.
+  static Expected<Catalog> open(const std::filesystem::path& dir);
+  // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
+  static Expected<Catalog> open_default();
+  // A catalog of in-memory PMUs (tests, perf.data readers).
+  static Catalog from_pmus(std::vector<Pmu> pmus);
+
+  Catalog(Catalog&&) noexcept;
+  Catalog& operator=(Catalog&&) noexcept;
+  ~Catalog();
+
+  const std::filesystem::path& devices_dir() const;  // empty for from_pmus catalogs
+  std::span<const Pmu> pmus() const;                 // naturally sorted by name; nothing loaded
+  const Pmu* find_pmu(std::string_view exact_name) const;
+  // Every PMU `pattern` selects: the exact name if it exists, else instances and globs.
+  std::vector<const Pmu*> match_pmus(std::string_view pattern) const;
+  // The core PMU bare terms go to: `cpu`, else `cpu_core`, else the first PMU with `cpus`.
+  const Pmu* core_pmu() const;
+  // Problems with the tree itself (entries that are not PMU directories, unreadable entries).
+  std::span<const Diagnostic> diagnostics() const;
+
+ private:
+  struct State;
+  explicit Catalog(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pmucat

@@ -1,0 +1,64 @@
+// Located diagnostics, rendered clang-style: `path:line:col: error: message`, the source line, a caret.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmucat {
+
+enum class Severity : std::uint8_t { note, warning, error };
+
+std::string_view to_string(Severity severity);
+
+// A span of bytes in a named text: a sysfs file, or "<spec>" for a command-line event spec.
+struct SourceRange {
+  std::string file;           // path as the user would recognise it
+  std::uint32_t line = 1;     // 1-based
+  std::uint32_t column = 1;   // 1-based, counted in bytes
+  std::uint32_t length = 0;   // bytes to underline; 0 means a caret only
+  std::uint64_t offset = 0;   // byte offset of the start in the whole text
+  friend bool operator==(const SourceRange&, const SourceRange&) = default;
+};
+
+// A suggested edit ("fix-it"): replace `range` with `replacement`.
+struct FixIt {
+  SourceRange range;
+  std::string replacement;
+  friend bool operator==(const FixIt&, const FixIt&) = default;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  std::string id;            // stable rule/diagnostic id, e.g. "format-reversed-range"; may be empty
+  SourceRange range;
+  std::string message;       // one line, no trailing period, no location
+  std::string source_line;   // the full text of range.line (without '\n'), for the caret
+  std::string hint;          // optional extra line ("valid terms: ...", "did you mean 'umask'?")
+  std::optional<FixIt> fixit;
+  friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
+};
+
+// Builds a diagnostic for bytes [offset, offset+length) of `text`, computing line, column and the
+// source line. Offsets past the end are clamped (so a "missing X at end of input" points at EOF).
+Diagnostic make_diagnostic(Severity severity, std::string_view id, std::string_view file,
+                           std::string_view text, std::size_t offset, std::size_t length,
+                           std::string message);
+
+// Diagnostic with a file name only (for I/O errors, where there is no text to point into).
+Diagnostic make_file_diagnostic(Severity severity, std::string_view id, std::string_view file,
+                                std::string message);
+
+struct RenderOptions {
+  bool color = false;      // ANSI colours as clang uses them (bold, red error, magenta warning)
+  bool show_id = true;     // append " [id]" after the message when the id is non-empty
+};
+
+// Renders `path:line:col: severity: message [id]`, then the source line and a caret/tilde line,
+// then `hint`, then a fix-it line, each terminated by '\n'. Non-printable bytes in the source
+// line are shown as `\xNN` and the caret column is adjusted to match.
+std::string render(const Diagnostic& diagnostic, const RenderOptions& options = {});
+
+}  // namespace pmucat

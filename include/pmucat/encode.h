@@ -1,0 +1,79 @@
+// Event spec -> perf_event_attr, with perf's semantics (see docs/perf-compat.md for where
+// pmucat deliberately differs, and EncodeOptions::semantics to get perf's behaviour instead).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/attr.h"
+#include "pmucat/catalog.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+#include "pmucat/spec.h"
+
+namespace pmucat {
+
+enum class Semantics : std::uint8_t {
+  // A user term overrides the same field from an alias (`mem-loads,ldlat=30` -> ldlat 30); the
+  // same field twice from the user is an error.
+  pmucat,
+  // perf 6.1: every term is OR-ed into its field (`mem-loads,ldlat=30` -> ldlat 31), repeated
+  // fields are OR-ed too. For differential tests against perf.
+  perf,
+};
+
+enum class Tool : std::uint8_t {
+  stat,    // like `perf stat`: only config*, name, metric-id, period, percore are usable terms
+  record,  // like `perf record`: every special term applies to the attr
+};
+
+struct EncodeOptions {
+  Semantics semantics = Semantics::pmucat;
+  Tool tool = Tool::record;
+  // PMU for terms_only/raw specs; empty means Catalog::core_pmu().
+  std::string default_pmu;
+};
+
+// What perf keeps next to the attr (evsel state) rather than in it.
+struct EventSettings {
+  std::optional<std::string> name;        // name=
+  std::optional<std::string> metric_id;   // metric-id=
+  std::optional<std::uint64_t> percore;   // percore=
+  std::optional<std::uint64_t> nr;        // nr=
+  std::optional<std::string> call_graph;  // call-graph=fp|dwarf|lbr|no
+  std::optional<std::string> branch_type; // branch_type= as written
+  std::vector<std::string> driver_config; // @cfg terms
+  friend bool operator==(const EventSettings&, const EventSettings&) = default;
+};
+
+struct EncodedEvent {
+  std::string spec;            // the spec text this attr came from
+  std::string pmu;             // the PMU instance used
+  std::string event;           // the sysfs event (alias) name used, empty when none
+  Attr attr;
+  EventSettings settings;
+  std::string perf_string;     // canonical spec that `perf stat -e` accepts for the same attr
+  std::vector<Diagnostic> warnings;  // e.g. a format word this kernel ABI lacks
+  friend bool operator==(const EncodedEvent&, const EncodedEvent&) = default;
+};
+
+// Encodes a comma-separated spec list. One EncodedEvent per resulting attr: a PMU pattern or an
+// event name present on several PMUs gives several. Errors point into `spec` ("<spec>") or into
+// the sysfs event file that caused them.
+Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
+                                           const EncodeOptions& options = {});
+
+// Encodes already-parsed terms on one PMU (the pure core; no spec syntax). `spec_text` is the
+// text the term offsets point into, for diagnostics.
+Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
+                                    const Modifiers& modifiers, std::string_view spec_text,
+                                    const EncodeOptions& options = {});
+
+// Applies modifiers to an attr the way perf does (u/k/h exclusions, precise_ip, G/H, D, I, e, S).
+void apply_modifiers(const Modifiers& modifiers, Attr& attr);
+
+}  // namespace pmucat

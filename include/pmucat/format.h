@@ -1,0 +1,65 @@
+// The `format/<term>` grammar: `config[N]:BITS`, BITS a comma list of `a` or `a-b`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+
+namespace pmucat {
+
+// config, config1, config2, config3 are the words perf_event_attr has today (config3: kernel 6.3).
+inline constexpr unsigned kConfigWords = 4;
+
+// "config", "config1", ... for any index (an index >= kConfigWords still has a name).
+std::string config_word_name(unsigned word);
+
+// One `a` or `a-b` item exactly as written, with its byte position in the file text.
+struct BitRange {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;         // == first for a single bit
+  bool is_range = false;          // written as `a-b`
+  std::uint32_t offset = 0;       // byte offset of `a` in the text
+  std::uint32_t length = 0;       // bytes spanned by the item
+  friend bool operator==(const BitRange&, const BitRange&) = default;
+};
+
+// A parsed format file. `word` and `mask` are what perf 6.1 encodes with:
+//  - `a-b` with b == 0 means the single bit a; a > b (b != 0) contributes no bits;
+//  - bits >= 64 are dropped; overlapping items are OR-ed;
+//  - when a file holds several `configN:` terms, the first one is used (perf 6.1).
+// Everything the ABI does not allow but perf tolerates is reported in `lints` (warnings), so a
+// validator can flag it while encoders still agree with perf.
+struct FormatSpec {
+  unsigned word = 0;              // 0 = config, 1 = config1, ...
+  std::uint64_t mask = 0;         // effective bits of `word`
+  std::vector<BitRange> ranges;   // items of the effective term, as written
+  std::vector<Diagnostic> lints;  // ids listed in docs/grammar.md (format-*)
+
+  // Number of value bits the field holds.
+  unsigned width() const;
+  // Largest value that fits: 2^width - 1 (all ones for 64 bits, 0 for an empty field).
+  std::uint64_t max_value() const;
+  // True when `word` is one perf_event_attr has (config..config3).
+  bool word_supported() const { return word < kConfigWords; }
+  friend bool operator==(const FormatSpec&, const FormatSpec&) = default;
+};
+
+// Parses the contents of one format file. Errors (no `config` term, a missing bit list, a number
+// that overflows, `configN` with no `:`) are located in `file`.
+Expected<FormatSpec> parse_format(std::string_view text, std::string_view file);
+
+// Canonical text of a spec's effective bits: `config1:0-7,21` (ranges merged, ascending).
+std::string to_string(const FormatSpec& spec);
+
+// Distributes the low bits of `value` over the set bits of `mask`, lowest first (perf's
+// pmu_format_value; PDEP). Value bits beyond popcount(mask) are dropped.
+std::uint64_t scatter_bits(std::uint64_t value, std::uint64_t mask);
+
+// Inverse of scatter_bits: collects the bits of `word` under `mask` into a dense value (PEXT).
+std::uint64_t gather_bits(std::uint64_t word, std::uint64_t mask);
+
+}  // namespace pmucat

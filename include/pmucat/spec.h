@@ -1,0 +1,62 @@
+// perf's event-spec syntax: comma-separated `pmu/terms/modifiers`, bare event names with
+// `:modifiers`, bare `term[=value],...` lists (for a PMU given separately), `rHEX` raw events.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+#include "pmucat/terms.h"
+
+namespace pmucat {
+
+// The privilege/precision/scheduling modifiers after `pmu/.../` or `name:`.
+struct Modifiers {
+  bool user = false, kernel = false, hypervisor = false;  // u k h: keep only these levels
+  std::uint8_t precise = 0;                               // p, pp, ppp
+  bool max_precise = false;                               // P
+  bool guest_only = false, host_only = false;             // G, H
+  bool sample_read = false;                               // S
+  bool pinned = false;                                    // D
+  bool exclude_idle = false;                              // I
+  bool weak_group = false;                                // W
+  bool exclusive = false;                                 // e
+  bool bpf_counter = false;                               // b
+  std::string text;                                       // as written, canonical order kept
+  friend bool operator==(const Modifiers&, const Modifiers&) = default;
+};
+
+// Parses a modifier string (the part after the closing '/' or the ':'). `base_offset` locates
+// errors inside the whole spec, whose text is `spec` (for carets).
+Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec,
+                                    std::uint32_t base_offset);
+
+enum class SpecForm : std::uint8_t {
+  pmu_terms,   // `cpu/event=0x3c,umask=0x1/u`
+  event_name,  // `cache-misses:u`, `PM_PB_CYC`: an event name on every PMU that has it
+  terms_only,  // `event=0x423,inv,cmask=0x3`: terms for a PMU chosen by the caller
+  raw,         // `r1a3`, `r0x1a3:u`: config of the core PMU
+};
+
+struct EventSpec {
+  SpecForm form = SpecForm::pmu_terms;
+  std::string text;          // this event's slice of the list, as written
+  std::uint32_t offset = 0;  // byte offset of `text` in the whole list
+  std::string pmu;           // pmu_terms: the PMU name or pattern as written
+  std::uint32_t pmu_offset = 0;
+  std::string name;          // event_name: the name
+  std::uint64_t raw_config = 0;  // raw: the value
+  TermList terms;            // pmu_terms / terms_only (offsets index the whole list)
+  Modifiers modifiers;
+  friend bool operator==(const EventSpec&, const EventSpec&) = default;
+};
+
+// Splits and parses a comma-separated list. Commas inside `pmu/.../` and quotes do not split.
+// A list of bare terms (`event=0x1,umask=2`) is one terms_only spec. Errors point into `text`,
+// named "<spec>".
+Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text);
+
+}  // namespace pmucat

@@ -1,0 +1,69 @@
+// The event-term grammar shared by sysfs `events/<name>` files and perf's `pmu/terms/` syntax:
+// term[=value][,term[=value]]...
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+
+namespace pmucat {
+
+enum class TermValueKind : std::uint8_t {
+  none,    // bare `inv`: means 1
+  number,  // `event=0x3c`, `cmask=3`
+  param,   // `core=?`: supplied by the user of the event
+  string,  // `event=foo` (alias reference), `call-graph=fp`, `name='my name'`
+};
+
+// How a number was spelled; validators warn on some of these, encoders ignore it.
+enum class NumberStyle : std::uint8_t {
+  none,             // not a number
+  decimal,          // 16, 010 (perf reads 010 as ten)
+  hex,              // 0x3c, 0x3C (digits may be upper case)
+  hex_upper_digits, // 0xAB: accepted by perf, flagged by validators
+};
+
+struct Term {
+  std::string name;                    // as written; field names are case-sensitive
+  TermValueKind kind = TermValueKind::none;
+  std::uint64_t value = 1;             // the number, or 1 for a bare term, 0 for param/string
+  std::string text;                    // string value without quotes; "?" for a param
+  NumberStyle style = NumberStyle::none;
+  std::uint32_t offset = 0;            // byte offset of the name in the parsed text
+  std::uint32_t length = 0;            // bytes of the whole item (`name=value`)
+  std::uint32_t value_offset = 0;      // byte offset of the value (== offset for a bare term)
+  std::uint32_t value_length = 0;      // bytes of the value as written (0 for a bare term)
+  friend bool operator==(const Term&, const Term&) = default;
+};
+
+struct TermList {
+  std::vector<Term> terms;
+  std::vector<Diagnostic> lints;  // tolerated oddities (stray bytes, uppercase hex, ...)
+  friend bool operator==(const TermList&, const TermList&) = default;
+};
+
+enum class TermSyntax : std::uint8_t {
+  event_file,    // contents of events/<name>: whitespace and newlines anywhere, one trailing '\n'
+  command_line,  // the part between slashes of `pmu/.../`: also quoted strings (name='a,b')
+};
+
+// Parses a term list. `file` names the text in diagnostics ("<spec>" for the command line);
+// `base_offset` is added to every offset so a caller can parse a slice of a larger string and
+// still point into the whole. An empty (or all-blank) text gives an empty list.
+Expected<TermList> parse_terms(std::string_view text, std::string_view file,
+                               TermSyntax syntax = TermSyntax::event_file,
+                               std::uint32_t base_offset = 0);
+
+// Prints terms in the canonical form the parser reads back to the same names, kinds and values:
+// numbers as lowercase `0x..` hex, bare terms bare, params as `?`, strings quoted when needed.
+std::string print_terms(std::span<const Term> terms);
+
+// Prints one value the way print_terms does (`0x3c`, `?`, `fp`, `'a,b'`; empty for a bare term).
+std::string print_term_value(const Term& term);
+
+}  // namespace pmucat
