@@ -12,7 +12,7 @@ function(pmucat_module name)
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
            $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_BINARY_DIR})
-  target_link_libraries(${target} PRIVATE pmucat_warnings PUBLIC ${M_LIBS})
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:pmucat_warnings> PUBLIC ${M_LIBS})
   foreach(dep IN LISTS M_MODULES)
     target_link_libraries(${target} PUBLIC pmucat_${dep})
   endforeach()

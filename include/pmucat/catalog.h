@@ -21,6 +21,26 @@ namespace pmucat {
 // Files larger than this are not read (a diagnostic says so); real sysfs files are < 4 KiB.
 inline constexpr std::size_t kMaxSysfsFileSize = 64 * 1024;
 
+// Diagnostic ids the catalog reports (parser ids such as format-* pass through unchanged):
+//  file-unreadable     open/read failed (EACCES, EIO, ELOOP, a dangling link, ...)
+//  file-not-regular    a directory, FIFO, socket or device where a file belongs (never opened
+//                      for reading, so a FIFO cannot hang the reader)
+//  file-too-large      more than kMaxSysfsFileSize bytes
+//  file-nul-byte       a NUL byte in a text attribute (located at the byte)
+//  pmu-dir-unreadable  the PMU entry is a dangling symlink, a symlink loop or not a directory
+//  pmu-type-missing    no `type` file (perf 6.1 ignores such a directory)
+//  pmu-type-invalid    `type` has no digits or does not fit 32 bits: type() is empty
+//  pmu-type-hex        `type` reads "0x.." (perf's %u reads 0; type() is 0, severity error)
+//  pmu-type-trailing   text after the number (ignored, warning)
+//  pmu-attribute-invalid  nr_addr_filters / perf_event_mux_interval_ms not a decimal number
+//  cpulist-syntax, cpulist-reversed-range, cpulist-cpu-too-large   (parse_cpu_list)
+//  event-orphan-metadata  a .unit/.scale/.per-pkg/.snapshot file without its event (error)
+//  event-empty         an empty event file (perf skips it; warning)
+//  catalog-unreadable, catalog-not-pmu-tree   (Catalog::open errors)
+//  catalog-stray-entry a file, not a directory, in the devices folder (skipped; warning)
+
+// A format/ field. An unreadable or unparsable file is still listed, with an empty spec (no
+// bits, so every non-zero value is "too big" as in newer perf); why is in Pmu::diagnostics().
 struct Format {
   std::string name;  // the file name: the term users write (case-sensitive)
   FormatSpec spec;
@@ -30,11 +50,11 @@ struct Format {
 };
 
 struct Event {
-  std::string name;                  // the file name as found on disk
-  std::string path;                  // for diagnostics
-  std::string text;                  // raw content
-  TermList terms;                    // parsed terms; empty when `error` is set
-  std::optional<Diagnostic> error;   // unreadable or unparsable file
+  std::string name;                 // the file name as found on disk
+  std::string path;                 // for diagnostics
+  std::string text;                 // raw content
+  TermList terms;                   // parsed terms; empty when `error` is set
+  std::optional<Diagnostic> error;  // unreadable or unparsable file
   // Metadata; only filled when the whole events/ directory was listed (Pmu::events()).
   bool metadata_loaded = false;
   std::optional<std::string> unit;
@@ -42,13 +62,15 @@ struct Event {
   std::string scale_text;
   bool per_pkg = false;
   bool snapshot = false;
-  std::vector<Diagnostic> diagnostics;  // metadata problems and parser lints of this event
+  // Metadata problems and the parser's lints of this event (a copy of terms.lints), so this
+  // one list holds every warning about the event; `error` is not repeated here.
+  std::vector<Diagnostic> diagnostics;
   friend bool operator==(const Event&, const Event&) = default;
 };
 
 // A sorted list of CPUs from a `cpumask`/`cpus` file ("0-3,8" -> 0,1,2,3,8).
 struct CpuList {
-  std::string text;                  // as read, trailing newline removed
+  std::string text;  // as read, trailing newline removed
   std::vector<std::uint32_t> cpus;
   friend bool operator==(const CpuList&, const CpuList&) = default;
 };
@@ -60,7 +82,7 @@ std::string_view to_string(PmuKind kind);
 
 // The PMU directory's scalar attributes, read together on first use (one small file each).
 struct PmuAttributes {
-  std::optional<std::uint32_t> type;   // absent when `type` is missing or unparsable
+  std::optional<std::uint32_t> type;  // absent when `type` is missing or unparsable
   std::string type_text;
   std::optional<CpuList> cpumask;
   std::optional<CpuList> cpus;
@@ -88,7 +110,8 @@ class Pmu {
  public:
   // A PMU whose parts are all given (nothing is read from disk).
   static Pmu from_info(PmuInfo info);
-  // A PMU backed by `dir` (a directory or a symlink to one); nothing is read yet.
+  // A PMU backed by `dir` (a directory or a symlink to one); nothing is read yet. A dangling or
+  // looping link shows as pmu-dir-unreadable in attributes() on first use.
   static Pmu from_directory(std::string name, std::filesystem::path dir);
 
   Pmu(Pmu&&) noexcept;
@@ -98,20 +121,21 @@ class Pmu {
   const std::string& name() const;
   const std::filesystem::path& path() const;  // empty for from_info PMUs
 
-  const PmuAttributes& attributes() const;      // reads type, cpumask, cpus, caps/, ...
+  const PmuAttributes& attributes() const;  // reads type, cpumask, cpus, caps/, ...
   std::optional<std::uint32_t> type() const { return attributes().type; }
   PmuKind kind() const;
 
-  std::span<const Format> formats() const;      // reads format/ (one listing + each file)
+  std::span<const Format> formats() const;  // reads format/ (one listing + each file)
   const Format* find_format(std::string_view name) const;  // exact, case-sensitive
 
-  std::span<const Event> events() const;        // reads events/ once, with metadata files
+  std::span<const Event> events() const;  // reads events/ once, with metadata files
   // Case-insensitive lookup. Before events() has run this probes events/<lower> and
   // events/<UPPER> only (no directory read, no metadata); if neither exists it falls back to
   // reading the directory, so mixed-case names are still found.
   const Event* find_event(std::string_view name) const;
 
-  // Diagnostics gathered so far while loading this PMU (unreadable files, parse errors, lints).
+  // Diagnostics gathered so far while loading this PMU (unreadable files, parse errors, lints):
+  // those of the loaded parts only; nothing is loaded by asking.
   std::vector<Diagnostic> diagnostics() const;
 
  private:
@@ -132,8 +156,10 @@ bool iequals(std::string_view a, std::string_view b);
 
 class Catalog {
  public:
-  // `dir` is either the devices folder itself (holds <pmu>/type) or any root above one that
-  // holds bus/event_source/devices (`/`, `/sys`, a captured tree). Reads one directory listing.
+  // `dir` is either the devices folder itself (named `devices`, or holds some <pmu>/type) or
+  // any root above one that holds bus/event_source/devices, sys/bus/event_source/devices or
+  // event_source/devices (`/sys`, `/`, a captured tree). Reads one directory listing; entries
+  // are not stat()ed (real ones are symlinks), files among them are skipped with a diagnostic.
   static Expected<Catalog> open(const std::filesystem::path& dir);
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();

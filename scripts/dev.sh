@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (run as root) and for CI:
+#   scripts/dev.sh main   install what is missing, build, run `pmuls --pmu cpu` on the intel-spr fixture
+#   scripts/dev.sh test   install what is missing, build, run the whole test suite (ctest)
+#   scripts/dev.sh build  install what is missing and build only
+# Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), JOBS (default nproc),
+#              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+build_dir=${BUILD_DIR:-build}
+build_type=${BUILD_TYPE:-RelWithDebInfo}
+jobs=${JOBS:-$(nproc)}
+
+# Debian packages the build, the tests and the differential/perf tests need.
+packages=(
+  g++ cmake ninja-build pkg-config make
+  libfmt-dev libcli11-dev nlohmann-json3-dev librapidcheck-dev
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  protobuf-compiler libprotobuf-dev
+  linux-perf util-linux perl tar gzip
+  python3-jsonschema libxml2-utils
+)
+
+install_missing() {
+  [ "${PMUCAT_NO_INSTALL:-0}" = 1 ] && return 0
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "dev.sh: missing Debian packages: ${missing[*]} (run as root to install them)" >&2
+    exit 2
+  fi
+  echo "dev.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {
+  # shellcheck disable=SC2086
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" ${CMAKE_ARGS:-}
+  cmake --build "$build_dir" -j "$jobs"
+}
+
+case "${1:-}" in
+  main)
+    install_missing
+    configure_and_build
+    "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu
+    ;;
+  test)
+    install_missing
+    configure_and_build
+    ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+    ;;
+  build)
+    install_missing
+    configure_and_build
+    ;;
+  *)
+    sed -n '2,8p' "$0" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,264 @@
+// Pmu: one PMU, its parts loaded on first use (std::call_once) and cached.
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "catalog/pmu_parts.h"
+#include "pmucat/catalog.h"
+#include "pmucat/metadata.h"
+
+namespace pmucat {
+namespace {
+
+std::string ascii_lower(std::string_view text) {
+  std::string result(text);
+  for (char& c : result) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return result;
+}
+
+std::string ascii_upper(std::string_view text) {
+  std::string result(text);
+  for (char& c : result) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return result;
+}
+
+// A name that can only be an entry of events/ itself (not a path, not metadata).
+bool probeable_event_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos &&
+         metadata_suffix(name) == MetadataSuffix::none;
+}
+
+// One lazily computed part: `load` runs at most once, readers after it see the result.
+template <class T>
+class LazyPart {
+ public:
+  template <class Load>
+  const T& get(Load&& load) const {
+    std::call_once(once_, [&] {
+      value_ = load();
+      ready_.store(true, std::memory_order_release);
+    });
+    return value_;
+  }
+  // The value if it was loaded already, without loading it.
+  const T* peek() const { return ready_.load(std::memory_order_acquire) ? &value_ : nullptr; }
+  // Marks the part as given (from_info); must happen before the Pmu is shared.
+  void set(T value) {
+    get([&] { return std::move(value); });
+  }
+
+ private:
+  mutable std::once_flag once_;
+  mutable T value_{};
+  mutable std::atomic<bool> ready_{false};
+};
+
+struct EventIndex {
+  std::vector<Event> events;                               // sorted by name
+  std::vector<std::pair<std::string, std::size_t>> lower;  // (lowercase name, index), sorted
+  std::vector<Diagnostic> diagnostics;
+};
+
+EventIndex index_events(std::vector<Event> events, std::vector<Diagnostic> diagnostics) {
+  EventIndex index;
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.name < b.name; });
+  index.events = std::move(events);
+  index.diagnostics = std::move(diagnostics);
+  for (std::size_t i = 0; i < index.events.size(); ++i) {
+    index.lower.emplace_back(ascii_lower(index.events[i].name), i);
+  }
+  std::stable_sort(index.lower.begin(), index.lower.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return index;
+}
+
+struct FormatList {
+  std::vector<Format> formats;  // sorted by name
+  std::vector<Diagnostic> diagnostics;
+};
+
+}  // namespace
+
+struct Pmu::State {
+  std::string name;
+  std::filesystem::path path;
+  std::string dir;  // path as a string for the loaders; empty for from_info PMUs
+
+  LazyPart<PmuAttributes> attributes;
+  LazyPart<FormatList> formats;
+  LazyPart<EventIndex> events;
+
+  // Events found by find_event() probes before events() ran; node-based so that pointers
+  // handed out stay valid.
+  mutable std::mutex probe_mutex;
+  mutable std::map<std::string, std::unique_ptr<Event>, std::less<>> probed;
+
+  const PmuAttributes& load_attributes() const {
+    return attributes.get([&] { return detail::load_attributes(dir); });
+  }
+  const FormatList& load_formats() const {
+    return formats.get([&] {
+      detail::LoadedFormats loaded = detail::load_formats(dir);
+      return FormatList{std::move(loaded.formats), std::move(loaded.diagnostics)};
+    });
+  }
+  const EventIndex& load_events() const {
+    return events.get([&] {
+      detail::LoadedEvents loaded = detail::load_events(dir);
+      return index_events(std::move(loaded.events), std::move(loaded.diagnostics));
+    });
+  }
+  const Event* probe(const std::string& file_name) const;
+};
+
+const Event* Pmu::State::probe(const std::string& file_name) const {
+  std::lock_guard lock(probe_mutex);
+  if (auto found = probed.find(file_name); found != probed.end()) return found->second.get();
+  std::optional<Event> event = detail::probe_event(dir, file_name);
+  if (!event) return nullptr;
+  auto stored = std::make_unique<Event>(std::move(*event));
+  const Event* result = stored.get();
+  probed.emplace(file_name, std::move(stored));
+  return result;
+}
+
+Pmu::Pmu(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Pmu::Pmu(Pmu&&) noexcept = default;
+Pmu& Pmu::operator=(Pmu&&) noexcept = default;
+Pmu::~Pmu() = default;
+
+Pmu Pmu::from_info(PmuInfo info) {
+  auto state = std::make_unique<State>();
+  state->name = std::move(info.name);
+  state->attributes.set(std::move(info.attributes));
+  std::stable_sort(info.formats.begin(), info.formats.end(),
+                   [](const Format& a, const Format& b) { return a.name < b.name; });
+  state->formats.set(FormatList{std::move(info.formats), {}});
+  state->events.set(index_events(std::move(info.events), {}));
+  return Pmu(std::move(state));
+}
+
+Pmu Pmu::from_directory(std::string name, std::filesystem::path dir) {
+  auto state = std::make_unique<State>();
+  state->name = std::move(name);
+  state->dir = dir.string();
+  state->path = std::move(dir);
+  return Pmu(std::move(state));
+}
+
+const std::string& Pmu::name() const {
+  return state_->name;
+}
+const std::filesystem::path& Pmu::path() const {
+  return state_->path;
+}
+
+const PmuAttributes& Pmu::attributes() const {
+  return state_->load_attributes();
+}
+
+PmuKind Pmu::kind() const {
+  const std::string& name = state_->name;
+  if (name == "cpu") return PmuKind::core;
+  if (name == "software" || name == "tracepoint" || name == "breakpoint" || name == "kprobe" ||
+      name == "uprobe") {
+    return PmuKind::software;
+  }
+  const PmuAttributes& attributes = this->attributes();
+  if (attributes.cpus) return PmuKind::core;
+  if (attributes.type == 1 || attributes.type == 2 || attributes.type == 5)
+    return PmuKind::software;
+  if (attributes.cpumask) return PmuKind::uncore;
+  return PmuKind::other;
+}
+
+std::span<const Format> Pmu::formats() const {
+  return state_->load_formats().formats;
+}
+
+const Format* Pmu::find_format(std::string_view name) const {
+  std::span<const Format> formats = this->formats();
+  auto found = std::lower_bound(
+      formats.begin(), formats.end(), name,
+      [](const Format& format, std::string_view key) { return format.name < key; });
+  return found != formats.end() && found->name == name ? &*found : nullptr;
+}
+
+std::span<const Event> Pmu::events() const {
+  return state_->load_events().events;
+}
+
+const Event* Pmu::find_event(std::string_view name) const {
+  const EventIndex* index = state_->events.peek();
+  if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
+    // Real trees name events all-lower or all-upper (perf 6.10+ relies on it), so two direct
+    // opens usually answer without reading the directory.
+    std::string lower = ascii_lower(name);
+    if (const Event* event = state_->probe(lower)) return event;
+    std::string upper = ascii_upper(name);
+    if (upper != lower) {
+      if (const Event* event = state_->probe(upper)) return event;
+    }
+  }
+  if (index == nullptr) index = &state_->load_events();
+  const std::vector<Event>& events = index->events;
+  // Exact spelling first, then any case-insensitive match.
+  auto exact =
+      std::lower_bound(events.begin(), events.end(), name,
+                       [](const Event& event, std::string_view key) { return event.name < key; });
+  if (exact != events.end() && exact->name == name) return &*exact;
+  std::string lower = ascii_lower(name);
+  auto found =
+      std::lower_bound(index->lower.begin(), index->lower.end(), lower,
+                       [](const auto& entry, const std::string& key) { return entry.first < key; });
+  if (found != index->lower.end() && found->first == lower) return &events[found->second];
+  return nullptr;
+}
+
+std::vector<Diagnostic> Pmu::diagnostics() const {
+  std::vector<Diagnostic> result;
+  if (const PmuAttributes* attributes = state_->attributes.peek()) {
+    result.insert(result.end(), attributes->diagnostics.begin(), attributes->diagnostics.end());
+  }
+  if (const FormatList* formats = state_->formats.peek()) {
+    result.insert(result.end(), formats->diagnostics.begin(), formats->diagnostics.end());
+    for (const Format& format : formats->formats) {
+      result.insert(result.end(), format.spec.lints.begin(), format.spec.lints.end());
+    }
+  }
+  auto add_event = [&](const Event& event) {
+    if (event.error) result.push_back(*event.error);
+    result.insert(result.end(), event.diagnostics.begin(), event.diagnostics.end());
+  };
+  if (const EventIndex* index = state_->events.peek()) {
+    result.insert(result.end(), index->diagnostics.begin(), index->diagnostics.end());
+    for (const Event& event : index->events) add_event(event);
+  } else {
+    std::lock_guard lock(state_->probe_mutex);
+    for (const auto& [name, event] : state_->probed) add_event(*event);
+  }
+  return result;
+}
+
+std::string_view to_string(PmuKind kind) {
+  switch (kind) {
+    case PmuKind::core:
+      return "core";
+    case PmuKind::uncore:
+      return "uncore";
+    case PmuKind::software:
+      return "software";
+    case PmuKind::other:
+      return "other";
+  }
+  return "other";
+}
+
+}  // namespace pmucat

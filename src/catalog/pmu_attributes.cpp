@@ -1,0 +1,187 @@
+// Loading a PMU directory's scalar attributes: type, cpu lists, caps/, alias, ...
+#include <fmt/core.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+
+#include "catalog/pmu_parts.h"
+#include "catalog/sysfs_file.h"
+
+namespace pmucat::detail {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Reads one optional attribute file; absent files are not a problem, unreadable ones are.
+std::optional<std::string> read_optional(int pmu_fd, const std::string& pmu_dir, const char* name,
+                                         std::vector<Diagnostic>& diagnostics) {
+  auto content = read_sysfs_file(pmu_fd, name, pmu_dir + "/" + name);
+  if (content) return std::move(*content);
+  if (!content.error().missing()) diagnostics.push_back(std::move(content.error().diagnostic));
+  return std::nullopt;
+}
+
+// A plain decimal attribute such as nr_addr_filters ("2\n").
+std::optional<std::uint32_t> read_decimal(std::string_view text, std::string_view file,
+                                          std::vector<Diagnostic>& diagnostics) {
+  std::string_view digits = without_trailing_newline(text);
+  std::uint64_t value = 0;
+  bool valid =
+      !digits.empty() && digits.size() <= 10 && std::all_of(digits.begin(), digits.end(), is_digit);
+  if (valid) {
+    for (char c : digits) value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    valid = value <= UINT32_MAX;
+  }
+  if (!valid) {
+    diagnostics.push_back(make_diagnostic(Severity::error, "pmu-attribute-invalid", file, text, 0,
+                                          digits.size(), "expected a decimal number"));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(value);
+}
+
+std::optional<CpuList> read_cpu_list(int pmu_fd, const std::string& pmu_dir, const char* name,
+                                     std::vector<Diagnostic>& diagnostics) {
+  auto text = read_optional(pmu_fd, pmu_dir, name, diagnostics);
+  if (!text) return std::nullopt;
+  auto list = parse_cpu_list(*text, pmu_dir + "/" + name);
+  if (!list) {
+    diagnostics.push_back(std::move(list.error()));
+    return std::nullopt;
+  }
+  return std::move(*list);
+}
+
+void read_caps(int pmu_fd, const std::string& pmu_dir, PmuAttributes& attributes) {
+  std::string caps_dir = pmu_dir + "/caps";
+  auto directory = Directory::open(pmu_fd, "caps", caps_dir);
+  if (!directory) {
+    if (!directory.error().missing()) {
+      attributes.diagnostics.push_back(std::move(directory.error().diagnostic));
+    }
+    return;
+  }
+  for (const DirEntry& entry : directory->list()) {
+    std::string path = caps_dir + "/" + entry.name;
+    auto content =
+        may_be_regular(entry.type)
+            ? read_sysfs_file(directory->fd(), entry.name, path)
+            : Expected<std::string, ReadFailure>(unexpected(not_regular_failure(entry.type, path)));
+    if (!content) {
+      attributes.diagnostics.push_back(std::move(content.error().diagnostic));
+      continue;
+    }
+    attributes.caps.emplace(entry.name, std::string(first_line(*content)));
+  }
+}
+
+Diagnostic unreachable_directory(const std::string& pmu_dir, int error_number) {
+  std::string_view reason = error_number == ENOENT    ? " (a dangling symlink?)"
+                            : error_number == ELOOP   ? " (a symlink loop)"
+                            : error_number == ENOTDIR ? " (not a directory)"
+                                                      : "";
+  return make_file_diagnostic(
+      Severity::error, "pmu-dir-unreadable", pmu_dir,
+      fmt::format("cannot open PMU directory: {}{}", error_text(error_number), reason));
+}
+
+}  // namespace
+
+TypeReading read_type(std::string_view text, std::string_view file) {
+  TypeReading reading;
+  std::size_t position = 0;
+  while (position < text.size() && is_blank(text[position])) ++position;
+  std::size_t digits_start = position;
+  std::uint64_t value = 0;
+  bool overflow = false;
+  while (position < text.size() && is_digit(text[position])) {
+    value = value * 10 + static_cast<std::uint64_t>(text[position] - '0');
+    overflow = overflow || value > UINT32_MAX;
+    if (overflow) value = UINT32_MAX + std::uint64_t{1};  // keep accumulating without wrapping
+    ++position;
+  }
+  std::size_t digit_count = position - digits_start;
+  if (digit_count == 0) {
+    reading.diagnostics.push_back(make_diagnostic(Severity::error, "pmu-type-invalid", file, text,
+                                                  digits_start, digits_start < text.size() ? 1 : 0,
+                                                  "expected a decimal PMU type number"));
+    return reading;
+  }
+  if (overflow) {
+    reading.diagnostics.push_back(make_diagnostic(Severity::error, "pmu-type-invalid", file, text,
+                                                  digits_start, digit_count,
+                                                  "PMU type does not fit in 32 bits"));
+    return reading;
+  }
+  reading.type = static_cast<std::uint32_t>(value);
+  std::string_view rest = text.substr(position);
+  if (rest.empty() || rest == "\n") return reading;
+  if (value == 0 && digit_count == 1 && (rest.front() == 'x' || rest.front() == 'X')) {
+    Diagnostic hex = make_diagnostic(
+        Severity::error, "pmu-type-hex", file, text, digits_start,
+        first_line(text.substr(digits_start)).size(),
+        "PMU type is written in hex; perf reads it with %u, so the type is 0 (PERF_TYPE_HARDWARE)");
+    hex.hint = "the kernel writes the type in decimal";
+    reading.diagnostics.push_back(std::move(hex));
+    return reading;
+  }
+  reading.diagnostics.push_back(make_diagnostic(Severity::warning, "pmu-type-trailing", file, text,
+                                                position, first_line(rest).size(),
+                                                "unexpected text after the PMU type is ignored"));
+  return reading;
+}
+
+PmuAttributes load_attributes(const std::string& pmu_dir) {
+  PmuAttributes attributes;
+  auto pmu_fd = open_directory_fd(AT_FDCWD, pmu_dir, pmu_dir);
+  if (!pmu_fd) {
+    attributes.diagnostics.push_back(unreachable_directory(pmu_dir, pmu_fd.error().error_number));
+    return attributes;
+  }
+  int fd = pmu_fd->get();
+  std::string type_path = pmu_dir + "/type";
+  auto type_text = read_sysfs_file(fd, "type", type_path);
+  if (type_text) {
+    attributes.type_text = std::string(without_trailing_newline(*type_text));
+    TypeReading reading = read_type(*type_text, type_path);
+    attributes.type = reading.type;
+    for (Diagnostic& diagnostic : reading.diagnostics) {
+      attributes.diagnostics.push_back(std::move(diagnostic));
+    }
+  } else if (type_text.error().missing()) {
+    attributes.diagnostics.push_back(
+        make_file_diagnostic(Severity::error, "pmu-type-missing", type_path,
+                             "PMU directory has no 'type' file; perf does not treat it as a PMU"));
+  } else {
+    attributes.diagnostics.push_back(std::move(type_text.error().diagnostic));
+  }
+
+  attributes.cpumask = read_cpu_list(fd, pmu_dir, "cpumask", attributes.diagnostics);
+  attributes.cpus = read_cpu_list(fd, pmu_dir, "cpus", attributes.diagnostics);
+  if (auto alias = read_optional(fd, pmu_dir, "alias", attributes.diagnostics)) {
+    attributes.alias = std::string(first_line(*alias));
+  }
+  if (auto identifier = read_optional(fd, pmu_dir, "identifier", attributes.diagnostics)) {
+    attributes.identifier = std::string(first_line(*identifier));
+  }
+  if (auto text = read_optional(fd, pmu_dir, "nr_addr_filters", attributes.diagnostics)) {
+    attributes.nr_addr_filters =
+        read_decimal(*text, pmu_dir + "/nr_addr_filters", attributes.diagnostics);
+  }
+  if (auto text =
+          read_optional(fd, pmu_dir, "perf_event_mux_interval_ms", attributes.diagnostics)) {
+    attributes.mux_interval_ms =
+        read_decimal(*text, pmu_dir + "/perf_event_mux_interval_ms", attributes.diagnostics);
+  }
+  read_caps(fd, pmu_dir, attributes);
+  return attributes;
+}
+
+}  // namespace pmucat::detail

@@ -1,0 +1,160 @@
+// Loading events/: one listing; event files parsed, metadata files attached to their events.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+#include "catalog/pmu_parts.h"
+#include "catalog/sysfs_file.h"
+#include "pmucat/metadata.h"
+#include "pmucat/terms.h"
+
+namespace pmucat::detail {
+namespace {
+
+using FileContent = Expected<std::string, ReadFailure>;
+
+FileContent read_entry(const Directory& directory, const DirEntry& entry, const std::string& path) {
+  if (!may_be_regular(entry.type)) return unexpected(not_regular_failure(entry.type, path));
+  return read_sysfs_file(directory.fd(), entry.name, path);
+}
+
+Event make_event(std::string name, std::string path, FileContent content) {
+  Event event;
+  event.name = std::move(name);
+  event.path = std::move(path);
+  if (!content) {
+    event.error = std::move(content.error().diagnostic);
+    return event;
+  }
+  event.text = std::move(*content);
+  auto terms = parse_terms(event.text, event.path, TermSyntax::event_file);
+  if (!terms) {
+    event.error = std::move(terms.error());
+    return event;
+  }
+  event.terms = std::move(*terms);
+  // Lints are copied so that Event::diagnostics is the one list of this event's problems.
+  event.diagnostics = event.terms.lints;
+  if (event.terms.terms.empty()) {
+    event.diagnostics.push_back(make_file_diagnostic(Severity::warning, "event-empty", event.path,
+                                                     "event file is empty; perf ignores it"));
+  }
+  return event;
+}
+
+struct MetadataFile {
+  MetadataSuffix suffix;
+  std::string base;
+  std::string path;
+  FileContent content;
+};
+
+void append(std::vector<Diagnostic>& to, std::vector<Diagnostic> from) {
+  for (Diagnostic& diagnostic : from) to.push_back(std::move(diagnostic));
+}
+
+void attach(Event& event, MetadataFile& file) {
+  if (!file.content) {
+    // perf treats a flag file's existence as true, even when its content cannot be read.
+    if (file.suffix == MetadataSuffix::per_pkg) event.per_pkg = true;
+    if (file.suffix == MetadataSuffix::snapshot) event.snapshot = true;
+    event.diagnostics.push_back(std::move(file.content.error().diagnostic));
+    return;
+  }
+  const std::string& text = *file.content;
+  switch (file.suffix) {
+    case MetadataSuffix::unit: {
+      auto unit = parse_unit(text, file.path);
+      if (!unit) {
+        event.diagnostics.push_back(std::move(unit.error()));
+        return;
+      }
+      event.unit = std::move(unit->text);
+      append(event.diagnostics, std::move(unit->lints));
+      return;
+    }
+    case MetadataSuffix::scale: {
+      event.scale_text = std::string(without_trailing_newline(text));
+      auto scale = parse_scale(text, file.path);
+      if (!scale) {
+        event.diagnostics.push_back(std::move(scale.error()));
+        return;
+      }
+      event.scale = scale->value;
+      event.scale_text = std::move(scale->text);
+      append(event.diagnostics, std::move(scale->lints));
+      return;
+    }
+    case MetadataSuffix::per_pkg:
+    case MetadataSuffix::snapshot: {
+      Flag flag = parse_flag(text, file.path);
+      (file.suffix == MetadataSuffix::per_pkg ? event.per_pkg : event.snapshot) = flag.value;
+      append(event.diagnostics, std::move(flag.lints));
+      return;
+    }
+    case MetadataSuffix::none:
+      return;
+  }
+}
+
+}  // namespace
+
+LoadedEvents load_events(const std::string& pmu_dir) {
+  LoadedEvents loaded;
+  std::string events_dir = pmu_dir + "/events";
+  auto directory = Directory::open(AT_FDCWD, events_dir, events_dir);
+  if (!directory) {
+    // Many PMUs have no events/ (uncore boxes, software); only other failures are reported.
+    if (!directory.error().missing())
+      loaded.diagnostics.push_back(std::move(directory.error().diagnostic));
+    return loaded;
+  }
+  std::vector<MetadataFile> metadata;
+  for (DirEntry& entry : directory->list()) {
+    std::string path = events_dir + "/" + entry.name;
+    MetadataSuffix suffix = metadata_suffix(entry.name);
+    FileContent content = read_entry(*directory, entry, path);
+    if (suffix == MetadataSuffix::none) {
+      loaded.events.push_back(
+          make_event(std::move(entry.name), std::move(path), std::move(content)));
+    } else {
+      metadata.push_back(MetadataFile{suffix, std::string(metadata_base_name(entry.name)),
+                                      std::move(path), std::move(content)});
+    }
+  }
+  std::sort(loaded.events.begin(), loaded.events.end(),
+            [](const Event& a, const Event& b) { return a.name < b.name; });
+  for (Event& event : loaded.events) event.metadata_loaded = true;
+
+  // Metadata names the base event with its exact spelling, as perf builds the path from it.
+  auto by_name = [](const Event& event, const std::string& name) { return event.name < name; };
+  std::sort(metadata.begin(), metadata.end(),
+            [](const MetadataFile& a, const MetadataFile& b) { return a.path < b.path; });
+  for (MetadataFile& file : metadata) {
+    auto found = std::lower_bound(loaded.events.begin(), loaded.events.end(), file.base, by_name);
+    if (found == loaded.events.end() || found->name != file.base) {
+      loaded.diagnostics.push_back(make_file_diagnostic(
+          Severity::error, "event-orphan-metadata", file.path,
+          fmt::format("metadata file has no event '{}' to belong to", file.base)));
+      continue;
+    }
+    attach(*found, file);
+  }
+  return loaded;
+}
+
+std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& file_name) {
+  std::string path = pmu_dir + "/events/" + file_name;
+  FileContent content = read_sysfs_file(AT_FDCWD, path, path);
+  // ENOENT may also be a dangling link, ENOTDIR/ELOOP may come from the directories on the way:
+  // the listing fallback tells those apart and reports them.
+  if (!content && (content.error().missing() || content.error().error_number == ENOTDIR ||
+                   content.error().error_number == ELOOP)) {
+    return std::nullopt;
+  }
+  return make_event(file_name, std::move(path), std::move(content));
+}
+
+}  // namespace pmucat::detail

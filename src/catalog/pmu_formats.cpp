@@ -1,0 +1,48 @@
+// Loading format/: one listing, then each field file read and parsed.
+#include <algorithm>
+
+#include "catalog/pmu_parts.h"
+#include "catalog/sysfs_file.h"
+#include "pmucat/format.h"
+
+namespace pmucat::detail {
+
+LoadedFormats load_formats(const std::string& pmu_dir) {
+  LoadedFormats loaded;
+  std::string format_dir = pmu_dir + "/format";
+  auto directory = Directory::open(AT_FDCWD, format_dir, format_dir);
+  if (!directory) {
+    // No format/ at all is normal (software, tracepoint, ...).
+    if (!directory.error().missing())
+      loaded.diagnostics.push_back(std::move(directory.error().diagnostic));
+    return loaded;
+  }
+  for (DirEntry& entry : directory->list()) {
+    Format format;
+    format.path = format_dir + "/" + entry.name;
+    auto content = may_be_regular(entry.type)
+                       ? read_sysfs_file(directory->fd(), entry.name, format.path)
+                       : Expected<std::string, ReadFailure>(
+                             unexpected(not_regular_failure(entry.type, format.path)));
+    format.name = std::move(entry.name);
+    // An unreadable or unparsable field is still listed (with no bits) so that validators
+    // and encoders see the name and can say why it cannot be used, as newer perf does.
+    if (!content) {
+      loaded.diagnostics.push_back(std::move(content.error().diagnostic));
+    } else {
+      format.text = std::move(*content);
+      auto spec = parse_format(format.text, format.path);
+      if (spec) {
+        format.spec = std::move(*spec);
+      } else {
+        loaded.diagnostics.push_back(std::move(spec.error()));
+      }
+    }
+    loaded.formats.push_back(std::move(format));
+  }
+  std::sort(loaded.formats.begin(), loaded.formats.end(),
+            [](const Format& a, const Format& b) { return a.name < b.name; });
+  return loaded;
+}
+
+}  // namespace pmucat::detail

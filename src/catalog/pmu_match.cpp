@@ -1,0 +1,112 @@
+// PMU and event name comparison: perf's PMU-name matching, natural order, ASCII iequals.
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "pmucat/catalog.h"
+
+namespace pmucat {
+namespace {
+
+constexpr std::string_view kUncorePrefix = "uncore_";
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_hex_digit(char c) {
+  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+char lower(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+bool is_glob(std::string_view pattern) {
+  return pattern.find_first_of("*?[") != std::string_view::npos;
+}
+
+// `name` is `pattern` followed by an instance suffix: optionally '_', then hex digits; a
+// suffix holding a hex letter must be longer than two characters (so `_a3` is part of the
+// name, not a suffix). A pattern that is a prefix of a decimal suffix also matches
+// (`pmuname_1` selects `pmuname_10`), as perf's own tests require.
+bool matches_with_suffix(std::string_view name, std::string_view pattern) {
+  if (!name.starts_with(pattern)) return false;
+  std::string_view suffix = name.substr(pattern.size());
+  if (suffix.empty()) return true;
+  if (suffix.front() == '_') suffix.remove_prefix(1);
+  if (suffix.empty()) return false;
+  bool has_hex_letter = false;
+  for (char c : suffix) {
+    if (!is_hex_digit(c)) return false;
+    has_hex_letter = has_hex_letter || !is_digit(c);
+  }
+  return !has_hex_letter || suffix.size() > 2;
+}
+
+// Compares two runs of decimal digits by value; leading zeros do not count.
+int compare_numbers(std::string_view a, std::string_view b) {
+  auto strip = [](std::string_view digits) {
+    std::size_t zeros = 0;
+    while (zeros + 1 < digits.size() && digits[zeros] == '0') ++zeros;
+    return digits.substr(zeros);
+  };
+  a = strip(a);
+  b = strip(b);
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  int order = a.compare(b);
+  return order < 0 ? -1 : (order > 0 ? 1 : 0);
+}
+
+std::string_view digit_run(std::string_view text, std::size_t start) {
+  std::size_t end = start;
+  while (end < text.size() && is_digit(text[end])) ++end;
+  return text.substr(start, end - start);
+}
+
+}  // namespace
+
+bool pmu_name_matches(std::string_view pmu_name, std::string_view pattern) {
+  if (pattern.empty()) return false;
+  if (pmu_name == pattern) return true;
+  // `cbox` selects `uncore_cbox_0`: perf ignores the uncore_ prefix when the user left it out.
+  if (pmu_name.starts_with(kUncorePrefix) && !pattern.starts_with(kUncorePrefix)) {
+    pmu_name.remove_prefix(kUncorePrefix.size());
+  }
+  if (matches_with_suffix(pmu_name, pattern)) return true;
+  if (!is_glob(pattern)) return false;
+  // fnmatch needs NUL-terminated strings.
+  std::string name_z(pmu_name);
+  std::string pattern_z(pattern);
+  return ::fnmatch(pattern_z.c_str(), name_z.c_str(), 0) == 0;
+}
+
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      std::string_view run_a = digit_run(a, i);
+      std::string_view run_b = digit_run(b, j);
+      if (int order = compare_numbers(run_a, run_b); order != 0) return order < 0;
+      i += run_a.size();
+      j += run_b.size();
+      continue;
+    }
+    if (a[i] != b[j]) {
+      return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    }
+    ++i;
+    ++j;
+  }
+  if ((a.size() - i) != (b.size() - j)) return (a.size() - i) < (b.size() - j);
+  // Equal up to leading zeros ("a01" vs "a1"): fall back to bytes so the order stays strict.
+  return a < b;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](char x, char y) { return lower(x) == lower(y); });
+}
+
+}  // namespace pmucat

@@ -1,0 +1,45 @@
+// Loaders for the three lazily read parts of a PMU directory (internal to the catalog).
+// Each takes the PMU directory path (also used in diagnostics) and never throws for I/O or
+// content problems: they become diagnostics.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/catalog.h"
+
+namespace pmucat::detail {
+
+// type, cpumask, cpus, caps/, alias, identifier, nr_addr_filters, perf_event_mux_interval_ms.
+PmuAttributes load_attributes(const std::string& pmu_dir);
+
+// Reads `type` text like perf's fscanf("%u"): leading blanks, digits, trailing junk ignored
+// (with a warning; "0x2e" reads as 0 with an error). No digits: no type, and an error.
+struct TypeReading {
+  std::optional<std::uint32_t> type;
+  std::vector<Diagnostic> diagnostics;
+};
+TypeReading read_type(std::string_view text, std::string_view file);
+
+struct LoadedFormats {
+  std::vector<Format> formats;          // sorted by name
+  std::vector<Diagnostic> diagnostics;  // unreadable or unparsable files (lints stay in specs)
+};
+// Every file of format/; an unreadable or unparsable one is still listed, with an empty spec.
+LoadedFormats load_formats(const std::string& pmu_dir);
+
+struct LoadedEvents {
+  std::vector<Event> events;            // sorted by name, metadata attached
+  std::vector<Diagnostic> diagnostics;  // directory problems and orphan metadata files
+};
+// One listing of events/; metadata files are attached to their base events.
+LoadedEvents load_events(const std::string& pmu_dir);
+
+// Opens events/<file_name> directly (no listing, no metadata). nullopt when the open cannot
+// tell whether the entry exists (ENOENT, ENOTDIR, ELOOP: the caller then lists the directory);
+// otherwise the event, with `error` set when it could not be read or parsed.
+std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& file_name);
+
+}  // namespace pmucat::detail

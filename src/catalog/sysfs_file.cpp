@@ -1,0 +1,212 @@
+#include "catalog/sysfs_file.h"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "pmucat/catalog.h"
+
+namespace pmucat::detail {
+namespace {
+
+ReadFailure io_failure(int error_number, std::string_view display_path, std::string_view what) {
+  return ReadFailure{
+      error_number,
+      make_file_diagnostic(Severity::error, "file-unreadable", display_path,
+                           fmt::format("cannot {}: {}", what, error_text(error_number)))};
+}
+
+std::string_view file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+ReadFailure not_regular(std::string_view kind, std::string_view display_path) {
+  return ReadFailure{0,
+                     make_file_diagnostic(Severity::error, "file-not-regular", display_path,
+                                          fmt::format("expected a regular file, found {}", kind))};
+}
+
+ReadFailure too_large(std::string_view display_path) {
+  return ReadFailure{
+      0, make_file_diagnostic(Severity::error, "file-too-large", display_path,
+                              fmt::format("file is larger than {} bytes; sysfs attributes are "
+                                          "smaller than a page, so it was not read",
+                                          kMaxSysfsFileSize))};
+}
+
+// Reads until EOF or until more than kMaxSysfsFileSize bytes arrived.
+Expected<std::string, ReadFailure> read_all(int fd, std::string_view display_path) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return unexpected(io_failure(errno, display_path, "read file"));
+    }
+    if (got == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > kMaxSysfsFileSize) return unexpected(too_large(display_path));
+  }
+  return text;
+}
+
+}  // namespace
+
+bool ReadFailure::missing() const {
+  return error_number == ENOENT;
+}
+
+std::string error_text(int error_number) {
+  const char* description = ::strerrordesc_np(error_number);
+  if (description == nullptr) return fmt::format("error {}", error_number);
+  return description;
+}
+
+Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
+                                                   std::string_view display_path) {
+  int raw_fd;
+  do {
+    raw_fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  } while (raw_fd < 0 && errno == EINTR);
+  if (raw_fd < 0) {
+    if (errno == EISDIR) return unexpected(not_regular("a directory", display_path));
+    return unexpected(io_failure(errno, display_path, "open file"));
+  }
+  UniqueFd fd(raw_fd);
+  struct stat status {};
+  if (::fstat(fd.get(), &status) != 0) {
+    return unexpected(io_failure(errno, display_path, "inspect file"));
+  }
+  if (!S_ISREG(status.st_mode))
+    return unexpected(not_regular(file_kind(status.st_mode), display_path));
+  // sysfs reports 4096 for every attribute, so the size is only a hint; the read loop is the
+  // real bound.
+  if (static_cast<std::uint64_t>(status.st_size) > kMaxSysfsFileSize + 4096) {
+    return unexpected(too_large(display_path));
+  }
+  auto text = read_all(fd.get(), display_path);
+  if (!text) return text;
+  if (auto nul = text->find('\0'); nul != std::string::npos) {
+    return unexpected(
+        ReadFailure{0, make_diagnostic(Severity::error, "file-nul-byte", display_path, *text, nul,
+                                       1, "file contains a NUL byte; sysfs attributes are text")});
+  }
+  return text;
+}
+
+ReadFailure not_regular_failure(unsigned char d_type, std::string_view display_path) {
+  switch (d_type) {
+    case DT_DIR:
+      return not_regular("a directory", display_path);
+    case DT_FIFO:
+      return not_regular("a FIFO", display_path);
+    case DT_SOCK:
+      return not_regular("a socket", display_path);
+    case DT_CHR:
+      return not_regular("a character device", display_path);
+    case DT_BLK:
+      return not_regular("a block device", display_path);
+    default:
+      return not_regular("not a regular file", display_path);
+  }
+}
+
+bool may_be_regular(unsigned char d_type) {
+  return d_type == DT_REG || d_type == DT_LNK || d_type == DT_UNKNOWN;
+}
+
+UniqueFd::UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+namespace {
+
+int open_directory_raw(int dir_fd, const std::string& path) {
+  int raw_fd;
+  do {
+    raw_fd = ::openat(dir_fd, path.c_str(), O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  } while (raw_fd < 0 && errno == EINTR);
+  return raw_fd;
+}
+
+}  // namespace
+
+Expected<UniqueFd, ReadFailure> open_directory_fd(int dir_fd, const std::string& path,
+                                                  std::string_view display_path) {
+  int raw_fd = open_directory_raw(dir_fd, path);
+  if (raw_fd < 0) return unexpected(io_failure(errno, display_path, "open directory"));
+  return UniqueFd(raw_fd);
+}
+
+Expected<Directory, ReadFailure> Directory::open(int dir_fd, const std::string& path,
+                                                 std::string_view display_path) {
+  int raw_fd = open_directory_raw(dir_fd, path);
+  if (raw_fd < 0) return unexpected(io_failure(errno, display_path, "open directory"));
+  DIR* dir = ::fdopendir(raw_fd);
+  if (dir == nullptr) {
+    int error_number = errno;
+    ::close(raw_fd);
+    return unexpected(io_failure(error_number, display_path, "open directory"));
+  }
+  return Directory(dir);
+}
+
+Directory::Directory(Directory&& other) noexcept : dir_(std::exchange(other.dir_, nullptr)) {}
+
+Directory& Directory::operator=(Directory&& other) noexcept {
+  if (this != &other) {
+    if (dir_ != nullptr) ::closedir(dir_);
+    dir_ = std::exchange(other.dir_, nullptr);
+  }
+  return *this;
+}
+
+Directory::~Directory() {
+  if (dir_ != nullptr) ::closedir(dir_);
+}
+
+int Directory::fd() const {
+  return ::dirfd(dir_);
+}
+
+std::vector<DirEntry> Directory::list() {
+  std::vector<DirEntry> entries;
+  while (const dirent* entry = ::readdir(dir_)) {
+    std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    entries.push_back(DirEntry{std::string(name), entry->d_type});
+  }
+  return entries;
+}
+
+std::string_view without_trailing_newline(std::string_view text) {
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  return text;
+}
+
+std::string_view first_line(std::string_view text) {
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace pmucat::detail

@@ -1,0 +1,94 @@
+// Safe reads of small sysfs files and directory listings (internal to the catalog).
+#pragma once
+
+#include <dirent.h>
+#include <fcntl.h>  // AT_FDCWD for the dir_fd parameters
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+
+namespace pmucat::detail {
+
+// Why a file or directory could not be read: the errno (0 when the content was the problem)
+// and a ready-to-report diagnostic naming the path.
+struct ReadFailure {
+  int error_number = 0;
+  Diagnostic diagnostic;
+  // True when nothing exists at the path (ENOENT): optional files treat this as "absent".
+  bool missing() const;
+};
+
+// Owns a file descriptor; closes it on destruction.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept;
+  UniqueFd& operator=(UniqueFd&& other) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd();
+  int get() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Opens `path` (relative to `dir_fd`, or absolute) as a directory fd for openat(), following
+// symlinks. ENOENT means nothing (or a dangling link) is there; ELOOP a symlink loop.
+Expected<UniqueFd, ReadFailure> open_directory_fd(int dir_fd, const std::string& path,
+                                                  std::string_view display_path);
+
+// Reads `name` relative to `dir_fd` (AT_FDCWD for a path) without ever blocking or growing
+// unboundedly: O_NONBLOCK (a FIFO cannot hang us), regular files only, at most
+// kMaxSysfsFileSize bytes, no NUL bytes. Never throws for I/O problems.
+Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
+                                                   std::string_view display_path);
+
+// The failure read_sysfs_file would report for an entry that readdir already says is not a
+// regular file or symlink (a directory, FIFO, socket or device), without touching it.
+ReadFailure not_regular_failure(unsigned char d_type, std::string_view display_path);
+
+// True for readdir types that can only be read by opening them (regular, symlink, unknown).
+bool may_be_regular(unsigned char d_type);
+
+struct DirEntry {
+  std::string name;
+  unsigned char type = DT_UNKNOWN;  // d_type as readdir gave it
+};
+
+// An open directory: one listing, and its fd for openat() of the entries.
+class Directory {
+ public:
+  // Opens `path` (relative to `dir_fd`, or absolute) as a directory, following symlinks.
+  static Expected<Directory, ReadFailure> open(int dir_fd, const std::string& path,
+                                               std::string_view display_path);
+  Directory(Directory&& other) noexcept;
+  Directory& operator=(Directory&& other) noexcept;
+  Directory(const Directory&) = delete;
+  Directory& operator=(const Directory&) = delete;
+  ~Directory();
+
+  int fd() const;
+  // Every entry except "." and "..", in readdir order. Reads the directory once.
+  std::vector<DirEntry> list();
+
+ private:
+  explicit Directory(DIR* dir) : dir_(dir) {}
+  DIR* dir_ = nullptr;
+};
+
+// "No such file or directory" etc., thread-safe (strerror is not).
+std::string error_text(int error_number);
+
+// `text` without one trailing '\n'.
+std::string_view without_trailing_newline(std::string_view text);
+
+// `text` up to (not including) the first '\n'.
+std::string_view first_line(std::string_view text);
+
+}  // namespace pmucat::detail
