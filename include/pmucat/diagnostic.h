@@ -1,4 +1,5 @@
-// Located diagnostics, rendered clang-style: `path:line:col: error: message`, the source line, a caret.
+// Located diagnostics, rendered clang-style: `path:line:col: error: message`, the source line, a
+// caret.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +16,11 @@ std::string_view to_string(Severity severity);
 
 // A span of bytes in a named text: a sysfs file, or "<spec>" for a command-line event spec.
 struct SourceRange {
-  std::string file;           // path as the user would recognise it
-  std::uint32_t line = 1;     // 1-based
-  std::uint32_t column = 1;   // 1-based, counted in bytes
-  std::uint32_t length = 0;   // bytes to underline; 0 means a caret only
-  std::uint64_t offset = 0;   // byte offset of the start in the whole text
+  std::string file;          // path as the user would recognise it
+  std::uint32_t line = 1;    // 1-based
+  std::uint32_t column = 1;  // 1-based, counted in bytes
+  std::uint32_t length = 0;  // bytes to underline; 0 means a caret only
+  std::uint64_t offset = 0;  // byte offset of the start in the whole text
   friend bool operator==(const SourceRange&, const SourceRange&) = default;
 };
 
@@ -32,12 +33,15 @@ struct FixIt {
 
 struct Diagnostic {
   Severity severity = Severity::error;
-  std::string id;            // stable rule/diagnostic id, e.g. "format-reversed-range"; may be empty
+  std::string id;  // stable rule/diagnostic id, e.g. "format-reversed-range"; may be empty
   SourceRange range;
-  std::string message;       // one line, no trailing period, no location
-  std::string source_line;   // the full text of range.line (without '\n'), for the caret
-  std::string hint;          // optional extra line ("valid terms: ...", "did you mean 'umask'?")
+  std::string message;      // one line, no trailing period, no location
+  std::string source_line;  // the full text of range.line (without '\n'), for the caret
+  std::string hint;         // optional extra line ("valid terms: ...", "did you mean 'umask'?")
   std::optional<FixIt> fixit;
+  // Located notes shown after this diagnostic, e.g. where in the spec an event file whose
+  // content failed was referenced (severity note; their own notes are not used).
+  std::vector<Diagnostic> notes;
   friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 
@@ -48,12 +52,18 @@ Diagnostic make_diagnostic(Severity severity, std::string_view id, std::string_v
                            std::string message);
 
 // Diagnostic with a file name only (for I/O errors, where there is no text to point into).
+// Its range has line 0 and column 0, which render() prints as `path: error: message`.
 Diagnostic make_file_diagnostic(Severity severity, std::string_view id, std::string_view file,
                                 std::string message);
 
+// Recomputes line, column and source line of `diagnostic` (and of its fix-it) from their byte
+// offsets, which must point into `whole_text`: for diagnostics from a parser that was given a
+// slice of a larger text and a base offset (parse_terms on the part between `pmu/` and `/`).
+Diagnostic rebase_diagnostic(const Diagnostic& diagnostic, std::string_view whole_text);
+
 struct RenderOptions {
-  bool color = false;      // ANSI colours as clang uses them (bold, red error, magenta warning)
-  bool show_id = true;     // append " [id]" after the message when the id is non-empty
+  bool color = false;   // ANSI colours as clang uses them (bold, red error, magenta warning)
+  bool show_id = true;  // append " [id]" after the message when the id is non-empty
 };
 
 // Renders `path:line:col: severity: message [id]`, then the source line and a caret/tilde line,

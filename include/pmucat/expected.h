@@ -31,7 +31,8 @@ Unexpected<std::decay_t<E>> unexpected(E&& error) {
 template <class T, class E = Diagnostic>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Expected(T value)
+      : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   template <class G>
   Expected(Unexpected<G> error)  // NOLINT: implicit by design
       : state_(std::in_place_index<1>, std::move(error).error()) {}
@@ -39,18 +40,36 @@ class [[nodiscard]] Expected {
   bool has_value() const { return state_.index() == 0; }
   explicit operator bool() const { return has_value(); }
 
-  T& value() & { assert(has_value()); return std::get<0>(state_); }
-  const T& value() const& { assert(has_value()); return std::get<0>(state_); }
-  T&& value() && { assert(has_value()); return std::get<0>(std::move(state_)); }
+  T& value() & {
+    assert(has_value());
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    assert(has_value());
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    assert(has_value());
+    return std::get<0>(std::move(state_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  E& error() & { assert(!has_value()); return std::get<1>(state_); }
-  const E& error() const& { assert(!has_value()); return std::get<1>(state_); }
-  E&& error() && { assert(!has_value()); return std::get<1>(std::move(state_)); }
+  E& error() & {
+    assert(!has_value());
+    return std::get<1>(state_);
+  }
+  const E& error() const& {
+    assert(!has_value());
+    return std::get<1>(state_);
+  }
+  E&& error() && {
+    assert(!has_value());
+    return std::get<1>(std::move(state_));
+  }
 
  private:
   std::variant<T, E> state_;

@@ -20,10 +20,10 @@ std::string config_word_name(unsigned word);
 // One `a` or `a-b` item exactly as written, with its byte position in the file text.
 struct BitRange {
   std::uint32_t first = 0;
-  std::uint32_t last = 0;         // == first for a single bit
-  bool is_range = false;          // written as `a-b`
-  std::uint32_t offset = 0;       // byte offset of `a` in the text
-  std::uint32_t length = 0;       // bytes spanned by the item
+  std::uint32_t last = 0;    // == first for a single bit
+  bool is_range = false;     // written as `a-b`
+  std::uint32_t offset = 0;  // byte offset of `a` in the text
+  std::uint32_t length = 0;  // bytes spanned by the item
   friend bool operator==(const BitRange&, const BitRange&) = default;
 };
 
@@ -49,10 +49,11 @@ struct FormatSpec {
 };
 
 // Parses the contents of one format file. Errors (no `config` term, a missing bit list, a number
-// that overflows, `configN` with no `:`) are located in `file`.
+// that overflows, `configN` with no `:`) are located in `file`. Ids: docs/grammar.md section 1.
 Expected<FormatSpec> parse_format(std::string_view text, std::string_view file);
 
-// Canonical text of a spec's effective bits: `config1:0-7,21` (ranges merged, ascending).
+// Canonical text of a spec's effective bits: `config1:0-7,21` (ranges merged, ascending); an
+// empty mask prints as `configN:64`, which perf (and parse_format) read as no bits.
 std::string to_string(const FormatSpec& spec);
 
 // Distributes the low bits of `value` over the set bits of `mask`, lowest first (perf's

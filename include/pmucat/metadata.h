@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
@@ -30,8 +31,8 @@ Expected<Unit> parse_unit(std::string_view text, std::string_view file);
 // one trailing '\n' allowed. Anything else (perf silently reads such text as 0, then 1.0) is an
 // error pointing at the first bad byte.
 struct Scale {
-  double value = 1.0;
-  std::string text;  // trimmed, as written
+  double value = 1.0;  // what perf multiplies by: a written 0 reads as 1.0 (and gets a lint)
+  std::string text;    // trimmed, as written
   std::vector<Diagnostic> lints;
 };
 Expected<Scale> parse_scale(std::string_view text, std::string_view file);

@@ -22,22 +22,22 @@ enum class TermValueKind : std::uint8_t {
 
 // How a number was spelled; validators warn on some of these, encoders ignore it.
 enum class NumberStyle : std::uint8_t {
-  none,             // not a number
-  decimal,          // 16, 010 (perf reads 010 as ten)
-  hex,              // 0x3c, 0x3C (digits may be upper case)
-  hex_upper_digits, // 0xAB: accepted by perf, flagged by validators
+  none,              // not a number
+  decimal,           // 16, 010 (perf reads 010 as ten)
+  hex,               // 0x3c, 0x3C (digits may be upper case)
+  hex_upper_digits,  // 0xAB: accepted by perf, flagged by validators
 };
 
 struct Term {
-  std::string name;                    // as written; field names are case-sensitive
+  std::string name;  // as written; field names are case-sensitive
   TermValueKind kind = TermValueKind::none;
-  std::uint64_t value = 1;             // the number, or 1 for a bare term, 0 for param/string
-  std::string text;                    // string value without quotes; "?" for a param
+  std::uint64_t value = 1;  // the number, or 1 for a bare term, 0 for param/string
+  std::string text;         // string value without quotes; "?" for a param
   NumberStyle style = NumberStyle::none;
-  std::uint32_t offset = 0;            // byte offset of the name in the parsed text
-  std::uint32_t length = 0;            // bytes of the whole item (`name=value`)
-  std::uint32_t value_offset = 0;      // byte offset of the value (== offset for a bare term)
-  std::uint32_t value_length = 0;      // bytes of the value as written (0 for a bare term)
+  std::uint32_t offset = 0;        // byte offset of the name in the parsed text
+  std::uint32_t length = 0;        // bytes of the whole item (`name=value`)
+  std::uint32_t value_offset = 0;  // byte offset of the value (== offset for a bare term)
+  std::uint32_t value_length = 0;  // bytes of the value as written (0 for a bare term)
   friend bool operator==(const Term&, const Term&) = default;
 };
 
@@ -48,16 +48,24 @@ struct TermList {
 };
 
 enum class TermSyntax : std::uint8_t {
-  event_file,    // contents of events/<name>: whitespace and newlines anywhere, one trailing '\n'
-  command_line,  // the part between slashes of `pmu/.../`: also quoted strings (name='a,b')
+  event_file,    // contents of events/<name>: lints for what the sysfs ABI does not have
+  command_line,  // the part between slashes of `pmu/.../`: same grammar (quoted strings such as
+                 // name='a,b', @driver terms), none of the sysfs ABI lints
 };
 
 // Parses a term list. `file` names the text in diagnostics ("<spec>" for the command line);
 // `base_offset` is added to every offset so a caller can parse a slice of a larger string and
 // still point into the whole. An empty (or all-blank) text gives an empty list.
+// Diagnostics' line, column and source_line describe the slice: pass them through
+// rebase_diagnostic(d, whole_text) to point into the whole string before rendering.
+// Grammar, lints and error ids: docs/grammar.md section 2.
 Expected<TermList> parse_terms(std::string_view text, std::string_view file,
                                TermSyntax syntax = TermSyntax::event_file,
                                std::uint32_t base_offset = 0);
+
+// Offset of the first '/' at or after `start` that is not inside a '...' or "..." string (the
+// slash closing `pmu/terms/`), or std::string_view::npos. An unterminated quote runs to the end.
+std::size_t find_terms_end(std::string_view spec, std::size_t start = 0);
 
 // Prints terms in the canonical form the parser reads back to the same names, kinds and values:
 // numbers as lowercase `0x..` hex, bare terms bare, params as `?`, strings quoted when needed.
