@@ -1,0 +1,186 @@
+// Rules over events/<name> files: each term against format/, values against their fields.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <set>
+
+#include "context.h"
+
+namespace pmucat::check::detail {
+namespace {
+
+// Terms perf handles itself (parse-events keywords); they need no format/ file.
+constexpr std::array<std::string_view, 22> kBuiltinTerms = {
+    "config",    "config1",    "config2",         "config3",      "name",      "period",
+    "freq",      "time",       "call-graph",      "stack-size",   "max-stack", "branch_type",
+    "inherit",   "no-inherit", "overwrite",       "no-overwrite", "nr",        "percore",
+    "metric-id", "aux-output", "aux-sample-size", "aux-action"};
+
+bool is_builtin(std::string_view name) {
+  return std::find(kBuiltinTerms.begin(), kBuiltinTerms.end(), name) != kBuiltinTerms.end() ||
+         name.starts_with('@');
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion(std::string_view name, std::span<const Format> formats) {
+  const Format* best = nullptr;
+  std::size_t best_distance = 3;
+  for (const Format& format : formats) {
+    std::size_t distance = iequals(format.name, name) ? 0 : edit_distance(format.name, name);
+    if (distance < best_distance) {
+      best = &format;
+      best_distance = distance;
+    }
+  }
+  return best == nullptr ? std::string() : best->name;
+}
+
+std::string valid_terms(std::span<const Format> formats) {
+  std::string out;
+  for (const Format& format : formats) out += format.name + ",";
+  return out + "config,config1,config2,config3";
+}
+
+Diagnostic at_term(const Event& event, const Term& term, Severity severity, std::string message) {
+  return make_diagnostic(severity, "", event.path, event.text, term.offset, term.length,
+                         std::move(message));
+}
+
+Diagnostic at_value(const Event& event, const Term& term, Severity severity, std::string message) {
+  return make_diagnostic(severity, "", event.path, event.text, term.value_offset, term.value_length,
+                         std::move(message));
+}
+
+std::string_view value_text(const Event& event, const Term& term) {
+  std::string_view text = event.text;
+  if (term.value_offset >= text.size()) return {};
+  return text.substr(term.value_offset, term.value_length);
+}
+
+void check_value_style(PmuContext& context, const Event& event, const Term& term) {
+  if (term.kind != TermValueKind::number) return;
+  // Uppercase hex digits and leading zeros are parser lints (terms-uppercase-hex, -leading-zero).
+  std::string_view written = value_text(event, term);
+  if (term.style == NumberStyle::decimal && term.value >= 10 && !written.starts_with('0')) {
+    auto diagnostic =
+        at_value(event, term, Severity::warning,
+                 fmt::format("value '{}' of '{}' is decimal; the ABI asks for 0x-prefixed hex",
+                             written, term.name));
+    diagnostic.fixit = FixIt{diagnostic.range, fmt::format("{:#x}", term.value)};
+    context.add("event-decimal-value", std::move(diagnostic));
+  }
+}
+
+void check_against_format(PmuContext& context, const Event& event, const Term& term,
+                          const Format& format) {
+  const FormatSpec& spec = format.spec;
+  std::string field = fmt::format("{}:{}", config_word_name(spec.word), bits_text(spec.mask));
+  switch (term.kind) {
+    case TermValueKind::param:
+      return;
+    case TermValueKind::string:
+      context.add(
+          "event-value-not-number",
+          at_value(event, term, Severity::error,
+                   fmt::format("field '{}' takes a number, not '{}'", term.name, term.text)));
+      return;
+    case TermValueKind::none:
+      if (spec.width() > 1) {
+        auto diagnostic =
+            at_term(event, term, Severity::warning,
+                    fmt::format("bare '{}' sets the {}-bit field to 1", term.name, spec.width()));
+        diagnostic.fixit = FixIt{diagnostic.range, term.name + "=0x1"};
+        context.add("event-bare-multibit", std::move(diagnostic));
+      }
+      return;
+    case TermValueKind::number:
+      break;
+  }
+  std::uint64_t max = spec.max_value();
+  if (term.value <= max) return;
+  std::uint64_t overflow = term.value & ~max;
+  auto diagnostic = at_value(
+      event, term, Severity::error,
+      fmt::format("value {:#x} does not fit field '{}' ({}, {} bits): value bit{} {} overflow{}",
+                  term.value, term.name, field, spec.width(),
+                  std::popcount(overflow) == 1 ? "" : "s", bits_text(overflow),
+                  std::popcount(overflow) == 1 ? "s" : ""));
+  diagnostic.hint = fmt::format("perf rejects it: value too big for format ({}), maximum is {:#x}",
+                                term.name, max);
+  context.add("event-value-overflow", std::move(diagnostic));
+}
+
+void check_overlapping_terms(PmuContext& context, const Event& event,
+                             const std::vector<std::pair<const Term*, const Format*>>& set) {
+  for (std::size_t j = 0; j < set.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i) {
+      const FormatSpec& a = set[i].second->spec;
+      const FormatSpec& b = set[j].second->spec;
+      if (set[i].second == set[j].second || a.word != b.word || (a.mask & b.mask) == 0) continue;
+      context.add("event-overlapping-terms",
+                  at_term(event, *set[j].first, Severity::error,
+                          fmt::format("'{}' and '{}' share {} bits {}", set[i].first->name,
+                                      set[j].first->name, config_word_name(a.word),
+                                      bits_text(a.mask & b.mask))));
+    }
+  }
+}
+
+void check_one_event(PmuContext& context, const Event& event, std::span<const Format> formats) {
+  // Unreadable, unparsable and empty files are reported by the catalog (see
+  // import_library_diagnostics); there are no terms to check in them.
+  if (event.error.has_value() || event.terms.terms.empty()) return;
+  std::set<std::string> seen;
+  std::vector<std::pair<const Term*, const Format*>> fields;
+  for (const Term& term : event.terms.terms) {
+    if (!seen.insert(term.name).second) {
+      context.add("event-term-repeated",
+                  at_term(event, term, Severity::error,
+                          fmt::format("'{}' is set twice; perf ORs the values", term.name)));
+    }
+    check_value_style(context, event, term);
+    if (is_builtin(term.name)) continue;
+    const Format* format = context.pmu().find_format(term.name);
+    if (format == nullptr) {
+      bool param = term.kind == TermValueKind::param;
+      auto diagnostic = at_term(
+          event, term, Severity::error,
+          param ? fmt::format("parameter '{}=?' names no field of PMU '{}'", term.name,
+                              context.pmu().name())
+                : fmt::format("unknown term '{}' for PMU '{}'", term.name, context.pmu().name()));
+      std::string guess = suggestion(term.name, formats);
+      diagnostic.hint = guess.empty() ? "valid terms: " + valid_terms(formats)
+                                      : fmt::format("did you mean '{}'?", guess);
+      context.add(param ? "event-param-unknown" : "event-unknown-term", std::move(diagnostic));
+      continue;
+    }
+    check_against_format(context, event, term, *format);
+    fields.emplace_back(&term, format);
+  }
+  check_overlapping_terms(context, event, fields);
+}
+
+}  // namespace
+
+void check_events(PmuContext& context) {
+  auto formats = context.pmu().formats();
+  for (const Event& event : context.pmu().events()) check_one_event(context, event, formats);
+}
+
+}  // namespace pmucat::check::detail

@@ -1,0 +1,89 @@
+// --live on this machine: real events open, a fake PMU's events fail with their errno.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "test_support.h"
+
+namespace pmucat::check {
+namespace {
+
+namespace fs = std::filesystem;
+
+const GroupResult* live_group(const Report& report, std::string_view pmu) {
+  for (const PmuReport& entry : report.pmus) {
+    if (entry.name != pmu) continue;
+    for (const GroupResult& group : entry.groups) {
+      if (group.group == Group::live) return &group;
+    }
+  }
+  return nullptr;
+}
+
+TEST(CheckLive, LiveGroupIsSkippedWithoutTheOption) {
+  fs::current_path(PMUCAT_SOURCE_DIR);
+  auto catalog = Catalog::open("fixtures/sysfs/live-fake/devices");
+  ASSERT_TRUE(catalog.has_value());
+  Report report = run(*catalog, {});
+  const GroupResult* live = live_group(report, "fakepmu");
+  ASSERT_NE(live, nullptr);
+  EXPECT_FALSE(live->applicable);
+  EXPECT_TRUE(live->findings.empty());
+}
+
+TEST(CheckLive, FakePmuEventsFailWithTheirErrno) {
+  fs::current_path(PMUCAT_SOURCE_DIR);
+  auto catalog = Catalog::open("fixtures/sysfs/live-fake/devices");
+  ASSERT_TRUE(catalog.has_value());
+  Options options;
+  options.live = true;
+  Report report = run(*catalog, options);
+  const GroupResult* live = live_group(report, "fakepmu");
+  ASSERT_NE(live, nullptr);
+  std::map<std::string, const Finding*> by_file;
+  for (const Finding& finding : live->findings) by_file[finding.file] = &finding;
+  ASSERT_TRUE(by_file.count("fakepmu/events/fake_event")) << render_text(report);
+  const Finding& failed = *by_file["fakepmu/events/fake_event"];
+  EXPECT_EQ(failed.rule, "live-open-failed");
+  // Type 9999 is no registered PMU: the kernel answers ENOENT.
+  EXPECT_NE(failed.diagnostic.message.find("ENOENT"), std::string::npos)
+      << failed.diagnostic.message;
+  EXPECT_NE(failed.diagnostic.message.find("type 9999"), std::string::npos);
+  ASSERT_TRUE(by_file.count("fakepmu/events/needs_param"));
+  EXPECT_EQ(by_file["fakepmu/events/needs_param"]->rule, "live-needs-parameter");
+  ASSERT_TRUE(by_file.count("fakepmu/events/bad_term"));
+  EXPECT_EQ(by_file["fakepmu/events/bad_term"]->rule, "live-encode-failed");
+
+  // The software PMU of the same tree (type 1, cpu-clock) opens and reads on any Linux.
+  const GroupResult* software = live_group(report, "software");
+  ASSERT_NE(software, nullptr);
+  EXPECT_TRUE(software->applicable);
+  EXPECT_TRUE(software->findings.empty()) << render_text(report);
+}
+
+TEST(CheckLive, MsrTscOpensOnThisMachine) {
+  const fs::path devices = "/sys/bus/event_source/devices";
+  if (!fs::exists(devices / "msr/events/tsc")) GTEST_SKIP() << "no msr PMU with tsc here";
+  auto catalog = Catalog::open(devices);
+  ASSERT_TRUE(catalog.has_value());
+  Options options;
+  options.live = true;
+  options.pmu_patterns = {"msr"};
+  Report report = run(*catalog, options);
+  const GroupResult* live = live_group(report, "msr");
+  ASSERT_NE(live, nullptr);
+  EXPECT_TRUE(live->applicable);
+  for (const Finding& finding : live->findings) {
+    EXPECT_NE(finding.file, "msr/events/tsc") << finding.diagnostic.message;
+  }
+}
+
+TEST(CheckLive, ErrnoExplanations) {
+  EXPECT_NE(explain_open_errno(ENOENT).find("ENOENT"), std::string::npos);
+  EXPECT_NE(explain_open_errno(EINVAL).find("bits"), std::string::npos);
+  EXPECT_NE(explain_open_errno(EACCES).find("perf_event_paranoid"), std::string::npos);
+  EXPECT_NE(explain_open_errno(EOPNOTSUPP).find("sampling"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pmucat::check
