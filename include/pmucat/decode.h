@@ -11,8 +11,8 @@
 namespace pmucat {
 
 struct DecodedTerm {
-  std::string name;        // format name
-  std::uint64_t value = 0; // the logical (gathered) value
+  std::string name;         // format name
+  std::uint64_t value = 0;  // the logical (gathered) value
   friend bool operator==(const DecodedTerm&, const DecodedTerm&) = default;
 };
 

@@ -40,23 +40,26 @@ struct EncodeOptions {
 
 // What perf keeps next to the attr (evsel state) rather than in it.
 struct EventSettings {
-  std::optional<std::string> name;        // name=
-  std::optional<std::string> metric_id;   // metric-id=
-  std::optional<std::uint64_t> percore;   // percore=
-  std::optional<std::uint64_t> nr;        // nr=
-  std::optional<std::string> call_graph;  // call-graph=fp|dwarf|lbr|no
-  std::optional<std::string> branch_type; // branch_type= as written
-  std::vector<std::string> driver_config; // @cfg terms
+  std::optional<std::string> name;         // name=
+  std::optional<std::string> metric_id;    // metric-id=
+  std::optional<std::uint64_t> percore;    // percore=
+  std::optional<std::uint64_t> nr;         // nr=
+  std::optional<std::string> call_graph;   // call-graph=fp|dwarf|lbr|no
+  std::optional<std::string> branch_type;  // branch_type= as written
+  std::vector<std::string> driver_config;  // @cfg terms
   friend bool operator==(const EventSettings&, const EventSettings&) = default;
 };
 
 struct EncodedEvent {
-  std::string spec;            // the spec text this attr came from
-  std::string pmu;             // the PMU instance used
-  std::string event;           // the sysfs event (alias) name used, empty when none
+  std::string spec;   // the spec text this attr came from
+  std::string pmu;    // the PMU instance used
+  std::string event;  // the sysfs event (alias) name used, empty when none
+  // What the spec determines: type, config words, modifier bits and (Tool::record) the special
+  // terms' fields; no tool defaults. size is 136 (pmucat) or 128 (perf 6.1 semantics). See
+  // docs/perf-compat.md.
   Attr attr;
   EventSettings settings;
-  std::string perf_string;     // canonical spec that `perf stat -e` accepts for the same attr
+  std::string perf_string;           // canonical spec that `perf stat -e` accepts for the same attr
   std::vector<Diagnostic> warnings;  // e.g. a format word this kernel ABI lacks
   friend bool operator==(const EncodedEvent&, const EncodedEvent&) = default;
 };

@@ -34,6 +34,10 @@ struct Modifiers {
 Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec,
                                     std::uint32_t base_offset);
 
+// The modifiers as a string perf 6.1 accepts, in a fixed order (`ukhGHpppPSDIWeb`); empty when
+// none is set.
+std::string canonical_modifiers(const Modifiers& modifiers);
+
 enum class SpecForm : std::uint8_t {
   pmu_terms,   // `cpu/event=0x3c,umask=0x1/u`
   event_name,  // `cache-misses:u`, `PM_PB_CYC`: an event name on every PMU that has it
@@ -47,9 +51,10 @@ struct EventSpec {
   std::uint32_t offset = 0;  // byte offset of `text` in the whole list
   std::string pmu;           // pmu_terms: the PMU name or pattern as written
   std::uint32_t pmu_offset = 0;
-  std::string name;          // event_name: the name
+  std::string name;              // event_name: the name; raw: the name as written (`read` is both a
+                                 // raw value and possibly an event name, see docs/perf-compat.md)
   std::uint64_t raw_config = 0;  // raw: the value
-  TermList terms;            // pmu_terms / terms_only (offsets index the whole list)
+  TermList terms;                // pmu_terms / terms_only (offsets index the whole list)
   Modifiers modifiers;
   friend bool operator==(const EventSpec&, const EventSpec&) = default;
 };

@@ -1,0 +1,146 @@
+// Config words -> format terms, residue and matching events.
+#include "pmucat/decode.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <span>
+#include <utility>
+
+#include "encode/decode_internal.h"
+#include "encode/special_terms.h"
+#include "encode/term_items.h"
+
+namespace pmucat {
+namespace {
+
+// Formats in decode order: config word, lowest bit, name. Unusable fields are left out.
+std::vector<const Format*> decode_order(const Pmu& pmu) {
+  std::vector<const Format*> formats;
+  for (const Format& format : pmu.formats()) {
+    if (format.spec.word_supported() && format.spec.mask != 0) formats.push_back(&format);
+  }
+  std::sort(formats.begin(), formats.end(), [](const Format* a, const Format* b) {
+    const auto key = [](const Format* f) {
+      return std::tuple(f->spec.word, std::countr_zero(f->spec.mask));
+    };
+    if (key(a) != key(b)) return key(a) < key(b);
+    return a->name < b->name;
+  });
+  return formats;
+}
+
+// An event's own encoding: its config words and the bits its `?` parameters own.
+struct EventWords {
+  std::array<std::uint64_t, 4> words{};
+  std::array<std::uint64_t, 4> param_bits{};
+};
+
+// Encodes an event file's terms alone (perf's OR semantics); nullopt if they do not encode.
+std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
+  if (event.error) return std::nullopt;
+  EventWords result;
+  std::array<std::uint64_t, 4> fields{};
+  for (const Term& term : event.terms.terms) {
+    if (auto special = encode_detail::find_special(term.name, true)) {
+      if (auto word = encode_detail::config_word_of(*special)) {
+        if (term.kind != TermValueKind::number && term.kind != TermValueKind::none) {
+          return std::nullopt;
+        }
+        result.words[*word] = term.value;
+      }
+      continue;
+    }
+    const Format* format = pmu.find_format(term.name);
+    if (format == nullptr) {
+      auto raw = term.kind == TermValueKind::none ? encode_detail::raw_term_value(term.name)
+                                                  : std::nullopt;
+      if (!raw) return std::nullopt;
+      result.words[0] = *raw;
+      continue;
+    }
+    if (!format->spec.word_supported()) return std::nullopt;
+    if (term.kind == TermValueKind::param) {
+      result.param_bits[format->spec.word] |= format->spec.mask;
+      continue;
+    }
+    if (term.kind == TermValueKind::string) return std::nullopt;
+    const std::uint64_t value = term.kind == TermValueKind::none ? 1 : term.value;
+    if (value > format->spec.max_value()) return std::nullopt;
+    fields[format->spec.word] |= scatter_bits(value, format->spec.mask);
+  }
+  for (unsigned w = 0; w < kConfigWords; ++w) result.words[w] |= fields[w];
+  return result;
+}
+
+bool matches(const EventWords& event, const std::array<std::uint64_t, 4>& config) {
+  for (unsigned w = 0; w < kConfigWords; ++w) {
+    const std::uint64_t keep = ~event.param_bits[w];
+    if ((event.words[w] & keep) != (config[w] & keep)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace encode_detail {
+
+Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+                          std::span<const Format* const> preferred) {
+  const std::vector<const Format*> order = decode_order(pmu);
+  // Preferred formats claim their bits first; the terms are still listed in decode order.
+  std::vector<const Format*> claim_order;
+  for (const Format* format : order) {
+    if (std::find(preferred.begin(), preferred.end(), format) != preferred.end()) {
+      claim_order.push_back(format);
+    }
+  }
+  for (const Format* format : order) {
+    if (std::find(claim_order.begin(), claim_order.end(), format) == claim_order.end()) {
+      claim_order.push_back(format);
+    }
+  }
+  std::array<std::uint64_t, 4> claimed{};
+  std::vector<std::pair<const Format*, std::uint64_t>> found;
+  for (const Format* format : claim_order) {
+    const unsigned w = format->spec.word;
+    const std::uint64_t owned = format->spec.mask & ~claimed[w];
+    claimed[w] |= format->spec.mask;
+    const std::uint64_t bits = config[w] & owned;
+    if (bits == 0) continue;
+    // Gathering only the unclaimed bits keeps re-encoding exact: scattering the value back
+    // over the full mask sets exactly `bits`.
+    found.emplace_back(format, gather_bits(bits, format->spec.mask));
+  }
+  Decoded decoded;
+  std::vector<std::string> printed;
+  for (const Format* format : order) {
+    for (const auto& [owner, value] : found) {
+      if (owner != format) continue;
+      decoded.terms.push_back(DecodedTerm{format->name, value});
+      printed.push_back(fmt::format("{}={:#x}", format->name, value));
+    }
+  }
+  for (unsigned w = 0; w < kConfigWords; ++w) {
+    decoded.residue[w] = config[w] & ~claimed[w];
+    if (decoded.residue[w] != 0) {
+      printed.push_back(fmt::format("{}={:#x}", config_word_name(w), decoded.residue[w]));
+    }
+  }
+  decoded.terms_string = fmt::format("{}", fmt::join(printed, ","));
+  for (const Event& event : pmu.events()) {
+    auto words = event_words(pmu, event);
+    if (words && matches(*words, config)) decoded.events.push_back(event.name);
+  }
+  return decoded;
+}
+
+}  // namespace encode_detail
+
+Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config) {
+  return encode_detail::decode_preferring(pmu, config, {});
+}
+
+}  // namespace pmucat

@@ -1,0 +1,17 @@
+// Decoding with a choice of which overlapping formats get the bits.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "pmucat/decode.h"
+
+namespace pmucat::encode_detail {
+
+// Like decode(), but where formats overlap the `preferred` ones (those an encoding used) claim
+// bits before the others, so `ldlat=0x1e` is not re-spelled through a wider `frontend` field.
+Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+                          std::span<const Format* const> preferred);
+
+}  // namespace pmucat::encode_detail

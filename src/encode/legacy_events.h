@@ -1,0 +1,25 @@
+// perf's built-in hardware and software event names (`cycles`, `cache-misses`, `cpu-clock`).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/attr.h"
+
+namespace pmucat::encode_detail {
+
+struct LegacyEvent {
+  PerfType type = PerfType::hardware;
+  std::uint64_t config = 0;
+};
+
+// The legacy event a bare name denotes (exact, case-sensitive as in perf's lexer).
+std::optional<LegacyEvent> find_legacy_event(std::string_view name);
+
+// Every legacy name, for suggestions.
+std::vector<std::string> legacy_event_names();
+
+}  // namespace pmucat::encode_detail

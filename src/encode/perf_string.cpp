@@ -1,0 +1,20 @@
+#include "encode/perf_string.h"
+
+#include <fmt/format.h>
+
+#include "encode/decode_internal.h"
+
+namespace pmucat::encode_detail {
+
+std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+                        std::span<const Format* const> used, std::span<const Term> specials,
+                        const Modifiers& modifiers) {
+  std::string terms = decode_preferring(pmu, config, used).terms_string;
+  if (!specials.empty()) {
+    if (!terms.empty()) terms += ',';
+    terms += print_terms(specials);
+  }
+  return fmt::format("{}/{}/{}", pmu.name(), terms, canonical_modifiers(modifiers));
+}
+
+}  // namespace pmucat::encode_detail

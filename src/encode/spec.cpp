@@ -1,0 +1,267 @@
+// Splitting a `-e` style list into event specs: `pmu/terms/mods`, `name:mods`, `rHEX`, terms.
+#include "pmucat/spec.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <optional>
+#include <utility>
+
+#include "encode/spec_diagnostics.h"
+#include "encode/term_items.h"
+
+namespace pmucat {
+namespace {
+
+using encode_detail::spec_error;
+
+// One top-level item of the list: [begin, end) in the whole text.
+struct Item {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  bool has_slash = false;
+  bool has_equals = false;  // an '=' outside slashes and quotes
+};
+
+bool is_quote(char c) {
+  return c == '\'' || c == '"';
+}
+
+// Splits at commas outside `/.../` and quotes. Fails on an unterminated quote.
+Expected<std::vector<Item>> split_items(std::string_view text) {
+  std::vector<Item> items;
+  Item current;
+  bool in_slashes = false;
+  char quote = 0;
+  std::size_t quote_at = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (is_quote(c)) {
+      quote = c;
+      quote_at = i;
+    } else if (c == '/') {
+      in_slashes = !in_slashes;
+      current.has_slash = true;
+    } else if (c == '=' && !in_slashes) {
+      current.has_equals = true;
+    } else if (c == ',' && !in_slashes) {
+      current.end = i;
+      items.push_back(current);
+      current = Item{};
+      current.begin = i + 1;
+    }
+  }
+  if (quote != 0) {
+    auto d = spec_error("spec-unterminated-quote", text, quote_at, 1, "unterminated quote");
+    d.fixit = FixIt{spec_error("", text, text.size(), 0, "").range, std::string(1, quote)};
+    return unexpected(std::move(d));
+  }
+  current.end = text.size();
+  items.push_back(current);
+  return items;
+}
+
+bool is_space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+bool is_hex_digit(char c) {
+  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// `rHEX` / `r0xHEX`: the hex digits, or nullopt when `name` is not of that shape.
+std::optional<std::string_view> raw_digits(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'r') return std::nullopt;
+  std::string_view digits = name.substr(1);
+  if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
+  for (char c : digits) {
+    if (!is_hex_digit(c)) return std::nullopt;
+  }
+  return digits;
+}
+
+// Characters perf's lexer (or its newer versions, for '-') accepts in a PMU name or pattern.
+bool is_pmu_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
+         c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
+}
+
+bool is_event_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
+         c == '*' || c == '?';
+}
+
+// The position of the first byte of [begin, end) that `accept` rejects, or `end`.
+template <class Pred>
+std::size_t first_rejected(std::string_view text, std::size_t begin, std::size_t end, Pred accept) {
+  for (std::size_t i = begin; i < end; ++i) {
+    if (!accept(text[i])) return i;
+  }
+  return end;
+}
+
+std::string describe_byte(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte > ' ' && byte < 0x7f) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", byte);
+}
+
+Expected<TermList> parse_spec_terms(std::string_view text, std::size_t begin, std::size_t end) {
+  auto terms = parse_terms(text.substr(begin, end - begin), encode_detail::kSpecFile,
+                           TermSyntax::command_line, static_cast<std::uint32_t>(begin));
+  if (!terms) return unexpected(rebase_diagnostic(terms.error(), text));
+  for (Diagnostic& lint : terms->lints) lint = rebase_diagnostic(lint, text);
+  return terms;
+}
+
+Expected<EventSpec> parse_pmu_item(std::string_view text, std::size_t begin, std::size_t end,
+                                   EventSpec spec) {
+  const std::size_t open = text.find('/', begin);
+  // The closing slash is the next one outside quotes.
+  std::size_t close = std::string_view::npos;
+  char quote = 0;
+  for (std::size_t i = open + 1; i < end; ++i) {
+    if (quote != 0) {
+      if (text[i] == quote) quote = 0;
+    } else if (is_quote(text[i])) {
+      quote = text[i];
+    } else if (text[i] == '/') {
+      close = i;
+      break;
+    }
+  }
+  if (open == begin) {
+    return unexpected(spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'"));
+  }
+  const std::size_t bad = first_rejected(text, begin, open, is_pmu_name_char);
+  if (bad != open) {
+    return unexpected(
+        spec_error("spec-bad-pmu-name", text, bad, 1,
+                   fmt::format("unexpected {} in PMU name", describe_byte(text[bad]))));
+  }
+  if (close == std::string_view::npos) {
+    auto d = spec_error(
+        "spec-missing-slash", text, end, 0,
+        fmt::format("missing '/' to close the terms of '{}'", text.substr(begin, open - begin)));
+    d.fixit = FixIt{d.range, "/"};
+    return unexpected(std::move(d));
+  }
+  spec.form = SpecForm::pmu_terms;
+  spec.pmu = std::string(text.substr(begin, open - begin));
+  spec.pmu_offset = static_cast<std::uint32_t>(begin);
+  auto terms = parse_spec_terms(text, open + 1, close);
+  if (!terms) return unexpected(std::move(terms).error());
+  spec.terms = std::move(*terms);
+
+  const std::size_t mods_begin = close + 1;
+  if (mods_begin < end && text[mods_begin] == ':') {
+    auto d = spec_error("spec-modifier-colon", text, mods_begin, 1,
+                        "unexpected ':' after '/': modifiers follow the closing '/' directly");
+    d.fixit = FixIt{d.range, ""};
+    return unexpected(std::move(d));
+  }
+  const std::size_t stray_slash = text.substr(0, end).find('/', mods_begin);
+  if (stray_slash != std::string_view::npos) {
+    return unexpected(spec_error("spec-stray-slash", text, stray_slash, 1,
+                                 "unexpected '/' after the modifiers (missing ','?)"));
+  }
+  auto mods = parse_modifiers(text.substr(mods_begin, end - mods_begin), text,
+                              static_cast<std::uint32_t>(mods_begin));
+  if (!mods) return unexpected(std::move(mods).error());
+  spec.modifiers = std::move(*mods);
+  return spec;
+}
+
+// `name[:mods]` or `rHEX[:mods]`.
+Expected<EventSpec> parse_named_item(std::string_view text, std::size_t begin, std::size_t end,
+                                     EventSpec spec) {
+  std::size_t name_end = text.substr(0, end).find(':', begin);
+  if (name_end == std::string_view::npos) name_end = end;
+  const std::string_view name = text.substr(begin, name_end - begin);
+  if (name.empty()) {
+    return unexpected(
+        spec_error("spec-empty-name", text, begin, 1, "missing event name before ':'"));
+  }
+  if (name.front() == '{' || name.find('}') != std::string_view::npos) {
+    return unexpected(spec_error("spec-group", text, begin, end - begin,
+                                 "event groups ('{...}') are not supported"));
+  }
+  const std::size_t bad = first_rejected(text, begin, name_end, is_event_name_char);
+  if (bad != name_end) {
+    return unexpected(
+        spec_error("spec-bad-event-name", text, bad, 1,
+                   fmt::format("unexpected {} in event name", describe_byte(text[bad]))));
+  }
+  spec.name = std::string(name);
+  if (auto digits = raw_digits(name)) {
+    if (digits->size() > 16) {
+      return unexpected(spec_error("spec-raw-overflow", text, begin, name.size(),
+                                   "raw value does not fit in 64 bits"));
+    }
+    spec.form = SpecForm::raw;
+    spec.raw_config = encode_detail::raw_term_value(name).value_or(0);
+  } else {
+    spec.form = SpecForm::event_name;
+  }
+  if (name_end < end) {
+    auto mods = parse_modifiers(text.substr(name_end + 1, end - name_end - 1), text,
+                                static_cast<std::uint32_t>(name_end + 1));
+    if (!mods) return unexpected(std::move(mods).error());
+    spec.modifiers = std::move(*mods);
+  }
+  return spec;
+}
+
+}  // namespace
+
+Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
+  auto items = split_items(text);
+  if (!items) return unexpected(std::move(items).error());
+
+  bool any_slash = false;
+  bool any_equals = false;
+  for (const Item& item : *items) {
+    any_slash = any_slash || item.has_slash;
+    any_equals = any_equals || item.has_equals;
+  }
+  if (any_equals && !any_slash) {
+    // A bare term list (`event=0x423,inv,cmask=0x3`) is one event for a caller-chosen PMU.
+    EventSpec spec;
+    spec.form = SpecForm::terms_only;
+    spec.text = std::string(text);
+    auto terms = parse_spec_terms(text, 0, text.size());
+    if (!terms) return unexpected(std::move(terms).error());
+    spec.terms = std::move(*terms);
+    return std::vector<EventSpec>{std::move(spec)};
+  }
+
+  std::vector<EventSpec> specs;
+  for (const Item& item : *items) {
+    std::size_t begin = item.begin;
+    std::size_t end = item.end;
+    while (begin < end && is_space(text[begin])) ++begin;
+    while (end > begin && is_space(text[end - 1])) --end;
+    if (begin == end) {
+      const bool trailing = item.begin == text.size() && item.begin > 0;
+      auto d = spec_error("spec-empty-event", text, trailing ? item.begin - 1 : item.begin,
+                          trailing ? 1 : 0,
+                          text.empty() ? "empty event list" : "empty event in the list");
+      if (trailing) d.fixit = FixIt{d.range, ""};
+      return unexpected(std::move(d));
+    }
+    EventSpec spec;
+    spec.text = std::string(text.substr(begin, end - begin));
+    spec.offset = static_cast<std::uint32_t>(begin);
+    auto parsed = item.has_slash ? parse_pmu_item(text, begin, end, std::move(spec))
+                                 : parse_named_item(text, begin, end, std::move(spec));
+    if (!parsed) return unexpected(std::move(parsed).error());
+    specs.push_back(std::move(*parsed));
+  }
+  return specs;
+}
+
+}  // namespace pmucat

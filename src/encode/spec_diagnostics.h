@@ -1,0 +1,18 @@
+// Diagnostics located in the command-line spec ("<spec>").
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "pmucat/diagnostic.h"
+
+namespace pmucat::encode_detail {
+
+inline constexpr std::string_view kSpecFile = "<spec>";
+
+// An error under bytes [offset, offset+length) of the spec list `spec`.
+Diagnostic spec_error(std::string_view id, std::string_view spec, std::size_t offset,
+                      std::size_t length, std::string message);
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,307 @@
+#include "encode/special_terms.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <limits>
+
+namespace pmucat::encode_detail {
+namespace {
+
+struct SpecialInfo {
+  std::string_view name;
+  Special special;
+};
+
+// In the order perf prints them in its "valid terms" help line.
+constexpr std::array<SpecialInfo, 22> kSpecials{{
+    {"config", Special::config},
+    {"config1", Special::config1},
+    {"config2", Special::config2},
+    {"config3", Special::config3},
+    {"name", Special::name},
+    {"period", Special::period},
+    {"freq", Special::freq},
+    {"branch_type", Special::branch_type},
+    {"time", Special::time},
+    {"call-graph", Special::call_graph},
+    {"stack-size", Special::stack_size},
+    {"no-inherit", Special::no_inherit},
+    {"inherit", Special::inherit},
+    {"max-stack", Special::max_stack},
+    {"nr", Special::nr},
+    {"overwrite", Special::overwrite},
+    {"no-overwrite", Special::no_overwrite},
+    {"percore", Special::percore},
+    {"aux-output", Special::aux_output},
+    {"aux-sample-size", Special::aux_sample_size},
+    {"metric-id", Special::metric_id},
+    {"@", Special::driver_config},
+}};
+
+enum class ValueType : std::uint8_t { number, zero_or_one, string, any };
+
+ValueType value_type(Special special) {
+  switch (special) {
+    case Special::time:
+    case Special::percore:
+      return ValueType::zero_or_one;
+    case Special::call_graph:
+    case Special::branch_type:
+    case Special::name:
+    case Special::metric_id:
+      return ValueType::string;
+    case Special::driver_config:
+      return ValueType::any;
+    default:
+      return ValueType::number;
+  }
+}
+
+bool is_numeric(const Term& term) {
+  return term.kind == TermValueKind::number || term.kind == TermValueKind::none;
+}
+
+struct BranchName {
+  std::string_view name;
+  std::uint64_t bits;
+};
+
+// perf 6.1's branch filter names (parse_branch_str).
+constexpr std::array<BranchName, 16> kBranchNames{{
+    {"u", branch::user},
+    {"k", branch::kernel},
+    {"hv", branch::hv},
+    {"any", branch::any},
+    {"any_call", branch::any_call},
+    {"any_ret", branch::any_return},
+    {"ind_call", branch::ind_call},
+    {"abort_tx", branch::abort_tx},
+    {"in_tx", branch::in_tx},
+    {"no_tx", branch::no_tx},
+    {"cond", branch::cond},
+    {"ind_jmp", branch::ind_jump},
+    {"call", branch::call},
+    {"save_type", branch::type_save},
+    {"stack", branch::call_stack},
+    {"priv", branch::priv_save},
+}};
+
+std::optional<SpecialError> apply_branch_type(const Term& term, Attr& attr) {
+  if (term.text == "no") return std::nullopt;
+  std::uint64_t bits = 0;
+  std::string_view rest = term.text;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    bool found = false;
+    for (const BranchName& entry : kBranchNames) {
+      if (entry.name == name) {
+        bits |= entry.bits;
+        found = true;
+      }
+    }
+    if (!found) {
+      return SpecialError{"term-branch-type", fmt::format("unknown branch type '{}'", name)};
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  constexpr std::uint64_t privilege = branch::user | branch::kernel | branch::hv;
+  if ((bits & ~privilege) == 0) bits |= branch::any;  // only levels given: any branch
+  attr.branch_sample_type = bits;
+  attr.sample_type |= sample::branch_stack;
+  return std::nullopt;
+}
+
+std::optional<SpecialError> check_call_graph(std::string_view mode) {
+  if (mode == "fp" || mode == "dwarf" || mode == "lbr" || mode == "no") return std::nullopt;
+  return SpecialError{
+      "term-call-graph",
+      fmt::format("unknown call-graph mode '{}' (expected fp, dwarf, lbr or no)", mode)};
+}
+
+}  // namespace
+
+std::optional<Special> find_special(std::string_view name, bool with_config3) {
+  if (name.starts_with('@')) return Special::driver_config;
+  for (const SpecialInfo& info : kSpecials) {
+    if (info.name == name) {
+      if (info.special == Special::config3 && !with_config3) return std::nullopt;
+      return info.special;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> config_word_of(Special special) {
+  switch (special) {
+    case Special::config:
+      return 0;
+    case Special::config1:
+      return 1;
+    case Special::config2:
+      return 2;
+    case Special::config3:
+      return 3;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool usable_in_stat(Special special) {
+  return config_word_of(special).has_value() || special == Special::name ||
+         special == Special::metric_id || special == Special::period || special == Special::percore;
+}
+
+std::vector<std::string> special_term_names(Tool tool, bool with_config3) {
+  std::vector<std::string> names;
+  for (const SpecialInfo& info : kSpecials) {
+    if (info.special == Special::driver_config) continue;
+    if (info.special == Special::config3 && !with_config3) continue;
+    if (tool == Tool::stat && !usable_in_stat(info.special)) continue;
+    names.emplace_back(info.name);
+  }
+  return names;
+}
+
+std::optional<SpecialError> check_special(Special special, const Term& term) {
+  switch (value_type(special)) {
+    case ValueType::number:
+      if (!is_numeric(term)) return SpecialError{"term-type", "expected numeric value"};
+      break;
+    case ValueType::zero_or_one:
+      if (!is_numeric(term)) return SpecialError{"term-type", "expected numeric value"};
+      if (term.value > 1) return SpecialError{"term-type", "expected 0 or 1"};
+      break;
+    case ValueType::string:
+      if (term.kind != TermValueKind::string) {
+        return SpecialError{"term-type", "expected string value", term.kind != TermValueKind::none};
+      }
+      break;
+    case ValueType::any:
+      break;
+  }
+  if (special == Special::aux_sample_size &&
+      term.value > std::numeric_limits<std::uint32_t>::max()) {
+    return SpecialError{"term-too-big",
+                        "value too big for 'aux-sample-size' (maximum 0xffffffff = 4294967295)"};
+  }
+  if (special == Special::max_stack && term.value > std::numeric_limits<std::uint16_t>::max()) {
+    return SpecialError{"term-too-big", "value too big for 'max-stack' (maximum 0xffff = 65535)"};
+  }
+  if (special == Special::stack_size && term.value > std::numeric_limits<std::uint32_t>::max()) {
+    return SpecialError{"term-too-big",
+                        "value too big for 'stack-size' (maximum 0xffffffff = 4294967295)"};
+  }
+  if (special == Special::call_graph) return check_call_graph(term.text);
+  return std::nullopt;
+}
+
+std::optional<SpecialError> apply_special(Special special, const Term& term, Tool tool, Attr& attr,
+                                          EventSettings& settings, CallchainRequest& callchain) {
+  const bool record = tool == Tool::record;
+  switch (special) {
+    case Special::name:
+      settings.name = term.text;
+      break;
+    case Special::metric_id:
+      settings.metric_id = term.text;
+      break;
+    case Special::percore:
+      settings.percore = term.value;
+      break;
+    case Special::nr:
+      settings.nr = term.value;
+      break;
+    case Special::driver_config: {
+      // Kept without the '@', as `name` or `name=value`.
+      std::string text = term.name.substr(1);
+      if (term.kind != TermValueKind::none) text += "=" + print_term_value(term);
+      settings.driver_config.push_back(std::move(text));
+      break;
+    }
+    case Special::call_graph:
+      settings.call_graph = term.text;
+      callchain.mode = term.text;
+      break;
+    case Special::stack_size:
+      callchain.stack_size = term.value;
+      break;
+    case Special::max_stack:
+      callchain.max_stack = term.value;
+      break;
+    case Special::branch_type:
+      settings.branch_type = term.text;
+      if (record) return apply_branch_type(term, attr);
+      break;
+    case Special::period:
+      if (!record) break;  // perf stat counts; it keeps no sampling period in the attr
+      attr.sample_period = term.value;
+      attr.sample_freq = 0;
+      attr.freq = false;
+      attr.sample_type &= ~sample::period;
+      break;
+    case Special::freq:
+      attr.sample_freq = term.value;
+      attr.sample_period = 0;
+      attr.freq = true;
+      attr.sample_type |= sample::period;
+      break;
+    case Special::time:
+      if (term.value != 0) {
+        attr.sample_type |= sample::time;
+      } else {
+        attr.sample_type &= ~sample::time;
+      }
+      break;
+    case Special::inherit:
+      attr.inherit = term.value != 0;
+      break;
+    case Special::no_inherit:
+      attr.inherit = term.value == 0;
+      break;
+    case Special::overwrite:
+      attr.write_backward = term.value != 0;
+      break;
+    case Special::no_overwrite:
+      attr.write_backward = term.value == 0;
+      break;
+    case Special::aux_output:
+      attr.aux_output = term.value != 0;
+      break;
+    case Special::aux_sample_size:
+      attr.aux_sample_size = static_cast<std::uint32_t>(term.value);
+      break;
+    case Special::config:
+    case Special::config1:
+    case Special::config2:
+    case Special::config3:
+      break;  // the caller assigns config words
+  }
+  return std::nullopt;
+}
+
+void apply_callchain(const CallchainRequest& callchain, Attr& attr) {
+  // max-stack alone asks for frame-pointer call chains, as in perf.
+  std::string mode = callchain.mode.value_or(callchain.max_stack ? "fp" : "no");
+  if (mode == "no") return;
+  attr.sample_type |= sample::callchain;
+  if (callchain.max_stack) attr.sample_max_stack = static_cast<std::uint16_t>(*callchain.max_stack);
+  if (mode == "dwarf") {
+    constexpr std::uint64_t kX86_64UserRegs = 0xff0fff;  // perf's PERF_REGS_MASK on x86-64
+    constexpr std::uint64_t kDefaultStackDump = 8192;
+    const std::uint64_t size = callchain.stack_size.value_or(kDefaultStackDump);
+    attr.sample_type |= sample::regs_user | sample::stack_user | sample::addr | sample::data_src;
+    attr.sample_regs_user = kX86_64UserRegs;
+    attr.sample_stack_user = static_cast<std::uint32_t>((size + 7) / 8 * 8);
+    attr.exclude_callchain_user = true;
+    attr.mmap_data = true;
+  } else if (mode == "lbr") {
+    attr.sample_type |= sample::branch_stack;
+    attr.branch_sample_type |=
+        branch::user | branch::call_stack | branch::no_flags | branch::no_cycles | branch::hw_index;
+  }
+}
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,78 @@
+// perf's hard-coded ("special") terms: config words, period, call-graph, name, ...
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/attr.h"
+#include "pmucat/encode.h"
+#include "pmucat/terms.h"
+
+namespace pmucat::encode_detail {
+
+enum class Special : std::uint8_t {
+  config,
+  config1,
+  config2,
+  config3,
+  period,
+  freq,
+  time,
+  call_graph,
+  stack_size,
+  max_stack,
+  branch_type,
+  inherit,
+  no_inherit,
+  overwrite,
+  no_overwrite,
+  name,
+  metric_id,
+  percore,
+  aux_output,
+  aux_sample_size,
+  nr,
+  driver_config,
+};
+
+// The special term `name` denotes (`@...` is driver config); `config3` only when the ABI has it.
+std::optional<Special> find_special(std::string_view name, bool with_config3);
+
+// The config word a config term assigns (0..3), or nullopt for other specials.
+std::optional<unsigned> config_word_of(Special special);
+
+// perf stat accepts only config*, name, metric-id, period and percore.
+bool usable_in_stat(Special special);
+
+// The keywords perf lists after the format names in its "valid terms" help line.
+std::vector<std::string> special_term_names(Tool tool, bool with_config3);
+
+// A special term's value problem; `at_value` says where the caret goes.
+struct SpecialError {
+  std::string id;
+  std::string message;
+  bool at_value = true;
+};
+
+// Checks a term's value type the way perf does (`expected numeric value`, ...).
+std::optional<SpecialError> check_special(Special special, const Term& term);
+
+// Call-graph related terms are combined after all terms were seen.
+struct CallchainRequest {
+  std::optional<std::string> mode;  // fp, dwarf, lbr, no
+  std::optional<std::uint64_t> stack_size;
+  std::optional<std::uint64_t> max_stack;
+};
+
+// Applies a checked special term (other than config words) to the event. `tool` decides whether
+// the sampling terms reach the attr (perf stat leaves them out).
+std::optional<SpecialError> apply_special(Special special, const Term& term, Tool tool, Attr& attr,
+                                          EventSettings& settings, CallchainRequest& callchain);
+
+// Turns the call-graph request into attr bits as `perf record` does on x86-64.
+void apply_callchain(const CallchainRequest& callchain, Attr& attr);
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,45 @@
+// The classified terms of one event after alias expansion: what encode_terms works on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "encode/special_terms.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/terms.h"
+
+namespace pmucat::encode_detail {
+
+enum class Role : std::uint8_t {
+  special,     // config words, period, name, ...
+  format,      // a format field of the PMU
+  raw_config,  // `rHEX` inside slashes: config=0xHEX
+  param,       // `field=?` waiting for a user value
+};
+
+struct Item {
+  Role role = Role::format;
+  Term term;
+  // The event file this term was spliced from (perf's "weak" terms), or nullptr for a user term.
+  const Event* alias = nullptr;
+  // For an alias parameter resolved by a user term: the value comes from the user (and so do
+  // diagnostics), the term still counts as the alias's.
+  bool resolved_param = false;
+  std::optional<Special> special;
+  const Format* format = nullptr;
+  bool consumed = false;  // a user term that supplied an alias parameter
+
+  bool from_alias() const { return alias != nullptr || resolved_param; }
+};
+
+// `rHEX` / `r0xHEX` as a term name: the value, or nullopt when `name` is not of that shape.
+std::optional<std::uint64_t> raw_term_value(std::string_view name);
+
+// The PMU's type; with perf semantics an unparsable `type` file reads the way perf 6.1's
+// fscanf("%u") reads it ("0x2e" is 0).
+std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Semantics semantics);
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,214 @@
+// perf's own test vectors: tests/pmu.c (krava formats) and tests/parse-events.c.
+#include <gtest/gtest.h>
+
+#include "pmucat/encode.h"
+#include "sample_tree.h"
+
+namespace pmucat {
+namespace {
+
+constexpr std::array<std::uint64_t, 4> kKravaWords = {0xc00000000002a823, 0x8000400000000145,
+                                                      0x0400000020041d07, 0};
+
+const Catalog& catalog() {
+  static const Catalog instance = testing::extended_catalog();
+  return instance;
+}
+
+EncodedEvent encode_single(std::string_view spec, Semantics semantics, Tool tool = Tool::stat) {
+  EncodeOptions options;
+  options.semantics = semantics;
+  options.tool = tool;
+  auto encoded = encode(catalog(), spec, options);
+  EXPECT_TRUE(encoded.has_value()) << spec << ": " << (encoded ? "" : render(encoded.error()));
+  if (!encoded || encoded->empty()) return {};
+  EXPECT_EQ(encoded->size(), 1u);
+  return encoded->front();
+}
+
+TEST(KravaVectors, PerField) {
+  const std::pair<const char*, std::array<std::uint64_t, 4>> fields[] = {
+      {"krava01=15", {0xc000000000000003, 0, 0, 0}},
+      {"krava02=170", {0x2a800, 0, 0, 0}},
+      {"krava03=1", {0x20, 0, 0, 0}},
+      {"krava11=27", {0, 0x145, 0, 0}},
+      {"krava12=1", {0, 0x8000000000000000, 0, 0}},
+      {"krava13=2", {0, 0x400000000000, 0, 0}},
+      {"krava21=119", {0, 0, 0x1c07, 0}},
+      {"krava22=11", {0, 0, 0x0400000000040100, 0}},
+      {"krava23=2", {0, 0, 0x20000000, 0}},
+  };
+  for (const auto& [terms, words] : fields) {
+    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+      const std::string spec = std::string("pmutest/") + terms + "/";
+      EXPECT_EQ(encode_single(spec, semantics).attr.config, words) << spec;
+    }
+  }
+}
+
+TEST(KravaVectors, AllTermsAtOnce) {
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    const EncodedEvent event =
+        encode_single(std::string("pmutest/") + testing::kKravaTerms + "/", semantics);
+    EXPECT_EQ(event.attr.type, 9999u);
+    EXPECT_EQ(event.attr.config, kKravaWords);
+  }
+}
+
+TEST(KravaVectors, ViaEventFile) {
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    const EncodedEvent event = encode_single("pmutest/test-event/", semantics);
+    EXPECT_EQ(event.attr.type, 9999u);
+    EXPECT_EQ(event.attr.config, kKravaWords);
+    EXPECT_EQ(event.event, "test-event");
+  }
+  // perf 6.1 cannot lex the hyphenated name newer perf's test uses; pmucat can.
+  EXPECT_EQ(encode_single("perf-pmu-test/test-event/", Semantics::pmucat).attr.config, kKravaWords);
+  EncodeOptions perf;
+  perf.semantics = Semantics::perf;
+  EXPECT_FALSE(encode(catalog(), "perf-pmu-test/test-event/", perf).has_value());
+}
+
+TEST(ParseEventsVectors, ConfigTermsOnCpu) {
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    EncodedEvent event = encode_single("cpu/config=10,config1,config2=3,period=1000/u", semantics);
+    EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::raw));
+    EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{10, 1, 3, 0}));
+    EXPECT_EQ(event.attr.sample_period, 0u);  // perf stat: not in the attr
+    EXPECT_TRUE(event.attr.exclude_kernel);
+    event = encode_single("cpu/config=10,config1,config2=3,period=1000/u", semantics, Tool::record);
+    EXPECT_EQ(event.attr.sample_period, 1000u);
+  }
+}
+
+TEST(ParseEventsVectors, TwoEventsWithName) {
+  auto encoded = encode(catalog(), "cpu/config=1,name=krava/u,cpu/config=2/u");
+  ASSERT_TRUE(encoded.has_value());
+  ASSERT_EQ(encoded->size(), 2u);
+  EXPECT_EQ((*encoded)[0].attr.config[0], 1u);
+  EXPECT_EQ((*encoded)[0].settings.name, "krava");
+  EXPECT_EQ((*encoded)[1].attr.config[0], 2u);
+  EXPECT_FALSE((*encoded)[1].settings.name.has_value());
+  EXPECT_EQ((*encoded)[1].spec, "cpu/config=2/u");
+}
+
+TEST(ParseEventsVectors, CallGraphTimePeriodTerms) {
+  EncodeOptions options;
+  options.tool = Tool::record;
+  auto encoded = encode(catalog(),
+                        "cpu/config=1,call-graph=fp,time,period=100000/,"
+                        "cpu/config=2,call-graph=no,time=0,period=2000/",
+                        options);
+  ASSERT_TRUE(encoded.has_value()) << render(encoded.error());
+  ASSERT_EQ(encoded->size(), 2u);
+  EXPECT_EQ((*encoded)[0].attr.config[0], 1u);
+  EXPECT_EQ((*encoded)[0].attr.sample_period, 100000u);
+  EXPECT_EQ((*encoded)[0].attr.sample_type, sample::callchain | sample::time);
+  EXPECT_EQ((*encoded)[1].attr.config[0], 2u);
+  EXPECT_EQ((*encoded)[1].attr.sample_period, 2000u);
+  EXPECT_EQ((*encoded)[1].attr.sample_type, 0u);
+}
+
+TEST(ParseEventsVectors, QuotedName) {
+  const EncodedEvent event = encode_single(
+      "cpu/name='COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks',period=0x1,event=0x2/ukp",
+      Semantics::pmucat);
+  EXPECT_EQ(event.settings.name, "COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks");
+  EXPECT_EQ(event.attr.config[0], 0x2u);
+  EXPECT_EQ(event.attr.precise_ip, 1u);
+}
+
+TEST(ParseEventsVectors, SoftwareRaw) {
+  for (const char* spec : {"software/r1a/", "software/r0x1a/"}) {
+    const EncodedEvent event = encode_single(spec, Semantics::perf);
+    EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software)) << spec;
+    EXPECT_EQ(event.attr.config[0], 0x1au) << spec;
+  }
+}
+
+TEST(ParseEventsVectors, TermsOnlyListOnTheCorePmu) {
+  // perf assigns config three times (config=10, read -> r0xead, r0xead), the last wins, then
+  // ORs umask=1; pmucat refuses to assign a config word twice.
+  const EncodedEvent event =
+      encode_single("config=10,config1,config2=3,umask=1,read,r0xead", Semantics::perf);
+  EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{0xfad, 1, 3, 0}));
+  EXPECT_FALSE(encode(catalog(), "config=10,config1,config2=3,umask=1,read,r0xead").has_value());
+}
+
+TEST(LegacyNames, Perf61PrefersBuiltInNames) {
+  EncodedEvent event = encode_single("cache-misses:u", Semantics::perf);
+  EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::hardware));
+  EXPECT_EQ(event.attr.config[0], 3u);
+  EXPECT_EQ(event.perf_string, "cache-misses:u");
+  // pmucat (like perf >= 6.10) prefers the sysfs event of the same name.
+  event = encode_single("cache-misses:u", Semantics::pmucat);
+  EXPECT_EQ(event.pmu, "cpu");
+  EXPECT_EQ(event.attr.config[0], 0x412eu);
+  event = encode_single("cpu-clock", Semantics::pmucat);
+  EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software));
+}
+
+TEST(PmuMatching, InstancePrefixGivesOneAttrPerInstance) {
+  auto encoded = encode(catalog(), "uncore_cha/event=0x1/");
+  ASSERT_TRUE(encoded.has_value());
+  ASSERT_EQ(encoded->size(), 2u);
+  EXPECT_EQ((*encoded)[0].pmu, "uncore_cha_0");
+  EXPECT_EQ((*encoded)[0].attr.type, 20u);
+  EXPECT_EQ((*encoded)[1].pmu, "uncore_cha_1");
+  EXPECT_EQ((*encoded)[1].attr.type, 21u);
+  EXPECT_EQ((*encoded)[1].perf_string, "uncore_cha_1/event=0x1/");
+}
+
+TEST(PerfString, ResolvedAndCanonical) {
+  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Semantics::pmucat).perf_string,
+            "cpu/event=0xcd,umask=0x1,ldlat=0x1e/");
+  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Semantics::perf).perf_string,
+            "cpu/event=0xcd,umask=0x1,ldlat=0x1f/");
+  EXPECT_EQ(encode_single("foo:pu", Semantics::pmucat).perf_string,
+            "fakepmu/event=0x3c,umask=0x1/up");
+  // Verified with perf 6.1: it accepts the quoted comma.
+  EXPECT_EQ(encode_single("fakepmu/per,name='a,b'/", Semantics::pmucat).perf_string,
+            "fakepmu/event=0x3,period=0x3e8,name='a,b'/");
+  EXPECT_EQ(encode_single("r1a3", Semantics::pmucat).perf_string, "cpu/event=0xa3,umask=0x1/");
+  EXPECT_EQ(encode_single("fakepmu/config=0x8000000000000001/", Semantics::pmucat).perf_string,
+            "fakepmu/event=0x1,config=0x8000000000000000/");
+}
+
+}  // namespace
+}  // namespace pmucat
+
+namespace pmucat {
+namespace {
+
+TEST(RawEvents, TopLevelRawTypeIsRawInPerfAndTheCorePmuTypeInPmucat) {
+  std::vector<Pmu> pmus;
+  pmus.push_back(testing::make_pmu("cpu", "8\n", {{"event", "config:0-7\n"}}, {}));
+  const Catalog catalog = Catalog::from_pmus(std::move(pmus));
+  EncodeOptions perf;
+  perf.semantics = Semantics::perf;
+  auto encoded = encode(catalog, "r1a3:u", perf);
+  ASSERT_TRUE(encoded.has_value());
+  EXPECT_EQ(encoded->front().attr.type, static_cast<std::uint32_t>(PerfType::raw));
+  EXPECT_EQ(encoded->front().attr.config[0], 0x1a3u);
+  encoded = encode(catalog, "r1a3:u");
+  ASSERT_TRUE(encoded.has_value());
+  EXPECT_EQ(encoded->front().attr.type, 8u);
+  EXPECT_EQ(encoded->front().attr.config[0], 0x1a3u);
+  EXPECT_TRUE(encoded->front().attr.exclude_kernel);
+}
+
+TEST(RawEvents, DefaultPmuOption) {
+  const Catalog catalog = testing::sample_catalog();  // has no core PMU
+  EXPECT_FALSE(encode(catalog, "r10").has_value());
+  EncodeOptions options;
+  options.default_pmu = "fakepmu";
+  auto encoded = encode(catalog, "event=0x3c,umask=0x1", options);
+  ASSERT_TRUE(encoded.has_value());
+  EXPECT_EQ(encoded->front().attr.config[0], 0x13cu);
+  EXPECT_EQ(encoded->front().pmu, "fakepmu");
+  options.default_pmu = "nosuch";
+  EXPECT_FALSE(encode(catalog, "r10", options).has_value());
+}
+
+}  // namespace
+}  // namespace pmucat
