@@ -1,0 +1,132 @@
+#include "comparison.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reference_encoder.h"
+
+namespace pmucat::differential {
+namespace {
+
+// Every term name the spec brings to a PMU: the user's terms and the alias' terms.
+std::vector<std::string> used_term_names(const SpecCase& spec_case, const PmuModel& pmu) {
+  std::vector<std::string> names;
+  const auto open = spec_case.spec.find('/');
+  const auto close = spec_case.spec.rfind('/');
+  if (open != std::string::npos && close > open) {
+    const auto terms = split_event_terms(spec_case.spec.substr(open + 1, close - open - 1));
+    for (const auto& term : terms) names.push_back(term.name);
+  }
+  if (const auto event = pmu.events.find(spec_case.alias); event != pmu.events.end()) {
+    for (const auto& term : event->second.terms) names.push_back(term.name);
+  }
+  return names;
+}
+
+bool same(const OurResult& a, const OurResult& b) {
+  return a.accepted() == b.accepted() && a.attrs == b.attrs;
+}
+
+std::string describe(const OurResult& result) {
+  return result.accepted() ? describe(result.attrs) : "rejected: " + result.error;
+}
+
+}  // namespace
+
+std::string describe(const std::vector<AttrWords>& attrs) {
+  std::string text;
+  for (const auto& words : attrs) text += (text.empty() ? "" : " + ") + to_string(words);
+  return text.empty() ? "no attr" : text;
+}
+
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics) {
+  EncodeOptions options;
+  options.semantics = semantics;
+  options.tool = Tool::stat;
+  OurResult result;
+  auto encoded = encode(catalog, spec, options);
+  if (!encoded) {
+    result.error = encoded.error().message;
+    return result;
+  }
+  for (const auto& event : *encoded) {
+    result.attrs.push_back(AttrWords{event.attr.type, event.attr.config});
+  }
+  std::sort(result.attrs.begin(), result.attrs.end());
+  result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());
+  if (result.attrs.empty()) result.error = "no attr";
+  return result;
+}
+
+std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree) {
+  if (spec_case.pmu.find('-') != std::string::npos) return "perf61-hyphenated-pmu-name";
+  for (const PmuModel* pmu : select_pmus(spec_case.pmu, tree)) {
+    for (const auto& name : used_term_names(spec_case, *pmu)) {
+      const auto field = pmu->fields.find(name);
+      if (name == "config3" || (field != pmu->fields.end() && field->second.word >= 3)) {
+        return "perf61-no-config3";
+      }
+    }
+  }
+  return {};
+}
+
+Comparison compare_with_perf(const SpecCase& spec_case, const TreeModel& tree,
+                             const PerfResult& perf, const OurResult& ours) {
+  const bool agree =
+      perf.accepted() == ours.accepted() && (!perf.accepted() || perf.attrs == ours.attrs);
+  const std::string divergence = expected_divergence(spec_case, tree);
+  if (!divergence.empty() && perf.accepted()) {
+    return {Verdict::disagree, fmt::format("perf was expected to reject this ({}) but built {}",
+                                           divergence, describe(perf.attrs))};
+  }
+  if (agree) return {divergence.empty() ? Verdict::agree : Verdict::documented, divergence};
+  return {Verdict::disagree,
+          fmt::format("perf {} | pmucat {}",
+                      perf.accepted() ? describe(perf.attrs) : "rejected: " + perf.error,
+                      describe(ours))};
+}
+
+Comparison compare_semantics(const SpecCase& spec_case, const TreeModel& tree,
+                             const Catalog& catalog, const OurResult& perf_semantics,
+                             const OurResult& default_semantics) {
+  if (const std::string divergence = expected_divergence(spec_case, tree); !divergence.empty()) {
+    // perf 6.1 cannot be the oracle here: check pmucat against the reference encoder instead.
+    const auto expected = reference_encode(spec_case, tree);
+    OurResult reference;
+    if (expected) reference.attrs = *expected;
+    if (same(reference, default_semantics)) return {Verdict::documented, divergence};
+    return {Verdict::disagree,
+            fmt::format("{}: reference {} | pmucat default {}", divergence,
+                        expected ? describe(*expected) : "rejects", describe(default_semantics))};
+  }
+  if (spec_case.kind == CaseKind::repeated_field) {
+    if (!default_semantics.accepted()) return {Verdict::documented, "repeated-field-rejected"};
+    return {Verdict::disagree, "a repeated user field should be an error by default, got " +
+                                   describe(default_semantics)};
+  }
+  if (spec_case.kind == CaseKind::alias_same_field) {
+    if (!reference_encode(spec_case, tree)) {
+      // The alias itself is unusable (e.g. its own value is over the field's maximum).
+      if (!default_semantics.accepted()) return {Verdict::agree, {}};
+      return {Verdict::disagree,
+              "the reference rejects this, pmucat default built " + describe(default_semantics)};
+    }
+    const std::string equivalent = override_equivalent(spec_case, tree);
+    if (equivalent.empty()) return {Verdict::agree, {}};
+    const OurResult expected = encode_words(catalog, equivalent, Semantics::perf);
+    if (same(expected, default_semantics)) {
+      return {same(perf_semantics, default_semantics) ? Verdict::agree : Verdict::documented,
+              "user-term-overrides-alias"};
+    }
+    return {Verdict::disagree,
+            fmt::format("override: expected {} (as {}) | pmucat default {}", describe(expected),
+                        equivalent, describe(default_semantics))};
+  }
+  if (same(perf_semantics, default_semantics)) return {Verdict::agree, {}};
+  return {Verdict::disagree, fmt::format("perf semantics {} | default semantics {}",
+                                         describe(perf_semantics), describe(default_semantics))};
+}
+
+}  // namespace pmucat::differential

@@ -1,0 +1,49 @@
+// Compares pmucat's encoding of a spec with what perf 6.1 built, and sorts the differences into
+// agreement, documented divergence (docs/perf-compat.md) and disagreement.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perf_oracle.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "spec_generator.h"
+#include "tree_model.h"
+
+namespace pmucat::differential {
+
+struct OurResult {
+  std::vector<AttrWords> attrs;  // distinct, sorted; empty when pmucat rejected the spec
+  std::string error;             // first diagnostic's message when rejected
+  bool accepted() const { return !attrs.empty(); }
+};
+
+// encode(catalog, spec, {semantics, tool = stat}) reduced to the compared words.
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics);
+
+enum class Verdict { agree, documented, disagree };
+
+struct Comparison {
+  Verdict verdict = Verdict::agree;
+  std::string reason;  // documented divergence id, or what differs
+};
+
+// The documented divergence this case falls under (perf 6.1 cannot lex a hyphenated PMU name;
+// perf 6.1 has no config3), or empty.
+std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree);
+
+// perf result vs pmucat (perf semantics).
+Comparison compare_with_perf(const SpecCase& spec_case, const TreeModel& tree,
+                             const PerfResult& perf, const OurResult& ours);
+
+// pmucat's default semantics vs its perf semantics: equal except where a user term meets an
+// alias term for the same field (override, checked against the explicit equivalent spec) or a
+// field is repeated by the user (rejected).
+Comparison compare_semantics(const SpecCase& spec_case, const TreeModel& tree,
+                             const Catalog& catalog, const OurResult& perf_semantics,
+                             const OurResult& default_semantics);
+
+std::string describe(const std::vector<AttrWords>& attrs);
+
+}  // namespace pmucat::differential

@@ -1,0 +1,269 @@
+#include "perf_oracle.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <system_error>
+
+namespace pmucat::differential {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kSpecMarker = "@@PMUCAT-SPEC@@";
+constexpr const char* kMountFailed = "@@PMUCAT-MOUNT-FAILED@@";
+constexpr const char* kAllDone = "@@PMUCAT-ALL-DONE@@";
+
+std::string trim_left(const std::string& text) {
+  const auto first = text.find_first_not_of(' ');
+  return first == std::string::npos ? std::string{} : text.substr(first);
+}
+
+std::uint64_t parse_number(const std::string& text) {
+  try {
+    return std::stoull(text, nullptr, 0);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::string last_word(const std::string& line) {
+  const auto space = line.find_last_of(' ');
+  return space == std::string::npos ? line : line.substr(space + 1);
+}
+
+// Single-quotes `text` for sh.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+struct CommandOutput {
+  std::string text;
+  int status = -1;
+};
+
+CommandOutput run_command(const std::string& command) {
+  CommandOutput output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return output;
+  char buffer[4096];
+  std::size_t got = 0;
+  while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.text.append(buffer, got);
+  const int status = pclose(pipe);
+  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return output;
+}
+
+fs::path make_temp_dir(const std::string& prefix) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) return {};
+  return pattern;
+}
+
+// Runs one worker: a shell in a private mount namespace that runs perf per spec line.
+std::vector<PerfResult> run_worker(const fs::path& devices_dir,
+                                   const std::vector<std::string>& specs,
+                                   const OracleOptions& options, std::string& failure) {
+  std::vector<PerfResult> results;
+  if (specs.empty()) return results;
+  const fs::path work = make_temp_dir("pmucat-perf-");
+  if (work.empty()) {
+    failure = "cannot create a temporary directory";
+    return results;
+  }
+  {
+    std::ofstream list(work / "specs");
+    for (const auto& spec : specs) list << spec << '\n';
+  }
+  // perf reads no user config (PERF_CONFIG) and runs from the scratch dir; `true` is the workload.
+  // A CPUID no pmu-events table matches keeps the host's JSON events out of the fake PMUs, so
+  // perf encodes from sysfs alone (and starts faster).
+  const std::string script = fmt::format(
+      "mount --bind \"$1\" /sys/bus/event_source/devices || {{ echo {}; exit 99; }}; "
+      "cd \"$3\" || exit 98; "
+      "while IFS= read -r spec; do echo {}; "
+      "PERF_CONFIG=/dev/null PERF_CPUID=PmucatNone-0-0-0 timeout 30 \"$4\" stat -vv -e \"$spec\" "
+      "true </dev/null 2>&1; "
+      "done < \"$2\"; echo {}",
+      kMountFailed, kSpecMarker, kAllDone);
+  const std::string command =
+      fmt::format("unshare -m sh -c {} sh {} {} {} {} 2>&1", shell_quote(script),
+                  shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
+                  shell_quote(work.string()), shell_quote(options.perf));
+  const CommandOutput output = run_command(command);
+  std::error_code ignored;
+  fs::remove_all(work, ignored);
+  const auto done = output.text.rfind(kAllDone);
+  if (output.text.find(kMountFailed) != std::string::npos || done == std::string::npos) {
+    failure = fmt::format("unshare/mount failed (status {}): {}", output.status,
+                          output.text.substr(0, 300));
+    return results;
+  }
+  std::size_t pos = output.text.find(kSpecMarker);
+  while (pos != std::string::npos) {
+    const std::size_t start = pos + std::string(kSpecMarker).size() + 1;
+    const std::size_t next = output.text.find(kSpecMarker, start);
+    const std::size_t end = next == std::string::npos ? done : next;
+    results.push_back(parse_perf_output(output.text.substr(start, end - start)));
+    pos = next;
+  }
+  if (results.size() != specs.size()) {
+    failure = fmt::format("expected {} perf runs, saw {}", specs.size(), results.size());
+  }
+  return results;
+}
+
+}  // namespace
+
+std::string to_string(const AttrWords& words) {
+  std::string text = fmt::format("type={} config={:#x} config1={:#x} config2={:#x}", words.type,
+                                 words.config[0], words.config[1], words.config[2]);
+  if (words.config[3] != 0) text += fmt::format(" config3={:#x}", words.config[3]);
+  return text;
+}
+
+PerfResult parse_perf_output(const std::string& output) {
+  PerfResult result;
+  result.output = output;
+  std::istringstream lines(output);
+  std::string line;
+  std::optional<AttrWords> block;
+  std::vector<std::string> other;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("perf_event_attr:")) {
+      block = AttrWords{};
+      continue;
+    }
+    if (block) {
+      if (line.starts_with("----------")) {
+        result.attrs.push_back(*block);
+        block.reset();
+        continue;
+      }
+      const std::string field = trim_left(line);
+      const std::string value = last_word(field);
+      if (field.starts_with("type ")) block->type = static_cast<std::uint32_t>(parse_number(value));
+      if (field.starts_with("config ")) block->config[0] = parse_number(value);
+      if (field.starts_with("{ bp_addr, config1 }")) block->config[1] = parse_number(value);
+      if (field.starts_with("{ bp_len, config2 }")) block->config[2] = parse_number(value);
+      if (field.starts_with("config3 ")) block->config[3] = parse_number(value);
+      continue;
+    }
+    if (line.starts_with("WARNING")) {
+      result.warnings.push_back(line);
+    } else {
+      other.push_back(line);
+    }
+  }
+  if (block) result.attrs.push_back(*block);
+  std::sort(result.attrs.begin(), result.attrs.end());
+  result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());
+  if (result.attrs.empty()) {
+    // perf repeats its error under "Initial error:"; keep the first report only.
+    for (const auto& text : other) {
+      if (text.starts_with("Initial error:") || text.starts_with("Run 'perf list'")) break;
+      if (text.starts_with("Using CPUID") || text.starts_with("Attempting to add event") ||
+          text.starts_with("After aliases") || text.starts_with("intel_pt default config") ||
+          text.empty()) {
+        continue;
+      }
+      if (!result.error.empty()) result.error += " | ";
+      result.error += text;
+    }
+  }
+  return result;
+}
+
+OracleOptions OracleOptions::from_environment() {
+  OracleOptions options;
+  if (const char* perf = std::getenv("PMUCAT_PERF"); perf != nullptr && *perf != '\0') {
+    options.perf = perf;
+  }
+  if (const char* jobs = std::getenv("PMUCAT_DIFF_JOBS"); jobs != nullptr && *jobs != '\0') {
+    options.workers = static_cast<unsigned>(std::clamp(std::atoi(jobs), 1, 64));
+  }
+  return options;
+}
+
+std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
+  if (geteuid() != 0) return "not root: the perf oracle needs a private mount namespace";
+  const auto perf = run_command(fmt::format("{} --version 2>&1", shell_quote(options.perf)));
+  if (perf.status != 0 || !perf.text.starts_with("perf version")) {
+    return fmt::format("'{}' is not a working perf (install linux-perf)", options.perf);
+  }
+  const auto unshare =
+      run_command("unshare -m sh -c 'mount --bind /tmp /sys/bus/event_source/devices' 2>&1");
+  if (unshare.status != 0) {
+    return fmt::format("unshare -m + bind mount over /sys/bus/event_source/devices fails: {}",
+                       unshare.text);
+  }
+  return std::nullopt;
+}
+
+std::optional<MaterialisedTree> MaterialisedTree::copy_of(const fs::path& devices_dir) {
+  const fs::path root = make_temp_dir("pmucat-tree-");
+  if (root.empty()) return std::nullopt;
+  const fs::path devices = root / "devices";
+  const auto copy = run_command(fmt::format("cp -rL {} {} 2>&1", shell_quote(devices_dir.string()),
+                                            shell_quote(devices.string())));
+  MaterialisedTree tree(root, devices);
+  if (copy.status != 0) return std::nullopt;
+  return tree;
+}
+
+MaterialisedTree::MaterialisedTree(fs::path root, fs::path devices)
+    : root_(std::move(root)), devices_(std::move(devices)) {}
+
+MaterialisedTree::MaterialisedTree(MaterialisedTree&& other) noexcept
+    : root_(std::move(other.root_)), devices_(std::move(other.devices_)) {
+  other.root_.clear();
+}
+
+MaterialisedTree::~MaterialisedTree() {
+  if (root_.empty()) return;
+  std::error_code ignored;
+  fs::remove_all(root_, ignored);
+}
+
+OracleRun run_perf(const fs::path& devices_dir, const std::vector<std::string>& specs,
+                   const OracleOptions& options) {
+  const unsigned workers = std::max(1U, options.workers);
+  std::vector<std::vector<std::string>> shares(workers);
+  // Contiguous shares keep the results in order when concatenated.
+  const std::size_t per_worker = (specs.size() + workers - 1) / workers;
+  for (std::size_t i = 0; i < specs.size(); ++i) shares[i / per_worker].push_back(specs[i]);
+  std::vector<std::string> failures(workers);
+  std::vector<std::future<std::vector<PerfResult>>> running;
+  for (unsigned w = 0; w < workers; ++w) {
+    running.push_back(std::async(std::launch::async, [&, w] {
+      return run_worker(devices_dir, shares[w], options, failures[w]);
+    }));
+  }
+  OracleRun run;
+  for (unsigned w = 0; w < workers; ++w) {
+    auto part = running[w].get();
+    run.results.insert(run.results.end(), std::make_move_iterator(part.begin()),
+                       std::make_move_iterator(part.end()));
+  }
+  for (const auto& failure : failures) {
+    if (!failure.empty()) run.failure += failure + "; ";
+  }
+  return run;
+}
+
+}  // namespace pmucat::differential

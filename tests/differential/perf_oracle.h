@@ -1,0 +1,71 @@
+// Runs the real `perf stat -vv` against a sysfs tree bind-mounted over
+// /sys/bus/event_source/devices in a private mount namespace, and reads back the
+// perf_event_attr blocks it prints before opening (and failing to open) each event.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmucat::differential {
+
+// The part of an attr the differential test compares.
+struct AttrWords {
+  std::uint32_t type = 0;
+  std::array<std::uint64_t, 4> config{};  // config..config3 (perf 6.1 never prints config3)
+  friend auto operator<=>(const AttrWords&, const AttrWords&) = default;
+};
+std::string to_string(const AttrWords& words);
+
+struct PerfResult {
+  std::vector<AttrWords> attrs;       // distinct attrs, sorted; empty when perf rejected the spec
+  std::vector<std::string> warnings;  // "WARNING: ..." lines
+  std::string error;                  // perf's last error lines when it rejected the spec
+  std::string output;                 // everything perf printed, for reports
+  bool accepted() const { return !attrs.empty(); }
+};
+
+// Parses the output of one `perf stat -vv -e SPEC true` run.
+PerfResult parse_perf_output(const std::string& output);
+
+struct OracleOptions {
+  std::string perf = "perf";  // binary; $PMUCAT_PERF overrides in from_environment()
+  // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run needs ~30 ms of CPU but
+  // spends longer waiting, so more workers than cores pay off.
+  unsigned workers = 4;
+  static OracleOptions from_environment();
+};
+
+// Why the oracle cannot run here, or nullopt when it can (root, perf present, unshare works).
+std::optional<std::string> oracle_unavailable(const OracleOptions& options);
+
+// A tree materialised for perf: symlinks resolved (`cp -rL`), in a temporary directory that is
+// removed with this object.
+class MaterialisedTree {
+ public:
+  // Copies `devices_dir` (a devices folder, whose entries may be symlinks) into a new temp dir.
+  static std::optional<MaterialisedTree> copy_of(const std::filesystem::path& devices_dir);
+  MaterialisedTree(MaterialisedTree&& other) noexcept;
+  MaterialisedTree& operator=(MaterialisedTree&&) = delete;
+  ~MaterialisedTree();
+  const std::filesystem::path& devices_dir() const { return devices_; }
+
+ private:
+  MaterialisedTree(std::filesystem::path root, std::filesystem::path devices);
+  std::filesystem::path root_;
+  std::filesystem::path devices_;
+};
+
+// Runs perf once per spec against `devices_dir` (a folder of real directories, not symlinks).
+// Returns one result per spec, in order, or an error text when the namespace or mount failed.
+struct OracleRun {
+  std::vector<PerfResult> results;
+  std::string failure;  // non-empty when nothing could be run
+};
+OracleRun run_perf(const std::filesystem::path& devices_dir, const std::vector<std::string>& specs,
+                   const OracleOptions& options);
+
+}  // namespace pmucat::differential
