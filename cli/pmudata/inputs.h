@@ -1,0 +1,38 @@
+// Reading any supported input (perf.data in either mode, binary or text PerfDataProto) and
+// writing any supported output format.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "pmucat/perfdata.h"
+
+namespace pmucat::cli {
+
+enum class DataFormat : std::uint8_t { perf_file, perf_pipe, proto_binary, proto_text };
+
+struct LoadedData {
+  PerfData data;
+  DataFormat format = DataFormat::perf_file;
+  std::uint64_t size_bytes = 0;
+};
+
+// Reads `path`, telling the format from its content: the PERFILE2 magic, else a binary
+// PerfDataProto, else a text one.
+Expected<LoadedData> load_data(const std::filesystem::path& path);
+
+// The format `--to` names ("perf", "pipe", "pb", "pbtxt"), or nullopt.
+std::optional<DataFormat> parse_format(std::string_view name);
+// The format OUT's extension implies: .pb -> binary proto, .pbtxt/.textproto -> text proto,
+// anything else -> perf.data in `perf_mode`.
+DataFormat format_for_path(const std::filesystem::path& path, PerfDataMode perf_mode);
+
+// Writes `data` as `format` to `path` (perf.data via the atomic writer; protos likewise through
+// a temporary file).
+std::optional<Diagnostic> save_data(const std::filesystem::path& path, const PerfData& data,
+                                    DataFormat format);
+
+std::string_view to_string(DataFormat format);
+
+}  // namespace pmucat::cli

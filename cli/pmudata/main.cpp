@@ -1,0 +1,141 @@
+// pmudata: inspect (info), validate (check) and convert perf.data files and PerfDataProto.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "common/app.h"
+#include "common/json.h"
+#include "pmudata/info.h"
+#include "pmudata/inputs.h"
+
+namespace pmucat::cli {
+namespace {
+
+constexpr const char* kExamples = R"(Examples:
+  $ pmudata info perf.data
+      header, events (attrs as perf prints them), features, record counts
+  $ pmudata info --sysfs /sys perf.data
+      also decode each event's config back to PMU terms and event names
+  $ pmudata convert perf.data out.pb
+      perf.data -> binary PerfDataProto (quipper's schema); .pbtxt gives text
+  $ pmudata convert out.pb back.data
+      PerfDataProto -> perf.data (the input format is detected from the content)
+  $ pmudata convert --to pipe perf.data piped.data
+      file mode -> pipe mode
+  $ pmudata check perf.data
+      structural validation; every problem with its byte offset
+
+Exit status: 0 ok, 1 input rejected (malformed file, problems found), 2 usage or I/O error.
+)";
+
+// perf.data problems have a byte offset, not a line: `file: error: message [id]`.
+void report(const Diagnostic& d) {
+  std::fprintf(stderr, "%s: %s: %s%s\n", d.range.file.c_str(),
+               std::string(to_string(d.severity)).c_str(), d.message.c_str(),
+               d.id.empty() ? "" : fmt::format(" [{}]", d.id).c_str());
+}
+
+int run_info(const std::string& file, const CommonOptions& common, DiagnosticPrinter& printer) {
+  auto loaded = load_data(file);
+  if (!loaded) {
+    report(loaded.error());
+    return to_int(loaded.error().id == "pmudata-io" || loaded.error().id == "perfdata-io"
+                      ? ExitCode::usage
+                      : ExitCode::rejected);
+  }
+  std::optional<Catalog> catalog;
+  if (!common.sysfs.empty()) {
+    auto opened = open_catalog(common);
+    if (!opened) {
+      printer.print(opened.error());
+      return to_int(ExitCode::usage);
+    }
+    catalog = std::move(*opened);
+  }
+  const Catalog* cat = catalog ? &*catalog : nullptr;
+  write_stdout(common.json ? dump_json(info_json(*loaded, cat)) + "\n" : info_text(*loaded, cat));
+  return to_int(ExitCode::success);
+}
+
+int run_check(const std::string& file, const CommonOptions& common, DiagnosticPrinter& printer) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    printer.error(fmt::format("cannot open '{}'", file));
+    return to_int(ExitCode::usage);
+  }
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto problems = check_perf_data(
+      std::span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()), file);
+  bool errors = false;
+  for (const auto& p : problems) errors = errors || p.severity == Severity::error;
+  if (common.json) {
+    Json out;
+    out["file"] = file;
+    out["ok"] = !errors;
+    Json list = Json::array();
+    for (const auto& p : problems) {
+      Json j = diagnostic_to_json(p);
+      j["offset"] = p.range.offset;
+      list.push_back(std::move(j));
+    }
+    out["problems"] = std::move(list);
+    write_stdout(dump_json(out) + "\n");
+  } else {
+    for (const auto& p : problems) report(p);
+    if (problems.empty()) write_stdout(fmt::format("{}: ok\n", file));
+  }
+  return to_int(errors ? ExitCode::rejected : ExitCode::success);
+}
+
+int run_convert(const std::string& input, const std::string& output, const std::string& to) {
+  auto loaded = load_data(input);
+  if (!loaded) {
+    report(loaded.error());
+    return to_int(loaded.error().id == "pmudata-io" ? ExitCode::usage : ExitCode::rejected);
+  }
+  const DataFormat format =
+      to.empty() ? format_for_path(output, loaded->data.mode) : *parse_format(to);
+  if (auto error = save_data(output, loaded->data, format)) {
+    report(*error);
+    return to_int(ExitCode::rejected);
+  }
+  return to_int(ExitCode::success);
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"pmudata: inspect, check and convert perf.data files and PerfDataProto", "pmudata"};
+  app.footer(kExamples);
+  app.require_subcommand(1);
+  CommonOptions common;
+  add_common_options(app, common);
+
+  std::string file, input, output, to;
+  auto* info = app.add_subcommand("info", "Show the header, events, features and record counts");
+  info->add_option("FILE", file, "perf.data or PerfDataProto file")->required();
+  auto* check = app.add_subcommand("check", "Validate the structure; report problems with offsets");
+  check->add_option("FILE", file, "perf.data file")->required();
+  auto* convert = app.add_subcommand("convert", "Convert between perf.data and PerfDataProto");
+  convert->add_option("IN", input, "perf.data (file or pipe mode) or PerfDataProto")->required();
+  convert->add_option("OUT", output, "output; its extension (.pb, .pbtxt) picks the format")
+      ->required();
+  convert->add_option("--to", to, "output format: perf, pipe, pb, pbtxt")
+      ->check(CLI::IsMember({"perf", "file", "pipe", "pb", "pbtxt"}));
+
+  for (auto* sub : {info, check, convert}) sub->fallthrough();  // --json/--sysfs after it too
+  if (const auto status = parse_command_line(app, argc, argv)) return *status;
+  DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmudata");
+  if (info->parsed()) return run_info(file, common, printer);
+  if (check->parsed()) return run_check(file, common, printer);
+  return run_convert(input, output, to);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run(argc, argv);
+}

@@ -1,0 +1,324 @@
+// perf.data files: a lossless in-memory model, a bounds-checked reader (file and pipe mode, any
+// attr size 64..136, either byte order) and a streaming writer that perf 6.1 reads.
+//
+// Records and feature sections are kept as raw payload bytes (in the file's byte order), so
+// whatever this library does not understand survives a read -> write unchanged. Typed views
+// (samples, COMM, host metadata ...) are built from and into those bytes by the helpers below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/attr.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/encode.h"
+#include "pmucat/expected.h"
+
+namespace pmucat {
+
+class Catalog;
+
+// Record types (perf_event_header.type): kernel ones below 64, perf-tool ones from 64.
+namespace record_type {
+inline constexpr std::uint32_t mmap = 1, lost = 2, comm = 3, exit = 4, throttle = 5, unthrottle = 6,
+                               fork = 7, read = 8, sample = 9, mmap2 = 10, aux = 11,
+                               itrace_start = 12, lost_samples = 13, switch_ = 14,
+                               switch_cpu_wide = 15, namespaces = 16, ksymbol = 17, bpf_event = 18,
+                               cgroup = 19, text_poke = 20, aux_output_hw_id = 21, header_attr = 64,
+                               header_event_type = 65, header_tracing_data = 66,
+                               header_build_id = 67, finished_round = 68, id_index = 69,
+                               auxtrace_info = 70, auxtrace = 71, auxtrace_error = 72,
+                               thread_map = 73, cpu_map = 74, stat_config = 75, stat = 76,
+                               stat_round = 77, event_update = 78, time_conv = 79,
+                               header_feature = 80, compressed = 81, finished_init = 82;
+}  // namespace record_type
+
+// Feature section ids (bits of perf_file_header.adds_features), perf 6.1 numbering.
+namespace feature {
+inline constexpr std::uint32_t tracing_data = 1, build_id = 2, hostname = 3, osrelease = 4,
+                               version = 5, arch = 6, nrcpus = 7, cpudesc = 8, cpuid = 9,
+                               total_mem = 10, cmdline = 11, event_desc = 12, cpu_topology = 13,
+                               numa_topology = 14, branch_stack = 15, pmu_mappings = 16,
+                               group_desc = 17, auxtrace = 18, stat = 19, cache = 20,
+                               sample_time = 21, mem_topology = 22, clockid = 23, dir_format = 24,
+                               bpf_prog_info = 25, bpf_btf = 26, compressed = 27, cpu_pmu_caps = 28,
+                               clock_data = 29, hybrid_topology = 30, pmu_caps = 31, last = 32;
+}  // namespace feature
+
+// "SAMPLE", "MMAP2", "FINISHED_ROUND" ...; "UNKNOWN(<n>)" for others.
+std::string record_type_name(std::uint32_t type);
+// "HOSTNAME", "EVENT_DESC" ...; "FEATURE(<n>)" for others.
+std::string feature_name(std::uint32_t id);
+
+enum class PerfDataMode : std::uint8_t { file, pipe };
+
+// One event: its attr, the sample ids the kernel gave its fds, and its name (EVENT_DESC).
+struct PerfEventEntry {
+  Attr attr;
+  std::vector<std::uint64_t> ids;
+  std::string name;  // empty when the file names none
+  friend bool operator==(const PerfEventEntry&, const PerfEventEntry&) = default;
+};
+
+// One record of the data stream. `payload` is what follows the 8-byte perf_event_header
+// (header.size - 8 bytes); `trailer` is data perf places after the record outside header.size
+// (PERF_RECORD_AUXTRACE data, pipe-mode HEADER_TRACING_DATA blob), empty otherwise.
+struct Record {
+  std::uint32_t type = 0;
+  std::uint16_t misc = 0;
+  std::vector<std::byte> payload;
+  std::vector<std::byte> trailer;
+  std::uint64_t file_offset = 0;  // where the reader found it; ignored by writers and ==
+  std::uint32_t size() const { return static_cast<std::uint32_t>(8 + payload.size()); }
+  friend bool operator==(const Record& a, const Record& b) {
+    return a.type == b.type && a.misc == b.misc && a.payload == b.payload && a.trailer == b.trailer;
+  }
+};
+
+// A whole perf.data file. Feature payloads are raw bytes keyed by feature id.
+struct PerfData {
+  PerfDataMode mode = PerfDataMode::file;
+  bool other_endian = false;  // as read; record/feature bytes are then big-endian
+  std::vector<PerfEventEntry> events;
+  std::vector<Record> records;
+  std::map<std::uint32_t, std::vector<std::byte>> features;
+  // Pipe mode: perf >= 5.x ends its HEADER_FEATURE records with one carrying this id and no
+  // payload (HEADER_LAST_FEATURE); kept so a rewrite reproduces it.
+  std::optional<std::uint64_t> pipe_end_marker;
+  friend bool operator==(const PerfData&, const PerfData&) = default;
+};
+
+// ---- reading ---------------------------------------------------------------------------------
+
+// Parses a perf.data image. Every size and offset is checked against the image: a truncated or
+// hostile file gives a diagnostic naming the byte offset of the problem (`file` names it).
+Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string_view file);
+
+// Reads and parses `path` ("-" is not special: pass a path).
+Expected<PerfData> read_perf_data(const std::filesystem::path& path);
+
+// Every structural problem of an image (not only the first), each with its byte offset in the
+// message. Empty when parse_perf_data would accept the file and nothing looks off.
+std::vector<Diagnostic> check_perf_data(std::span<const std::byte> image, std::string_view file);
+
+// ---- writing ---------------------------------------------------------------------------------
+
+struct WriterOptions {
+  PerfDataMode mode = PerfDataMode::file;
+  // attr.size written for every event. 128 (VER7) is what perf <= 6.2 accepts in file mode;
+  // 136 (VER8) carries config3. An event whose fields do not fit this size is an error.
+  std::uint32_t attr_size = kAttrSizeVer7;
+  // Pipe mode: end the HEADER_FEATURE records with this id (perf 6.1 writes feature::last).
+  std::optional<std::uint64_t> pipe_end_marker = feature::last;
+};
+
+// Checks that `attr` survives being written with `attr_size` bytes (no config3 or other field
+// lost, no reserved flag bits); the diagnostic names the field.
+std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_size,
+                                          std::string_view event_name);
+
+// Streams a perf.data file: records are written as they come (memory does not grow with their
+// number). The output goes to a temporary file next to `path` that finish() renames into
+// place; destroying an unfinished writer deletes it, so a failed write leaves no file behind.
+class PerfDataWriter {
+ public:
+  // Validates the events (attr sizes, ids) and writes everything that precedes the records:
+  // in file mode the ids and attrs, in pipe mode the header, attr and feature records (so pipe
+  // mode needs the features now; file mode also accepts them in finish()).
+  static Expected<PerfDataWriter> create(const std::filesystem::path& path,
+                                         std::vector<PerfEventEntry> events,
+                                         std::map<std::uint32_t, std::vector<std::byte>> features,
+                                         const WriterOptions& options = {});
+  PerfDataWriter(PerfDataWriter&&) noexcept;
+  PerfDataWriter& operator=(PerfDataWriter&&) noexcept;
+  ~PerfDataWriter();
+
+  // Appends one record (payload must keep the record 8-byte aligned, as perf's are).
+  std::optional<Diagnostic> write(const Record& record);
+  // Pipe mode cannot add features after the records; file mode merges these in.
+  std::optional<Diagnostic> add_feature(std::uint32_t id, std::vector<std::byte> payload);
+  // Writes the feature sections and the final header, flushes, renames into place.
+  std::optional<Diagnostic> finish();
+
+  std::uint64_t records_written() const;
+  std::uint64_t bytes_written() const;
+
+ private:
+  struct State;
+  explicit PerfDataWriter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// Writes a whole model (its records in order) with `options`; a model read from another-endian
+// file cannot be written (its raw records would be misread).
+std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, const PerfData& data,
+                                          const WriterOptions& options);
+
+// The options that reproduce `data`'s own layout (mode, attr size, pipe end marker).
+WriterOptions options_like(const PerfData& data);
+
+// ---- typed views of records ------------------------------------------------------------------
+
+// The fields a SAMPLE (or a sample_id_all trailer) can carry; which are present follows the
+// attr's sample_type. Unused members stay 0/empty.
+struct SampleFields {
+  std::uint64_t identifier = 0, ip = 0;
+  std::uint32_t pid = 0, tid = 0;
+  std::uint64_t time = 0, addr = 0, id = 0, stream_id = 0;
+  std::uint32_t cpu = 0, cpu_reserved = 0;
+  std::uint64_t period = 0;
+  std::vector<std::uint64_t> read_values;  // the READ block, as u64 words
+  std::vector<std::uint64_t> callchain;
+  std::vector<std::byte> raw;               // RAW data (without its u32 size)
+  std::vector<std::uint64_t> branch_stack;  // the BRANCH_STACK block after `nr`, as u64 words
+  std::uint64_t branch_nr = 0;
+  std::vector<std::byte> rest;  // every field after BRANCH_STACK, undecoded
+  friend bool operator==(const SampleFields&, const SampleFields&) = default;
+};
+
+// Encodes a SAMPLE payload for `attr`. Fields after BRANCH_STACK are copied from `rest`.
+std::vector<std::byte> encode_sample(const SampleFields& sample, const Attr& attr);
+// Decodes a SAMPLE payload; nullopt when the payload does not match the attr's layout.
+std::optional<SampleFields> decode_sample(std::span<const std::byte> payload, const Attr& attr);
+
+// The sample_id_all trailer of a non-SAMPLE kernel record ({TID}{TIME}{ID}{STREAM_ID}{CPU}
+// {IDENTIFIER} as the attr selects); empty when the attr has no sample_id_all.
+std::vector<std::byte> encode_sample_id(const SampleFields& id, const Attr& attr);
+std::size_t sample_id_size(const Attr& attr);
+
+// Builders of common records (payload aligned to 8, sample_id trailer from `id_attr`).
+Record make_comm_record(std::uint32_t pid, std::uint32_t tid, std::string_view comm, bool exec,
+                        const SampleFields& id, const Attr& id_attr);
+Record make_mmap_record(std::uint32_t pid, std::uint32_t tid, std::uint64_t start,
+                        std::uint64_t len, std::uint64_t pgoff, std::string_view filename,
+                        std::uint16_t cpumode, const SampleFields& id, const Attr& id_attr);
+Record make_fork_record(bool exit, std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid,
+                        std::uint32_t ptid, std::uint64_t time, const SampleFields& id,
+                        const Attr& id_attr);
+Record make_sample_record(const SampleFields& sample, const Attr& attr, std::uint16_t cpumode);
+Record make_finished_round_record();
+
+// ---- feature payloads ------------------------------------------------------------------------
+
+// A perf_header_string, padded to 64 like perf (`len` = round_up(strlen + 1, 64)).
+std::vector<std::byte> encode_feature_string(std::string_view text);
+std::vector<std::byte> encode_feature_string_list(std::span<const std::string> items);
+std::vector<std::byte> encode_nrcpus(std::uint32_t available, std::uint32_t online);
+std::vector<std::byte> encode_total_mem(std::uint64_t kilobytes);
+std::vector<std::byte> encode_event_desc(std::span<const PerfEventEntry> events,
+                                         std::uint32_t attr_size);
+struct PmuMapping {
+  std::uint32_t type = 0;
+  std::string name;
+  friend bool operator==(const PmuMapping&, const PmuMapping&) = default;
+};
+std::vector<std::byte> encode_pmu_mappings(std::span<const PmuMapping> pmus);
+struct GroupDesc {
+  std::string name;  // "{anon_group}" when unnamed
+  std::uint32_t leader_index = 0, members = 0;
+  friend bool operator==(const GroupDesc&, const GroupDesc&) = default;
+};
+std::vector<std::byte> encode_group_desc(std::span<const GroupDesc> groups);
+struct CpuTopology {
+  std::vector<std::string> core_siblings, thread_siblings;
+  struct Cpu {
+    std::uint32_t core_id = 0, socket_id = 0;
+    friend bool operator==(const Cpu&, const Cpu&) = default;
+  };
+  std::vector<Cpu> cpus;
+  std::vector<std::byte> extra;  // newer optional tails (die lists, die ids), kept as bytes
+  friend bool operator==(const CpuTopology&, const CpuTopology&) = default;
+};
+std::vector<std::byte> encode_cpu_topology(const CpuTopology& topology);
+struct NumaNode {
+  std::uint32_t node = 0;
+  std::uint64_t mem_total_kb = 0, mem_free_kb = 0;
+  std::string cpus;
+  friend bool operator==(const NumaNode&, const NumaNode&) = default;
+};
+std::vector<std::byte> encode_numa_topology(std::span<const NumaNode> nodes);
+struct BuildId {
+  std::uint16_t misc = 0;  // cpumode; 0x8000 set when `id` holds its own size
+  std::int32_t pid = -1;
+  std::vector<std::byte> id;  // up to 20 bytes
+  std::string filename;
+  friend bool operator==(const BuildId&, const BuildId&) = default;
+};
+std::vector<std::byte> encode_build_ids(std::span<const BuildId> build_ids);
+
+// Decoders (little-endian payloads); nullopt when the payload is malformed.
+std::optional<std::string> decode_feature_string(std::span<const std::byte> payload);
+std::optional<std::vector<std::string>> decode_feature_string_list(
+    std::span<const std::byte> payload);
+std::optional<std::pair<std::uint32_t, std::uint32_t>> decode_nrcpus(
+    std::span<const std::byte> payload);
+std::optional<std::uint64_t> decode_total_mem(std::span<const std::byte> payload);
+// EVENT_DESC: one entry per event (attr, ids, name).
+std::optional<std::vector<PerfEventEntry>> decode_event_desc(std::span<const std::byte> payload);
+std::optional<std::vector<PmuMapping>> decode_pmu_mappings(std::span<const std::byte> payload);
+std::optional<std::vector<GroupDesc>> decode_group_desc(std::span<const std::byte> payload);
+// `nr_cpus` is NRCPUS' available count (how many core/socket pairs follow the lists).
+std::optional<CpuTopology> decode_cpu_topology(std::span<const std::byte> payload,
+                                               std::uint32_t nr_cpus);
+std::optional<std::vector<NumaNode>> decode_numa_topology(std::span<const std::byte> payload);
+std::optional<std::vector<BuildId>> decode_build_ids(std::span<const std::byte> payload);
+
+// Host facts for the metadata features, read from uname, /proc and sysconf.
+struct HostMetadata {
+  std::string hostname, os_release, arch, cpu_description, cpuid, perf_version;
+  std::uint32_t cpus_available = 0, cpus_online = 0;
+  std::uint64_t mem_total_kb = 0;
+  std::vector<std::string> cmdline;
+  std::optional<CpuTopology> cpu_topology;
+  std::vector<NumaNode> numa_nodes;
+};
+HostMetadata collect_host_metadata(std::vector<std::string> cmdline);
+// HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE and the
+// topologies, as feature payloads.
+std::map<std::uint32_t, std::vector<std::byte>> host_features(const HostMetadata& host);
+
+// ---- PerfDataProto (quipper's schema, package `quipper`) ----------------------------------------
+
+enum class ProtoFormat : std::uint8_t { binary, text };
+
+// perf.data -> PerfDataProto. quipper's typed fields are filled wherever they reproduce the
+// bytes exactly; everything else (and the file layout) goes into pmucat extension fields
+// (numbers >= 1000), so from_perf_data_proto gives back an equal model. Other-endian models
+// are refused.
+Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat format);
+
+// PerfDataProto (ours or quipper's) -> perf.data model. Without pmucat extensions (a quipper
+// proto), features are rebuilt from the typed metadata and records from the typed events.
+Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat format,
+                                        std::string_view file);
+
+// ---- encoded events -> perf.data ---------------------------------------------------------------
+
+struct EventsFileOptions {
+  WriterOptions writer;
+  std::vector<std::string> cmdline;     // for CMDLINE; empty writes none
+  std::uint32_t samples_per_event = 0;  // synthetic samples, so `perf report` has something
+  std::uint32_t pid = 0;                // 0: the calling process
+  std::string comm = "pmucat";
+};
+
+// Writes a perf.data describing `events` (one attr each, unique ids from 1, sample_type gaining
+// perf record's IP|TID|TIME|PERIOD, sample_id_all, and PERF_SAMPLE_IDENTIFIER when there are
+// several), with EVENT_DESC names, PMU_MAPPINGS from `catalog` (plus the event PMUs' types),
+// host metadata, a COMM, a kernel map and `samples_per_event` synthetic samples. perf 6.1
+// opens the result with `evlist -v`, `report --header-only` and `script` (and `report` when
+// there are samples) with nothing on stderr.
+std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& path,
+                                                 std::span<const EncodedEvent> events,
+                                                 const Catalog& catalog,
+                                                 const EventsFileOptions& options = {});
+
+}  // namespace pmucat

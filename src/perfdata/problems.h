@@ -1,0 +1,47 @@
+// Collects located problems found while parsing an image; shared by the reader and `check`.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+#include "pmucat/perfdata.h"
+
+namespace pmucat::perfdata {
+
+class Problems {
+ public:
+  explicit Problems(std::string_view file) : file_(file) {}
+
+  void error(std::uint64_t offset, std::string message) {
+    add(Severity::error, offset, std::move(message));
+  }
+  void warning(std::uint64_t offset, std::string message) {
+    add(Severity::warning, offset, std::move(message));
+  }
+  const std::vector<Diagnostic>& all() const { return all_; }
+  // The first error; a generic one if only warnings were recorded.
+  Diagnostic first_error() const;
+
+ private:
+  void add(Severity severity, std::uint64_t offset, std::string message);
+  std::string file_;
+  std::vector<Diagnostic> all_;
+};
+
+// A diagnostic about a file as a whole (I/O), id "perfdata-io".
+Diagnostic io_error(std::string_view file, std::string message);
+
+// The parser behind parse_perf_data; problems (errors and warnings) go to `problems`.
+std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems);
+
+// Reads a whole file; errors name the path and the OS reason.
+Expected<std::vector<std::byte>> read_file(const std::filesystem::path& path);
+
+}  // namespace pmucat::perfdata

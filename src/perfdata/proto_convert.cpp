@@ -1,0 +1,418 @@
+// perf.data model <-> PerfDataProto: attrs, features and the file layout (records are in
+// proto_records.cpp).
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+
+#include "perfdata/problems.h"
+#include "perfdata/proto_records.h"
+
+namespace pmucat {
+namespace {
+
+using Proto = quipper::PerfDataProto;
+using perfdata::io_error;
+
+std::string as_string(std::span<const std::byte> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+std::vector<std::byte> as_bytes(const std::string& s) {
+  std::vector<std::byte> out(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) out[i] = static_cast<std::byte>(s[i]);
+  return out;
+}
+
+void attr_to_proto(const Attr& a, Proto::PerfEventAttr& p) {
+  p.set_type(a.type);
+  p.set_size(a.size);
+  p.set_config(a.config[0]);
+  // quipper stores the sample_period/sample_freq union in sample_period either way.
+  p.set_sample_period(a.freq ? a.sample_freq : a.sample_period);
+  if (a.freq) p.set_sample_freq(a.sample_freq);
+  p.set_sample_type(a.sample_type);
+  p.set_read_format(a.read_format);
+  p.set_disabled(a.disabled), p.set_inherit(a.inherit), p.set_pinned(a.pinned);
+  p.set_exclusive(a.exclusive), p.set_exclude_user(a.exclude_user);
+  p.set_exclude_kernel(a.exclude_kernel), p.set_exclude_hv(a.exclude_hv);
+  p.set_exclude_idle(a.exclude_idle), p.set_mmap(a.mmap), p.set_comm(a.comm), p.set_freq(a.freq);
+  p.set_inherit_stat(a.inherit_stat), p.set_enable_on_exec(a.enable_on_exec), p.set_task(a.task);
+  p.set_watermark(a.watermark), p.set_precise_ip(a.precise_ip), p.set_mmap_data(a.mmap_data);
+  p.set_sample_id_all(a.sample_id_all), p.set_exclude_host(a.exclude_host);
+  p.set_exclude_guest(a.exclude_guest);
+  p.set_exclude_callchain_kernel(a.exclude_callchain_kernel);
+  p.set_exclude_callchain_user(a.exclude_callchain_user), p.set_mmap2(a.mmap2);
+  p.set_comm_exec(a.comm_exec), p.set_use_clockid(a.use_clockid);
+  p.set_context_switch(a.context_switch), p.set_write_backward(a.write_backward);
+  p.set_namespaces(a.namespaces), p.set_cgroup(a.cgroup);
+  p.set_wakeup_events(a.watermark ? a.wakeup_watermark : a.wakeup_events);
+  if (a.watermark) p.set_wakeup_watermark(a.wakeup_watermark);
+  p.set_bp_type(a.bp_type);
+  p.set_config1(a.config[1]);
+  p.set_config2(a.config[2]);
+  p.set_branch_sample_type(a.branch_sample_type);
+  p.set_sample_regs_user(a.sample_regs_user);
+  p.set_sample_stack_user(a.sample_stack_user);
+  p.set_pmucat_flags(a.flags_word());
+  if (a.clockid != 0) p.set_pmucat_clockid(a.clockid);
+  if (a.sample_regs_intr != 0) p.set_pmucat_sample_regs_intr(a.sample_regs_intr);
+  if (a.aux_watermark != 0) p.set_pmucat_aux_watermark(a.aux_watermark);
+  if (a.sample_max_stack != 0) p.set_pmucat_sample_max_stack(a.sample_max_stack);
+  if (a.aux_sample_size != 0) p.set_pmucat_aux_sample_size(a.aux_sample_size);
+  if (a.sig_data != 0) p.set_pmucat_sig_data(a.sig_data);
+  if (a.config[3] != 0) p.set_pmucat_config3(a.config[3]);
+}
+
+Attr attr_from_proto(const Proto::PerfEventAttr& p) {
+  Attr a;
+  a.type = p.type();
+  a.size = p.size();
+  a.config[0] = p.config();
+  a.sample_type = p.sample_type();
+  a.read_format = p.read_format();
+  if (p.has_pmucat_flags()) {
+    a.set_flags_word(p.pmucat_flags());
+  } else {
+    a.disabled = p.disabled(), a.inherit = p.inherit(), a.pinned = p.pinned();
+    a.exclusive = p.exclusive(), a.exclude_user = p.exclude_user();
+    a.exclude_kernel = p.exclude_kernel(), a.exclude_hv = p.exclude_hv();
+    a.exclude_idle = p.exclude_idle(), a.mmap = p.mmap(), a.comm = p.comm(), a.freq = p.freq();
+    a.inherit_stat = p.inherit_stat(), a.enable_on_exec = p.enable_on_exec(), a.task = p.task();
+    a.watermark = p.watermark(), a.precise_ip = static_cast<std::uint8_t>(p.precise_ip() & 3);
+    a.mmap_data = p.mmap_data(), a.sample_id_all = p.sample_id_all();
+    a.exclude_host = p.exclude_host(), a.exclude_guest = p.exclude_guest();
+    a.exclude_callchain_kernel = p.exclude_callchain_kernel();
+    a.exclude_callchain_user = p.exclude_callchain_user(), a.mmap2 = p.mmap2();
+    a.comm_exec = p.comm_exec(), a.use_clockid = p.use_clockid();
+    a.context_switch = p.context_switch(), a.write_backward = p.write_backward();
+    a.namespaces = p.namespaces(), a.cgroup = p.cgroup();
+  }
+  if (a.freq) {
+    a.sample_freq = p.has_sample_freq() ? p.sample_freq() : p.sample_period();
+  } else {
+    a.sample_period = p.sample_period();
+  }
+  if (a.watermark) {
+    a.wakeup_watermark = p.has_wakeup_watermark() ? p.wakeup_watermark() : p.wakeup_events();
+  } else {
+    a.wakeup_events = p.wakeup_events();
+  }
+  a.bp_type = p.bp_type();
+  a.config[1] = p.has_config1() ? p.config1() : p.bp_addr();
+  a.config[2] = p.has_config2() ? p.config2() : p.bp_len();
+  a.branch_sample_type = p.branch_sample_type();
+  a.sample_regs_user = p.sample_regs_user();
+  a.sample_stack_user = p.sample_stack_user();
+  a.clockid = p.pmucat_clockid();
+  a.sample_regs_intr = p.pmucat_sample_regs_intr();
+  a.aux_watermark = p.pmucat_aux_watermark();
+  a.sample_max_stack = static_cast<std::uint16_t>(p.pmucat_sample_max_stack());
+  a.aux_sample_size = p.pmucat_aux_sample_size();
+  a.sig_data = p.pmucat_sig_data();
+  a.config[3] = p.pmucat_config3();
+  return a;
+}
+
+Proto::StringMetadata::StringAndMd5sumPrefix* string_slot(Proto& proto, std::uint32_t id) {
+  auto& s = *proto.mutable_string_metadata();
+  switch (id) {
+    case feature::hostname:
+      return s.mutable_hostname();
+    case feature::osrelease:
+      return s.mutable_kernel_version();
+    case feature::version:
+      return s.mutable_perf_version();
+    case feature::arch:
+      return s.mutable_architecture();
+    case feature::cpudesc:
+      return s.mutable_cpu_description();
+    case feature::cpuid:
+      return s.mutable_cpu_id();
+    default:
+      return nullptr;
+  }
+}
+
+const Proto::StringMetadata::StringAndMd5sumPrefix* find_string(const Proto& proto,
+                                                                std::uint32_t id) {
+  if (!proto.has_string_metadata()) return nullptr;
+  const auto& s = proto.string_metadata();
+  switch (id) {
+    case feature::hostname:
+      return s.has_hostname() ? &s.hostname() : nullptr;
+    case feature::osrelease:
+      return s.has_kernel_version() ? &s.kernel_version() : nullptr;
+    case feature::version:
+      return s.has_perf_version() ? &s.perf_version() : nullptr;
+    case feature::arch:
+      return s.has_architecture() ? &s.architecture() : nullptr;
+    case feature::cpudesc:
+      return s.has_cpu_description() ? &s.cpu_description() : nullptr;
+    case feature::cpuid:
+      return s.has_cpu_id() ? &s.cpu_id() : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+std::uint32_t nr_cpus_of(const PerfData& data) {
+  const auto it = data.features.find(feature::nrcpus);
+  if (it == data.features.end()) return 0;
+  const auto n = decode_nrcpus(it->second);
+  return n ? n->first : 0;
+}
+
+// Fills quipper's typed field for one feature; true when it alone rebuilds `payload` exactly.
+bool feature_to_proto(std::uint32_t id, const std::vector<std::byte>& payload, const PerfData& data,
+                      Proto& proto);
+
+// Rebuilds a feature payload from quipper's typed fields; nullopt when they do not hold it.
+std::optional<std::vector<std::byte>> feature_from_proto(std::uint32_t id, const Proto& proto,
+                                                         const PerfData& data);
+
+bool feature_to_proto(std::uint32_t id, const std::vector<std::byte>& payload, const PerfData& data,
+                      Proto& proto) {
+  if (id == feature::hostname || id == feature::osrelease || id == feature::version ||
+      id == feature::arch || id == feature::cpudesc || id == feature::cpuid) {
+    const auto value = decode_feature_string(payload);
+    if (!value) return false;
+    string_slot(proto, id)->set_value(*value);
+  } else if (id == feature::nrcpus) {
+    const auto n = decode_nrcpus(payload);
+    if (!n) return false;
+    auto* m = proto.add_uint32_metadata();
+    m->set_type(id);
+    m->add_data(n->first), m->add_data(n->second);
+  } else if (id == feature::total_mem) {
+    const auto kb = decode_total_mem(payload);
+    if (!kb) return false;
+    auto* m = proto.add_uint64_metadata();
+    m->set_type(id);
+    m->add_data(*kb);
+  } else if (id == feature::cmdline) {
+    const auto tokens = decode_feature_string_list(payload);
+    if (!tokens) return false;
+    auto& s = *proto.mutable_string_metadata();
+    std::string whole;
+    for (const auto& t : *tokens) {
+      s.add_perf_command_line_token()->set_value(t);
+      whole += (whole.empty() ? "" : " ") + t;
+    }
+    s.mutable_perf_command_line_whole()->set_value(whole);
+  } else if (id == feature::pmu_mappings) {
+    const auto pmus = decode_pmu_mappings(payload);
+    if (!pmus) return false;
+    for (const auto& p : *pmus) {
+      auto* m = proto.add_pmu_mappings();
+      m->set_type(p.type), m->set_name(p.name);
+    }
+  } else if (id == feature::group_desc) {
+    const auto groups = decode_group_desc(payload);
+    if (!groups) return false;
+    for (const auto& g : *groups) {
+      auto* m = proto.add_group_desc();
+      m->set_name(g.name), m->set_leader_idx(g.leader_index), m->set_num_members(g.members);
+    }
+  } else if (id == feature::numa_topology) {
+    const auto nodes = decode_numa_topology(payload);
+    if (!nodes) return false;
+    for (const auto& n : *nodes) {
+      auto* m = proto.add_numa_topology();
+      m->set_id(n.node), m->set_total_memory(n.mem_total_kb), m->set_free_memory(n.mem_free_kb);
+      m->set_cpu_list(n.cpus);
+    }
+  } else if (id == feature::cpu_topology) {
+    const auto topo = decode_cpu_topology(payload, nr_cpus_of(data));
+    if (!topo) return false;
+    auto& m = *proto.mutable_cpu_topology();
+    for (const auto& s : topo->core_siblings) m.add_core_siblings(s);
+    for (const auto& s : topo->thread_siblings) m.add_thread_siblings(s);
+    for (const auto& c : topo->cpus) {
+      auto* cpu = m.add_available_cpus();
+      cpu->set_core_id(c.core_id), cpu->set_socket_id(c.socket_id);
+    }
+  } else if (id == feature::build_id) {
+    const auto ids = decode_build_ids(payload);
+    if (!ids) return false;
+    for (const auto& b : *ids) {
+      auto* m = proto.add_build_ids();
+      m->set_misc(b.misc), m->set_pid(static_cast<std::uint32_t>(b.pid));
+      m->set_build_id_hash(as_string(b.id)), m->set_filename(b.filename);
+      if (b.misc & 0x8000) m->set_size(static_cast<std::uint32_t>(b.id.size()));
+    }
+  } else if (id == feature::tracing_data) {
+    proto.mutable_tracing_data()->set_tracing_data(as_string(payload));
+  } else if (id != feature::event_desc) {
+    return false;
+  }
+  const auto rebuilt = feature_from_proto(id, proto, data);
+  return rebuilt && *rebuilt == payload;
+}
+
+std::optional<std::vector<std::byte>> feature_from_proto(std::uint32_t id, const Proto& proto,
+                                                         const PerfData& data) {
+  if (const auto* s = find_string(proto, id)) return encode_feature_string(s->value());
+  switch (id) {
+    case feature::nrcpus:
+      for (const auto& m : proto.uint32_metadata()) {
+        if (m.type() == id && m.data_size() == 2) return encode_nrcpus(m.data(0), m.data(1));
+      }
+      return std::nullopt;
+    case feature::total_mem:
+      for (const auto& m : proto.uint64_metadata()) {
+        if (m.type() == id && m.data_size() == 1) return encode_total_mem(m.data(0));
+      }
+      return std::nullopt;
+    case feature::cmdline: {
+      if (!proto.has_string_metadata()) return std::nullopt;
+      std::vector<std::string> tokens;
+      for (const auto& t : proto.string_metadata().perf_command_line_token())
+        tokens.push_back(t.value());
+      return encode_feature_string_list(tokens);
+    }
+    case feature::event_desc: {
+      if (data.events.empty()) return std::nullopt;
+      return encode_event_desc(data.events, data.events.front().attr.size);
+    }
+    case feature::pmu_mappings: {
+      std::vector<PmuMapping> pmus;
+      for (const auto& m : proto.pmu_mappings()) pmus.push_back({m.type(), m.name()});
+      return encode_pmu_mappings(pmus);
+    }
+    case feature::group_desc: {
+      std::vector<GroupDesc> groups;
+      for (const auto& g : proto.group_desc())
+        groups.push_back({g.name(), g.leader_idx(), g.num_members()});
+      return encode_group_desc(groups);
+    }
+    case feature::numa_topology: {
+      std::vector<NumaNode> nodes;
+      for (const auto& n : proto.numa_topology()) {
+        nodes.push_back({n.id(), n.total_memory(), n.free_memory(), n.cpu_list()});
+      }
+      return encode_numa_topology(nodes);
+    }
+    case feature::cpu_topology: {
+      if (!proto.has_cpu_topology()) return std::nullopt;
+      const auto& m = proto.cpu_topology();
+      CpuTopology t;
+      t.core_siblings.assign(m.core_siblings().begin(), m.core_siblings().end());
+      t.thread_siblings.assign(m.thread_siblings().begin(), m.thread_siblings().end());
+      for (const auto& c : m.available_cpus()) t.cpus.push_back({c.core_id(), c.socket_id()});
+      return encode_cpu_topology(t);
+    }
+    case feature::build_id: {
+      std::vector<BuildId> ids;
+      for (const auto& b : proto.build_ids()) {
+        ids.push_back({static_cast<std::uint16_t>(b.misc()), static_cast<std::int32_t>(b.pid()),
+                       as_bytes(b.build_id_hash()), b.filename()});
+      }
+      return encode_build_ids(ids);
+    }
+    case feature::tracing_data:
+      if (!proto.has_tracing_data()) return std::nullopt;
+      return as_bytes(proto.tracing_data().tracing_data());
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat format) {
+  if (data.other_endian) {
+    return unexpected(io_error("", "cannot convert an other-endian perf.data to a proto"));
+  }
+  Proto proto;
+  for (const auto& e : data.events) {
+    auto* fa = proto.add_file_attrs();
+    attr_to_proto(e.attr, *fa->mutable_attr());
+    for (auto id : e.ids) fa->add_ids(id);
+    proto.add_pmucat_event_names(e.name);
+    if (!e.name.empty()) {
+      auto* t = proto.add_event_types();
+      t->set_id(e.attr.config[0]);
+      t->set_name(e.name);
+    }
+  }
+  const perfdata::AttrLookup lookup(data.events);
+  for (const auto& r : data.records) {
+    perfdata::record_to_proto(r, lookup.find(r), *proto.add_events());
+  }
+  std::vector<std::uint64_t> mask;
+  for (const auto& [id, payload] : data.features) {
+    if (mask.size() <= id / 64) mask.resize(id / 64 + 1);
+    mask[id / 64] |= std::uint64_t{1} << (id % 64);
+    if (!feature_to_proto(id, payload, data, proto)) {
+      auto* raw = proto.add_pmucat_features();
+      raw->set_id(id);
+      raw->set_payload(as_string(payload));
+    }
+  }
+  for (auto w : mask) proto.add_metadata_mask(w);
+  if (data.mode == PerfDataMode::pipe) proto.set_pmucat_pipe_mode(true);
+  if (data.pipe_end_marker) proto.set_pmucat_pipe_end_marker(*data.pipe_end_marker);
+
+  std::string out;
+  const bool ok = format == ProtoFormat::binary
+                      ? proto.SerializeToString(&out)
+                      : google::protobuf::TextFormat::PrintToString(proto, &out);
+  if (!ok) return unexpected(io_error("", "protobuf serialisation failed"));
+  return out;
+}
+
+Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat format,
+                                        std::string_view file) {
+  Proto proto;
+  const bool parsed =
+      format == ProtoFormat::binary
+          ? proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))
+          : google::protobuf::TextFormat::ParseFromString(std::string(bytes), &proto);
+  if (!parsed || bytes.size() > static_cast<std::size_t>(INT32_MAX)) {
+    return unexpected(io_error(file, format == ProtoFormat::binary
+                                         ? "not a binary PerfDataProto"
+                                         : "not a text-format PerfDataProto"));
+  }
+  PerfData data;
+  data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
+  if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
+  for (int i = 0; i < proto.file_attrs_size(); ++i) {
+    const auto& fa = proto.file_attrs(i);
+    PerfEventEntry e;
+    e.attr = attr_from_proto(fa.attr());
+    e.ids.assign(fa.ids().begin(), fa.ids().end());
+    if (proto.pmucat_event_names_size() == proto.file_attrs_size()) {
+      e.name = proto.pmucat_event_names(i);
+    } else if (i < proto.event_types_size()) {
+      e.name = proto.event_types(i).name();
+    }
+    data.events.push_back(std::move(e));
+  }
+  for (int i = 0; i < proto.events_size(); ++i) {
+    const auto& ev = proto.events(i);
+    auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
+    if (!record) {
+      return unexpected(io_error(file, fmt::format("events[{}] (type {}) cannot be turned back "
+                                                   "into a record",
+                                                   i, ev.header().type())));
+    }
+    data.records.push_back(std::move(*record));
+  }
+  std::map<std::uint32_t, std::vector<std::byte>> raw;
+  for (const auto& f : proto.pmucat_features()) raw[f.id()] = as_bytes(f.payload());
+  for (int w = 0; w < proto.metadata_mask_size(); ++w) {
+    for (std::uint32_t bit = 0; bit < 64; ++bit) {
+      if (!((proto.metadata_mask(w) >> bit) & 1)) continue;
+      const std::uint32_t id = static_cast<std::uint32_t>(w) * 64 + bit;
+      if (id >= 256) continue;
+      if (auto it = raw.find(id); it != raw.end()) {
+        data.features[id] = it->second;
+      } else if (auto payload = feature_from_proto(id, proto, data)) {
+        data.features[id] = std::move(*payload);
+      }
+    }
+  }
+  for (auto& [id, payload] : raw) data.features.emplace(id, std::move(payload));
+  return data;
+}
+
+}  // namespace pmucat

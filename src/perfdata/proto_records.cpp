@@ -1,0 +1,413 @@
+// Records <-> PerfEvent messages (see proto_records.h).
+#include "perfdata/proto_records.h"
+
+#include <algorithm>
+
+#include "perfdata/bytes.h"
+
+namespace pmucat::perfdata {
+namespace {
+
+using Proto = quipper::PerfDataProto;
+
+std::string c_string(std::span<const std::byte> bytes) {
+  std::string out;
+  for (std::byte b : bytes) {
+    if (b == std::byte{0}) break;
+    out += static_cast<char>(b);
+  }
+  return out;
+}
+
+std::vector<std::byte> to_bytes_of(const std::string& s) {
+  std::vector<std::byte> out(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) out[i] = static_cast<std::byte>(s[i]);
+  return out;
+}
+
+// The sample_id_all trailer, split off the payload.
+struct Split {
+  std::span<const std::byte> body;
+  std::optional<SampleFields> id;
+};
+
+Split split_trailer(const Record& r, const Attr* attr) {
+  const std::size_t n = attr ? sample_id_size(*attr) : 0;
+  if (n == 0 || r.payload.size() < n || r.type >= 64 || r.type == record_type::sample) {
+    return {r.payload, std::nullopt};
+  }
+  ByteReader in(std::span(r.payload).subspan(r.payload.size() - n), false);
+  SampleFields f;
+  const std::uint64_t t = attr->sample_type;
+  if (t & sample::tid) f.pid = *in.read<std::uint32_t>(), f.tid = *in.read<std::uint32_t>();
+  if (t & sample::time) f.time = *in.read<std::uint64_t>();
+  if (t & sample::id) f.id = *in.read<std::uint64_t>();
+  if (t & sample::stream_id) f.stream_id = *in.read<std::uint64_t>();
+  if (t & sample::cpu)
+    f.cpu = *in.read<std::uint32_t>(), f.cpu_reserved = *in.read<std::uint32_t>();
+  if (t & sample::identifier) f.identifier = *in.read<std::uint64_t>();
+  return {std::span(r.payload).first(r.payload.size() - n), f};
+}
+
+void fill_info(const SampleFields& f, const Attr& attr, Proto::SampleInfo& info) {
+  const std::uint64_t t = attr.sample_type;
+  if (t & sample::tid) info.set_pid(f.pid), info.set_tid(f.tid);
+  if (t & sample::time) info.set_sample_time_ns(f.time);
+  if (t & sample::id) info.set_id(f.id);
+  if (t & sample::identifier) info.set_id(f.identifier);
+  if (t & sample::stream_id) info.set_stream_id(f.stream_id);
+  if (t & sample::cpu) info.set_cpu(f.cpu);
+}
+
+SampleFields fields_of(const Proto::SampleInfo& info) {
+  SampleFields f;
+  f.pid = info.pid();
+  f.tid = info.tid();
+  f.time = info.sample_time_ns();
+  f.id = f.identifier = info.id();
+  f.stream_id = info.stream_id();
+  f.cpu = info.cpu();
+  return f;
+}
+
+// Typed body of a non-sample record; false when quipper has no message for it.
+bool body_to_proto(const Record& r, std::span<const std::byte> body, Proto::PerfEvent& out,
+                   Proto::SampleInfo*& info) {
+  ByteReader in(body, false);
+  auto u32 = [&in]() { return in.read<std::uint32_t>().value_or(0); };
+  auto u64 = [&in]() { return in.read<std::uint64_t>().value_or(0); };
+  auto text = [&in]() { return c_string(*in.take(in.remaining())); };
+  switch (r.type) {
+    case record_type::mmap:
+    case record_type::mmap2: {
+      auto& m = *out.mutable_mmap_event();
+      m.set_pid(u32()), m.set_tid(u32()), m.set_start(u64()), m.set_len(u64()), m.set_pgoff(u64());
+      if (r.type == record_type::mmap2) {
+        m.set_maj(u32()), m.set_min(u32()), m.set_ino(u64()), m.set_ino_generation(u64());
+        m.set_prot(u32()), m.set_flags(u32());
+      }
+      m.set_filename(text());
+      info = m.mutable_sample_info();
+      return true;
+    }
+    case record_type::comm: {
+      auto& c = *out.mutable_comm_event();
+      c.set_pid(u32()), c.set_tid(u32()), c.set_comm(text());
+      info = c.mutable_sample_info();
+      return true;
+    }
+    case record_type::fork:
+    case record_type::exit: {
+      auto& f = r.type == record_type::fork ? *out.mutable_fork_event() : *out.mutable_exit_event();
+      f.set_pid(u32()), f.set_ppid(u32()), f.set_tid(u32()), f.set_ptid(u32());
+      f.set_fork_time_ns(u64());
+      info = f.mutable_sample_info();
+      return true;
+    }
+    case record_type::lost: {
+      auto& l = *out.mutable_lost_event();
+      l.set_id(u64()), l.set_lost(u64());
+      info = l.mutable_sample_info();
+      return true;
+    }
+    case record_type::throttle:
+    case record_type::unthrottle: {
+      auto& t = *out.mutable_throttle_event();
+      t.set_time_ns(u64()), t.set_id(u64()), t.set_stream_id(u64());
+      info = t.mutable_sample_info();
+      return true;
+    }
+    case record_type::lost_samples: {
+      auto& l = *out.mutable_lost_samples_event();
+      l.set_num_lost(u64());
+      info = l.mutable_sample_info();
+      return true;
+    }
+    case record_type::switch_:
+    case record_type::switch_cpu_wide: {
+      auto& s = *out.mutable_context_switch_event();
+      s.set_is_out(r.misc & 0x2000);
+      if (r.type == record_type::switch_cpu_wide)
+        s.set_next_prev_pid(u32()), s.set_next_prev_tid(u32());
+      info = s.mutable_sample_info();
+      return true;
+    }
+    case record_type::namespaces: {
+      auto& n = *out.mutable_namespaces_event();
+      n.set_pid(u32()), n.set_tid(u32());
+      const std::uint64_t nr = u64();
+      if (nr > in.remaining() / 16) return false;
+      for (std::uint64_t i = 0; i < nr; ++i) {
+        auto* link = n.add_link_info();
+        link->set_dev(u64()), link->set_ino(u64());
+      }
+      info = n.mutable_sample_info();
+      return true;
+    }
+    case record_type::cgroup: {
+      auto& c = *out.mutable_cgroup_event();
+      c.set_id(u64()), c.set_path(text());
+      info = c.mutable_sample_info();
+      return true;
+    }
+    case record_type::itrace_start: {
+      auto& i = *out.mutable_itrace_start_event();
+      i.set_pid(u32()), i.set_tid(u32());
+      info = i.mutable_sample_info();
+      return true;
+    }
+    case record_type::aux: {
+      auto& a = *out.mutable_aux_event();
+      a.set_aux_offset(u64()), a.set_aux_size(u64());
+      const std::uint64_t flags = u64();
+      a.set_is_truncated(flags & 1), a.set_is_overwrite(flags & 2), a.set_is_partial(flags & 4);
+      info = a.mutable_sample_info();
+      return true;
+    }
+    case record_type::thread_map: {
+      auto& t = *out.mutable_thread_map_event();
+      const std::uint64_t nr = u64();
+      if (nr > in.remaining() / 24) return false;
+      for (std::uint64_t i = 0; i < nr; ++i) {
+        auto* e = t.add_entries();
+        e->set_pid(u64());
+        e->set_comm(c_string(*in.take(16)));
+      }
+      return true;
+    }
+    case record_type::stat_round: {
+      auto& s = *out.mutable_stat_round_event();
+      s.set_type(u64()), s.set_time(u64());
+      return true;
+    }
+    case record_type::auxtrace: {
+      auto& a = *out.mutable_auxtrace_event();
+      a.set_size(u64()), a.set_offset(u64()), a.set_reference(u64());
+      a.set_idx(u32()), a.set_tid(u32()), a.set_cpu(u32());
+      a.set_trace_data(
+          std::string(reinterpret_cast<const char*>(r.trailer.data()), r.trailer.size()));
+      return true;
+    }
+    case record_type::finished_round:
+    case record_type::finished_init:
+      return true;  // header only
+    default:
+      return false;
+  }
+}
+
+// Re-encodes a typed message's body (the inverse of body_to_proto).
+std::optional<std::vector<std::byte>> body_from_proto(const Proto::PerfEvent& e, Record& r,
+                                                      const Proto::SampleInfo*& info) {
+  ByteWriter out;
+  switch (e.event_type_case()) {
+    case Proto::PerfEvent::kMmapEvent: {
+      const auto& m = e.mmap_event();
+      out.put(m.pid()).put(m.tid()).put(m.start()).put(m.len()).put(m.pgoff());
+      if (r.type == record_type::mmap2) {
+        out.put(m.maj())
+            .put(m.min())
+            .put(m.ino())
+            .put(m.ino_generation())
+            .put(m.prot())
+            .put(m.flags());
+      }
+      out.put_padded_string(m.filename(), 8);
+      info = &m.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kCommEvent: {
+      const auto& c = e.comm_event();
+      out.put(c.pid()).put(c.tid()).put_padded_string(c.comm(), 8);
+      info = &c.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kForkEvent:
+    case Proto::PerfEvent::kExitEvent: {
+      const auto& f = e.has_fork_event() ? e.fork_event() : e.exit_event();
+      out.put(f.pid()).put(f.ppid()).put(f.tid()).put(f.ptid()).put(f.fork_time_ns());
+      info = &f.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kLostEvent:
+      out.put(e.lost_event().id()).put(e.lost_event().lost());
+      info = &e.lost_event().sample_info();
+      break;
+    case Proto::PerfEvent::kThrottleEvent: {
+      const auto& t = e.throttle_event();
+      out.put(t.time_ns()).put(t.id()).put(t.stream_id());
+      info = &t.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kLostSamplesEvent:
+      out.put(e.lost_samples_event().num_lost());
+      info = &e.lost_samples_event().sample_info();
+      break;
+    case Proto::PerfEvent::kContextSwitchEvent: {
+      const auto& s = e.context_switch_event();
+      if (r.type == record_type::switch_cpu_wide) out.put(s.next_prev_pid()).put(s.next_prev_tid());
+      info = &s.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kNamespacesEvent: {
+      const auto& n = e.namespaces_event();
+      out.put(n.pid()).put(n.tid()).put(static_cast<std::uint64_t>(n.link_info_size()));
+      for (const auto& l : n.link_info()) out.put(l.dev()).put(l.ino());
+      info = &n.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kCgroupEvent:
+      out.put(e.cgroup_event().id()).put_padded_string(e.cgroup_event().path(), 8);
+      info = &e.cgroup_event().sample_info();
+      break;
+    case Proto::PerfEvent::kItraceStartEvent:
+      out.put(e.itrace_start_event().pid()).put(e.itrace_start_event().tid());
+      info = &e.itrace_start_event().sample_info();
+      break;
+    case Proto::PerfEvent::kAuxEvent: {
+      const auto& a = e.aux_event();
+      out.put(a.aux_offset()).put(a.aux_size());
+      out.put(std::uint64_t{a.is_truncated()} | std::uint64_t{a.is_overwrite()} << 1 |
+              std::uint64_t{a.is_partial()} << 2);
+      info = &a.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kThreadMapEvent:
+      out.put(static_cast<std::uint64_t>(e.thread_map_event().entries_size()));
+      for (const auto& t : e.thread_map_event().entries()) {
+        out.put(t.pid());
+        std::string comm = t.comm().substr(0, 15);
+        comm.resize(16, '\0');
+        out.put_bytes(to_bytes_of(comm));
+      }
+      break;
+    case Proto::PerfEvent::kStatRoundEvent:
+      out.put(e.stat_round_event().type()).put(e.stat_round_event().time());
+      break;
+    case Proto::PerfEvent::kAuxtraceEvent: {
+      const auto& a = e.auxtrace_event();
+      out.put(a.size()).put(a.offset()).put(a.reference()).put(a.idx()).put(a.tid()).put(a.cpu());
+      out.put(std::uint32_t{0});
+      r.trailer = to_bytes_of(a.trace_data());
+      break;
+    }
+    case Proto::PerfEvent::EVENT_TYPE_NOT_SET:
+      if (r.type != record_type::finished_round && r.type != record_type::finished_init) {
+        return std::nullopt;
+      }
+      break;
+    default:
+      return std::nullopt;
+  }
+  return out.take();
+}
+
+}  // namespace
+
+AttrLookup::AttrLookup(const std::vector<PerfEventEntry>& events) : events_(events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    for (auto id : events[i].ids) by_id_.emplace(id, i);
+  }
+}
+
+const Attr* AttrLookup::find(const Record& r) const {
+  if (events_.empty()) return nullptr;
+  if (events_.size() == 1) return &events_.front().attr;
+  const Attr& first = events_.front().attr;
+  if (!(first.sample_type & sample::identifier) || r.payload.size() < 8) return &first;
+  if (r.type != record_type::sample && (r.type >= 64 || !first.sample_id_all)) return &first;
+  ByteReader in(
+      r.type == record_type::sample ? std::span(r.payload).first(8) : std::span(r.payload).last(8),
+      false);
+  const auto it = by_id_.find(*in.read<std::uint64_t>());
+  return it == by_id_.end() ? &first : &events_[it->second].attr;
+}
+
+void record_to_proto(const Record& r, const Attr* attr, Proto::PerfEvent& out) {
+  out.mutable_header()->set_type(r.type);
+  out.mutable_header()->set_misc(r.misc);
+  out.mutable_header()->set_size(r.size());
+  bool typed = false;
+  if (attr != nullptr) {
+    if (r.type == record_type::sample) {
+      std::uint64_t timestamp = 0;
+      typed = sample_to_proto(r.payload, *attr, *out.mutable_sample_event(), timestamp);
+      if (typed && (attr->sample_type & sample::time)) out.set_timestamp(timestamp);
+    } else {
+      const Split split = split_trailer(r, attr);
+      Proto::SampleInfo* info = nullptr;
+      typed = body_to_proto(r, split.body, out, info);
+      if (typed && info != nullptr && split.id) {
+        fill_info(*split.id, *attr, *info);
+        if (attr->sample_type & sample::time) out.set_timestamp(split.id->time);
+      }
+    }
+  }
+  // Keep the typed form only if it gives back exactly these bytes.
+  if (typed) {
+    const auto back = record_from_proto(out, attr);
+    if (back && *back == r) return;
+  }
+  out.clear_event_type();
+  out.clear_timestamp();
+  auto& raw = *out.mutable_pmucat_raw();
+  raw.set_payload(std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+  if (!r.trailer.empty()) {
+    raw.set_trailer(std::string(reinterpret_cast<const char*>(r.trailer.data()), r.trailer.size()));
+  }
+}
+
+std::optional<Record> record_from_proto(const Proto::PerfEvent& e, const Attr* attr) {
+  Record r;
+  r.type = e.header().type();
+  r.misc = static_cast<std::uint16_t>(e.header().misc());
+  if (e.has_pmucat_raw()) {
+    r.payload = to_bytes_of(e.pmucat_raw().payload());
+    r.trailer = to_bytes_of(e.pmucat_raw().trailer());
+    return r;
+  }
+  if (e.has_sample_event()) {
+    if (attr == nullptr) return std::nullopt;
+    r.payload = sample_from_proto(e.sample_event(), *attr);
+    return r;
+  }
+  const Proto::SampleInfo* info = nullptr;
+  auto body = body_from_proto(e, r, info);
+  if (!body) return std::nullopt;
+  r.payload = std::move(*body);
+  if (attr != nullptr && info != nullptr && r.type < 64) {
+    const auto trailer = encode_sample_id(fields_of(*info), *attr);
+    r.payload.insert(r.payload.end(), trailer.begin(), trailer.end());
+  }
+  return r;
+}
+
+const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
+                                 const std::vector<PerfEventEntry>& events) {
+  if (events.empty()) return nullptr;
+  if (events.size() == 1) return &events.front().attr;
+  std::optional<std::uint64_t> id;
+  if (e.has_sample_event() && e.sample_event().has_id()) id = e.sample_event().id();
+  if (!id) {
+    // Every typed message with a trailer keeps it in a field named sample_info.
+    const google::protobuf::Reflection* reflection = e.GetReflection();
+    const auto* oneof = e.GetDescriptor()->FindOneofByName("event_type");
+    if (const auto* field = reflection->GetOneofFieldDescriptor(e, oneof)) {
+      const auto& message = reflection->GetMessage(e, field);
+      const auto* info_field = message.GetDescriptor()->FindFieldByName("sample_info");
+      if (info_field != nullptr && message.GetReflection()->HasField(message, info_field)) {
+        const auto& info = static_cast<const Proto::SampleInfo&>(
+            message.GetReflection()->GetMessage(message, info_field));
+        if (info.has_id()) id = info.id();
+      }
+    }
+  }
+  if (id) {
+    for (const auto& ev : events) {
+      if (std::find(ev.ids.begin(), ev.ids.end(), *id) != ev.ids.end()) return &ev.attr;
+    }
+  }
+  return &events.front().attr;
+}
+
+}  // namespace pmucat::perfdata

@@ -1,0 +1,42 @@
+// Records <-> quipper's PerfEvent messages. Typed when the message reproduces the record byte
+// for byte, otherwise (or for record types quipper has no message for) the raw bytes ride in
+// the pmucat_raw extension.
+#pragma once
+
+#include "perf_data.pb.h"
+#include "pmucat/perfdata.h"
+
+namespace pmucat::perfdata {
+
+// Finds the attr a record belongs to (by IDENTIFIER/ID when there are several events).
+class AttrLookup {
+ public:
+  explicit AttrLookup(const std::vector<PerfEventEntry>& events);
+  const Attr* find(const Record& record) const;
+
+ private:
+  const std::vector<PerfEventEntry>& events_;
+  std::map<std::uint64_t, std::size_t> by_id_;
+};
+
+// Fills `out` from `record`; `attr` is the record's event (nullptr when unknown).
+void record_to_proto(const Record& record, const Attr* attr,
+                     quipper::PerfDataProto::PerfEvent& out);
+
+// The record `event` describes; nullopt when it has neither a usable typed message nor raw bytes.
+std::optional<Record> record_from_proto(const quipper::PerfDataProto::PerfEvent& event,
+                                        const Attr* attr);
+
+// The attr of the proto event, for record_from_proto (by the typed ids it carries).
+const Attr* attr_for_proto_event(const quipper::PerfDataProto::PerfEvent& event,
+                                 const std::vector<PerfEventEntry>& events);
+
+// A SAMPLE payload as quipper's SampleEvent; false when quipper cannot hold it (REGS_USER,
+// STACK_USER, REGS_INTR, AUX, READ lost counts) or it does not match the attr.
+bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr,
+                     quipper::PerfDataProto::SampleEvent& out, std::uint64_t& timestamp);
+// The SAMPLE payload a SampleEvent describes for `attr`.
+std::vector<std::byte> sample_from_proto(const quipper::PerfDataProto::SampleEvent& in,
+                                         const Attr& attr);
+
+}  // namespace pmucat::perfdata

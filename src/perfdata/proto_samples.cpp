@@ -1,0 +1,171 @@
+// SAMPLE records <-> quipper's SampleEvent (see proto_records.h).
+#include "perfdata/bytes.h"
+#include "perfdata/proto_records.h"
+
+namespace pmucat::perfdata {
+namespace {
+
+using Proto = quipper::PerfDataProto;
+
+std::vector<std::byte> to_bytes_of(const std::string& s) {
+  std::vector<std::byte> out(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) out[i] = static_cast<std::byte>(s[i]);
+  return out;
+}
+
+}  // namespace
+
+// Fields after BRANCH_STACK that quipper models, in sample order; others make a sample raw.
+constexpr std::uint64_t kUnmodelledSampleBits =
+    sample::regs_user | sample::stack_user | sample::regs_intr | sample::aux;
+
+bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto::SampleEvent& out,
+                     std::uint64_t& timestamp) {
+  if (attr.sample_type & kUnmodelledSampleBits) return false;
+  const auto s = decode_sample(payload, attr);
+  if (!s) return false;
+  const std::uint64_t t = attr.sample_type;
+  if (t & sample::ip) out.set_ip(s->ip);
+  if (t & sample::tid) out.set_pid(s->pid), out.set_tid(s->tid);
+  if (t & sample::time) out.set_sample_time_ns(s->time), timestamp = s->time;
+  if (t & sample::addr) out.set_addr(s->addr);
+  if (t & sample::id) out.set_id(s->id);
+  if (t & sample::identifier) out.set_id(s->identifier);
+  if (t & sample::stream_id) out.set_stream_id(s->stream_id);
+  if (t & sample::cpu) out.set_cpu(s->cpu);
+  if (t & sample::period) out.set_period(s->period);
+  if (t & sample::read) {
+    auto& info = *out.mutable_read_info();
+    const auto& w = s->read_values;
+    std::size_t i = 0;
+    const std::uint64_t f = attr.read_format;
+    const bool group = f & read_fmt::group;
+    const std::uint64_t nr = group ? w[i++] : 1;
+    auto next = [&]() { return i < w.size() ? w[i++] : 0; };
+    if (!group) {
+      auto* v = info.add_read_value();
+      v->set_value(next());
+    }
+    if (f & read_fmt::total_time_enabled) info.set_time_enabled(next());
+    if (f & read_fmt::total_time_running) info.set_time_running(next());
+    for (std::uint64_t k = 0; k < nr; ++k) {
+      auto* v = group ? info.add_read_value() : info.mutable_read_value(0);
+      if (group) v->set_value(next());
+      if (f & read_fmt::id) v->set_id(next());
+      if (f & read_fmt::lost) return false;  // quipper has no field for it
+    }
+  }
+  if (t & sample::callchain) {
+    for (auto ip : s->callchain) out.add_callchain(ip);
+  }
+  if (t & sample::raw) {
+    out.set_raw_size(static_cast<std::uint32_t>(s->raw.size()));
+    out.set_raw(std::string(reinterpret_cast<const char*>(s->raw.data()), s->raw.size()));
+  }
+  if (t & sample::branch_stack) {
+    std::size_t i = 0;
+    if (attr.branch_sample_type & branch::hw_index) {
+      out.set_branch_stack_hw_idx(s->branch_stack[i++]);
+    } else {
+      out.set_no_hw_idx(true);
+    }
+    for (std::uint64_t k = 0; k < s->branch_nr; ++k) {
+      auto* e = out.add_branch_stack();
+      e->set_from_ip(s->branch_stack[i++]);
+      e->set_to_ip(s->branch_stack[i++]);
+      const std::uint64_t flags = s->branch_stack[i++];
+      e->set_mispredicted(flags & 1);
+      e->set_predicted((flags >> 1) & 1);
+      e->set_in_transaction((flags >> 2) & 1);
+      e->set_abort((flags >> 3) & 1);
+      e->set_cycles(static_cast<std::uint32_t>((flags >> 4) & 0xffff));
+      e->set_type(static_cast<std::uint32_t>((flags >> 20) & 0xf));
+      e->set_spec(static_cast<std::uint32_t>((flags >> 24) & 0x3));
+    }
+  }
+  ByteReader rest(s->rest, false);
+  auto field = [&](std::uint64_t bit, auto setter) {
+    if (!(t & bit)) return true;
+    const auto v = rest.read<std::uint64_t>();
+    if (!v) return false;
+    setter(*v);
+    return true;
+  };
+  const bool ok =
+      field(sample::weight, [&](std::uint64_t v) { out.set_weight(v); }) &&
+      field(sample::weight_struct,
+            [&](std::uint64_t v) {
+              auto* w = out.mutable_weight_struct();
+              w->set_var1_dw(static_cast<std::uint32_t>(v));
+              w->set_var2_w(static_cast<std::uint32_t>((v >> 32) & 0xffff));
+              w->set_var3_w(static_cast<std::uint32_t>(v >> 48));
+            }) &&
+      field(sample::data_src, [&](std::uint64_t v) { out.set_data_src(v); }) &&
+      field(sample::transaction, [&](std::uint64_t v) { out.set_transaction(v); }) &&
+      field(sample::phys_addr, [&](std::uint64_t v) { out.set_physical_addr(v); }) &&
+      field(sample::cgroup, [&](std::uint64_t v) { out.set_cgroup(v); }) &&
+      field(sample::data_page_size, [&](std::uint64_t v) { out.set_data_page_size(v); }) &&
+      field(sample::code_page_size, [&](std::uint64_t v) { out.set_code_page_size(v); });
+  return ok && rest.at_end();
+}
+
+std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Attr& attr) {
+  SampleFields s;
+  const std::uint64_t t = attr.sample_type;
+  s.ip = in.ip();
+  s.pid = in.pid();
+  s.tid = in.tid();
+  s.time = in.sample_time_ns();
+  s.addr = in.addr();
+  s.id = s.identifier = in.id();
+  s.stream_id = in.stream_id();
+  s.cpu = in.cpu();
+  s.period = in.period();
+  if (t & sample::read) {
+    const auto& info = in.read_info();
+    const std::uint64_t f = attr.read_format;
+    const bool group = f & read_fmt::group;
+    if (group) s.read_values.push_back(static_cast<std::uint64_t>(info.read_value_size()));
+    if (!group) s.read_values.push_back(info.read_value_size() ? info.read_value(0).value() : 0);
+    if (f & read_fmt::total_time_enabled) s.read_values.push_back(info.time_enabled());
+    if (f & read_fmt::total_time_running) s.read_values.push_back(info.time_running());
+    for (int k = 0; k < (group ? info.read_value_size() : 1); ++k) {
+      const auto v = k < info.read_value_size() ? info.read_value(k) : Proto::ReadInfo::ReadValue();
+      if (group) s.read_values.push_back(v.value());
+      if (f & read_fmt::id) s.read_values.push_back(v.id());
+      if (f & read_fmt::lost) s.read_values.push_back(0);
+    }
+  }
+  s.callchain.assign(in.callchain().begin(), in.callchain().end());
+  s.raw = to_bytes_of(in.raw());
+  if (t & sample::branch_stack) {
+    s.branch_nr = static_cast<std::uint64_t>(in.branch_stack_size());
+    if (attr.branch_sample_type & branch::hw_index)
+      s.branch_stack.push_back(in.branch_stack_hw_idx());
+    for (const auto& e : in.branch_stack()) {
+      const std::uint64_t flags =
+          std::uint64_t{e.mispredicted()} | std::uint64_t{e.predicted()} << 1 |
+          std::uint64_t{e.in_transaction()} << 2 | std::uint64_t{e.abort()} << 3 |
+          std::uint64_t{e.cycles() & 0xffffu} << 4 | std::uint64_t{e.type() & 0xfu} << 20 |
+          std::uint64_t{e.spec() & 0x3u} << 24;
+      s.branch_stack.insert(s.branch_stack.end(), {e.from_ip(), e.to_ip(), flags});
+    }
+  }
+  ByteWriter rest;
+  if (t & sample::weight) rest.put(in.weight());
+  if (t & sample::weight_struct) {
+    const auto& w = in.weight_struct();
+    rest.put(std::uint64_t{w.var1_dw()} | std::uint64_t{w.var2_w() & 0xffffu} << 32 |
+             std::uint64_t{w.var3_w() & 0xffffu} << 48);
+  }
+  if (t & sample::data_src) rest.put(in.data_src());
+  if (t & sample::transaction) rest.put(in.transaction());
+  if (t & sample::phys_addr) rest.put(in.physical_addr());
+  if (t & sample::cgroup) rest.put(in.cgroup());
+  if (t & sample::data_page_size) rest.put(in.data_page_size());
+  if (t & sample::code_page_size) rest.put(in.code_page_size());
+  s.rest = rest.take();
+  return encode_sample(s, attr);
+}
+
+}  // namespace pmucat::perfdata

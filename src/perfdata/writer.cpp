@@ -1,0 +1,293 @@
+// Streaming perf.data writer: file mode (seek back for the header) and pipe mode.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "perfdata/bytes.h"
+#include "perfdata/problems.h"
+#include "pmucat/perfdata.h"
+
+namespace pmucat {
+namespace {
+
+using perfdata::ByteWriter;
+using perfdata::io_error;
+
+constexpr std::uint64_t kFileHeaderSize = 104;
+
+struct FieldEnd {
+  std::string_view name;
+  std::uint32_t end;  // the attr must be at least this long to hold the field
+  bool set;
+};
+
+}  // namespace
+
+std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_size,
+                                          std::string_view event_name) {
+  auto error = [&](std::string message) {
+    Diagnostic d;
+    d.id = "perfdata-attr-size";
+    d.range.file = std::string(event_name);
+    d.message = std::move(message);
+    return d;
+  };
+  if (attr_size < kAttrSizeVer0 || attr_size > kAttrSizeVer8 || attr_size % 8 != 0) {
+    return error(
+        fmt::format("attr size {} is not a perf_event_attr ABI size (64..136, a "
+                    "multiple of 8)",
+                    attr_size));
+  }
+  if (attr.reserved_flags != 0) {
+    return error(fmt::format("reserved flag bits {:#x} are set; perf rejects such attrs",
+                             attr.reserved_flags));
+  }
+  const FieldEnd fields[] = {
+      {"config2", 72, attr.config[2] != 0},
+      {"branch_sample_type", 80, attr.branch_sample_type != 0},
+      {"sample_regs_user", 88, attr.sample_regs_user != 0},
+      {"sample_stack_user", 92, attr.sample_stack_user != 0},
+      {"clockid", 96, attr.clockid != 0},
+      {"sample_regs_intr", 104, attr.sample_regs_intr != 0},
+      {"aux_watermark", 108, attr.aux_watermark != 0},
+      {"sample_max_stack", 110, attr.sample_max_stack != 0},
+      {"aux_sample_size", 116, attr.aux_sample_size != 0},
+      {"sig_data", 128, attr.sig_data != 0},
+      {"config3", 136, attr.config[3] != 0},
+  };
+  for (const auto& f : fields) {
+    if (f.set && attr_size < f.end) {
+      return error(fmt::format("{} is set but a {}-byte attr cannot hold it (needs {} bytes{})",
+                               f.name, attr_size, (f.end + 7) / 8 * 8,
+                               f.name == "config3" ? "; perf <= 6.2 cannot read config3" : ""));
+    }
+  }
+  return std::nullopt;
+}
+
+struct PerfDataWriter::State {
+  std::filesystem::path path, temp_path;
+  std::FILE* out = nullptr;
+  WriterOptions options;
+  std::vector<PerfEventEntry> events;
+  std::map<std::uint32_t, std::vector<std::byte>> features;
+  std::uint64_t attrs_offset = 0, data_offset = 0, position = 0;
+  std::uint64_t records = 0;
+  std::vector<char> buffer;
+  bool failed = false, finished = false;
+
+  ~State() {
+    if (out != nullptr) std::fclose(out);
+    if (!finished && !temp_path.empty()) ::unlink(temp_path.c_str());
+  }
+
+  std::optional<Diagnostic> put(std::span<const std::byte> bytes) {
+    if (failed) return io_error(path.string(), "an earlier write failed");
+    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size()) {
+      failed = true;
+      return io_error(path.string(), fmt::format("write failed: {}", std::strerror(errno)));
+    }
+    position += bytes.size();
+    return std::nullopt;
+  }
+
+  std::optional<Diagnostic> put_record(std::uint32_t type, std::uint16_t misc,
+                                       std::span<const std::byte> payload,
+                                       std::span<const std::byte> trailer) {
+    if (payload.size() + 8 > 0xffff) {
+      return io_error(path.string(), fmt::format("{} record of {} bytes exceeds the 65535-byte "
+                                                 "record limit",
+                                                 record_type_name(type), payload.size() + 8));
+    }
+    ByteWriter header;
+    header.put(type).put(misc).put(static_cast<std::uint16_t>(payload.size() + 8));
+    if (auto e = put(header.bytes())) return e;
+    if (auto e = put(payload)) return e;
+    return put(trailer);
+  }
+};
+
+PerfDataWriter::PerfDataWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PerfDataWriter::PerfDataWriter(PerfDataWriter&&) noexcept = default;
+PerfDataWriter& PerfDataWriter::operator=(PerfDataWriter&&) noexcept = default;
+PerfDataWriter::~PerfDataWriter() = default;
+
+Expected<PerfDataWriter> PerfDataWriter::create(
+    const std::filesystem::path& path, std::vector<PerfEventEntry> events,
+    std::map<std::uint32_t, std::vector<std::byte>> features, const WriterOptions& options) {
+  for (auto& e : events) {
+    if (auto d =
+            check_attr_fits(e.attr, options.attr_size, e.name.empty() ? path.string() : e.name)) {
+      return unexpected(std::move(*d));
+    }
+    e.attr.size = options.attr_size;
+  }
+  for (const auto& [id, payload] : features) {
+    if (id >= 256)
+      return unexpected(io_error(path.string(), fmt::format("feature id {} >= 256", id)));
+  }
+  auto state = std::make_unique<State>();
+  state->path = path;
+  state->options = options;
+  state->events = std::move(events);
+  state->features = std::move(features);
+
+  // Same directory, so the final rename cannot cross file systems.
+  std::string temp = path.string() + ".XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    return unexpected(io_error(path.string(), fmt::format("cannot create a temporary file "
+                                                          "next to it: {}",
+                                                          std::strerror(errno))));
+  }
+  state->temp_path = temp;
+  state->out = ::fdopen(fd, "w+b");
+  if (state->out == nullptr) {
+    ::close(fd);
+    return unexpected(io_error(path.string(), std::strerror(errno)));
+  }
+  state->buffer.resize(1 << 20);
+  std::setvbuf(state->out, state->buffer.data(), _IOFBF, state->buffer.size());
+
+  ByteWriter head;
+  if (options.mode == PerfDataMode::pipe) {
+    head.put(std::uint64_t{0x32454c4946524550}).put(std::uint64_t{16});
+    if (auto e = state->put(head.bytes())) return unexpected(std::move(*e));
+    for (const auto& ev : state->events) {
+      ByteWriter body;
+      body.put_bytes(to_bytes(ev.attr));
+      for (auto id : ev.ids) body.put(id);
+      if (auto e = state->put_record(record_type::header_attr, 0, body.bytes(), {})) {
+        return unexpected(std::move(*e));
+      }
+    }
+    for (const auto& [id, payload] : state->features) {
+      ByteWriter body;
+      body.put(std::uint64_t{id}).put_bytes(payload);
+      if (auto e = state->put_record(record_type::header_feature, 0, body.bytes(), {})) {
+        return unexpected(std::move(*e));
+      }
+    }
+    if (options.pipe_end_marker) {
+      ByteWriter body;
+      body.put(*options.pipe_end_marker);
+      if (auto e = state->put_record(record_type::header_feature, 0, body.bytes(), {})) {
+        return unexpected(std::move(*e));
+      }
+    }
+  } else {
+    // A zeroed header until finish(): an unfinished file has no magic and reads as invalid.
+    head.bytes().resize(kFileHeaderSize);
+    for (const auto& ev : state->events) {
+      for (auto id : ev.ids) head.put(id);
+    }
+    state->attrs_offset = head.size();
+    std::uint64_t ids_offset = kFileHeaderSize;
+    for (const auto& ev : state->events) {
+      head.put_bytes(to_bytes(ev.attr));
+      head.put(ids_offset).put(std::uint64_t{8 * ev.ids.size()});
+      ids_offset += 8 * ev.ids.size();
+    }
+    if (auto e = state->put(head.bytes())) return unexpected(std::move(*e));
+  }
+  state->data_offset = state->position;
+  return PerfDataWriter(std::move(state));
+}
+
+std::optional<Diagnostic> PerfDataWriter::write(const Record& record) {
+  if (state_->finished) return io_error(state_->path.string(), "write after finish");
+  if (auto e = state_->put_record(record.type, record.misc, record.payload, record.trailer)) {
+    return e;
+  }
+  ++state_->records;
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> PerfDataWriter::add_feature(std::uint32_t id,
+                                                      std::vector<std::byte> payload) {
+  if (state_->options.mode == PerfDataMode::pipe) {
+    return io_error(state_->path.string(), "pipe mode writes features before the records");
+  }
+  if (id >= 256) return io_error(state_->path.string(), fmt::format("feature id {} >= 256", id));
+  state_->features[id] = std::move(payload);
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> PerfDataWriter::finish() {
+  State& s = *state_;
+  if (s.finished) return io_error(s.path.string(), "finish called twice");
+  if (s.options.mode == PerfDataMode::file) {
+    const std::uint64_t data_size = s.position - s.data_offset;
+    ByteWriter index;
+    std::uint64_t payload_offset = s.position + 16 * s.features.size();
+    std::array<std::uint64_t, 4> bitmap{};
+    for (const auto& [id, payload] : s.features) {
+      index.put(payload_offset).put(std::uint64_t{payload.size()});
+      payload_offset += payload.size();
+      bitmap[id / 64] |= std::uint64_t{1} << (id % 64);
+    }
+    if (auto e = s.put(index.bytes())) return e;
+    for (const auto& [id, payload] : s.features) {
+      if (auto e = s.put(payload)) return e;
+    }
+    ByteWriter header;
+    header.put(std::uint64_t{0x32454c4946524550}).put(kFileHeaderSize);
+    header.put(std::uint64_t{s.options.attr_size} + 16);
+    header.put(s.attrs_offset).put(std::uint64_t{(s.options.attr_size + 16ull) * s.events.size()});
+    header.put(s.data_offset).put(data_size);
+    header.put(std::uint64_t{0}).put(std::uint64_t{0});
+    for (auto w : bitmap) header.put(w);
+    if (std::fflush(s.out) != 0 || std::fseek(s.out, 0, SEEK_SET) != 0) {
+      s.failed = true;
+      return io_error(s.path.string(), fmt::format("cannot seek: {}", std::strerror(errno)));
+    }
+    if (auto e = s.put(header.bytes())) return e;
+  }
+  const bool flushed = std::fflush(s.out) == 0 && ::fsync(::fileno(s.out)) == 0;
+  const bool closed = std::fclose(s.out) == 0;
+  s.out = nullptr;
+  if (!flushed || !closed) {
+    return io_error(s.path.string(), fmt::format("cannot write: {}", std::strerror(errno)));
+  }
+  std::error_code ec;
+  std::filesystem::rename(s.temp_path, s.path, ec);
+  if (ec)
+    return io_error(s.path.string(), fmt::format("cannot rename into place: {}", ec.message()));
+  s.finished = true;
+  return std::nullopt;
+}
+
+std::uint64_t PerfDataWriter::records_written() const {
+  return state_->records;
+}
+std::uint64_t PerfDataWriter::bytes_written() const {
+  return state_->position;
+}
+
+std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, const PerfData& data,
+                                          const WriterOptions& options) {
+  if (data.other_endian) {
+    return io_error(path.string(),
+                    "cannot write a model read from an other-endian file (its "
+                    "records are kept in that byte order)");
+  }
+  auto writer = PerfDataWriter::create(path, data.events, data.features, options);
+  if (!writer) return std::move(writer).error();
+  for (const auto& r : data.records) {
+    if (auto e = writer->write(r)) return e;
+  }
+  return writer->finish();
+}
+
+WriterOptions options_like(const PerfData& data) {
+  WriterOptions options;
+  options.mode = data.mode;
+  options.pipe_end_marker = data.pipe_end_marker;
+  if (!data.events.empty()) options.attr_size = data.events.front().attr.size;
+  return options;
+}
+
+}  // namespace pmucat

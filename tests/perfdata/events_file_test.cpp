@@ -1,0 +1,139 @@
+// write_events_perf_data: encoded events become a perf.data that perf 6.1 opens cleanly, with
+// their names, ids and PMU mappings.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/perfdata.h"
+#include "run_command.h"
+
+namespace pmucat {
+namespace {
+
+void put(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+// A sysfs-like tree with one dynamic PMU (type 42) and the software PMU.
+Catalog fake_catalog(const test::TempDir& dir) {
+  const auto root = dir / "devices";
+  put(root / "fakepmu/type", "42\n");
+  put(root / "fakepmu/format/event", "config:0-7\n");
+  put(root / "fakepmu/format/umask", "config:8-15\n");
+  put(root / "fakepmu/format/ldlat", "config1:0-15\n");
+  put(root / "fakepmu/events/foo", "event=0x3c,umask=0x1\n");
+  put(root / "software/type", "1\n");
+  auto catalog = Catalog::open(root);
+  EXPECT_TRUE(catalog);
+  return std::move(*catalog);
+}
+
+class EventsFile : public ::testing::Test {
+ protected:
+  std::vector<EncodedEvent> encode_ok(const Catalog& catalog, const std::string& spec) {
+    auto events = encode(catalog, spec);
+    EXPECT_TRUE(events) << (events ? "" : events.error().message);
+    return events ? *events : std::vector<EncodedEvent>{};
+  }
+  test::TempDir dir_;
+};
+
+TEST_F(EventsFile, ModelHasIdsNamesAndMappings) {
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events = encode_ok(catalog, "fakepmu/event=0x3c,umask=0x1/u,fakepmu/foo,ldlat=3/");
+  ASSERT_EQ(events.size(), 2u);
+  const auto path = dir_ / "ev.data";
+  ASSERT_FALSE(write_events_perf_data(path, events, catalog));
+  const auto data = read_perf_data(path);
+  ASSERT_TRUE(data) << data.error().message;
+  ASSERT_EQ(data->events.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Attr& a = data->events[i].attr;
+    EXPECT_EQ(a.type, 42u);
+    EXPECT_EQ(a.size, kAttrSizeVer7);
+    EXPECT_TRUE(a.sample_type & sample::identifier);
+    EXPECT_TRUE(a.sample_id_all);
+    EXPECT_EQ(data->events[i].ids, std::vector<std::uint64_t>{i + 1});
+    EXPECT_EQ(a.config, events[i].attr.config);
+    EXPECT_FALSE(data->events[i].name.empty());
+  }
+  EXPECT_EQ(data->events[0].attr.config[0], 0x13cu);
+  EXPECT_EQ(data->events[1].attr.config[1], 3u);
+  const auto pmus = decode_pmu_mappings(data->features.at(feature::pmu_mappings));
+  ASSERT_TRUE(pmus);
+  EXPECT_NE(std::find(pmus->begin(), pmus->end(), PmuMapping{42, "fakepmu"}), pmus->end());
+  EXPECT_TRUE(data->features.count(feature::hostname));
+  EXPECT_TRUE(data->features.count(feature::nrcpus));
+  EXPECT_TRUE(check_perf_data(test::file_bytes(path), "ev.data").size() <= 1);  // "no samples"
+}
+
+TEST_F(EventsFile, SingleEventKeepsItsAttr) {
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events = encode_ok(catalog, "fakepmu/foo/");
+  ASSERT_EQ(events.size(), 1u);
+  ASSERT_FALSE(write_events_perf_data(dir_ / "one.data", events, catalog));
+  const auto data = read_perf_data(dir_ / "one.data");
+  ASSERT_TRUE(data);
+  Attr expected = events[0].attr;
+  expected.size = kAttrSizeVer7;
+  expected.sample_type |= sample::ip | sample::tid | sample::time | sample::period;
+  expected.sample_id_all = true;
+  EXPECT_EQ(data->events[0].attr, expected);
+}
+
+TEST_F(EventsFile, Config3NeedsAVer8Reader) {
+  const Catalog catalog = fake_catalog(dir_);
+  auto events = encode_ok(catalog, "fakepmu/foo/");
+  ASSERT_EQ(events.size(), 1u);
+  events[0].attr.config[3] = 1;
+  const auto error = write_events_perf_data(dir_ / "c3.data", events, catalog);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("config3"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "c3.data"));
+  EventsFileOptions ver8;
+  ver8.writer.attr_size = kAttrSizeVer8;
+  EXPECT_FALSE(write_events_perf_data(dir_ / "c3.data", events, catalog, ver8));
+}
+
+TEST_F(EventsFile, PerfOpensItWithNothingOnStderr) {
+  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events = encode_ok(catalog, "fakepmu/event=0x3c,umask=0x1/u,fakepmu/foo/");
+  for (std::uint32_t samples : {0u, 3u}) {
+    for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+      EventsFileOptions options;
+      options.samples_per_event = samples;
+      options.writer.mode = mode;
+      options.cmdline = {"pmuencode", "-o", "ev.data"};
+      const auto path = dir_ / "ev.data";
+      ASSERT_FALSE(write_events_perf_data(path, events, catalog, options));
+      std::vector<std::string> tools = {"report --header-only", "script"};
+      if (mode == PerfDataMode::file) tools.push_back("evlist -v");
+      if (samples > 0) tools.push_back("report --stdio");
+      for (const auto& tool : tools) {
+        const auto r = test::run_command("perf " + tool + " -i '" + path.string() + "'");
+        EXPECT_EQ(r.status, 0) << tool << " samples=" << samples;
+        EXPECT_EQ(r.err, "") << tool << " samples=" << samples;
+        if (tool == "evlist -v") {
+          EXPECT_NE(
+              r.out.find(events[0].perf_string.empty() ? events[0].spec : events[0].perf_string),
+              std::string::npos)
+              << r.out;
+          EXPECT_NE(r.out.find("type: 42"), std::string::npos) << r.out;
+        }
+        if (tool == "report --header-only") {
+          EXPECT_NE(r.out.find("fakepmu = 42"), std::string::npos) << r.out;
+        }
+        if (tool == "script" && samples > 0) {
+          EXPECT_NE(r.out.find("pmucat"), std::string::npos) << r.out;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pmucat

@@ -1,0 +1,362 @@
+// Writer -> reader round trips, typed record/feature helpers, writer errors and atomicity.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "model_builder.h"
+#include "pmucat/perfdata.h"
+#include "run_command.h"
+
+namespace pmucat {
+namespace {
+
+using test::demo_model;
+using test::ModelSpec;
+using test::TempDir;
+
+using test::file_bytes;
+
+TEST(PerfDataRoundTrip, FileModeIsLossless) {
+  TempDir dir;
+  for (std::uint32_t events : {1u, 2u, 3u}) {
+    ModelSpec spec;
+    spec.events = events;
+    spec.samples = 5;
+    const PerfData model = demo_model(spec);
+    const auto path = dir / "f.data";
+    ASSERT_FALSE(write_perf_data(path, model, options_like(model)));
+    const auto back = read_perf_data(path);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(*back, model);
+    EXPECT_EQ(back->events.size(), events);
+    EXPECT_EQ(back->events.back().name, "event" + std::to_string(events - 1));
+  }
+}
+
+TEST(PerfDataRoundTrip, PipeModeIsLossless) {
+  TempDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  spec.events = 2;
+  const PerfData model = demo_model(spec);
+  const auto path = dir / "p.data";
+  ASSERT_FALSE(write_perf_data(path, model, options_like(model)));
+  const auto back = read_perf_data(path);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->mode, PerfDataMode::pipe);
+  EXPECT_EQ(*back, model);
+}
+
+TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
+  TempDir dir;
+  for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+    ModelSpec spec;
+    spec.mode = mode;
+    const PerfData model = demo_model(spec);
+    ASSERT_FALSE(write_perf_data(dir / "a.data", model, options_like(model)));
+    const auto back = read_perf_data(dir / "a.data");
+    ASSERT_TRUE(back);
+    ASSERT_FALSE(write_perf_data(dir / "b.data", *back, options_like(*back)));
+    EXPECT_EQ(file_bytes(dir / "a.data"), file_bytes(dir / "b.data"));
+  }
+}
+
+TEST(PerfDataLayout, FileModeHeaderMatchesPerfsOrder) {
+  TempDir dir;
+  ModelSpec spec;
+  spec.host_metadata = false;
+  const PerfData model = demo_model(spec);
+  ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
+  const auto bytes = file_bytes(dir / "a.data");
+  auto u64 = [&bytes](std::size_t at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
+  EXPECT_EQ(std::memcmp(bytes.data(), "PERFILE2", 8), 0);
+  EXPECT_EQ(u64(8), 104u);
+  EXPECT_EQ(u64(16), 144u);  // attr_size = 128 + 16
+  EXPECT_EQ(u64(24), 112u);  // attrs after the one id
+  EXPECT_EQ(u64(32), 144u);
+  EXPECT_EQ(u64(40), 256u);   // data right after the attrs
+  EXPECT_EQ(u64(104), 100u);  // the id
+  EXPECT_EQ(u64(72), (1u << feature::event_desc) | (1u << feature::pmu_mappings));
+}
+
+TEST(PerfDataWriter, Config3NeedsVer8) {
+  TempDir dir;
+  ModelSpec spec;
+  PerfData model = demo_model(spec);
+  model.events[0].attr.config[3] = 0x5;
+  const auto path = dir / "c3.data";
+  const auto error = write_perf_data(path, model, {});
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("config3"), std::string::npos) << error->message;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));  // no temporary left behind
+
+  WriterOptions ver8;
+  ver8.attr_size = kAttrSizeVer8;
+  ASSERT_FALSE(write_perf_data(path, model, ver8));
+  const auto back = read_perf_data(path);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->events[0].attr.config[3], 0x5u);
+  EXPECT_EQ(back->events[0].attr.size, kAttrSizeVer8);
+}
+
+TEST(PerfDataWriter, SmallAttrSizesRejectFieldsTheyCannotHold) {
+  Attr a;
+  a.branch_sample_type = branch::any;
+  EXPECT_TRUE(check_attr_fits(a, 72, "e"));
+  EXPECT_FALSE(check_attr_fits(a, 80, "e"));
+  a.reserved_flags = std::uint64_t{1} << 40;
+  EXPECT_TRUE(check_attr_fits(a, 128, "e"));
+  EXPECT_TRUE(check_attr_fits(Attr{}, 100, "e"));  // not an ABI size
+}
+
+TEST(PerfDataWriter, UnfinishedWriterLeavesNothing) {
+  TempDir dir;
+  const auto path = dir / "never.data";
+  {
+    auto writer = PerfDataWriter::create(path, demo_model({}).events, {}, {});
+    ASSERT_TRUE(writer);
+    ASSERT_FALSE(writer->write(make_finished_round_record()));
+    EXPECT_EQ(writer->records_written(), 1u);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(PerfDataWriter, ExistingFileSurvivesFailedWrite) {
+  TempDir dir;
+  const auto path = dir / "keep.data";
+  { std::ofstream(path) << "old"; }
+  PerfData model = demo_model({});
+  model.events[0].attr.config[3] = 1;
+  EXPECT_TRUE(write_perf_data(path, model, {}));
+  EXPECT_EQ(test::slurp(path), "old");
+}
+
+TEST(PerfDataWriter, PipeModeTakesNoLateFeatures) {
+  TempDir dir;
+  WriterOptions pipe;
+  pipe.mode = PerfDataMode::pipe;
+  auto writer = PerfDataWriter::create(dir / "p.data", demo_model({}).events, {}, pipe);
+  ASSERT_TRUE(writer);
+  EXPECT_TRUE(writer->add_feature(feature::hostname, encode_feature_string("x")));
+  ASSERT_FALSE(writer->finish());
+}
+
+TEST(PerfDataWriter, FileModeAcceptsFeaturesAtTheEnd) {
+  TempDir dir;
+  auto writer = PerfDataWriter::create(dir / "f.data", demo_model({}).events, {}, {});
+  ASSERT_TRUE(writer);
+  ASSERT_FALSE(writer->write(make_finished_round_record()));
+  ASSERT_FALSE(writer->add_feature(feature::hostname, encode_feature_string("late")));
+  ASSERT_FALSE(writer->finish());
+  const auto back = read_perf_data(dir / "f.data");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(decode_feature_string(back->features.at(feature::hostname)), "late");
+}
+
+TEST(PerfDataWriter, OversizedRecordIsAnError) {
+  TempDir dir;
+  auto writer = PerfDataWriter::create(dir / "f.data", demo_model({}).events, {}, {});
+  ASSERT_TRUE(writer);
+  Record big;
+  big.type = record_type::sample;
+  big.payload.resize(70000);
+  EXPECT_TRUE(writer->write(big));
+}
+
+TEST(PerfDataRecords, SampleEncodeDecode) {
+  Attr a;
+  a.sample_type = sample::identifier | sample::ip | sample::tid | sample::time | sample::addr |
+                  sample::id | sample::stream_id | sample::cpu | sample::period | sample::read |
+                  sample::callchain | sample::raw | sample::branch_stack | sample::weight;
+  a.read_format = read_fmt::group | read_fmt::id | read_fmt::total_time_enabled;
+  a.branch_sample_type = branch::any | branch::hw_index;
+  SampleFields s;
+  s.identifier = 7;
+  s.ip = 0x1234;
+  s.pid = 1;
+  s.tid = 2;
+  s.time = 3;
+  s.addr = 4;
+  s.id = 7;
+  s.stream_id = 8;
+  s.cpu = 3;
+  s.period = 10;
+  s.read_values = {2, 99, 5, 7, 6, 8};  // nr, enabled, {value, id} x 2
+  s.callchain = {0xffffffffffffff80ull, 0x10, 0x20};
+  s.raw = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}};
+  s.branch_nr = 1;
+  s.branch_stack = {42, 0x100, 0x200, 0x3};  // hw_idx, then from, to, flags
+  s.rest = {std::byte{9}, std::byte{0}, std::byte{0}, std::byte{0},
+            std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}};  // weight
+  const auto payload = encode_sample(s, a);
+  EXPECT_EQ(payload.size() % 8, 0u);
+  const auto back = decode_sample(payload, a);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, s);
+  // The same bytes do not fit an attr that expects more.
+  Attr more = a;
+  more.read_format |= read_fmt::lost;
+  const auto wrong = decode_sample(payload, more);
+  EXPECT_TRUE(!wrong || *wrong != s);
+}
+
+TEST(PerfDataRecords, HostileCountsDoNotAllocate) {
+  Attr a;
+  a.sample_type = sample::callchain;
+  std::vector<std::byte> payload(8, std::byte{0xff});  // nr = 2^64-1 and nothing after it
+  EXPECT_FALSE(decode_sample(payload, a));
+  a.sample_type = sample::read;
+  a.read_format = read_fmt::group;
+  EXPECT_FALSE(decode_sample(payload, a));
+}
+
+TEST(PerfDataRecords, SampleIdTrailerOrder) {
+  Attr a;
+  a.sample_id_all = true;
+  a.sample_type = sample::identifier | sample::tid | sample::time | sample::cpu | sample::ip;
+  SampleFields id;
+  id.pid = 1;
+  id.tid = 2;
+  id.time = 3;
+  id.cpu = 4;
+  id.identifier = 5;
+  const auto bytes = encode_sample_id(id, a);
+  ASSERT_EQ(bytes.size(), 32u);
+  EXPECT_EQ(sample_id_size(a), 32u);
+  EXPECT_EQ(std::to_integer<int>(bytes[0]), 1);   // TID first
+  EXPECT_EQ(std::to_integer<int>(bytes[24]), 5);  // IDENTIFIER last
+  a.sample_id_all = false;
+  EXPECT_TRUE(encode_sample_id(id, a).empty());
+}
+
+TEST(PerfDataRecords, Names) {
+  EXPECT_EQ(record_type_name(record_type::sample), "SAMPLE");
+  EXPECT_EQ(record_type_name(record_type::finished_round), "FINISHED_ROUND");
+  EXPECT_EQ(record_type_name(record_type::aux_output_hw_id), "AUX_OUTPUT_HW_ID");
+  EXPECT_EQ(record_type_name(200), "UNKNOWN(200)");
+  EXPECT_EQ(feature_name(feature::pmu_caps), "PMU_CAPS");
+  EXPECT_EQ(feature_name(40), "FEATURE(40)");
+}
+
+TEST(PerfDataFeatures, StringsArePaddedLikePerf) {
+  const auto s = encode_feature_string("vm");
+  EXPECT_EQ(s.size(), 68u);
+  EXPECT_EQ(decode_feature_string(s), "vm");
+  EXPECT_EQ(encode_feature_string(std::string(63, 'x')).size(), 68u);
+  EXPECT_EQ(encode_feature_string(std::string(64, 'x')).size(), 132u);
+}
+
+TEST(PerfDataFeatures, TypedRoundTrips) {
+  const std::vector<PmuMapping> pmus = {{4, "cpu"}, {42, "mypmu"}};
+  EXPECT_EQ(decode_pmu_mappings(encode_pmu_mappings(pmus)), pmus);
+  const std::vector<GroupDesc> groups = {{"{anon_group}", 0, 2}, {"g", 2, 3}};
+  EXPECT_EQ(decode_group_desc(encode_group_desc(groups)), groups);
+  const std::vector<NumaNode> nodes = {{0, 100, 50, "0-3"}, {1, 200, 10, "4-7"}};
+  EXPECT_EQ(decode_numa_topology(encode_numa_topology(nodes)), nodes);
+  CpuTopology topo{{"0-3"}, {"0-1", "2-3"}, {{0, 0}, {0, 0}, {1, 0}, {1, 0}}, {}};
+  EXPECT_EQ(decode_cpu_topology(encode_cpu_topology(topo), 4), topo);
+  EXPECT_EQ(decode_nrcpus(encode_nrcpus(8, 4)), std::pair(8u, 4u));
+  EXPECT_EQ(decode_total_mem(encode_total_mem(123)), 123u);
+  const std::vector<std::string> cmd = {"perf", "record", "-e", "cycles"};
+  EXPECT_EQ(decode_feature_string_list(encode_feature_string_list(cmd)), cmd);
+  BuildId b{0x8001, -1, {std::byte{0xab}, std::byte{0xcd}}, "/bin/true"};
+  EXPECT_EQ(decode_build_ids(encode_build_ids(std::span(&b, 1))), std::vector{b});
+  const auto events = demo_model({}).events;
+  const auto desc = decode_event_desc(encode_event_desc(events, 128));
+  ASSERT_TRUE(desc);
+  EXPECT_EQ(*desc, events);
+}
+
+TEST(PerfDataFeatures, MalformedPayloadsAreRejected) {
+  EXPECT_FALSE(decode_feature_string({}));
+  std::vector<std::byte> huge_count = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
+                                       std::byte{0x7f}};
+  EXPECT_FALSE(decode_pmu_mappings(huge_count));
+  EXPECT_FALSE(decode_feature_string_list(huge_count));
+  EXPECT_FALSE(decode_numa_topology(huge_count));
+  EXPECT_FALSE(decode_group_desc(huge_count));
+  EXPECT_FALSE(decode_nrcpus(huge_count));
+}
+
+TEST(PerfDataHost, MetadataDescribesThisMachine) {
+  const HostMetadata host = collect_host_metadata({"pmucat", "test"});
+  EXPECT_FALSE(host.hostname.empty());
+  EXPECT_FALSE(host.arch.empty());
+  EXPECT_GE(host.cpus_available, host.cpus_online);
+  const auto features = host_features(host);
+  EXPECT_TRUE(features.count(feature::hostname));
+  EXPECT_TRUE(features.count(feature::nrcpus));
+  EXPECT_EQ(decode_feature_string_list(features.at(feature::cmdline)),
+            (std::vector<std::string>{"pmucat", "test"}));
+}
+
+TEST(PerfDataCheck, ValidFileHasNoErrors) {
+  TempDir dir;
+  ModelSpec spec;
+  spec.events = 2;
+  const PerfData model = demo_model(spec);
+  ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
+  const auto problems = check_perf_data(file_bytes(dir / "a.data"), "a.data");
+  for (const auto& p : problems) ADD_FAILURE() << p.message;
+}
+
+TEST(PerfDataCheck, ReportsPerfsFatalMultiEventMistakes) {
+  TempDir dir;
+  ModelSpec spec;
+  spec.events = 2;
+  PerfData model = demo_model(spec);
+  model.events[1].attr.sample_id_all = false;
+  ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
+  const auto problems = check_perf_data(file_bytes(dir / "a.data"), "a.data");
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems.front().message.find("sample_id_all"), std::string::npos);
+}
+
+// Random models: any event count, attr fields, records and features survive write -> read.
+RC_GTEST_PROP(PerfDataRoundTrip, RandomModels, ()) {
+  ModelSpec spec;
+  spec.events = *rc::gen::inRange<std::uint32_t>(1, 5);
+  spec.samples = *rc::gen::inRange<std::uint32_t>(0, 20);
+  spec.type = *rc::gen::inRange<std::uint32_t>(0, 64);
+  spec.config = *rc::gen::arbitrary<std::uint32_t>();
+  spec.mode = *rc::gen::element(PerfDataMode::file, PerfDataMode::pipe);
+  spec.host_metadata = *rc::gen::arbitrary<bool>();
+  PerfData model = demo_model(spec);
+  const auto attr_size = *rc::gen::element(64u, 72u, 80u, 96u, 104u, 112u, 120u, 128u, 136u);
+  for (auto& e : model.events) {
+    e.attr.size = attr_size;
+    e.attr.config[1] = attr_size >= 64 ? *rc::gen::arbitrary<std::uint64_t>() : 0;
+    e.attr.exclude_guest = *rc::gen::arbitrary<bool>();
+    e.attr.precise_ip = *rc::gen::inRange<std::uint8_t>(0, 4);
+  }
+  const auto n_unknown = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < n_unknown; ++i) {
+    Record r;
+    r.type = *rc::gen::inRange<std::uint32_t>(100, 60000);
+    r.misc = *rc::gen::arbitrary<std::uint16_t>();
+    const auto words = *rc::gen::container<std::vector<std::uint8_t>>(
+        *rc::gen::inRange<std::size_t>(0, 5) * 8, rc::gen::arbitrary<std::uint8_t>());
+    for (auto b : words) r.payload.push_back(static_cast<std::byte>(b));
+    model.records.insert(model.records.begin() + 1, r);
+  }
+  if (*rc::gen::arbitrary<bool>()) {
+    model.features[*rc::gen::inRange<std::uint32_t>(18, 32)] =
+        std::vector<std::byte>(*rc::gen::inRange<std::size_t>(1, 40), std::byte{0x5a});
+  }
+  TempDir dir;
+  RC_ASSERT(!write_perf_data(dir / "r.data", model, options_like(model)));
+  const auto back = read_perf_data(dir / "r.data");
+  RC_ASSERT(back.has_value());
+  RC_ASSERT(*back == model);
+}
+
+}  // namespace
+}  // namespace pmucat

@@ -1,0 +1,142 @@
+// perf.data <-> PerfDataProto: lossless both ways for our files, perf's files and the corpus;
+// stable proto -> perf.data -> proto; quipper-only protos (no pmucat extensions) still convert.
+#include <gtest/gtest.h>
+
+#include "model_builder.h"
+#include "perf_data.pb.h"
+#include "pmucat/perfdata.h"
+#include "run_command.h"
+
+namespace pmucat {
+namespace {
+
+const std::filesystem::path kCorpus = PMUCAT_SOURCE_DIR "/../shared/perfdata-corpus";
+
+void expect_lossless(const PerfData& data, const std::string& what) {
+  for (auto format : {ProtoFormat::binary, ProtoFormat::text}) {
+    const auto proto = to_perf_data_proto(data, format);
+    ASSERT_TRUE(proto) << what;
+    const auto back = from_perf_data_proto(*proto, format, what);
+    ASSERT_TRUE(back) << what << ": " << back.error().message;
+    EXPECT_EQ(*back, data) << what;
+    // proto -> perf.data -> proto is stable, byte for byte.
+    const auto again = to_perf_data_proto(*back, format);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *proto) << what;
+  }
+}
+
+// How many records needed the raw extension (typed quipper messages did not suffice).
+std::size_t raw_records(const PerfData& data) {
+  quipper::PerfDataProto proto;
+  EXPECT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  std::size_t n = 0;
+  for (const auto& e : proto.events()) n += e.has_pmucat_raw() ? 1 : 0;
+  return n;
+}
+
+TEST(PerfDataProto, OurModelsAreLosslessAndFullyTyped) {
+  for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+    for (std::uint32_t events : {1u, 3u}) {
+      test::ModelSpec spec;
+      spec.mode = mode;
+      spec.events = events;
+      const auto model = test::demo_model(spec);
+      expect_lossless(model, "demo");
+      EXPECT_EQ(raw_records(model), 0u);
+    }
+  }
+}
+
+TEST(PerfDataProto, TypedFieldsCarryQuippersView) {
+  test::ModelSpec spec;
+  spec.events = 2;
+  const auto model = test::demo_model(spec);
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(model, ProtoFormat::binary)));
+  ASSERT_EQ(proto.file_attrs_size(), 2);
+  EXPECT_EQ(proto.file_attrs(1).attr().config(), 1u);
+  EXPECT_EQ(proto.file_attrs(1).ids(0), 101u);
+  ASSERT_EQ(proto.event_types_size(), 2);
+  EXPECT_EQ(proto.event_types(1).name(), "event1");
+  EXPECT_EQ(proto.event_types(1).id(), 1u);  // quipper: id = attr.config
+  EXPECT_EQ(proto.string_metadata().hostname().value(), "testhost");
+  EXPECT_EQ(proto.string_metadata().perf_command_line_whole().value(), "/usr/bin/pmucat record");
+  ASSERT_EQ(proto.pmu_mappings_size(), 2);
+  EXPECT_EQ(proto.pmu_mappings(1).name(), "cpu");
+  ASSERT_GE(proto.events_size(), 3);
+  EXPECT_EQ(proto.events(0).comm_event().comm(), "demo");
+  EXPECT_EQ(proto.events(0).comm_event().sample_info().id(), 100u);
+  EXPECT_EQ(proto.events(1).sample_event().ip(), 0x400000u);
+  EXPECT_EQ(proto.events(1).timestamp(), 1'000'000'001u);
+  EXPECT_EQ(proto.pmucat_features_size(), 0);  // every feature was typed exactly
+  EXPECT_EQ(proto.metadata_mask(0) >> feature::hostname & 1, 1u);
+}
+
+TEST(PerfDataProto, QuipperOnlyProtoStillConverts) {
+  test::ModelSpec spec;
+  spec.events = 2;
+  const auto model = test::demo_model(spec);
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(model, ProtoFormat::binary)));
+  // What quipper itself would have: no pmucat extension fields.
+  proto.clear_pmucat_features();
+  proto.clear_pmucat_event_names();
+  proto.clear_pmucat_pipe_mode();
+  proto.clear_pmucat_pipe_end_marker();
+  for (auto& fa : *proto.mutable_file_attrs()) fa.mutable_attr()->clear_pmucat_flags();
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "q");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->events, model.events);
+  EXPECT_EQ(back->records, model.records);
+  EXPECT_EQ(back->features, model.features);
+  if (!test::have_perf()) return;
+  test::TempDir dir;
+  ASSERT_FALSE(write_perf_data(dir / "q.data", *back, {}));
+  const auto r = test::run_command("perf script -i '" + (dir / "q.data").string() + "'");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("event1:"), std::string::npos) << r.out;
+}
+
+TEST(PerfDataProto, GarbageIsAnError) {
+  EXPECT_FALSE(from_perf_data_proto("\xff\xff\xff", ProtoFormat::binary, "g"));
+  EXPECT_FALSE(from_perf_data_proto("file_attrs { nonsense: 1 }", ProtoFormat::text, "g"));
+  // A typed sample with no attr to lay it out cannot become a record.
+  EXPECT_FALSE(from_perf_data_proto("events { header { type: 9 } sample_event { ip: 1 } }",
+                                    ProtoFormat::text, "g"));
+}
+
+TEST(PerfDataProto, CorpusIsLossless) {
+  std::error_code ec;
+  if (!std::filesystem::exists(kCorpus, ec)) GTEST_SKIP() << "corpus absent";
+  for (const auto& entry : std::filesystem::directory_iterator(kCorpus)) {
+    const auto name = entry.path().filename().string();
+    if (name.rfind("perf.data", 0) != 0) continue;
+    const auto data = read_perf_data(entry.path());
+    ASSERT_TRUE(data) << name;
+    expect_lossless(*data, name);
+    // Most records map onto quipper's typed messages.
+    EXPECT_LT(raw_records(*data) * 2, data->records.size()) << name;
+  }
+}
+
+TEST(PerfDataProto, PerfRecordedFileIsLossless) {
+  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+  test::TempDir dir;
+  const auto rec = test::run_command("perf record -q -e cpu-clock -o '" +
+                                     (dir / "r.data").string() + "' -- /bin/true");
+  if (rec.status != 0) GTEST_SKIP() << "perf record is not permitted here";
+  const auto data = read_perf_data(dir / "r.data");
+  ASSERT_TRUE(data);
+  expect_lossless(*data, "perf record");
+  const auto proto = to_perf_data_proto(*data, ProtoFormat::binary);
+  const auto back = from_perf_data_proto(*proto, ProtoFormat::binary, "r.pb");
+  ASSERT_FALSE(write_perf_data(dir / "back.data", *back, options_like(*back)));
+  const auto a = test::run_command("perf script -i '" + (dir / "r.data").string() + "'");
+  const auto b = test::run_command("perf script -i '" + (dir / "back.data").string() + "'");
+  EXPECT_EQ(a.out, b.out);
+}
+
+}  // namespace
+}  // namespace pmucat
