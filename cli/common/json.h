@@ -1,0 +1,25 @@
+// JSON helpers shared by the tools. 64-bit words are stored as JSON unsigned integers (never
+// doubles), and keys keep the order they were added in so output is stable and readable.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pmucat/attr.h"
+#include "pmucat/diagnostic.h"
+
+namespace pmucat::cli {
+
+using Json = nlohmann::ordered_json;
+
+// {"severity","id","file","line","column","length","message","hint"?,"source_line"?}.
+Json diagnostic_to_json(const Diagnostic& diagnostic);
+
+// Adds `type`, `size`, `config`..`config3` (always) and every other attr field that is set to
+// `object`: one-bit flags as `true`, everything else as a number.
+void add_attr_fields(const Attr& attr, Json& object);
+
+// The text of `value`, indented by two spaces, ending in a newline.
+std::string dump_json(const Json& value);
+
+}  // namespace pmucat::cli

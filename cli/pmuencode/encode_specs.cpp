@@ -1,0 +1,98 @@
+#include "pmuencode/encode_specs.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/pmu_selection.h"
+#include "pmucat/spec.h"
+
+namespace pmucat::cli {
+namespace {
+
+void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent> events) {
+  for (EncodedEvent& event : events) {
+    if (std::find(into.begin(), into.end(), event) == into.end()) into.push_back(std::move(event));
+  }
+}
+
+// Encodes one argument on the PMUs `pmus` (the --pmu selection).
+Expected<std::vector<EncodedEvent>> encode_on(const Catalog& catalog, const std::string& spec,
+                                              const std::string& pattern,
+                                              const std::vector<const Pmu*>& pmus,
+                                              const EncodeOptions& options) {
+  auto parsed = parse_spec_list(spec);
+  if (!parsed) return unexpected(parsed.error());
+  bool needs_pmu = false;
+  std::set<std::string> event_name_specs;
+  for (const EventSpec& item : *parsed) {
+    if (item.form == SpecForm::terms_only || item.form == SpecForm::raw) needs_pmu = true;
+    if (item.form == SpecForm::event_name) event_name_specs.insert(item.text);
+  }
+
+  std::vector<EncodedEvent> events;
+  if (!needs_pmu) {
+    auto encoded = encode(catalog, spec, options);
+    if (!encoded) return unexpected(encoded.error());
+    events = std::move(*encoded);
+  } else {
+    // Specs of other forms come out the same from every round; append_unique drops repeats.
+    for (const Pmu* pmu : pmus) {
+      EncodeOptions with_pmu = options;
+      with_pmu.default_pmu = pmu->name();
+      auto encoded = encode(catalog, spec, with_pmu);
+      if (!encoded) return unexpected(encoded.error());
+      append_unique(events, std::move(*encoded));
+    }
+  }
+
+  // A bare event name expands on every PMU that has it; --pmu narrows that.
+  std::vector<EncodedEvent> kept;
+  std::set<std::string> names_kept;
+  for (EncodedEvent& event : events) {
+    if (event_name_specs.count(event.spec) != 0) {
+      const bool selected = std::any_of(pmus.begin(), pmus.end(),
+                                        [&](const Pmu* pmu) { return pmu->name() == event.pmu; });
+      if (!selected) continue;
+      names_kept.insert(event.spec);
+    }
+    kept.push_back(std::move(event));
+  }
+  for (const EventSpec& item : *parsed) {
+    if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
+    Diagnostic error = make_diagnostic(
+        Severity::error, "event-not-on-pmu", "<spec>", spec, item.offset, item.name.size(),
+        fmt::format("event '{}' is not on PMU '{}'", item.name, pattern));
+    error.hint = "run 'pmuls --event " + item.name + "' to see which PMUs have it";
+    return unexpected(std::move(error));
+  }
+  return kept;
+}
+
+}  // namespace
+
+EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> specs,
+                          const std::string& pmu_pattern, const EncodeOptions& options) {
+  EncodeResult result;
+  std::vector<const Pmu*> pmus;
+  if (!pmu_pattern.empty()) {
+    pmus = catalog.match_pmus(pmu_pattern);
+    if (pmus.empty()) {
+      result.errors.push_back(unknown_pmu_error(catalog, pmu_pattern));
+      return result;
+    }
+  }
+  for (const std::string& spec : specs) {
+    auto encoded = pmu_pattern.empty() ? encode(catalog, spec, options)
+                                       : encode_on(catalog, spec, pmu_pattern, pmus, options);
+    if (encoded) {
+      for (EncodedEvent& event : *encoded) result.events.push_back(std::move(event));
+    } else {
+      result.errors.push_back(std::move(encoded.error()));
+    }
+  }
+  return result;
+}
+
+}  // namespace pmucat::cli

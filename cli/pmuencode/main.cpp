@@ -1,0 +1,202 @@
+// pmuencode: perf event specs -> struct perf_event_attr, exactly as perf encodes them; and with
+// --decode, config words -> the terms and catalog events that produce them.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "common/app.h"
+#include "common/pmu_selection.h"
+#include "pmucat/decode.h"
+#include "pmucat/perfdata.h"
+#include "pmuencode/decode_words.h"
+#include "pmuencode/encode_specs.h"
+#include "pmuencode/output.h"
+
+namespace pmucat::cli {
+namespace {
+
+constexpr const char* kExamples = R"(Examples:
+  $ pmuencode 'cpu/event=0x3c,umask=0x1,inv,cmask=3/u'
+      the perf_event_attr perf would open, then the canonical spec
+  $ pmuencode --pmu cpu 'event=0xc0,umask=0x1'
+      bare terms for a PMU given separately (default: the core PMU)
+  $ pmuencode mem-loads
+      a bare event name: one attr per PMU that has it
+  $ pmuencode 'hv_24x7/PM_PB_CYC,chip=0/'
+      an event with a '?' parameter, given its value
+  $ pmuencode --perf 'uncore_imc/cas_count_read/'
+      canonical strings for 'perf stat -e', one per PMU instance
+  $ pmuencode --json 'cpu/event=0xd1,umask=0x8/pp'
+      JSON: type, config..config3 as unsigned integers, every field set
+  $ pmuencode --c 'cpu/event=0x3c/k'
+      a C initializer for struct perf_event_attr
+  $ pmuencode -o /tmp/pmucat-events.data 'cpu/event=0x3c/'
+      write a perf.data file with these attrs (perf evlist -v -i FILE reads it)
+  $ pmuencode --decode cpu config=0x1c3003c
+      the reverse: the terms and every catalog event with this encoding
+
+Environment:
+  PMUCAT_SYSFS   tree to read when --sysfs is not given
+  NO_COLOR       set to disable colour with --color=auto
+
+Exit status: 0 success; 1 a spec or PMU was rejected (located diagnostic on stderr);
+2 usage error or unreadable tree.
+)";
+
+struct Options {
+  CommonOptions common;
+  std::string pmu;
+  std::vector<std::string> arguments;
+  bool perf_only = false;
+  bool c_initializer = false;
+  bool decode = false;
+  bool perf_semantics = false;
+  std::string output_file;        // -o: also write a perf.data file
+  std::vector<std::string> argv;  // for the perf.data CMDLINE feature
+};
+
+// Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
+// event needs config3.
+bool write_output_file(const Catalog& catalog, const Options& options,
+                       std::span<const EncodedEvent> events, DiagnosticPrinter& printer) {
+  EventsFileOptions file_options;
+  file_options.cmdline = options.argv;
+  for (const EncodedEvent& event : events) {
+    if (event.attr.config[3] != 0) file_options.writer.attr_size = kAttrSizeVer8;
+  }
+  if (auto problem = write_events_perf_data(options.output_file, events, catalog, file_options)) {
+    printer.print(*problem);
+    return false;
+  }
+  return true;
+}
+
+int run_decode(const Catalog& catalog, const Options& options, DiagnosticPrinter& printer) {
+  std::span<const std::string> words = options.arguments;
+  std::string pattern = options.pmu;
+  if (pattern.empty()) {
+    if (words.empty()) {
+      printer.error("--decode needs a PMU and config words, e.g. --decode cpu config=0x3c");
+      return to_int(ExitCode::usage);
+    }
+    pattern = words.front();
+    words = words.subspan(1);
+  }
+  if (words.empty()) {
+    printer.error("--decode needs at least one config word, e.g. config=0x3c");
+    return to_int(ExitCode::usage);
+  }
+  const std::vector<const Pmu*> pmus = catalog.match_pmus(pattern);
+  if (pmus.empty()) {
+    printer.print(unknown_pmu_error(catalog, pattern));
+    return to_int(ExitCode::rejected);
+  }
+  auto config = parse_config_words(words);
+  if (!config) {
+    printer.print(config.error());
+    return to_int(ExitCode::rejected);
+  }
+  std::string out;
+  Json items = Json::array();
+  for (const Pmu* pmu : pmus) {
+    const Decoded decoded = decode(*pmu, *config);
+    if (options.common.json) {
+      items.push_back(decoded_to_json(*pmu, *config, decoded));
+    } else {
+      if (!out.empty()) out += '\n';
+      out += render_decoded(*pmu, *config, decoded);
+    }
+  }
+  write_stdout(options.common.json ? dump_json(items) : out);
+  return to_int(ExitCode::success);
+}
+
+int run(const Options& options) {
+  const ColorMode mode = color_mode(options.common);
+  DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuencode");
+  const int output_forms =
+      int{options.common.json} + int{options.perf_only} + int{options.c_initializer};
+  if (output_forms > 1) {
+    printer.error("choose one of --json, --perf and --c");
+    return to_int(ExitCode::usage);
+  }
+  if (options.decode &&
+      (options.perf_only || options.c_initializer || !options.output_file.empty())) {
+    printer.error("--decode prints terms and events; only --json changes its output");
+    return to_int(ExitCode::usage);
+  }
+  if (options.arguments.empty()) {
+    printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
+    return to_int(ExitCode::usage);
+  }
+  auto catalog = open_catalog(options.common);
+  if (!catalog) {
+    printer.print(catalog.error());
+    return to_int(ExitCode::usage);
+  }
+  if (options.decode) return run_decode(*catalog, options, printer);
+
+  EncodeOptions encode_options;
+  if (options.perf_semantics) encode_options.semantics = Semantics::perf;
+  const EncodeResult result =
+      encode_specs(*catalog, options.arguments, options.pmu, encode_options);
+  for (const Diagnostic& error : result.errors) printer.print(error);
+  if (!result.errors.empty()) return to_int(ExitCode::rejected);
+  for (const EncodedEvent& event : result.events) {
+    for (const Diagnostic& warning : event.warnings) printer.print(warning);
+  }
+
+  if (!options.output_file.empty() &&
+      !write_output_file(*catalog, options, result.events, printer)) {
+    return to_int(ExitCode::usage);
+  }
+  if (options.common.json) {
+    Json items = Json::array();
+    for (const EncodedEvent& event : result.events) items.push_back(encoded_to_json(event));
+    write_stdout(dump_json(items));
+  } else if (options.perf_only) {
+    write_stdout(render_perf_strings(result.events));
+  } else if (options.c_initializer) {
+    write_stdout(render_c_initializer(result.events));
+  } else if (options.output_file.empty()) {
+    write_stdout(render_attr_dumps(result.events));
+  }
+  return to_int(ExitCode::success);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  using namespace pmucat::cli;
+  Options options;
+  options.argv.assign(argv, argv + argc);
+  CLI::App app("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.",
+               "pmuencode");
+  add_common_options(app, options.common);
+  app.add_option("--pmu", options.pmu,
+                 "PMU for bare terms and raw events (default: cpu, cpu_core, or the first PMU "
+                 "with a cpus file); narrows bare event names")
+      ->type_name("NAME|GLOB");
+  app.add_flag("--perf", options.perf_only,
+               "Print only the canonical specs, one per line, for perf stat -e");
+  app.add_flag("--c", options.c_initializer, "Print a C initializer for struct perf_event_attr");
+  app.add_flag("--decode", options.decode,
+               "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
+  app.add_flag("--perf-semantics", options.perf_semantics,
+               "OR a user term into the same field of an event alias, as perf 6.1 does, instead "
+               "of overriding it");
+  app.add_option("-o,--output", options.output_file,
+                 "Also write a perf.data file describing the attrs (the default dump is then "
+                 "not printed)")
+      ->type_name("FILE");
+  app.add_option("SPEC", options.arguments,
+                 "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
+                 "PMU and config words")
+      ->type_name("SPEC");
+  app.footer(kExamples);
+  if (auto status = parse_command_line(app, argc, argv)) return *status;
+  return run(options);
+}

@@ -1,0 +1,128 @@
+#include "pmuencode/output.h"
+
+#include <fmt/core.h>
+
+#include "common/attr_fields.h"
+#include "pmucat/attr.h"
+
+namespace pmucat::cli {
+namespace {
+
+constexpr std::string_view kDashes =
+    "------------------------------------------------------------\n";
+
+std::string c_value(const AttrField& field) {
+  switch (field.style) {
+    case FieldStyle::hex:
+      return fmt::format("{:#x}ULL", field.value);
+    case FieldStyle::flag:
+      return "1";
+    case FieldStyle::signed_decimal:
+      return std::to_string(static_cast<std::int64_t>(field.value));
+    case FieldStyle::decimal:
+      break;
+  }
+  return std::to_string(field.value);
+}
+
+std::string c_comment_for(const AttrField& field) {
+  switch (field.names) {
+    case AttrField::Names::sample_type:
+      return " /* " + sample_type_names(field.value) + " */";
+    case AttrField::Names::read_format:
+      return " /* " + read_format_names(field.value) + " */";
+    case AttrField::Names::branch_sample_type:
+      return " /* " + branch_sample_type_names(field.value) + " */";
+    case AttrField::Names::none:
+      break;
+  }
+  return {};
+}
+
+// `*/` inside a spec would end the comment early.
+std::string comment_safe(std::string text) {
+  for (std::size_t at = text.find("*/"); at != std::string::npos; at = text.find("*/", at)) {
+    text.replace(at, 2, "* /");
+  }
+  return text;
+}
+
+std::string c_body(const EncodedEvent& event, std::string_view indent) {
+  std::string out;
+  for (const AttrField& field : set_attr_fields(event.attr)) {
+    if (field.name == "size") {
+      // The running kernel's headers know their own size; the library's ABI size may differ.
+      out += fmt::format("{}.size = sizeof(struct perf_event_attr),\n", indent);
+      continue;
+    }
+    out += fmt::format("{}.{} = {},{}\n", indent, field.name, c_value(field), c_comment_for(field));
+    if (field.name == "config3") {
+      out += fmt::format("{}/* config3 needs <linux/perf_event.h> from Linux 6.3 or later */\n",
+                         indent);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_attr_dumps(std::span<const EncodedEvent> events) {
+  std::string out;
+  for (const EncodedEvent& event : events) {
+    if (!out.empty()) out += '\n';
+    out += kDashes;
+    out += dump_attr(event.attr);  // starts with perf's "perf_event_attr:" line
+    out += kDashes;
+    out += event.perf_string;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string render_perf_strings(std::span<const EncodedEvent> events) {
+  std::string out;
+  for (const EncodedEvent& event : events) {
+    out += event.perf_string;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string render_c_initializer(std::span<const EncodedEvent> events) {
+  std::string out = "#include <linux/perf_event.h>\n\n";
+  if (events.size() == 1) {
+    out += fmt::format("/* {} */\n", comment_safe(events.front().perf_string));
+    out += "struct perf_event_attr attr = {\n";
+    out += c_body(events.front(), "\t");
+    out += "};\n";
+    return out;
+  }
+  out += "struct perf_event_attr attrs[] = {\n";
+  for (const EncodedEvent& event : events) {
+    out += fmt::format("\t/* {} */\n\t{{\n", comment_safe(event.perf_string));
+    out += c_body(event, "\t\t");
+    out += "\t},\n";
+  }
+  out += "};\n";
+  return out;
+}
+
+Json encoded_to_json(const EncodedEvent& event) {
+  Json out = Json::object();
+  out["spec"] = event.spec;
+  out["pmu"] = event.pmu;
+  if (!event.event.empty()) out["event"] = event.event;
+  add_attr_fields(event.attr, out);
+  const EventSettings& settings = event.settings;
+  if (settings.name) out["name"] = *settings.name;
+  if (settings.metric_id) out["metric_id"] = *settings.metric_id;
+  if (settings.percore) out["percore"] = *settings.percore;
+  if (settings.nr) out["nr"] = *settings.nr;
+  if (settings.call_graph) out["call_graph"] = *settings.call_graph;
+  if (settings.branch_type) out["branch_type"] = *settings.branch_type;
+  if (!settings.driver_config.empty()) out["driver_config"] = settings.driver_config;
+  out["perf"] = event.perf_string;
+  return out;
+}
+
+}  // namespace pmucat::cli

@@ -1,0 +1,27 @@
+// The output forms of pmuencode for encoded events: perf -vv style dump, canonical perf strings,
+// a C initializer, and JSON (docs/cli.md, docs/schema/pmuencode.schema.json).
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "common/json.h"
+#include "pmucat/encode.h"
+
+namespace pmucat::cli {
+
+// For each event: the set attr fields between perf's dashed lines, then the canonical string.
+std::string render_attr_dumps(std::span<const EncodedEvent> events);
+
+// The canonical strings, one per line, ready for `perf stat -e`.
+std::string render_perf_strings(std::span<const EncodedEvent> events);
+
+// A compilable C initializer: `struct perf_event_attr attr = {...};` for one event, an array
+// `attrs[]` for several, each with its spec in a comment.
+std::string render_c_initializer(std::span<const EncodedEvent> events);
+
+// One object per event: spec, pmu, event, every attr field that is set (type and config words
+// always), the evsel settings perf keeps beside the attr, and `perf`.
+Json encoded_to_json(const EncodedEvent& event);
+
+}  // namespace pmucat::cli

@@ -1,0 +1,168 @@
+// pmuls: lists the PMUs of a sysfs tree, their events with encodings, and their format fields.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "common/app.h"
+#include "common/pmu_selection.h"
+#include "common/suggest.h"
+#include "pmuls/catalog_json.h"
+#include "pmuls/event_listing.h"
+#include "pmuls/pmu_summary.h"
+#include "pmuls/register_map.h"
+
+namespace pmucat::cli {
+namespace {
+
+constexpr const char* kExamples = R"(Examples:
+  $ pmuls
+      every PMU: type, kind, cpumask/cpus, number of events and formats
+  $ pmuls --pmu cpu
+      the events of cpu as cpu/NAME/, with their terms and config words
+  $ pmuls --pmu 'uncore_cha_*' --long
+      several PMUs by glob, with caps, alias, identifier and other attributes
+  $ pmuls --formats --pmu cpu
+      cpu's format fields and a bit map of each config word
+  $ pmuls --event mem-loads
+      one event in full, on every PMU that has it
+  $ pmuls --json --pmu cpu
+      the same selection as JSON (schema in docs/cli.md)
+
+Environment:
+  PMUCAT_SYSFS   tree to read when --sysfs is not given
+  NO_COLOR       set to disable colour with --color=auto
+
+Exit status: 0 success, 1 unknown PMU or event, 2 usage error or unreadable tree.
+)";
+
+struct Options {
+  CommonOptions common;
+  std::vector<std::string> pmus;
+  std::string event;
+  bool formats = false;
+  bool long_form = false;
+};
+
+// The PMUs that have `name`, each with the event found there (metadata loaded).
+std::vector<std::pair<const Pmu*, const Event*>> find_event_everywhere(
+    std::span<const Pmu* const> pmus, const std::string& name) {
+  std::vector<std::pair<const Pmu*, const Event*>> found;
+  for (const Pmu* pmu : pmus) {
+    // find_event probes two file names; only a hit pays for reading the directory's metadata.
+    if (pmu->find_event(name) == nullptr) continue;
+    for (const Event& event : pmu->events()) {
+      if (iequals(event.name, name)) {
+        found.emplace_back(pmu, &event);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::string& name) {
+  std::vector<std::string> names;
+  for (const Pmu* pmu : pmus) {
+    for (const Event& event : pmu->events()) names.push_back(event.name);
+  }
+  std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
+  if (auto suggestion = nearest(name, names)) hint = fmt::format("did you mean '{}'?", *suggestion);
+  return argument_error("unknown-event", "<event>", name, 0, name.size(),
+                        fmt::format("no PMU has an event named '{}'", name), std::move(hint));
+}
+
+int run(const Options& options) {
+  const ColorMode mode = color_mode(options.common);
+  DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuls");
+  const Palette stdout_palette{stream_wants_color(mode, stdout)};
+
+  auto catalog = open_catalog(options.common);
+  if (!catalog) {
+    printer.print(catalog.error());
+    return to_int(ExitCode::usage);
+  }
+  auto selected = select_pmus(*catalog, options.pmus);
+  if (!selected) {
+    printer.print(selected.error());
+    return to_int(ExitCode::rejected);
+  }
+  const std::vector<const Pmu*>& pmus = *selected;
+  const bool whole_tree = options.pmus.empty();
+  std::string out;
+
+  if (!options.event.empty()) {
+    const auto found = find_event_everywhere(pmus, options.event);
+    if (found.empty()) {
+      printer.print(unknown_event_error(pmus, options.event));
+      return to_int(ExitCode::rejected);
+    }
+    if (options.common.json) {
+      std::vector<Json> items;
+      for (const auto& [pmu, event] : found) items.push_back(pmu_to_json(*pmu, event));
+      write_stdout(dump_json(catalog_to_json(*catalog, items)));
+      return to_int(ExitCode::success);
+    }
+    for (const auto& [pmu, event] : found) {
+      if (!out.empty()) out += '\n';
+      out += render_event_detail(*pmu, *event, printer);
+    }
+    write_stdout(out);
+    return to_int(ExitCode::success);
+  }
+
+  if (options.common.json) {
+    std::vector<Json> items;
+    for (const Pmu* pmu : pmus) items.push_back(pmu_to_json(*pmu));
+    write_stdout(dump_json(catalog_to_json(*catalog, items)));
+    return to_int(ExitCode::success);
+  }
+
+  if (options.formats) {
+    for (const Pmu* pmu : pmus) {
+      // Listing the whole tree, PMUs without formats (software, tracepoint) are noise.
+      if (whole_tree && pmu->formats().empty()) continue;
+      if (!out.empty()) out += '\n';
+      out += fmt::format("{}{}{}: {}\n", stdout_palette.bold(), pmu->name(), stdout_palette.reset(),
+                         pmu->type() ? fmt::format("type {}", *pmu->type()) : "no type");
+      out += render_formats(pmu->formats(), stdout_palette);
+      if (!whole_tree) printer.print_errors_as_warnings(pmu->diagnostics());
+    }
+  } else if (!whole_tree) {
+    for (const Pmu* pmu : pmus) {
+      if (!out.empty()) out += '\n';
+      out += render_pmu_events(*pmu, options.long_form, printer);
+    }
+  } else {
+    out = render_pmu_summary(pmus, options.long_form);
+    printer.print_errors_as_warnings(catalog->diagnostics());
+    for (const Pmu* pmu : pmus) printer.print_errors_as_warnings(pmu->attributes().diagnostics);
+  }
+  write_stdout(out);
+  return to_int(ExitCode::success);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  using namespace pmucat::cli;
+  Options options;
+  CLI::App app("List the PMUs of a Linux sysfs event_source tree, their events and formats.",
+               "pmuls");
+  add_common_options(app, options.common);
+  app.add_option("--pmu", options.pmus,
+                 "Show the events of this PMU (name, uncore instance prefix or glob; repeatable)")
+      ->type_name("NAME|GLOB");
+  app.add_option("--event", options.event,
+                 "Show one event (case-insensitive) in full, on every PMU that has it")
+      ->type_name("NAME");
+  app.add_flag("--formats", options.formats,
+               "Show format fields and a bit map of each config word");
+  app.add_flag("-l,--long", options.long_form,
+               "Also show caps, alias, identifier and the other PMU attributes");
+  app.footer(kExamples);
+  if (auto status = parse_command_line(app, argc, argv)) return *status;
+  return run(options);
+}

@@ -1,0 +1,24 @@
+// The --formats picture: a PMU's format terms with their bit specs, and a 64-bit map of each
+// config word showing which term owns which bit (bit 63 on the left, as data sheets draw it).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/color.h"
+#include "pmucat/catalog.h"
+
+namespace pmucat::cli {
+
+// One key character per format, unique within the list: the first letter of the name when
+// free, else another of its letters or digits, else any free letter or digit ('?' when all 62
+// are taken). Formats lower in the register (by word, then lowest bit) choose first.
+std::vector<char> assign_format_keys(std::span<const Format> formats);
+
+// The format table (key, name, bits, width, max), one map line per config word used, and a list
+// of the bits several formats share (drawn as '#', red when `palette` is on). Bits no format
+// owns are '.'. Every line starts with two spaces.
+std::string render_formats(std::span<const Format> formats, const Palette& palette);
+
+}  // namespace pmucat::cli

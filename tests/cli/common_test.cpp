@@ -1,0 +1,206 @@
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "common/attr_fields.h"
+#include "common/color.h"
+#include "common/diagnostics.h"
+#include "common/json.h"
+#include "common/suggest.h"
+#include "common/text_table.h"
+
+namespace pmucat::cli {
+namespace {
+
+TEST(Color, ModesParse) {
+  EXPECT_EQ(parse_color_mode("auto"), ColorMode::automatic);
+  EXPECT_EQ(parse_color_mode("always"), ColorMode::always);
+  EXPECT_EQ(parse_color_mode("never"), ColorMode::never);
+  EXPECT_EQ(parse_color_mode("yes"), std::nullopt);
+}
+
+TEST(Color, AutoNeedsATerminalAndNoNoColor) {
+  EXPECT_TRUE(decide_color(ColorMode::automatic, true, false));
+  EXPECT_FALSE(decide_color(ColorMode::automatic, false, false));
+  EXPECT_FALSE(decide_color(ColorMode::automatic, true, true));
+}
+
+TEST(Color, ExplicitModesWin) {
+  EXPECT_TRUE(decide_color(ColorMode::always, false, true));
+  EXPECT_FALSE(decide_color(ColorMode::never, true, false));
+}
+
+TEST(Color, PaletteIsEmptyWhenOff) {
+  const Palette off{false};
+  EXPECT_EQ(off.red(), "");
+  EXPECT_EQ(off.reset(), "");
+  const Palette on{true};
+  EXPECT_EQ(on.red(), "\x1b[1;31m");
+}
+
+TEST(Suggest, EditDistanceBasics) {
+  EXPECT_EQ(edit_distance("umask", "umask"), 0u);
+  EXPECT_EQ(edit_distance("umsk", "umask"), 1u);
+  EXPECT_EQ(edit_distance("UMASK", "umask"), 0u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+}
+
+RC_GTEST_PROP(Suggest, EditDistanceIsSymmetricAndBounded, (std::string a, std::string b)) {
+  const std::size_t distance = edit_distance(a, b);
+  RC_ASSERT(distance == edit_distance(b, a));
+  RC_ASSERT(distance <= std::max(a.size(), b.size()));
+  RC_ASSERT(edit_distance(a, a) == 0u);
+}
+
+TEST(Suggest, NearestPicksAPlausibleTypo) {
+  const std::vector<std::string> names = {"event", "umask", "cmask", "inv", "edge"};
+  EXPECT_EQ(nearest("umsk", names), "umask");
+  EXPECT_EQ(nearest("evnt", names), "event");
+  EXPECT_EQ(nearest("frobnicate", names), std::nullopt);
+  EXPECT_EQ(nearest("x", std::vector<std::string>{}), std::nullopt);
+}
+
+TEST(TextTable, AlignsColumnsAndTrimsTrailingBlanks) {
+  TextTable table({TextTable::Align::left, TextTable::Align::right, TextTable::Align::left});
+  table.add_row({"cpu", "4", ""});
+  table.add_row({"uncore_cha_10", "123", "x"});
+  EXPECT_EQ(table.render("  "),
+            "  cpu              4\n"
+            "  uncore_cha_10  123  x\n");
+}
+
+TEST(AttrFields, TypeAndSizeAlwaysOthersOnlyWhenSet) {
+  Attr attr;
+  attr.type = 4;
+  attr.config[0] = 0x3c;
+  attr.exclude_kernel = true;
+  attr.precise_ip = 2;
+  attr.config[3] = 0x7;
+  const auto fields = set_attr_fields(attr);
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.emplace_back(field.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"type", "size", "config", "exclude_kernel",
+                                             "precise_ip", "config3"}));
+  EXPECT_EQ(fields[2].style, FieldStyle::hex);
+  EXPECT_EQ(fields[3].style, FieldStyle::flag);
+  EXPECT_EQ(fields[4].value, 2u);
+}
+
+TEST(AttrFields, UnionMembersFollowTheirSelectorFlag) {
+  Attr attr;
+  attr.freq = true;
+  attr.sample_freq = 4000;
+  attr.watermark = true;
+  attr.wakeup_watermark = 4096;
+  std::vector<std::string> names;
+  for (const auto& field : set_attr_fields(attr, false)) names.emplace_back(field.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"type", "size", "sample_freq", "freq", "watermark",
+                                             "wakeup_watermark"}));
+}
+
+TEST(Json, SixtyFourBitWordsStayExactUnsignedIntegers) {
+  Attr attr;
+  attr.config[0] = 0xffffffffffffffffULL;
+  attr.config[1] = 0x8000000000000001ULL;
+  Json object = Json::object();
+  add_attr_fields(attr, object);
+  const std::string text = dump_json(object);
+  EXPECT_NE(text.find("\"config\": 18446744073709551615"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"config1\": 9223372036854775809"), std::string::npos) << text;
+  const Json parsed = Json::parse(text);
+  EXPECT_TRUE(parsed["config"].is_number_unsigned());
+  EXPECT_EQ(parsed["config"].get<std::uint64_t>(), 0xffffffffffffffffULL);
+}
+
+RC_GTEST_PROP(Json, ConfigWordsRoundTrip, (std::uint64_t config, std::uint64_t config3)) {
+  Attr attr;
+  attr.config[0] = config;
+  attr.config[3] = config3;
+  Json object = Json::object();
+  add_attr_fields(attr, object);
+  const Json parsed = Json::parse(dump_json(object));
+  RC_ASSERT(parsed["config"].get<std::uint64_t>() == config);
+  RC_ASSERT(parsed["config3"].get<std::uint64_t>() == config3);
+}
+
+TEST(Json, FlagsAreBooleansAndZeroFieldsAreLeftOut) {
+  Attr attr;
+  attr.exclude_user = true;
+  attr.clockid = -1;
+  attr.use_clockid = true;
+  Json object = Json::object();
+  add_attr_fields(attr, object);
+  EXPECT_EQ(object["exclude_user"], true);
+  EXPECT_EQ(object["clockid"], -1);
+  EXPECT_FALSE(object.contains("exclude_kernel"));
+  EXPECT_FALSE(object.contains("sample_period"));
+}
+
+TEST(Json, InvalidUtf8DoesNotAbortTheDump) {
+  Json object = Json::object();
+  object["text"] = std::string("bad \xff byte");
+  EXPECT_NO_THROW((void)dump_json(object));
+}
+
+TEST(Json, DiagnosticCarriesItsLocation) {
+  const Diagnostic diagnostic = argument_error("unknown-pmu", "<pmu>", "cpux", 0, 4,
+                                               "unknown PMU 'cpux'", "did you mean 'cpu'?");
+  const Json json = diagnostic_to_json(diagnostic);
+  EXPECT_EQ(json["file"], "<pmu>");
+  EXPECT_EQ(json["line"], 1);
+  EXPECT_EQ(json["column"], 1);
+  EXPECT_EQ(json["length"], 4);
+  EXPECT_EQ(json["hint"], "did you mean 'cpu'?");
+}
+
+std::string printed(bool color, void (*action)(DiagnosticPrinter&)) {
+  std::FILE* file = std::tmpfile();
+  DiagnosticPrinter printer(file, color, "tool");
+  action(printer);
+  std::rewind(file);
+  std::string text;
+  char buffer[512];
+  std::size_t count;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, count);
+  std::fclose(file);
+  return text;
+}
+
+TEST(DiagnosticPrinter, PlainErrorWithoutLocation) {
+  EXPECT_EQ(printed(false, [](DiagnosticPrinter& p) { p.error("cannot read /nowhere"); }),
+            "tool: error: cannot read /nowhere\n");
+  const std::string colored =
+      printed(true, [](DiagnosticPrinter& p) { p.error("cannot read /nowhere"); });
+  EXPECT_NE(colored.find("\x1b["), std::string::npos);
+}
+
+TEST(DiagnosticPrinter, ErrorsBecomeWarningsAndLintsAreSkipped) {
+  const std::string text = printed(false, [](DiagnosticPrinter& p) {
+    Diagnostic error = argument_error("x", "<f>", "abc", 0, 1, "broken");
+    Diagnostic lint = argument_error("y", "<f>", "abc", 1, 1, "odd");
+    lint.severity = Severity::warning;
+    const std::vector<Diagnostic> list = {error, lint};
+    p.print_errors_as_warnings(list);
+    EXPECT_FALSE(p.had_error());
+  });
+  EXPECT_NE(text.find("warning: broken"), std::string::npos) << text;
+  EXPECT_EQ(text.find("odd"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\x1b["), std::string::npos);
+}
+
+TEST(DiagnosticPrinter, LocatedErrorHasCaretAndHint) {
+  const std::string text = printed(false, [](DiagnosticPrinter& p) {
+    p.print(argument_error("unknown-pmu", "<pmu>", "cpux", 0, 4, "unknown PMU 'cpux'",
+                           "did you mean 'cpu'?"));
+    EXPECT_TRUE(p.had_error());
+  });
+  EXPECT_NE(text.find("<pmu>:1:1: error: unknown PMU 'cpux'"), std::string::npos) << text;
+  EXPECT_NE(text.find("cpux\n^"), std::string::npos) << text;
+  EXPECT_NE(text.find("did you mean 'cpu'?"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace pmucat::cli

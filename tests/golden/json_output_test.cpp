@@ -1,0 +1,127 @@
+// `--json` output of both tools on every fixture tree validates against docs/schema, and so do
+// the JSON examples in docs/cli.md.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "json_schema.h"
+#include "run_command.h"
+
+namespace pmucat::testing {
+namespace {
+
+using nlohmann::json;
+
+const char* const kTrees[] = {"intel-spr", "amd-zen4", "arm-neoverse", "power9"};
+
+json load_schema(const std::string& name) {
+  std::ifstream file(source_dir() + "/docs/schema/" + name + ".schema.json");
+  return json::parse(file);
+}
+
+json run_json(const std::string& command, const std::string& tree) {
+  const CommandResult result = run_tool_command(command, tree);
+  EXPECT_EQ(result.status, 0) << command << "\n" << result.err;
+  EXPECT_EQ(result.err, "") << command;
+  return json::parse(result.out, nullptr, /*allow_exceptions=*/false);
+}
+
+void expect_valid(const json& schema, const json& instance, const std::string& what) {
+  ASSERT_FALSE(instance.is_discarded()) << what << ": not JSON";
+  const auto errors = validate_json(schema, instance);
+  EXPECT_TRUE(errors.empty()) << what << ": " << errors.size()
+                              << " violations, first: " << (errors.empty() ? "" : errors.front());
+}
+
+// The `perf` forms of every event in a pmuls --json document that encodes and needs no `?`.
+std::vector<std::string> plain_events(const json& catalog) {
+  std::vector<std::string> names;
+  for (const json& pmu : catalog["pmus"]) {
+    for (const json& event : pmu["events"]) {
+      if (event.contains("config") && event["params"].empty()) names.push_back(event["perf"]);
+    }
+  }
+  return names;
+}
+
+class JsonOutput : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(JsonOutput, PmulsWholeCatalogMatchesTheSchema) {
+  const json catalog = run_json("pmuls --json", GetParam());
+  expect_valid(load_schema("pmuls"), catalog, std::string("pmuls --json on ") + GetParam());
+  EXPECT_FALSE(catalog["pmus"].empty());
+}
+
+TEST_P(JsonOutput, PmuencodeOfEveryEventMatchesTheSchemaAndPmuls) {
+  const json catalog = run_json("pmuls --json", GetParam());
+  const std::vector<std::string> events = plain_events(catalog);
+  ASSERT_FALSE(events.empty());
+  std::string command = "pmuencode --json";
+  for (const std::string& event : events) command += " " + shell_quote(event);
+  const json encoded = run_json(command, GetParam());
+  expect_valid(load_schema("pmuencode"), encoded, std::string("pmuencode --json on ") + GetParam());
+  ASSERT_EQ(encoded.size(), events.size());
+  // pmuls shows the same words pmuencode produces.
+  std::size_t index = 0;
+  for (const json& pmu : catalog["pmus"]) {
+    for (const json& event : pmu["events"]) {
+      if (!event.contains("config") || !event["params"].empty()) continue;
+      const json& attr = encoded[index++];
+      EXPECT_EQ(attr["perf"].get<std::string>().empty(), false);
+      for (const char* word : {"config", "config1", "config2", "config3"}) {
+        EXPECT_EQ(attr[word], event[word]) << event["perf"] << " " << word;
+      }
+      EXPECT_EQ(attr["type"], pmu["type"]) << event["perf"];
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Trees, JsonOutput, ::testing::ValuesIn(kTrees),
+                         [](const ::testing::TestParamInfo<const char*>& param_info) {
+                           std::string name = param_info.param;
+                           for (char& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(JsonOutput, DecodeMatchesTheSchema) {
+  const json decoded = run_json("pmuencode --json --decode cpu config=0x403800023", "amd-zen4");
+  expect_valid(load_schema("pmuencode-decode"), decoded, "pmuencode --decode --json");
+  ASSERT_EQ(decoded.size(), 1u);
+  EXPECT_EQ(decoded[0]["config"].get<std::uint64_t>(), 0x403800023u);
+}
+
+// docs/cli.md marks each JSON example with `<!-- schema: NAME -->` on the line before its fence.
+TEST(JsonOutput, DocumentedExamplesMatchTheirSchemas) {
+  std::ifstream file(source_dir() + "/docs/cli.md");
+  std::string line;
+  std::string schema_name;
+  std::string block;
+  bool in_block = false;
+  int examples = 0;
+  while (std::getline(file, line)) {
+    if (in_block) {
+      if (line == "```") {
+        in_block = false;
+        const json instance = json::parse(block, nullptr, false);
+        expect_valid(load_schema(schema_name), instance, "docs/cli.md example " + schema_name);
+        ++examples;
+        schema_name.clear();
+      } else {
+        block += line + "\n";
+      }
+    } else if (line.rfind("<!-- schema: ", 0) == 0) {
+      schema_name = line.substr(13, line.find(" -->") - 13);
+    } else if (line == "```json" && !schema_name.empty()) {
+      in_block = true;
+      block.clear();
+    }
+  }
+  EXPECT_GE(examples, 3);
+}
+
+}  // namespace
+}  // namespace pmucat::testing
