@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "encode/decode_internal.h"
+#include "encode/pmu_defaults.h"
 #include "encode/special_terms.h"
 #include "encode/term_items.h"
 
@@ -38,11 +39,15 @@ struct EventWords {
   std::array<std::uint64_t, 4> param_bits{};
 };
 
-// Encodes an event file's terms alone (perf's OR semantics); nullopt if they do not encode.
+// Encodes an event file's terms alone as perf does (OR, or from the PMU's default config with
+// replaced fields); nullopt if they do not encode.
 std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
   if (event.error) return std::nullopt;
   EventWords result;
+  const auto defaults = encode_detail::pmu_default_config(pmu);
+  if (defaults) result.words = *defaults;
   std::array<std::uint64_t, 4> fields{};
+  std::array<std::uint64_t, 4> field_masks{};
   for (const Term& term : event.terms.terms) {
     if (auto special = encode_detail::find_special(term.name, true)) {
       if (auto word = encode_detail::config_word_of(*special)) {
@@ -69,9 +74,15 @@ std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
     if (term.kind == TermValueKind::string) return std::nullopt;
     const std::uint64_t value = term.kind == TermValueKind::none ? 1 : term.value;
     if (value > format->spec.max_value()) return std::nullopt;
-    fields[format->spec.word] |= scatter_bits(value, format->spec.mask);
+    const unsigned w = format->spec.word;
+    if (defaults) fields[w] &= ~format->spec.mask;
+    fields[w] |= scatter_bits(value, format->spec.mask);
+    field_masks[w] |= format->spec.mask;
   }
-  for (unsigned w = 0; w < kConfigWords; ++w) result.words[w] |= fields[w];
+  for (unsigned w = 0; w < kConfigWords; ++w) {
+    if (defaults) result.words[w] &= ~field_masks[w];
+    result.words[w] |= fields[w];
+  }
   return result;
 }
 
@@ -102,13 +113,18 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
       claim_order.push_back(format);
     }
   }
+  // On a PMU with a default config an absent field would re-encode as its default: a field the
+  // default sets but `config` leaves zero is printed as `name=0x0`.
+  const auto defaults = pmu_default_config(pmu);
   std::array<std::uint64_t, 4> claimed{};
   std::vector<std::pair<const Format*, std::uint64_t>> found;
+  std::vector<const Format*> explicit_zero;
   for (const Format* format : claim_order) {
     const unsigned w = format->spec.word;
     const std::uint64_t owned = format->spec.mask & ~claimed[w];
     claimed[w] |= format->spec.mask;
     const std::uint64_t bits = config[w] & owned;
+    if (bits == 0 && defaults && ((*defaults)[w] & owned) != 0) explicit_zero.push_back(format);
     if (bits == 0) continue;
     // Gathering only the unclaimed bits keeps re-encoding exact: scattering the value back
     // over the full mask sets exactly `bits`.
@@ -121,6 +137,9 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
       if (owner != format) continue;
       decoded.terms.push_back(DecodedTerm{format->name, value});
       printed.push_back(fmt::format("{}={:#x}", format->name, value));
+    }
+    if (std::find(explicit_zero.begin(), explicit_zero.end(), format) != explicit_zero.end()) {
+      printed.push_back(fmt::format("{}=0x0", format->name));
     }
   }
   for (unsigned w = 0; w < kConfigWords; ++w) {

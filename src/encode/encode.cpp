@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "encode/legacy_events.h"
+#include "encode/pmu_select.h"
 #include "encode/spec_diagnostics.h"
 #include "encode/suggest.h"
 #include "encode/term_items.h"
@@ -69,7 +70,8 @@ std::optional<Diagnostic> ListEncoder::add_pmu_terms(const EventSpec& event) {
     d.hint = "newer perf (and pmucat semantics) accept it";
     return d;
   }
-  const std::vector<const Pmu*> pmus = catalog_.match_pmus(event.pmu);
+  const std::vector<const Pmu*> pmus =
+      encode_detail::select_pmus(catalog_, event.pmu, options_.semantics);
   if (pmus.empty()) {
     Diagnostic d = spec_error("pmu-unknown", spec_, event.pmu_offset, event.pmu.size(),
                               fmt::format("unknown PMU '{}'", event.pmu));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "encode/perf_string.h"
+#include "encode/pmu_defaults.h"
 #include "encode/spec_diagnostics.h"
 #include "encode/suggest.h"
 #include "encode/term_items.h"
@@ -28,7 +29,8 @@ class TermEncoder {
         spec_(spec),
         options_(options),
         perf_(options.semantics == Semantics::perf),
-        words_(perf_ ? 3u : kConfigWords) {}
+        words_(perf_ ? 3u : kConfigWords),
+        default_config_(pmu_default_config(pmu)) {}
 
   Expected<EncodedEvent> run(const TermList& terms, const Modifiers& modifiers);
 
@@ -59,7 +61,17 @@ class TermEncoder {
   std::vector<Item> items_;
   const Event* alias_ = nullptr;
   const Term* alias_reference_ = nullptr;
+  // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
+  // not OR-ed, as perf does for them.
+  std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;
 };
+
+// Puts `value` into the field: OR-ed in, or (replace) with the field's other bits cleared.
+void store_field(Attr& attr, const Format& format, std::uint64_t value, bool replace) {
+  std::uint64_t& word = attr.config[format.spec.word];
+  if (replace) word &= ~format.spec.mask;
+  word |= scatter_bits(value, format.spec.mask);
+}
 
 std::string TermEncoder::event_file(const Event& event) const {
   if (!event.path.empty()) return event.path;
@@ -322,7 +334,7 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
       if (item.role != Role::format) continue;
       auto value = field_value(item);
       if (!value) return std::move(value).error();
-      attr.config[item.format->spec.word] |= scatter_bits(*value, item.format->spec.mask);
+      store_field(attr, *item.format, *value, default_config_.has_value());
     }
     return std::nullopt;
   }
@@ -355,7 +367,7 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
     }
   }
   for (const auto& [format, field] : fields) {
-    attr.config[format->spec.word] |= scatter_bits(field.value, format->spec.mask);
+    store_field(attr, *format, field.value, default_config_.has_value());
   }
   return std::nullopt;
 }
@@ -416,6 +428,7 @@ Expected<EncodedEvent> TermEncoder::run(const TermList& terms, const Modifiers& 
   if (!type) return unexpected(std::move(type).error());
   attr.type = *type;
   attr.size = perf_ ? kAttrSizeVer7 : kAttrSizeVer8;
+  if (default_config_) attr.config = *default_config_;
   if (auto error = expand(terms)) return unexpected(std::move(*error));
   if (auto error = resolve_params()) return unexpected(std::move(*error));
   if (auto error = apply_config_words(attr)) return unexpected(std::move(*error));

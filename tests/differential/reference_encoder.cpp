@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -62,7 +63,61 @@ struct Words {
   std::array<std::uint64_t, 4> assigned{};  // config=/config1=... (applied first)
   std::array<bool, 4> has_assigned{};
   std::array<std::uint64_t, 4> fields{};
+  std::array<std::uint64_t, 4> field_masks{};  // bits the fields own (replaced over a default)
 };
+
+// A caps file read the way perf reads it (scanf "%d" or "%x"), or nullopt.
+std::optional<unsigned> read_cap(const PmuModel& pmu, const std::string& name, bool hex) {
+  const auto found = pmu.caps.find(name);
+  if (found == pmu.caps.end()) return std::nullopt;
+  unsigned hex_value = 0;
+  int decimal_value = 0;
+  const int matched = hex ? std::sscanf(found->second.c_str(), "%x", &hex_value)
+                          : std::sscanf(found->second.c_str(), "%d", &decimal_value);
+  if (matched != 1) return std::nullopt;
+  return hex ? hex_value : static_cast<unsigned>(decimal_value);
+}
+
+// The period bit of `bits` perf picks: the highest one <= 3, else the lowest one above.
+unsigned period_near_three(unsigned bits) {
+  std::optional<unsigned> below;
+  for (unsigned bit = 0; bit < 32; ++bit) {
+    if ((bits >> bit & 1U) == 0) continue;
+    if (bit <= 3) below = bit;
+    if (bit >= 3) return below.value_or(bit);
+  }
+  return below.value_or(0);
+}
+
+// perf's default config for `intel_pt` (docs/perf-compat.md), or nullopt for any other PMU.
+std::optional<std::array<std::uint64_t, 4>> default_config(const PmuModel& pmu) {
+  if (pmu.name != "intel_pt") return std::nullopt;
+  std::vector<std::pair<std::string, std::uint64_t>> terms{{"tsc", 1}};
+  unsigned mtc_periods = 0;
+  if (read_cap(pmu, "mtc", false).value_or(1) != 0) {
+    mtc_periods = read_cap(pmu, "mtc_periods", true).value_or(0);
+    if (mtc_periods != 0) {
+      terms.emplace_back("mtc", 1);
+      terms.emplace_back("mtc_period", period_near_three(mtc_periods));
+    }
+  }
+  if (read_cap(pmu, "psb_cyc", false).value_or(1) != 0 && mtc_periods != 0) {
+    if (const unsigned psb = read_cap(pmu, "psb_periods", true).value_or(0); psb != 0) {
+      terms.emplace_back("psb_period", period_near_three(psb));
+    }
+  }
+  if (pmu.fields.count("pt") != 0 && pmu.fields.count("branch") != 0) {
+    terms.emplace_back("pt", 1);
+    terms.emplace_back("branch", 1);
+  }
+  std::array<std::uint64_t, 4> words{};
+  for (const auto& [name, value] : terms) {
+    const auto field = pmu.fields.find(name);
+    if (field == pmu.fields.end() || field->second.word > 3) return std::array<std::uint64_t, 4>{};
+    words[field->second.word] |= deposit(value & field->second.max_value(), field->second.mask);
+  }
+  return words;
+}
 
 // Applies one term; false for anything pmucat must reject.
 bool apply(const PmuModel& pmu, const std::string& name, std::uint64_t value, Words& words) {
@@ -75,6 +130,7 @@ bool apply(const PmuModel& pmu, const std::string& name, std::uint64_t value, Wo
   if (field == pmu.fields.end() || field->second.word > 3) return false;
   if (value > field->second.max_value()) return false;
   words.fields[field->second.word] |= deposit(value, field->second.mask);
+  words.field_masks[field->second.word] |= field->second.mask;
   return true;
 }
 
@@ -122,8 +178,12 @@ std::optional<AttrWords> encode_one(const SpecCase& spec_case, const PmuModel& p
   }
   AttrWords result;
   result.type = static_cast<std::uint32_t>(*type);
+  // A PMU with a default config starts from it, and its fields replace their bits.
+  const auto defaults = default_config(pmu);
   for (unsigned w = 0; w < 4; ++w) {
-    result.config[w] = (words.has_assigned[w] ? words.assigned[w] : 0) | words.fields[w];
+    const std::uint64_t base =
+        words.has_assigned[w] ? words.assigned[w] : (defaults ? (*defaults)[w] : 0);
+    result.config[w] = (defaults ? base & ~words.field_masks[w] : base) | words.fields[w];
   }
   return result;
 }

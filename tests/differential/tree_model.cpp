@@ -142,6 +142,9 @@ TreeModel read_tree(const fs::path& devices_dir) {
     pmu.name = pmu_dir.filename().string();
     pmu.type_text = read_text(pmu_dir / "type");
     pmu.cpumask = read_text(pmu_dir / "cpumask");
+    for (const auto& file : sorted_entries(pmu_dir / "caps")) {
+      if (auto text = read_text(file)) pmu.caps[file.filename().string()] = *text;
+    }
     for (const auto& file : sorted_entries(pmu_dir / "format")) {
       if (auto text = read_text(file)) {
         if (auto field = parse_field(*text)) pmu.fields[file.filename().string()] = *field;
@@ -182,6 +185,7 @@ void write_tree(const TreeModel& tree, const fs::path& devices_dir) {
     fs::create_directories(dir);
     if (pmu.type_text) write_text(dir / "type", *pmu.type_text);
     if (pmu.cpumask) write_text(dir / "cpumask", *pmu.cpumask);
+    for (const auto& [name, text] : pmu.caps) write_text(dir / "caps" / name, text);
     for (const auto& [name, field] : pmu.fields) write_text(dir / "format" / name, field.text);
     for (const auto& [name, event] : pmu.events) {
       write_text(dir / "events" / name, event.text);

@@ -40,6 +40,7 @@ struct PmuModel {
   std::map<std::string, FieldModel> fields;  // format/ files that parsed as config[N]:bits
   std::map<std::string, EventModel> events;  // events/ files (metadata attached, not listed)
   std::optional<std::string> cpumask;
+  std::map<std::string, std::string> caps;  // caps/ files (trailing newline removed)
 };
 
 struct TreeModel {

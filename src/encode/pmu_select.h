@@ -1,0 +1,22 @@
+// Which PMUs a `pmu/terms/` name selects, by semantics.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+
+namespace pmucat::encode_detail {
+
+// The exact PMU if it exists, else its instances. Semantics::pmucat follows newer perf
+// (Catalog::match_pmus: hex suffixes longer than two digits, globs); Semantics::perf follows
+// perf 6.1: the name plus an optional '_' and a decimal-only suffix (`uncore_` may be left out),
+// no globs.
+std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pattern,
+                                    Semantics semantics);
+
+// perf 6.1's instance rule for one PMU name (without the exact-name case).
+bool perf61_instance_of(std::string_view pmu_name, std::string_view pattern);
+
+}  // namespace pmucat::encode_detail
