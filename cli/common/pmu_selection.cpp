@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "common/diagnostics.h"
-#include "common/suggest.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat::cli {
 
@@ -22,7 +22,7 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern) {
     names.push_back(name);
   }
   std::string hint;
-  if (auto suggestion = nearest(pattern, names)) {
+  if (auto suggestion = nearest_name(pattern, names)) {
     hint = fmt::format("did you mean '{}'?", *suggestion);
   } else if (names.empty()) {
     hint = "the tree has no PMUs";

@@ -5,7 +5,7 @@
 #include <charconv>
 
 #include "common/diagnostics.h"
-#include "common/suggest.h"
+#include "pmucat/suggest.h"
 #include "common/text_table.h"
 #include "pmucat/format.h"
 
@@ -71,7 +71,7 @@ Expected<ConfigWords> parse_config_words(std::span<const std::string> arguments)
       std::vector<std::string> valid;
       for (unsigned word = 0; word < kConfigWords; ++word) valid.push_back(config_word_name(word));
       std::string hint = "valid words: config, config1, config2, config3";
-      if (auto suggestion = nearest(name, valid)) {
+      if (auto suggestion = nearest_name(name, valid)) {
         hint = fmt::format("did you mean '{}'?", *suggestion);
       }
       return unexpected(argument_error("decode-unknown-word", kWhat, argument, 0, name.size(),

@@ -7,7 +7,7 @@
 
 #include "common/app.h"
 #include "common/pmu_selection.h"
-#include "common/suggest.h"
+#include "pmucat/suggest.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_listing.h"
 #include "pmuls/pmu_summary.h"
@@ -68,7 +68,7 @@ Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::stri
     for (const Event& event : pmu->events()) names.push_back(event.name);
   }
   std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
-  if (auto suggestion = nearest(name, names)) hint = fmt::format("did you mean '{}'?", *suggestion);
+  if (auto suggestion = nearest_name(name, names)) hint = fmt::format("did you mean '{}'?", *suggestion);
   return argument_error("unknown-event", "<event>", name, 0, name.size(),
                         fmt::format("no PMU has an event named '{}'", name), std::move(hint));
 }

@@ -10,5 +10,6 @@
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
 #include "pmucat/spec.h"
+#include "pmucat/suggest.h"
 #include "pmucat/terms.h"
 #include "pmucat/version.h"

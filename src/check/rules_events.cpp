@@ -7,6 +7,7 @@
 #include <set>
 
 #include "context.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat::check::detail {
 namespace {
@@ -23,26 +24,11 @@ bool is_builtin(std::string_view name) {
          name.starts_with('@');
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string suggestion(std::string_view name, std::span<const Format> formats) {
   const Format* best = nullptr;
   std::size_t best_distance = 3;
   for (const Format& format : formats) {
-    std::size_t distance = iequals(format.name, name) ? 0 : edit_distance(format.name, name);
+    const std::size_t distance = edit_distance(format.name, name);
     if (distance < best_distance) {
       best = &format;
       best_distance = distance;

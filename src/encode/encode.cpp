@@ -8,7 +8,7 @@
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
 #include "encode/spec_diagnostics.h"
-#include "encode/suggest.h"
+#include "pmucat/suggest.h"
 #include "encode/term_items.h"
 
 namespace pmucat {
@@ -77,7 +77,7 @@ std::optional<Diagnostic> ListEncoder::add_pmu_terms(const EventSpec& event) {
                               fmt::format("unknown PMU '{}'", event.pmu));
     std::vector<std::string> names;
     for (const Pmu& pmu : catalog_.pmus()) names.push_back(pmu.name());
-    if (auto nearest = encode_detail::nearest_name(event.pmu, names)) {
+    if (auto nearest = nearest_name(event.pmu, names)) {
       d.hint = fmt::format("did you mean '{}'?", *nearest);
       d.fixit = FixIt{d.range, *nearest};
     }
@@ -114,7 +114,7 @@ Diagnostic ListEncoder::unknown_event(const EventSpec& event) const {
   for (const Pmu& pmu : catalog_.pmus()) {
     for (const Event& candidate : pmu.events()) names.push_back(candidate.name);
   }
-  if (auto nearest = encode_detail::nearest_name(event.name, names)) {
+  if (auto nearest = nearest_name(event.name, names)) {
     d.hint = fmt::format("did you mean '{}'?", *nearest);
     d.fixit = FixIt{d.range, *nearest};
   }

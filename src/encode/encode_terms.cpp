@@ -9,7 +9,7 @@
 #include "encode/perf_string.h"
 #include "encode/pmu_defaults.h"
 #include "encode/spec_diagnostics.h"
-#include "encode/suggest.h"
+#include "pmucat/suggest.h"
 #include "encode/term_items.h"
 #include "pmucat/encode.h"
 

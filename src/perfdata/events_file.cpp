@@ -20,8 +20,16 @@ constexpr std::uint64_t kKernelStart = 0xffffffff81000000ull, kKernelLength = 0x
 constexpr std::uint16_t kCpumodeKernel = 1;
 constexpr std::uint64_t kSampleLayout = sample::ip | sample::tid | sample::time | sample::period;
 
+// The name perf would show: `name=` if given, else the spec as the user wrote it when it names
+// this very PMU (`power/energy-pkg/`), else the sysfs event on this instance, else the resolved
+// terms (a pattern or bare terms say nothing about which instance an attr is for).
 std::string event_name(const EncodedEvent& e) {
   if (e.settings.name && !e.settings.name->empty()) return *e.settings.name;
+  if (!e.pmu.empty() && e.spec.size() > e.pmu.size() && e.spec.starts_with(e.pmu) &&
+      e.spec[e.pmu.size()] == '/') {
+    return e.spec;
+  }
+  if (!e.pmu.empty() && !e.event.empty()) return e.pmu + "/" + e.event + "/";
   if (!e.perf_string.empty()) return e.perf_string;
   return e.spec;
 }

@@ -8,7 +8,6 @@
 #include "common/color.h"
 #include "common/diagnostics.h"
 #include "common/json.h"
-#include "common/suggest.h"
 #include "common/text_table.h"
 
 namespace pmucat::cli {
@@ -38,29 +37,6 @@ TEST(Color, PaletteIsEmptyWhenOff) {
   EXPECT_EQ(off.reset(), "");
   const Palette on{true};
   EXPECT_EQ(on.red(), "\x1b[1;31m");
-}
-
-TEST(Suggest, EditDistanceBasics) {
-  EXPECT_EQ(edit_distance("umask", "umask"), 0u);
-  EXPECT_EQ(edit_distance("umsk", "umask"), 1u);
-  EXPECT_EQ(edit_distance("UMASK", "umask"), 0u);
-  EXPECT_EQ(edit_distance("", "abc"), 3u);
-  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
-}
-
-RC_GTEST_PROP(Suggest, EditDistanceIsSymmetricAndBounded, (std::string a, std::string b)) {
-  const std::size_t distance = edit_distance(a, b);
-  RC_ASSERT(distance == edit_distance(b, a));
-  RC_ASSERT(distance <= std::max(a.size(), b.size()));
-  RC_ASSERT(edit_distance(a, a) == 0u);
-}
-
-TEST(Suggest, NearestPicksAPlausibleTypo) {
-  const std::vector<std::string> names = {"event", "umask", "cmask", "inv", "edge"};
-  EXPECT_EQ(nearest("umsk", names), "umask");
-  EXPECT_EQ(nearest("evnt", names), "event");
-  EXPECT_EQ(nearest("frobnicate", names), std::nullopt);
-  EXPECT_EQ(nearest("x", std::vector<std::string>{}), std::nullopt);
 }
 
 TEST(TextTable, AlignsColumnsAndTrimsTrailingBlanks) {

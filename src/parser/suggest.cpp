@@ -1,19 +1,17 @@
-#include "encode/suggest.h"
+#include "pmucat/suggest.h"
 
 #include <algorithm>
 #include <cctype>
 #include <vector>
 
-namespace pmucat::encode_detail {
+namespace pmucat {
 namespace {
 
-char fold(char c, bool ignore_case) {
-  return ignore_case ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c;
-}
+char fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 }  // namespace
 
-std::size_t edit_distance(std::string_view a, std::string_view b, bool ignore_case) {
+std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -21,7 +19,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b, bool ignore_ca
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
-      const bool same = fold(a[i - 1], ignore_case) == fold(b[j - 1], ignore_case);
+      const bool same = fold(a[i - 1]) == fold(b[j - 1]);
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = above;
     }
@@ -35,9 +33,7 @@ std::optional<std::string> nearest_name(std::string_view word,
   std::size_t best_distance = 0;
   for (const std::string& candidate : candidates) {
     if (candidate == word) continue;
-    // Case differences cost nothing: `EVENT` is a typo of `event` even where names are
-    // case-sensitive.
-    const std::size_t distance = edit_distance(word, candidate, true);
+    const std::size_t distance = edit_distance(word, candidate);
     const std::size_t allowed =
         std::max<std::size_t>(1, std::max(word.size(), candidate.size()) / 3);
     if (distance > allowed) continue;
@@ -49,4 +45,4 @@ std::optional<std::string> nearest_name(std::string_view word,
   return best;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace pmucat
