@@ -5,9 +5,9 @@
 #include <charconv>
 
 #include "common/diagnostics.h"
-#include "pmucat/suggest.h"
 #include "common/text_table.h"
 #include "pmucat/format.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat::cli {
 namespace {

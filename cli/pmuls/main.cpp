@@ -68,7 +68,8 @@ Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::stri
     for (const Event& event : pmu->events()) names.push_back(event.name);
   }
   std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
-  if (auto suggestion = nearest_name(name, names)) hint = fmt::format("did you mean '{}'?", *suggestion);
+  if (auto suggestion = nearest_name(name, names))
+    hint = fmt::format("did you mean '{}'?", *suggestion);
   return argument_error("unknown-event", "<event>", name, 0, name.size(),
                         fmt::format("no PMU has an event named '{}'", name), std::move(hint));
 }

@@ -19,7 +19,12 @@ inline constexpr std::uint32_t kAttrSizeVer8 = 136;  // config3
 
 // Fixed perf_type_id values.
 enum class PerfType : std::uint32_t {
-  hardware = 0, software = 1, tracepoint = 2, hw_cache = 3, raw = 4, breakpoint = 5,
+  hardware = 0,
+  software = 1,
+  tracepoint = 2,
+  hw_cache = 3,
+  raw = 4,
+  breakpoint = 5,
 };
 
 // Bits of perf_event_attr::sample_type.
@@ -27,11 +32,10 @@ namespace sample {
 inline constexpr std::uint64_t ip = 1u << 0, tid = 1u << 1, time = 1u << 2, addr = 1u << 3,
                                read = 1u << 4, callchain = 1u << 5, id = 1u << 6, cpu = 1u << 7,
                                period = 1u << 8, stream_id = 1u << 9, raw = 1u << 10,
-                               branch_stack = 1u << 11, regs_user = 1u << 12,
-                               stack_user = 1u << 13, weight = 1u << 14, data_src = 1u << 15,
-                               identifier = 1u << 16, transaction = 1u << 17,
-                               regs_intr = 1u << 18, phys_addr = 1u << 19, aux = 1u << 20,
-                               cgroup = 1u << 21, data_page_size = 1u << 22,
+                               branch_stack = 1u << 11, regs_user = 1u << 12, stack_user = 1u << 13,
+                               weight = 1u << 14, data_src = 1u << 15, identifier = 1u << 16,
+                               transaction = 1u << 17, regs_intr = 1u << 18, phys_addr = 1u << 19,
+                               aux = 1u << 20, cgroup = 1u << 21, data_page_size = 1u << 22,
                                code_page_size = 1u << 23, weight_struct = 1u << 24;
 }  // namespace sample
 

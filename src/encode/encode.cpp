@@ -8,8 +8,8 @@
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
 #include "encode/spec_diagnostics.h"
-#include "pmucat/suggest.h"
 #include "encode/term_items.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat {
 namespace {

@@ -9,9 +9,9 @@
 #include "encode/perf_string.h"
 #include "encode/pmu_defaults.h"
 #include "encode/spec_diagnostics.h"
-#include "pmucat/suggest.h"
 #include "encode/term_items.h"
 #include "pmucat/encode.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat {
 namespace encode_detail {
