@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
                  "Output: text (default on a terminal), ktap (default "
                  "otherwise), json, junit, kcidb")
       ->check(CLI::IsMember({"text", "ktap", "json", "junit", "kcidb"}));
+  app.add_flag_callback(
+         "--json", [&line] { line.format = "json"; }, "Same as --format=json")
+      ->excludes("--format");
   app.add_option("--color", line.color, "Colour text output: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("-o,--output", line.output, "Write the report to FILE instead of stdout");

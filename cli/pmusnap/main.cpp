@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "pmucat/check.h"
 
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
   std::string out;
   app.add_option("--sysfs", sysfs, "Tree to capture (default $PMUCAT_SYSFS, else the live tree)");
   app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
+  bool json = false;
+  app.add_flag(
+      "--json", json,
+      "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"unreadable\"}");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -26,10 +31,18 @@ int main(int argc, char** argv) {
     std::fputs(pmucat::render(summary.error()).c_str(), stderr);
     return 2;
   }
-  std::fputs(
-      fmt::format("pmusnap: {} PMUs, {} files captured in {}\n", summary->pmus, summary->files, out)
-          .c_str(),
-      stdout);
+  if (json) {
+    const nlohmann::json doc = {{"output", out},
+                                {"pmus", summary->pmus},
+                                {"files", summary->files},
+                                {"unreadable", summary->unreadable}};
+    std::fputs((doc.dump(2) + "\n").c_str(), stdout);
+  } else {
+    std::fputs(fmt::format("pmusnap: {} PMUs, {} files captured in {}\n", summary->pmus,
+                           summary->files, out)
+                   .c_str(),
+               stdout);
+  }
   for (const std::string& path : summary->unreadable) {
     std::fputs(fmt::format("pmusnap: warning: {} is unreadable (recorded as such)\n", path).c_str(),
                stderr);
