@@ -15,7 +15,7 @@ jobs=${JOBS:-$(nproc)}
 
 # Debian packages the build, the tests and the differential/perf tests need.
 packages=(
-  g++ cmake ninja-build pkg-config make
+  gcc g++ cmake ninja-build pkg-config make
   libfmt-dev libcli11-dev nlohmann-json3-dev librapidcheck-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   protobuf-compiler libprotobuf-dev
