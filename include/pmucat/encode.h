@@ -76,6 +76,10 @@ Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
                                     const Modifiers& modifiers, std::string_view spec_text,
                                     const EncodeOptions& options = {});
 
+// True for a term perf handles itself rather than through format/ (config..config3, period,
+// name, call-graph, @cfg, ...): such a term in an events/ file needs no format file.
+bool is_special_term(std::string_view name);
+
 // Applies modifiers to an attr the way perf does (u/k/h exclusions, precise_ip, G/H, D, I, e, S).
 void apply_modifiers(const Modifiers& modifiers, Attr& attr);
 

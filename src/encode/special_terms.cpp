@@ -305,3 +305,11 @@ void apply_callchain(const CallchainRequest& callchain, Attr& attr) {
 }
 
 }  // namespace pmucat::encode_detail
+
+namespace pmucat {
+
+bool is_special_term(std::string_view name) {
+  return encode_detail::find_special(name, /*with_config3=*/true).has_value();
+}
+
+}  // namespace pmucat
