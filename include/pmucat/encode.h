@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -69,6 +70,34 @@ struct EncodedEvent {
 // the sysfs event file that caused them.
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
                                            const EncodeOptions& options = {});
+
+// Which catalog entries an Encoder::encode_one() attr came from (pointers into the catalog).
+struct EncodedSource {
+  const Pmu* pmu = nullptr;      // nullptr for perf's built-in events (`cycles`, `cpu-clock`)
+  const Event* event = nullptr;  // the sysfs event (alias) used, or nullptr
+};
+
+// The allocation-free fast path of encode() for specs that stand for one attr: the same parser,
+// target resolution and encoding core, without the strings of EncodedEvent. Keep one per thread
+// and reuse it: its buffers keep their capacity, so on a warm catalog encode_one() allocates
+// nothing unless it fails (building the diagnostic). EventSettings (name=, call-graph=, ...) and
+// format-unsupported-word warnings are not reported: use encode() for those.
+class Encoder {
+ public:
+  explicit Encoder(const Catalog& catalog, EncodeOptions options = {});
+  Encoder(Encoder&&) noexcept;
+  Encoder& operator=(Encoder&&) noexcept;
+  ~Encoder();
+
+  // Encodes `spec` into `out` (overwritten; equal to encode()'s attr for the same spec). A spec
+  // that stands for several attrs (a list, a PMU with several instances, an event on several
+  // PMUs) fails with id `encode-several-attrs`: use encode() for it.
+  Expected<EncodedSource> encode_one(std::string_view spec, Attr& out);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Encodes already-parsed terms on one PMU (the pure core; no spec syntax). `spec_text` is the
 // text the term offsets point into, for diagnostics.

@@ -8,6 +8,7 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/small_vector.h"
 
 namespace pmucat {
 
@@ -34,10 +35,10 @@ struct BitRange {
 // Everything the ABI does not allow but perf tolerates is reported in `lints` (warnings), so a
 // validator can flag it while encoders still agree with perf.
 struct FormatSpec {
-  unsigned word = 0;              // 0 = config, 1 = config1, ...
-  std::uint64_t mask = 0;         // effective bits of `word`
-  std::vector<BitRange> ranges;   // items of the effective term, as written
-  std::vector<Diagnostic> lints;  // ids listed in docs/grammar.md (format-*)
+  unsigned word = 0;                // 0 = config, 1 = config1, ...
+  std::uint64_t mask = 0;           // effective bits of `word`
+  SmallVector<BitRange, 4> ranges;  // items of the effective term, as written (rarely > 4)
+  std::vector<Diagnostic> lints;    // ids listed in docs/grammar.md (format-*)
 
   // Number of value bits the field holds.
   unsigned width() const;

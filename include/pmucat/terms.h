@@ -41,6 +41,24 @@ struct Term {
   friend bool operator==(const Term&, const Term&) = default;
 };
 
+// A Term whose strings view other storage: the parsed text, or a Term (TermView::of). Cheap to
+// copy; valid only while that storage lives. What the allocation-free paths work on.
+struct TermView {
+  std::string_view name;
+  TermValueKind kind = TermValueKind::none;
+  std::uint64_t value = 1;
+  std::string_view text;
+  NumberStyle style = NumberStyle::none;
+  std::uint32_t offset = 0;
+  std::uint32_t length = 0;
+  std::uint32_t value_offset = 0;
+  std::uint32_t value_length = 0;
+
+  static TermView of(const Term& term);
+  Term to_term() const;
+  friend bool operator==(const TermView&, const TermView&) = default;
+};
+
 struct TermList {
   std::vector<Term> terms;
   std::vector<Diagnostic> lints;  // tolerated oddities (stray bytes, uppercase hex, ...)
@@ -62,6 +80,13 @@ enum class TermSyntax : std::uint8_t {
 Expected<TermList> parse_terms(std::string_view text, std::string_view file,
                                TermSyntax syntax = TermSyntax::event_file,
                                std::uint32_t base_offset = 0);
+
+// parse_terms without building owning Terms: appends views into `text` to `out` (whose capacity
+// a caller can keep across calls) and lints to `lints`. Allocates nothing on success unless a
+// lint is reported or `out` must grow. Same grammar, offsets and diagnostics as parse_terms.
+Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
+                                       TermSyntax syntax, std::uint32_t base_offset,
+                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints);
 
 // Offset of the first '/' at or after `start` that is not inside a '...' or "..." string (the
 // slash closing `pmu/terms/`), or std::string_view::npos. An unterminated quote runs to the end.

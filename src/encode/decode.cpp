@@ -149,17 +149,20 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
     }
   }
   decoded.terms_string = fmt::format("{}", fmt::join(printed, ","));
-  for (const Event& event : pmu.events()) {
-    auto words = event_words(pmu, event);
-    if (words && matches(*words, config)) decoded.events.push_back(event.name);
-  }
   return decoded;
 }
 
 }  // namespace encode_detail
 
 Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config) {
-  return encode_detail::decode_preferring(pmu, config, {});
+  Decoded decoded = encode_detail::decode_preferring(pmu, config, {});
+  // Only decode() names the matching events: it encodes every event of the PMU, which
+  // perf_string (called for each encoded event) must not pay on a PMU with 100k events.
+  for (const Event& event : pmu.events()) {
+    auto words = event_words(pmu, event);
+    if (words && matches(*words, config)) decoded.events.push_back(event.name);
+  }
+  return decoded;
 }
 
 }  // namespace pmucat

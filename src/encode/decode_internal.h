@@ -11,6 +11,7 @@ namespace pmucat::encode_detail {
 
 // Like decode(), but where formats overlap the `preferred` ones (those an encoding used) claim
 // bits before the others, so `ldlat=0x1e` is not re-spelled through a wider `frontend` field.
+// `events` is left empty (naming the matching events costs an encode of every event).
 Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
                           std::span<const Format* const> preferred);
 

@@ -1,463 +1,51 @@
-// encode_terms: one PMU's terms (user terms plus at most one event alias) -> attr.
-#include <fmt/format.h>
+// encode_terms: the core's attr plus what EncodedEvent carries around it (names, settings,
+// warnings, the canonical perf string).
+#include "encode/encode_terms.h"
 
-#include <algorithm>
-#include <cctype>
-#include <map>
 #include <utility>
 
+#include "encode/encode_core.h"
 #include "encode/perf_string.h"
-#include "encode/pmu_defaults.h"
-#include "encode/spec_diagnostics.h"
-#include "encode/term_items.h"
 #include "pmucat/encode.h"
-#include "pmucat/suggest.h"
 
 namespace pmucat {
 namespace encode_detail {
 
-namespace {
-
-std::string hex(std::uint64_t value) {
-  return fmt::format("{:#x}", value);
-}
-
-class TermEncoder {
- public:
-  TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options)
-      : pmu_(pmu),
-        spec_(spec),
-        options_(options),
-        perf_(options.semantics == Semantics::perf),
-        words_(perf_ ? 3u : kConfigWords),
-        default_config_(pmu_default_config(pmu)) {}
-
-  Expected<EncodedEvent> run(const TermList& terms, const Modifiers& modifiers);
-
- private:
-  Diagnostic error_at(const Item& item, bool at_value, std::string_view id,
-                      std::string message) const;
-  Diagnostic unknown_term(const Item& item) const;
-  std::string event_file(const Event& event) const;
-  Diagnostic reference_note(std::string message) const;
-
-  std::optional<Diagnostic> expand(const TermList& terms);
-  std::optional<Diagnostic> splice_alias(const Term& reference, std::string_view name);
-  std::optional<Diagnostic> classify(Item& item) const;
-  std::optional<Diagnostic> resolve_params();
-  Expected<std::uint64_t> field_value(const Item& item) const;
-  std::optional<Diagnostic> apply_config_words(Attr& attr);
-  std::optional<Diagnostic> apply_fields(Attr& attr);
-  std::optional<Diagnostic> apply_specials(Attr& attr, EventSettings& settings,
-                                           std::vector<Term>& printed);
-  std::vector<Diagnostic> word_warnings() const;
-  Expected<std::uint32_t> pmu_type() const;
-
-  const Pmu& pmu_;
-  std::string_view spec_;
-  const EncodeOptions& options_;
-  bool perf_;
-  unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
-  std::vector<Item> items_;
-  const Event* alias_ = nullptr;
-  const Term* alias_reference_ = nullptr;
-  // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
-  // not OR-ed, as perf does for them.
-  std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;
-};
-
-// Puts `value` into the field: OR-ed in, or (replace) with the field's other bits cleared.
-void store_field(Attr& attr, const Format& format, std::uint64_t value, bool replace) {
-  std::uint64_t& word = attr.config[format.spec.word];
-  if (replace) word &= ~format.spec.mask;
-  word |= scatter_bits(value, format.spec.mask);
-}
-
-std::string TermEncoder::event_file(const Event& event) const {
-  if (!event.path.empty()) return event.path;
-  return fmt::format("{}/events/{}", pmu_.name(), event.name);
-}
-
-Diagnostic TermEncoder::reference_note(std::string message) const {
-  return make_diagnostic(Severity::note, "", kSpecFile, spec_, alias_reference_->offset,
-                         alias_reference_->length, std::move(message));
-}
-
-Diagnostic TermEncoder::error_at(const Item& item, bool at_value, std::string_view id,
-                                 std::string message) const {
-  const Term& term = item.term;
-  const bool value = at_value && term.value_length > 0;
-  const std::size_t offset = value ? term.value_offset : term.offset;
-  const std::size_t length = value ? term.value_length : term.length;
-  if (item.alias == nullptr) return spec_error(id, spec_, offset, length, std::move(message));
-  Diagnostic d = make_diagnostic(Severity::error, id, event_file(*item.alias), item.alias->text,
-                                 offset, length, std::move(message));
-  d.notes.push_back(reference_note(fmt::format("in event '{}' used here", item.alias->name)));
-  return d;
-}
-
-Diagnostic TermEncoder::unknown_term(const Item& item) const {
-  std::vector<std::string> valid;
-  for (const Format& format : pmu_.formats()) valid.push_back(format.name);
-  const std::vector<std::string> specials = special_term_names(options_.tool, !perf_);
-  std::vector<std::string> candidates = valid;
-  candidates.insert(candidates.end(), specials.begin(), specials.end());
-  if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
-    for (const Event& event : pmu_.events()) candidates.push_back(event.name);  // a mistyped event
-  }
-  valid.insert(valid.end(), specials.begin(), specials.end());
-  Diagnostic d =
-      error_at(item, false, "term-unknown",
-               fmt::format("unknown term '{}' for PMU '{}'", item.term.name, pmu_.name()));
-  std::string hint;
-  if (auto nearest = nearest_name(item.term.name, candidates)) {
-    hint = fmt::format("did you mean '{}'? ", *nearest);
-    if (item.alias == nullptr) {
-      d.fixit =
-          FixIt{spec_error("", spec_, item.term.offset, item.term.name.size(), "").range, *nearest};
-    }
-  }
-  d.hint = hint + fmt::format("valid terms: {}", fmt::join(valid, ","));
-  return d;
-}
-
-std::optional<Diagnostic> TermEncoder::classify(Item& item) const {
-  const Term& term = item.term;
-  if ((item.special = find_special(term.name, !perf_))) {
-    item.role = Role::special;
-    if (auto problem = check_special(*item.special, term)) {
-      return error_at(item, problem->at_value, problem->id, problem->message);
-    }
-    if (options_.tool == Tool::stat && !usable_in_stat(*item.special)) {
-      return error_at(item, false, "term-not-in-stat",
-                      fmt::format("'{}' is not usable in 'perf stat'", term.name));
-    }
-    return std::nullopt;
-  }
-  if ((item.format = pmu_.find_format(term.name))) {
-    item.role = term.kind == TermValueKind::param ? Role::param : Role::format;
-    return std::nullopt;
-  }
-  if (term.kind == TermValueKind::none) {
-    if (auto raw = raw_term_value(term.name)) {
-      item.role = Role::raw_config;
-      item.term.value = *raw;
-      return std::nullopt;
-    }
-  }
-  return unknown_term(item);
-}
-
-std::optional<Diagnostic> TermEncoder::splice_alias(const Term& reference, std::string_view name) {
-  const Event* event = pmu_.find_event(name);
-  if (event == nullptr) return std::nullopt;  // caller reports
-  if (alias_ != nullptr) {
-    Diagnostic d = spec_error(
-        "term-two-events", spec_, reference.offset, reference.length,
-        fmt::format("cannot combine events '{}' and '{}' in one spec", alias_->name, event->name));
-    d.hint = "list them as separate events: pmu/a/,pmu/b/";
-    d.notes.push_back(reference_note(fmt::format("event '{}' used here", alias_->name)));
-    return d;
-  }
-  alias_ = event;
-  alias_reference_ = &reference;
-  if (event->error) {
-    Diagnostic d = *event->error;
-    d.notes.push_back(reference_note(fmt::format("in event '{}' used here", event->name)));
-    return d;
-  }
-  for (const Term& term : event->terms.terms) {
-    Item item;
-    item.term = term;
-    item.alias = event;
-    if (auto error = classify(item)) return error;
-    items_.push_back(std::move(item));
-  }
-  return std::nullopt;
-}
-
-std::optional<Diagnostic> TermEncoder::expand(const TermList& terms) {
-  for (const Term& term : terms.terms) {
-    Item item;
-    item.term = term;
-    const bool names_event_field =
-        iequals(term.name, "event") && term.kind == TermValueKind::string;
-    const bool is_format = pmu_.find_format(term.name) != nullptr;
-    const bool is_special = find_special(term.name, !perf_).has_value();
-    // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
-    // shaped like a raw value (`read`) is an event when the PMU has one, as in newer perf.
-    std::optional<std::string_view> alias_name;
-    if (names_event_field) {
-      alias_name = term.text;
-    } else if (!is_format && !is_special) {
-      const bool bare = term.kind == TermValueKind::none;
-      const bool one = perf_ && term.kind == TermValueKind::number && term.value == 1;
-      const bool raw =
-          bare && raw_term_value(term.name).has_value() && pmu_.find_event(term.name) == nullptr;
-      if ((bare || one) && !raw) alias_name = term.name;
-    }
-    if (alias_name) {
-      if (auto error = splice_alias(term, *alias_name)) return error;
-      if (alias_reference_ == &term) continue;
-      if (names_event_field) {
-        Diagnostic d =
-            error_at(item, true, "term-unknown-event",
-                     fmt::format("unknown event '{}' for PMU '{}'", term.text, pmu_.name()));
-        std::vector<std::string> names;
-        for (const Event& event : pmu_.events()) names.push_back(event.name);
-        if (auto nearest = nearest_name(term.text, names)) {
-          d.hint = fmt::format("did you mean '{}'?", *nearest);
-          d.fixit = FixIt{d.range, *nearest};
-        } else {
-          d.hint = "'event' takes a number or the name of an event of this PMU";
-        }
-        return d;
-      }
-    }
-    if (auto error = classify(item)) {
-      // `NAME=value` naming an event: say so (perf only reports an unknown term).
-      if (!is_format && !is_special && term.kind != TermValueKind::none &&
-          pmu_.find_event(term.name) != nullptr) {
-        error->hint = fmt::format("'{}' is an event of PMU '{}': refer to it without a value",
-                                  term.name, pmu_.name());
-        error->fixit = FixIt{spec_error("", spec_, term.offset, term.length, "").range, term.name};
-      }
-      return error;
-    }
-    items_.push_back(std::move(item));
-  }
-  return std::nullopt;
-}
-
-std::optional<Diagnostic> TermEncoder::resolve_params() {
-  for (Item& param : items_) {
-    if (param.role != Role::param) continue;
-    // A user term of the same name anywhere in the list supplies the value (and is used up).
-    auto supplier = std::find_if(items_.begin(), items_.end(), [&](const Item& candidate) {
-      return candidate.alias == nullptr && !candidate.consumed && candidate.role == Role::format &&
-             candidate.term.name == param.term.name;
-    });
-    if (supplier == items_.end()) {
-      if (param.alias == nullptr) {
-        return error_at(param, true, "term-param-missing",
-                        fmt::format("required parameter '{}' not specified", param.term.name));
-      }
-      Diagnostic d = spec_error("term-param-missing", spec_, alias_reference_->offset,
-                                alias_reference_->length,
-                                fmt::format("required parameter '{}' of event '{}' not specified",
-                                            param.term.name, param.alias->name));
-      d.hint = fmt::format("add '{}=<value>' to the terms", param.term.name);
-      d.notes.push_back(make_diagnostic(Severity::note, "", event_file(*param.alias),
-                                        param.alias->text, param.term.offset, param.term.length,
-                                        "parameter declared here"));
-      return d;
-    }
-    supplier->consumed = true;
-    param.term = supplier->term;
-    param.alias = nullptr;
-    param.resolved_param = true;
-    param.role = Role::format;
-  }
-  std::erase_if(items_, [](const Item& item) { return item.consumed; });
-  return std::nullopt;
-}
-
-Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
-  const Term& term = item.term;
-  const Format& format = *item.format;
-  if (!format.spec.word_supported() || format.spec.word >= words_) {
-    return unexpected(error_at(
-        item, false, "term-unsupported-word",
-        fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
-                    config_word_name(format.spec.word), perf_ ? " in perf 6.1" : "")));
-  }
-  std::uint64_t value = term.value;
-  switch (term.kind) {
-    case TermValueKind::number:
-      break;
-    case TermValueKind::none:
-      value = 1;
-      if (format.spec.width() > 1 && !perf_) {
-        Diagnostic d = error_at(item, false, "term-no-value",
-                                fmt::format("no value assigned for term '{}'", term.name));
-        d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
-                             format.spec.width(), to_string(format.spec), format.name);
-        return unexpected(std::move(d));
-      }
-      break;
-    case TermValueKind::string:
-    case TermValueKind::param:
-      return unexpected(error_at(item, true, "term-type", "expected numeric value"));
-  }
-  const std::uint64_t max = format.spec.max_value();
-  if (value > max) {
-    Diagnostic d = error_at(item, true, "value-too-big",
-                            fmt::format("value {} does not fit field '{}' (maximum {} = {})",
-                                        hex(value), format.name, hex(max), max));
-    d.hint = fmt::format("'{}' is {} ({} bit{})", format.name, to_string(format.spec),
-                         format.spec.width(), format.spec.width() == 1 ? "" : "s");
-    return unexpected(std::move(d));
-  }
-  return value;
-}
-
-std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
-  // perf: in list order, the last assignment wins. pmucat: the user's assignment wins over the
-  // alias's, and assigning a word twice is an error.
-  std::array<const Item*, kConfigWords> user_set{};
-  for (int pass = 0; pass < (perf_ ? 1 : 2); ++pass) {
-    for (const Item& item : items_) {
-      std::optional<unsigned> word;
-      if (item.role == Role::raw_config) word = 0;
-      if (item.role == Role::special) word = config_word_of(*item.special);
-      if (!word) continue;
-      if (!perf_ && (pass == 0) != item.from_alias()) continue;
-      if (!perf_ && !item.from_alias()) {
-        if (user_set[*word] != nullptr) {
-          Diagnostic d = error_at(item, false, "term-repeated",
-                                  fmt::format("'{}' assigned twice", config_word_name(*word)));
-          d.notes.push_back(error_at(*user_set[*word], false, "", "first assigned here"));
-          d.notes.back().severity = Severity::note;
-          return d;
-        }
-        user_set[*word] = &item;
-      }
-      attr.config[*word] = item.term.value;
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
-  if (perf_) {
-    for (const Item& item : items_) {
-      if (item.role != Role::format) continue;
-      auto value = field_value(item);
-      if (!value) return std::move(value).error();
-      store_field(attr, *item.format, *value, default_config_.has_value());
-    }
-    return std::nullopt;
-  }
-  struct Field {
-    std::uint64_t value = 0;
-    const Item* user = nullptr;
-  };
-  std::map<const Format*, Field> fields;
-  for (const bool alias_pass : {true, false}) {
-    for (const Item& item : items_) {
-      if (item.role != Role::format || item.from_alias() != alias_pass) continue;
-      auto value = field_value(item);
-      if (!value) return std::move(value).error();
-      Field& field = fields[item.format];
-      if (alias_pass) {
-        field.value |= *value;  // a field repeated inside an event file: OR, as perf does
-        continue;
-      }
-      if (field.user != nullptr) {
-        Diagnostic d = error_at(item, false, "term-repeated",
-                                fmt::format("field '{}' given twice", item.term.name));
-        d.hint = "perf 6.1 would OR both values; give the field once";
-        Diagnostic first = error_at(*field.user, false, "", "first given here");
-        first.severity = Severity::note;
-        d.notes.push_back(std::move(first));
-        return d;
-      }
-      field.user = &item;
-      field.value = *value;  // the user's value replaces the event's
-    }
-  }
-  for (const auto& [format, field] : fields) {
-    store_field(attr, *format, field.value, default_config_.has_value());
-  }
-  return std::nullopt;
-}
-
-std::optional<Diagnostic> TermEncoder::apply_specials(Attr& attr, EventSettings& settings,
-                                                      std::vector<Term>& printed) {
-  CallchainRequest callchain;
-  for (int pass = 0; pass < (perf_ ? 1 : 2); ++pass) {
-    for (const Item& item : items_) {
-      if (item.role != Role::special || config_word_of(*item.special)) continue;
-      if (!perf_ && (pass == 0) != item.from_alias()) continue;
-      if (auto problem =
-              apply_special(*item.special, item.term, options_.tool, attr, settings, callchain)) {
-        return error_at(item, problem->at_value, problem->id, problem->message);
-      }
-      // One printed term per name, the effective (last) one.
-      std::erase_if(printed, [&](const Term& t) { return t.name == item.term.name; });
-      printed.push_back(item.term);
-    }
-  }
-  if (options_.tool == Tool::record) apply_callchain(callchain, attr);
-  return std::nullopt;
-}
-
-std::vector<Diagnostic> TermEncoder::word_warnings() const {
-  std::vector<Diagnostic> warnings;
-  for (const Format& format : pmu_.formats()) {
-    if (format.spec.word < words_) continue;
-    Diagnostic d = make_file_diagnostic(
-        Severity::warning, "format-unsupported-word",
-        format.path.empty() ? format.name : format.path,
-        fmt::format("'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have",
-                    pmu_.name(), format.name, config_word_name(format.spec.word),
-                    perf_ ? "perf 6.1" : "this ABI"));
-    warnings.push_back(std::move(d));
-  }
-  return warnings;
-}
-
-Expected<std::uint32_t> TermEncoder::pmu_type() const {
-  if (auto type = usable_pmu_type(pmu_, options_.semantics)) return *type;
-  const PmuAttributes& attributes = pmu_.attributes();
-  Diagnostic d = spec_error(
-      "pmu-no-type", spec_, 0, 0,
-      attributes.type_text.empty()
-          ? fmt::format("PMU '{}' has no 'type' file", pmu_.name())
-          : fmt::format("PMU '{}' has an unusable type '{}'", pmu_.name(), attributes.type_text));
-  d.hint = "the kernel's type file holds a decimal number";
-  return unexpected(std::move(d));
-}
-
-Expected<EncodedEvent> TermEncoder::run(const TermList& terms, const Modifiers& modifiers) {
+Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermView> terms,
+                                         const Modifiers& modifiers, std::string_view spec_text,
+                                         const EncodeOptions& options) {
+  CoreScratch scratch;
+  TermEncoder encoder(pmu, spec_text, options, scratch);
   EncodedEvent event;
-  event.spec = std::string(spec_);
-  event.pmu = pmu_.name();
-  Attr& attr = event.attr;
-  auto type = pmu_type();
-  if (!type) return unexpected(std::move(type).error());
-  attr.type = *type;
-  attr.size = perf_ ? kAttrSizeVer7 : kAttrSizeVer8;
-  if (default_config_) attr.config = *default_config_;
-  if (auto error = expand(terms)) return unexpected(std::move(*error));
-  if (auto error = resolve_params()) return unexpected(std::move(*error));
-  if (auto error = apply_config_words(attr)) return unexpected(std::move(*error));
-  if (auto error = apply_fields(attr)) return unexpected(std::move(*error));
-  std::vector<Term> printed_specials;
-  if (auto error = apply_specials(attr, event.settings, printed_specials)) {
+  std::vector<TermView> printed_specials;
+  if (auto error = encoder.run(terms, modifiers, event.attr,
+                               CoreExtras{&event.settings, &printed_specials})) {
     return unexpected(std::move(*error));
   }
-  apply_modifiers(modifiers, attr);
-  // perf stat counts: `S` (sample read) changes nothing in its attr.
-  if (options_.tool == Tool::stat) attr.sample_type &= ~sample::read;
-  if (alias_ != nullptr) event.event = alias_->name;
-  event.warnings = word_warnings();
+  event.spec = std::string(spec_text);
+  event.pmu = pmu.name();
+  if (const Event* alias = encoder.alias()) event.event = alias->name;
+  event.warnings = encoder.word_warnings();
   std::vector<const Format*> used;
-  for (const Item& item : items_) {
+  for (const Item& item : encoder.items()) {
     if (item.role == Role::format) used.push_back(item.format);
   }
-  event.perf_string = perf_string(pmu_, attr.config, used, printed_specials, modifiers);
+  std::vector<Term> printed;
+  printed.reserve(printed_specials.size());
+  for (const TermView& term : printed_specials) printed.push_back(term.to_term());
+  event.perf_string = perf_string(pmu, event.attr.config, used, printed, modifiers);
   return event;
 }
 
-}  // namespace
 }  // namespace encode_detail
 
 Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
                                     const Modifiers& modifiers, std::string_view spec_text,
                                     const EncodeOptions& options) {
-  encode_detail::TermEncoder encoder(pmu, spec_text, options);
-  return encoder.run(terms, modifiers);
+  std::vector<TermView> views;
+  views.reserve(terms.terms.size());
+  for (const Term& term : terms.terms) views.push_back(TermView::of(term));
+  return encode_detail::encode_term_views(pmu, views, modifiers, spec_text, options);
 }
 
 }  // namespace pmucat

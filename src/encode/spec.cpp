@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "encode/spec_diagnostics.h"
+#include "encode/spec_views.h"
 #include "encode/term_items.h"
 
 namespace pmucat {
@@ -16,7 +17,7 @@ namespace {
 using encode_detail::spec_error;
 
 // One top-level item of the list: [begin, end) in the whole text.
-struct Item {
+struct ListItem {
   std::size_t begin = 0;
   std::size_t end = 0;
   bool has_slash = false;
@@ -27,10 +28,19 @@ bool is_quote(char c) {
   return c == '\'' || c == '"';
 }
 
-// Splits at commas outside `/.../` and quotes. Fails on an unterminated quote.
-Expected<std::vector<Item>> split_items(std::string_view text) {
-  std::vector<Item> items;
-  Item current;
+Diagnostic unterminated_quote(std::string_view text, std::size_t quote_at) {
+  auto d = spec_error("spec-unterminated-quote", text, quote_at, 1, "unterminated quote");
+  d.fixit = FixIt{spec_error("", text, text.size(), 0, "").range, std::string(1, text[quote_at])};
+  return d;
+}
+
+// Calls `on_item(const ListItem&)` for each comma-separated item (commas inside `/.../` and quotes
+// do not split); stops at the first error `on_item` returns. An unterminated quote fails before
+// the last item is visited, so a first walk that only collects flags finds it before a second
+// walk parses anything.
+template <class OnItem>
+std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item) {
+  ListItem current;
   bool in_slashes = false;
   char quote = 0;
   std::size_t quote_at = 0;
@@ -50,19 +60,14 @@ Expected<std::vector<Item>> split_items(std::string_view text) {
       current.has_equals = true;
     } else if (c == ',' && !in_slashes) {
       current.end = i;
-      items.push_back(current);
-      current = Item{};
+      if (auto error = on_item(current)) return error;
+      current = ListItem{};
       current.begin = i + 1;
     }
   }
-  if (quote != 0) {
-    auto d = spec_error("spec-unterminated-quote", text, quote_at, 1, "unterminated quote");
-    d.fixit = FixIt{spec_error("", text, text.size(), 0, "").range, std::string(1, quote)};
-    return unexpected(std::move(d));
-  }
+  if (quote != 0) return unterminated_quote(text, quote_at);
   current.end = text.size();
-  items.push_back(current);
-  return items;
+  return on_item(current);
 }
 
 bool is_space(char c) {
@@ -110,16 +115,31 @@ std::string describe_byte(char c) {
   return fmt::format("byte 0x{:02x}", byte);
 }
 
-Expected<TermList> parse_spec_terms(std::string_view text, std::size_t begin, std::size_t end) {
-  auto terms = parse_terms(text.substr(begin, end - begin), encode_detail::kSpecFile,
-                           TermSyntax::command_line, static_cast<std::uint32_t>(begin));
-  if (!terms) return unexpected(rebase_diagnostic(terms.error(), text));
-  for (Diagnostic& lint : terms->lints) lint = rebase_diagnostic(lint, text);
-  return terms;
+using encode_detail::EventSpecView;
+using encode_detail::SpecViews;
+
+std::uint32_t u32(std::size_t value) {
+  return static_cast<std::uint32_t>(value);
 }
 
-Expected<EventSpec> parse_pmu_item(std::string_view text, std::size_t begin, std::size_t end,
-                                   EventSpec spec) {
+// Parses the terms in [begin, end) of `text` into out.terms, recording their range in `spec`.
+std::optional<Diagnostic> parse_spec_terms(std::string_view text, std::size_t begin,
+                                           std::size_t end, SpecViews& out, EventSpecView& spec) {
+  spec.terms_begin = u32(out.terms.size());
+  spec.lints_begin = u32(out.lints.size());
+  auto parsed = parse_term_views(text.substr(begin, end - begin), encode_detail::kSpecFile,
+                                 TermSyntax::command_line, u32(begin), out.terms, out.lints);
+  if (!parsed) return rebase_diagnostic(parsed.error(), text);
+  for (std::size_t i = spec.lints_begin; i < out.lints.size(); ++i) {
+    out.lints[i] = rebase_diagnostic(out.lints[i], text);
+  }
+  spec.terms_end = u32(out.terms.size());
+  spec.lints_end = u32(out.lints.size());
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> parse_pmu_item(std::string_view text, std::size_t begin, std::size_t end,
+                                         SpecViews& out, EventSpecView& spec) {
   const std::size_t open = text.find('/', begin);
   // The closing slash is the next one outside quotes.
   std::size_t close = std::string_view::npos;
@@ -135,72 +155,66 @@ Expected<EventSpec> parse_pmu_item(std::string_view text, std::size_t begin, std
     }
   }
   if (open == begin) {
-    return unexpected(spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'"));
+    return spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'");
   }
   const std::size_t bad = first_rejected(text, begin, open, is_pmu_name_char);
   if (bad != open) {
-    return unexpected(
-        spec_error("spec-bad-pmu-name", text, bad, 1,
-                   fmt::format("unexpected {} in PMU name", describe_byte(text[bad]))));
+    return spec_error("spec-bad-pmu-name", text, bad, 1,
+                      fmt::format("unexpected {} in PMU name", describe_byte(text[bad])));
   }
   if (close == std::string_view::npos) {
     auto d = spec_error(
         "spec-missing-slash", text, end, 0,
         fmt::format("missing '/' to close the terms of '{}'", text.substr(begin, open - begin)));
     d.fixit = FixIt{d.range, "/"};
-    return unexpected(std::move(d));
+    return d;
   }
   spec.form = SpecForm::pmu_terms;
-  spec.pmu = std::string(text.substr(begin, open - begin));
-  spec.pmu_offset = static_cast<std::uint32_t>(begin);
-  auto terms = parse_spec_terms(text, open + 1, close);
-  if (!terms) return unexpected(std::move(terms).error());
-  spec.terms = std::move(*terms);
+  spec.pmu = text.substr(begin, open - begin);
+  spec.pmu_offset = u32(begin);
+  if (auto error = parse_spec_terms(text, open + 1, close, out, spec)) return error;
 
   const std::size_t mods_begin = close + 1;
   if (mods_begin < end && text[mods_begin] == ':') {
     auto d = spec_error("spec-modifier-colon", text, mods_begin, 1,
                         "unexpected ':' after '/': modifiers follow the closing '/' directly");
     d.fixit = FixIt{d.range, ""};
-    return unexpected(std::move(d));
+    return d;
   }
   const std::size_t stray_slash = text.substr(0, end).find('/', mods_begin);
   if (stray_slash != std::string_view::npos) {
-    return unexpected(spec_error("spec-stray-slash", text, stray_slash, 1,
-                                 "unexpected '/' after the modifiers (missing ','?)"));
+    return spec_error("spec-stray-slash", text, stray_slash, 1,
+                      "unexpected '/' after the modifiers (missing ','?)");
   }
-  auto mods = parse_modifiers(text.substr(mods_begin, end - mods_begin), text,
-                              static_cast<std::uint32_t>(mods_begin));
-  if (!mods) return unexpected(std::move(mods).error());
+  auto mods = parse_modifiers(text.substr(mods_begin, end - mods_begin), text, u32(mods_begin));
+  if (!mods) return std::move(mods).error();
   spec.modifiers = std::move(*mods);
-  return spec;
+  return std::nullopt;
 }
 
 // `name[:mods]` or `rHEX[:mods]`.
-Expected<EventSpec> parse_named_item(std::string_view text, std::size_t begin, std::size_t end,
-                                     EventSpec spec) {
+std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t begin,
+                                           std::size_t end, EventSpecView& spec) {
   std::size_t name_end = text.substr(0, end).find(':', begin);
   if (name_end == std::string_view::npos) name_end = end;
   const std::string_view name = text.substr(begin, name_end - begin);
   if (name.empty()) {
-    return unexpected(
-        spec_error("spec-empty-name", text, begin, 1, "missing event name before ':'"));
+    return spec_error("spec-empty-name", text, begin, 1, "missing event name before ':'");
   }
   if (name.front() == '{' || name.find('}') != std::string_view::npos) {
-    return unexpected(spec_error("spec-group", text, begin, end - begin,
-                                 "event groups ('{...}') are not supported"));
+    return spec_error("spec-group", text, begin, end - begin,
+                      "event groups ('{...}') are not supported");
   }
   const std::size_t bad = first_rejected(text, begin, name_end, is_event_name_char);
   if (bad != name_end) {
-    return unexpected(
-        spec_error("spec-bad-event-name", text, bad, 1,
-                   fmt::format("unexpected {} in event name", describe_byte(text[bad]))));
+    return spec_error("spec-bad-event-name", text, bad, 1,
+                      fmt::format("unexpected {} in event name", describe_byte(text[bad])));
   }
-  spec.name = std::string(name);
+  spec.name = name;
   if (auto digits = raw_digits(name)) {
     if (digits->size() > 16) {
-      return unexpected(spec_error("spec-raw-overflow", text, begin, name.size(),
-                                   "raw value does not fit in 64 bits"));
+      return spec_error("spec-raw-overflow", text, begin, name.size(),
+                        "raw value does not fit in 64 bits");
     }
     spec.form = SpecForm::raw;
     spec.raw_config = encode_detail::raw_term_value(name).value_or(0);
@@ -208,39 +222,43 @@ Expected<EventSpec> parse_named_item(std::string_view text, std::size_t begin, s
     spec.form = SpecForm::event_name;
   }
   if (name_end < end) {
-    auto mods = parse_modifiers(text.substr(name_end + 1, end - name_end - 1), text,
-                                static_cast<std::uint32_t>(name_end + 1));
-    if (!mods) return unexpected(std::move(mods).error());
+    auto mods =
+        parse_modifiers(text.substr(name_end + 1, end - name_end - 1), text, u32(name_end + 1));
+    if (!mods) return std::move(mods).error();
     spec.modifiers = std::move(*mods);
   }
-  return spec;
+  return std::nullopt;
 }
 
 }  // namespace
 
-Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
-  auto items = split_items(text);
-  if (!items) return unexpected(std::move(items).error());
+namespace encode_detail {
 
+void SpecViews::clear() {
+  events.clear();
+  terms.clear();
+  lints.clear();
+}
+
+std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out) {
+  out.clear();
   bool any_slash = false;
   bool any_equals = false;
-  for (const Item& item : *items) {
-    any_slash = any_slash || item.has_slash;
-    any_equals = any_equals || item.has_equals;
+  if (auto error = for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
+        any_slash = any_slash || item.has_slash;
+        any_equals = any_equals || item.has_equals;
+        return std::nullopt;
+      })) {
+    return error;
   }
   if (any_equals && !any_slash) {
     // A bare term list (`event=0x423,inv,cmask=0x3`) is one event for a caller-chosen PMU.
-    EventSpec spec;
+    EventSpecView& spec = out.events.emplace_back();
     spec.form = SpecForm::terms_only;
-    spec.text = std::string(text);
-    auto terms = parse_spec_terms(text, 0, text.size());
-    if (!terms) return unexpected(std::move(terms).error());
-    spec.terms = std::move(*terms);
-    return std::vector<EventSpec>{std::move(spec)};
+    spec.text = text;
+    return parse_spec_terms(text, 0, text.size(), out, spec);
   }
-
-  std::vector<EventSpec> specs;
-  for (const Item& item : *items) {
+  return for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
     std::size_t begin = item.begin;
     std::size_t end = item.end;
     while (begin < end && is_space(text[begin])) ++begin;
@@ -251,15 +269,41 @@ Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
                           trailing ? 1 : 0,
                           text.empty() ? "empty event list" : "empty event in the list");
       if (trailing) d.fixit = FixIt{d.range, ""};
-      return unexpected(std::move(d));
+      return d;
     }
-    EventSpec spec;
-    spec.text = std::string(text.substr(begin, end - begin));
-    spec.offset = static_cast<std::uint32_t>(begin);
-    auto parsed = item.has_slash ? parse_pmu_item(text, begin, end, std::move(spec))
-                                 : parse_named_item(text, begin, end, std::move(spec));
-    if (!parsed) return unexpected(std::move(parsed).error());
-    specs.push_back(std::move(*parsed));
+    EventSpecView spec;
+    spec.text = text.substr(begin, end - begin);
+    spec.offset = u32(begin);
+    auto error = item.has_slash ? parse_pmu_item(text, begin, end, out, spec)
+                                : parse_named_item(text, begin, end, spec);
+    if (error) return error;
+    out.events.push_back(std::move(spec));
+    return std::nullopt;
+  });
+}
+
+}  // namespace encode_detail
+
+Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
+  encode_detail::SpecViews views;
+  if (auto error = encode_detail::parse_spec_views(text, views)) {
+    return unexpected(std::move(*error));
+  }
+  std::vector<EventSpec> specs;
+  specs.reserve(views.events.size());
+  for (const EventSpecView& view : views.events) {
+    EventSpec& spec = specs.emplace_back();
+    spec.form = view.form;
+    spec.text = std::string(view.text);
+    spec.offset = view.offset;
+    spec.pmu = std::string(view.pmu);
+    spec.pmu_offset = view.pmu_offset;
+    spec.name = std::string(view.name);
+    spec.raw_config = view.raw_config;
+    for (const TermView& term : views.terms_of(view)) spec.terms.terms.push_back(term.to_term());
+    spec.terms.lints.assign(views.lints.begin() + view.lints_begin,
+                            views.lints.begin() + view.lints_end);
+    spec.modifiers = view.modifiers;
   }
   return specs;
 }

@@ -58,7 +58,7 @@ ValueType value_type(Special special) {
   }
 }
 
-bool is_numeric(const Term& term) {
+bool is_numeric(const TermView& term) {
   return term.kind == TermValueKind::number || term.kind == TermValueKind::none;
 }
 
@@ -87,7 +87,7 @@ constexpr std::array<BranchName, 16> kBranchNames{{
     {"priv", branch::priv_save},
 }};
 
-std::optional<SpecialError> apply_branch_type(const Term& term, Attr& attr) {
+std::optional<SpecialError> apply_branch_type(const TermView& term, Attr& attr) {
   if (term.text == "no") return std::nullopt;
   std::uint64_t bits = 0;
   std::string_view rest = term.text;
@@ -123,8 +123,34 @@ std::optional<SpecialError> check_call_graph(std::string_view mode) {
 
 }  // namespace
 
+namespace {
+
+// Whether a name can be special at all, by its first byte: most terms are format fields
+// (event, umask, ldlat, ...) and are turned away here, before any string compare.
+bool may_be_special(char first) {
+  switch (first) {
+    case 'a':
+    case 'b':
+    case 'c':
+    case 'f':
+    case 'i':
+    case 'm':
+    case 'n':
+    case 'o':
+    case 'p':
+    case 's':
+    case 't':
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 std::optional<Special> find_special(std::string_view name, bool with_config3) {
   if (name.starts_with('@')) return Special::driver_config;
+  if (name.empty() || !may_be_special(name.front())) return std::nullopt;
   for (const SpecialInfo& info : kSpecials) {
     if (info.name == name) {
       if (info.special == Special::config3 && !with_config3) return std::nullopt;
@@ -165,7 +191,7 @@ std::vector<std::string> special_term_names(Tool tool, bool with_config3) {
   return names;
 }
 
-std::optional<SpecialError> check_special(Special special, const Term& term) {
+std::optional<SpecialError> check_special(Special special, const TermView& term) {
   switch (value_type(special)) {
     case ValueType::number:
       if (!is_numeric(term)) return SpecialError{"term-type", "expected numeric value"};
@@ -198,31 +224,33 @@ std::optional<SpecialError> check_special(Special special, const Term& term) {
   return std::nullopt;
 }
 
-std::optional<SpecialError> apply_special(Special special, const Term& term, Tool tool, Attr& attr,
-                                          EventSettings& settings, CallchainRequest& callchain) {
+std::optional<SpecialError> apply_special(Special special, const TermView& term, Tool tool,
+                                          Attr& attr, EventSettings* settings,
+                                          CallchainRequest& callchain) {
   const bool record = tool == Tool::record;
   switch (special) {
     case Special::name:
-      settings.name = term.text;
+      if (settings != nullptr) settings->name = std::string(term.text);
       break;
     case Special::metric_id:
-      settings.metric_id = term.text;
+      if (settings != nullptr) settings->metric_id = std::string(term.text);
       break;
     case Special::percore:
-      settings.percore = term.value;
+      if (settings != nullptr) settings->percore = term.value;
       break;
     case Special::nr:
-      settings.nr = term.value;
+      if (settings != nullptr) settings->nr = term.value;
       break;
     case Special::driver_config: {
+      if (settings == nullptr) break;
       // Kept without the '@', as `name` or `name=value`.
-      std::string text = term.name.substr(1);
-      if (term.kind != TermValueKind::none) text += "=" + print_term_value(term);
-      settings.driver_config.push_back(std::move(text));
+      std::string text(term.name.substr(1));
+      if (term.kind != TermValueKind::none) text += "=" + print_term_value(term.to_term());
+      settings->driver_config.push_back(std::move(text));
       break;
     }
     case Special::call_graph:
-      settings.call_graph = term.text;
+      if (settings != nullptr) settings->call_graph = std::string(term.text);
       callchain.mode = term.text;
       break;
     case Special::stack_size:
@@ -232,7 +260,7 @@ std::optional<SpecialError> apply_special(Special special, const Term& term, Too
       callchain.max_stack = term.value;
       break;
     case Special::branch_type:
-      settings.branch_type = term.text;
+      if (settings != nullptr) settings->branch_type = std::string(term.text);
       if (record) return apply_branch_type(term, attr);
       break;
     case Special::period:
@@ -284,7 +312,7 @@ std::optional<SpecialError> apply_special(Special special, const Term& term, Too
 
 void apply_callchain(const CallchainRequest& callchain, Attr& attr) {
   // max-stack alone asks for frame-pointer call chains, as in perf.
-  std::string mode = callchain.mode.value_or(callchain.max_stack ? "fp" : "no");
+  const std::string_view mode = callchain.mode.value_or(callchain.max_stack ? "fp" : "no");
   if (mode == "no") return;
   attr.sample_type |= sample::callchain;
   if (callchain.max_stack) attr.sample_max_stack = static_cast<std::uint16_t>(*callchain.max_stack);

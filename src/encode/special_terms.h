@@ -58,19 +58,21 @@ struct SpecialError {
 };
 
 // Checks a term's value type the way perf does (`expected numeric value`, ...).
-std::optional<SpecialError> check_special(Special special, const Term& term);
+std::optional<SpecialError> check_special(Special special, const TermView& term);
 
 // Call-graph related terms are combined after all terms were seen.
 struct CallchainRequest {
-  std::optional<std::string> mode;  // fp, dwarf, lbr, no
+  std::optional<std::string_view> mode;  // fp, dwarf, lbr, no (views the term's text)
   std::optional<std::uint64_t> stack_size;
   std::optional<std::uint64_t> max_stack;
 };
 
 // Applies a checked special term (other than config words) to the event. `tool` decides whether
-// the sampling terms reach the attr (perf stat leaves them out).
-std::optional<SpecialError> apply_special(Special special, const Term& term, Tool tool, Attr& attr,
-                                          EventSettings& settings, CallchainRequest& callchain);
+// the sampling terms reach the attr (perf stat leaves them out). `settings` may be null when only
+// the attr is wanted (the allocation-free path).
+std::optional<SpecialError> apply_special(Special special, const TermView& term, Tool tool,
+                                          Attr& attr, EventSettings* settings,
+                                          CallchainRequest& callchain);
 
 // Turns the call-graph request into attr bits as `perf record` does on x86-64.
 void apply_callchain(const CallchainRequest& callchain, Attr& attr);

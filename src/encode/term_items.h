@@ -22,7 +22,7 @@ enum class Role : std::uint8_t {
 
 struct Item {
   Role role = Role::format;
-  Term term;
+  TermView term;  // views the spec text or the alias's Term in the catalog
   // The event file this term was spliced from (perf's "weak" terms), or nullptr for a user term.
   const Event* alias = nullptr;
   // For an alias parameter resolved by a user term: the value comes from the user (and so do

@@ -187,8 +187,7 @@ class FormatParser {
     }
     advance();
     std::uint64_t mask = 0;
-    std::vector<BitRange> ranges;
-    ranges.reserve(4);
+    SmallVector<BitRange, 4> ranges;
     for (;;) {
       if (token_.kind != TokenKind::number) {
         return error_here(fmt::format("expected a bit number after '{}', found {}",

@@ -44,14 +44,23 @@ std::string describe(const Token& token, std::string_view text) {
   return "an invalid token";
 }
 
+// Parses into `Sink::add(const TermView&)`, so that owning and view outputs share one parser.
+template <class Sink>
 class TermsParser {
  public:
   TermsParser(std::string_view text, std::string_view file, TermSyntax syntax,
-              std::uint32_t base_offset)
-      : text_(text), file_(file), syntax_(syntax), base_(base_offset), lexer_(text) {}
+              std::uint32_t base_offset, Sink& sink, std::vector<Diagnostic>& lints)
+      : text_(text),
+        file_(file),
+        syntax_(syntax),
+        base_(base_offset),
+        lexer_(text),
+        sink_(sink),
+        lints_(lints),
+        lints_begin_(lints.size()) {}
 
-  Expected<TermList> parse() {
-    list_.terms.reserve(4 + text_.size() / 12);
+  // The number of terms added, or the first error.
+  Expected<std::size_t> parse() {
     advance();
     if (token_.kind == TokenKind::end) return finish();
     for (;;) {
@@ -88,7 +97,12 @@ class TermsParser {
     return make(Severity::error, id, offset, length, std::move(message));
   }
 
-  void lint(Diagnostic diagnostic) { list_.lints.push_back(std::move(diagnostic)); }
+  void lint(Diagnostic diagnostic) { lints_.push_back(std::move(diagnostic)); }
+
+  void add(const TermView& term) {
+    sink_.add(term);
+    ++count_;
+  }
 
   FixIt fixit_at(std::size_t offset, std::size_t length, std::string replacement) const {
     return FixIt{make(Severity::note, "", offset, length, "").range, std::move(replacement)};
@@ -159,15 +173,15 @@ class TermsParser {
   }
 
   std::optional<Diagnostic> parse_named_term() {
-    Term term;
-    term.name = std::string(token_.text);
+    TermView term;
+    term.name = token_.text;
     term.offset = offset32(token_.offset);
     term.value_offset = term.offset;
     const std::size_t start = token_.offset;
     advance();
     if (token_.kind != TokenKind::equals) {
       term.length = static_cast<std::uint32_t>(previous_end_ - start);
-      list_.terms.push_back(std::move(term));
+      add(term);
       return std::nullopt;
     }
     advance();
@@ -180,13 +194,13 @@ class TermsParser {
         break;
       case TokenKind::name:
         term.value = 0;
-        term.text = std::string(token_.text);
+        term.text = token_.text;
         term.kind = term.text == "?" ? TermValueKind::param : TermValueKind::string;
         break;
       case TokenKind::quoted:
         term.value = 0;
         term.kind = TermValueKind::string;
-        term.text = std::string(token_.text);
+        term.text = token_.text;
         lint_command_line_syntax("a quoted value");
         break;
       default: {
@@ -203,25 +217,26 @@ class TermsParser {
     term.value_length = static_cast<std::uint32_t>(token_.length);
     advance();
     term.length = static_cast<std::uint32_t>(previous_end_ - start);
-    list_.terms.push_back(std::move(term));
+    add(term);
     return std::nullopt;
   }
 
   void add_driver_cfg() {
     lint_command_line_syntax("a driver config term");
-    Term term;
-    term.name = fmt::format("@{}", token_.text);
+    TermView term;
+    // The name keeps its '@', which the lexer put right before it.
+    term.name = text_.substr(token_.offset, 1 + token_.text.size());
     term.offset = offset32(token_.offset);
     term.length = static_cast<std::uint32_t>(token_.length);
     term.value_offset = term.offset;
     if (!token_.value_text.empty()) {
       term.kind = TermValueKind::string;
       term.value = 0;
-      term.text = std::string(token_.value_text);
+      term.text = token_.value_text;
       term.value_offset = offset32(token_.offset + 2 + token_.text.size());
       term.value_length = static_cast<std::uint32_t>(token_.value_text.size());
     }
-    list_.terms.push_back(std::move(term));
+    add(term);
     advance();
   }
 
@@ -285,7 +300,7 @@ class TermsParser {
     }
   }
 
-  Expected<TermList> finish() {
+  Expected<std::size_t> finish() {
     for (const auto& run : lexer_.stray_runs()) {
       lint(make(Severity::warning, "terms-stray-byte", run.offset, run.length,
                 fmt::format("perf skips {} here; it is not part of the term grammar",
@@ -306,9 +321,9 @@ class TermsParser {
       }
     }
     std::stable_sort(
-        list_.lints.begin(), list_.lints.end(),
+        lints_.begin() + static_cast<std::ptrdiff_t>(lints_begin_), lints_.end(),
         [](const Diagnostic& a, const Diagnostic& b) { return a.range.offset < b.range.offset; });
-    return std::move(list_);
+    return count_;
   }
 
   std::uint32_t offset32(std::size_t local) const {
@@ -323,10 +338,42 @@ class TermsParser {
   terms_detail::TermsLexer lexer_;
   Token token_;
   std::size_t previous_end_ = 0;
-  TermList list_;
+  Sink& sink_;
+  std::vector<Diagnostic>& lints_;
+  std::size_t lints_begin_;
+  std::size_t count_ = 0;
 };
 
+struct OwningSink {
+  std::vector<Term>& terms;
+  void add(const TermView& term) { terms.push_back(term.to_term()); }
+};
+
+struct ViewSink {
+  std::vector<TermView>& terms;
+  void add(const TermView& term) { terms.push_back(term); }
+};
+
+std::optional<Diagnostic> too_large(std::string_view text, std::string_view file,
+                                    std::uint32_t base_offset) {
+  if (text.size() <= std::numeric_limits<std::uint32_t>::max() - std::uint64_t{base_offset}) {
+    return std::nullopt;
+  }
+  return make_diagnostic(Severity::error, "terms-syntax", file, {}, 0, 0,
+                         "term list is larger than 4 GiB");
+}
+
 }  // namespace
+
+TermView TermView::of(const Term& term) {
+  return TermView{term.name,   term.kind,   term.value,        term.text,        term.style,
+                  term.offset, term.length, term.value_offset, term.value_length};
+}
+
+Term TermView::to_term() const {
+  return Term{std::string(name), kind,        value, std::string(text), style, offset, length,
+              value_offset,      value_length};
+}
 
 std::size_t find_terms_end(std::string_view spec, std::size_t start) {
   for (std::size_t i = start; i < spec.size(); ++i) {
@@ -342,11 +389,21 @@ std::size_t find_terms_end(std::string_view spec, std::size_t start) {
 
 Expected<TermList> parse_terms(std::string_view text, std::string_view file, TermSyntax syntax,
                                std::uint32_t base_offset) {
-  if (text.size() > std::numeric_limits<std::uint32_t>::max() - std::uint64_t{base_offset}) {
-    return unexpected(make_diagnostic(Severity::error, "terms-syntax", file, {}, 0, 0,
-                                      "term list is larger than 4 GiB"));
-  }
-  return TermsParser(text, file, syntax, base_offset).parse();
+  if (auto error = too_large(text, file, base_offset)) return unexpected(std::move(*error));
+  TermList list;
+  list.terms.reserve(4 + text.size() / 12);
+  OwningSink sink{list.terms};
+  auto parsed = TermsParser(text, file, syntax, base_offset, sink, list.lints).parse();
+  if (!parsed) return unexpected(std::move(parsed).error());
+  return list;
+}
+
+Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
+                                       TermSyntax syntax, std::uint32_t base_offset,
+                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints) {
+  if (auto error = too_large(text, file, base_offset)) return unexpected(std::move(*error));
+  ViewSink sink{out};
+  return TermsParser(text, file, syntax, base_offset, sink, lints).parse();
 }
 
 }  // namespace pmucat

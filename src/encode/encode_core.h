@@ -1,0 +1,94 @@
+// The one encoder of a PMU's terms (user terms plus at most one event alias) into an attr. Both
+// encode()/encode_terms() and the allocation-free Encoder run it; they differ only in what they
+// build around the attr.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "encode/term_items.h"
+#include "pmucat/attr.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/terms.h"
+
+namespace pmucat::encode_detail {
+
+// A format field's value being assembled (pmucat semantics: alias value, then the user's).
+struct FieldValue {
+  const Format* format = nullptr;
+  std::uint64_t value = 0;
+  const Item* user = nullptr;
+};
+
+// Buffers the core works in. Reusing one keeps their capacity, so a warm encoding allocates
+// nothing.
+struct CoreScratch {
+  std::vector<Item> items;
+  std::vector<FieldValue> fields;
+};
+
+// What encode() keeps beside the attr; the fast path passes none of these.
+struct CoreExtras {
+  EventSettings* settings = nullptr;
+  std::vector<TermView>* printed_specials = nullptr;  // effective special terms, in order
+};
+
+class TermEncoder {
+ public:
+  // `spec` is the text term offsets point into (for diagnostics).
+  TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options,
+              CoreScratch& scratch);
+
+  // Overwrites `attr` with the encoding of `terms` and `modifiers` on this PMU. `terms` must stay
+  // alive while the encoder is used (items() views them).
+  std::optional<Diagnostic> run(std::span<const TermView> terms, const Modifiers& modifiers,
+                                Attr& attr, const CoreExtras& extras = {});
+
+  // After run(): the alias used (or nullptr) and the classified terms.
+  const Event* alias() const { return alias_; }
+  std::span<const Item> items() const { return scratch_.items; }
+
+  // Formats of this PMU in a config word this ABI lacks (encode() attaches them as warnings).
+  std::vector<Diagnostic> word_warnings() const;
+
+ private:
+  Diagnostic error_at(const Item& item, bool at_value, std::string_view id,
+                      std::string message) const;
+  Diagnostic unknown_term(const Item& item) const;
+  std::string event_file(const Event& event) const;
+  Diagnostic reference_note(std::string message) const;
+
+  std::optional<Diagnostic> expand(std::span<const TermView> terms);
+  std::optional<Diagnostic> unknown_event_field(const Item& item) const;
+  std::optional<Diagnostic> splice_alias(const TermView& reference, std::string_view name);
+  std::optional<Diagnostic> classify(Item& item) const;
+  // With the term's special and format (nullptr when it is special) already looked up.
+  std::optional<Diagnostic> classify(Item& item, std::optional<Special> special,
+                                     const Format* format) const;
+  std::optional<Diagnostic> resolve_params();
+  Expected<std::uint64_t> field_value(const Item& item) const;
+  std::optional<Diagnostic> apply_config_words(Attr& attr);
+  std::optional<Diagnostic> apply_fields(Attr& attr);
+  std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
+  std::optional<Diagnostic> pmu_type(Attr& attr) const;
+
+  const Pmu& pmu_;
+  std::string_view spec_;
+  const EncodeOptions& options_;
+  bool perf_;
+  unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
+  CoreScratch& scratch_;
+  std::vector<Item>& items_;
+  const Event* alias_ = nullptr;
+  const TermView* alias_reference_ = nullptr;
+  // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
+  // not OR-ed, as perf does for them.
+  std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;
+};
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,79 @@
+// Encoder: encode() for one attr, in reused buffers.
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "encode/encode_core.h"
+#include "encode/spec_diagnostics.h"
+#include "encode/spec_views.h"
+#include "encode/targets.h"
+#include "pmucat/encode.h"
+
+namespace pmucat {
+namespace {
+
+using encode_detail::EventSpecView;
+using encode_detail::Target;
+
+Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t length,
+                         std::string message) {
+  Diagnostic d =
+      encode_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
+  d.hint = "Encoder::encode_one writes one attr; encode() returns all of them";
+  return d;
+}
+
+}  // namespace
+
+struct Encoder::State {
+  const Catalog& catalog;
+  EncodeOptions options;
+  encode_detail::SpecViews views;
+  encode_detail::CoreScratch scratch;
+};
+
+Encoder::Encoder(const Catalog& catalog, EncodeOptions options)
+    : state_(std::make_unique<State>(State{catalog, std::move(options), {}, {}})) {}
+Encoder::Encoder(Encoder&&) noexcept = default;
+Encoder& Encoder::operator=(Encoder&&) noexcept = default;
+Encoder::~Encoder() = default;
+
+Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
+  State& state = *state_;
+  const EncodeOptions& options = state.options;
+  if (auto error = encode_detail::parse_spec_views(spec, state.views)) {
+    return unexpected(std::move(*error));
+  }
+  if (state.views.events.size() != 1) {
+    return unexpected(several_attrs(
+        spec, 0, spec.size(), fmt::format("the list holds {} events", state.views.events.size())));
+  }
+  const EventSpecView& event = state.views.events.front();
+  EncodedSource source;
+  std::size_t targets = 0;
+  auto error = encode_detail::for_each_target(
+      state.catalog, spec, event, state.views.terms_of(event), options,
+      [&](const Target& target) -> std::optional<Diagnostic> {
+        if (++targets > 1) return std::nullopt;  // only counted: the spec is rejected below
+        if (target.pmu == nullptr) {
+          encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, out);
+          return std::nullopt;
+        }
+        if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
+          return problem;
+        }
+        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch);
+        if (auto problem = encoder.run(target.terms, event.modifiers, out)) return problem;
+        if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
+        source = EncodedSource{target.pmu, encoder.alias()};
+        return std::nullopt;
+      });
+  if (error) return unexpected(std::move(*error));
+  if (targets > 1) {
+    return unexpected(several_attrs(spec, event.offset, event.text.size(),
+                                    fmt::format("'{}' stands for {} attrs", event.text, targets)));
+  }
+  return source;
+}
+
+}  // namespace pmucat

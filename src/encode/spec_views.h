@@ -1,0 +1,48 @@
+// The spec list parsed into views of its text: what parse_spec_list() copies into EventSpecs and
+// what the allocation-free Encoder uses directly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/spec.h"
+#include "pmucat/terms.h"
+
+namespace pmucat::encode_detail {
+
+// EventSpec with views into the list text; its terms and lints are ranges of SpecViews' vectors
+// (indices, not spans, so that growing those vectors cannot invalidate them).
+struct EventSpecView {
+  SpecForm form = SpecForm::pmu_terms;
+  std::string_view text;
+  std::uint32_t offset = 0;
+  std::string_view pmu;
+  std::uint32_t pmu_offset = 0;
+  std::string_view name;
+  std::uint64_t raw_config = 0;
+  std::uint32_t terms_begin = 0, terms_end = 0;
+  std::uint32_t lints_begin = 0, lints_end = 0;
+  Modifiers modifiers;  // its text is at most 15 bytes (13 letters and `ppp`): never allocates
+};
+
+// Reusable: clear() keeps the vectors' capacity.
+struct SpecViews {
+  std::vector<EventSpecView> events;
+  std::vector<TermView> terms;
+  std::vector<Diagnostic> lints;  // rebased onto the whole list
+
+  void clear();
+  std::span<const TermView> terms_of(const EventSpecView& event) const {
+    return std::span<const TermView>(terms).subspan(event.terms_begin,
+                                                    event.terms_end - event.terms_begin);
+  }
+};
+
+// parse_spec_list() into views (same grammar, same diagnostics); `out` is cleared first.
+std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out);
+
+}  // namespace pmucat::encode_detail

@@ -1,0 +1,131 @@
+// What one parsed event stands for: the (PMU, terms) pairs to encode, or a built-in perf event.
+// encode() encodes every target; Encoder::encode_one() encodes the only one. Nothing here
+// allocates unless it reports an error.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "encode/legacy_events.h"
+#include "encode/pmu_select.h"
+#include "encode/spec_views.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+
+namespace pmucat::encode_detail {
+
+struct Target {
+  const Pmu* pmu = nullptr;  // nullptr: the built-in event `legacy`
+  LegacyEvent legacy;
+  std::span<const TermView> terms;  // valid during the visit only
+  std::size_t pmu_offset = 0;       // what a pmu-no-type error underlines
+  std::size_t pmu_length = 0;
+  bool raw_type = false;  // perf 6.1 gives `rHEX` PERF_TYPE_RAW whatever the PMU's type is
+};
+
+// pmu-no-type when the PMU's type is unusable with these semantics.
+std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
+                                         Semantics semantics);
+
+// The attr of a built-in event.
+void encode_legacy(const LegacyEvent& legacy, const Modifiers& modifiers, Semantics semantics,
+                   Attr& attr);
+
+Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec);
+Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
+                             std::string_view spec);
+Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& event,
+                               std::string_view spec);
+Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spec,
+                                const EncodeOptions& options);
+
+// Calls `visit(const Target&) -> std::optional<Diagnostic>` for each target of `event` in
+// encode()'s order; stops at the first error. `spec` is the whole list, `terms` the event's.
+template <class Visit>
+std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_view spec,
+                                          const EventSpecView& event,
+                                          std::span<const TermView> terms,
+                                          const EncodeOptions& options, Visit&& visit) {
+  const bool perf = options.semantics == Semantics::perf;
+  auto on_default_pmu = [&](std::span<const TermView> pmu_terms) -> std::optional<Diagnostic> {
+    const Pmu* pmu =
+        options.default_pmu.empty() ? catalog.core_pmu() : catalog.find_pmu(options.default_pmu);
+    if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
+    Target target{pmu, {}, pmu_terms, event.offset, event.text.size(), false};
+    target.raw_type = perf && event.form == SpecForm::raw;
+    return visit(target);
+  };
+  auto on_event_name = [&]() -> std::optional<Diagnostic> {
+    // perf 6.1 prefers its built-in names (`cycles` is PERF_TYPE_HARDWARE even where a PMU has
+    // an events/cycles file); newer perf and pmucat prefer the sysfs event.
+    const std::optional<LegacyEvent> legacy = find_legacy_event(event.name);
+    if (perf && legacy) return visit(Target{nullptr, *legacy, {}, 0, 0, false});
+    // A reference to the event as a bare term, so the usual alias rules and diagnostics apply.
+    TermView reference;
+    reference.name = event.name;
+    reference.kind = TermValueKind::none;
+    reference.offset = event.offset;
+    reference.length = static_cast<std::uint32_t>(event.name.size());
+    reference.value_offset = event.offset;
+    bool found = false;
+    for (const Pmu& pmu : catalog.pmus()) {
+      if (pmu.find_event(event.name) == nullptr) continue;
+      found = true;
+      Target target{
+          &pmu, {}, std::span<const TermView>(&reference, 1), event.offset, event.name.size(),
+          false};
+      if (auto error = visit(target)) return error;
+    }
+    if (found) return std::nullopt;
+    if (legacy) return visit(Target{nullptr, *legacy, {}, 0, 0, false});
+    return unknown_event_error(catalog, event, spec);
+  };
+
+  switch (event.form) {
+    case SpecForm::pmu_terms: {
+      if (perf && event.pmu.find('-') != std::string_view::npos) {
+        return pmu_hyphen_error(event, spec);
+      }
+      auto on_pmu = [&](const Pmu& pmu) {
+        return visit(Target{&pmu, {}, terms, event.pmu_offset, event.pmu.size(), false});
+      };
+      // The exact PMU, else its instances (select_pmus, without building a list).
+      if (const Pmu* exact = catalog.find_pmu(event.pmu)) return on_pmu(*exact);
+      bool found = false;
+      for (const Pmu& pmu : catalog.pmus()) {
+        const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
+                                   : pmu_name_matches(pmu.name(), event.pmu);
+        if (!selected) continue;
+        found = true;
+        if (auto error = on_pmu(pmu)) return error;
+      }
+      if (!found) return unknown_pmu_error(catalog, event, spec);
+      return std::nullopt;
+    }
+    case SpecForm::event_name:
+      return on_event_name();
+    case SpecForm::terms_only:
+      return on_default_pmu(terms);
+    case SpecForm::raw: {
+      // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
+      for (const Pmu& pmu : catalog.pmus()) {
+        if (pmu.find_event(event.name) != nullptr) return on_event_name();
+      }
+      TermView config;
+      config.name = "config";
+      config.kind = TermValueKind::number;
+      config.value = event.raw_config;
+      config.style = NumberStyle::hex;
+      config.offset = event.offset;
+      config.length = static_cast<std::uint32_t>(event.name.size());
+      config.value_offset = event.offset;
+      config.value_length = config.length;
+      return on_default_pmu(std::span<const TermView>(&config, 1));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace pmucat::encode_detail
