@@ -30,8 +30,8 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 // The colour mode the options ask for (CLI11 has already checked the spelling).
 ColorMode color_mode(const CommonOptions& options);
 
-// Opens the tree the options select: --sysfs/PMUCAT_SYSFS, else the live /sys. Reads one
-// directory listing; nothing about any PMU.
+// Opens the tree the options select: --sysfs/PMUCAT_SYSFS, else the live /sys. Reads nothing
+// about any PMU (the devices folder is listed when first needed; see Catalog::open).
 Expected<Catalog> open_catalog(const CommonOptions& options);
 
 // Writes `text` to stdout as is.

@@ -1,11 +1,22 @@
 #include "pmuls/catalog_json.h"
 
+#include <bit>
+#include <optional>
+
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
 
 namespace pmucat::cli {
 namespace {
+
+// An empty object whose key list will not reallocate while `keys` members are added (ordered
+// objects are vectors; growing them one key at a time shows in pmuls --json profiles).
+Json object_with_room(std::size_t keys) {
+  Json out = Json::object();
+  out.get_ref<Json::object_t&>().reserve(keys);
+  return out;
+}
 
 Json optional_text(const std::optional<std::string>& text) {
   return text ? Json(*text) : Json(nullptr);
@@ -31,7 +42,7 @@ std::string_view kind_name(TermValueKind kind) {
 }
 
 Json term_to_json(const Term& term) {
-  Json out = Json::object();
+  Json out = object_with_room(4);
   out["name"] = term.name;
   out["kind"] = std::string(kind_name(term.kind));
   if (term.kind == TermValueKind::number || term.kind == TermValueKind::none) {
@@ -44,7 +55,7 @@ Json term_to_json(const Term& term) {
 
 Json event_to_json(const Pmu& pmu, const Event& event) {
   const EventView view = view_event(pmu, event);
-  Json out = Json::object();
+  Json out = object_with_room(16);
   out["name"] = event.name;
   out["perf"] = view.perf_name;
   out["file"] = event.path;
@@ -69,7 +80,7 @@ Json event_to_json(const Pmu& pmu, const Event& event) {
 
 Json cpu_list_json(const std::optional<CpuList>& list) {
   if (!list) return nullptr;
-  Json out = Json::object();
+  Json out = object_with_room(2);
   out["text"] = list->text;
   out["cpus"] = list->cpus;
   return out;
@@ -78,11 +89,12 @@ Json cpu_list_json(const std::optional<CpuList>& list) {
 }  // namespace
 
 Json format_to_json(const Format& format) {
-  Json out = Json::object();
+  Json out = object_with_room(7);
   out["name"] = format.name;
   out["word"] = config_word_name(format.spec.word);
   out["spec"] = to_string(format.spec);
   Json bits = Json::array();
+  bits.get_ref<Json::array_t&>().reserve(static_cast<std::size_t>(std::popcount(format.spec.mask)));
   for (unsigned bit = 0; bit < 64; ++bit) {
     if ((format.spec.mask >> bit) & 1u) bits.push_back(bit);
   }
@@ -95,7 +107,7 @@ Json format_to_json(const Format& format) {
 
 Json pmu_to_json(const Pmu& pmu, const Event* only_event) {
   const PmuAttributes& attributes = pmu.attributes();
-  Json out = Json::object();
+  Json out = object_with_room(13);
   out["name"] = pmu.name();
   out["type"] = optional_number(attributes.type);
   out["kind"] = std::string(to_string(pmu.kind()));
@@ -124,6 +136,37 @@ Json pmu_to_json(const Pmu& pmu, const Event* only_event) {
   }
   out["diagnostics"] = std::move(diagnostics);
   return out;
+}
+
+void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus,
+                        const std::function<void(std::string_view)>& write) {
+  // dump_json's layout with indent 2: the PMU objects sit two levels deep.
+  const Json sysfs = catalog.devices_dir().string();
+  std::string head = "{\n  \"sysfs\": ";
+  head += sysfs.dump(-1, ' ', false, Json::error_handler_t::replace);
+  head += pmus.empty() ? ",\n  \"pmus\": []" : ",\n  \"pmus\": [\n";
+  write(head);
+  std::string text;
+  for (std::size_t i = 0; i < pmus.size(); ++i) {
+    const Pmu& listed = *pmus[i];
+    // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
+    std::optional<Pmu> scratch;
+    if (!listed.path().empty()) scratch = Pmu::from_directory(listed.name(), listed.path());
+    const std::string pmu_text = dump_json(pmu_to_json(scratch ? *scratch : listed));
+    text.clear();
+    // JSON strings never hold a raw newline, so every newline starts a line to indent.
+    std::string_view rest(pmu_text);
+    if (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
+    while (!rest.empty()) {
+      const std::size_t end = rest.find('\n');
+      text += "    ";
+      text += rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+    text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
+    write(text);
+  }
+  write("\n}\n");
 }
 
 Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus) {

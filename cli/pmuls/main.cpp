@@ -1,11 +1,13 @@
 // pmuls: lists the PMUs of a sysfs tree, their events with encodings, and their format fields.
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "common/app.h"
+#include "common/output_buffer.h"
 #include "common/pmu_selection.h"
 #include "pmucat/suggest.h"
 #include "pmuls/catalog_json.h"
@@ -114,10 +116,9 @@ int run(const Options& options) {
   }
 
   if (options.common.json) {
-    std::vector<Json> items;
-    for (const Pmu* pmu : pmus) items.push_back(pmu_to_json(*pmu));
-    write_stdout(dump_json(catalog_to_json(*catalog, items)));
-    return to_int(ExitCode::success);
+    OutputBuffer stdout_buffer(STDOUT_FILENO);
+    write_catalog_json(*catalog, pmus, [&](std::string_view text) { stdout_buffer.append(text); });
+    return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
 
   if (options.formats) {

@@ -112,7 +112,7 @@ class Pmu {
   static Pmu from_info(PmuInfo info);
   // A PMU backed by `dir` (a directory or a symlink to one); nothing is read yet. A dangling or
   // looping link shows as pmu-dir-unreadable in attributes() on first use.
-  static Pmu from_directory(std::string name, std::filesystem::path dir);
+  static Pmu from_directory(std::string name, std::string dir);
 
   Pmu(Pmu&&) noexcept;
   Pmu& operator=(Pmu&&) noexcept;
@@ -122,7 +122,8 @@ class Pmu {
   const std::filesystem::path& path() const;  // empty for from_info PMUs
 
   const PmuAttributes& attributes() const;  // reads type, cpumask, cpus, caps/, ...
-  std::optional<std::uint32_t> type() const { return attributes().type; }
+  // Reads only the `type` file (attributes() reuses it): what an encode needs of the PMU.
+  std::optional<std::uint32_t> type() const;
   PmuKind kind() const;
 
   std::span<const Format> formats() const;  // reads format/ (one listing + each file)
@@ -158,8 +159,11 @@ class Catalog {
  public:
   // `dir` is either the devices folder itself (named `devices`, or holds some <pmu>/type) or
   // any root above one that holds bus/event_source/devices, sys/bus/event_source/devices or
-  // event_source/devices (`/sys`, `/`, a captured tree). Reads one directory listing; entries
-  // are not stat()ed (real ones are symlinks), files among them are skipped with a diagnostic.
+  // event_source/devices (`/sys`, `/`, a captured tree). Opens the devices folder without
+  // listing it, unless a folder of another name has to be looked into to be accepted. The
+  // listing (one getdents pass; entries are not stat()ed, real ones are symlinks; files among
+  // them are skipped with a diagnostic) is read once, by the first call that needs every PMU:
+  // pmus(), match_pmus() of a pattern that is not a name, core_pmu()'s fallback, diagnostics().
   static Expected<Catalog> open(const std::filesystem::path& dir);
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();
@@ -172,6 +176,8 @@ class Catalog {
 
   const std::filesystem::path& devices_dir() const;  // empty for from_pmus catalogs
   std::span<const Pmu> pmus() const;                 // naturally sorted by name; nothing loaded
+  // Before the listing exists this looks up the one entry (a directory or symlink is a PMU),
+  // and keeps that Pmu valid for the catalog's lifetime; after it, the listed Pmu is returned.
   const Pmu* find_pmu(std::string_view exact_name) const;
   // Every PMU `pattern` selects: the exact name if it exists, else instances and globs.
   std::vector<const Pmu*> match_pmus(std::string_view pattern) const;

@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "catalog/sysfs_file.h"
 
@@ -38,7 +41,12 @@ std::string_view base_name(std::string_view path) {
 }
 
 std::string join(const std::string& dir, std::string_view name) {
-  return dir == "/" ? fmt::format("/{}", name) : fmt::format("{}/{}", dir, name);
+  std::string path;
+  path.reserve(dir.size() + 1 + name.size());
+  if (dir != "/") path += dir;
+  path += '/';
+  path += name;
+  return path;
 }
 
 bool may_be_directory(unsigned char d_type) {
@@ -54,13 +62,91 @@ bool holds_a_pmu(int dir_fd, const std::vector<detail::DirEntry>& entries) {
   });
 }
 
-}  // namespace
-
-struct Catalog::State {
-  std::filesystem::path devices_dir;
+// The PMUs of the devices folder, as its one listing gave them.
+struct Listing {
   std::vector<Pmu> pmus;  // naturally sorted by name
   std::vector<Diagnostic> diagnostics;
 };
+
+Listing make_listing(const std::string& devices, std::vector<detail::DirEntry> entries) {
+  Listing listing;
+  listing.pmus.reserve(entries.size());
+  for (detail::DirEntry& entry : entries) {
+    std::string path = join(devices, entry.name);
+    // Real entries are symlinks into /sys/devices; they are taken without a stat() here. A
+    // dangling one reports itself when the PMU is first used (pmu-dir-unreadable).
+    if (!may_be_directory(entry.type)) {
+      listing.diagnostics.push_back(
+          make_file_diagnostic(Severity::warning, "catalog-stray-entry", path,
+                               "not a PMU directory (a file in the devices folder); ignored"));
+      continue;
+    }
+    listing.pmus.push_back(Pmu::from_directory(std::move(entry.name), std::move(path)));
+  }
+  std::sort(listing.pmus.begin(), listing.pmus.end(),
+            [](const Pmu& a, const Pmu& b) { return natural_less(a.name(), b.name()); });
+  return listing;
+}
+
+// A name that can only be an entry of the devices folder itself.
+bool probeable_pmu_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
+}
+
+}  // namespace
+
+// The devices folder is listed on first need, not at open: a big server lists 1,000+ entries,
+// which costs more than everything else encoding one event does. Until then find_pmu() looks
+// up the one entry it is asked for.
+struct Catalog::State {
+  std::filesystem::path devices_dir;
+  std::string devices;  // devices_dir as a string; empty for from_pmus catalogs
+  detail::UniqueFd devices_fd;
+
+  mutable std::once_flag listed_once;
+  mutable Listing listing;
+  mutable std::atomic<bool> listed{false};
+
+  // PMUs find_pmu() found before the listing existed; node-based so that pointers stay valid.
+  mutable std::mutex probe_mutex;
+  mutable std::map<std::string, std::unique_ptr<Pmu>, std::less<>> probed;
+
+  const Listing& list() const {
+    std::call_once(listed_once, [&] {
+      auto directory = detail::Directory::open(devices_fd.get(), ".", devices);
+      if (directory) {
+        listing = make_listing(devices, directory->list());
+      } else {
+        listing.diagnostics.push_back(std::move(directory.error().diagnostic));
+      }
+      listed.store(true, std::memory_order_release);
+    });
+    return listing;
+  }
+  void set_listing(Listing given) {
+    std::call_once(listed_once, [&] {
+      listing = std::move(given);
+      listed.store(true, std::memory_order_release);
+    });
+  }
+  const Pmu* probe(std::string_view name) const;
+};
+
+const Pmu* Catalog::State::probe(std::string_view name) const {
+  std::lock_guard lock(probe_mutex);
+  if (auto found = probed.find(name); found != probed.end()) return found->second.get();
+  // The listing's rule without the listing: directories and symlinks are PMUs, files are not.
+  struct stat status {};
+  if (::fstatat(devices_fd.get(), std::string(name).c_str(), &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !(S_ISDIR(status.st_mode) || S_ISLNK(status.st_mode))) {
+    return nullptr;
+  }
+  auto pmu = std::make_unique<Pmu>(Pmu::from_directory(std::string(name), join(devices, name)));
+  const Pmu* result = pmu.get();
+  probed.emplace(std::string(name), std::move(pmu));
+  return result;
+}
 
 Catalog::Catalog(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Catalog::Catalog(Catalog&&) noexcept = default;
@@ -98,33 +184,26 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
     }
   }
 
-  auto directory = detail::Directory::open(AT_FDCWD, devices, devices);
-  if (!directory) return unexpected(std::move(directory.error().diagnostic));
-  std::vector<detail::DirEntry> entries = directory->list();
-  if (!named_devices && !below_root && !holds_a_pmu(directory->fd(), entries)) {
-    Diagnostic not_a_tree = make_file_diagnostic(
-        Severity::error, "catalog-not-pmu-tree", root,
-        "not a PMU devices directory: it holds no bus/event_source/devices and no <pmu>/type");
-    not_a_tree.hint = "pass /sys, /sys/bus/event_source/devices, or a copy of either";
-    return unexpected(std::move(not_a_tree));
-  }
-
+  auto devices_fd = detail::open_directory_fd(AT_FDCWD, devices, devices);
+  if (!devices_fd) return unexpected(std::move(devices_fd.error().diagnostic));
   auto state = std::make_unique<State>();
   state->devices_dir = devices;
-  for (detail::DirEntry& entry : entries) {
-    std::string path = join(devices, entry.name);
-    // Real entries are symlinks into /sys/devices; they are taken without a stat() here. A
-    // dangling one reports itself when the PMU is first used (pmu-dir-unreadable).
-    if (!may_be_directory(entry.type)) {
-      state->diagnostics.push_back(
-          make_file_diagnostic(Severity::warning, "catalog-stray-entry", path,
-                               "not a PMU directory (a file in the devices folder); ignored"));
-      continue;
+  if (!named_devices && !below_root) {
+    // Only what it holds tells a hand-made devices folder from any other directory.
+    auto directory = detail::Directory::open(devices_fd->get(), ".", devices);
+    if (!directory) return unexpected(std::move(directory.error().diagnostic));
+    std::vector<detail::DirEntry> entries = directory->list();
+    if (!holds_a_pmu(devices_fd->get(), entries)) {
+      Diagnostic not_a_tree = make_file_diagnostic(
+          Severity::error, "catalog-not-pmu-tree", root,
+          "not a PMU devices directory: it holds no bus/event_source/devices and no <pmu>/type");
+      not_a_tree.hint = "pass /sys, /sys/bus/event_source/devices, or a copy of either";
+      return unexpected(std::move(not_a_tree));
     }
-    state->pmus.push_back(Pmu::from_directory(std::move(entry.name), std::move(path)));
+    state->set_listing(make_listing(devices, std::move(entries)));
   }
-  std::sort(state->pmus.begin(), state->pmus.end(),
-            [](const Pmu& a, const Pmu& b) { return natural_less(a.name(), b.name()); });
+  state->devices_fd = std::move(*devices_fd);
+  state->devices = std::move(devices);
   return Catalog(std::move(state));
 }
 
@@ -136,9 +215,11 @@ Expected<Catalog> Catalog::open_default() {
 
 Catalog Catalog::from_pmus(std::vector<Pmu> pmus) {
   auto state = std::make_unique<State>();
-  state->pmus = std::move(pmus);
-  std::stable_sort(state->pmus.begin(), state->pmus.end(),
+  Listing listing;
+  listing.pmus = std::move(pmus);
+  std::stable_sort(listing.pmus.begin(), listing.pmus.end(),
                    [](const Pmu& a, const Pmu& b) { return natural_less(a.name(), b.name()); });
+  state->set_listing(std::move(listing));
   return Catalog(std::move(state));
 }
 
@@ -147,11 +228,14 @@ const std::filesystem::path& Catalog::devices_dir() const {
 }
 
 std::span<const Pmu> Catalog::pmus() const {
-  return state_->pmus;
+  return state_->list().pmus;
 }
 
 const Pmu* Catalog::find_pmu(std::string_view exact_name) const {
-  const std::vector<Pmu>& pmus = state_->pmus;
+  if (!state_->listed.load(std::memory_order_acquire) && probeable_pmu_name(exact_name)) {
+    return state_->probe(exact_name);
+  }
+  const std::vector<Pmu>& pmus = state_->list().pmus;
   auto found = std::lower_bound(
       pmus.begin(), pmus.end(), exact_name,
       [](const Pmu& pmu, std::string_view key) { return natural_less(pmu.name(), key); });
@@ -161,7 +245,7 @@ const Pmu* Catalog::find_pmu(std::string_view exact_name) const {
 std::vector<const Pmu*> Catalog::match_pmus(std::string_view pattern) const {
   if (const Pmu* exact = find_pmu(pattern)) return {exact};
   std::vector<const Pmu*> matches;
-  for (const Pmu& pmu : state_->pmus) {
+  for (const Pmu& pmu : pmus()) {
     if (pmu_name_matches(pmu.name(), pattern)) matches.push_back(&pmu);
   }
   return matches;
@@ -170,14 +254,14 @@ std::vector<const Pmu*> Catalog::match_pmus(std::string_view pattern) const {
 const Pmu* Catalog::core_pmu() const {
   if (const Pmu* cpu = find_pmu("cpu")) return cpu;
   if (const Pmu* cpu_core = find_pmu("cpu_core")) return cpu_core;
-  for (const Pmu& pmu : state_->pmus) {
+  for (const Pmu& pmu : pmus()) {
     if (pmu.attributes().cpus) return &pmu;
   }
   return nullptr;
 }
 
 std::span<const Diagnostic> Catalog::diagnostics() const {
-  return state_->diagnostics;
+  return state_->list().diagnostics;
 }
 
 }  // namespace pmucat

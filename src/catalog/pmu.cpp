@@ -88,9 +88,12 @@ struct FormatList {
 
 struct Pmu::State {
   std::string name;
-  std::filesystem::path path;
-  std::string dir;  // path as a string for the loaders; empty for from_info PMUs
+  std::string dir;  // the directory for the loaders; empty for from_info PMUs
+  // Built on first use: splitting a path into components costs more than opening the catalog
+  // does per PMU, and most PMUs of a catalog are never asked for their path.
+  LazyPart<std::filesystem::path> path;
 
+  LazyPart<detail::TypeAttribute> type;
   LazyPart<PmuAttributes> attributes;
   LazyPart<FormatList> formats;
   LazyPart<EventIndex> events;
@@ -100,8 +103,11 @@ struct Pmu::State {
   mutable std::mutex probe_mutex;
   mutable std::map<std::string, std::unique_ptr<Event>, std::less<>> probed;
 
+  const detail::TypeAttribute& load_type() const {
+    return type.get([&] { return detail::load_type(dir); });
+  }
   const PmuAttributes& load_attributes() const {
-    return attributes.get([&] { return detail::load_attributes(dir); });
+    return attributes.get([&] { return detail::load_attributes(dir, load_type()); });
   }
   const FormatList& load_formats() const {
     return formats.get([&] {
@@ -145,11 +151,10 @@ Pmu Pmu::from_info(PmuInfo info) {
   return Pmu(std::move(state));
 }
 
-Pmu Pmu::from_directory(std::string name, std::filesystem::path dir) {
+Pmu Pmu::from_directory(std::string name, std::string dir) {
   auto state = std::make_unique<State>();
   state->name = std::move(name);
-  state->dir = dir.string();
-  state->path = std::move(dir);
+  state->dir = std::move(dir);
   return Pmu(std::move(state));
 }
 
@@ -157,11 +162,17 @@ const std::string& Pmu::name() const {
   return state_->name;
 }
 const std::filesystem::path& Pmu::path() const {
-  return state_->path;
+  return state_->path.get([&] { return std::filesystem::path(state_->dir); });
 }
 
 const PmuAttributes& Pmu::attributes() const {
   return state_->load_attributes();
+}
+
+std::optional<std::uint32_t> Pmu::type() const {
+  // Given PMUs (from_info) only have attributes; directory-backed ones read `type` alone.
+  if (state_->dir.empty()) return attributes().type;
+  return state_->load_type().type;
 }
 
 PmuKind Pmu::kind() const {
@@ -226,6 +237,8 @@ std::vector<Diagnostic> Pmu::diagnostics() const {
   std::vector<Diagnostic> result;
   if (const PmuAttributes* attributes = state_->attributes.peek()) {
     result.insert(result.end(), attributes->diagnostics.begin(), attributes->diagnostics.end());
+  } else if (const detail::TypeAttribute* type = state_->type.peek()) {
+    result.insert(result.end(), type->diagnostics.begin(), type->diagnostics.end());
   }
   if (const FormatList* formats = state_->formats.peek()) {
     result.insert(result.end(), formats->diagnostics.begin(), formats->diagnostics.end());

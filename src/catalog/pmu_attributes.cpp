@@ -19,11 +19,31 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// The PMU directory, listed once: attributes that are not in the listing are absent, so none
+// is probed for, and listed regular files are read without an fstat().
+struct PmuListing {
+  int fd;
+  std::vector<DirEntry> entries;
+  const DirEntry* find(std::string_view name) const {
+    for (const DirEntry& entry : entries) {
+      if (entry.name == name) return &entry;
+    }
+    return nullptr;
+  }
+};
+
 // Reads one optional attribute file; absent files are not a problem, unreadable ones are.
-std::optional<std::string> read_optional(int pmu_fd, const std::string& pmu_dir, const char* name,
-                                         std::vector<Diagnostic>& diagnostics) {
-  auto content = read_sysfs_file(pmu_fd, name, pmu_dir + "/" + name);
+std::optional<std::string> read_optional(const PmuListing& listing, const std::string& pmu_dir,
+                                         const char* name, std::vector<Diagnostic>& diagnostics) {
+  const DirEntry* entry = listing.find(name);
+  if (entry == nullptr) return std::nullopt;
+  std::string path = pmu_dir + "/" + name;
+  auto content =
+      may_be_regular(entry->type)
+          ? read_sysfs_file(listing.fd, entry->name, path, entry->type)
+          : Expected<std::string, ReadFailure>(unexpected(not_regular_failure(entry->type, path)));
   if (content) return std::move(*content);
+  // Removed since the listing: as good as never there.
   if (!content.error().missing()) diagnostics.push_back(std::move(content.error().diagnostic));
   return std::nullopt;
 }
@@ -47,9 +67,9 @@ std::optional<std::uint32_t> read_decimal(std::string_view text, std::string_vie
   return static_cast<std::uint32_t>(value);
 }
 
-std::optional<CpuList> read_cpu_list(int pmu_fd, const std::string& pmu_dir, const char* name,
-                                     std::vector<Diagnostic>& diagnostics) {
-  auto text = read_optional(pmu_fd, pmu_dir, name, diagnostics);
+std::optional<CpuList> read_cpu_list(const PmuListing& listing, const std::string& pmu_dir,
+                                     const char* name, std::vector<Diagnostic>& diagnostics) {
+  auto text = read_optional(listing, pmu_dir, name, diagnostics);
   if (!text) return std::nullopt;
   auto list = parse_cpu_list(*text, pmu_dir + "/" + name);
   if (!list) {
@@ -59,9 +79,10 @@ std::optional<CpuList> read_cpu_list(int pmu_fd, const std::string& pmu_dir, con
   return std::move(*list);
 }
 
-void read_caps(int pmu_fd, const std::string& pmu_dir, PmuAttributes& attributes) {
+void read_caps(const PmuListing& listing, const std::string& pmu_dir, PmuAttributes& attributes) {
+  if (listing.find("caps") == nullptr) return;
   std::string caps_dir = pmu_dir + "/caps";
-  auto directory = Directory::open(pmu_fd, "caps", caps_dir);
+  auto directory = Directory::open(listing.fd, "caps", caps_dir);
   if (!directory) {
     if (!directory.error().missing()) {
       attributes.diagnostics.push_back(std::move(directory.error().diagnostic));
@@ -72,7 +93,7 @@ void read_caps(int pmu_fd, const std::string& pmu_dir, PmuAttributes& attributes
     std::string path = caps_dir + "/" + entry.name;
     auto content =
         may_be_regular(entry.type)
-            ? read_sysfs_file(directory->fd(), entry.name, path)
+            ? read_sysfs_file(directory->fd(), entry.name, path, entry.type)
             : Expected<std::string, ReadFailure>(unexpected(not_regular_failure(entry.type, path)));
     if (!content) {
       attributes.diagnostics.push_back(std::move(content.error().diagnostic));
@@ -138,49 +159,69 @@ TypeReading read_type(std::string_view text, std::string_view file) {
   return reading;
 }
 
-PmuAttributes load_attributes(const std::string& pmu_dir) {
-  PmuAttributes attributes;
-  auto pmu_fd = open_directory_fd(AT_FDCWD, pmu_dir, pmu_dir);
-  if (!pmu_fd) {
-    attributes.diagnostics.push_back(unreachable_directory(pmu_dir, pmu_fd.error().error_number));
-    return attributes;
-  }
-  int fd = pmu_fd->get();
+TypeAttribute load_type(const std::string& pmu_dir) {
+  TypeAttribute result;
   std::string type_path = pmu_dir + "/type";
-  auto type_text = read_sysfs_file(fd, "type", type_path);
+  auto type_text = read_sysfs_file(AT_FDCWD, type_path, type_path);
   if (type_text) {
-    attributes.type_text = std::string(without_trailing_newline(*type_text));
+    result.text = std::string(without_trailing_newline(*type_text));
     TypeReading reading = read_type(*type_text, type_path);
-    attributes.type = reading.type;
-    for (Diagnostic& diagnostic : reading.diagnostics) {
-      attributes.diagnostics.push_back(std::move(diagnostic));
+    result.type = reading.type;
+    result.diagnostics = std::move(reading.diagnostics);
+    return result;
+  }
+  const int error_number = type_text.error().error_number;
+  if (error_number == ENOENT || error_number == ENOTDIR || error_number == ELOOP) {
+    // Only the directory itself tells a missing `type` from a PMU entry that leads nowhere.
+    auto pmu_fd = open_directory_fd(AT_FDCWD, pmu_dir, pmu_dir);
+    if (!pmu_fd) {
+      result.pmu_dir_unreadable = true;
+      result.diagnostics.push_back(unreachable_directory(pmu_dir, pmu_fd.error().error_number));
+      return result;
     }
-  } else if (type_text.error().missing()) {
-    attributes.diagnostics.push_back(
+  }
+  if (type_text.error().missing()) {
+    result.diagnostics.push_back(
         make_file_diagnostic(Severity::error, "pmu-type-missing", type_path,
                              "PMU directory has no 'type' file; perf does not treat it as a PMU"));
   } else {
-    attributes.diagnostics.push_back(std::move(type_text.error().diagnostic));
+    result.diagnostics.push_back(std::move(type_text.error().diagnostic));
   }
+  return result;
+}
 
-  attributes.cpumask = read_cpu_list(fd, pmu_dir, "cpumask", attributes.diagnostics);
-  attributes.cpus = read_cpu_list(fd, pmu_dir, "cpus", attributes.diagnostics);
-  if (auto alias = read_optional(fd, pmu_dir, "alias", attributes.diagnostics)) {
+PmuAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute& type) {
+  PmuAttributes attributes;
+  attributes.type = type.type;
+  attributes.type_text = type.text;
+  attributes.diagnostics = type.diagnostics;
+  if (type.pmu_dir_unreadable) return attributes;
+  auto directory = Directory::open(AT_FDCWD, pmu_dir, pmu_dir);
+  if (!directory) {
+    // Gone since `type` was read: say so once.
+    attributes.diagnostics.push_back(
+        unreachable_directory(pmu_dir, directory.error().error_number));
+    return attributes;
+  }
+  const PmuListing listing{directory->fd(), directory->list()};
+  std::vector<Diagnostic>& diagnostics = attributes.diagnostics;
+
+  attributes.cpumask = read_cpu_list(listing, pmu_dir, "cpumask", diagnostics);
+  attributes.cpus = read_cpu_list(listing, pmu_dir, "cpus", diagnostics);
+  if (auto alias = read_optional(listing, pmu_dir, "alias", diagnostics)) {
     attributes.alias = std::string(first_line(*alias));
   }
-  if (auto identifier = read_optional(fd, pmu_dir, "identifier", attributes.diagnostics)) {
+  if (auto identifier = read_optional(listing, pmu_dir, "identifier", diagnostics)) {
     attributes.identifier = std::string(first_line(*identifier));
   }
-  if (auto text = read_optional(fd, pmu_dir, "nr_addr_filters", attributes.diagnostics)) {
-    attributes.nr_addr_filters =
-        read_decimal(*text, pmu_dir + "/nr_addr_filters", attributes.diagnostics);
+  if (auto text = read_optional(listing, pmu_dir, "nr_addr_filters", diagnostics)) {
+    attributes.nr_addr_filters = read_decimal(*text, pmu_dir + "/nr_addr_filters", diagnostics);
   }
-  if (auto text =
-          read_optional(fd, pmu_dir, "perf_event_mux_interval_ms", attributes.diagnostics)) {
+  if (auto text = read_optional(listing, pmu_dir, "perf_event_mux_interval_ms", diagnostics)) {
     attributes.mux_interval_ms =
-        read_decimal(*text, pmu_dir + "/perf_event_mux_interval_ms", attributes.diagnostics);
+        read_decimal(*text, pmu_dir + "/perf_event_mux_interval_ms", diagnostics);
   }
-  read_caps(fd, pmu_dir, attributes);
+  read_caps(listing, pmu_dir, attributes);
   return attributes;
 }
 

@@ -17,7 +17,7 @@ using FileContent = Expected<std::string, ReadFailure>;
 
 FileContent read_entry(const Directory& directory, const DirEntry& entry, const std::string& path) {
   if (!may_be_regular(entry.type)) return unexpected(not_regular_failure(entry.type, path));
-  return read_sysfs_file(directory.fd(), entry.name, path);
+  return read_sysfs_file(directory.fd(), entry.name, path, entry.type);
 }
 
 Event make_event(std::string name, std::string path, FileContent content) {

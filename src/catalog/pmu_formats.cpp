@@ -21,7 +21,7 @@ LoadedFormats load_formats(const std::string& pmu_dir) {
     Format format;
     format.path = format_dir + "/" + entry.name;
     auto content = may_be_regular(entry.type)
-                       ? read_sysfs_file(directory->fd(), entry.name, format.path)
+                       ? read_sysfs_file(directory->fd(), entry.name, format.path, entry.type)
                        : Expected<std::string, ReadFailure>(
                              unexpected(not_regular_failure(entry.type, format.path)));
     format.name = std::move(entry.name);

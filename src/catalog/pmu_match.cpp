@@ -82,8 +82,15 @@ bool pmu_name_matches(std::string_view pmu_name, std::string_view pattern) {
 }
 
 bool natural_less(std::string_view a, std::string_view b) {
-  std::size_t i = 0;
-  std::size_t j = 0;
+  // Names share long prefixes ("uncore_iio_free_running_"): walk the common bytes at memcmp
+  // speed, back up to the start of the digit run they end in, and compare from there. Runs
+  // before that point are identical in both names, so they cannot decide the order.
+  const std::size_t shorter = std::min(a.size(), b.size());
+  std::size_t common = 0;
+  while (common < shorter && a[common] == b[common]) ++common;
+  while (common > 0 && is_digit(a[common - 1])) --common;
+  std::size_t i = common;
+  std::size_t j = common;
   while (i < a.size() && j < b.size()) {
     if (is_digit(a[i]) && is_digit(b[j])) {
       std::string_view run_a = digit_run(a, i);

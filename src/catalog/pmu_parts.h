@@ -12,8 +12,19 @@
 
 namespace pmucat::detail {
 
-// type, cpumask, cpus, caps/, alias, identifier, nr_addr_filters, perf_event_mux_interval_ms.
-PmuAttributes load_attributes(const std::string& pmu_dir);
+// The `type` file alone, read first and on its own because encoding needs nothing else of the
+// PMU directory.
+struct TypeAttribute {
+  std::optional<std::uint32_t> type;
+  std::string text;  // trailing newline removed
+  std::vector<Diagnostic> diagnostics;
+  bool pmu_dir_unreadable = false;  // the PMU directory itself could not be opened
+};
+TypeAttribute load_type(const std::string& pmu_dir);
+
+// cpumask, cpus, caps/, alias, identifier, nr_addr_filters, perf_event_mux_interval_ms, with
+// `type` (already read) copied in.
+PmuAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute& type);
 
 // Reads `type` text like perf's fscanf("%u"): leading blanks, digits, trailing junk ignored
 // (with a warning; "0x2e" reads as 0 with an error). No digits: no type, and an error.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <utility>
 
@@ -44,7 +45,9 @@ ReadFailure too_large(std::string_view display_path) {
                                           kMaxSysfsFileSize))};
 }
 
-// Reads until EOF or until more than kMaxSysfsFileSize bytes arrived.
+// Reads until EOF or until more than kMaxSysfsFileSize bytes arrived. A read that returns less
+// than it was asked for has reached the end of a regular file (sysfs hands over the whole
+// attribute at once), so the usual small file costs a single read().
 Expected<std::string, ReadFailure> read_all(int fd, std::string_view display_path) {
   std::string text;
   char buffer[4096];
@@ -54,9 +57,9 @@ Expected<std::string, ReadFailure> read_all(int fd, std::string_view display_pat
       if (errno == EINTR) continue;
       return unexpected(io_failure(errno, display_path, "read file"));
     }
-    if (got == 0) break;
     text.append(buffer, static_cast<std::size_t>(got));
     if (text.size() > kMaxSysfsFileSize) return unexpected(too_large(display_path));
+    if (static_cast<std::size_t>(got) < sizeof buffer) break;
   }
   return text;
 }
@@ -74,7 +77,8 @@ std::string error_text(int error_number) {
 }
 
 Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
-                                                   std::string_view display_path) {
+                                                   std::string_view display_path,
+                                                   unsigned char listed_type) {
   int raw_fd;
   do {
     raw_fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -84,16 +88,18 @@ Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string
     return unexpected(io_failure(errno, display_path, "open file"));
   }
   UniqueFd fd(raw_fd);
-  struct stat status {};
-  if (::fstat(fd.get(), &status) != 0) {
-    return unexpected(io_failure(errno, display_path, "inspect file"));
-  }
-  if (!S_ISREG(status.st_mode))
-    return unexpected(not_regular(file_kind(status.st_mode), display_path));
-  // sysfs reports 4096 for every attribute, so the size is only a hint; the read loop is the
-  // real bound.
-  if (static_cast<std::uint64_t>(status.st_size) > kMaxSysfsFileSize + 4096) {
-    return unexpected(too_large(display_path));
+  if (listed_type != DT_REG) {
+    struct stat status {};
+    if (::fstat(fd.get(), &status) != 0) {
+      return unexpected(io_failure(errno, display_path, "inspect file"));
+    }
+    if (!S_ISREG(status.st_mode))
+      return unexpected(not_regular(file_kind(status.st_mode), display_path));
+    // sysfs reports 4096 for every attribute, so the size is only a hint; the read loop is the
+    // real bound.
+    if (static_cast<std::uint64_t>(status.st_size) > kMaxSysfsFileSize + 4096) {
+      return unexpected(too_large(display_path));
+    }
   }
   auto text = read_all(fd.get(), display_path);
   if (!text) return text;
@@ -161,41 +167,28 @@ Expected<UniqueFd, ReadFailure> open_directory_fd(int dir_fd, const std::string&
 
 Expected<Directory, ReadFailure> Directory::open(int dir_fd, const std::string& path,
                                                  std::string_view display_path) {
-  int raw_fd = open_directory_raw(dir_fd, path);
-  if (raw_fd < 0) return unexpected(io_failure(errno, display_path, "open directory"));
-  DIR* dir = ::fdopendir(raw_fd);
-  if (dir == nullptr) {
-    int error_number = errno;
-    ::close(raw_fd);
-    return unexpected(io_failure(error_number, display_path, "open directory"));
-  }
-  return Directory(dir);
-}
-
-Directory::Directory(Directory&& other) noexcept : dir_(std::exchange(other.dir_, nullptr)) {}
-
-Directory& Directory::operator=(Directory&& other) noexcept {
-  if (this != &other) {
-    if (dir_ != nullptr) ::closedir(dir_);
-    dir_ = std::exchange(other.dir_, nullptr);
-  }
-  return *this;
-}
-
-Directory::~Directory() {
-  if (dir_ != nullptr) ::closedir(dir_);
-}
-
-int Directory::fd() const {
-  return ::dirfd(dir_);
+  auto fd = open_directory_fd(dir_fd, path, display_path);
+  if (!fd) return unexpected(std::move(fd).error());
+  return Directory(std::move(*fd));
 }
 
 std::vector<DirEntry> Directory::list() {
   std::vector<DirEntry> entries;
-  while (const dirent* entry = ::readdir(dir_)) {
-    std::string_view name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    entries.push_back(DirEntry{std::string(name), entry->d_type});
+  // Large enough for a whole sysfs directory in one call (the second call then returns 0).
+  alignas(dirent64) char buffer[32 * 1024];
+  for (;;) {
+    ssize_t got = ::getdents64(fd_.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    for (ssize_t at = 0; at < got;) {
+      dirent64 entry;
+      // Records are only 8-byte aligned as a whole; copy the fixed part out before reading it.
+      std::memcpy(&entry, buffer + at, offsetof(dirent64, d_name));
+      std::string_view name(buffer + at + offsetof(dirent64, d_name));
+      at += entry.d_reclen;
+      if (name == "." || name == "..") continue;
+      entries.push_back(DirEntry{std::string(name), entry.d_type});
+    }
   }
   return entries;
 }

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pmucat/diagnostic.h"
@@ -45,9 +46,12 @@ Expected<UniqueFd, ReadFailure> open_directory_fd(int dir_fd, const std::string&
 
 // Reads `name` relative to `dir_fd` (AT_FDCWD for a path) without ever blocking or growing
 // unboundedly: O_NONBLOCK (a FIFO cannot hang us), regular files only, at most
-// kMaxSysfsFileSize bytes, no NUL bytes. Never throws for I/O problems.
+// kMaxSysfsFileSize bytes, no NUL bytes. Never throws for I/O problems. `listed_type` is the
+// d_type a directory listing gave the entry: DT_REG spares the fstat() that otherwise checks
+// the file is regular (symlinks and DT_UNKNOWN are still checked).
 Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
-                                                   std::string_view display_path);
+                                                   std::string_view display_path,
+                                                   unsigned char listed_type = DT_UNKNOWN);
 
 // The failure read_sysfs_file would report for an entry that readdir already says is not a
 // regular file or symlink (a directory, FIFO, socket or device), without touching it.
@@ -61,25 +65,22 @@ struct DirEntry {
   unsigned char type = DT_UNKNOWN;  // d_type as readdir gave it
 };
 
-// An open directory: one listing, and its fd for openat() of the entries.
+// An open directory: one listing, and its fd for openat() of the entries. Read with getdents64
+// directly: opendir() would add an fstat() and an fcntl() to every directory of the tree.
 class Directory {
  public:
   // Opens `path` (relative to `dir_fd`, or absolute) as a directory, following symlinks.
   static Expected<Directory, ReadFailure> open(int dir_fd, const std::string& path,
                                                std::string_view display_path);
-  Directory(Directory&& other) noexcept;
-  Directory& operator=(Directory&& other) noexcept;
-  Directory(const Directory&) = delete;
-  Directory& operator=(const Directory&) = delete;
-  ~Directory();
 
-  int fd() const;
-  // Every entry except "." and "..", in readdir order. Reads the directory once.
+  int fd() const { return fd_.get(); }
+  // Every entry except "." and "..", in the order the file system lists them. Reads the
+  // directory once; a read error ends the listing early (what was read is kept).
   std::vector<DirEntry> list();
 
  private:
-  explicit Directory(DIR* dir) : dir_(dir) {}
-  DIR* dir_ = nullptr;
+  explicit Directory(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_;
 };
 
 // "No such file or directory" etc., thread-safe (strerror is not).

@@ -44,7 +44,7 @@ TEST(Laziness, EachPartIsCachedAtFirstUse) {
   write_pmu(tree, "pmu_a", 10);
   auto catalog = Catalog::open(tree.path("devices"));
   const Pmu* pmu = catalog->find_pmu("pmu_a");
-  EXPECT_EQ(pmu->type(), 10u);
+  EXPECT_EQ(pmu->attributes().type, 10u);
   EXPECT_EQ(pmu->formats().size(), 1u);
   EXPECT_EQ(pmu->events().size(), 1u);
   // Deleting everything afterwards changes nothing: the parts are cached.

@@ -1,0 +1,34 @@
+// Output that goes to a file descriptor in large writes: tools that print a lot (pmuls --json of
+// a whole tree) append piece by piece and the text never has to exist in one string.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace pmucat::cli {
+
+class OutputBuffer {
+ public:
+  // Writes to `fd` (not owned) whenever more than `flush_at` bytes are pending, and on flush()
+  // or destruction.
+  explicit OutputBuffer(int fd, std::size_t flush_at = 64 * 1024);
+  OutputBuffer(const OutputBuffer&) = delete;
+  OutputBuffer& operator=(const OutputBuffer&) = delete;
+  ~OutputBuffer();
+
+  void append(std::string_view text);
+  // Writes what is pending. False when the descriptor refused it (closed pipe, full disk);
+  // what could not be written is dropped, so a later flush does not retry it.
+  bool flush();
+  // False once any write failed.
+  bool ok() const { return ok_; }
+
+ private:
+  int fd_;
+  std::size_t flush_at_;
+  std::string pending_;
+  bool ok_ = true;
+};
+
+}  // namespace pmucat::cli
