@@ -13,6 +13,25 @@ bool glob_matches(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
+// A name as a baseline word that matches the name: glob characters are escaped, and bytes a
+// baseline line cannot hold (blanks, newlines and other controls, '#') become '?', so a file
+// named "a b" or "x\n" still gives one word that covers it.
+std::string as_baseline_word(std::string_view name) {
+  std::string word;
+  for (char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '*' || c == '?' || c == '[' || c == '\\') {
+      word += '\\';
+      word += c;
+    } else if (byte <= 0x20 || byte == 0x7f || c == '#') {
+      word += '?';
+    } else {
+      word += c;
+    }
+  }
+  return word;
+}
+
 }  // namespace
 
 bool Baseline::covers(const Finding& finding) const {
@@ -67,8 +86,8 @@ Expected<Baseline> parse_baseline(std::string_view text, std::string_view file) 
 std::string format_baseline(std::span<const Finding> findings) {
   std::set<std::tuple<std::string, std::string, std::string>> lines;
   for (const Finding& finding : findings) {
-    lines.emplace(finding.rule, finding.pmu.empty() ? "-" : finding.pmu,
-                  finding.file.empty() ? "*" : finding.file);
+    lines.emplace(finding.rule, finding.pmu.empty() ? "-" : as_baseline_word(finding.pmu),
+                  finding.file.empty() ? "*" : as_baseline_word(finding.file));
   }
   std::string out =
       "# pmucheck baseline: RULE PMU FILE (globs); findings listed here do not fail\n";

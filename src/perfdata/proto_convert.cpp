@@ -1,6 +1,7 @@
 // perf.data model <-> PerfDataProto: attrs, features and the file layout (records are in
 // proto_records.cpp).
 #include <fmt/format.h>
+#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 #include "perfdata/problems.h"
@@ -11,6 +12,21 @@ namespace {
 
 using Proto = quipper::PerfDataProto;
 using perfdata::io_error;
+
+// Keeps the text parser's first error for our diagnostic; protobuf's default collector would
+// write every error to stderr, which a library must not do.
+class FirstTextError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (first_.empty()) first_ = fmt::format("{}:{}: {}", line + 1, column + 1, message);
+  }
+  void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string first_;
+};
 
 std::string as_string(std::span<const std::byte> bytes) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -363,14 +379,20 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
 Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat format,
                                         std::string_view file) {
   Proto proto;
-  const bool parsed =
-      format == ProtoFormat::binary
-          ? proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))
-          : google::protobuf::TextFormat::ParseFromString(std::string(bytes), &proto);
-  if (!parsed || bytes.size() > static_cast<std::size_t>(INT32_MAX)) {
-    return unexpected(io_error(file, format == ProtoFormat::binary
-                                         ? "not a binary PerfDataProto"
-                                         : "not a text-format PerfDataProto"));
+  FirstTextError text_error;
+  google::protobuf::TextFormat::Parser text_parser;
+  text_parser.RecordErrorsTo(&text_error);
+  const bool parsed = bytes.size() <= static_cast<std::size_t>(INT32_MAX) &&
+                      (format == ProtoFormat::binary
+                           ? proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))
+                           : text_parser.ParseFromString(std::string(bytes), &proto));
+  if (!parsed) {
+    if (format == ProtoFormat::binary)
+      return unexpected(io_error(file, "not a binary PerfDataProto"));
+    return unexpected(io_error(
+        file, text_error.first().empty()
+                  ? std::string("not a text-format PerfDataProto")
+                  : fmt::format("not a text-format PerfDataProto: {}", text_error.first())));
   }
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;

@@ -86,7 +86,10 @@ class Parser {
     if (header_size == kFileHeaderSize) {
       for (auto& w : bitmap) w = *in.read<std::uint64_t>();
     }
-    bool ok = section_ok(attrs, 24, "attrs") & section_ok(data, 40, "data");
+    // Both sections are checked (no short circuit) so each reports its own problem.
+    const bool attrs_ok = section_ok(attrs, 24, "attrs");
+    const bool data_ok = section_ok(data, 40, "data");
+    bool ok = attrs_ok && data_ok;
     if (attr_size < kAttrSizeVer0 + 16 || attr_size > 4096) {
       problems_.error(16, fmt::format("attr_size {} is not a perf_file_attr size", attr_size));
       ok = false;

@@ -217,6 +217,29 @@ TEST(CheckRules, BaselineRoundTripsAndRejectsGarbage) {
   EXPECT_FALSE(parse_baseline("rule pmu file extra\n", "b").has_value());
 }
 
+// Found by check_fuzz (fuzz/regressions/check/baseline-newline-in-event-name): an event file
+// named "PM_X\n" split the written baseline line, which then failed to parse.
+TEST(CheckRules, BaselineOfOddFileNamesParsesAndCoversExactlyThem) {
+  auto finding = [](std::string pmu, std::string file) {
+    Finding f;
+    f.rule = "event-value-overflow";
+    f.pmu = std::move(pmu);
+    f.file = std::move(file);
+    return f;
+  };
+  const std::vector<Finding> findings = {
+      finding("p", "p/events/PM_X\n"),     finding("p q", "p q/events/a b"),
+      finding("p", "p/events/#x"),         finding("p", "p/events/a*b"),
+      finding("p[1]", "p[1]/events/x\\y"),
+  };
+  auto baseline = parse_baseline(format_baseline(findings), "b");
+  ASSERT_TRUE(baseline.has_value()) << format_baseline(findings);
+  for (const Finding& f : findings) EXPECT_TRUE(baseline->covers(f)) << f.file;
+  // Glob characters in names are matched literally.
+  EXPECT_FALSE(baseline->covers(finding("p", "p/events/aXXb")));
+  EXPECT_FALSE(baseline->covers(finding("p1", "p1/events/x\\y")));
+}
+
 TEST(CheckRules, UnknownRuleIdsAreReported) {
   Options options;
   options.disabled = {"terms-syntax", "nope"};

@@ -107,6 +107,19 @@ TEST(PerfDataProto, GarbageIsAnError) {
                                     ProtoFormat::text, "g"));
 }
 
+// Found by perfdata_fuzz: protobuf's default error collector printed every text-format error to
+// stderr from inside the library. The first error is now in the diagnostic instead.
+TEST(PerfDataProto, TextParseErrorsGoIntoTheDiagnosticNotStderr) {
+  ::testing::internal::CaptureStderr();
+  const auto parsed = from_perf_data_proto("file_attrs {\n  nonsense: 1 }", ProtoFormat::text, "g");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  ASSERT_FALSE(parsed);
+  // Located: the error is on line 2 of the text.
+  EXPECT_NE(parsed.error().message.find("PerfDataProto: 2:"), std::string::npos)
+      << parsed.error().message;
+  EXPECT_NE(parsed.error().message.find("nonsense"), std::string::npos) << parsed.error().message;
+}
+
 TEST(PerfDataProto, CorpusIsLossless) {
   std::error_code ec;
   if (!std::filesystem::exists(kCorpus, ec)) GTEST_SKIP() << "corpus absent";
