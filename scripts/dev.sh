@@ -3,8 +3,12 @@
 #   scripts/dev.sh main   install what is missing, build, run `pmuls --pmu cpu` on the intel-spr fixture
 #   scripts/dev.sh test   install what is missing, build, run the whole test suite (ctest)
 #   scripts/dev.sh build  install what is missing and build only
+#   scripts/dev.sh asan   install what is missing, build in build-asan with AddressSanitizer +
+#                         UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS), run the whole suite
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), JOBS (default nproc),
-#              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt).
+#              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt);
+#              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
+#              PMUCAT_DIFF_COUNT (default 20 there).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -61,8 +65,23 @@ case "${1:-}" in
     install_missing
     configure_and_build
     ;;
+  asan)
+    install_missing
+    # -O1 without full debug info keeps the sanitizer build fast; -g1 still gives line numbers.
+    build_dir=${ASAN_BUILD_DIR:-build-asan}
+    # shellcheck disable=SC2086
+    cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
+      -DPMUCAT_SANITIZE=address,undefined -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
+    cmake --build "$build_dir" -j "$jobs"
+    # Leaks fail the run too; every report stops the process. The differential test's cost is the
+    # perf processes, not our code, so it compares fewer random specs here.
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+      UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+      PMUCAT_DIFF_COUNT=${PMUCAT_DIFF_COUNT:-20} \
+      ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+    ;;
   *)
-    sed -n '2,8p' "$0" >&2
+    sed -n '2,11p' "$0" >&2
     exit 2
     ;;
 esac

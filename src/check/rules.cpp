@@ -41,6 +41,9 @@ constexpr std::array kRules = {
     Rule{"pmu-name-suffix", kWarning, Group::pmu_name, true,
          "a PMU name ending in `_` and one or two hex digits with a letter is not an instance "
          "suffix, so the base name does not select it"},
+    Rule{"pmu-name-charset", kWarning, Group::pmu_name, true,
+         "PMU names are `[A-Za-z0-9._-]`; other bytes (invalid UTF-8, blanks) cannot be written "
+         "in perf's event spec"},
     Rule{"format-syntax", kError, Group::format, true,
          "a format file that does not parse makes perf 6.1 drop the whole PMU"},
     Rule{"format-bit-out-of-range", kError, Group::format, true,
@@ -57,6 +60,9 @@ constexpr std::array kRules = {
          "perf_event_attr has config..config3 only; a field in another word cannot be used"},
     Rule{"format-noncanonical-word", kWarning, Group::format, true,
          "`config0`/`config01` are read as config/config1 but are not the ABI spelling"},
+    Rule{"format-name-charset", kWarning, Group::format, true,
+         "format names are `[A-Za-z0-9._-]`; a term with other bytes cannot be written in an "
+         "event spec"},
     Rule{"format-whitespace", kNote, Group::format, true,
          "blanks inside a format term are tolerated by perf but not by stricter readers"},
     Rule{"format-stray-text", kWarning, Group::format, true,

@@ -25,6 +25,10 @@ std::string_view trim(std::string_view text) {
 
 namespace {
 
+bool is_name_byte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+}
+
 // The text after the last '_' when it is one or two hex digits with a letter (`_1f`, `_a`):
 // perf takes only decimal or 3+ hex digit suffixes as instance numbers.
 std::optional<std::string_view> short_hex_suffix(std::string_view name) {
@@ -58,6 +62,19 @@ std::vector<Finding> check_pmu_names(const Catalog& catalog,
   std::vector<Finding> findings;
   for (const Pmu* pmu : selected) {
     const std::string& name = pmu->name();
+    if (auto bad = std::find_if_not(name.begin(), name.end(), is_name_byte); bad != name.end()) {
+      Finding finding;
+      finding.rule = "pmu-name-charset";
+      finding.group = Group::pmu_name;
+      finding.pmu = name;
+      const std::string file = pmu->path().empty() ? name : pmu->path().string();
+      finding.file = relative_to(file, catalog.devices_dir());
+      finding.diagnostic = make_file_diagnostic(
+          Severity::warning, "pmu-name-charset", file,
+          fmt::format("PMU name '{}' has the byte {:#04x}, outside [A-Za-z0-9._-]", name,
+                      static_cast<unsigned char>(*bad)));
+      findings.push_back(std::move(finding));
+    }
     auto suffix = short_hex_suffix(name);
     if (!suffix) continue;
     std::string base = name.substr(0, name.size() - suffix->size() - 1);

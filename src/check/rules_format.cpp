@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 
 #include "context.h"
 
@@ -13,6 +14,10 @@ namespace {
 // Name parts that mean "one bit on or off" in driver format names.
 constexpr std::array<std::string_view, 11> kFlagWords = {
     "edge", "inv", "invert", "en", "enable", "enabled", "any", "pc", "det", "qor", "excl"};
+
+bool is_name_byte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-';
+}
 
 bool is_flag_like(std::string_view name) {
   auto underscore = name.rfind('_');
@@ -49,6 +54,14 @@ void check_wide_ranges(PmuContext& context, const Format& format) {
 
 void check_one_format(PmuContext& context, const Format& format) {
   const FormatSpec& spec = format.spec;
+  const std::string& name = format.name;
+  if (auto bad = std::find_if_not(name.begin(), name.end(), is_name_byte); bad != name.end()) {
+    context.add("format-name-charset",
+                make_file_diagnostic(
+                    Severity::warning, "", format.path,
+                    fmt::format("format name '{}' has the byte {:#04x}, outside [A-Za-z0-9._-]",
+                                name, static_cast<unsigned char>(*bad))));
+  }
   if (!spec.word_supported()) {
     context.add("format-unsupported-word",
                 at_word(format, Severity::error,

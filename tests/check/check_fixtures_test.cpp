@@ -72,7 +72,9 @@ TEST_F(CheckFixtures, EveryRuleIsCoveredByABrokenFixtureOrATest) {
   // (CheckLive); live-read-failed needs a kernel that opens an event and then fails the read.
   const std::set<std::string> elsewhere = {"format-wide-range", "live-encode-failed",
                                            "live-open-failed", "live-needs-parameter",
-                                           "live-read-failed"};
+                                           "live-read-failed",
+                                           // tests/hostile (names that are not UTF-8)
+                                           "pmu-name-charset", "format-name-charset"};
   for (const Rule& rule : rules()) {
     EXPECT_TRUE(covered.count(std::string(rule.id)) != 0 ||
                 elsewhere.count(std::string(rule.id)) != 0)

@@ -1,6 +1,7 @@
 // The differential test: pmucat's encoder (perf semantics) against the real perf 6.1, on the
 // vendor fixture trees, the captured dumps in ../shared/sysfs-dumps and seeded random trees.
-// PMUCAT_DIFF_SEED and PMUCAT_DIFF_COUNT (random specs per tree) run more; see docs/testing.md.
+// `--seed N` / `--count N` (or PMUCAT_DIFF_SEED / PMUCAT_DIFF_COUNT, random specs per tree) run
+// more; see docs/robustness.md.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -33,8 +34,9 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 std::uint64_t seed() {
   return env_number("PMUCAT_DIFF_SEED", 20261130);
 }
+// The default gives ~3,000 specs, which two cores compare in well under a minute.
 unsigned random_count() {
-  return static_cast<unsigned>(env_number("PMUCAT_DIFF_COUNT", 30));
+  return static_cast<unsigned>(env_number("PMUCAT_DIFF_COUNT", 100));
 }
 
 // Per-tree tallies, printed so docs/testing.md can quote the agreement figures.
@@ -68,9 +70,11 @@ void print(const std::string& label, const Tally& tally, std::size_t total) {
 // Runs every case through perf and pmucat and checks both comparisons.
 // `reference_applies`: the tree is one the reference encoder models completely (generated or
 // vendor fixture trees; not the captured dumps, whose odd files it does not try to read).
+// `materialised`: perf reads a MaterialisedTree copy, whose dynamic types are moved up.
 void run_differential(const std::string& label, const fs::path& library_dir,
                       const fs::path& perf_devices_dir, const TreeModel& tree,
-                      const std::vector<SpecCase>& cases, bool reference_applies) {
+                      const std::vector<SpecCase>& cases, bool reference_applies,
+                      bool materialised) {
   const OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   auto catalog = Catalog::open(library_dir);
@@ -82,9 +86,12 @@ void run_differential(const std::string& label, const fs::path& library_dir,
 
   std::vector<std::string> specs;
   for (const auto& spec_case : cases) specs.push_back(spec_case.spec);
-  const OracleRun run = run_perf(perf_devices_dir, specs, options);
+  OracleRun run = run_perf(perf_devices_dir, specs, options);
   ASSERT_TRUE(run.failure.empty()) << label << ": " << run.failure;
   ASSERT_EQ(run.results.size(), cases.size());
+  if (materialised) {
+    for (PerfResult& result : run.results) restore_materialised_types(result);
+  }
 
   Tally tally;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -151,7 +158,7 @@ void run_tree_on_disk(const std::string& label, const fs::path& root, std::uint6
   cases.insert(cases.end(), extra.begin(), extra.end());
   auto copy = MaterialisedTree::copy_of(devices);
   ASSERT_TRUE(copy.has_value()) << label << ": cp -rL failed";
-  run_differential(label, root, copy->devices_dir(), tree, cases, reference_applies);
+  run_differential(label, root, copy->devices_dir(), tree, cases, reference_applies, true);
 }
 
 std::uint64_t label_seed(const std::string& label) {
@@ -261,6 +268,28 @@ TEST(CapturedDumps, EveryEventAndRandomSpecsMatchPerf) {
   }
 }
 
+// perf -vv prints no unit or scale, so the random trees' metadata is checked against the model
+// the tree was written from.
+void expect_metadata_as_written(const TreeModel& tree, const fs::path& devices) {
+  auto catalog = Catalog::open(devices);
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
+  for (const auto& model : tree.pmus) {
+    const Pmu* pmu = catalog->find_pmu(model.name);
+    ASSERT_NE(pmu, nullptr) << model.name;
+    ASSERT_EQ(pmu->events().size(), model.events.size()) << model.name;
+    for (const auto& [name, event] : model.events) {
+      const Event* loaded = pmu->find_event(name);
+      ASSERT_NE(loaded, nullptr) << model.name << "/" << name;
+      EXPECT_EQ(loaded->unit, event.unit) << model.name << "/" << name;
+      EXPECT_EQ(event.scale.has_value(), loaded->scale.has_value()) << model.name << "/" << name;
+      if (event.scale && loaded->scale) {
+        EXPECT_DOUBLE_EQ(*loaded->scale, std::stod(*event.scale)) << model.name << "/" << name;
+        EXPECT_EQ(loaded->scale_text, *event.scale) << model.name << "/" << name;
+      }
+    }
+  }
+}
+
 TEST(RandomTrees, RandomSpecsMatchPerf) {
   const unsigned trees = std::max(4U, random_count() / 10);
   for (unsigned t = 0; t < trees; ++t) {
@@ -271,11 +300,14 @@ TEST(RandomTrees, RandomSpecsMatchPerf) {
     const fs::path root = pattern;
     write_tree(tree, root / "devices");
     std::vector<SpecCase> cases = event_cases(tree, rng);
+    const auto limits = field_limit_cases(tree, rng);
+    cases.insert(cases.end(), limits.begin(), limits.end());
     const auto extra = random_cases(tree, rng, random_count());
     cases.insert(cases.end(), extra.begin(), extra.end());
     const std::string label = fmt::format("random tree {} (seed {})", t, seed() + t);
     SCOPED_TRACE(label);
-    run_differential(label, root / "devices", root / "devices", tree, cases, true);
+    expect_metadata_as_written(tree, root / "devices");
+    run_differential(label, root / "devices", root / "devices", tree, cases, true, false);
     fs::remove_all(root);
     if (IsSkipped()) return;
   }

@@ -273,5 +273,43 @@ TEST(PerfOracle, RunsPerfInAPrivateMountNamespace) {
       << run.results[3].error;
 }
 
+std::string read_back(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(MaterialisedTree, MovesDynamicTypesAwayFromTheHostsAndBack) {
+  char pattern[] = "/tmp/pmucat-typeshift-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const fs::path devices = fs::path(pattern) / "devices";
+  const std::vector<std::pair<std::string, std::string>> types = {{"cpu", "4\n"},
+                                                                  {"msrlike", "9\n"},
+                                                                  {"junk", "12 junk\n"},
+                                                                  {"hex", "0x2e\n"},
+                                                                  {"huge", "99999999999\n"}};
+  for (const auto& [pmu, text] : types) {
+    fs::create_directories(devices / pmu);
+    std::ofstream(devices / pmu / "type", std::ios::binary) << text;
+  }
+  {
+    const auto copy = MaterialisedTree::copy_of(devices);
+    ASSERT_TRUE(copy.has_value());
+    EXPECT_EQ(read_back(copy->devices_dir() / "cpu" / "type"), "4\n");
+    EXPECT_EQ(read_back(copy->devices_dir() / "msrlike" / "type"), "10009\n");
+    EXPECT_EQ(read_back(copy->devices_dir() / "junk" / "type"), "10012 junk\n");
+    EXPECT_EQ(read_back(copy->devices_dir() / "hex" / "type"), "0x2e\n");
+    EXPECT_EQ(read_back(copy->devices_dir() / "huge" / "type"), "99999999999\n");
+  }
+  PerfResult result;
+  result.attrs = {AttrWords{10012, {1, 0, 0, 0}}, AttrWords{4, {2, 0, 0, 0}},
+                  AttrWords{10009, {3, 0, 0, 0}}, AttrWords{1000, {4, 0, 0, 0}}};
+  restore_materialised_types(result);
+  const std::vector<AttrWords> expected = {AttrWords{4, {2, 0, 0, 0}}, AttrWords{9, {3, 0, 0, 0}},
+                                           AttrWords{12, {1, 0, 0, 0}},
+                                           AttrWords{1000, {4, 0, 0, 0}}};
+  EXPECT_EQ(result.attrs, expected);
+  fs::remove_all(pattern);
+}
+
 }  // namespace
 }  // namespace pmucat::differential

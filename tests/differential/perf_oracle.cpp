@@ -215,6 +215,47 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   return std::nullopt;
 }
 
+namespace {
+
+// Rewrites `<pmu>/type` files whose leading decimal number is a dynamic type; what follows the
+// number (a newline, or junk perf's %u stops at) is kept.
+void move_dynamic_types(const fs::path& devices) {
+  std::error_code error;
+  for (fs::directory_iterator it(devices, error), end; !error && it != end; it.increment(error)) {
+    const fs::path type_file = it->path() / "type";
+    std::ifstream in(type_file, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream text;
+    text << in.rdbuf();
+    in.close();
+    const std::string content = text.str();
+    std::size_t digits = 0;
+    while (digits < content.size() && digits < 9 && content[digits] >= '0' &&
+           content[digits] <= '9') {
+      ++digits;
+    }
+    if (digits == 0 ||
+        (digits < content.size() && content[digits] >= '0' && content[digits] <= '9')) {
+      continue;  // not a number, or too long to be a type: perf reads it as it is
+    }
+    const auto type = std::stoul(content.substr(0, digits));
+    if (type < kFirstDynamicType) continue;
+    std::ofstream out(type_file, std::ios::binary | std::ios::trunc);
+    out << type + kMaterialisedTypeOffset << content.substr(digits);
+  }
+}
+
+}  // namespace
+
+void restore_materialised_types(PerfResult& result) {
+  for (AttrWords& words : result.attrs) {
+    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
+      words.type -= kMaterialisedTypeOffset;
+    }
+  }
+  std::sort(result.attrs.begin(), result.attrs.end());
+}
+
 std::optional<MaterialisedTree> MaterialisedTree::copy_of(const fs::path& devices_dir) {
   const fs::path root = make_temp_dir("pmucat-tree-");
   if (root.empty()) return std::nullopt;
@@ -223,6 +264,7 @@ std::optional<MaterialisedTree> MaterialisedTree::copy_of(const fs::path& device
                                             shell_quote(devices.string())));
   MaterialisedTree tree(root, devices);
   if (copy.status != 0) return std::nullopt;
+  move_dynamic_types(devices);
   return tree;
 }
 

@@ -42,8 +42,21 @@ struct OracleOptions {
 // Why the oracle cannot run here, or nullopt when it can (root, perf present, unshare works).
 std::optional<std::string> oracle_unavailable(const OracleOptions& options);
 
-// A tree materialised for perf: symlinks resolved (`cp -rL`), in a temporary directory that is
-// removed with this object.
+// Types below this are fixed by the ABI (PERF_TYPE_HARDWARE..PERF_TYPE_BREAKPOINT); the kernel
+// hands out the others to PMUs as they register.
+inline constexpr std::uint32_t kFirstDynamicType = 6;
+// A materialised tree's dynamic types are moved up by this much. perf really opens each attr, and
+// where a fake PMU's type is also a host PMU's (msr, uprobe) that open can succeed or fail
+// differently, which changes which attrs of a pattern perf goes on to print (seen on snb_ep:
+// two of eight uncore_cbox instances missing).
+inline constexpr std::uint32_t kMaterialisedTypeOffset = 10000;
+
+// Undoes the move of dynamic types in perf's attrs, so they compare with pmucat's on the
+// original tree.
+void restore_materialised_types(PerfResult& result);
+
+// A tree materialised for perf: symlinks resolved (`cp -rL`), dynamic types moved up by
+// kMaterialisedTypeOffset, in a temporary directory that is removed with this object.
 class MaterialisedTree {
  public:
   // Copies `devices_dir` (a devices folder, whose entries may be symlinks) into a new temp dir.

@@ -262,6 +262,12 @@ SpecCase random_case(Rng& rng, const TreeModel& tree, const PmuModel& pmu) {
         std::vector<std::string> terms{fmt::format("config={:#x}", rng())};
         if (chance(rng, 0.5)) terms.push_back(fmt::format("config1={:#x}", rng()));
         if (chance(rng, 0.5)) terms.push_back(fmt::format("config2={}", rng() & 0xffff));
+        // perf 6.1 has no config3 term (a documented divergence); offer it where the PMU uses
+        // that word, as a 6.3+ driver's users would.
+        const bool uses_config3 =
+            std::any_of(pmu.fields.begin(), pmu.fields.end(),
+                        [](const auto& entry) { return entry.second.word == 3; });
+        if (uses_config3 && chance(rng, 0.5)) terms.push_back(fmt::format("config3={:#x}", rng()));
         if (chance(rng, 0.5)) terms.push_back(fmt::format("{}=1", field_name));
         std::shuffle(terms.begin(), terms.end(), rng);
         return {make_spec(pmu.name, terms), kind, pmu.name, "", terms, ""};
