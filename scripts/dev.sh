@@ -24,7 +24,8 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   protobuf-compiler libprotobuf-dev
   linux-perf util-linux perl tar gzip
-  python3-jsonschema libxml2-utils
+  python3 python3-jsonschema libxml2-utils
+  hyperfine gnuplot-nox libpfm4-dev time
 )
 
 install_missing() {
@@ -46,7 +47,7 @@ install_missing() {
 
 configure_and_build() {
   # shellcheck disable=SC2086
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" ${CMAKE_ARGS:-}
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DPMUCAT_BUILD_BENCH=ON ${CMAKE_ARGS:-}
   cmake --build "$build_dir" -j "$jobs"
 }
 

@@ -10,29 +10,40 @@ namespace pmucat::cli {
 EventView view_event(const Pmu& pmu, const Event& event) {
   EventView view;
   view.event = &event;
-  std::string suffix;
+  // Built by appending: this runs for every event of pmuls --json on the whole tree.
+  std::string& perf_name = view.perf_name;
+  perf_name.reserve(pmu.name().size() + event.name.size() + 2);
+  perf_name += pmu.name();
+  perf_name += '/';
+  perf_name += event.name;
   for (const Term& term : event.terms.terms) {
     if (term.kind == TermValueKind::param) {
       view.params.push_back(term.name);
-      suffix += fmt::format(",{}=?", term.name);
+      perf_name += ',';
+      perf_name += term.name;
+      perf_name += "=?";
     }
   }
-  view.perf_name = fmt::format("{}/{}{}/", pmu.name(), event.name, suffix);
+  perf_name += '/';
   if (event.error) {
     view.error = event.error;
     return view;
   }
-  // Parameters are the user's to give; encoding them as 0 shows the bits the event fixes.
-  TermList terms = event.terms;
-  for (Term& term : terms.terms) {
-    if (term.kind == TermValueKind::param) {
-      term.kind = TermValueKind::number;
-      term.value = 0;
-      term.text.assign(1, '0');  // not `= "0"`: GCC 12 misreports that as -Wrestrict
-      term.style = NumberStyle::decimal;
+  // Parameters are the user's to give; encoding them as 0 shows the bits the event fixes. Only
+  // an event with parameters needs a changed copy of its terms.
+  std::optional<TermList> zeroed;
+  if (!view.params.empty()) {
+    zeroed = event.terms;
+    for (Term& term : zeroed->terms) {
+      if (term.kind == TermValueKind::param) {
+        term.kind = TermValueKind::number;
+        term.value = 0;
+        term.text.assign(1, '0');  // not `= "0"`: GCC 12 misreports that as -Wrestrict
+        term.style = NumberStyle::decimal;
+      }
     }
   }
-  auto encoded = encode_terms(pmu, terms, Modifiers{}, event.text);
+  auto encoded = encode_terms(pmu, zeroed ? *zeroed : event.terms, Modifiers{}, event.text);
   if (encoded) {
     view.config = encoded->attr.config;
   } else {

@@ -75,9 +75,13 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   return d;
 }
 
+TermLookup TermEncoder::look_up(std::string_view name) const {
+  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, !perf_);
+}
+
 std::optional<Diagnostic> TermEncoder::classify(Item& item) const {
-  const std::optional<Special> special = find_special(item.term.name, !perf_);
-  return classify(item, special, special ? nullptr : pmu_.find_format(item.term.name));
+  const TermLookup lookup = look_up(item.term.name);
+  return classify(item, lookup.special, lookup.special ? nullptr : lookup.format);
 }
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item, std::optional<Special> special,
@@ -157,10 +161,11 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     Item item;
     item.term = term;
     const bool names_event_field =
-        iequals(term.name, "event") && term.kind == TermValueKind::string;
+        term.kind == TermValueKind::string && iequals(term.name, "event");
     // Looked up once per term: these lookups are most of an encoding's cost.
-    const Format* format = pmu_.find_format(term.name);
-    const std::optional<Special> special = find_special(term.name, !perf_);
+    const TermLookup lookup = look_up(term.name);
+    const Format* format = lookup.format;
+    const std::optional<Special>& special = lookup.special;
     const bool is_format = format != nullptr;
     const bool is_special = special.has_value();
     // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
@@ -307,11 +312,12 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
   }
   std::vector<FieldValue>& fields = scratch_.fields;
   fields.clear();
+  // Kept in the formats' (name) order, which matters where replaced fields overlap.
   auto field_of = [&](const Format* format) -> FieldValue& {
-    for (FieldValue& field : fields) {
-      if (field.format == format) return field;
-    }
-    return fields.emplace_back(FieldValue{format, 0, nullptr});
+    auto at = std::find_if(fields.begin(), fields.end(),
+                           [&](const FieldValue& field) { return field.format >= format; });
+    if (at != fields.end() && at->format == format) return *at;
+    return *fields.insert(at, FieldValue{format, 0, nullptr});
   };
   for (const bool alias_pass : {true, false}) {
     for (const Item& item : items_) {
@@ -336,9 +342,6 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
       field.value = *value;  // the user's value replaces the event's
     }
   }
-  // In the formats' (name) order, which matters where replaced fields overlap.
-  std::sort(fields.begin(), fields.end(),
-            [](const FieldValue& a, const FieldValue& b) { return a.format < b.format; });
   for (const FieldValue& field : fields) {
     store_field(attr, *field.format, field.value, default_config_.has_value());
   }
@@ -397,13 +400,14 @@ std::optional<Diagnostic> TermEncoder::pmu_type(Attr& attr) const {
 }
 
 TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options,
-                         CoreScratch& scratch)
+                         CoreScratch& scratch, const TermTable* table)
     : pmu_(pmu),
       spec_(spec),
       options_(options),
       perf_(options.semantics == Semantics::perf),
       words_(perf_ ? 3u : kConfigWords),
       scratch_(scratch),
+      table_(table),
       items_(scratch.items),
       default_config_(pmu_default_config(pmu)) {}
 

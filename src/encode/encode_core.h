@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "encode/term_items.h"
+#include "encode/term_table.h"
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
@@ -40,9 +41,10 @@ struct CoreExtras {
 
 class TermEncoder {
  public:
-  // `spec` is the text term offsets point into (for diagnostics).
+  // `spec` is the text term offsets point into (for diagnostics). `table`, when given, is `pmu`'s
+  // term table for these options' semantics; without one terms are looked up in the catalog.
   TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options,
-              CoreScratch& scratch);
+              CoreScratch& scratch, const TermTable* table = nullptr);
 
   // Overwrites `attr` with the encoding of `terms` and `modifiers` on this PMU. `terms` must stay
   // alive while the encoder is used (items() views them).
@@ -66,6 +68,7 @@ class TermEncoder {
   std::optional<Diagnostic> expand(std::span<const TermView> terms);
   std::optional<Diagnostic> unknown_event_field(const Item& item) const;
   std::optional<Diagnostic> splice_alias(const TermView& reference, std::string_view name);
+  TermLookup look_up(std::string_view name) const;
   std::optional<Diagnostic> classify(Item& item) const;
   // With the term's special and format (nullptr when it is special) already looked up.
   std::optional<Diagnostic> classify(Item& item, std::optional<Special> special,
@@ -83,6 +86,7 @@ class TermEncoder {
   bool perf_;
   unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
   CoreScratch& scratch_;
+  const TermTable* table_;
   std::vector<Item>& items_;
   const Event* alias_ = nullptr;
   const TermView* alias_reference_ = nullptr;

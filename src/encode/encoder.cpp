@@ -1,12 +1,14 @@
 // Encoder: encode() for one attr, in reused buffers.
 #include <fmt/format.h>
 
+#include <unordered_map>
 #include <utility>
 
 #include "encode/encode_core.h"
 #include "encode/spec_diagnostics.h"
 #include "encode/spec_views.h"
 #include "encode/targets.h"
+#include "encode/term_table.h"
 #include "pmucat/encode.h"
 
 namespace pmucat {
@@ -30,10 +32,21 @@ struct Encoder::State {
   EncodeOptions options;
   encode_detail::SpecViews views;
   encode_detail::CoreScratch scratch;
+  // Built on a PMU's first use; the catalog's formats do not change once loaded.
+  std::unordered_map<const Pmu*, encode_detail::TermTable> term_tables;
+  encode_detail::EventOwners event_owners;
+
+  const encode_detail::TermTable& term_table(const Pmu& pmu) {
+    auto found = term_tables.find(&pmu);
+    if (found == term_tables.end()) {
+      found = term_tables.try_emplace(&pmu, pmu, options.semantics != Semantics::perf).first;
+    }
+    return found->second;
+  }
 };
 
 Encoder::Encoder(const Catalog& catalog, EncodeOptions options)
-    : state_(std::make_unique<State>(State{catalog, std::move(options), {}, {}})) {}
+    : state_(std::make_unique<State>(State{catalog, std::move(options), {}, {}, {}, {}})) {}
 Encoder::Encoder(Encoder&&) noexcept = default;
 Encoder& Encoder::operator=(Encoder&&) noexcept = default;
 Encoder::~Encoder() = default;
@@ -62,12 +75,14 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
         if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
           return problem;
         }
-        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch);
+        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch,
+                                           &state.term_table(*target.pmu));
         if (auto problem = encoder.run(target.terms, event.modifiers, out)) return problem;
         if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
         source = EncodedSource{target.pmu, encoder.alias()};
         return std::nullopt;
-      });
+      },
+      &state.event_owners);
   if (error) return unexpected(std::move(*error));
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),

@@ -241,6 +241,11 @@ void SpecViews::clear() {
 }
 
 std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out) {
+  if (scan_simple_spec(text, out)) return std::nullopt;
+  return parse_spec_views_full(text, out);
+}
+
+std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews& out) {
   out.clear();
   bool any_slash = false;
   bool any_equals = false;

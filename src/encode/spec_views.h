@@ -45,4 +45,12 @@ struct SpecViews {
 // parse_spec_list() into views (same grammar, same diagnostics); `out` is cleared first.
 std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out);
 
+// parse_spec_views() without the single-pass scanner (what the scanner is tested against).
+std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews& out);
+
+// The single-pass scanner for the common shape `pmu/name[=value],.../mods`: true when it parsed
+// `text` into `out` (exactly as parse_spec_views_full would), false when the text needs the
+// full parser (`out` then holds a partial result).
+bool scan_simple_spec(std::string_view text, SpecViews& out);
+
 }  // namespace pmucat::encode_detail

@@ -3,11 +3,13 @@
 // allocates unless it reports an error.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include "encode/event_owners.h"
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
 #include "encode/spec_views.h"
@@ -43,12 +45,32 @@ Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spe
 
 // Calls `visit(const Target&) -> std::optional<Diagnostic>` for each target of `event` in
 // encode()'s order; stops at the first error. `spec` is the whole list, `terms` the event's.
+// `owners`, when given, remembers which PMUs have an event name; without it every PMU is asked
+// in turn (and none after an error).
 template <class Visit>
 std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_view spec,
                                           const EventSpecView& event,
                                           std::span<const TermView> terms,
-                                          const EncodeOptions& options, Visit&& visit) {
+                                          const EncodeOptions& options, Visit&& visit,
+                                          EventOwners* owners = nullptr) {
   const bool perf = options.semantics == Semantics::perf;
+  // Calls `on_owner(const Pmu&)` for each PMU with an event `name`; stops at the first error.
+  auto for_each_owner = [&](std::string_view name, bool& found,
+                            auto&& on_owner) -> std::optional<Diagnostic> {
+    if (owners != nullptr) {
+      for (const Pmu* pmu : owners->of(catalog, name)) {
+        found = true;
+        if (auto error = on_owner(*pmu)) return error;
+      }
+      return std::nullopt;
+    }
+    for (const Pmu& pmu : catalog.pmus()) {
+      if (pmu.find_event(name) == nullptr) continue;
+      found = true;
+      if (auto error = on_owner(pmu)) return error;
+    }
+    return std::nullopt;
+  };
   auto on_default_pmu = [&](std::span<const TermView> pmu_terms) -> std::optional<Diagnostic> {
     const Pmu* pmu =
         options.default_pmu.empty() ? catalog.core_pmu() : catalog.find_pmu(options.default_pmu);
@@ -70,13 +92,13 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
     reference.length = static_cast<std::uint32_t>(event.name.size());
     reference.value_offset = event.offset;
     bool found = false;
-    for (const Pmu& pmu : catalog.pmus()) {
-      if (pmu.find_event(event.name) == nullptr) continue;
-      found = true;
-      Target target{
-          &pmu, {}, std::span<const TermView>(&reference, 1), event.offset, event.name.size(),
-          false};
-      if (auto error = visit(target)) return error;
+    if (auto error = for_each_owner(event.name, found, [&](const Pmu& pmu) {
+          Target target{
+              &pmu, {}, std::span<const TermView>(&reference, 1), event.offset, event.name.size(),
+              false};
+          return visit(target);
+        })) {
+      return error;
     }
     if (found) return std::nullopt;
     if (legacy) return visit(Target{nullptr, *legacy, {}, 0, 0, false});
@@ -110,9 +132,12 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
       return on_default_pmu(terms);
     case SpecForm::raw: {
       // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
-      for (const Pmu& pmu : catalog.pmus()) {
-        if (pmu.find_event(event.name) != nullptr) return on_event_name();
-      }
+      const bool has_event =
+          owners != nullptr
+              ? !owners->of(catalog, event.name).empty()
+              : std::any_of(catalog.pmus().begin(), catalog.pmus().end(),
+                            [&](const Pmu& pmu) { return pmu.find_event(event.name) != nullptr; });
+      if (has_event) return on_event_name();
       TermView config;
       config.name = "config";
       config.kind = TermValueKind::number;

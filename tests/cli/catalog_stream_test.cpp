@@ -94,6 +94,27 @@ TEST(StreamedCatalog, InMemoryPmusAndAnEmptySelection) {
   EXPECT_EQ(streamed(catalog, {}), as_one_document(catalog, {}));
 }
 
+// Invalid UTF-8 is replaced the same way on both paths, and a PMU with every kind of member
+// (caps, cpu lists, string terms, parameters) streams to the same text as one document.
+TEST(StreamedCatalog, InvalidUtf8AndEveryMemberKind) {
+  PmuInfo info;
+  info.name = "odd\xff_pmu";
+  info.attributes.type = 42;
+  info.attributes.caps["pmu_name"] = "bad \xc3\x28 text";
+  info.attributes.alias = "alias\xfe";
+  info.attributes.cpumask = CpuList{"0-1", {0, 1}};
+  std::vector<Pmu> pmus;
+  pmus.push_back(Pmu::from_info(std::move(info)));
+  pmus.push_back(testing::make_pmu("uncore_x", 30, {{"event", "config:0-7"}, {"ch", "config1:0-3"}},
+                                   {{"with_param", "event=0x3,ch=?"}, {"plain", "event=0x5"}}, {},
+                                   "0"));
+  const Catalog catalog = Catalog::from_pmus(std::move(pmus));
+  const std::string text = streamed(catalog, all_of(catalog));
+  EXPECT_EQ(text, as_one_document(catalog, all_of(catalog)));
+  EXPECT_NE(text.find("odd\xef\xbf\xbd_pmu"), std::string::npos);  // U+FFFD replaced the byte
+  EXPECT_NE(text.find("\"params\": [\n"), std::string::npos);
+}
+
 std::string read_all(int fd) {
   std::string text;
   char buffer[4096];
