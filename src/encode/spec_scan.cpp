@@ -1,0 +1,182 @@
+// One pass over the common spec shape `pmu/name[=value],.../mods`. It accepts only text for which
+// the full grammar (spec.cpp and the term parser) would produce no diagnostic and no lint, so
+// whatever it accepts it describes exactly as the full parser would; everything else is left to
+// the full parser.
+#include <array>
+#include <cstdint>
+#include <utility>
+
+#include "encode/spec_views.h"
+
+namespace pmucat::encode_detail {
+namespace {
+
+// Byte classes of the term lexer and the spec's PMU names.
+enum CharClass : std::uint8_t {
+  kDigit = 1 << 0,
+  kNameStart = 1 << 1,  // [a-zA-Z_*?]
+  kNameChar = 1 << 2,   // name start, digits, . : -
+  kHexDigit = 1 << 3,
+  kPmuChar = 1 << 4,  // [a-zA-Z0-9_.*?[\]!-]
+};
+
+constexpr std::array<std::uint8_t, 256> make_classes() {
+  std::array<std::uint8_t, 256> classes{};
+  auto add = [&](unsigned char c, std::uint8_t bits) { classes[c] |= bits; };
+  for (unsigned char c = '0'; c <= '9'; ++c) add(c, kDigit | kNameChar | kHexDigit | kPmuChar);
+  for (unsigned char c = 'a'; c <= 'z'; ++c) add(c, kNameStart | kNameChar | kPmuChar);
+  for (unsigned char c = 'A'; c <= 'Z'; ++c) add(c, kNameStart | kNameChar | kPmuChar);
+  for (unsigned char c = 'a'; c <= 'f'; ++c) add(c, kHexDigit);
+  for (unsigned char c = 'A'; c <= 'F'; ++c) add(c, kHexDigit);
+  for (unsigned char c : {'_', '*', '?'}) add(c, kNameStart | kNameChar | kPmuChar);
+  for (unsigned char c : {'.', '-'}) add(c, kNameChar | kPmuChar);
+  add(':', kNameChar);
+  for (unsigned char c : {'[', ']', '!'}) add(c, kPmuChar);
+  return classes;
+}
+
+constexpr std::array<std::uint8_t, 256> kClasses = make_classes();
+
+bool is(char c, std::uint8_t bits) {
+  return (kClasses[static_cast<unsigned char>(c)] & bits) != 0;
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view text, SpecViews& out) : text_(text), out_(out) {}
+
+  // False when the text is not of the simple shape (out then holds a partial result).
+  bool scan_event() {
+    const std::size_t open = text_.find('/');
+    if (open == 0 || open == std::string_view::npos) return false;
+    for (std::size_t i = 0; i < open; ++i) {
+      if (!is(text_[i], kPmuChar)) return false;
+    }
+    EventSpecView& event = out_.events.emplace_back();
+    event.form = SpecForm::pmu_terms;
+    event.text = text_;
+    event.pmu = text_.substr(0, open);
+    event.terms_begin = static_cast<std::uint32_t>(out_.terms.size());
+    pos_ = open + 1;
+    if (!scan_terms()) return false;  // leaves pos_ at the closing '/'
+    event.terms_end = static_cast<std::uint32_t>(out_.terms.size());
+    event.lints_begin = event.lints_end = static_cast<std::uint32_t>(out_.lints.size());
+    return scan_modifiers(event);
+  }
+
+ private:
+  bool at_end() const { return pos_ >= text_.size(); }
+  // NUL past the end: it is in no byte class, so class loops stop there without a bounds test.
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  // text_.substr without its range check (the scanner's positions never pass the end).
+  std::string_view slice(std::size_t begin, std::size_t end) const {
+    return std::string_view(text_.data() + begin, end - begin);
+  }
+
+  bool scan_terms() {
+    if (at_end()) return false;
+    if (peek() == '/') return true;  // `pmu//`
+    for (;;) {
+      if (!scan_term()) return false;
+      if (at_end()) return false;
+      if (peek() == '/') return true;
+      if (peek() != ',') return false;
+      ++pos_;
+    }
+  }
+
+  bool scan_term() {
+    if (!is(peek(), kNameStart)) return false;
+    TermView term;
+    const std::size_t start = pos_;
+    while (is(peek(), kNameChar)) ++pos_;
+    term.name = slice(start, pos_);
+    term.offset = static_cast<std::uint32_t>(start);
+    term.value_offset = term.offset;
+    if (peek() == '=') {
+      ++pos_;
+      const std::size_t value_start = pos_;
+      if (is(peek(), kDigit)) {
+        if (!scan_number(term)) return false;
+      } else if (is(peek(), kNameStart)) {
+        while (is(peek(), kNameChar)) ++pos_;
+        term.text = slice(value_start, pos_);
+        term.kind = term.text == "?" ? TermValueKind::param : TermValueKind::string;
+        term.value = 0;
+      } else {
+        return false;
+      }
+      term.value_offset = static_cast<std::uint32_t>(value_start);
+      term.value_length = static_cast<std::uint32_t>(pos_ - value_start);
+    }
+    term.length = static_cast<std::uint32_t>(pos_ - start);
+    out_.terms.push_back(term);
+    return true;
+  }
+
+  // Decimal without a leading zero (the parser lints `010`) or `0x` hex; no overflow, and no
+  // name bytes glued to the number.
+  bool scan_number(TermView& term) {
+    const std::size_t start = pos_;
+    std::uint64_t value = 0;
+    if (peek() == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] == 'x') {
+      pos_ += 2;
+      const std::size_t digits = pos_;
+      bool upper = false;
+      for (; is(peek(), kHexDigit); ++pos_) {
+        const char d = peek();
+        unsigned digit = 0;
+        if (d <= '9') {
+          digit = static_cast<unsigned>(d - '0');
+        } else if (d >= 'a') {
+          digit = static_cast<unsigned>(d - 'a' + 10);
+        } else {
+          digit = static_cast<unsigned>(d - 'A' + 10);
+          upper = true;
+        }
+        value = (value << 4) | digit;
+      }
+      if (pos_ == digits || pos_ - digits > 16) return false;
+      term.style = upper ? NumberStyle::hex_upper_digits : NumberStyle::hex;
+    } else {
+      for (; is(peek(), kDigit); ++pos_) {
+        value = value * 10 + static_cast<std::uint64_t>(peek() - '0');
+      }
+      const std::size_t digits = pos_ - start;
+      // 19 digits always fit in 64 bits; longer ones go to the full parser's overflow check.
+      if (digits > 19 || (digits > 1 && text_[start] == '0')) return false;
+      term.style = NumberStyle::decimal;
+    }
+    if (is(peek(), kNameStart)) return false;
+    term.kind = TermValueKind::number;
+    term.value = value;
+    return true;
+  }
+
+  // After the closing '/': modifiers only (the full parser reports anything else).
+  bool scan_modifiers(EventSpecView& event) {
+    const std::size_t begin = pos_ + 1;
+    const std::string_view mods = text_.substr(begin);
+    if (mods.empty()) return true;  // the default Modifiers, as parse_modifiers("") gives
+    for (const char c : mods) {
+      if (!is(c, kNameStart)) return false;  // not a letter: a ',' or '/' the full parser needs
+    }
+    auto modifiers = parse_modifiers(mods, text_, static_cast<std::uint32_t>(begin));
+    if (!modifiers) return false;
+    event.modifiers = std::move(*modifiers);
+    return true;
+  }
+
+  std::string_view text_;
+  SpecViews& out_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+bool scan_simple_spec(std::string_view text, SpecViews& out) {
+  out.clear();
+  return Scanner(text, out).scan_event();
+}
+
+}  // namespace pmucat::encode_detail
