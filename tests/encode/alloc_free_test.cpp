@@ -27,6 +27,15 @@ std::atomic<unsigned long> allocation_count{0};
 [[gnu::noinline]] void operator delete(void* block, std::size_t) noexcept {
   std::free(block);
 }
+// The nothrow form too (std::stable_sort's temporary buffer uses it): otherwise its memory comes
+// from the runtime's allocator and goes back through the free() above.
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+[[gnu::noinline]] void operator delete(void* block, const std::nothrow_t&) noexcept {
+  std::free(block);
+}
 
 namespace pmucat {
 namespace {
