@@ -35,15 +35,19 @@ bool probeable_event_name(std::string_view name) {
 }
 
 // One lazily computed part: `load` runs at most once, readers after it see the result.
+// A mutex rather than std::call_once: glibc's pthread_once makes a futex system call each time
+// it runs an initializer, which was one system call per loaded part of every PMU.
 template <class T>
 class LazyPart {
  public:
   template <class Load>
   const T& get(Load&& load) const {
-    std::call_once(once_, [&] {
+    if (ready_.load(std::memory_order_acquire)) return value_;
+    std::lock_guard lock(mutex_);
+    if (!ready_.load(std::memory_order_relaxed)) {
       value_ = load();
       ready_.store(true, std::memory_order_release);
-    });
+    }
     return value_;
   }
   // The value if it was loaded already, without loading it.
@@ -54,7 +58,7 @@ class LazyPart {
   }
 
  private:
-  mutable std::once_flag once_;
+  mutable std::mutex mutex_;
   mutable T value_{};
   mutable std::atomic<bool> ready_{false};
 };
@@ -94,7 +98,7 @@ struct Pmu::State {
   LazyPart<std::filesystem::path> path;
 
   LazyPart<detail::TypeAttribute> type;
-  LazyPart<PmuAttributes> attributes;
+  LazyPart<detail::LoadedAttributes> attributes;
   LazyPart<FormatList> formats;
   LazyPart<EventIndex> events;
 
@@ -106,17 +110,30 @@ struct Pmu::State {
   const detail::TypeAttribute& load_type() const {
     return type.get([&] { return detail::load_type(dir); });
   }
-  const PmuAttributes& load_attributes() const {
-    return attributes.get([&] { return detail::load_attributes(dir, load_type()); });
+  const detail::LoadedAttributes& load_attributes() const {
+    return attributes.get([&] {
+      const detail::TypeAttribute* known_type = type.peek();
+      detail::LoadedAttributes loaded = detail::load_attributes(dir, known_type);
+      if (known_type == nullptr) type.get([&] { return loaded.type; });
+      return loaded;
+    });
+  }
+  // A part the PMU directory's listing (taken with the attributes) shows is absent is empty
+  // without a failing open.
+  bool listed_without(bool detail::LoadedAttributes::*may_have) const {
+    const detail::LoadedAttributes* listed = attributes.peek();
+    return listed != nullptr && !(listed->*may_have);
   }
   const FormatList& load_formats() const {
     return formats.get([&] {
+      if (listed_without(&detail::LoadedAttributes::may_have_formats)) return FormatList{};
       detail::LoadedFormats loaded = detail::load_formats(dir);
       return FormatList{std::move(loaded.formats), std::move(loaded.diagnostics)};
     });
   }
   const EventIndex& load_events() const {
     return events.get([&] {
+      if (listed_without(&detail::LoadedAttributes::may_have_events)) return EventIndex{};
       detail::LoadedEvents loaded = detail::load_events(dir);
       return index_events(std::move(loaded.events), std::move(loaded.diagnostics));
     });
@@ -143,7 +160,9 @@ Pmu::~Pmu() = default;
 Pmu Pmu::from_info(PmuInfo info) {
   auto state = std::make_unique<State>();
   state->name = std::move(info.name);
-  state->attributes.set(std::move(info.attributes));
+  detail::LoadedAttributes given;
+  given.attributes = std::move(info.attributes);
+  state->attributes.set(std::move(given));
   std::stable_sort(info.formats.begin(), info.formats.end(),
                    [](const Format& a, const Format& b) { return a.name < b.name; });
   state->formats.set(FormatList{std::move(info.formats), {}});
@@ -166,7 +185,7 @@ const std::filesystem::path& Pmu::path() const {
 }
 
 const PmuAttributes& Pmu::attributes() const {
-  return state_->load_attributes();
+  return state_->load_attributes().attributes;
 }
 
 std::optional<std::uint32_t> Pmu::type() const {
@@ -235,8 +254,9 @@ const Event* Pmu::find_event(std::string_view name) const {
 
 std::vector<Diagnostic> Pmu::diagnostics() const {
   std::vector<Diagnostic> result;
-  if (const PmuAttributes* attributes = state_->attributes.peek()) {
-    result.insert(result.end(), attributes->diagnostics.begin(), attributes->diagnostics.end());
+  if (const detail::LoadedAttributes* loaded = state_->attributes.peek()) {
+    const std::vector<Diagnostic>& attribute_diagnostics = loaded->attributes.diagnostics;
+    result.insert(result.end(), attribute_diagnostics.begin(), attribute_diagnostics.end());
   } else if (const detail::TypeAttribute* type = state_->type.peek()) {
     result.insert(result.end(), type->diagnostics.begin(), type->diagnostics.end());
   }

@@ -159,53 +159,95 @@ TypeReading read_type(std::string_view text, std::string_view file) {
   return reading;
 }
 
-TypeAttribute load_type(const std::string& pmu_dir) {
+namespace {
+
+TypeAttribute missing_type(const std::string& type_path) {
   TypeAttribute result;
-  std::string type_path = pmu_dir + "/type";
-  auto type_text = read_sysfs_file(AT_FDCWD, type_path, type_path);
-  if (type_text) {
-    result.text = std::string(without_trailing_newline(*type_text));
-    TypeReading reading = read_type(*type_text, type_path);
+  result.diagnostics.push_back(
+      make_file_diagnostic(Severity::error, "pmu-type-missing", type_path,
+                           "PMU directory has no 'type' file; perf does not treat it as a PMU"));
+  return result;
+}
+
+// The type attribute from what reading `type` gave, once the PMU directory is known to exist.
+TypeAttribute type_from_content(Expected<std::string, ReadFailure> content,
+                                const std::string& type_path) {
+  TypeAttribute result;
+  if (content) {
+    result.text = std::string(without_trailing_newline(*content));
+    TypeReading reading = read_type(*content, type_path);
     result.type = reading.type;
     result.diagnostics = std::move(reading.diagnostics);
-    return result;
-  }
-  const int error_number = type_text.error().error_number;
-  if (error_number == ENOENT || error_number == ENOTDIR || error_number == ELOOP) {
-    // Only the directory itself tells a missing `type` from a PMU entry that leads nowhere.
-    auto pmu_fd = open_directory_fd(AT_FDCWD, pmu_dir, pmu_dir);
-    if (!pmu_fd) {
-      result.pmu_dir_unreadable = true;
-      result.diagnostics.push_back(unreachable_directory(pmu_dir, pmu_fd.error().error_number));
-      return result;
-    }
-  }
-  if (type_text.error().missing()) {
-    result.diagnostics.push_back(
-        make_file_diagnostic(Severity::error, "pmu-type-missing", type_path,
-                             "PMU directory has no 'type' file; perf does not treat it as a PMU"));
+  } else if (content.error().missing()) {
+    return missing_type(type_path);
   } else {
-    result.diagnostics.push_back(std::move(type_text.error().diagnostic));
+    result.diagnostics.push_back(std::move(content.error().diagnostic));
   }
   return result;
 }
 
-PmuAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute& type) {
-  PmuAttributes attributes;
-  attributes.type = type.type;
-  attributes.type_text = type.text;
-  attributes.diagnostics = type.diagnostics;
-  if (type.pmu_dir_unreadable) return attributes;
+TypeAttribute type_from_listing(const PmuListing& listing, const std::string& pmu_dir) {
+  std::string type_path = pmu_dir + "/type";
+  const DirEntry* entry = listing.find("type");
+  if (entry == nullptr) return missing_type(type_path);
+  return type_from_content(may_be_regular(entry->type)
+                               ? read_sysfs_file(listing.fd, entry->name, type_path, entry->type)
+                               : Expected<std::string, ReadFailure>(
+                                     unexpected(not_regular_failure(entry->type, type_path))),
+                           type_path);
+}
+
+}  // namespace
+
+TypeAttribute load_type(const std::string& pmu_dir) {
+  std::string type_path = pmu_dir + "/type";
+  auto type_text = read_sysfs_file(AT_FDCWD, type_path, type_path);
+  if (!type_text) {
+    const int error_number = type_text.error().error_number;
+    if (error_number == ENOENT || error_number == ENOTDIR || error_number == ELOOP) {
+      // Only the directory itself tells a missing `type` from a PMU entry that leads nowhere.
+      auto pmu_fd = open_directory_fd(AT_FDCWD, pmu_dir, pmu_dir);
+      if (!pmu_fd) {
+        TypeAttribute result;
+        result.pmu_dir_unreadable = true;
+        result.diagnostics.push_back(unreachable_directory(pmu_dir, pmu_fd.error().error_number));
+        return result;
+      }
+    }
+  }
+  return type_from_content(std::move(type_text), type_path);
+}
+
+LoadedAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute* known_type) {
+  LoadedAttributes loaded;
+  PmuAttributes& attributes = loaded.attributes;
+  auto copy_type = [&] {
+    attributes.type = loaded.type.type;
+    attributes.type_text = loaded.type.text;
+    attributes.diagnostics = loaded.type.diagnostics;
+  };
+  if (known_type != nullptr && known_type->pmu_dir_unreadable) {
+    loaded.type = *known_type;
+    copy_type();
+    return loaded;
+  }
   auto directory = Directory::open(AT_FDCWD, pmu_dir, pmu_dir);
   if (!directory) {
-    // Gone since `type` was read: say so once.
-    attributes.diagnostics.push_back(
-        unreachable_directory(pmu_dir, directory.error().error_number));
-    return attributes;
+    // A directory that cannot be listed may still be searchable: `type` is read by its path.
+    loaded.type = known_type != nullptr ? *known_type : load_type(pmu_dir);
+    copy_type();
+    if (!loaded.type.pmu_dir_unreadable) {
+      attributes.diagnostics.push_back(
+          unreachable_directory(pmu_dir, directory.error().error_number));
+    }
+    return loaded;
   }
   const PmuListing listing{directory->fd(), directory->list()};
+  loaded.type = known_type != nullptr ? *known_type : type_from_listing(listing, pmu_dir);
+  copy_type();
+  loaded.may_have_formats = listing.find("format") != nullptr;
+  loaded.may_have_events = listing.find("events") != nullptr;
   std::vector<Diagnostic>& diagnostics = attributes.diagnostics;
-
   attributes.cpumask = read_cpu_list(listing, pmu_dir, "cpumask", diagnostics);
   attributes.cpus = read_cpu_list(listing, pmu_dir, "cpus", diagnostics);
   if (auto alias = read_optional(listing, pmu_dir, "alias", diagnostics)) {
@@ -222,7 +264,7 @@ PmuAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute& t
         read_decimal(*text, pmu_dir + "/perf_event_mux_interval_ms", diagnostics);
   }
   read_caps(listing, pmu_dir, attributes);
-  return attributes;
+  return loaded;
 }
 
 }  // namespace pmucat::detail

@@ -22,9 +22,19 @@ struct TypeAttribute {
 };
 TypeAttribute load_type(const std::string& pmu_dir);
 
-// cpumask, cpus, caps/, alias, identifier, nr_addr_filters, perf_event_mux_interval_ms, with
-// `type` (already read) copied in.
-PmuAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute& type);
+// What one listing of the PMU directory gave: cpumask, cpus, caps/, alias, identifier,
+// nr_addr_filters, perf_event_mux_interval_ms and `type`, and whether format/ and events/ exist
+// (so that loading an absent one costs no failing open).
+struct LoadedAttributes {
+  PmuAttributes attributes;  // with `type` copied in
+  TypeAttribute type;
+  // True unless the listing shows the entry is absent (also true when there was no listing).
+  bool may_have_formats = true;
+  bool may_have_events = true;
+};
+// `known_type` is the `type` file read before, or nullptr: `type` is then read through the
+// listing, which spares the path walk and the fstat() of a separate open.
+LoadedAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute* known_type);
 
 // Reads `type` text like perf's fscanf("%u"): leading blanks, digits, trailing junk ignored
 // (with a warning; "0x2e" reads as 0 with an error). No digits: no type, and an error.
