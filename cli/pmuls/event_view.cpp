@@ -43,9 +43,9 @@ EventView view_event(const Pmu& pmu, const Event& event) {
       }
     }
   }
-  auto encoded = encode_terms(pmu, zeroed ? *zeroed : event.terms, Modifiers{}, event.text);
+  auto encoded = encode_terms_attr(pmu, zeroed ? *zeroed : event.terms, Modifiers{}, event.text);
   if (encoded) {
-    view.config = encoded->attr.config;
+    view.config = encoded->config;
   } else {
     Diagnostic error = encoded.error();
     if (error.range.file == "<spec>") error.range.file = event.path;

@@ -105,6 +105,12 @@ Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
                                     const Modifiers& modifiers, std::string_view spec_text,
                                     const EncodeOptions& options = {});
 
+// The attr encode_terms() gives (or its error), without the names, settings, warnings and
+// canonical perf string around it: for tools that encode every event of a tree and show only
+// the config words.
+Expected<Attr> encode_terms_attr(const Pmu& pmu, const TermList& terms, const Modifiers& modifiers,
+                                 std::string_view spec_text, const EncodeOptions& options = {});
+
 // True for a term perf handles itself rather than through format/ (config..config3, period,
 // name, call-graph, @cfg, ...): such a term in an events/ file needs no format file.
 bool is_special_term(std::string_view name);

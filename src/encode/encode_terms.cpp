@@ -39,13 +39,32 @@ Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermVie
 
 }  // namespace encode_detail
 
-Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
-                                    const Modifiers& modifiers, std::string_view spec_text,
-                                    const EncodeOptions& options) {
+namespace {
+
+std::vector<TermView> views_of(const TermList& terms) {
   std::vector<TermView> views;
   views.reserve(terms.terms.size());
   for (const Term& term : terms.terms) views.push_back(TermView::of(term));
-  return encode_detail::encode_term_views(pmu, views, modifiers, spec_text, options);
+  return views;
+}
+
+}  // namespace
+
+Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
+                                    const Modifiers& modifiers, std::string_view spec_text,
+                                    const EncodeOptions& options) {
+  return encode_detail::encode_term_views(pmu, views_of(terms), modifiers, spec_text, options);
+}
+
+Expected<Attr> encode_terms_attr(const Pmu& pmu, const TermList& terms, const Modifiers& modifiers,
+                                 std::string_view spec_text, const EncodeOptions& options) {
+  encode_detail::CoreScratch scratch;
+  encode_detail::TermEncoder encoder(pmu, spec_text, options, scratch);
+  Attr attr;
+  if (auto error = encoder.run(views_of(terms), modifiers, attr, encode_detail::CoreExtras{})) {
+    return unexpected(std::move(*error));
+  }
+  return attr;
 }
 
 }  // namespace pmucat
