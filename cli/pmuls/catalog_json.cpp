@@ -1,9 +1,9 @@
 #include "pmuls/catalog_json.h"
 
-#include <bit>
 #include <optional>
 #include <utility>
 
+#include "common/json_writer.h"
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
@@ -11,34 +11,8 @@
 namespace pmucat::cli {
 namespace {
 
-// An empty object whose key list will not reallocate while `keys` members are added (ordered
-// objects are vectors; growing them one key at a time shows in pmuls --json profiles).
-Json object_with_room(std::size_t keys) {
-  Json out = Json::object();
-  out.get_ref<Json::object_t&>().reserve(keys);
-  return out;
-}
-
-// Appends a member whose key is known to be new. operator[] would first search the ordered
-// object's key list, which made building an event's members quadratic in their number.
-void add(Json& object, std::string_view key, Json value) {
-  object.get_ref<Json::object_t&>().emplace_back(std::string(key), std::move(value));
-}
-
-Json array_with_room(std::size_t items) {
-  Json out = Json::array();
-  out.get_ref<Json::array_t&>().reserve(items);
-  return out;
-}
-
-Json optional_text(const std::optional<std::string>& text) {
-  return text ? Json(*text) : Json(nullptr);
-}
-
-template <class T>
-Json optional_number(const std::optional<T>& number) {
-  return number ? Json(*number) : Json(nullptr);
-}
+// The document is written once, as templates over its destination: a JsonWriter prints it
+// (pmuls --json of a whole tree never holds it), a JsonBuilder keeps it as a Json value.
 
 std::string_view kind_name(TermValueKind kind) {
   switch (kind) {
@@ -54,149 +28,193 @@ std::string_view kind_name(TermValueKind kind) {
   return "bare";
 }
 
-Json term_to_json(const Term& term) {
-  Json out = object_with_room(4);
-  add(out, "name", term.name);
-  add(out, "kind", std::string(kind_name(term.kind)));
+template <class Out>
+void write_term(Out& out, const Term& term) {
+  out.begin_object();
+  out.key("name");
+  out.value(term.name);
+  out.key("kind");
+  out.value(kind_name(term.kind));
   if (term.kind == TermValueKind::number || term.kind == TermValueKind::none) {
-    add(out, "value", term.value);
+    out.key("value");
+    out.value(term.value);
   } else if (term.kind == TermValueKind::string) {
-    add(out, "text", term.text);
+    out.key("text");
+    out.value(term.text);
   }
-  return out;
+  out.end_object();
 }
 
-Json event_to_json(const Pmu& pmu, const Event& event) {
-  EventView view = view_event(pmu, event);
-  Json out = object_with_room(16);
-  add(out, "name", event.name);
-  add(out, "perf", std::move(view.perf_name));
-  add(out, "file", event.path);
-  Json terms = array_with_room(event.terms.terms.size());
-  for (const Term& term : event.terms.terms) terms.push_back(term_to_json(term));
-  add(out, "terms", std::move(terms));
-  add(out, "params", std::move(view.params));
+template <class Out>
+void write_event(Out& out, const Pmu& pmu, const Event& event) {
+  const EventView view = view_event(pmu, event);
+  out.begin_object();
+  out.key("name");
+  out.value(event.name);
+  out.key("perf");
+  out.value(view.perf_name);
+  out.key("file");
+  out.value(event.path);
+  out.key("terms");
+  out.begin_array();
+  for (const Term& term : event.terms.terms) write_term(out, term);
+  out.end_array();
+  out.key("params");
+  out.begin_array();
+  for (const std::string& param : view.params) out.value(param);
+  out.end_array();
   if (view.config) {
-    add(out, "config", (*view.config)[0]);
-    add(out, "config1", (*view.config)[1]);
-    add(out, "config2", (*view.config)[2]);
-    add(out, "config3", (*view.config)[3]);
+    out.key("config");
+    out.value((*view.config)[0]);
+    out.key("config1");
+    out.value((*view.config)[1]);
+    out.key("config2");
+    out.value((*view.config)[2]);
+    out.key("config3");
+    out.value((*view.config)[3]);
   }
-  if (view.error) add(out, "error", diagnostic_to_json(*view.error));
-  add(out, "unit", optional_text(event.unit));
-  add(out, "scale", optional_number(event.scale));
-  if (event.scale) add(out, "scale_text", event.scale_text);
-  add(out, "per_pkg", event.per_pkg);
-  add(out, "snapshot", event.snapshot);
-  return out;
-}
-
-Json cpu_list_json(const std::optional<CpuList>& list) {
-  if (!list) return nullptr;
-  Json out = object_with_room(2);
-  add(out, "text", list->text);
-  add(out, "cpus", list->cpus);
-  return out;
-}
-
-using JsonSerializer = nlohmann::detail::serializer<Json>;
-
-// Empties `value` leaf first. nlohmann destroys a nested value by moving every descendant into
-// one growing vector (to bound recursion on deep documents); a PMU's document is a few levels
-// deep, and taking it apart bottom-up frees the same nodes without building that vector.
-void dismantle(Json& value) {
-  if (value.is_array()) {
-    Json::array_t& items = value.get_ref<Json::array_t&>();
-    for (Json& item : items) dismantle(item);
-    items.clear();
-  } else if (value.is_object()) {
-    Json::object_t& members = value.get_ref<Json::object_t&>();
-    for (auto& member : members) dismantle(member.second);
-    members.clear();
+  if (view.error) {
+    out.key("error");
+    out.value(diagnostic_to_json(*view.error));
   }
+  out.key("unit");
+  out.value(event.unit);
+  out.key("scale");
+  out.value(event.scale);
+  if (event.scale) {
+    out.key("scale_text");
+    out.value(event.scale_text);
+  }
+  out.key("per_pkg");
+  out.value(event.per_pkg);
+  out.key("snapshot");
+  out.value(event.snapshot);
+  out.end_object();
 }
 
-constexpr unsigned kIndentStep = 2;  // as dump_json
-constexpr unsigned kPmuIndent = 4;   // {"pmus": [ <here> ]}
+template <class Out>
+void write_cpu_list(Out& out, const std::optional<CpuList>& list) {
+  if (!list) {
+    out.value(nullptr);
+    return;
+  }
+  out.begin_object();
+  out.key("text");
+  out.value(list->text);
+  out.key("cpus");
+  out.begin_array();
+  for (std::uint32_t cpu : list->cpus) out.value(cpu);
+  out.end_array();
+  out.end_object();
+}
+
+template <class Out>
+void write_format(Out& out, const Format& format) {
+  out.begin_object();
+  out.key("name");
+  out.value(format.name);
+  out.key("word");
+  out.value(config_word_name(format.spec.word));
+  out.key("spec");
+  out.value(to_string(format.spec));
+  out.key("bits");
+  out.begin_array();
+  for (unsigned bit = 0; bit < 64; ++bit) {
+    if ((format.spec.mask >> bit) & 1u) out.value(bit);
+  }
+  out.end_array();
+  out.key("mask");
+  out.value(format.spec.mask);
+  out.key("width");
+  out.value(format.spec.width());
+  out.key("max");
+  out.value(format.spec.max_value());
+  out.end_object();
+}
+
+template <class Out>
+void write_pmu(Out& out, const Pmu& pmu, const Event* only_event) {
+  const PmuAttributes& attributes = pmu.attributes();
+  out.begin_object();
+  out.key("name");
+  out.value(pmu.name());
+  out.key("type");
+  out.value(attributes.type);
+  out.key("kind");
+  out.value(to_string(pmu.kind()));
+  out.key("cpumask");
+  write_cpu_list(out, attributes.cpumask);
+  out.key("cpus");
+  write_cpu_list(out, attributes.cpus);
+  out.key("caps");
+  out.begin_object();
+  for (const auto& [name, value] : attributes.caps) {
+    out.key(name);
+    out.value(value);
+  }
+  out.end_object();
+  out.key("alias");
+  out.value(attributes.alias);
+  out.key("identifier");
+  out.value(attributes.identifier);
+  out.key("nr_addr_filters");
+  out.value(attributes.nr_addr_filters);
+  out.key("perf_event_mux_interval_ms");
+  out.value(attributes.mux_interval_ms);
+  out.key("formats");
+  out.begin_array();
+  for (const Format& format : pmu.formats()) write_format(out, format);
+  out.end_array();
+  out.key("events");
+  out.begin_array();
+  if (only_event != nullptr) {
+    write_event(out, pmu, *only_event);
+  } else {
+    for (const Event& event : pmu.events()) write_event(out, pmu, event);
+  }
+  out.end_array();
+  out.key("diagnostics");
+  out.begin_array();
+  for (const Diagnostic& diagnostic : pmu.diagnostics()) {
+    out.value(diagnostic_to_json(diagnostic));
+  }
+  out.end_array();
+  out.end_object();
+}
+
+// {"pmus": [ <here> ]}: a PMU object's closing bracket sits two levels deep.
+constexpr unsigned kPmuDepth = 2;
 
 }  // namespace
 
-Json format_to_json(const Format& format) {
-  Json out = object_with_room(7);
-  add(out, "name", format.name);
-  add(out, "word", config_word_name(format.spec.word));
-  add(out, "spec", to_string(format.spec));
-  Json bits = array_with_room(static_cast<std::size_t>(std::popcount(format.spec.mask)));
-  for (unsigned bit = 0; bit < 64; ++bit) {
-    if ((format.spec.mask >> bit) & 1u) bits.push_back(bit);
-  }
-  add(out, "bits", std::move(bits));
-  add(out, "mask", format.spec.mask);
-  add(out, "width", format.spec.width());
-  add(out, "max", format.spec.max_value());
-  return out;
+Json pmu_to_json(const Pmu& pmu, const Event* only_event) {
+  JsonBuilder builder;
+  write_pmu(builder, pmu, only_event);
+  return builder.take();
 }
 
-Json pmu_to_json(const Pmu& pmu, const Event* only_event) {
-  const PmuAttributes& attributes = pmu.attributes();
-  Json out = object_with_room(13);
-  add(out, "name", pmu.name());
-  add(out, "type", optional_number(attributes.type));
-  add(out, "kind", std::string(to_string(pmu.kind())));
-  add(out, "cpumask", cpu_list_json(attributes.cpumask));
-  add(out, "cpus", cpu_list_json(attributes.cpus));
-  Json caps = Json::object();
-  for (const auto& [name, value] : attributes.caps) caps[name] = value;
-  add(out, "caps", std::move(caps));
-  add(out, "alias", optional_text(attributes.alias));
-  add(out, "identifier", optional_text(attributes.identifier));
-  add(out, "nr_addr_filters", optional_number(attributes.nr_addr_filters));
-  add(out, "perf_event_mux_interval_ms", optional_number(attributes.mux_interval_ms));
-  const std::span<const Format> pmu_formats = pmu.formats();
-  Json formats = array_with_room(pmu_formats.size());
-  for (const Format& format : pmu_formats) formats.push_back(format_to_json(format));
-  add(out, "formats", std::move(formats));
-  Json events;
-  if (only_event != nullptr) {
-    events = array_with_room(1);
-    events.push_back(event_to_json(pmu, *only_event));
-  } else {
-    const std::span<const Event> pmu_events = pmu.events();
-    events = array_with_room(pmu_events.size());
-    for (const Event& event : pmu_events) events.push_back(event_to_json(pmu, event));
-  }
-  add(out, "events", std::move(events));
-  Json diagnostics = Json::array();
-  for (const Diagnostic& diagnostic : pmu.diagnostics()) {
-    diagnostics.push_back(diagnostic_to_json(diagnostic));
-  }
-  add(out, "diagnostics", std::move(diagnostics));
-  return out;
+Json format_to_json(const Format& format) {
+  JsonBuilder builder;
+  write_format(builder, format);
+  return builder.take();
 }
 
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus,
                         const std::function<void(std::string_view)>& write) {
-  // dump_json's layout with indent 2: the PMU objects sit two levels deep.
-  const Json sysfs = catalog.devices_dir().string();
-  std::string head = "{\n  \"sysfs\": ";
-  head += sysfs.dump(-1, ' ', false, Json::error_handler_t::replace);
-  head += pmus.empty() ? ",\n  \"pmus\": []" : ",\n  \"pmus\": [\n";
-  write(head);
-  // nlohmann's serializer starting at indent 4 writes each PMU where it sits in the document,
+  // dump_json's layout with indent 2, the head and tail written here, each PMU by a JsonWriter
   // into one string that keeps its capacity from PMU to PMU.
-  std::string text;
-  JsonSerializer serializer(nlohmann::detail::output_adapter<char>(text), ' ',
-                            Json::error_handler_t::replace);
+  std::string text = "{\n  \"sysfs\": ";
+  JsonWriter(text).value(catalog.devices_dir().string());
+  text += pmus.empty() ? ",\n  \"pmus\": []" : ",\n  \"pmus\": [\n";
+  write(text);
   for (std::size_t i = 0; i < pmus.size(); ++i) {
     const Pmu& listed = *pmus[i];
     // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
     std::optional<Pmu> scratch;
     if (!listed.path().empty()) scratch = Pmu::from_directory(listed.name(), listed.path());
-    Json pmu_json = pmu_to_json(scratch ? *scratch : listed);
-    text.assign(kPmuIndent, ' ');
-    serializer.dump(pmu_json, /*pretty_print=*/true, /*ensure_ascii=*/false, kIndentStep,
-                    kPmuIndent);
-    dismantle(pmu_json);
+    text.assign(kPmuDepth * 2, ' ');
+    JsonWriter writer(text, kPmuDepth);
+    write_pmu(writer, scratch ? *scratch : listed, nullptr);
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
     write(text);
   }
@@ -205,10 +223,10 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
 
 Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus) {
   Json out = Json::object();
-  add(out, "sysfs", catalog.devices_dir().string());
+  out["sysfs"] = catalog.devices_dir().string();
   Json list = Json::array();
   for (const Json& pmu : pmus) list.push_back(pmu);
-  add(out, "pmus", std::move(list));
+  out["pmus"] = std::move(list);
   return out;
 }
 

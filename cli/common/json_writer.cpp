@@ -1,0 +1,152 @@
+#include "common/json_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace pmucat::cli {
+namespace {
+
+// Text nlohmann would print between the quotes as is.
+bool needs_no_escaping(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
+}
+
+// `text` as a JSON string. Plain ASCII (almost every sysfs name, path and value) is copied; the
+// rest is left to nlohmann, so escapes and invalid UTF-8 (replaced, as dump_json does) come out
+// exactly as in a dumped document.
+void append_string(std::string& out, std::string_view text) {
+  if (needs_no_escaping(text)) {
+    out += '"';
+    out += text;
+    out += '"';
+  } else {
+    out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+}
+
+constexpr unsigned kIndentStep = 2;  // dump_json's
+
+}  // namespace
+
+void JsonWriter::indent(std::size_t levels) {
+  out_.append(levels * kIndentStep, ' ');
+}
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (open_.empty()) return;  // the first value
+  Open& array = open_.back();
+  out_ += array.empty ? "\n" : ",\n";
+  array.empty = false;
+  indent(depth());
+}
+
+void JsonWriter::key(std::string_view name) {
+  Open& object = open_.back();
+  out_ += object.empty ? "\n" : ",\n";
+  object.empty = false;
+  indent(depth());
+  append_string(out_, name);
+  out_ += ": ";
+  after_key_ = true;
+}
+
+void JsonWriter::begin_object() {
+  before_value();
+  out_ += '{';
+  open_.push_back({});
+}
+
+void JsonWriter::begin_array() {
+  before_value();
+  out_ += '[';
+  open_.push_back({});
+}
+
+void JsonWriter::end_object() {
+  const bool empty = open_.back().empty;
+  open_.pop_back();
+  if (!empty) {
+    out_ += '\n';
+    indent(depth());
+  }
+  out_ += '}';
+}
+
+void JsonWriter::end_array() {
+  const bool empty = open_.back().empty;
+  open_.pop_back();
+  if (!empty) {
+    out_ += '\n';
+    indent(depth());
+  }
+  out_ += ']';
+}
+
+void JsonWriter::value(std::string_view text) {
+  before_value();
+  append_string(out_, text);
+}
+
+void JsonWriter::value(bool flag) {
+  before_value();
+  out_ += flag ? "true" : "false";
+}
+
+void JsonWriter::value(std::uint64_t number) {
+  before_value();
+  const fmt::format_int digits(number);  // no format string to interpret: most values are numbers
+  out_.append(digits.data(), digits.size());
+}
+
+void JsonWriter::value(std::int64_t number) {
+  before_value();
+  const fmt::format_int digits(number);
+  out_.append(digits.data(), digits.size());
+}
+
+void JsonWriter::value(double number) {
+  before_value();
+  out_ += Json(number).dump();  // nlohmann's shortest round-trip form, as in a dumped document
+}
+
+void JsonWriter::value(std::nullptr_t) {
+  before_value();
+  out_ += "null";
+}
+
+void JsonWriter::value(const Json& document) {
+  before_value();
+  const std::string text = document.dump(kIndentStep, ' ', false, Json::error_handler_t::replace);
+  // Strings in it hold no raw newline (they are escaped): every newline starts a line to shift.
+  const std::string shift(depth() * kIndentStep, ' ');
+  for (char c : text) {
+    out_ += c;
+    if (c == '\n') out_ += shift;
+  }
+}
+
+Json& JsonBuilder::place(Json item) {
+  if (open_.empty()) {
+    root_ = std::move(item);
+    return root_;
+  }
+  Json& container = *open_.back();
+  if (container.is_object()) {
+    auto& members = container.get_ref<Json::object_t&>();
+    // A new key: operator[] would first search the ordered object's key list.
+    members.emplace_back(std::move(key_), std::move(item));
+    key_.clear();
+    return members.back().second;
+  }
+  auto& items = container.get_ref<Json::array_t&>();
+  items.push_back(std::move(item));
+  return items.back();
+}
+
+}  // namespace pmucat::cli

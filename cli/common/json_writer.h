@@ -1,0 +1,96 @@
+// Writing a JSON document as text while it is produced, in exactly the layout of dump_json()
+// (nlohmann's dump with a two-space indent), without building the document first. For output
+// such as pmuls --json of a whole tree, where building and freeing nlohmann values cost more
+// than reading the tree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/json.h"
+
+namespace pmucat::cli {
+
+class JsonWriter {
+ public:
+  // Appends to `out`. `depth` is the nesting level the first value sits at (its closing
+  // bracket is indented by two spaces per level), for a value that goes inside a document
+  // whose start was written separately.
+  explicit JsonWriter(std::string& out, unsigned depth = 0) : out_(out), base_depth_(depth) {}
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  // The next member's key; the call after it writes the member's value.
+  void key(std::string_view name);
+
+  void value(std::string_view text);
+  void value(const std::string& text) { value(std::string_view(text)); }
+  void value(const char* text) { value(std::string_view(text)); }
+  void value(bool flag);
+  void value(std::uint64_t number);
+  void value(std::int64_t number);
+  void value(std::uint32_t number) { value(std::uint64_t{number}); }
+  void value(int number) { value(std::int64_t{number}); }
+  void value(double number);
+  void value(std::nullptr_t);
+  // A document built elsewhere (diagnostic_to_json), laid out at this depth.
+  void value(const Json& document);
+  template <class T>
+  void value(const std::optional<T>& maybe) {
+    if (maybe) {
+      value(*maybe);
+    } else {
+      value(nullptr);
+    }
+  }
+
+ private:
+  struct Open {
+    bool empty = true;
+  };
+  // Separator and indent before a value: after a key nothing, in an array a line of its own.
+  void before_value();
+  void indent(std::size_t depth);
+  std::size_t depth() const { return base_depth_ + open_.size(); }
+
+  std::string& out_;
+  unsigned base_depth_;
+  std::vector<Open> open_;
+  bool after_key_ = false;
+};
+
+// Builds the same document as a Json value, through the same calls as JsonWriter: code that
+// produces a document once, as a template over the two, can print or keep it.
+class JsonBuilder {
+ public:
+  void begin_object() { open_.push_back(&place(Json::object())); }
+  void end_object() { open_.pop_back(); }
+  void begin_array() { open_.push_back(&place(Json::array())); }
+  void end_array() { open_.pop_back(); }
+  void key(std::string_view name) { key_ = name; }
+  template <class T>
+  void value(const T& item) {
+    place(Json(item));
+  }
+  template <class T>
+  void value(const std::optional<T>& maybe) {
+    place(maybe ? Json(*maybe) : Json(nullptr));
+  }
+  void value(std::string_view text) { place(Json(std::string(text))); }
+  // The document, once every container is closed.
+  Json take() { return std::move(root_); }
+
+ private:
+  Json& place(Json item);
+
+  Json root_;
+  std::vector<Json*> open_;  // innermost last; only it grows, so the pointers stay valid
+  std::string key_;
+};
+
+}  // namespace pmucat::cli
