@@ -13,14 +13,23 @@ bool needs_no_escaping(std::string_view text) {
                      [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
 }
 
+// `n` more bytes at the end of `out`, to be filled in: one size change instead of a capacity
+// check per character (the writer's output is mostly short names and punctuation).
+char* grow(std::string& out, std::size_t n) {
+  const std::size_t at = out.size();
+  out.resize(at + n);
+  return out.data() + at;
+}
+
 // `text` as a JSON string. Plain ASCII (almost every sysfs name, path and value) is copied; the
 // rest is left to nlohmann, so escapes and invalid UTF-8 (replaced, as dump_json does) come out
 // exactly as in a dumped document.
 void append_string(std::string& out, std::string_view text) {
   if (needs_no_escaping(text)) {
-    out += '"';
-    out += text;
-    out += '"';
+    char* at = grow(out, text.size() + 2);
+    *at++ = '"';
+    at = std::copy(text.begin(), text.end(), at);
+    *at = '"';
   } else {
     out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
   }
@@ -34,25 +43,29 @@ void JsonWriter::indent(std::size_t levels) {
   out_.append(levels * kIndentStep, ' ');
 }
 
+void JsonWriter::new_line_in_container() {
+  Open& container = open_.back();
+  const std::size_t spaces = depth() * kIndentStep;
+  char* at = grow(out_, spaces + (container.empty ? 1 : 2));
+  if (!container.empty) *at++ = ',';
+  *at++ = '\n';
+  std::fill_n(at, spaces, ' ');
+  container.empty = false;
+}
+
 void JsonWriter::before_value() {
   if (after_key_) {
     after_key_ = false;
     return;
   }
   if (open_.empty()) return;  // the first value
-  Open& array = open_.back();
-  out_ += array.empty ? "\n" : ",\n";
-  array.empty = false;
-  indent(depth());
+  new_line_in_container();
 }
 
 void JsonWriter::key(std::string_view name) {
-  Open& object = open_.back();
-  out_ += object.empty ? "\n" : ",\n";
-  object.empty = false;
-  indent(depth());
+  new_line_in_container();
   append_string(out_, name);
-  out_ += ": ";
+  out_.append(": ", 2);
   after_key_ = true;
 }
 

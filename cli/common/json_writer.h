@@ -55,6 +55,8 @@ class JsonWriter {
   };
   // Separator and indent before a value: after a key nothing, in an array a line of its own.
   void before_value();
+  // The separator, newline and indent before the next member or item of the open container.
+  void new_line_in_container();
   void indent(std::size_t depth);
   std::size_t depth() const { return base_depth_ + open_.size(); }
 
