@@ -2,9 +2,16 @@
 # `pmucat` library is made of all of them. Tests and tools link only the modules they exercise
 # (pmucat_link_modules), so one module can be built and tested on its own.
 
+# fmt as a link dependency, except for a target that carries fmt's compiled part itself and sets
+# the property PMUCAT_FMT_BUILT_IN: the tools, which PMUCAT_STATIC_RUNTIME links fully static (a
+# static link must not see libfmt.so, and Debian ships no libfmt.a). Everything else, and every
+# consumer of the installed library, gets fmt::fmt.
+set(PMUCAT_FMT "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>>:fmt::fmt>")
+
 # pmucat_module(<name> SOURCES <files...> [MODULES <modules it uses...>] [LIBS <external libs...>])
 function(pmucat_module name)
   cmake_parse_arguments(M "" "" "SOURCES;MODULES;LIBS" ${ARGN})
+  list(TRANSFORM M_LIBS REPLACE "^fmt::fmt$" "${PMUCAT_FMT}")
   set(target pmucat_${name})
   add_library(${target} OBJECT ${M_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
