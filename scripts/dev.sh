@@ -25,7 +25,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   linux-perf util-linux perl tar gzip
   python3 python3-jsonschema libxml2-utils
-  hyperfine gnuplot-nox libpfm4-dev time
+  hyperfine gnuplot-nox libpfm4-dev time valgrind
 )
 
 install_missing() {

@@ -82,6 +82,9 @@ struct EncodedSource {
 // and reuse it: its buffers keep their capacity, so on a warm catalog encode_one() allocates
 // nothing unless it fails (building the diagnostic). EventSettings (name=, call-graph=, ...) and
 // format-unsupported-word warnings are not reported: use encode() for those.
+// It remembers what it looked up in the catalog (the PMU a name is, each PMU's terms, type and
+// default config, the event aliases it used), so a repeated spec costs only its parse and
+// encoding; it grows with the PMUs and events used, not with the number of calls.
 class Encoder {
  public:
   explicit Encoder(const Catalog& catalog, EncodeOptions options = {});

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 
 #include "encode/pmu_defaults.h"
@@ -18,11 +19,38 @@ std::string hex(std::uint64_t value) {
   return fmt::format("{:#x}", value);
 }
 
+// A field's bits as one run from `shift` up: nearly every format is, and such a field needs
+// only a shift where the general case spreads the value bit by bit (and counts bits in libgcc).
+struct Run {
+  bool contiguous = false;
+  int shift = 0;
+  std::uint64_t max = 0;  // the run's value mask, valid when contiguous
+};
+
+Run run_of(std::uint64_t mask) {
+  if (mask == 0) return Run{true, 0, 0};
+  const int shift = std::countr_zero(mask);
+  const std::uint64_t low = mask >> shift;
+  return Run{(low & (low + 1)) == 0, shift, low};
+}
+
+// FormatSpec::max_value() (2^width - 1), without the call for contiguous fields.
+std::uint64_t max_value_of(const FormatSpec& spec) {
+  const Run run = run_of(spec.mask);
+  return run.contiguous ? run.max : spec.max_value();
+}
+
+// scatter_bits(value, mask), without the call for contiguous fields.
+std::uint64_t scatter(std::uint64_t value, std::uint64_t mask) {
+  const Run run = run_of(mask);
+  return run.contiguous ? (value << run.shift) & mask : scatter_bits(value, mask);
+}
+
 // Puts `value` into the field: OR-ed in, or (replace) with the field's other bits cleared.
 void store_field(Attr& attr, const Format& format, std::uint64_t value, bool replace) {
   std::uint64_t& word = attr.config[format.spec.word];
   if (replace) word &= ~format.spec.mask;
-  word |= scatter_bits(value, format.spec.mask);
+  word |= scatter(value, format.spec.mask);
 }
 
 }  // namespace
@@ -114,8 +142,10 @@ std::optional<Diagnostic> TermEncoder::classify(Item& item, std::optional<Specia
 
 std::optional<Diagnostic> TermEncoder::splice_alias(const TermView& reference,
                                                     std::string_view name) {
-  const Event* event = pmu_.find_event(name);
+  TermTable::Alias* known = table_ != nullptr ? table_->known_alias(name) : nullptr;
+  const Event* event = known != nullptr ? known->event : pmu_.find_event(name);
   if (event == nullptr) return std::nullopt;  // caller reports
+  if (known == nullptr && table_ != nullptr) known = &table_->remember_alias(name, *event);
   if (alias_ != nullptr) {
     Diagnostic d = spec_error(
         "term-two-events", spec_, reference.offset, reference.length,
@@ -131,12 +161,23 @@ std::optional<Diagnostic> TermEncoder::splice_alias(const TermView& reference,
     d.notes.push_back(reference_note(fmt::format("in event '{}' used here", event->name)));
     return d;
   }
+  if (known != nullptr && known->classified) {
+    for (const Item& item : known->items) count_role(item);
+    items_.insert(items_.end(), known->items.begin(), known->items.end());
+    return std::nullopt;
+  }
+  const std::size_t first = items_.size();
   for (const Term& term : event->terms.terms) {
     Item item;
     item.term = TermView::of(term);
     item.alias = event;
     if (auto error = classify(item)) return error;
-    items_.push_back(item);
+    keep(item);
+  }
+  if (known != nullptr) {
+    // Classification depends only on the PMU, the options and the event's text.
+    known->items.assign(items_.begin() + static_cast<std::ptrdiff_t>(first), items_.end());
+    known->classified = true;
   }
   return std::nullopt;
 }
@@ -158,8 +199,6 @@ std::optional<Diagnostic> TermEncoder::unknown_event_field(const Item& item) con
 
 std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
   for (const TermView& term : terms) {
-    Item item;
-    item.term = term;
     const bool names_event_field =
         term.kind == TermValueKind::string && iequals(term.name, "event");
     // Looked up once per term: these lookups are most of an encoding's cost.
@@ -176,15 +215,26 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     } else if (!is_format && !is_special) {
       const bool bare = term.kind == TermValueKind::none;
       const bool one = perf_ && term.kind == TermValueKind::number && term.value == 1;
-      const bool raw =
-          bare && raw_term_value(term.name).has_value() && pmu_.find_event(term.name) == nullptr;
+      // raw_term_value() only accepts `r...`: asked only then (it is out of line, and most
+      // bare names are event names).
+      const bool raw = bare && term.name.size() >= 2 && term.name.front() == 'r' &&
+                       raw_term_value(term.name).has_value() &&
+                       pmu_.find_event(term.name) == nullptr;
       if ((bare || one) && !raw) alias_name = term.name;
     }
     if (alias_name) {
       if (auto error = splice_alias(term, *alias_name)) return error;
       if (alias_reference_ == &term) continue;
-      if (names_event_field) return unknown_event_field(item);
+      if (names_event_field) {
+        Item item;
+        item.term = term;
+        return unknown_event_field(item);
+      }
     }
+    // Built in place with every member given: `Item item;` zeroes the whole item first (GCC
+    // emits a `rep stos`, slow to start) and copying a local in stalls store forwarding.
+    Item& item =
+        items_.emplace_back(Role::format, term, nullptr, false, std::nullopt, nullptr, false);
     if (auto error = classify(item, special, is_special ? nullptr : format)) {
       // `NAME=value` naming an event: say so (perf only reports an unknown term).
       if (!is_format && !is_special && term.kind != TermValueKind::none &&
@@ -196,9 +246,30 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
       }
       return error;
     }
-    items_.push_back(item);
+    count_role(item);
   }
   return std::nullopt;
+}
+
+void TermEncoder::keep(const Item& item) {
+  count_role(item);
+  items_.push_back(item);
+}
+
+void TermEncoder::count_role(const Item& item) {
+  switch (item.role) {
+    case Role::special:
+      ++counts_.specials;
+      break;
+    case Role::raw_config:
+      ++counts_.raw_configs;
+      break;
+    case Role::param:
+      ++counts_.params;
+      break;
+    case Role::format:
+      break;
+  }
 }
 
 std::optional<Diagnostic> TermEncoder::resolve_params() {
@@ -249,7 +320,8 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
       break;
     case TermValueKind::none:
       value = 1;
-      if (format.spec.width() > 1 && !perf_) {
+      // More than one bit set: width() > 1.
+      if ((format.spec.mask & (format.spec.mask - 1)) != 0 && !perf_) {
         Diagnostic d = error_at(item, false, "term-no-value",
                                 fmt::format("no value assigned for term '{}'", term.name));
         d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
@@ -261,7 +333,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     case TermValueKind::param:
       return unexpected(error_at(item, true, "term-type", "expected numeric value"));
   }
-  const std::uint64_t max = format.spec.max_value();
+  const std::uint64_t max = max_value_of(format.spec);
   if (value > max) {
     Diagnostic d = error_at(item, true, "value-too-big",
                             fmt::format("value {} does not fit field '{}' (maximum {} = {})",
@@ -300,16 +372,65 @@ std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
   return std::nullopt;
 }
 
+bool TermEncoder::valid_field_value(const Item& item, std::uint64_t& value) const {
+  const TermView& term = item.term;
+  const FormatSpec& spec = item.format->spec;
+  if (spec.word >= words_) return false;  // words_ <= kConfigWords: word_supported() too
+  switch (term.kind) {
+    case TermValueKind::number:
+      value = term.value;
+      break;
+    case TermValueKind::none:
+      if (!perf_ && (spec.mask & (spec.mask - 1)) != 0) return false;
+      value = 1;
+      break;
+    case TermValueKind::string:
+    case TermValueKind::param:
+      return false;
+  }
+  return value <= max_value_of(spec);
+}
+
+bool TermEncoder::apply_or_fields(Attr& attr) const {
+  std::array<std::uint64_t, kConfigWords> words{};
+  for (auto item = items_.begin(); item != items_.end(); ++item) {
+    if (item->role != Role::format) continue;
+    std::uint64_t value = 0;
+    if (!valid_field_value(*item, value)) return false;
+    auto user_gives_field = [&](const Item& other) {
+      return other.role == Role::format && !other.from_alias() && other.format == item->format;
+    };
+    if (item->from_alias()) {
+      // The user's value replaces the event's (checked all the same, as the general path does).
+      if (std::any_of(items_.begin(), items_.end(), user_gives_field)) continue;
+    } else if (std::any_of(items_.begin(), item, user_gives_field)) {
+      return false;  // the user gave the field twice: the general path reports it
+    }
+    // Values fit their fields, so scattering each of an event's repeated values and OR-ing the
+    // results is scattering their OR.
+    words[item->format->spec.word] |= scatter(value, item->format->spec.mask);
+  }
+  for (unsigned word = 0; word < kConfigWords; ++word) attr.config[word] |= words[word];
+  return true;
+}
+
 std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
   if (perf_) {
     for (const Item& item : items_) {
       if (item.role != Role::format) continue;
-      auto value = field_value(item);
-      if (!value) return std::move(value).error();
-      store_field(attr, *item.format, *value, default_config_.has_value());
+      std::uint64_t value = 0;
+      if (!valid_field_value(item, value)) {
+        auto checked = field_value(item);
+        if (!checked) return std::move(checked).error();
+        value = *checked;
+      }
+      store_field(attr, *item.format, value, default_config_.has_value());
     }
     return std::nullopt;
   }
+  // Without a default config every field's value is OR-ed into its word, in any order, so the
+  // fields need no gathering. A problem takes the general path below, which reports it as always.
+  if (!default_config_ && apply_or_fields(attr)) return std::nullopt;
   std::vector<FieldValue>& fields = scratch_.fields;
   fields.clear();
   // Kept in the formats' (name) order, which matters where replaced fields overlap.
@@ -322,11 +443,15 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
   for (const bool alias_pass : {true, false}) {
     for (const Item& item : items_) {
       if (item.role != Role::format || item.from_alias() != alias_pass) continue;
-      auto value = field_value(item);
-      if (!value) return std::move(value).error();
+      std::uint64_t value = 0;
+      if (!valid_field_value(item, value)) {
+        auto checked = field_value(item);
+        if (!checked) return std::move(checked).error();
+        value = *checked;
+      }
       FieldValue& field = field_of(item.format);
       if (alias_pass) {
-        field.value |= *value;  // a field repeated inside an event file: OR, as perf does
+        field.value |= value;  // a field repeated inside an event file: OR, as perf does
         continue;
       }
       if (field.user != nullptr) {
@@ -339,7 +464,7 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
         return d;
       }
       field.user = &item;
-      field.value = *value;  // the user's value replaces the event's
+      field.value = value;  // the user's value replaces the event's
     }
   }
   for (const FieldValue& field : fields) {
@@ -385,7 +510,8 @@ std::vector<Diagnostic> TermEncoder::word_warnings() const {
 }
 
 std::optional<Diagnostic> TermEncoder::pmu_type(Attr& attr) const {
-  if (auto type = usable_pmu_type(pmu_, options_.semantics)) {
+  if (auto type =
+          table_ != nullptr ? table_->pmu_type() : usable_pmu_type(pmu_, options_.semantics)) {
     attr.type = *type;
     return std::nullopt;
   }
@@ -400,7 +526,7 @@ std::optional<Diagnostic> TermEncoder::pmu_type(Attr& attr) const {
 }
 
 TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options,
-                         CoreScratch& scratch, const TermTable* table)
+                         CoreScratch& scratch, TermTable* table)
     : pmu_(pmu),
       spec_(spec),
       options_(options),
@@ -409,23 +535,36 @@ TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOpti
       scratch_(scratch),
       table_(table),
       items_(scratch.items),
-      default_config_(pmu_default_config(pmu)) {}
+      default_config_(table != nullptr ? table->default_config() : pmu_default_config(pmu)) {}
 
 std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
                                            const Modifiers& modifiers, Attr& attr,
                                            const CoreExtras& extras) {
-  attr = Attr{};
   items_.clear();
   alias_ = nullptr;
   alias_reference_ = nullptr;
-  if (auto error = pmu_type(attr)) return error;
-  attr.size = perf_ ? kAttrSizeVer7 : kAttrSizeVer8;
-  if (default_config_) attr.config = *default_config_;
+  counts_ = RoleCounts{};
+  if (table_ != nullptr && table_->pmu_type()) {
+    attr = table_->start_attr();
+  } else {
+    attr = Attr{};
+    if (auto error = pmu_type(attr)) return error;
+    attr.size = perf_ ? kAttrSizeVer7 : kAttrSizeVer8;
+    if (default_config_) attr.config = *default_config_;
+  }
   if (auto error = expand(terms)) return error;
-  if (auto error = resolve_params()) return error;
-  if (auto error = apply_config_words(attr)) return error;
+  // The passes below find nothing to do without items of their role (most specs have only
+  // format terms), so they are skipped then.
+  if (counts_.params > 0) {
+    if (auto error = resolve_params()) return error;
+  }
+  if (counts_.specials + counts_.raw_configs > 0) {
+    if (auto error = apply_config_words(attr)) return error;
+  }
   if (auto error = apply_fields(attr)) return error;
-  if (auto error = apply_specials(attr, extras)) return error;
+  if (counts_.specials > 0) {
+    if (auto error = apply_specials(attr, extras)) return error;
+  }
   apply_modifiers(modifiers, attr);
   // perf stat counts: `S` (sample read) changes nothing in its attr.
   if (options_.tool == Tool::stat) attr.sample_type &= ~sample::read;

@@ -42,9 +42,10 @@ struct CoreExtras {
 class TermEncoder {
  public:
   // `spec` is the text term offsets point into (for diagnostics). `table`, when given, is `pmu`'s
-  // term table for these options' semantics; without one terms are looked up in the catalog.
+  // term table for these options (semantics and tool; it remembers the aliases it classified);
+  // without one terms are looked up in the catalog.
   TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOptions& options,
-              CoreScratch& scratch, const TermTable* table = nullptr);
+              CoreScratch& scratch, TermTable* table = nullptr);
 
   // Overwrites `attr` with the encoding of `terms` and `modifiers` on this PMU. `terms` must stay
   // alive while the encoder is used (items() views them).
@@ -73,8 +74,17 @@ class TermEncoder {
   // With the term's special and format (nullptr when it is special) already looked up.
   std::optional<Diagnostic> classify(Item& item, std::optional<Special> special,
                                      const Format* format) const;
+  // Appends a classified item, counting its role.
+  void keep(const Item& item);
+  void count_role(const Item& item);
   std::optional<Diagnostic> resolve_params();
   Expected<std::uint64_t> field_value(const Item& item) const;
+  // field_value()'s value by plain branches: false where field_value() reports a problem (it is
+  // then asked for the diagnostic), so the success path builds no Expected.
+  bool valid_field_value(const Item& item, std::uint64_t& value) const;
+  // apply_fields() (pmucat semantics) on a PMU without a default config, where field values are
+  // OR-ed into their words: false (attr untouched) on a problem, which the general path reports.
+  bool apply_or_fields(Attr& attr) const;
   std::optional<Diagnostic> apply_config_words(Attr& attr);
   std::optional<Diagnostic> apply_fields(Attr& attr);
   std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
@@ -86,13 +96,20 @@ class TermEncoder {
   bool perf_;
   unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
   CoreScratch& scratch_;
-  const TermTable* table_;
+  TermTable* table_;
   std::vector<Item>& items_;
   const Event* alias_ = nullptr;
   const TermView* alias_reference_ = nullptr;
   // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
   // not OR-ed, as perf does for them.
   std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;
+  // How many kept items have each role other than format.
+  struct RoleCounts {
+    unsigned specials = 0;
+    unsigned raw_configs = 0;
+    unsigned params = 0;
+  };
+  RoleCounts counts_;
 };
 
 }  // namespace pmucat::encode_detail

@@ -34,19 +34,37 @@ struct Encoder::State {
   encode_detail::CoreScratch scratch;
   // Built on a PMU's first use; the catalog's formats do not change once loaded.
   std::unordered_map<const Pmu*, encode_detail::TermTable> term_tables;
-  encode_detail::EventOwners event_owners;
+  const Pmu* last_table_pmu = nullptr;
+  encode_detail::TermTable* last_table = nullptr;
+  encode_detail::CatalogMemo memo;
 
-  const encode_detail::TermTable& term_table(const Pmu& pmu) {
+  // The target PMU's term table, or pmu-no-type. A table is built only for a PMU with a usable
+  // type, so a PMU without one is not loaded any further than encode() loads it.
+  Expected<encode_detail::TermTable*> term_table(const encode_detail::Target& target,
+                                                 std::string_view spec) {
+    const Pmu& pmu = *target.pmu;
+    // The last PMU's table first: runs of specs on one PMU skip the hash map.
+    if (last_table_pmu == &pmu && last_table->pmu_type()) return last_table;
     auto found = term_tables.find(&pmu);
     if (found == term_tables.end()) {
-      found = term_tables.try_emplace(&pmu, pmu, options.semantics != Semantics::perf).first;
+      if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
+        return unexpected(std::move(*problem));
+      }
+      found = term_tables.try_emplace(&pmu, pmu, options.semantics).first;
+    } else if (!found->second.pmu_type()) {
+      if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
+        return unexpected(std::move(*problem));
+      }
     }
-    return found->second;
+    last_table_pmu = &pmu;
+    last_table = &found->second;
+    return &found->second;
   }
 };
 
 Encoder::Encoder(const Catalog& catalog, EncodeOptions options)
-    : state_(std::make_unique<State>(State{catalog, std::move(options), {}, {}, {}, {}})) {}
+    : state_(std::make_unique<State>(
+          State{catalog, std::move(options), {}, {}, {}, nullptr, nullptr, {}})) {}
 Encoder::Encoder(Encoder&&) noexcept = default;
 Encoder& Encoder::operator=(Encoder&&) noexcept = default;
 Encoder::~Encoder() = default;
@@ -72,17 +90,15 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
           encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, out);
           return std::nullopt;
         }
-        if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
-          return problem;
-        }
-        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch,
-                                           &state.term_table(*target.pmu));
+        auto table = state.term_table(target, spec);
+        if (!table) return std::move(table).error();
+        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch, *table);
         if (auto problem = encoder.run(target.terms, event.modifiers, out)) return problem;
         if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
         source = EncodedSource{target.pmu, encoder.alias()};
         return std::nullopt;
       },
-      &state.event_owners);
+      &state.memo);
   if (error) return unexpected(std::move(*error));
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),

@@ -1,4 +1,4 @@
-// Event owners: a scan of every PMU, remembered per name by the Encoder.
+// Catalog lookups remembered by the Encoder: event owners (a scan of every PMU) and exact PMUs.
 #include "encode/event_owners.h"
 
 namespace pmucat::encode_detail {
@@ -17,6 +17,26 @@ std::span<const Pmu* const> EventOwners::of(const Catalog& catalog, std::string_
     found = owners_.emplace(std::string(name), pmus_with_event(catalog, name)).first;
   }
   return found->second;
+}
+
+const Pmu* KnownPmus::find(const Catalog& catalog, std::string_view exact_name) {
+  if (last_ != nullptr && last_name_ == exact_name) return last_;
+  const Pmu* pmu = nullptr;
+  if (auto found = pmus_.find(exact_name); found != pmus_.end()) {
+    pmu = found->second;
+  } else {
+    pmu = catalog.find_pmu(exact_name);
+    if (pmu == nullptr) return nullptr;
+    pmus_.emplace(std::string(exact_name), pmu);
+  }
+  last_name_.assign(exact_name);  // keeps its capacity: no allocation once warm
+  last_ = pmu;
+  return pmu;
+}
+
+const Pmu* KnownPmus::core(const Catalog& catalog) {
+  if (core_ == nullptr) core_ = catalog.core_pmu();
+  return core_;
 }
 
 }  // namespace pmucat::encode_detail

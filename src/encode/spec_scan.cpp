@@ -47,15 +47,22 @@ class Scanner {
 
   // False when the text is not of the simple shape (out then holds a partial result).
   bool scan_event() {
-    const std::size_t open = text_.find('/');
-    if (open == 0 || open == std::string_view::npos) return false;
-    for (std::size_t i = 0; i < open; ++i) {
-      if (!is(text_[i], kPmuChar)) return false;
-    }
-    EventSpecView& event = out_.events.emplace_back();
+    // The PMU name runs up to the first '/', which is no PMU byte.
+    skip(kPmuChar);
+    const std::size_t open = pos_;
+    if (open == 0 || peek() != '/') return false;
+    // The one event this shape gives, kept from the last scan rather than built anew (building
+    // one zeroes the whole object first, a `rep stos`, slow to start), so every member is set
+    // here.
+    out_.events.resize(1);
+    EventSpecView& event = out_.events.front();
     event.form = SpecForm::pmu_terms;
     event.text = text_;
+    event.offset = 0;
     event.pmu = text_.substr(0, open);
+    event.pmu_offset = 0;
+    event.name = {};
+    event.raw_config = 0;
     event.terms_begin = static_cast<std::uint32_t>(out_.terms.size());
     pos_ = open + 1;
     if (!scan_terms()) return false;  // leaves pos_ at the closing '/'
@@ -68,6 +75,14 @@ class Scanner {
   bool at_end() const { return pos_ >= text_.size(); }
   // NUL past the end: it is in no byte class, so class loops stop there without a bounds test.
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  // Advances past the bytes of class `bits`, in locals: the loop is most of the scan.
+  void skip(std::uint8_t bits) {
+    const char* const data = text_.data();
+    const std::size_t size = text_.size();
+    std::size_t at = pos_;
+    while (at < size && is(data[at], bits)) ++at;
+    pos_ = at;
+  }
   // text_.substr without its range check (the scanner's positions never pass the end).
   std::string_view slice(std::size_t begin, std::size_t end) const {
     return std::string_view(text_.data() + begin, end - begin);
@@ -87,9 +102,11 @@ class Scanner {
 
   bool scan_term() {
     if (!is(peek(), kNameStart)) return false;
-    TermView term;
+    // Built in place: a local copied in afterwards is read back by wide loads right after its
+    // narrow stores, which stalls store forwarding.
+    TermView& term = out_.terms.emplace_back();
     const std::size_t start = pos_;
-    while (is(peek(), kNameChar)) ++pos_;
+    skip(kNameChar);
     term.name = slice(start, pos_);
     term.offset = static_cast<std::uint32_t>(start);
     term.value_offset = term.offset;
@@ -99,7 +116,7 @@ class Scanner {
       if (is(peek(), kDigit)) {
         if (!scan_number(term)) return false;
       } else if (is(peek(), kNameStart)) {
-        while (is(peek(), kNameChar)) ++pos_;
+        skip(kNameChar);
         term.text = slice(value_start, pos_);
         term.kind = term.text == "?" ? TermValueKind::param : TermValueKind::string;
         term.value = 0;
@@ -110,7 +127,6 @@ class Scanner {
       term.value_length = static_cast<std::uint32_t>(pos_ - value_start);
     }
     term.length = static_cast<std::uint32_t>(pos_ - start);
-    out_.terms.push_back(term);
     return true;
   }
 
@@ -157,13 +173,21 @@ class Scanner {
   bool scan_modifiers(EventSpecView& event) {
     const std::size_t begin = pos_ + 1;
     const std::string_view mods = text_.substr(begin);
-    if (mods.empty()) return true;  // the default Modifiers, as parse_modifiers("") gives
+    if (mods.empty()) {  // the default Modifiers, as parse_modifiers("") gives
+      event.modifiers = Modifiers{};
+      return true;
+    }
     for (const char c : mods) {
       if (!is(c, kNameStart)) return false;  // not a letter: a ',' or '/' the full parser needs
+    }
+    if (out_.last_modifiers && out_.last_modifiers->text == mods) {
+      event.modifiers = *out_.last_modifiers;
+      return true;
     }
     auto modifiers = parse_modifiers(mods, text_, static_cast<std::uint32_t>(begin));
     if (!modifiers) return false;
     event.modifiers = std::move(*modifiers);
+    out_.last_modifiers = event.modifiers;
     return true;
   }
 
@@ -175,7 +199,9 @@ class Scanner {
 }  // namespace
 
 bool scan_simple_spec(std::string_view text, SpecViews& out) {
-  out.clear();
+  // Not out.clear(): scan_event() reuses the last scan's event.
+  out.terms.clear();
+  out.lints.clear();
   return Scanner(text, out).scan_event();
 }
 

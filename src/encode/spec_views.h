@@ -34,6 +34,10 @@ struct SpecViews {
   std::vector<EventSpecView> events;
   std::vector<TermView> terms;
   std::vector<Diagnostic> lints;  // rebased onto the whole list
+  // The scanner's last successfully parsed modifiers (their text included). parse_modifiers
+  // depends on the text alone, and an Encoder sees the same few modifier strings over and over;
+  // clear() keeps it.
+  std::optional<Modifiers> last_modifiers;
 
   void clear();
   std::span<const TermView> terms_of(const EventSpecView& event) const {

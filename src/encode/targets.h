@@ -45,20 +45,20 @@ Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spe
 
 // Calls `visit(const Target&) -> std::optional<Diagnostic>` for each target of `event` in
 // encode()'s order; stops at the first error. `spec` is the whole list, `terms` the event's.
-// `owners`, when given, remembers which PMUs have an event name; without it every PMU is asked
-// in turn (and none after an error).
+// `memo`, when given, remembers which PMUs have an event name and which PMU a name is; without
+// it every PMU is asked in turn (and none after an error) and every name is looked up.
 template <class Visit>
 std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_view spec,
                                           const EventSpecView& event,
                                           std::span<const TermView> terms,
                                           const EncodeOptions& options, Visit&& visit,
-                                          EventOwners* owners = nullptr) {
+                                          CatalogMemo* memo = nullptr) {
   const bool perf = options.semantics == Semantics::perf;
   // Calls `on_owner(const Pmu&)` for each PMU with an event `name`; stops at the first error.
   auto for_each_owner = [&](std::string_view name, bool& found,
                             auto&& on_owner) -> std::optional<Diagnostic> {
-    if (owners != nullptr) {
-      for (const Pmu* pmu : owners->of(catalog, name)) {
+    if (memo != nullptr) {
+      for (const Pmu* pmu : memo->event_owners.of(catalog, name)) {
         found = true;
         if (auto error = on_owner(*pmu)) return error;
       }
@@ -72,8 +72,14 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
     return std::nullopt;
   };
   auto on_default_pmu = [&](std::span<const TermView> pmu_terms) -> std::optional<Diagnostic> {
-    const Pmu* pmu =
-        options.default_pmu.empty() ? catalog.core_pmu() : catalog.find_pmu(options.default_pmu);
+    const Pmu* pmu = nullptr;
+    if (memo != nullptr) {
+      pmu = options.default_pmu.empty() ? memo->pmus.core(catalog)
+                                        : memo->pmus.find(catalog, options.default_pmu);
+    } else {
+      pmu =
+          options.default_pmu.empty() ? catalog.core_pmu() : catalog.find_pmu(options.default_pmu);
+    }
     if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
     Target target{pmu, {}, pmu_terms, event.offset, event.text.size(), false};
     target.raw_type = perf && event.form == SpecForm::raw;
@@ -114,7 +120,9 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
         return visit(Target{&pmu, {}, terms, event.pmu_offset, event.pmu.size(), false});
       };
       // The exact PMU, else its instances (select_pmus, without building a list).
-      if (const Pmu* exact = catalog.find_pmu(event.pmu)) return on_pmu(*exact);
+      const Pmu* exact =
+          memo != nullptr ? memo->pmus.find(catalog, event.pmu) : catalog.find_pmu(event.pmu);
+      if (exact != nullptr) return on_pmu(*exact);
       bool found = false;
       for (const Pmu& pmu : catalog.pmus()) {
         const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
@@ -133,8 +141,8 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
     case SpecForm::raw: {
       // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
       const bool has_event =
-          owners != nullptr
-              ? !owners->of(catalog, event.name).empty()
+          memo != nullptr
+              ? !memo->event_owners.of(catalog, event.name).empty()
               : std::any_of(catalog.pmus().begin(), catalog.pmus().end(),
                             [&](const Pmu& pmu) { return pmu.find_event(event.name) != nullptr; });
       if (has_event) return on_event_name();

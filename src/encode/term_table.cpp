@@ -4,17 +4,32 @@
 
 #include <bit>
 
+#include "encode/pmu_defaults.h"
+#include "encode/term_items.h"
+
 namespace pmucat::encode_detail {
 namespace {
 
-// FNV-1a: a few instructions per byte, and term names are short.
+// The length and the first two and last bytes, mixed: a PMU's format names differ there nearly
+// always, and the lookup compares the whole name anyway. Cheaper than hashing every byte.
 std::uint32_t hash_name(std::string_view name) {
-  std::uint32_t hash = 2166136261u;
-  for (const char c : name) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 16777619u;
+  auto byte = [&](std::size_t at) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(name[at]));
+  };
+  std::uint32_t hash = static_cast<std::uint32_t>(name.size());
+  if (!name.empty()) hash = (hash << 16) ^ (byte(0) << 8) ^ byte(name.size() - 1);
+  if (name.size() > 2) hash ^= byte(1) << 24;
+  hash *= 0x9e3779b1u;
+  return hash ^ (hash >> 16);
+}
+
+// Byte comparison in line: term names are a few bytes, shorter than a call to memcmp.
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
   }
-  return hash;
+  return true;
 }
 
 }  // namespace
@@ -26,7 +41,13 @@ TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3
   return lookup;
 }
 
-TermTable::TermTable(const Pmu& pmu, bool with_config3) : with_config3_(with_config3) {
+TermTable::TermTable(const Pmu& pmu, Semantics semantics)
+    : with_config3_(semantics != Semantics::perf),
+      pmu_type_(usable_pmu_type(pmu, semantics)),
+      default_config_(pmu_default_config(pmu)) {
+  start_attr_.type = pmu_type_.value_or(0);
+  start_attr_.size = semantics == Semantics::perf ? kAttrSizeVer7 : kAttrSizeVer8;
+  if (default_config_) start_attr_.config = *default_config_;
   const std::span<const Format> formats = pmu.formats();
   slots_.resize(std::bit_ceil(formats.size() * 2 + 2));
   const std::size_t mask = slots_.size() - 1;
@@ -36,7 +57,7 @@ TermTable::TermTable(const Pmu& pmu, bool with_config3) : with_config3_(with_con
     std::size_t at = hash & mask;
     while (!slots_[at].name.empty() && slots_[at].name != format.name) at = (at + 1) & mask;
     if (!slots_[at].name.empty()) continue;  // a repeated name: find_format returns the first
-    slots_[at] = Slot{format.name, hash, look_up_term(pmu, format.name, with_config3)};
+    slots_[at] = Slot{format.name, hash, look_up_term(pmu, format.name, with_config3_)};
   }
 }
 
@@ -45,9 +66,26 @@ TermLookup TermTable::find(std::string_view name) const {
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t at = hash & mask; !slots_[at].name.empty(); at = (at + 1) & mask) {
     const Slot& slot = slots_[at];
-    if (slot.hash == hash && slot.name == name) return slot.lookup;
+    if (slot.hash == hash && same_name(slot.name, name)) return slot.lookup;
   }
   return TermLookup{nullptr, find_special(name, with_config3_)};
+}
+
+TermTable::Alias* TermTable::known_alias(std::string_view name) {
+  if (last_alias_ != nullptr && same_name(last_alias_name_, name)) return last_alias_;
+  auto found = aliases_.find(name);
+  if (found == aliases_.end()) return nullptr;
+  last_alias_name_ = found->first;
+  last_alias_ = &found->second;
+  return last_alias_;
+}
+
+TermTable::Alias& TermTable::remember_alias(std::string_view name, const Event& event) {
+  const auto at = aliases_.try_emplace(std::string(name)).first;
+  at->second.event = &event;
+  last_alias_name_ = at->first;
+  last_alias_ = &at->second;
+  return at->second;
 }
 
 }  // namespace pmucat::encode_detail
