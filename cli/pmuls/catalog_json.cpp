@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/json_writer.h"
+#include "common/ordered_parallel.h"
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
@@ -184,6 +185,9 @@ void write_pmu(Out& out, const Pmu& pmu, const Event* only_event) {
 
 // {"pmus": [ <here> ]}: a PMU object's closing bracket sits two levels deep.
 constexpr unsigned kPmuDepth = 2;
+// PMUs printed ahead of the output with several jobs: enough to keep the threads busy, few
+// enough that memory does not grow with the tree.
+constexpr std::size_t kPmusInFlight = 32;
 
 }  // namespace
 
@@ -199,25 +203,28 @@ Json format_to_json(const Format& format) {
   return builder.take();
 }
 
-void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus,
+void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
                         const std::function<void(std::string_view)>& write) {
-  // dump_json's layout with indent 2, the head and tail written here, each PMU by a JsonWriter
-  // into one string that keeps its capacity from PMU to PMU.
-  std::string text = "{\n  \"sysfs\": ";
-  JsonWriter(text).value(catalog.devices_dir().string());
-  text += pmus.empty() ? ",\n  \"pmus\": []" : ",\n  \"pmus\": [\n";
-  write(text);
-  for (std::size_t i = 0; i < pmus.size(); ++i) {
+  // dump_json's layout with indent 2: the head and tail written here, each PMU by a JsonWriter.
+  std::string head = "{\n  \"sysfs\": ";
+  JsonWriter(head).value(catalog.devices_dir().string());
+  head += pmus.empty() ? ",\n  \"pmus\": []" : ",\n  \"pmus\": [\n";
+  write(head);
+  // Reading a PMU is mostly system calls, which run in parallel on several CPUs: PMUs are read
+  // and printed on up to `jobs` threads, and written in order here.
+  auto print_pmu = [&](std::size_t i) {
     const Pmu& listed = *pmus[i];
     // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
     std::optional<Pmu> scratch;
     if (!listed.path().empty()) scratch = Pmu::from_directory(listed.name(), listed.path());
-    text.assign(kPmuDepth * 2, ' ');
+    std::string text(kPmuDepth * 2, ' ');
     JsonWriter writer(text, kPmuDepth);
     write_pmu(writer, scratch ? *scratch : listed, nullptr);
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
-    write(text);
-  }
+    return text;
+  };
+  ordered_parallel(pmus.size(), jobs, kPmusInFlight, print_pmu,
+                   [&](std::size_t, const std::string& text) { write(text); });
   write("\n}\n");
 }
 

@@ -22,11 +22,12 @@ Json format_to_json(const Format& format);
 // {"sysfs": <devices dir>, "pmus": [...]}.
 Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus);
 
-// The text of dump_json(catalog_to_json(catalog, {pmu_to_json(pmu)...})), printed one PMU at a
-// time (JsonWriter, no Json values) and handed to `write` in pieces: only one PMU's text exists
-// at once, so memory does not grow with the tree. Each directory-backed PMU is read into a scratch
-// Pmu that is dropped once printed, so the catalog's own PMUs stay unloaded.
-void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus,
+// The text of dump_json(catalog_to_json(catalog, {pmu_to_json(pmu)...})), printed PMU by PMU
+// (JsonWriter, no Json values) and handed to `write` in order, in pieces: only a few PMUs' text
+// exists at once, so memory does not grow with the tree. Each directory-backed PMU is read into
+// a scratch Pmu that is dropped once printed, so the catalog's own PMUs stay unloaded. PMUs are
+// read and printed on up to `jobs` threads; `write` is called on the calling thread only.
+void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
                         const std::function<void(std::string_view)>& write);
 
 }  // namespace pmucat::cli

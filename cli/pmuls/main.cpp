@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/app.h"
+#include "common/ordered_parallel.h"
 #include "common/output_buffer.h"
 #include "common/pmu_selection.h"
 #include "pmucat/suggest.h"
@@ -45,7 +46,12 @@ struct Options {
   std::string event;
   bool formats = false;
   bool long_form = false;
+  unsigned jobs = 0;  // 0: one per CPU this process may use, at most kMaxAutomaticJobs
 };
+
+// Past a few threads the kernel's shared directory and dentry work, not the CPUs, sets the pace
+// of reading a tree.
+constexpr unsigned kMaxAutomaticJobs = 4;
 
 // The PMUs that have `name`, each with the event found there (metadata loaded).
 std::vector<std::pair<const Pmu*, const Event*>> find_event_everywhere(
@@ -117,7 +123,9 @@ int run(const Options& options) {
 
   if (options.common.json) {
     OutputBuffer stdout_buffer(STDOUT_FILENO);
-    write_catalog_json(*catalog, pmus, [&](std::string_view text) { stdout_buffer.append(text); });
+    const unsigned jobs = options.jobs != 0 ? options.jobs : automatic_jobs(kMaxAutomaticJobs);
+    write_catalog_json(*catalog, pmus, jobs,
+                       [&](std::string_view text) { stdout_buffer.append(text); });
     return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
 
@@ -164,6 +172,10 @@ int main(int argc, char** argv) {
                "Show format fields and a bit map of each config word");
   app.add_flag("-l,--long", options.long_form,
                "Also show caps, alias, identifier and the other PMU attributes");
+  app.add_option("-j,--jobs", options.jobs,
+                 "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
+                 "the output is the same for every N")
+      ->check(CLI::Range(0, 256));
   app.footer(kExamples);
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);

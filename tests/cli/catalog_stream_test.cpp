@@ -24,11 +24,11 @@ std::string as_one_document(const Catalog& catalog, const std::vector<const Pmu*
   return dump_json(catalog_to_json(catalog, items));
 }
 
-std::string streamed(const Catalog& catalog, const std::vector<const Pmu*>& pmus,
+std::string streamed(const Catalog& catalog, const std::vector<const Pmu*>& pmus, unsigned jobs = 1,
                      std::size_t* pieces = nullptr) {
   std::string out;
   std::size_t count = 0;
-  write_catalog_json(catalog, pmus, [&](std::string_view text) {
+  write_catalog_json(catalog, pmus, jobs, [&](std::string_view text) {
     out += text;
     ++count;
   });
@@ -49,10 +49,13 @@ TEST_P(StreamedFixture, IsTheSameTextAsOneDocument) {
   ASSERT_TRUE(catalog);
   const std::vector<const Pmu*> pmus = all_of(*catalog);
   ASSERT_FALSE(pmus.empty());
-  std::size_t pieces = 0;
-  const std::string text = streamed(*catalog, pmus, &pieces);
-  EXPECT_EQ(text, as_one_document(*catalog, pmus));
-  EXPECT_EQ(pieces, pmus.size() + 2);  // head, one piece per PMU, tail
+  const std::string document = as_one_document(*catalog, pmus);
+  // Several jobs read and print PMUs on other threads; the text must not change.
+  for (unsigned jobs : {1u, 2u, 5u}) {
+    std::size_t pieces = 0;
+    EXPECT_EQ(streamed(*catalog, pmus, jobs, &pieces), document) << jobs << " jobs";
+    EXPECT_EQ(pieces, pmus.size() + 2);  // head, one piece per PMU, tail
+  }
 }
 
 // Trees with every kind of broken file, so diagnostics with carets are streamed too.
@@ -79,7 +82,7 @@ TEST(StreamedCatalog, LeavesTheCatalogsOwnPmusUnloaded) {
     if (has_diagnostics_when_loaded(pmu)) broken.push_back(&pmu);
   }
   ASSERT_FALSE(broken.empty());
-  const std::string text = streamed(*catalog, broken);
+  const std::string text = streamed(*catalog, broken, 2);
   EXPECT_NE(text.find("\"diagnostics\": [\n"), std::string::npos);
   // Loading them would have collected those diagnostics; an unloaded PMU reports nothing.
   for (const Pmu* pmu : broken) EXPECT_TRUE(pmu->diagnostics().empty()) << pmu->name();
@@ -91,7 +94,9 @@ TEST(StreamedCatalog, InMemoryPmusAndAnEmptySelection) {
   pmus.push_back(testing::hv_24x7_pmu());
   const Catalog catalog = Catalog::from_pmus(std::move(pmus));
   EXPECT_EQ(streamed(catalog, all_of(catalog)), as_one_document(catalog, all_of(catalog)));
+  EXPECT_EQ(streamed(catalog, all_of(catalog), 2), as_one_document(catalog, all_of(catalog)));
   EXPECT_EQ(streamed(catalog, {}), as_one_document(catalog, {}));
+  EXPECT_EQ(streamed(catalog, {}, 2), as_one_document(catalog, {}));
 }
 
 // Invalid UTF-8 is replaced the same way on both paths, and a PMU with every kind of member
