@@ -188,6 +188,8 @@ constexpr unsigned kPmuDepth = 2;
 // PMUs printed ahead of the output with several jobs: enough to keep the threads busy, few
 // enough that memory does not grow with the tree.
 constexpr std::size_t kPmusInFlight = 32;
+// An uncore PMU prints in a few KiB, a core PMU with all its events in tens.
+constexpr std::size_t kPmuTextCapacity = 16 * 1024;
 
 }  // namespace
 
@@ -217,7 +219,9 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
     std::optional<Pmu> scratch;
     if (!listed.path().empty()) scratch = Pmu::from_directory(listed.name(), listed.path());
-    std::string text(kPmuDepth * 2, ' ');
+    std::string text;
+    text.reserve(kPmuTextCapacity);  // most PMUs print without the string growing
+    text.assign(kPmuDepth * 2, ' ');
     JsonWriter writer(text, kPmuDepth);
     write_pmu(writer, scratch ? *scratch : listed, nullptr);
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
