@@ -69,36 +69,20 @@ void JsonWriter::key(std::string_view name) {
   after_key_ = true;
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::open(char bracket) {
   before_value();
-  out_ += '{';
+  out_ += bracket;
   open_.push_back({});
 }
 
-void JsonWriter::begin_array() {
-  before_value();
-  out_ += '[';
-  open_.push_back({});
-}
-
-void JsonWriter::end_object() {
+void JsonWriter::close(char bracket) {
   const bool empty = open_.back().empty;
   open_.pop_back();
   if (!empty) {
     out_ += '\n';
     indent(depth());
   }
-  out_ += '}';
-}
-
-void JsonWriter::end_array() {
-  const bool empty = open_.back().empty;
-  open_.pop_back();
-  if (!empty) {
-    out_ += '\n';
-    indent(depth());
-  }
-  out_ += ']';
+  out_ += bracket;
 }
 
 void JsonWriter::value(std::string_view text) {

@@ -21,10 +21,10 @@ class JsonWriter {
   // whose start was written separately.
   explicit JsonWriter(std::string& out, unsigned depth = 0) : out_(out), base_depth_(depth) {}
 
-  void begin_object();
-  void end_object();
-  void begin_array();
-  void end_array();
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
   // The next member's key; the call after it writes the member's value.
   void key(std::string_view name);
 
@@ -53,6 +53,9 @@ class JsonWriter {
   struct Open {
     bool empty = true;
   };
+  void open(char bracket);
+  // An empty container closes on its own line's end ("{}"), any other one on a line of its own.
+  void close(char bracket);
   // Separator and indent before a value: after a key nothing, in an array a line of its own.
   void before_value();
   // The separator, newline and indent before the next member or item of the open container.
