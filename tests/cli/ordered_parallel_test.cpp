@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -46,12 +47,20 @@ TEST(OrderedParallel, ConsumesOnTheCallingThreadAndProducesOnOthers) {
   const std::thread::id caller = std::this_thread::get_id();
   std::set<std::thread::id> producers;
   std::mutex producers_mutex;
+  std::condition_variable produced_elsewhere;
   ordered_parallel(
       200, 3, 8,
       [&](std::size_t i) {
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
-        std::lock_guard lock(producers_mutex);
+        std::unique_lock lock(producers_mutex);
         producers.insert(std::this_thread::get_id());
+        produced_elsewhere.notify_all();
+        // Item 0 is held back until some other thread has produced an item, so a load on the
+        // machine cannot let one thread make them all; the timeout only keeps a broken
+        // ordered_parallel from hanging the suite.
+        if (i == 0) {
+          produced_elsewhere.wait_for(lock, std::chrono::seconds(30),
+                                      [&] { return producers.size() > 1; });
+        }
         return Made{i, std::this_thread::get_id()};
       },
       [&](std::size_t i, Made made) {
