@@ -43,18 +43,15 @@ struct Encoder::State {
   Expected<encode_detail::TermTable*> term_table(const encode_detail::Target& target,
                                                  std::string_view spec) {
     const Pmu& pmu = *target.pmu;
-    // The last PMU's table first: runs of specs on one PMU skip the hash map.
-    if (last_table_pmu == &pmu && last_table->pmu_type()) return last_table;
+    // The last PMU's table first: runs of specs on one PMU skip the hash map. Every table in
+    // the map has a usable type (the catalog caches it), so a found table needs no check.
+    if (last_table_pmu == &pmu) return last_table;
     auto found = term_tables.find(&pmu);
     if (found == term_tables.end()) {
       if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
         return unexpected(std::move(*problem));
       }
       found = term_tables.try_emplace(&pmu, pmu, options.semantics).first;
-    } else if (!found->second.pmu_type()) {
-      if (auto problem = encode_detail::pmu_type_error(target, spec, options.semantics)) {
-        return unexpected(std::move(*problem));
-      }
     }
     last_table_pmu = &pmu;
     last_table = &found->second;
