@@ -20,22 +20,33 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--json", json,
       "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"unreadable\"}");
+  bool allow_partial = false;
+  app.add_flag("--allow-partial", allow_partial,
+               "Exit 0 even when some files could not be captured byte for byte");
+  pmucat::snap::CaptureOptions options;
+  app.add_flag("--force", options.force,
+               "Replace an existing OUT (a regular .tar.gz file or a previous capture directory)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     int status = app.exit(error);
     return status == 0 ? 0 : 2;
   }
-  auto summary = pmucat::snap::capture(sysfs, out);
+  auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {
     std::fputs(pmucat::render(summary.error()).c_str(), stderr);
     return 2;
   }
   if (json) {
-    const nlohmann::json doc = {{"output", out},
-                                {"pmus", summary->pmus},
-                                {"files", summary->files},
-                                {"unreadable", summary->unreadable}};
+    nlohmann::json doc = {{"output", out},
+                          {"pmus", summary->pmus},
+                          {"files", summary->files},
+                          {"unreadable", summary->unreadable},
+                          {"not_captured", nlohmann::json::array()}};
+    for (const auto& entry : summary->not_captured) {
+      doc["not_captured"].push_back(
+          {{"path", entry.path}, {"rule", entry.rule}, {"reason", entry.reason}});
+    }
     std::fputs((doc.dump(2) + "\n").c_str(), stdout);
   } else {
     std::fputs(fmt::format("pmusnap: {} PMUs, {} files captured in {}\n", summary->pmus,
@@ -43,9 +54,6 @@ int main(int argc, char** argv) {
                    .c_str(),
                stdout);
   }
-  for (const std::string& path : summary->unreadable) {
-    std::fputs(fmt::format("pmusnap: warning: {} is unreadable (recorded as such)\n", path).c_str(),
-               stderr);
-  }
-  return 0;
+  std::fputs(pmucat::snap::describe_not_captured(*summary).c_str(), stderr);
+  return summary->not_captured.empty() || allow_partial ? 0 : 1;
 }

@@ -187,18 +187,57 @@ std::string render_json(const Result& result);
 
 namespace pmucat::snap {
 
+// Files larger than this are not copied (an empty placeholder and a manifest entry stand in):
+// 16 times the catalog's kMaxSysfsFileSize, so a file the catalog calls too large is still
+// captured as it is, and hv_24x7's binary interface/catalog fits.
+inline constexpr std::size_t kMaxCapturedFileSize = std::size_t{1} << 20;
+// The manifest at the root of every capture, and the version of its layout.
+inline constexpr std::string_view kManifestName = "pmusnap-manifest.json";
+inline constexpr int kManifestVersion = 2;
+
+// An entry of the tree that is not in the capture byte for byte.
+struct NotCaptured {
+  std::string path;    // relative to the devices dir: "cpu/events/pipe", "ghostpmu"
+  std::string rule;    // the pmucheck rule the original entry hits; empty when none reads it
+  std::string reason;  // "expected a regular file, found a FIFO"
+  friend bool operator==(const NotCaptured&, const NotCaptured&) = default;
+};
+
 struct Summary {
   std::size_t pmus = 0;
-  std::size_t files = 0;
-  std::vector<std::string> unreadable;  // relative paths that could not be read
+  std::size_t files = 0;                  // files copied byte for byte
+  std::vector<NotCaptured> not_captured;  // in tree order
+  std::vector<std::string> unreadable;    // the paths of not_captured (older callers)
+};
+
+struct CaptureOptions {
+  // Replace an existing OUT: a regular .tar.gz file, or a directory holding a previous capture.
+  // Never a symlink, FIFO, device or a directory pmusnap did not write.
+  bool force = false;
 };
 
 // Copies the PMU files that matter (type, cpumask, cpus, alias, identifier, caps/, format/,
 // events/, interface/, scalar attributes) of every PMU under `sysfs` (a devices dir or a root
-// above one; symlinks followed) to `out`/bus/event_source/devices/. `out` is a directory, or a
-// `.tar.gz` file written with the system `tar`. Unreadable files become mode-000 empty files and
-// are listed in `out`/pmusnap-manifest.json.
-Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out);
+// above one; symlinks followed) to `out`/bus/event_source/devices/. `out` is a new or empty
+// directory, or a `.tar.gz`/`.tgz` file written with the system `tar`; other archive suffixes
+// (.tar, .zip, ...) are refused. Only regular files are opened (never blocking: a FIFO or a
+// device is not opened at all); an entry that is not copied byte for byte (not a regular file,
+// unreadable, larger than kMaxCapturedFileSize, a dangling PMU link) gets an empty placeholder
+// (an empty directory for a directory) and is listed in Summary::not_captured and in
+// `out`/pmusnap-manifest.json with the pmucheck rule the original hits. Fails (nothing left
+// behind) when the tree cannot be read or `out` cannot be written.
+Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out,
+                          const CaptureOptions& options = {});
+
+// One `pmusnap: warning: PATH: not captured: REASON [RULE]` line per entry, then a count line;
+// empty when everything was captured.
+std::string describe_not_captured(const Summary& summary);
+
+// The not-captured entries of the capture holding `devices_dir` (read from the manifest at
+// `devices_dir`/../../../pmusnap-manifest.json). Empty when there is no manifest (not a capture);
+// an error when there is one that cannot be read or parsed. Version-1 manifests (an
+// `unreadable` list) are read as file-unreadable entries.
+Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& devices_dir);
 
 // A capture unpacked into a fresh temporary directory, removed again on destruction. Lets tools
 // take `--sysfs capture.tar.gz`.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,9 @@ void check_event_names(PmuContext& context);
 std::string classify_library_diagnostic(const Diagnostic& diagnostic);
 // Turns the catalog's and parsers' own diagnostics for this PMU into findings.
 void import_library_diagnostics(PmuContext& context);
+// On a pmusnap capture: replaces what the placeholders of this PMU's not-captured entries
+// caused with findings under the rule the original entries hit (from the capture manifest).
+void check_not_captured(PmuContext& context, std::span<const snap::NotCaptured> entries);
 // Opens each event with perf_event_open (--live).
 void check_live(PmuContext& context);
 

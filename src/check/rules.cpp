@@ -14,6 +14,8 @@ constexpr Severity kNote = Severity::note;
 constexpr std::array kRules = {
     Rule{"catalog-stray-entry", kWarning, Group::tree, true,
          "an entry of the devices directory is not a PMU directory, so perf ignores it"},
+    Rule{"capture-manifest-invalid", kError, Group::tree, true,
+         "a pmusnap capture whose manifest cannot be read may hide files it could not capture"},
     Rule{"file-unreadable", kError, Group::attributes, true,
          "a file that cannot be read hides part of the PMU from every tool"},
     Rule{"file-too-large", kError, Group::attributes, true,

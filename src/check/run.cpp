@@ -97,13 +97,15 @@ constexpr Group kPmuGroups[] = {Group::attributes, Group::cpumask,  Group::pmu_n
                                 Group::events,     Group::metadata, Group::names,    Group::live};
 
 PmuReport check_pmu(const Pmu& pmu, const std::filesystem::path& devices_dir,
-                    std::vector<Finding> extra, const Options& options) {
+                    std::vector<Finding> extra, const Options& options,
+                    std::span<const snap::NotCaptured> not_captured) {
   detail::PmuContext context(pmu, devices_dir);
   detail::import_library_diagnostics(context);  // first: library locations win duplicates
   detail::check_formats(context);
   detail::check_events(context);
   detail::check_event_names(context);
   if (options.live) detail::check_live(context);
+  detail::check_not_captured(context, not_captured);  // last: replaces placeholder findings
   std::vector<Finding> findings = std::move(context.findings());
   findings.insert(findings.end(), std::make_move_iterator(extra.begin()),
                   std::make_move_iterator(extra.end()));
@@ -167,6 +169,19 @@ Report run(const Catalog& catalog, const Options& options) {
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));
   }
+  // A pmusnap capture says which files it could not copy; an unusable manifest is a finding.
+  std::vector<snap::NotCaptured> not_captured;
+  if (auto manifest = snap::read_manifest(catalog.devices_dir())) {
+    not_captured = std::move(*manifest);
+  } else if (is_enabled("capture-manifest-invalid", options)) {
+    Finding finding;
+    finding.rule = "capture-manifest-invalid";
+    finding.group = Group::tree;
+    finding.file = manifest.error().range.file;
+    finding.diagnostic = std::move(manifest).error();
+    finding.baselined = options.baseline.covers(finding);
+    report.tree_findings.push_back(std::move(finding));
+  }
   std::sort(report.tree_findings.begin(), report.tree_findings.end(), finding_less);
 
   std::vector<const Pmu*> selected = select_pmus(catalog, options);
@@ -183,7 +198,8 @@ Report run(const Catalog& catalog, const Options& options) {
       for (const Finding& finding : cross_pmu) {
         if (finding.pmu == selected[i]->name()) extra.push_back(finding);
       }
-      report.pmus[i] = check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options);
+      report.pmus[i] =
+          check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options, not_captured);
     }
   };
   unsigned jobs = std::clamp<unsigned>(options.jobs, 1, 256);

@@ -1,19 +1,19 @@
 // pmusnap: copies the files of a PMU tree that tools read, following symlinks, into a plain
-// directory tree or a .tar.gz (written by the system tar).
+// directory tree. Every entry that cannot be copied byte for byte gets an empty placeholder and
+// a manifest entry naming the pmucheck rule the original hits, so the capture keeps the bug.
+#include <fcntl.h>
 #include <fmt/core.h>
-#include <spawn.h>
-#include <stdlib.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "pmucat/check.h"
-
-extern char** environ;
+#include "snapshot_detail.h"
 
 namespace pmucat::snap {
 namespace {
@@ -23,92 +23,145 @@ namespace fs = std::filesystem;
 // Directories of a PMU whose files are all kept; everything else below the PMU (power/,
 // subsystem, device links) is driver-core plumbing no tool reads.
 constexpr std::string_view kKeptDirs[] = {"format", "events", "caps", "interface"};
+// Of those, the ones the catalog reads (interface/ is kept for people, not tools).
+constexpr std::string_view kCatalogDirs[] = {"format", "events", "caps"};
+// PMU files the catalog reads: a directory with one of these names hides the attribute.
+constexpr std::string_view kCatalogFiles[] = {"type",
+                                              "cpumask",
+                                              "cpus",
+                                              "alias",
+                                              "identifier",
+                                              "nr_addr_filters",
+                                              "perf_event_mux_interval_ms"};
 constexpr std::string_view kSkippedFiles[] = {"uevent"};
-constexpr std::size_t kMaxCopied = 1 << 20;  // hv_24x7's binary catalog is the largest file
 
-Diagnostic error_at(const fs::path& path, std::string message) {
-  return make_file_diagnostic(Severity::error, "snapshot-failed", path.string(),
-                              std::move(message));
+bool listed(std::span<const std::string_view> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-Expected<int> run_tool(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-  if (rc != 0) {
+std::string_view file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Why one entry was not copied; `rule` is empty for files no pmucheck rule reads.
+struct Miss {
+  std::string rule;
+  std::string reason;
+  bool directory = false;  // the placeholder is an empty directory, not an empty file
+};
+
+// The bytes of a regular file at `from` (symlinks followed), or why they cannot be had. A FIFO
+// or device is never opened; a file over kMaxCapturedFileSize is not read past the limit.
+Expected<std::string, Miss> read_bounded(const fs::path& from) {
+  struct stat status {};
+  if (::stat(from.c_str(), &status) != 0) {
     return unexpected(
-        error_at(args[0], fmt::format("cannot run {}: {}", args[0], std::strerror(rc))));
+        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::errno_text(errno))});
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return unexpected(error_at(args[0], "waitpid failed"));
+  auto not_regular = [](mode_t mode) {
+    return Miss{"file-not-regular",
+                fmt::format("expected a regular file, found {}", file_kind(mode)), S_ISDIR(mode)};
+  };
+  auto too_large = [](std::uint64_t size) {
+    return Miss{"file-too-large",
+                fmt::format("file is larger than {} bytes ({} bytes); sysfs attributes are "
+                            "smaller than a page",
+                            kMaxCapturedFileSize, size)};
+  };
+  if (!S_ISREG(status.st_mode)) return unexpected(not_regular(status.st_mode));
+  if (static_cast<std::uint64_t>(status.st_size) > kMaxCapturedFileSize) {
+    return unexpected(too_large(static_cast<std::uint64_t>(status.st_size)));
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return unexpected(error_at(args[0], fmt::format("{} failed (status {})", args[0], status)));
+  // O_NONBLOCK: should the entry have become a FIFO since the stat(), open() must not wait.
+  detail::Fd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return unexpected(
+        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::errno_text(errno))});
   }
-  return 0;
-}
-
-Expected<fs::path> make_temp_dir() {
-  std::error_code ec;
-  fs::path base = fs::temp_directory_path(ec);
-  if (ec) base = "/tmp";
-  std::string pattern = (base / "pmusnap.XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    return unexpected(error_at(
-        base, fmt::format("cannot create a temporary directory: {}", std::strerror(errno))));
+  if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
+    return unexpected(not_regular(status.st_mode));
   }
-  return fs::path(pattern);
+  std::string content;
+  char buffer[16384];
+  for (;;) {
+    ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      return unexpected(
+          Miss{"file-unreadable", fmt::format("cannot read file: {}", detail::errno_text(errno))});
+    }
+    if (got == 0) break;
+    content.append(buffer, static_cast<std::size_t>(got));
+    // A file that grows while read (or lies in st_size, as sysfs does) is still bounded here.
+    if (content.size() > kMaxCapturedFileSize) return unexpected(too_large(content.size()));
+  }
+  return content;
 }
 
 struct Copier {
   fs::path devices_out;
   Summary summary;
-  nlohmann::json unreadable = nlohmann::json::array();
-  nlohmann::json truncated = nlohmann::json::array();
+  std::optional<Diagnostic> write_error;  // the capture itself could not be written
 
-  void copy_file(const fs::path& from, const fs::path& to, const std::string& relative) {
-    std::ifstream in(from, std::ios::binary);
-    std::string content;
-    bool ok = false;
-    int error = 0;
-    if (in) {
-      content.resize(kMaxCopied + 1);
-      in.read(content.data(), static_cast<std::streamsize>(content.size()));
-      ok = !in.bad();
-      error = errno;
-      content.resize(static_cast<std::size_t>(in.gcount()));
-    } else {
-      error = errno;
-    }
-    std::ofstream out(to, std::ios::binary | std::ios::trunc);
-    if (!ok) {
-      out.close();
-      std::error_code ec;
-      fs::permissions(to, fs::perms::none, ec);
-      summary.unreadable.push_back(relative);
-      unreadable.push_back({{"path", relative}, {"error", std::strerror(error)}});
-      return;
-    }
-    if (content.size() > kMaxCopied) {
-      content.resize(kMaxCopied);
-      truncated.push_back(relative);
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    ++summary.files;
+  void record(const std::string& relative, const Miss& miss) {
+    summary.unreadable.push_back(relative);
+    summary.not_captured.push_back(NotCaptured{relative, miss.rule, miss.reason});
   }
 
-  void copy_dir_files(const fs::path& from, const fs::path& to, const std::string& relative) {
+  void fail_write(const fs::path& path, std::string message) {
+    if (!write_error) {
+      write_error = make_file_diagnostic(Severity::error, "snapshot-failed", path.string(),
+                                         std::move(message));
+    }
+  }
+
+  void make_directory(const fs::path& path) {
     std::error_code ec;
-    fs::create_directories(to, ec);
+    fs::create_directories(path, ec);
+    if (ec) fail_write(path, fmt::format("cannot create directory: {}", ec.message()));
+  }
+
+  void write_file(const fs::path& to, std::string_view content) {
+    if (auto error = detail::write_new_file(to, content)) fail_write(to, std::move(*error));
+  }
+
+  // `catalog_reads`: the catalog reads this file, so its miss is filed under a pmucheck rule.
+  void copy_file(const fs::path& from, const fs::path& to, const std::string& relative,
+                 bool catalog_reads) {
+    auto content = read_bounded(from);
+    if (content) {
+      write_file(to, *content);
+      ++summary.files;
+      return;
+    }
+    Miss miss = std::move(content).error();
+    if (!catalog_reads) miss.rule.clear();
+    // The placeholder: an empty directory reproduces a directory exactly for every reader; an
+    // empty file stands for everything else and the manifest says what it was.
+    if (miss.directory) {
+      make_directory(to);
+    } else {
+      write_file(to, "");
+    }
+    record(relative, miss);
+  }
+
+  void copy_dir_files(const fs::path& from, const fs::path& to, const std::string& relative,
+                      bool catalog_reads) {
+    make_directory(to);
+    std::error_code ec;
     for (fs::directory_iterator it(from, ec), end; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
-      std::error_code status_ec;
-      auto status = fs::status(it->path(), status_ec);  // follows symlinks
-      if (fs::is_directory(status)) continue;
-      copy_file(it->path(), to / name, relative + "/" + name);
+      copy_file(it->path(), to / name, relative + "/" + name, catalog_reads);
+    }
+    if (ec) {
+      record(relative, Miss{catalog_reads ? "file-unreadable" : "",
+                            fmt::format("cannot list directory: {}", ec.message())});
     }
   }
 
@@ -117,112 +170,114 @@ struct Copier {
     std::error_code ec;
     fs::directory_iterator it(pmu.path(), ec);
     if (ec) {
-      // A dangling PMU link: nothing to copy, but the tree did claim the PMU.
-      summary.unreadable.push_back(pmu.name());
-      unreadable.push_back({{"path", pmu.name()}, {"error", ec.message()}});
+      // A dangling PMU link: the tree claims the PMU, so an empty directory stands for it.
+      make_directory(out_dir);
+      record(pmu.name(), Miss{"pmu-dir-unreadable",
+                              fmt::format("cannot open directory: {}", ec.message()), true});
       return;
     }
-    fs::create_directories(out_dir, ec);
+    make_directory(out_dir);
     ++summary.pmus;
     for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
       std::string relative = pmu.name() + "/" + name;
       std::error_code status_ec;
-      auto status = fs::status(it->path(), status_ec);
-      if (fs::is_directory(status)) {
-        if (std::find(std::begin(kKeptDirs), std::end(kKeptDirs), name) != std::end(kKeptDirs)) {
-          copy_dir_files(it->path(), out_dir / name, relative);
+      bool directory = fs::is_directory(fs::status(it->path(), status_ec));  // follows symlinks
+      if (listed(kKeptDirs, name)) {
+        if (directory) {
+          copy_dir_files(it->path(), out_dir / name, relative, listed(kCatalogDirs, name));
+          continue;
+        }
+        // Not a directory: the catalog fails to list it whatever it is, and an empty file
+        // fails the same way, so a non-regular one is recorded as what the catalog says.
+        auto content = read_bounded(it->path());
+        write_file(out_dir / name, content ? *content : std::string());
+        if (content) {
+          ++summary.files;
+        } else if (!listed(kCatalogDirs, name)) {
+          record(relative, Miss{"", content.error().reason});
+        } else {
+          record(relative, Miss{"file-unreadable", "cannot open directory: Not a directory"});
         }
         continue;
       }
-      if (std::find(std::begin(kSkippedFiles), std::end(kSkippedFiles), name) !=
-          std::end(kSkippedFiles)) {
-        continue;
-      }
+      if (listed(kSkippedFiles, name)) continue;
+      bool catalog_reads = listed(kCatalogFiles, name);
+      if (directory && !catalog_reads) continue;  // power/, subsystem, device: plumbing
       // A dangling link is still a file the tree claims to have: copy_file records it.
-      copy_file(it->path(), out_dir / name, relative);
+      copy_file(it->path(), out_dir / name, relative, catalog_reads);
+    }
+    if (ec) {
+      record(pmu.name(),
+             Miss{"pmu-dir-unreadable", fmt::format("cannot list directory: {}", ec.message())});
+    }
+  }
+
+  // Files among the PMU directories: the catalog only notes their names (catalog-stray-entry),
+  // so their bytes are copied when they can be and an empty file stands in otherwise.
+  void copy_stray_entry(const fs::path& from) {
+    std::string name = from.filename().string();
+    auto content = read_bounded(from);
+    write_file(devices_out / name, content ? *content : std::string());
+    if (content) {
+      ++summary.files;
+    } else {
+      record(name, Miss{"catalog-stray-entry", content.error().reason});
     }
   }
 };
+
+nlohmann::json manifest_of(const Copier& copier, const fs::path& source) {
+  nlohmann::json not_captured = nlohmann::json::array();
+  for (const NotCaptured& entry : copier.summary.not_captured) {
+    nlohmann::json item = {{"path", entry.path}, {"reason", entry.reason}};
+    item["rule"] = entry.rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry.rule);
+    not_captured.push_back(std::move(item));
+  }
+  return {{"tool", "pmusnap"},
+          {"manifest_version", kManifestVersion},
+          {"source", source.string()},
+          {"max_file_size", kMaxCapturedFileSize},
+          {"pmus", copier.summary.pmus},
+          {"files", copier.summary.files},
+          {"not_captured", std::move(not_captured)}};
+}
+
+}  // namespace
 
 Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root) {
   auto catalog = Catalog::open(sysfs);
   if (!catalog) return unexpected(std::move(catalog).error());
   Copier copier;
   copier.devices_out = root / "bus" / "event_source" / "devices";
-  std::error_code ec;
-  fs::create_directories(copier.devices_out, ec);
-  if (ec) return unexpected(error_at(copier.devices_out, ec.message()));
+  copier.make_directory(copier.devices_out);
+  if (copier.write_error) return unexpected(std::move(*copier.write_error));
   for (const Pmu& pmu : catalog->pmus()) copier.copy_pmu(pmu);
-  nlohmann::json manifest = {{"tool", "pmusnap"},
-                             {"source", fs::absolute(catalog->devices_dir(), ec).string()},
-                             {"pmus", copier.summary.pmus},
-                             {"files", copier.summary.files},
-                             {"unreadable", copier.unreadable},
-                             {"truncated", copier.truncated}};
-  std::ofstream(root / "pmusnap-manifest.json") << manifest.dump(2) << "\n";
+  for (const Diagnostic& diagnostic : catalog->diagnostics()) {
+    if (diagnostic.id == "catalog-stray-entry") copier.copy_stray_entry(diagnostic.range.file);
+  }
+  std::error_code ec;
+  fs::path source = fs::absolute(catalog->devices_dir(), ec);
+  copier.write_file(
+      root / kManifestName,
+      manifest_of(copier, source).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+          "\n");
+  if (copier.write_error) return unexpected(std::move(*copier.write_error));
   return copier.summary;
 }
 
-}  // namespace
-
-bool is_tarball(const std::filesystem::path& path) {
-  std::string name = path.filename().string();
-  return name.ends_with(".tar.gz") || name.ends_with(".tgz");
-}
-
-Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out) {
-  std::error_code ec;
-  if (!is_tarball(out)) {
-    if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
-      return unexpected(error_at(out, "output directory exists and is not empty"));
-    }
-    return copy_tree(sysfs, out);
+std::string describe_not_captured(const Summary& summary) {
+  std::string out;
+  for (const NotCaptured& entry : summary.not_captured) {
+    out += fmt::format("pmusnap: warning: {}: not captured: {}{}\n", entry.path, entry.reason,
+                       entry.rule.empty() ? "" : fmt::format(" [{}]", entry.rule));
   }
-  auto staging = make_temp_dir();
-  if (!staging) return unexpected(std::move(staging).error());
-  auto summary = copy_tree(sysfs, *staging);
-  Expected<int> packed = 0;
-  if (summary) {
-    packed =
-        run_tool({"tar", "-czf", fs::absolute(out, ec).string(), "-C", staging->string(), "."});
+  if (!summary.not_captured.empty()) {
+    out += fmt::format(
+        "pmusnap: {} file{} not captured byte for byte (empty placeholders, listed in {})\n",
+        summary.not_captured.size(), summary.not_captured.size() == 1 ? "" : "s", kManifestName);
   }
-  fs::remove_all(*staging, ec);
-  if (!summary) return summary;
-  if (!packed) return unexpected(std::move(packed).error());
-  return summary;
-}
-
-Expected<Unpacked> Unpacked::open(const std::filesystem::path& tar_gz) {
-  std::error_code ec;
-  if (!fs::is_regular_file(tar_gz, ec)) return unexpected(error_at(tar_gz, "no such capture file"));
-  auto dir = make_temp_dir();
-  if (!dir) return unexpected(std::move(dir).error());
-  auto unpacked = run_tool({"tar", "-xzf", tar_gz.string(), "-C", dir->string()});
-  if (!unpacked) {
-    fs::remove_all(*dir, ec);
-    return unexpected(std::move(unpacked).error());
-  }
-  return Unpacked(*dir);
-}
-
-Unpacked::Unpacked(Unpacked&& other) noexcept : root_(std::move(other.root_)) {
-  other.root_.clear();
-}
-
-Unpacked& Unpacked::operator=(Unpacked&& other) noexcept {
-  if (this != &other) {
-    std::error_code ec;
-    if (!root_.empty()) fs::remove_all(root_, ec);
-    root_ = std::move(other.root_);
-    other.root_.clear();
-  }
-  return *this;
-}
-
-Unpacked::~Unpacked() {
-  std::error_code ec;
-  if (!root_.empty()) fs::remove_all(root_, ec);
+  return out;
 }
 
 }  // namespace pmucat::snap

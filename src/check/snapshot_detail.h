@@ -1,0 +1,56 @@
+// Shared by pmusnap's capture (snapshot.cpp) and its output forms and tar runs
+// (snapshot_output.cpp): small POSIX helpers that report errors as text.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pmucat/check.h"
+
+namespace pmucat::snap {
+
+// Copies the tree at `sysfs` into `root`/bus/event_source/devices and writes the manifest.
+Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::filesystem::path& root);
+
+}  // namespace pmucat::snap
+
+namespace pmucat::snap::detail {
+
+// Owns a file descriptor; closes it on destruction.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&&) = delete;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd();
+  int get() const { return fd_; }
+  // Closes now; false (errno set) when close() reports a failed write.
+  bool close();
+
+ private:
+  int fd_;
+};
+
+// "No such file or directory" for ENOENT; thread-safe, unlike strerror.
+std::string errno_text(int error_number);
+
+// Creates `path` (which must not exist) holding `content`, mode 0644. Returns what went wrong.
+std::optional<std::string> write_new_file(const std::filesystem::path& path,
+                                          std::string_view content);
+
+// What a finished child process did: "exited with status 2", "was killed by signal 9 (Killed)".
+std::string describe_wait_status(int status);
+
+// Runs `args` (args[0] looked up in PATH) with stdin from /dev/null and stdout on `stdout_fd`
+// (-1: /dev/null). Fails with what went wrong: the status decoded and the tool's own stderr.
+// `subject` is the path the diagnostic names. The value is the exit status, always 0.
+Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
+                       const std::filesystem::path& subject);
+
+}  // namespace pmucat::snap::detail

@@ -1,0 +1,392 @@
+// pmusnap's two output forms (a directory, a .tar.gz written by the system tar), how an output
+// is put in place without ever replacing what pmusnap did not write, and reading a .tar.gz back.
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <spawn.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE
+#include <stdlib.h>
+#include <string.h>  // sigdescr_np, strerrordesc_np
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <system_error>
+
+#include "pmucat/check.h"
+#include "snapshot_detail.h"
+
+extern char** environ;
+
+namespace pmucat::snap {
+namespace detail {
+
+Fd::~Fd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool Fd::close() {
+  int fd = std::exchange(fd_, -1);
+  return fd < 0 || ::close(fd) == 0;
+}
+
+std::string errno_text(int error_number) {
+  const char* description = ::strerrordesc_np(error_number);
+  return description != nullptr ? description : fmt::format("error {}", error_number);
+}
+
+std::optional<std::string> write_new_file(const std::filesystem::path& path,
+                                          std::string_view content) {
+  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (fd.get() < 0) return fmt::format("cannot create file: {}", errno_text(errno));
+  while (!content.empty()) {
+    ssize_t put = ::write(fd.get(), content.data(), content.size());
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0) return fmt::format("cannot write file: {}", errno_text(errno));
+    content.remove_prefix(static_cast<std::size_t>(put));
+  }
+  if (!fd.close()) return fmt::format("cannot write file: {}", errno_text(errno));
+  return std::nullopt;
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const char* name = ::sigdescr_np(WTERMSIG(status));
+    return fmt::format("was killed by signal {} ({})", WTERMSIG(status),
+                       name != nullptr ? name : "unknown signal");
+  }
+  return fmt::format("ended with wait status {:#x}", status);
+}
+
+namespace {
+
+// The tool's stderr as one line of a diagnostic: blanks folded, at most a few hundred bytes.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    bool blank = c == '\n' || c == '\r' || c == '\t';
+    if (blank && (out.empty() || out.back() == ' ')) continue;
+    out += blank ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > 600) out = out.substr(0, 600) + " ...";
+  return out;
+}
+
+}  // namespace
+
+Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
+                       const std::filesystem::path& subject) {
+  auto failure = [&](std::string message) {
+    return unexpected(make_file_diagnostic(Severity::error, "snapshot-failed", subject.string(),
+                                           std::move(message)));
+  };
+  int err_pipe[2];
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    return failure(fmt::format("cannot run {}: {}", args[0], errno_text(errno)));
+  }
+  Fd err_read(err_pipe[0]);
+  Fd err_write(err_pipe[1]);
+  std::vector<char*> argv;
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (stdout_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  }
+  posix_spawn_file_actions_adddup2(&actions, err_write.get(), 2);
+  pid_t pid = 0;
+  int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  err_write.close();
+  if (spawned != 0) {
+    return failure(fmt::format("cannot run {}: {}", args[0], errno_text(spawned)));
+  }
+  // Read all of stderr before waiting, so a chatty tool cannot block on a full pipe.
+  std::string errors;
+  char buffer[4096];
+  for (;;) {
+    ssize_t got = ::read(err_read.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    if (errors.size() < 8192) errors.append(buffer, static_cast<std::size_t>(got));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return failure(fmt::format("waiting for {} failed", args[0]));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  std::string said = one_line(errors);
+  return failure(
+      fmt::format("{} {} {}{}", args[0], args[1], describe_wait_status(status),
+                  said.empty() ? std::string(" and printed nothing") : fmt::format(": {}", said)));
+}
+
+}  // namespace detail
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Diagnostic error_at(const fs::path& path, std::string message) {
+  return make_file_diagnostic(Severity::error, "snapshot-failed", path.string(),
+                              std::move(message));
+}
+
+// Archive suffixes pmusnap does not write: refused rather than silently written as a directory.
+bool names_other_archive(const fs::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  constexpr std::string_view kArchives[] = {".tar",  ".zip", ".gz",  ".bz2",  ".tbz", ".tbz2",
+                                            ".xz",   ".txz", ".zst", ".tzst", ".7z",  ".lz",
+                                            ".lzma", ".lz4", ".rar", ".cpio"};
+  return std::find(std::begin(kArchives), std::end(kArchives), extension) != std::end(kArchives);
+}
+
+fs::path parent_of(const fs::path& path) {
+  fs::path parent = path.parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+// A fresh temporary in `dir` named after `target` (".capture.tar.gz.pmusnap-XXXXXX"), or
+// "pmusnap-XXXXXX" without a target.
+std::string temp_pattern(const fs::path& dir, const fs::path& target) {
+  if (target.empty()) return (dir / "pmusnap-XXXXXX").string();
+  return (dir / ("." + target.filename().string() + ".pmusnap-XXXXXX")).string();
+}
+
+Expected<fs::path> make_temp_dir(const fs::path& dir, const fs::path& target) {
+  std::string pattern = temp_pattern(dir, target);
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return unexpected(error_at(
+        dir, fmt::format("cannot create a temporary directory: {}", detail::errno_text(errno))));
+  }
+  return fs::path(pattern);
+}
+
+Expected<fs::path> make_staging_dir() {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  return make_temp_dir(base, fs::path());
+}
+
+// Renames `from` to `to` only if nothing is at `to` (checked by the kernel, not before).
+int rename_no_replace(const fs::path& from, const fs::path& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  // File systems without RENAME_NOREPLACE: link() refuses an existing target just as well
+  // (files only; directories then go through a plain rename, which refuses non-empty ones).
+  if (::link(from.c_str(), to.c_str()) == 0) return ::unlink(from.c_str()) == 0 ? 0 : errno;
+  if (errno != EPERM) return errno;
+  return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+}
+
+bool is_empty_directory(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_empty(path, ec) && !ec;
+}
+
+Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
+                                    const CaptureOptions& options) {
+  std::error_code ec;
+  auto status = fs::status(out, ec);  // a symlink to a directory names that directory
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    return unexpected(error_at(out,
+                               "exists and is not a directory; give a new directory or a "
+                               "FILE.tar.gz"));
+  }
+  if (fs::is_directory(status) && is_empty_directory(out)) {
+    // Written in place: the directory (and its mode, owner, any link to it) is the user's.
+    auto summary = copy_tree(sysfs, out);
+    if (!summary) {
+      for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code ignored;
+        fs::remove_all(it->path(), ignored);
+      }
+    }
+    return summary;
+  }
+  fs::path target = out;
+  bool replacing = fs::is_directory(status);
+  if (replacing) {
+    if (!options.force) {
+      return unexpected(error_at(out,
+                                 "output directory exists and is not empty (--force "
+                                 "replaces a previous pmusnap capture)"));
+    }
+    if (!fs::exists(out / kManifestName, ec)) {
+      return unexpected(error_at(out, fmt::format("not a pmusnap capture (no {}); --force only "
+                                                  "replaces a previous capture",
+                                                  kManifestName)));
+    }
+    target = fs::canonical(out, ec);
+    if (ec) return unexpected(error_at(out, ec.message()));
+  } else {
+    fs::create_directories(parent_of(out), ec);
+    if (ec) return unexpected(error_at(parent_of(out), ec.message()));
+  }
+  // Built beside the target and renamed into place, so a failed capture leaves nothing.
+  auto staging = make_temp_dir(parent_of(target), target);
+  if (!staging) return unexpected(std::move(staging).error());
+  auto summary = copy_tree(sysfs, *staging);
+  fs::permissions(*staging, fs::perms(0755), ec);
+  if (!summary) {
+    fs::remove_all(*staging, ec);
+    return summary;
+  }
+  if (!replacing) {
+    if (int error = rename_no_replace(*staging, target); error != 0) {
+      fs::remove_all(*staging, ec);
+      return unexpected(error_at(
+          out, fmt::format("cannot create output directory: {}", detail::errno_text(error))));
+    }
+    return summary;
+  }
+  // --force on a previous capture: move it aside (onto an empty directory of ours), move the
+  // new one in, then delete the old one.
+  auto aside = make_temp_dir(parent_of(target), target);
+  if (!aside || ::rename(target.c_str(), aside->c_str()) != 0 ||
+      ::rename(staging->c_str(), target.c_str()) != 0) {
+    int error = errno;
+    if (aside && !fs::exists(target, ec)) ::rename(aside->c_str(), target.c_str());
+    fs::remove_all(*staging, ec);
+    if (aside) fs::remove_all(*aside, ec);
+    return unexpected(error_at(
+        out, fmt::format("cannot replace the previous capture: {}", detail::errno_text(error))));
+  }
+  fs::remove_all(*aside, ec);
+  return summary;
+}
+
+Expected<Summary> capture_tarball(const fs::path& sysfs, const fs::path& out,
+                                  const CaptureOptions& options) {
+  struct stat existing {};
+  mode_t mode = 0644;
+  bool replace = false;
+  if (::lstat(out.c_str(), &existing) == 0) {
+    if (!options.force) {
+      return unexpected(error_at(out, "output file exists (--force replaces a regular file)"));
+    }
+    if (!S_ISREG(existing.st_mode)) {
+      return unexpected(error_at(out,
+                                 "exists and is not a regular file (a symlink, FIFO, "
+                                 "device or directory); pmusnap never replaces one"));
+    }
+    mode = existing.st_mode & 07777;
+    replace = true;
+  } else if (errno != ENOENT) {
+    return unexpected(
+        error_at(out, fmt::format("cannot inspect output: {}", detail::errno_text(errno))));
+  }
+  auto staging = make_staging_dir();
+  if (!staging) return unexpected(std::move(staging).error());
+  auto summary = copy_tree(sysfs, *staging);
+  if (!summary) {
+    std::error_code ec;
+    fs::remove_all(*staging, ec);
+    return summary;
+  }
+  // The archive goes to a temporary beside OUT through tar's stdout (no path for tar to
+  // reopen), and is renamed over OUT only once complete.
+  std::string temp = temp_pattern(parent_of(out), out);
+  detail::Fd fd(::mkostemp(temp.data(), O_CLOEXEC));
+  bool temp_created = fd.get() >= 0;
+  Expected<int> packed = 0;
+  if (!temp_created) {
+    packed = unexpected(error_at(out, fmt::format("cannot create a temporary file beside it: {}",
+                                                  detail::errno_text(errno))));
+  } else {
+    packed = detail::run_tool({"tar", "-czf", "-", "-C", staging->string(), "."}, fd.get(), out);
+    if (packed && (::fchmod(fd.get(), mode) != 0 || !fd.close())) {
+      packed = unexpected(error_at(
+          out, fmt::format("cannot write the temporary file: {}", detail::errno_text(errno))));
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(*staging, ec);
+  if (packed) {
+    int error = 0;
+    if (!replace) {
+      error = rename_no_replace(temp, out);
+    } else if (::lstat(out.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+      error = EEXIST;  // replaced by something else since the check: leave it alone
+    } else if (::rename(temp.c_str(), out.c_str()) != 0) {
+      error = errno;
+    }
+    if (error != 0) {
+      packed = unexpected(
+          error_at(out, fmt::format("cannot put the capture in place: {}",
+                                    error == EEXIST ? std::string("the output appeared meanwhile")
+                                                    : detail::errno_text(error))));
+    }
+  }
+  if (!packed) {
+    if (temp_created) ::unlink(temp.c_str());
+    return unexpected(std::move(packed).error());
+  }
+  return summary;
+}
+
+}  // namespace
+
+bool is_tarball(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  return name.ends_with(".tar.gz") || name.ends_with(".tgz");
+}
+
+Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out,
+                          const CaptureOptions& options) {
+  if (out.empty()) return unexpected(error_at(out, "the output path is empty"));
+  if (is_tarball(out)) return capture_tarball(sysfs, out, options);
+  if (names_other_archive(out)) {
+    return unexpected(error_at(out, fmt::format("pmusnap writes a directory or a .tar.gz/.tgz "
+                                                "file, not a {} file",
+                                                out.extension().string())));
+  }
+  return capture_directory(sysfs, out, options);
+}
+
+Expected<Unpacked> Unpacked::open(const std::filesystem::path& tar_gz) {
+  std::error_code ec;
+  if (!fs::is_regular_file(tar_gz, ec)) return unexpected(error_at(tar_gz, "no such capture file"));
+  auto dir = make_staging_dir();
+  if (!dir) return unexpected(std::move(dir).error());
+  // --no-same-owner: a capture from elsewhere is not allowed to pick the owners of its files.
+  auto unpacked = detail::run_tool(
+      {"tar", "-xzf", tar_gz.string(), "-C", dir->string(), "--no-same-owner"}, -1, tar_gz);
+  if (!unpacked) {
+    fs::remove_all(*dir, ec);
+    return unexpected(std::move(unpacked).error());
+  }
+  return Unpacked(*dir);
+}
+
+Unpacked::Unpacked(Unpacked&& other) noexcept : root_(std::move(other.root_)) {
+  other.root_.clear();
+}
+
+Unpacked& Unpacked::operator=(Unpacked&& other) noexcept {
+  if (this != &other) {
+    std::error_code ec;
+    if (!root_.empty()) fs::remove_all(root_, ec);
+    root_ = std::move(other.root_);
+    other.root_.clear();
+  }
+  return *this;
+}
+
+Unpacked::~Unpacked() {
+  std::error_code ec;
+  if (!root_.empty()) fs::remove_all(root_, ec);
+}
+
+}  // namespace pmucat::snap
