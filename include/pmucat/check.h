@@ -149,24 +149,43 @@ std::string explain_open_errno(int error_number);
 namespace pmucat::diff {
 
 enum class ChangeKind : std::uint8_t { added, removed, changed };
-enum class Subject : std::uint8_t { pmu, type, format, event };
+// What changed. Event metadata (unit .. snapshot) is named by its event; cap by its caps/ file;
+// attribute by its PMU file (alias, identifier, nr_addr_filters, perf_event_mux_interval_ms).
+enum class Subject : std::uint8_t {
+  pmu,
+  type,
+  cpumask,
+  cpus,
+  attribute,
+  cap,
+  format,
+  event,
+  unit,
+  scale,
+  per_pkg,
+  snapshot,
+};
 // "added", "removed", "changed".
 std::string_view to_string(ChangeKind kind);
-// "pmu", "type", "format", "event".
+// "pmu", "type", "cpumask", "cpus", "attribute", "cap", "format", "event", "unit", "scale",
+// "per-pkg", "snapshot".
 std::string_view to_string(Subject subject);
 
 struct Change {
   ChangeKind kind = ChangeKind::changed;
   Subject subject = Subject::event;
   std::string pmu;
-  std::string name;      // format or event name; empty for PMU-level changes
-  std::string old_text;  // file content (trimmed) or type number
+  std::string name;      // format, event, cap or attribute name; empty for PMU-level changes
+  std::string old_text;  // file content (trimmed), type number, cpu list, "(none)"
   std::string new_text;
   // Event encodings (config..config3) where the event could be encoded on its tree.
   std::optional<std::array<std::uint64_t, 4>> old_config;
   std::optional<std::array<std::uint64_t, 4>> new_config;
-  bool abi_break = false;  // an existing name now means different bits
-  std::string reason;      // why it is (or is not) a break, one line
+  // What perf reports for an existing name changes: an event removed or encoding other bits,
+  // a format field removed or narrowed, an event's unit or scale changed. Everything else
+  // (additions, types, cpu lists, caps, attributes, .per-pkg/.snapshot) is informational.
+  bool abi_break = false;
+  std::string reason;  // why it is (or is not) a break, one line
   friend bool operator==(const Change&, const Change&) = default;
 };
 
@@ -176,7 +195,8 @@ struct Result {
   bool has_abi_break() const;
 };
 
-// Compares two catalogs: PMUs, types, formats and events added, removed or changed.
+// Compares two catalogs: PMUs, types, cpu lists, attributes, caps, formats, events and event
+// metadata added, removed or changed.
 Result compare(const Catalog& old_catalog, const Catalog& new_catalog);
 // One line per change (`~ event uncore_qpi_0/drs_data: ... [ABI break]`), then a summary.
 std::string render_text(const Result& result);

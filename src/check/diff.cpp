@@ -44,6 +44,132 @@ std::set<std::string> parameters_of(const Event& event) {
   return names;
 }
 
+Change make_change(ChangeKind kind, Subject subject, std::string pmu, std::string name,
+                   std::string old_text, std::string new_text, bool abi_break = false,
+                   std::string reason = "") {
+  Change change;
+  change.kind = kind;
+  change.subject = subject;
+  change.pmu = std::move(pmu);
+  change.name = std::move(name);
+  change.old_text = std::move(old_text);
+  change.new_text = std::move(new_text);
+  change.abi_break = abi_break;
+  change.reason = std::move(reason);
+  return change;
+}
+
+// A change when `before` and `after` differ; absent means the file does not exist.
+std::optional<Change> compare_optional(Subject subject, const std::string& pmu,
+                                       const std::string& name,
+                                       const std::optional<std::string>& before,
+                                       const std::optional<std::string>& after) {
+  if (before == after) return std::nullopt;
+  ChangeKind kind = !before  ? ChangeKind::added
+                    : !after ? ChangeKind::removed
+                             : ChangeKind::changed;
+  return make_change(kind, subject, pmu, name, before.value_or(""), after.value_or(""));
+}
+
+template <class T>
+std::optional<std::string> as_text(const std::optional<T>& value) {
+  if (!value) return std::nullopt;
+  return fmt::format("{}", *value);
+}
+
+void compare_cpu_lists(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>& out) {
+  const PmuAttributes& a = old_pmu.attributes();
+  const PmuAttributes& b = new_pmu.attributes();
+  auto compare = [&](Subject subject, const std::optional<CpuList>& before,
+                     const std::optional<CpuList>& after) {
+    // "0-3" and "0,1,2,3" are the same CPUs: only the set (and the file's presence) counts.
+    if (before.has_value() == after.has_value() && (!before || before->cpus == after->cpus)) {
+      return;
+    }
+    auto text = [](const std::optional<CpuList>& list) -> std::optional<std::string> {
+      if (!list) return std::nullopt;
+      return list->text;
+    };
+    auto change = compare_optional(subject, old_pmu.name(), "", text(before), text(after));
+    if (!change) change = make_change(ChangeKind::changed, subject, old_pmu.name(), "", "", "");
+    change->reason = "perf opens the PMU's events on other CPUs";
+    out.push_back(std::move(*change));
+  };
+  compare(Subject::cpumask, a.cpumask, b.cpumask);
+  compare(Subject::cpus, a.cpus, b.cpus);
+}
+
+void compare_attributes(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>& out) {
+  const PmuAttributes& a = old_pmu.attributes();
+  const PmuAttributes& b = new_pmu.attributes();
+  const std::pair<const char*, std::pair<std::optional<std::string>, std::optional<std::string>>>
+      attributes[] = {
+          {"alias", {a.alias, b.alias}},
+          {"identifier", {a.identifier, b.identifier}},
+          {"nr_addr_filters", {as_text(a.nr_addr_filters), as_text(b.nr_addr_filters)}},
+          {"perf_event_mux_interval_ms", {as_text(a.mux_interval_ms), as_text(b.mux_interval_ms)}},
+      };
+  for (const auto& [name, values] : attributes) {
+    if (auto change = compare_optional(Subject::attribute, old_pmu.name(), name, values.first,
+                                       values.second)) {
+      out.push_back(std::move(*change));
+    }
+  }
+  std::set<std::string> caps;
+  for (const auto& [name, value] : a.caps) caps.insert(name);
+  for (const auto& [name, value] : b.caps) caps.insert(name);
+  for (const std::string& name : caps) {
+    auto lookup = [&](const std::map<std::string, std::string>& map) -> std::optional<std::string> {
+      auto found = map.find(name);
+      if (found == map.end()) return std::nullopt;
+      return found->second;
+    };
+    if (auto change =
+            compare_optional(Subject::cap, old_pmu.name(), name, lookup(a.caps), lookup(b.caps))) {
+      out.push_back(std::move(*change));
+    }
+  }
+}
+
+std::optional<std::string> scale_text(const Event& event) {
+  if (event.scale_text.empty() && !event.scale) return std::nullopt;
+  return trimmed(event.scale_text);
+}
+
+// Unit and scale change the numbers and labels perf prints for an existing event: breaks.
+// .per-pkg and .snapshot change how perf aggregates and reads it: reported, not breaks.
+void compare_metadata(const std::string& pmu, const Event& a, const Event& b,
+                      std::vector<Change>& out) {
+  if (auto change = compare_optional(Subject::unit, pmu, a.name, a.unit, b.unit)) {
+    change->abi_break = a.unit.value_or("") != b.unit.value_or("");
+    change->reason = change->abi_break ? "perf labels the event's counts differently" : "same unit";
+    out.push_back(std::move(*change));
+  }
+  if (auto change = compare_optional(Subject::scale, pmu, a.name, scale_text(a), scale_text(b))) {
+    // perf multiplies counts by the scale, 1.0 when there is none (or it does not parse).
+    double before = a.scale.value_or(1.0);
+    double after = b.scale.value_or(1.0);
+    change->abi_break = before != after;
+    change->reason =
+        change->abi_break
+            ? fmt::format("perf now multiplies the counts by {} instead of {}", after, before)
+            : "same scale value";
+    out.push_back(std::move(*change));
+  }
+  auto flag = [&](Subject subject, bool before, bool after, std::string_view meaning) {
+    if (before == after) return;
+    auto text = [](bool set) -> std::optional<std::string> {
+      if (!set) return std::nullopt;
+      return std::string("1");
+    };
+    auto change = compare_optional(subject, pmu, a.name, text(before), text(after));
+    change->reason = fmt::format("{} {}", after ? "perf now" : "perf no longer", meaning);
+    out.push_back(std::move(*change));
+  };
+  flag(Subject::per_pkg, a.per_pkg, b.per_pkg, "counts the event once per package");
+  flag(Subject::snapshot, a.snapshot, b.snapshot, "reads the event as a snapshot value");
+}
+
 void compare_formats(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>& out) {
   std::map<std::string, const Format*> old_formats, new_formats;
   for (const Format& f : old_pmu.formats()) old_formats[f.name] = &f;
@@ -88,8 +214,10 @@ void compare_event(const Pmu& old_pmu, const Event& a, const Pmu& new_pmu, const
   auto new_config = encoding_of(new_pmu, b);
   bool same_text = trimmed(a.text) == trimmed(b.text);
   bool same_params = parameters_of(a) == parameters_of(b);
-  Change change{ChangeKind::changed, Subject::event, old_pmu.name(), a.name, trimmed(a.text),
-                trimmed(b.text),     old_config,     new_config,     false,  ""};
+  Change change = make_change(ChangeKind::changed, Subject::event, old_pmu.name(), a.name,
+                              trimmed(a.text), trimmed(b.text));
+  change.old_config = old_config;
+  change.new_config = new_config;
   if (old_config && new_config) {
     if (*old_config == *new_config && same_params) {
       if (same_text) return;
@@ -116,10 +244,14 @@ void compare_events(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>&
   for (const Event& a : old_events) {
     const Event* b = find_exact(new_events, a.name);
     if (b == nullptr) {
-      out.push_back({ChangeKind::removed, Subject::event, old_pmu.name(), a.name, trimmed(a.text),
-                     "", encoding_of(old_pmu, a), std::nullopt, false, "event removed"});
+      Change change =
+          make_change(ChangeKind::removed, Subject::event, old_pmu.name(), a.name, trimmed(a.text),
+                      "", true, "the event name no longer exists on the PMU");
+      change.old_config = encoding_of(old_pmu, a);
+      out.push_back(std::move(change));
     } else {
       compare_event(old_pmu, a, new_pmu, *b, out);
+      compare_metadata(old_pmu.name(), a, *b, out);
     }
   }
   for (const Event& b : new_events) {
@@ -155,10 +287,26 @@ std::string_view to_string(Subject subject) {
       return "pmu";
     case Subject::type:
       return "type";
+    case Subject::cpumask:
+      return "cpumask";
+    case Subject::cpus:
+      return "cpus";
+    case Subject::attribute:
+      return "attribute";
+    case Subject::cap:
+      return "cap";
     case Subject::format:
       return "format";
     case Subject::event:
       return "event";
+    case Subject::unit:
+      return "unit";
+    case Subject::scale:
+      return "scale";
+    case Subject::per_pkg:
+      return "per-pkg";
+    case Subject::snapshot:
+      return "snapshot";
   }
   return "event";
 }
@@ -193,6 +341,8 @@ Result compare(const Catalog& old_catalog, const Catalog& new_catalog) {
                                 type_text(*b), std::nullopt, std::nullopt, false,
                                 "dynamic PMU types are not stable across boots"});
     }
+    compare_cpu_lists(*a, *b, result.changes);
+    compare_attributes(*a, *b, result.changes);
     compare_formats(*a, *b, result.changes);
     compare_events(*a, *b, result.changes);
   }

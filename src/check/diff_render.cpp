@@ -62,7 +62,7 @@ std::string render_text(const Result& result) {
                          change.old_config ? config_words(*change.old_config) : "(none)",
                          change.new_config ? config_words(*change.new_config) : "(none)");
     }
-    if (!change.reason.empty() && change.kind == ChangeKind::changed) {
+    if (!change.reason.empty()) {
       out += fmt::format("    {}\n", change.reason);
     }
   }
