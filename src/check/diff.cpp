@@ -126,6 +126,7 @@ void compare_attributes(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Chan
     };
     if (auto change =
             compare_optional(Subject::cap, old_pmu.name(), name, lookup(a.caps), lookup(b.caps))) {
+      change->reason = "perf reads caps/ to learn what the PMU supports";
       out.push_back(std::move(*change));
     }
   }
