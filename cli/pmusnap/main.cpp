@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
                           {"not_captured", nlohmann::json::array()}};
     for (const auto& entry : summary->not_captured) {
       doc["not_captured"].push_back(
-          {{"path", entry.path}, {"rule", entry.rule}, {"reason", entry.reason}});
+          {{"path", entry.path},
+           {"rule", entry.rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(entry.rule)},
+           {"reason", entry.reason}});
     }
     std::fputs((doc.dump(2) + "\n").c_str(), stdout);
   } else {

@@ -53,6 +53,7 @@ struct Miss {
   std::string rule;
   std::string reason;
   bool directory = false;  // the placeholder is an empty directory, not an empty file
+  bool missing = false;    // nothing there: a dangling link
 };
 
 // The bytes of a regular file at `from` (symlinks followed), or why they cannot be had. A FIFO
@@ -60,8 +61,9 @@ struct Miss {
 Expected<std::string, Miss> read_bounded(const fs::path& from) {
   struct stat status {};
   if (::stat(from.c_str(), &status) != 0) {
-    return unexpected(
-        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::errno_text(errno))});
+    return unexpected(Miss{"file-unreadable",
+                           fmt::format("cannot open file: {}", detail::errno_text(errno)), false,
+                           errno == ENOENT});
   }
   auto not_regular = [](mode_t mode) {
     return Miss{"file-not-regular",
@@ -141,6 +143,13 @@ struct Copier {
     }
     Miss miss = std::move(content).error();
     if (!catalog_reads) miss.rule.clear();
+    if (miss.missing && relative.find('/') == relative.rfind('/')) {
+      // A dangling link among the PMU's own files reads as "no such file" to the catalog,
+      // which treats the file as absent: so does the capture (no placeholder).
+      miss.rule.clear();
+      record(relative, miss);
+      return;
+    }
     // The placeholder: an empty directory reproduces a directory exactly for every reader; an
     // empty file stands for everything else and the manifest says what it was.
     if (miss.directory) {
@@ -189,13 +198,20 @@ struct Copier {
           continue;
         }
         // Not a directory: the catalog fails to list it whatever it is, and an empty file
-        // fails the same way, so a non-regular one is recorded as what the catalog says.
+        // fails the same way, so a non-regular one is recorded as what the catalog says. A
+        // dangling link is an absent directory to the catalog: left out, listed without rule.
         auto content = read_bounded(it->path());
+        if (!content && content.error().missing) {
+          record(relative, Miss{"", content.error().reason});
+          continue;
+        }
         write_file(out_dir / name, content ? *content : std::string());
         if (content) {
           ++summary.files;
         } else if (!listed(kCatalogDirs, name)) {
           record(relative, Miss{"", content.error().reason});
+        } else if (content.error().rule == "file-unreadable") {
+          record(relative, Miss{"file-unreadable", content.error().reason});  // a link loop
         } else {
           record(relative, Miss{"file-unreadable", "cannot open directory: Not a directory"});
         }
@@ -274,8 +290,8 @@ std::string describe_not_captured(const Summary& summary) {
   }
   if (!summary.not_captured.empty()) {
     out += fmt::format(
-        "pmusnap: {} file{} not captured byte for byte (empty placeholders, listed in {})\n",
-        summary.not_captured.size(), summary.not_captured.size() == 1 ? "" : "s", kManifestName);
+        "pmusnap: {} entr{} not captured byte for byte (empty placeholders, listed in {})\n",
+        summary.not_captured.size(), summary.not_captured.size() == 1 ? "y" : "ies", kManifestName);
   }
   return out;
 }
