@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   bool json = false;
   app.add_flag(
       "--json", json,
-      "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"unreadable\"}");
+      "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"not_captured\", "
+      "\"unreadable\"}");
   bool allow_partial = false;
   app.add_flag("--allow-partial", allow_partial,
                "Exit 0 even when some files could not be captured byte for byte");
