@@ -57,7 +57,9 @@ class OutputCli : public ::testing::Test {
     ASSERT_FALSE(write_perf_data(input_, test::demo_model(spec), {}));
   }
   test::CommandResult encode(const std::string& output, const std::string& extra = "") {
-    return test::run_command(kEncode + " --sysfs " + kSysfs + " " + extra + " -o " + output +
+    // In the scratch directory: a tool that took "-" for a file name would leave it there.
+    return test::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " + kSysfs +
+                             " " + extra + " -o " + output +
                              " cpu/event=0x3c/ cpu/event=0xc0,umask=0x1/");
   }
   test::TempDir dir_;
@@ -105,10 +107,17 @@ TEST_F(OutputCli, FifoGetsPipeModePerfData) {
       for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) bytes.append(buffer, n);
       ::close(fd);
     });
+    // Held on the FIFO itself, so the reader can be released even if a tool replaced the path.
+    const int fifo_inode = ::open(fifo.c_str(), O_PATH | O_CLOEXEC);
     const auto r =
         tool == "pmuencode"
             ? encode(quoted(fifo))
             : test::run_command(kData + " convert " + quoted(input_) + " " + quoted(fifo));
+    // A reader still waiting for a writer gets one that closes at once (EOF); none waiting: ENXIO.
+    const int release = ::open(("/proc/self/fd/" + std::to_string(fifo_inode)).c_str(),
+                               O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (release >= 0) ::close(release);
+    ::close(fifo_inode);
     reader.join();
     EXPECT_EQ(r.status, 0) << r.err;
     const auto data = parse(bytes, tool);
@@ -135,23 +144,27 @@ TEST_F(OutputCli, CharacterDeviceIsNotReplaced) {
 }
 
 TEST_F(OutputCli, DashIsStandardOutput) {
-  const auto encoded = encode("-");
+  // Run in the scratch directory: a tool that took "-" for a file name would leave it there.
+  const std::string in_scratch = "cd " + quoted(dir_.path()) + " && ";
+  const auto encoded = test::run_command(in_scratch + kEncode + " --sysfs " + kSysfs +
+                                         " -o - cpu/event=0x3c/ " + "cpu/event=0xc0,umask=0x1/");
   ASSERT_EQ(encoded.status, 0) << encoded.err;
   const auto data = parse(encoded.out, "pmuencode -o -");
   ASSERT_TRUE(data) << data.error().message;
   EXPECT_EQ(data->mode, PerfDataMode::pipe);
   EXPECT_EQ(data->events.size(), 2u);
 
-  const auto converted = test::run_command(kData + " convert " + quoted(input_) + " -");
+  const auto converted =
+      test::run_command(in_scratch + kData + " convert " + quoted(input_) + " -");
   ASSERT_EQ(converted.status, 0) << converted.err;
   const auto again = parse(converted.out, "pmudata convert IN -");
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->mode, PerfDataMode::pipe);
 
-  const auto checked = test::run_command(kCheck + " --sysfs " + kSysfs + " --format ktap -o -");
+  const auto checked =
+      test::run_command(in_scratch + kCheck + " --sysfs " + kSysfs + " --format ktap -o -");
   EXPECT_LE(checked.status, 1);
   EXPECT_TRUE(checked.out.starts_with("KTAP version")) << checked.out.substr(0, 80);
-  EXPECT_FALSE(fs::exists("-"));
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"in.data"});
 }
 
@@ -228,8 +241,8 @@ TEST_F(OutputCli, PmuencodeWritesOneSamplePerEventThatPerfShows) {
 }
 
 // A terminating signal in the middle of writing the output: strace delivers it when the tool
-// makes its first write(2) (deterministic, no timing). The old file stays as it was and nothing
-// else appears beside it.
+// makes its first write(2), writev(2) or pwrite(2) (deterministic, no timing). The old file stays
+// as it was and nothing else appears beside it.
 TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
   if (test::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
   fs::create_directory(dir_ / "out");
@@ -245,9 +258,10 @@ TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
       std::ofstream(out) << "old";
       std::string line = command;
       line.replace(line.find("OUT"), 3, quoted(out));
-      const auto r = test::run_command("strace -f -qq -o " + quoted(dir_ / "strace.log") +
-                                       " -e trace=write -e inject=write:signal=" + signal_name +
-                                       ":when=1 " + line);
+      const auto r = test::run_command(
+          "strace -f -qq -o " + quoted(dir_ / "strace.log") +
+          " -e trace=write,writev,pwrite64 -e inject=write,writev,pwrite64:signal=" + signal_name +
+          ":when=1 " + line);
       EXPECT_NE(r.status, 0) << signal_name << ": " << line;  // it died of the signal
       EXPECT_EQ(test::slurp(out), "old") << signal_name << ": " << line;
     }
