@@ -234,8 +234,9 @@ TEST_F(OutputCli, PmuencodeWritesOneSamplePerEventThatPerfShows) {
   EXPECT_NE(script.out.find("cpu/event=0x3c/"), std::string::npos) << script.out;
   EXPECT_NE(script.out.find("cpu/event=0xc0,umask=0x1/"), std::string::npos) << script.out;
   // And in pipe mode from standard output.
-  const auto piped = test::run_command(kEncode + " --sysfs " + kSysfs +
-                                       " -o - cpu/event=0x3c/ | perf script -i -");
+  const auto piped =
+      test::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " + kSysfs +
+                        " -o - cpu/event=0x3c/ | perf script -i -");
   EXPECT_EQ(piped.status, 0) << piped.err;
   EXPECT_NE(piped.out.find("cpu/event=0x3c/"), std::string::npos) << piped.out;
 }
