@@ -9,7 +9,9 @@
 #include <sstream>
 #include <thread>
 
+#include "common/output_path.h"
 #include "pmucat/check.h"
+#include "pmucat/output_file.h"
 
 namespace {
 
@@ -95,7 +97,9 @@ int main(int argc, char** argv) {
       ->excludes("--format");
   app.add_option("--color", line.color, "Colour text output: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_option("-o,--output", line.output, "Write the report to FILE instead of stdout");
+  app.add_option("-o,--output", line.output,
+                 "Write the report to FILE instead of stdout (- is stdout)")
+      ->check(pmucat::cli::output_path_check());
   app.add_flag("--werror", line.werror, "Warnings fail the run too");
   app.add_option("--disable", line.disabled, "Switch rule ID off (repeatable)");
   app.add_option("--enable", line.enabled, "Switch rule ID on, also rules off by default");
@@ -103,7 +107,8 @@ int main(int argc, char** argv) {
                  "Known findings (RULE PMU [FILE] per line) that "
                  "are reported but do not fail the run");
   app.add_option("--write-baseline", line.write_baseline,
-                 "Write every finding of this run as a baseline file");
+                 "Write every finding of this run as a baseline file")
+      ->check(pmucat::cli::output_path_check());
   app.add_flag("--live", line.live, "Also open every event with perf_event_open and read it");
   app.add_option("-j,--jobs", line.jobs, "Check PMUs on N threads")->check(CLI::Range(1, 256));
   app.add_option("--kcidb-origin", line.kcidb_origin, "KCIDB origin of the test objects");
@@ -115,6 +120,7 @@ int main(int argc, char** argv) {
     int status = app.exit(error);
     return status == 0 ? kExitClean : kExitCannotRun;
   }
+  if (line.output == "-") line.output.clear();
   if (line.list_rules) {
     std::fputs(list_rules().c_str(), stdout);
     return kExitClean;
@@ -158,24 +164,15 @@ int main(int argc, char** argv) {
   pmucat::check::Report report = pmucat::check::run(tree->catalog, options);
 
   if (!line.write_baseline.empty()) {
-    std::ofstream out(line.write_baseline);
-    out << pmucat::check::format_baseline(report.all_findings());
-    if (!out) {
-      return fail(pmucat::make_file_diagnostic(pmucat::Severity::error, "baseline-unwritable",
-                                               line.write_baseline, "cannot write the baseline"));
-    }
+    const std::string baseline = pmucat::check::format_baseline(report.all_findings());
+    if (auto error = pmucat::write_output_file(line.write_baseline, baseline)) return fail(*error);
   }
   bool tty = line.output.empty() && isatty(STDOUT_FILENO) != 0;
   std::string text = render(report, line, tty);
   if (line.output.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    std::ofstream out(line.output, std::ios::binary);
-    out << text;
-    if (!out) {
-      return fail(pmucat::make_file_diagnostic(pmucat::Severity::error, "output-unwritable",
-                                               line.output, "cannot write the report"));
-    }
+    if (auto error = pmucat::write_output_file(line.output, text)) return fail(*error);
   }
   return pmucat::check::exit_status(report, line.werror) == 0 ? kExitClean : kExitFindings;
 }

@@ -2,12 +2,13 @@
 #include "pmudata/inputs.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "pmucat/output_file.h"
 
 namespace pmucat::cli {
 namespace {
@@ -98,27 +99,9 @@ std::optional<Diagnostic> save_data(const std::filesystem::path& path, const Per
   auto bytes = to_perf_data_proto(
       data, format == DataFormat::proto_binary ? ProtoFormat::binary : ProtoFormat::text);
   if (!bytes) return std::move(bytes).error();
-  // Same atomicity as the perf.data writer: a temporary next to OUT, renamed on success.
-  std::string temp = path.string() + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return io_diagnostic(path, fmt::format("cannot create: {}", std::strerror(errno)));
-  const char* p = bytes->data();
-  std::size_t left = bytes->size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return io_diagnostic(path, fmt::format("write failed: {}", std::strerror(errno)));
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    return io_diagnostic(path, fmt::format("cannot write: {}", std::strerror(errno)));
-  }
-  return std::nullopt;
+  // Same rules as the perf.data writer: a regular file is replaced atomically, a FIFO,
+  // device or "-" is streamed into.
+  return write_output_file(path, *bytes);
 }
 
 }  // namespace pmucat::cli

@@ -28,8 +28,9 @@ std::optional<DataFormat> parse_format(std::string_view name);
 // anything else -> perf.data in `perf_mode`.
 DataFormat format_for_path(const std::filesystem::path& path, PerfDataMode perf_mode);
 
-// Writes `data` as `format` to `path` (perf.data via the atomic writer; protos likewise through
-// a temporary file).
+// Writes `data` as `format` to `path` through an OutputFile (pmucat/output_file.h): a regular
+// file is replaced atomically, a FIFO, device or "-" (standard output) is streamed into, and
+// perf.data goes there in pipe mode. Output failures have ids starting with "output-".
 std::optional<Diagnostic> save_data(const std::filesystem::path& path, const PerfData& data,
                                     DataFormat format);
 

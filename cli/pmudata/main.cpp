@@ -9,6 +9,7 @@
 
 #include "common/app.h"
 #include "common/json.h"
+#include "common/output_path.h"
 #include "pmudata/info.h"
 #include "pmudata/inputs.h"
 
@@ -28,6 +29,8 @@ constexpr const char* kExamples = R"(Examples:
       file mode -> pipe mode
   $ pmudata check perf.data
       structural validation; every problem with its byte offset
+  $ pmudata convert out.pb - | perf script -i -
+      to standard output (perf.data in pipe mode)
 
 Exit status: 0 ok, 1 input rejected (malformed file, problems found), 2 usage or I/O error.
 )";
@@ -101,7 +104,11 @@ int run_convert(const std::string& input, const std::string& output, const std::
       to.empty() ? format_for_path(output, loaded->data.mode) : *parse_format(to);
   if (auto error = save_data(output, loaded->data, format)) {
     report(*error);
-    return to_int(ExitCode::rejected);
+    // A model no output format can hold (an other-endian file, an oversized record) is the
+    // input's fault; anything else is an I/O error, exit 2 as on every tool.
+    return to_int(error->id.starts_with("output-") || error->id == "pmudata-io"
+                      ? ExitCode::usage
+                      : ExitCode::rejected);
   }
   return to_int(ExitCode::success);
 }
@@ -120,8 +127,12 @@ int run(int argc, char** argv) {
   check->add_option("FILE", file, "perf.data file")->required();
   auto* convert = app.add_subcommand("convert", "Convert between perf.data and PerfDataProto");
   convert->add_option("IN", input, "perf.data (file or pipe mode) or PerfDataProto")->required();
-  convert->add_option("OUT", output, "output; its extension (.pb, .pbtxt) picks the format")
-      ->required();
+  convert
+      ->add_option("OUT", output,
+                   "output; its extension (.pb, .pbtxt) picks the format; - is standard "
+                   "output (perf.data then in pipe mode, as into a FIFO or device)")
+      ->required()
+      ->check(output_path_check());
   convert->add_option("--to", to, "output format: perf, pipe, pb, pbtxt")
       ->check(CLI::IsMember({"perf", "file", "pipe", "pb", "pbtxt"}));
 

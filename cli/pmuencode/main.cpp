@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/app.h"
+#include "common/output_path.h"
 #include "common/pmu_selection.h"
 #include "pmucat/decode.h"
 #include "pmucat/perfdata.h"
@@ -33,7 +34,8 @@ constexpr const char* kExamples = R"(Examples:
   $ pmuencode --c 'cpu/event=0x3c/k'
       a C initializer for struct perf_event_attr
   $ pmuencode -o /tmp/pmucat-events.data 'cpu/event=0x3c/'
-      write a perf.data file with these attrs (perf evlist -v -i FILE reads it)
+      write a perf.data file with these attrs and one sample each (perf evlist -v,
+      perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
 
@@ -42,7 +44,7 @@ Environment:
   NO_COLOR       set to disable colour with --color=auto
 
 Exit status: 0 success; 1 a spec or PMU was rejected (located diagnostic on stderr);
-2 usage error or unreadable tree.
+2 usage error, unreadable tree, or the -o output could not be written.
 )";
 
 struct Options {
@@ -63,6 +65,7 @@ bool write_output_file(const Catalog& catalog, const Options& options,
                        std::span<const EncodedEvent> events, DiagnosticPrinter& printer) {
   EventsFileOptions file_options;
   file_options.cmdline = options.argv;
+  file_options.samples_per_event = 1;  // so perf report and perf script show every event
   for (const EncodedEvent& event : events) {
     if (event.attr.config[3] != 0) file_options.writer.attr_size = kAttrSizeVer8;
   }
@@ -127,6 +130,10 @@ int run(const Options& options) {
     printer.error("--decode prints terms and events; only --json changes its output");
     return to_int(ExitCode::usage);
   }
+  if (options.output_file == "-" && output_forms > 0) {
+    printer.error("-o - writes the perf.data to standard output; --json, --perf and --c would too");
+    return to_int(ExitCode::usage);
+  }
   if (options.arguments.empty()) {
     printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
     return to_int(ExitCode::usage);
@@ -189,9 +196,11 @@ int main(int argc, char** argv) {
                "OR a user term into the same field of an event alias, as perf 6.1 does, instead "
                "of overriding it");
   app.add_option("-o,--output", options.output_file,
-                 "Also write a perf.data file describing the attrs (the default dump is then "
-                 "not printed)")
-      ->type_name("FILE");
+                 "Also write a perf.data file describing the attrs, with one sample per event "
+                 "(the default dump is then not printed); - is standard output, and a FIFO, "
+                 "device or - gets pipe mode")
+      ->type_name("FILE")
+      ->check(output_path_check());
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")

@@ -126,8 +126,11 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
                                           std::string_view event_name);
 
 // Streams a perf.data file: records are written as they come (memory does not grow with their
-// number). The output goes to a temporary file next to `path` that finish() renames into
-// place; destroying an unfinished writer deletes it, so a failed write leaves no file behind.
+// number). `path` is opened as an OutputFile (pmucat/output_file.h): a regular file is written
+// as a temporary beside it that finish() renames into place (destroying an unfinished writer
+// removes it, so a failed write leaves no file behind, and the temporary's header stays zeroed
+// until the last write, so it never reads as a valid perf.data); a FIFO, device, socket or
+// standard output ("-") is streamed into, in pipe mode whatever the options say.
 class PerfDataWriter {
  public:
   // Validates the events (attr sizes, ids) and writes everything that precedes the records:
@@ -148,6 +151,8 @@ class PerfDataWriter {
   // Writes the feature sections and the final header, flushes, renames into place.
   std::optional<Diagnostic> finish();
 
+  // The mode being written: pipe when the options said so or the target is a stream.
+  PerfDataMode mode() const;
   std::uint64_t records_written() const;
   std::uint64_t bytes_written() const;
 
@@ -304,9 +309,11 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
 
 struct EventsFileOptions {
   WriterOptions writer;
-  std::vector<std::string> cmdline;     // for CMDLINE; empty writes none
-  std::uint32_t samples_per_event = 0;  // synthetic samples, so `perf report` has something
-  std::uint32_t pid = 0;                // 0: the calling process
+  std::vector<std::string> cmdline;  // for CMDLINE; empty writes none
+  // Synthetic samples per event (every field the attr's sample_type asks for, empty), so
+  // `perf report` and `perf script` show the events; 0 writes none.
+  std::uint32_t samples_per_event = 1;
+  std::uint32_t pid = 0;  // 0: the calling process
   std::string comm = "pmucat";
 };
 
@@ -314,8 +321,9 @@ struct EventsFileOptions {
 // perf record's IP|TID|TIME|PERIOD, sample_id_all, and PERF_SAMPLE_IDENTIFIER when there are
 // several), with EVENT_DESC names, PMU_MAPPINGS from `catalog` (plus the event PMUs' types),
 // host metadata, a COMM, a kernel map and `samples_per_event` synthetic samples. perf 6.1
-// opens the result with `evlist -v`, `report --header-only` and `script` (and `report` when
-// there are samples) with nothing on stderr.
+// opens the result with `evlist -v` (file mode), `report --header-only`, `script` and `report`
+// (when there are samples) with nothing on stderr. `path` is opened as an OutputFile: a
+// stream target (FIFO, device, "-") gets pipe mode.
 std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& path,
                                                  std::span<const EncodedEvent> events,
                                                  const Catalog& catalog,

@@ -130,7 +130,7 @@ std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& pa
   auto writer = PerfDataWriter::create(path, entries, std::move(features), options.writer);
   if (!writer) return std::move(writer).error();
 
-  if (options.writer.mode == PerfDataMode::pipe) {
+  if (writer->mode() == PerfDataMode::pipe) {
     // perf script (pipe mode) names events of fixed types only from EVENT_UPDATE records.
     for (const auto& e : entries) {
       if (auto d = writer->write(event_update_name(e.ids.front(), e.name))) return d;

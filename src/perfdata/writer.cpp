@@ -1,13 +1,11 @@
-// Streaming perf.data writer: file mode (seek back for the header) and pipe mode.
+// Streaming perf.data writer: file mode (the header written last, at offset 0) and pipe mode.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <optional>
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "pmucat/output_file.h"
 #include "pmucat/perfdata.h"
 
 namespace pmucat {
@@ -17,6 +15,7 @@ using perfdata::ByteWriter;
 using perfdata::io_error;
 
 constexpr std::uint64_t kFileHeaderSize = 104;
+constexpr std::size_t kBufferSize = std::size_t{1} << 20;
 
 struct FieldEnd {
   std::string_view name;
@@ -69,28 +68,29 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
 }
 
 struct PerfDataWriter::State {
-  std::filesystem::path path, temp_path;
-  std::FILE* out = nullptr;
+  std::filesystem::path path;
+  std::optional<OutputFile> out;
   WriterOptions options;
   std::vector<PerfEventEntry> events;
   std::map<std::uint32_t, std::vector<std::byte>> features;
   std::uint64_t attrs_offset = 0, data_offset = 0, position = 0;
   std::uint64_t records = 0;
-  std::vector<char> buffer;
+  std::vector<std::byte> buffer;  // written out whenever it reaches kBufferSize
   bool failed = false, finished = false;
 
-  ~State() {
-    if (out != nullptr) std::fclose(out);
-    if (!finished && !temp_path.empty()) ::unlink(temp_path.c_str());
+  std::optional<Diagnostic> flush() {
+    if (buffer.empty()) return std::nullopt;
+    auto e = out->write(buffer);
+    buffer.clear();
+    if (e) failed = true;
+    return e;
   }
 
   std::optional<Diagnostic> put(std::span<const std::byte> bytes) {
     if (failed) return io_error(path.string(), "an earlier write failed");
-    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size()) {
-      failed = true;
-      return io_error(path.string(), fmt::format("write failed: {}", std::strerror(errno)));
-    }
+    buffer.insert(buffer.end(), bytes.begin(), bytes.end());
     position += bytes.size();
+    if (buffer.size() >= kBufferSize) return flush();
     return std::nullopt;
   }
 
@@ -135,25 +135,20 @@ Expected<PerfDataWriter> PerfDataWriter::create(
   state->events = std::move(events);
   state->features = std::move(features);
 
-  // Same directory, so the final rename cannot cross file systems.
-  std::string temp = path.string() + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    return unexpected(io_error(path.string(), fmt::format("cannot create a temporary file "
-                                                          "next to it: {}",
-                                                          std::strerror(errno))));
+  // Validated before the output is touched: a rejected event leaves the target as it was.
+  auto out = OutputFile::open(path);
+  if (!out) return unexpected(std::move(out).error());
+  if (out->streaming() && state->options.mode == PerfDataMode::file) {
+    // A FIFO, device or standard output cannot be seeked back into for the header: perf
+    // itself writes pipe mode there, and reads it from there.
+    state->options.mode = PerfDataMode::pipe;
+    if (!state->options.pipe_end_marker) state->options.pipe_end_marker = feature::last;
   }
-  state->temp_path = temp;
-  state->out = ::fdopen(fd, "w+b");
-  if (state->out == nullptr) {
-    ::close(fd);
-    return unexpected(io_error(path.string(), std::strerror(errno)));
-  }
-  state->buffer.resize(1 << 20);
-  std::setvbuf(state->out, state->buffer.data(), _IOFBF, state->buffer.size());
+  state->out = std::move(*out);
+  state->buffer.reserve(kBufferSize);
 
   ByteWriter head;
-  if (options.mode == PerfDataMode::pipe) {
+  if (state->options.mode == PerfDataMode::pipe) {
     head.put(std::uint64_t{0x32454c4946524550}).put(std::uint64_t{16});
     if (auto e = state->put(head.bytes())) return unexpected(std::move(*e));
     for (const auto& ev : state->events) {
@@ -171,9 +166,9 @@ Expected<PerfDataWriter> PerfDataWriter::create(
         return unexpected(std::move(*e));
       }
     }
-    if (options.pipe_end_marker) {
+    if (state->options.pipe_end_marker) {
       ByteWriter body;
-      body.put(*options.pipe_end_marker);
+      body.put(*state->options.pipe_end_marker);
       if (auto e = state->put_record(record_type::header_feature, 0, body.bytes(), {})) {
         return unexpected(std::move(*e));
       }
@@ -240,26 +235,26 @@ std::optional<Diagnostic> PerfDataWriter::finish() {
     header.put(s.data_offset).put(data_size);
     header.put(std::uint64_t{0}).put(std::uint64_t{0});
     for (auto w : bitmap) header.put(w);
-    if (std::fflush(s.out) != 0 || std::fseek(s.out, 0, SEEK_SET) != 0) {
+    // The header goes in last, so a temporary is never a valid perf.data before this point.
+    if (auto e = s.flush()) return e;
+    if (auto e = s.out->write_at(header.bytes(), 0)) {
       s.failed = true;
-      return io_error(s.path.string(), fmt::format("cannot seek: {}", std::strerror(errno)));
+      return e;
     }
-    if (auto e = s.put(header.bytes())) return e;
+  } else if (auto e = s.flush()) {
+    return e;
   }
-  const bool flushed = std::fflush(s.out) == 0 && ::fsync(::fileno(s.out)) == 0;
-  const bool closed = std::fclose(s.out) == 0;
-  s.out = nullptr;
-  if (!flushed || !closed) {
-    return io_error(s.path.string(), fmt::format("cannot write: {}", std::strerror(errno)));
+  if (auto e = s.out->commit()) {
+    s.failed = true;
+    return e;
   }
-  std::error_code ec;
-  std::filesystem::rename(s.temp_path, s.path, ec);
-  if (ec)
-    return io_error(s.path.string(), fmt::format("cannot rename into place: {}", ec.message()));
   s.finished = true;
   return std::nullopt;
 }
 
+PerfDataMode PerfDataWriter::mode() const {
+  return state_->options.mode;
+}
 std::uint64_t PerfDataWriter::records_written() const {
   return state_->records;
 }

@@ -1,0 +1,19 @@
+// The check every tool applies to an output path option before opening it (-o FILE, OUT).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace pmucat::cli {
+
+// Rejects an empty path at parse time, so `-o ''` is a usage error (exit 2) like any other bad
+// option value; everything else is decided when the path is opened (pmucat/output_file.h).
+inline CLI::Validator output_path_check() {
+  return CLI::Validator(
+      [](const std::string& path) -> std::string {
+        return path.empty() ? "the output path is empty (use - for standard output)" : "";
+      },
+      "", "OUTPUT");
+}
+
+}  // namespace pmucat::cli

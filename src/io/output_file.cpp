@@ -1,0 +1,321 @@
+// OutputFile: how a target is classified, replaced or streamed into (include/pmucat/output_file.h).
+#include "pmucat/output_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "io/temporary_cleanup.h"
+
+namespace pmucat {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMaxSymlinkHops = 40;  // what the kernel allows (ELOOP after that)
+
+Diagnostic output_error(std::string_view id, const fs::path& path, std::string message) {
+  return make_file_diagnostic(Severity::error, id, path.string(), std::move(message));
+}
+
+Diagnostic io_failure(const fs::path& path, std::string_view what, int error_number) {
+  return output_error("output-io", path, fmt::format("{}: {}", what, std::strerror(error_number)));
+}
+
+// The descriptor a path names when it is one of this process's own: /dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, /proc/<our pid>/fd/N. Reopening those through the file system
+// would truncate or replace what the shell redirected into; the descriptor itself is the stream.
+std::optional<int> own_descriptor(const fs::path& path) {
+  const std::string p = path.lexically_normal().string();
+  if (p == "/dev/stdout") return STDOUT_FILENO;
+  if (p == "/dev/stderr") return STDERR_FILENO;
+  std::string_view rest;
+  const std::string own_proc = fmt::format("/proc/{}/fd/", ::getpid());
+  for (std::string_view prefix :
+       {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
+        std::string_view("/proc/thread-self/fd/"), std::string_view(own_proc)}) {
+    if (p.starts_with(prefix)) rest = std::string_view(p).substr(prefix.size());
+  }
+  if (rest.empty()) return std::nullopt;
+  int fd = -1;
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), fd);
+  if (ec != std::errc() || end != rest.data() + rest.size() || fd < 0) return std::nullopt;
+  return fd;
+}
+
+// The permission bits a plain create would give: 0666 minus the umask. The umask is read from
+// /proc (setting it to read it back would race with other threads creating files).
+mode_t default_create_mode() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!line.starts_with("Umask:")) continue;
+    unsigned mask = 0;
+    std::string_view digits = std::string_view(line).substr(6);
+    while (!digits.empty() && (digits.front() == ' ' || digits.front() == '\t')) {
+      digits.remove_prefix(1);
+    }
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), mask, 8).ec == std::errc()) {
+      return static_cast<mode_t>(0666 & ~mask);
+    }
+  }
+  const mode_t mask = ::umask(022);  // no /proc: the classic way
+  ::umask(mask);
+  return static_cast<mode_t>(0666 & ~mask);
+}
+
+// `.NAME.pmucat-XXXXXX` beside the target: hidden, recognisably ours, within NAME_MAX.
+std::string temporary_name_prefix(const fs::path& target) {
+  std::string name = target.filename().string();
+  if (name.size() > 200) name.resize(200);
+  return "." + name + ".pmucat-";
+}
+
+std::string random_suffix() {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device device;
+  std::string out(6, 'x');
+  for (char& c : out) c = kChars[device() % (sizeof(kChars) - 1)];
+  return out;
+}
+
+}  // namespace
+
+struct OutputFile::State {
+  fs::path path;    // as the caller named it (diagnostics)
+  fs::path target;  // the file a commit replaces (the end of a symlink chain)
+  fs::path directory;
+  int fd = -1;
+  bool streaming = false;
+  bool unnamed = false;         // O_TMPFILE: nothing to remove, ever
+  std::string named_temporary;  // mkstemp fallback: removed unless committed
+  int cleanup_slot = -1;
+  bool committed = false;
+
+  ~State() {
+    if (fd >= 0) ::close(fd);
+    if (!named_temporary.empty() && !committed) {
+      io::TerminationSignalsBlocked blocked;
+      ::unlink(named_temporary.c_str());
+      io::release_temporary(cleanup_slot);
+    }
+  }
+
+  std::optional<Diagnostic> open_stream(const fs::path& at, const struct stat& info) {
+    streaming = true;
+    if (S_ISSOCK(info.st_mode)) {
+      sockaddr_un address{};
+      address.sun_family = AF_UNIX;
+      const std::string name = at.string();
+      if (name.size() >= sizeof(address.sun_path)) {
+        return output_error("output-io", path, "socket path too long to connect to");
+      }
+      std::memcpy(address.sun_path, name.c_str(), name.size() + 1);
+      fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      if (fd < 0) return io_failure(path, "cannot create a socket", errno);
+      if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        return io_failure(path, "cannot connect to the socket", errno);
+      }
+      return std::nullopt;
+    }
+    // No O_CREAT, no O_TRUNC: a FIFO or device is written into as it is.
+    fd = ::open(at.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return io_failure(path, "cannot open for writing", errno);
+    return std::nullopt;
+  }
+
+  std::optional<Diagnostic> open_temporary(const std::optional<struct stat>& existing,
+                                           const OutputOptions& options) {
+    directory = target.parent_path();
+    if (directory.empty()) directory = ".";
+    const mode_t mode = existing ? (existing->st_mode & 07777) : default_create_mode();
+    if (options.unnamed_temporary) {
+      fd = ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+      if (fd >= 0) {
+        unnamed = true;
+      } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+        return io_failure(
+            path, fmt::format("cannot create a temporary file in '{}'", directory.string()), errno);
+      }
+    }
+    if (fd < 0) {
+      std::string name = (directory / (temporary_name_prefix(target) + "XXXXXX")).string();
+      io::TerminationSignalsBlocked blocked;
+      fd = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd < 0) {
+        return io_failure(
+            path, fmt::format("cannot create a temporary file in '{}'", directory.string()), errno);
+      }
+      named_temporary = name;
+      cleanup_slot = io::register_temporary(name.c_str());
+    }
+    // Owner first: changing it may clear set-id bits, which the mode then restores. Only root
+    // may give a file away, so failing to is not an error.
+    if (existing && (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid())) {
+      [[maybe_unused]] const int ignored = ::fchown(fd, existing->st_uid, existing->st_gid);
+    }
+    if (::fchmod(fd, mode) != 0) return io_failure(path, "cannot set the file mode", errno);
+    return std::nullopt;
+  }
+
+  // Gives the unnamed temporary a unique name beside the target, then renames that over it.
+  std::optional<Diagnostic> link_and_rename() {
+    const std::string self = fmt::format("/proc/self/fd/{}", fd);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      const std::string name =
+          (directory / (temporary_name_prefix(target) + random_suffix())).string();
+      int linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW);
+      if (linked != 0 && errno == ENOENT) {  // no /proc: needs CAP_DAC_READ_SEARCH instead
+        linked = ::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH);
+      }
+      if (linked != 0 && errno == EEXIST) continue;
+      if (linked != 0) return io_failure(path, "cannot link the temporary file", errno);
+      if (::rename(name.c_str(), target.c_str()) != 0) {
+        const int error_number = errno;
+        ::unlink(name.c_str());
+        return io_failure(path, "cannot rename into place", error_number);
+      }
+      return std::nullopt;
+    }
+    return output_error("output-io", path, "cannot find an unused temporary name");
+  }
+};
+
+OutputFile::OutputFile(std::unique_ptr<State> state) : state_(std::move(state)) {}
+OutputFile::OutputFile(OutputFile&&) noexcept = default;
+OutputFile& OutputFile::operator=(OutputFile&&) noexcept = default;
+OutputFile::~OutputFile() = default;
+
+Expected<OutputFile> OutputFile::open(const fs::path& path, const OutputOptions& options) {
+  auto state = std::make_unique<State>();
+  state->path = path;
+  if (path.empty()) {
+    return unexpected(output_error("output-path-empty", path,
+                                   "the output path is empty (use - for standard output)"));
+  }
+  auto stream_descriptor = [&](int own) -> Expected<OutputFile> {
+    state->streaming = true;
+    state->fd = ::fcntl(own, F_DUPFD_CLOEXEC, 3);
+    if (state->fd < 0) return unexpected(io_failure(path, "cannot use the descriptor", errno));
+    return OutputFile(std::move(state));
+  };
+  if (path == "-") return stream_descriptor(STDOUT_FILENO);
+
+  fs::path at = path;
+  for (int hop = 0; hop <= kMaxSymlinkHops; ++hop) {
+    if (const auto own = own_descriptor(at)) return stream_descriptor(*own);
+    struct stat info {};
+    if (::lstat(at.c_str(), &info) != 0) {
+      if (errno != ENOENT) return unexpected(io_failure(path, "cannot inspect", errno));
+      state->target = at;  // a new file (also the missing target of a dangling symlink)
+      if (auto e = state->open_temporary(std::nullopt, options)) return unexpected(std::move(*e));
+      return OutputFile(std::move(state));
+    }
+    if (S_ISLNK(info.st_mode)) {
+      std::error_code ec;
+      const fs::path link = fs::read_symlink(at, ec);
+      if (ec) return unexpected(io_failure(path, "cannot read the symlink", ec.value()));
+      at = link.is_absolute() ? link : at.parent_path() / link;
+      continue;
+    }
+    if (S_ISDIR(info.st_mode)) {
+      return unexpected(output_error("output-is-directory", path,
+                                     "is a directory; name a file to write (or - for "
+                                     "standard output)"));
+    }
+    if (S_ISREG(info.st_mode)) {
+      state->target = at;
+      if (auto e = state->open_temporary(info, options)) return unexpected(std::move(*e));
+      return OutputFile(std::move(state));
+    }
+    if (auto e = state->open_stream(at, info)) return unexpected(std::move(*e));
+    return OutputFile(std::move(state));
+  }
+  return unexpected(io_failure(path, "cannot resolve", ELOOP));
+}
+
+bool OutputFile::streaming() const {
+  return state_->streaming;
+}
+int OutputFile::fd() const {
+  return state_->fd;
+}
+const fs::path& OutputFile::path() const {
+  return state_->path;
+}
+
+std::optional<Diagnostic> OutputFile::write(std::span<const std::byte> bytes) {
+  if (state_->committed) return output_error("output-io", state_->path, "write after commit");
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(state_->fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return io_failure(state_->path, "write failed", n < 0 ? errno : EIO);
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> OutputFile::write(std::string_view text) {
+  return write(std::as_bytes(std::span(text.data(), text.size())));
+}
+
+std::optional<Diagnostic> OutputFile::write_at(std::span<const std::byte> bytes,
+                                               std::uint64_t offset) {
+  if (state_->streaming) {
+    return output_error("output-io", state_->path, "cannot seek back into a stream");
+  }
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(state_->fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return io_failure(state_->path, "write failed", n < 0 ? errno : EIO);
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> OutputFile::commit() {
+  State& s = *state_;
+  if (s.committed) return output_error("output-io", s.path, "committed twice");
+  if (s.streaming) {
+    const int fd = std::exchange(s.fd, -1);
+    s.committed = true;
+    if (::close(fd) != 0 && errno != EINTR) return io_failure(s.path, "cannot write", errno);
+    return std::nullopt;
+  }
+  if (::fsync(s.fd) != 0) return io_failure(s.path, "cannot write", errno);
+  // Blocked across link and rename: a signal then waits until the output is complete, and no
+  // name of the temporary can outlive the process.
+  io::TerminationSignalsBlocked blocked;
+  if (s.unnamed) {
+    if (auto e = s.link_and_rename()) return e;
+  } else if (::rename(s.named_temporary.c_str(), s.target.c_str()) != 0) {
+    return io_failure(s.path, "cannot rename into place", errno);
+  } else {
+    io::release_temporary(s.cleanup_slot);
+  }
+  s.committed = true;
+  const int fd = std::exchange(s.fd, -1);
+  ::close(fd);  // the data is on disk (fsync above); close cannot lose it now
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> write_output_file(const fs::path& path, std::string_view content,
+                                            const OutputOptions& options) {
+  auto output = OutputFile::open(path, options);
+  if (!output) return std::move(output).error();
+  if (auto e = output->write(content)) return e;
+  return output->commit();
+}
+
+}  // namespace pmucat
