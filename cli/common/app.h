@@ -11,14 +11,9 @@
 #include "common/color.h"
 #include "common/diagnostics.h"
 #include "common/exit_codes.h"
+#include "common/options.h"
 
 namespace pmucat::cli {
-
-struct CommonOptions {
-  std::string sysfs;  // --sysfs DIR|FILE.tar.gz, else $PMUCAT_SYSFS, else empty (live /sys)
-  std::string color = "auto";
-  bool json = false;
-};
 
 // Which of the common options a tool takes. Every tool takes --color, --version and --help;
 // pmudiff names its trees as arguments, so it has no --sysfs.

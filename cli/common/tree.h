@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "common/app.h"
+#include "common/options.h"
 #include "pmucat/check.h"
 
 namespace pmucat::cli {

@@ -24,7 +24,7 @@ constexpr int kExitCannotRun = to_int(ExitCode::usage);
 constexpr const char* kExamples = R"(
   $ pmucheck
       check the live tree; text on a terminal, KTAP otherwise
-  $ pmucheck --sysfs fixtures/sysfs/broken/names --format text
+  $ pmucheck --sysfs fixtures/sysfs/broken/names/devices --format text
       check a copy of a tree (a directory or a pmusnap .tar.gz)
   $ pmucheck --pmu 'uncore_*' --json
       only some PMUs, as JSON

@@ -180,7 +180,7 @@ TEST(FrontEnd, NoColorTurnsColourOffOnATerminalInEveryTool) {
   const std::vector<std::string> commands = {
       "pmuls --sysfs fixtures/sysfs/intel-spr --pmu nosuch",
       "pmuencode --sysfs fixtures/sysfs/intel-spr 'cpu/event=0x100/'",
-      "pmucheck --sysfs fixtures/sysfs/broken/names --format text",
+      "pmucheck --sysfs fixtures/sysfs/broken/names/devices --format text",
       "pmudiff fixtures/sysfs/no-such-tree fixtures/sysfs/amd-zen4",
       "pmusnap --sysfs fixtures/sysfs/no-such-tree " + shell_quote(scratch / "never"),
       "pmudata info --sysfs fixtures/sysfs/no-such-tree " + shell_quote(data),
