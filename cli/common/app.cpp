@@ -4,23 +4,44 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <exception>
+#include <new>
 
 #include "pmucat/version.h"
 
 namespace pmucat::cli {
 
-void add_common_options(CLI::App& app, CommonOptions& options) {
-  app.add_option("--sysfs", options.sysfs,
-                 "Sysfs tree to read: a devices folder or any root above bus/event_source "
-                 "(default: the live /sys)")
-      ->envname("PMUCAT_SYSFS")
-      ->type_name("DIR");
+void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet set) {
+  if (set.sysfs) {
+    app.add_option("--sysfs", options.sysfs,
+                   "Sysfs tree to read: a devices folder, any root above bus/event_source, or a "
+                   "pmusnap .tar.gz capture (default: $PMUCAT_SYSFS, else the live /sys)")
+        ->envname("PMUCAT_SYSFS")
+        ->type_name("DIR|FILE.tar.gz");
+  }
   app.add_option("--color", options.color,
-                 "Colour diagnostics: auto (on a terminal), always, never")
+                 "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->type_name("WHEN");
-  app.add_flag("--json", options.json, "Machine-readable output (schema in docs/cli.md)");
+  if (set.json) {
+    app.add_flag("--json", options.json, "Machine-readable output (schema in docs/cli.md)");
+  }
   app.set_version_flag("--version", std::string("pmucat ") + kVersion);
+}
+
+std::string help_footer(const HelpText& help) {
+  std::string_view examples = help.examples;
+  if (examples.starts_with('\n')) examples.remove_prefix(1);  // R"( followed by a line break
+  std::string text = "Examples:\n";
+  text += examples;
+  text += "\nEnvironment:\n";
+  if (help.reads_sysfs) text += "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n";
+  text += "  NO_COLOR       set to a non-empty value: no colour with --color=auto\n";
+  text += "\nEXIT STATUS\n";
+  text += "  0  success\n";
+  text += fmt::format("  1  input rejected: {}\n", help.rejected);
+  text += "  2  usage error, or an I/O error (unreadable tree or file, unwritable output)\n";
+  return text;
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
@@ -43,9 +64,31 @@ ColorMode color_mode(const CommonOptions& options) {
   return parse_color_mode(options.color).value_or(ColorMode::automatic);
 }
 
-Expected<Catalog> open_catalog(const CommonOptions& options) {
-  if (!options.sysfs.empty()) return Catalog::open(options.sysfs);
-  return Catalog::open("/sys");
+namespace {
+
+// Printing here must not throw again: plain stdio, no formatting library.
+void report_escaped(std::string_view tool, const char* what, const char* detail = "") {
+  std::fwrite(tool.data(), 1, tool.size(), stderr);
+  std::fputs(": error: ", stderr);
+  std::fputs(what, stderr);
+  std::fputs(detail, stderr);
+  std::fputs("\n", stderr);
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept {
+  try {
+    return body(argc, argv);
+  } catch (const std::bad_alloc&) {
+    report_escaped(tool, "out of memory");
+  } catch (const std::exception& error) {
+    report_escaped(tool, "unexpected failure: ", error.what());
+  } catch (...) {
+    report_escaped(tool, "unexpected failure (unknown exception)");
+  }
+  std::fflush(stdout);
+  return to_int(ExitCode::usage);
 }
 
 void write_stdout(std::string_view text) {

@@ -1,12 +1,17 @@
-// The exit statuses every pmucat tool uses (documented in docs/man/*.1.md).
+// The exit statuses every pmucat tool uses: one table for all six (docs/cli.md, the EXIT STATUS
+// section of each man page and of each --help).
 #pragma once
 
 namespace pmucat::cli {
 
 enum class ExitCode : int {
-  success = 0,   // everything asked for was done
-  rejected = 1,  // the input was rejected: bad spec, unknown PMU or event, value too big, ...
-  usage = 2,     // bad command line, or the tree could not be read
+  success = 0,   // everything asked for was done (pmucheck: no errors; pmudiff: no ABI break)
+  rejected = 1,  // the input was rejected: bad spec, unknown PMU or event named on the command
+                 // line, findings in a tree (pmucheck), an ABI break (pmudiff), a malformed
+                 // perf.data (pmudata), a capture that is not faithful (pmusnap)
+  usage = 2,     // bad command line, or an I/O error: unreadable tree or file, unwritable output,
+                 // anything unexpected (see run_main)
+  io = usage,    // the same status, for call sites that report an I/O failure
 };
 
 // The process exit status for `code`.

@@ -29,7 +29,7 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern) {
   } else {
     hint = "run 'pmuls' to see every PMU";
   }
-  return argument_error("unknown-pmu", "<pmu>", pattern, 0, pattern.size(),
+  return argument_error("pmu-unknown", "<pmu>", pattern, 0, pattern.size(),
                         fmt::format("unknown PMU '{}'", pattern), std::move(hint));
 }
 

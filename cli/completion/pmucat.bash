@@ -1,5 +1,6 @@
-# bash completion for pmuls and pmuencode: options, and PMU, event and format names read from
-# the tree the command line selects (--sysfs DIR, else $PMUCAT_SYSFS, else /sys).
+# bash completion for the six pmucat tools (pmuls, pmuencode, pmucheck, pmudiff, pmusnap,
+# pmudata): options, their values, and PMU, event and format names read from the tree the command
+# line selects (--sysfs DIR, else $PMUCAT_SYSFS, else /sys; a .tar.gz capture offers no names).
 
 # The devices folder for a root, discovered the way the library does it.
 _pmucat_devices_dir() {
@@ -87,36 +88,55 @@ _pmucat_complete_spec() {
     compopt -o nospace 2>/dev/null
 }
 
+# A tree: directories, and pmusnap captures (*.tar.gz, *.tgz).
+_pmucat_complete_tree_path() {
+    local cur=$1
+    COMPREPLY+=($(compgen -d -- "$cur"))
+    COMPREPLY+=($(compgen -f -X '!*.tar.gz' -- "$cur"))
+    COMPREPLY+=($(compgen -f -X '!*.tgz' -- "$cur"))
+}
+
+# Completes the value of an option every tool takes; returns 1 when `prev` is none of them.
+_pmucat_complete_common() {
+    local prev=$1 cur=$2
+    case $prev in
+        --sysfs) _pmucat_complete_tree_path "$cur" ;;
+        --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")) ;;
+        *) return 1 ;;
+    esac
+    return 0
+}
+
 _pmuls() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
     case $prev in
-        --sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --pmu) COMPREPLY=($(compgen -W "$(_pmucat_pmus)" -- "$cur")); return ;;
         --event) COMPREPLY=($(compgen -W "$(_pmucat_all_events)" -- "$cur")); return ;;
+        -j | --jobs) return ;;
     esac
-    COMPREPLY=($(compgen -W '--sysfs --color --json --pmu --event --formats --long --help
-        --version' -- "$cur"))
+    COMPREPLY=($(compgen -W '--sysfs --color --json --pmu --event --formats --long --jobs
+        --help --version' -- "$cur"))
 }
 
 _pmuencode() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i decode=0 positional=0
     COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
     case $prev in
-        --sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
         --pmu) COMPREPLY=($(compgen -W "$(_pmucat_pmus)" -- "$cur")); return ;;
+        -o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--sysfs --color --json --pmu --perf --c --decode
-            --perf-semantics --help --version' -- "$cur"))
+            --perf-semantics --output --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --color | --pmu) ((i++)) ;;
+            --sysfs | --color | --pmu | -o | --output) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac
@@ -133,5 +153,78 @@ _pmuencode() {
     _pmucat_complete_spec "$cur"
 }
 
+# pmucheck's rule ids, as the installed pmucheck lists them.
+_pmucat_rule_ids() {
+    "${COMP_WORDS[0]}" --list-rules 2>/dev/null | while read -r id _; do printf '%s\n' "$id"; done
+}
+
+_pmucheck() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
+    case $prev in
+        --pmu) COMPREPLY=($(compgen -W "$(_pmucat_pmus)" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W 'text ktap json junit kcidb' -- "$cur")); return ;;
+        --disable | --enable) COMPREPLY=($(compgen -W "$(_pmucat_rule_ids)" -- "$cur")); return ;;
+        -o | --output | --baseline | --write-baseline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -j | --jobs | --kcidb-origin | --kcidb-build-id) return ;;
+    esac
+    COMPREPLY=($(compgen -W '--sysfs --color --json --pmu --format --output --werror --disable
+        --enable --baseline --write-baseline --live --jobs --kcidb-origin --kcidb-build-id
+        --list-rules --help --version' -- "$cur"))
+}
+
+_pmudiff() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '--color --json --help --version' -- "$cur"))
+        return
+    fi
+    _pmucat_complete_tree_path "$cur"
+}
+
+_pmusnap() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '--sysfs --color --json --allow-partial --force --help
+            --version' -- "$cur"))
+        return
+    fi
+    _pmucat_complete_tree_path "$cur"
+}
+
+_pmudata() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i command=
+    COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
+    case $prev in
+        --to) COMPREPLY=($(compgen -W 'perf file pipe pb pbtxt' -- "$cur")); return ;;
+    esac
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            info | check | convert) command=${COMP_WORDS[i]}; break ;;
+            --sysfs | --color) ((i++)) ;;
+        esac
+    done
+    if [[ $cur == -* ]]; then
+        local options='--sysfs --color --json --help'
+        [[ -z $command ]] && options+=' --version'
+        [[ $command == convert ]] && options+=' --to'
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    elif [[ -z $command ]]; then
+        COMPREPLY=($(compgen -W 'info check convert' -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
 complete -F _pmuls pmuls
 complete -F _pmuencode pmuencode
+complete -F _pmucheck pmucheck
+complete -F _pmudiff pmudiff
+complete -F _pmusnap pmusnap
+complete -F _pmudata pmudata

@@ -9,21 +9,37 @@
 #include <sstream>
 #include <thread>
 
+#include "common/app.h"
 #include "common/output_path.h"
+#include "common/pmu_selection.h"
+#include "common/tree.h"
 #include "pmucat/check.h"
 #include "pmucat/output_file.h"
 
+namespace pmucat::cli {
 namespace {
 
-constexpr int kExitClean = 0;
-constexpr int kExitFindings = 1;
-constexpr int kExitCannotRun = 2;
+constexpr int kExitClean = to_int(ExitCode::success);
+constexpr int kExitFindings = to_int(ExitCode::rejected);
+constexpr int kExitCannotRun = to_int(ExitCode::usage);
+
+constexpr const char* kExamples = R"(
+  $ pmucheck
+      check the live tree; text on a terminal, KTAP otherwise
+  $ pmucheck --sysfs fixtures/sysfs/broken/names/devices --format text
+      check a copy of a tree (a directory or a pmusnap .tar.gz)
+  $ pmucheck --pmu 'uncore_*' --json
+      only some PMUs, as JSON
+  $ pmucheck --write-baseline known.txt; pmucheck --baseline known.txt
+      accept today's findings, fail only on new ones
+  $ pmucheck --list-rules
+      every rule: id, severity, group, rationale
+)";
 
 struct CommandLine {
-  std::string sysfs;
+  CommonOptions common;
   std::vector<std::string> pmus;
   std::string format;
-  std::string color = "auto";
   std::string output;
   std::string baseline;
   std::string write_baseline;
@@ -36,11 +52,6 @@ struct CommandLine {
   std::string kcidb_origin = "pmucheck";
   std::string kcidb_build_id = "pmucheck:build";
 };
-
-int fail(const pmucat::Diagnostic& diagnostic) {
-  std::fputs(pmucat::render(diagnostic).c_str(), stderr);
-  return kExitCannotRun;
-}
 
 std::string list_rules() {
   std::string out;
@@ -73,53 +84,58 @@ std::string render(const pmucat::check::Report& report, const CommandLine& line,
     options.build_id = line.kcidb_build_id;
     return render_kcidb(report, options);
   }
-  bool color = line.color == "always" || (line.color == "auto" && tty && line.output.empty());
+  // A report written to a file (-o) is coloured only when asked for.
+  const ColorMode mode = color_mode(line.common);
+  const bool color =
+      line.output.empty() ? tty && stream_wants_color(mode, stdout) : mode == ColorMode::always;
   return render_text(report, TextOptions{.color = color, .summary = true});
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Validate a sysfs PMU tree (/sys/bus/event_source/devices or a capture).",
                "pmucheck"};
   CommandLine line;
-  if (const char* env = std::getenv("PMUCAT_SYSFS")) line.sysfs = env;
-  app.add_option("--sysfs", line.sysfs,
-                 "Tree to check: a devices dir, a root above one, or a pmusnap .tar.gz "
-                 "(default $PMUCAT_SYSFS, else /sys/bus/event_source/devices)");
-  app.add_option("--pmu", line.pmus, "Check only PMUs matching this name or glob (repeatable)");
+  add_common_options(app, line.common);
+  app.get_option("--json")->description("Same as --format=json");
+  app.add_option("--pmu", line.pmus, "Check only PMUs matching this name or glob (repeatable)")
+      ->type_name("NAME|GLOB");
   app.add_option("--format", line.format,
                  "Output: text (default on a terminal), ktap (default "
                  "otherwise), json, junit, kcidb")
-      ->check(CLI::IsMember({"text", "ktap", "json", "junit", "kcidb"}));
-  app.add_flag_callback(
-         "--json", [&line] { line.format = "json"; }, "Same as --format=json")
-      ->excludes("--format");
-  app.add_option("--color", line.color, "Colour text output: auto, always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_option("-o,--output", line.output,
-                 "Write the report to FILE instead of stdout (- is stdout)")
-      ->check(pmucat::cli::output_path_check());
+      ->check(CLI::IsMember({"text", "ktap", "json", "junit", "kcidb"}))
+      ->excludes("--json");
+  app.add_option("-o,--output", line.output, "Write the report to FILE instead of stdout (- is stdout)")
+      ->type_name("FILE")
+      ->check(output_path_check());
   app.add_flag("--werror", line.werror, "Warnings fail the run too");
-  app.add_option("--disable", line.disabled, "Switch rule ID off (repeatable)");
-  app.add_option("--enable", line.enabled, "Switch rule ID on, also rules off by default");
+  app.add_option("--disable", line.disabled, "Switch rule ID off (repeatable)")->type_name("ID");
+  app.add_option("--enable", line.enabled, "Switch rule ID on, also rules off by default")
+      ->type_name("ID");
   app.add_option("--baseline", line.baseline,
                  "Known findings (RULE PMU [FILE] per line) that "
-                 "are reported but do not fail the run");
+                 "are reported but do not fail the run")
+      ->type_name("FILE");
   app.add_option("--write-baseline", line.write_baseline,
                  "Write every finding of this run as a baseline file")
-      ->check(pmucat::cli::output_path_check());
+      ->type_name("FILE")
+      ->check(output_path_check());
   app.add_flag("--live", line.live, "Also open every event with perf_event_open and read it");
   app.add_option("-j,--jobs", line.jobs, "Check PMUs on N threads")->check(CLI::Range(1, 256));
   app.add_option("--kcidb-origin", line.kcidb_origin, "KCIDB origin of the test objects");
   app.add_option("--kcidb-build-id", line.kcidb_build_id, "KCIDB build the tests belong to");
   app.add_flag("--list-rules", line.list_rules, "List every rule and exit");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? kExitClean : kExitCannotRun;
-  }
+  app.footer(
+      help_footer({.examples = kExamples,
+                   .rejected = "the tree has errors (with --werror: or warnings), or a --pmu "
+                               "matches no PMU"}));
+  if (const auto status = parse_command_line(app, argc, argv)) return *status;
+  if (line.common.json) line.format = "json";
+  DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(line.common), stderr),
+                            "pmucheck");
+  const auto fail = [&printer](const Diagnostic& diagnostic) {
+    printer.print(diagnostic);
+    return kExitCannotRun;
+  };
   if (line.output == "-") line.output.clear();
   if (line.list_rules) {
     std::fputs(list_rules().c_str(), stdout);
@@ -150,15 +166,12 @@ int main(int argc, char** argv) {
     options.baseline = std::move(*baseline);
   }
 
-  auto tree = pmucat::snap::open_tree(line.sysfs);
+  auto tree = open_tree(line.common);
   if (!tree) return fail(tree.error());
-  if (!line.pmus.empty()) {
-    for (const std::string& pattern : line.pmus) {
-      if (tree->catalog.match_pmus(pattern).empty()) {
-        return fail(pmucat::make_file_diagnostic(pmucat::Severity::error, "pmu-not-found",
-                                                 tree->catalog.devices_dir().string(),
-                                                 fmt::format("no PMU matches '{}'", pattern)));
-      }
+  for (const std::string& pattern : line.pmus) {
+    if (tree->catalog.match_pmus(pattern).empty()) {
+      printer.print(unknown_pmu_error(tree->catalog, pattern));
+      return kExitFindings;
     }
   }
   pmucat::check::Report report = pmucat::check::run(tree->catalog, options);
@@ -175,4 +188,11 @@ int main(int argc, char** argv) {
     if (auto error = pmucat::write_output_file(line.output, text)) return fail(*error);
   }
   return pmucat::check::exit_status(report, line.werror) == 0 ? kExitClean : kExitFindings;
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmucheck", pmucat::cli::run);
 }

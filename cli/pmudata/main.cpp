@@ -10,13 +10,14 @@
 #include "common/app.h"
 #include "common/json.h"
 #include "common/output_path.h"
+#include "common/tree.h"
 #include "pmudata/info.h"
 #include "pmudata/inputs.h"
 
 namespace pmucat::cli {
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
+constexpr const char* kExamples = R"(
   $ pmudata info perf.data
       header, events (attrs as perf prints them), features, record counts
   $ pmudata info --sysfs /sys perf.data
@@ -31,8 +32,6 @@ constexpr const char* kExamples = R"(Examples:
       structural validation; every problem with its byte offset
   $ pmudata convert out.pb - | perf script -i -
       to standard output (perf.data in pipe mode)
-
-Exit status: 0 ok, 1 input rejected (malformed file, problems found), 2 usage or I/O error.
 )";
 
 // perf.data problems have a byte offset, not a line: `file: error: message [id]`.
@@ -50,16 +49,16 @@ int run_info(const std::string& file, const CommonOptions& common, DiagnosticPri
                       ? ExitCode::usage
                       : ExitCode::rejected);
   }
-  std::optional<Catalog> catalog;
+  std::optional<snap::OpenedTree> tree;
   if (!common.sysfs.empty()) {
-    auto opened = open_catalog(common);
+    auto opened = open_tree(common);
     if (!opened) {
       printer.print(opened.error());
       return to_int(ExitCode::usage);
     }
-    catalog = std::move(*opened);
+    tree = std::move(*opened);
   }
-  const Catalog* cat = catalog ? &*catalog : nullptr;
+  const Catalog* cat = tree ? &tree->catalog : nullptr;
   write_stdout(common.json ? dump_json(info_json(*loaded, cat)) + "\n" : info_text(*loaded, cat));
   return to_int(ExitCode::success);
 }
@@ -115,7 +114,8 @@ int run_convert(const std::string& input, const std::string& output, const std::
 
 int run(int argc, char** argv) {
   CLI::App app{"pmudata: inspect, check and convert perf.data files and PerfDataProto", "pmudata"};
-  app.footer(kExamples);
+  app.footer(help_footer(
+      {.examples = kExamples, .rejected = "a malformed file, or problems found by check"}));
   app.require_subcommand(1);
   CommonOptions common;
   add_common_options(app, common);
@@ -148,5 +148,5 @@ int run(int argc, char** argv) {
 }  // namespace pmucat::cli
 
 int main(int argc, char** argv) {
-  return pmucat::cli::run(argc, argv);
+  return pmucat::cli::run_main(argc, argv, "pmudata", pmucat::cli::run);
 }

@@ -9,6 +9,7 @@
 #include "common/app.h"
 #include "common/output_path.h"
 #include "common/pmu_selection.h"
+#include "common/tree.h"
 #include "pmucat/decode.h"
 #include "pmucat/perfdata.h"
 #include "pmuencode/decode_words.h"
@@ -18,7 +19,7 @@
 namespace pmucat::cli {
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
+constexpr const char* kExamples = R"(
   $ pmuencode 'cpu/event=0x3c,umask=0x1,inv,cmask=3/u'
       the perf_event_attr perf would open, then the canonical spec
   $ pmuencode --pmu cpu 'event=0xc0,umask=0x1'
@@ -38,13 +39,6 @@ constexpr const char* kExamples = R"(Examples:
       perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
-
-Environment:
-  PMUCAT_SYSFS   tree to read when --sysfs is not given
-  NO_COLOR       set to disable colour with --color=auto
-
-Exit status: 0 success; 1 a spec or PMU was rejected (located diagnostic on stderr);
-2 usage error, unreadable tree, or the -o output could not be written.
 )";
 
 struct Options {
@@ -138,11 +132,12 @@ int run(const Options& options) {
     printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
     return to_int(ExitCode::usage);
   }
-  auto catalog = open_catalog(options.common);
-  if (!catalog) {
-    printer.print(catalog.error());
+  auto tree = open_tree(options.common);
+  if (!tree) {
+    printer.print(tree.error());
     return to_int(ExitCode::usage);
   }
+  const Catalog* catalog = &tree->catalog;
   if (options.decode) return run_decode(*catalog, options, printer);
 
   EncodeOptions encode_options;
@@ -176,8 +171,10 @@ int run(const Options& options) {
 }  // namespace
 }  // namespace pmucat::cli
 
-int main(int argc, char** argv) {
-  using namespace pmucat::cli;
+namespace pmucat::cli {
+namespace {
+
+int parse_and_run(int argc, char** argv) {
   Options options;
   options.argv.assign(argv, argv + argc);
   CLI::App app("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.",
@@ -205,7 +202,17 @@ int main(int argc, char** argv) {
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")
       ->type_name("SPEC");
-  app.footer(kExamples);
+  app.footer(help_footer(
+      {.examples = kExamples,
+       .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "
+                   "stderr)"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmuencode", pmucat::cli::parse_and_run);
 }

@@ -10,6 +10,7 @@
 #include "common/ordered_parallel.h"
 #include "common/output_buffer.h"
 #include "common/pmu_selection.h"
+#include "common/tree.h"
 #include "pmucat/suggest.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_listing.h"
@@ -19,7 +20,7 @@
 namespace pmucat::cli {
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
+constexpr const char* kExamples = R"(
   $ pmuls
       every PMU: type, kind, cpumask/cpus, number of events and formats
   $ pmuls --pmu cpu
@@ -32,12 +33,6 @@ constexpr const char* kExamples = R"(Examples:
       one event in full, on every PMU that has it
   $ pmuls --json --pmu cpu
       the same selection as JSON (schema in docs/cli.md)
-
-Environment:
-  PMUCAT_SYSFS   tree to read when --sysfs is not given
-  NO_COLOR       set to disable colour with --color=auto
-
-Exit status: 0 success, 1 unknown PMU or event, 2 usage error or unreadable tree.
 )";
 
 struct Options {
@@ -78,7 +73,7 @@ Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::stri
   std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
   if (auto suggestion = nearest_name(name, names))
     hint = fmt::format("did you mean '{}'?", *suggestion);
-  return argument_error("unknown-event", "<event>", name, 0, name.size(),
+  return argument_error("event-unknown", "<event>", name, 0, name.size(),
                         fmt::format("no PMU has an event named '{}'", name), std::move(hint));
 }
 
@@ -87,11 +82,12 @@ int run(const Options& options) {
   DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuls");
   const Palette stdout_palette{stream_wants_color(mode, stdout)};
 
-  auto catalog = open_catalog(options.common);
-  if (!catalog) {
-    printer.print(catalog.error());
+  auto tree = open_tree(options.common);
+  if (!tree) {
+    printer.print(tree.error());
     return to_int(ExitCode::usage);
   }
+  const Catalog* catalog = &tree->catalog;
   auto selected = select_pmus(*catalog, options.pmus);
   if (!selected) {
     printer.print(selected.error());
@@ -156,8 +152,10 @@ int run(const Options& options) {
 }  // namespace
 }  // namespace pmucat::cli
 
-int main(int argc, char** argv) {
-  using namespace pmucat::cli;
+namespace pmucat::cli {
+namespace {
+
+int parse_and_run(int argc, char** argv) {
   Options options;
   CLI::App app("List the PMUs of a Linux sysfs event_source tree, their events and formats.",
                "pmuls");
@@ -176,7 +174,14 @@ int main(int argc, char** argv) {
                  "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
                  "the output is the same for every N")
       ->check(CLI::Range(0, 256));
-  app.footer(kExamples);
+  app.footer(help_footer({.examples = kExamples, .rejected = "unknown PMU or event"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmuls", pmucat::cli::parse_and_run);
 }

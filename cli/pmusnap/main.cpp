@@ -6,37 +6,55 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "common/app.h"
+#include "common/tree.h"
 #include "pmucat/check.h"
 
-int main(int argc, char** argv) {
+namespace pmucat::cli {
+namespace {
+
+constexpr const char* kExamples = R"(
+  $ pmusnap /tmp/my-machine.tar.gz
+      capture the live tree into a tarball to attach to a bug report
+  $ pmusnap --sysfs fixtures/sysfs/intel-spr /tmp/spr-copy
+      capture a tree (a directory, or a .tar.gz capture) into a new directory
+  $ pmucheck --sysfs /tmp/my-machine.tar.gz
+      every tool reads the capture back with --sysfs
+)";
+
+int run(int argc, char** argv) {
   CLI::App app{"Capture a sysfs PMU tree (following symlinks) into OUT, a directory or a .tar.gz.",
                "pmusnap"};
-  std::string sysfs = "/sys/bus/event_source/devices";
-  if (const char* env = std::getenv("PMUCAT_SYSFS")) sysfs = env;
+  CommonOptions common;
   std::string out;
-  app.add_option("--sysfs", sysfs, "Tree to capture (default $PMUCAT_SYSFS, else the live tree)");
-  app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
-  bool json = false;
-  app.add_flag(
-      "--json", json,
+  add_common_options(app, common);
+  app.get_option("--json")->description(
       "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"not_captured\", "
       "\"unreadable\"}");
+  app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
   bool allow_partial = false;
   app.add_flag("--allow-partial", allow_partial,
                "Exit 0 even when some files could not be captured byte for byte");
   pmucat::snap::CaptureOptions options;
   app.add_flag("--force", options.force,
                "Replace an existing OUT (a regular .tar.gz file or a previous capture directory)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int status = app.exit(error);
-    return status == 0 ? 0 : 2;
+  app.footer(help_footer({.examples = kExamples,
+                          .rejected = "the capture is not faithful (files not captured byte "
+                                      "for byte; see --json and the manifest)"}));
+  if (const auto status = parse_command_line(app, argc, argv)) return *status;
+  const bool json = common.json;
+  DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmusnap");
+  // The source goes through the same opening as every tool: a directory or a capture.
+  auto tree = open_tree(common);
+  if (!tree) {
+    printer.print(tree.error());
+    return to_int(ExitCode::io);
   }
+  const std::filesystem::path sysfs = tree->catalog.devices_dir();
   auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {
-    std::fputs(pmucat::render(summary.error()).c_str(), stderr);
-    return 2;
+    printer.print(summary.error());
+    return to_int(ExitCode::io);
   }
   if (json) {
     nlohmann::json doc = {{"output", out},
@@ -59,4 +77,11 @@ int main(int argc, char** argv) {
   }
   std::fputs(pmucat::snap::describe_not_captured(*summary).c_str(), stderr);
   return summary->not_captured.empty() || allow_partial ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmusnap", pmucat::cli::run);
 }

@@ -2,8 +2,11 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 #include <string>
 
+#include "common/app.h"
 #include "common/attr_fields.h"
 #include "common/color.h"
 #include "common/diagnostics.h"
@@ -122,7 +125,7 @@ TEST(Json, InvalidUtf8DoesNotAbortTheDump) {
 }
 
 TEST(Json, DiagnosticCarriesItsLocation) {
-  const Diagnostic diagnostic = argument_error("unknown-pmu", "<pmu>", "cpux", 0, 4,
+  const Diagnostic diagnostic = argument_error("pmu-unknown", "<pmu>", "cpux", 0, 4,
                                                "unknown PMU 'cpux'", "did you mean 'cpu'?");
   const Json json = diagnostic_to_json(diagnostic);
   EXPECT_EQ(json["file"], "<pmu>");
@@ -169,13 +172,57 @@ TEST(DiagnosticPrinter, ErrorsBecomeWarningsAndLintsAreSkipped) {
 
 TEST(DiagnosticPrinter, LocatedErrorHasCaretAndHint) {
   const std::string text = printed(false, [](DiagnosticPrinter& p) {
-    p.print(argument_error("unknown-pmu", "<pmu>", "cpux", 0, 4, "unknown PMU 'cpux'",
+    p.print(argument_error("pmu-unknown", "<pmu>", "cpux", 0, 4, "unknown PMU 'cpux'",
                            "did you mean 'cpu'?"));
     EXPECT_TRUE(p.had_error());
   });
   EXPECT_NE(text.find("<pmu>:1:1: error: unknown PMU 'cpux'"), std::string::npos) << text;
   EXPECT_NE(text.find("cpux\n^"), std::string::npos) << text;
   EXPECT_NE(text.find("did you mean 'cpu'?"), std::string::npos) << text;
+}
+
+TEST(RunMain, ReturnsTheBodysStatus) {
+  EXPECT_EQ(run_main(0, nullptr, "tool", [](int, char**) { return 1; }), 1);
+}
+
+TEST(RunMain, AnExceptionEscapingTheBodyIsExitTwoWithAMessage) {
+  ::testing::internal::CaptureStderr();
+  const int status = run_main(0, nullptr, "tool", [](int, char**) -> int {
+    throw std::runtime_error("basic_ios::clear: iostream error");
+  });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, to_int(ExitCode::usage));
+  EXPECT_EQ(err, "tool: error: unexpected failure: basic_ios::clear: iostream error\n");
+}
+
+TEST(RunMain, OutOfMemoryAndForeignExceptionsToo) {
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(run_main(0, nullptr, "tool", [](int, char**) -> int { throw std::bad_alloc(); }), 2);
+  EXPECT_EQ(run_main(0, nullptr, "tool", [](int, char**) -> int { throw 42; }), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err,
+            "tool: error: out of memory\n"
+            "tool: error: unexpected failure (unknown exception)\n");
+}
+
+TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
+  const std::string footer =
+      help_footer({.examples = "\n  $ tool x\n      does x\n", .rejected = "bad x"});
+  EXPECT_EQ(footer,
+            "Examples:\n"
+            "  $ tool x\n"
+            "      does x\n"
+            "\n"
+            "Environment:\n"
+            "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n"
+            "  NO_COLOR       set to a non-empty value: no colour with --color=auto\n"
+            "\n"
+            "EXIT STATUS\n"
+            "  0  success\n"
+            "  1  input rejected: bad x\n"
+            "  2  usage error, or an I/O error (unreadable tree or file, unwritable output)\n");
+  const std::string no_tree = help_footer({.examples = "", .rejected = "", .reads_sysfs = false});
+  EXPECT_EQ(no_tree.find("PMUCAT_SYSFS"), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,10 @@
-// The bash completion script (cli/completion/pmucat.bash), driven the way bash drives it.
+// The bash completion script (cli/completion/pmucat.bash) of all six tools, driven the way bash
+// drives it.
 #include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "run_command.h"
 
@@ -57,6 +62,78 @@ TEST(Completion, SpecOffersEventsAndFormatsOfThePmu) {
 TEST(Completion, DecodeTakesAPmuThenWords) {
   EXPECT_EQ(complete("pmuencode --decode amd_l", "amd-zen4"), "amd_l3\n");
   EXPECT_EQ(complete("pmuencode --decode cpu config1", "amd-zen4"), "config1=\n");
+}
+
+// The long options `text` (a --help) names.
+std::set<std::string> long_options(const std::string& text) {
+  std::set<std::string> options;
+  const std::regex option("(^|[ ,\\[])(--[a-z][a-z0-9-]*)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), option);
+       it != std::sregex_iterator(); ++it) {
+    options.insert((*it)[2]);
+  }
+  return options;
+}
+
+std::set<std::string> lines(const std::string& text) {
+  std::set<std::string> result;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) result.insert(line);
+  return result;
+}
+
+TEST(Completion, EveryToolIsCompletedWithEveryOptionOfItsHelp) {
+  for (const char* tool : kTools) {
+    const CommandResult help = run_tool_command(std::string(tool) + " --help", "-");
+    ASSERT_EQ(help.status, 0) << tool;
+    // The options part, not the examples (pmudata's name options of its subcommands).
+    const std::set<std::string> documented =
+        long_options(help.out.substr(0, help.out.find("\nExamples:")));
+    ASSERT_TRUE(documented.count("--help")) << tool << ":\n" << help.out;
+    const std::set<std::string> offered = lines(complete(std::string(tool) + " --"));
+    for (const std::string& option : documented) {
+      EXPECT_TRUE(offered.count(option)) << tool << " does not complete " << option;
+    }
+  }
+}
+
+TEST(Completion, CommonOptionValuesInEveryTool) {
+  for (const char* tool : kTools) {
+    EXPECT_EQ(complete(std::string(tool) + " --color n"), "never\n") << tool;
+  }
+  for (const char* tool : {"pmuls", "pmuencode", "pmucheck", "pmusnap", "pmudata"}) {
+    EXPECT_EQ(complete(std::string(tool) + " --sysfs fixtures/sysfs/amd-z"),
+              "fixtures/sysfs/amd-zen4\n")
+        << tool;
+  }
+}
+
+TEST(Completion, PmucheckValues) {
+  EXPECT_EQ(complete("pmucheck --format j"), "json\njunit\n");
+  EXPECT_EQ(complete("pmucheck --pmu amd_l", "amd-zen4"), "amd_l3\n");
+  EXPECT_EQ(complete("pmucheck --disable format-wide-r"), "format-wide-range\n");
+}
+
+TEST(Completion, PmudiffTakesTrees) {
+  EXPECT_EQ(complete("pmudiff fixtures/sysfs/diff/snb-ep-2"), "fixtures/sysfs/diff/snb-ep-2013\n");
+}
+
+TEST(Completion, PmudataSubcommandsThenFiles) {
+  for (const char* command : {"info", "check", "convert"}) {
+    const CommandResult help = run_tool_command(std::string("pmudata ") + command + " --help", "-");
+    const std::set<std::string> offered =
+        lines(complete(std::string("pmudata ") + command + " --"));
+    for (const std::string& option :
+         long_options(help.out.substr(0, help.out.find("\nExamples:")))) {
+      EXPECT_TRUE(offered.count(option))
+          << "pmudata " << command << " does not complete " << option;
+    }
+  }
+  EXPECT_EQ(complete("pmudata c"), "check\nconvert\n");
+  EXPECT_EQ(complete("pmudata convert --t"), "--to\n");
+  EXPECT_EQ(complete("pmudata convert --to p"), "pb\npbtxt\nperf\npipe\n");
+  EXPECT_EQ(complete("pmudata info fixtures/sysfs/REA"), "fixtures/sysfs/README.md\n");
 }
 
 }  // namespace
