@@ -2,6 +2,8 @@
 // misread in a file that parses.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
 #include "pmucat/perfdata.h"
@@ -100,22 +102,31 @@ std::uint32_t nr_cpus_available(const PerfData& data) {
   return n ? n->first : 0;
 }
 
+// Pipe-mode FEATURE records of newer perf are zero-padded to 8 bytes.
+bool only_padding(std::span<const std::byte> rest) {
+  return rest.size() < 8 &&
+         std::all_of(rest.begin(), rest.end(), [](std::byte b) { return b == std::byte{0}; });
+}
+
 // The two sibling lists, then (when present) one core/socket id pair per available CPU, then
-// (when present) a die list and one die id per CPU: nothing else may fit the payload. perf 6.1
-// trusts the counts, and crashes on `report --header-only -I` when they do not match.
+// (when present) a die list and one die id per CPU, then at most the 8-byte alignment padding:
+// nothing else may fit the payload. perf 6.1 trusts the counts, and crashes on `report
+// --header-only -I` when they do not match.
 bool cpu_topology_matches(std::span<const std::byte> payload, std::uint32_t nr_cpus) {
   const auto topology = decode_cpu_topology(payload, nr_cpus);
   if (!topology) return false;
   if (nr_cpus == 0) return true;  // without NRCPUS the tails cannot be sized
-  if (topology->cpus.empty()) return topology->extra.empty();
-  if (topology->extra.empty()) return true;
+  if (topology->cpus.empty() || only_padding(topology->extra)) {
+    return only_padding(topology->extra);
+  }
   perfdata::ByteReader in(topology->extra, false);
   const auto dies = in.read<std::uint32_t>();
   if (!dies || *dies > in.remaining() / 4) return false;
   for (std::uint32_t i = 0; i < *dies; ++i) {
     if (!in.read_header_string()) return false;
   }
-  return in.remaining() == 4ull * nr_cpus;
+  const auto die_ids = in.take(4ull * nr_cpus);
+  return die_ids && only_padding(*in.take(in.remaining()));
 }
 
 void check_features(const PerfData& data, const FeatureOffsets& offsets, Problems& problems) {
