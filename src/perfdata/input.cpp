@@ -82,8 +82,8 @@ class FramingWalker {
       case InputKind::proto_text:
         for (; pos_ < bytes.size(); ++pos_) {
           if (!is_text_byte(bytes[pos_])) {
-            return fmt::format("byte {} ({:#04x}) at offset {} cannot be in a text PerfDataProto",
-                               pos_, std::to_integer<unsigned>(bytes[pos_]), pos_);
+            return fmt::format("at byte offset {}: byte {:#04x} cannot be in a text PerfDataProto",
+                               pos_, std::to_integer<unsigned>(bytes[pos_]));
           }
         }
         return std::nullopt;
