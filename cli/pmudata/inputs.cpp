@@ -5,8 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "pmucat/output_file.h"
 
@@ -37,38 +35,55 @@ std::string_view to_string(DataFormat format) {
   return "?";
 }
 
-Expected<LoadedData> load_data(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return unexpected(io_diagnostic(path, fmt::format("cannot open: {}", std::strerror(errno))));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+namespace {
+
+Expected<PerfData> parse_proto(const InputImage& image, ProtoFormat format,
+                               const std::filesystem::path& path) {
+  const std::string_view text(reinterpret_cast<const char*>(image.bytes.data()),
+                              image.bytes.size());
+  return from_perf_data_proto(text, format, path.string());
+}
+
+}  // namespace
+
+Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLimits& limits) {
+  auto image = read_input(path, limits);
+  if (!image) return unexpected(std::move(image).error());
   LoadedData loaded;
-  loaded.size_bytes = bytes.size();
-  if (bytes.rfind("PERFILE2", 0) == 0 || bytes.rfind("2ELIFREP", 0) == 0) {
-    auto data = parse_perf_data(
-        std::span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()), path.string());
+  loaded.size_bytes = image->bytes.size();
+  if (image->kind == InputKind::perf_data) {
+    auto data = parse_perf_data(image->bytes, path.string());
     if (!data) return unexpected(std::move(data).error());
     loaded.format =
         data->mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
     loaded.data = std::move(*data);
     return loaded;
   }
-  if (auto data = from_perf_data_proto(bytes, ProtoFormat::binary, path.string())) {
-    loaded.format = DataFormat::proto_binary;
-    loaded.data = std::move(*data);
-    return loaded;
-  }
-  auto data = from_perf_data_proto(bytes, ProtoFormat::text, path.string());
+  // The first bytes say which proto encoding is more plausible; its error is the one reported
+  // when the other encoding does not parse either.
+  const bool binary_first = image->kind == InputKind::proto_binary;
+  const ProtoFormat first = binary_first ? ProtoFormat::binary : ProtoFormat::text;
+  const ProtoFormat second = binary_first ? ProtoFormat::text : ProtoFormat::binary;
+  auto data = parse_proto(*image, first, path);
+  ProtoFormat format = first;
   if (!data) {
-    return unexpected(io_diagnostic(path,
-                                    "neither perf.data (no PERFILE2 magic) nor a "
-                                    "PerfDataProto (binary or text)"));
+    auto other = parse_proto(*image, second, path);
+    if (!other) return unexpected(std::move(data).error());
+    data = std::move(other);
+    format = second;
   }
-  loaded.format = DataFormat::proto_text;
+  if (data->events.empty() && data->records.empty()) {
+    Diagnostic d = io_diagnostic(path, "a PerfDataProto with no events and no records");
+    d.id = "perfdata-malformed";
+    return unexpected(std::move(d));
+  }
+  loaded.format = format == ProtoFormat::binary ? DataFormat::proto_binary : DataFormat::proto_text;
   loaded.data = std::move(*data);
   return loaded;
+}
+
+int exit_status_for(const Diagnostic& error) {
+  return error.id == "pmudata-io" || error.id == "perfdata-io" ? 2 : 1;
 }
 
 std::optional<DataFormat> parse_format(std::string_view name) {

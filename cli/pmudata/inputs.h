@@ -18,9 +18,15 @@ struct LoadedData {
   std::uint64_t size_bytes = 0;
 };
 
-// Reads `path`, telling the format from its content: the PERFILE2 magic, else a binary
-// PerfDataProto, else a text one.
-Expected<LoadedData> load_data(const std::filesystem::path& path);
+// Reads `path` (at most `max_bytes`, see read_input), telling the format from its first
+// bytes: the PERFILE2 magic, else a binary or text PerfDataProto (the other encoding is tried
+// too; the error reported is the one of the encoding the first bytes suggest). Directories,
+// inputs under 8 bytes and protos describing nothing are refused.
+Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLimits& limits = {});
+
+// The exit status for a load_data error: 2 for I/O (cannot open, a directory), 1 for a
+// rejected input.
+int exit_status_for(const Diagnostic& error);
 
 // The format `--to` names ("perf", "pipe", "pb", "pbtxt"), or nullopt.
 std::optional<DataFormat> parse_format(std::string_view name);

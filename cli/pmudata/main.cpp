@@ -3,8 +3,6 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "common/app.h"
@@ -41,13 +39,12 @@ void report(const Diagnostic& d) {
                d.id.empty() ? "" : fmt::format(" [{}]", d.id).c_str());
 }
 
-int run_info(const std::string& file, const CommonOptions& common, DiagnosticPrinter& printer) {
-  auto loaded = load_data(file);
+int run_info(const std::string& file, const InputLimits& limits, const CommonOptions& common,
+             DiagnosticPrinter& printer) {
+  auto loaded = load_data(file, limits);
   if (!loaded) {
     report(loaded.error());
-    return to_int(loaded.error().id == "pmudata-io" || loaded.error().id == "perfdata-io"
-                      ? ExitCode::usage
-                      : ExitCode::rejected);
+    return exit_status_for(loaded.error());
   }
   std::optional<snap::OpenedTree> tree;
   if (!common.sysfs.empty()) {
@@ -63,15 +60,13 @@ int run_info(const std::string& file, const CommonOptions& common, DiagnosticPri
   return to_int(ExitCode::success);
 }
 
-int run_check(const std::string& file, const CommonOptions& common, DiagnosticPrinter& printer) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    printer.error(fmt::format("cannot open '{}'", file));
-    return to_int(ExitCode::usage);
+int run_check(const std::string& file, const InputLimits& limits, const CommonOptions& common) {
+  const auto image = read_input(file, limits);
+  if (!image) {
+    report(image.error());
+    return exit_status_for(image.error());
   }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto problems = check_perf_data(
-      std::span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()), file);
+  const auto problems = check_perf_data(image->bytes, file);
   bool errors = false;
   for (const auto& p : problems) errors = errors || p.severity == Severity::error;
   if (common.json) {
@@ -93,11 +88,12 @@ int run_check(const std::string& file, const CommonOptions& common, DiagnosticPr
   return to_int(errors ? ExitCode::rejected : ExitCode::success);
 }
 
-int run_convert(const std::string& input, const std::string& output, const std::string& to) {
-  auto loaded = load_data(input);
+int run_convert(const std::string& input, const std::string& output, const std::string& to,
+                const InputLimits& limits) {
+  auto loaded = load_data(input, limits);
   if (!loaded) {
     report(loaded.error());
-    return to_int(loaded.error().id == "pmudata-io" ? ExitCode::usage : ExitCode::rejected);
+    return exit_status_for(loaded.error());
   }
   const DataFormat format =
       to.empty() ? format_for_path(output, loaded->data.mode) : *parse_format(to);
@@ -119,6 +115,17 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   CommonOptions common;
   add_common_options(app, common);
+  InputLimits limits;
+  app.add_option_function<std::string>(
+         "--max-input-size",
+         [&limits](const std::string& text) {
+           const auto bytes = parse_byte_size(text);
+           if (!bytes || *bytes == 0) throw CLI::ValidationError("--max-input-size", text);
+           limits = InputLimits::uniform(*bytes);
+         },
+         "largest input read into memory (suffixes K, M, G; default 1G for a regular file, "
+         "32M for a pipe, FIFO or device)")
+      ->type_name("SIZE");
 
   std::string file, input, output, to;
   auto* info = app.add_subcommand("info", "Show the header, events, features and record counts");
@@ -139,9 +146,9 @@ int run(int argc, char** argv) {
   for (auto* sub : {info, check, convert}) sub->fallthrough();  // --json/--sysfs after it too
   if (const auto status = parse_command_line(app, argc, argv)) return *status;
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmudata");
-  if (info->parsed()) return run_info(file, common, printer);
-  if (check->parsed()) return run_check(file, common, printer);
-  return run_convert(input, output, to);
+  if (info->parsed()) return run_info(file, limits, common, printer);
+  if (check->parsed()) return run_check(file, limits, common);
+  return run_convert(input, output, to, limits);
 }
 
 }  // namespace

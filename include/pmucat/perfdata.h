@@ -102,8 +102,42 @@ struct PerfData {
 // hostile file gives a diagnostic naming the byte offset of the problem (`file` names it).
 Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string_view file);
 
-// Reads and parses `path` ("-" is not special: pass a path).
+// Reads and parses `path` ("-" is not special: pass a path), through read_input with the
+// default limit.
 Expected<PerfData> read_perf_data(const std::filesystem::path& path);
+
+// ---- bounded input ----------------------------------------------------------------------------
+
+// Inputs are read whole into memory (streaming is a later step), so their size is capped. A
+// regular file's size is known before anything is read: 1 GiB by default, any perf.data a
+// workstation records in minutes. A pipe, FIFO or device may never end, so it gets a cap small
+// enough that an endless one is refused in well under a second and 64 MiB of memory.
+struct InputLimits {
+  std::uint64_t file_bytes = std::uint64_t{1} << 30;
+  std::uint64_t stream_bytes = std::uint64_t{32} << 20;
+  // The same cap for both (a user's --max-input-size).
+  static InputLimits uniform(std::uint64_t bytes) { return {bytes, bytes}; }
+};
+
+enum class InputKind : std::uint8_t { perf_data, proto_binary, proto_text };
+
+struct InputImage {
+  std::vector<std::byte> bytes;
+  InputKind kind = InputKind::perf_data;  // decided from the first 8 bytes
+};
+
+// Reads `path` (a file, FIFO, character device ...) into memory. The kind is decided from the
+// first bytes and the framing (pipe-mode record sizes, protobuf keys and lengths, text bytes)
+// is followed while reading, so an input that cannot be valid is refused when its first bad
+// frame arrives; nothing beyond the limit for its kind of file is ever read or allocated. Refused
+// (id "perfdata-malformed"): fewer than 8 bytes, unknown first bytes, a bad frame, more than the
+// limit. I/O errors and directories (id "perfdata-io") name the path and the reason.
+Expected<InputImage> read_input(const std::filesystem::path& path, const InputLimits& limits = {});
+
+// "1 GiB", "16 MiB", "100 bytes": as limits are shown in messages.
+std::string format_byte_size(std::uint64_t bytes);
+// "1073741824", "512K", "16M", "1G" (also KiB/MiB/GiB); nullopt when malformed or too large.
+std::optional<std::uint64_t> parse_byte_size(std::string_view text);
 
 // Every structural problem of an image (not only the first), each with its byte offset in the
 // message. Empty when parse_perf_data would accept the file and nothing looks off.

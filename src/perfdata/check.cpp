@@ -2,21 +2,37 @@
 // misread in a file that parses.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "perfdata/bytes.h"
 #include "perfdata/problems.h"
 #include "pmucat/perfdata.h"
 
 namespace pmucat {
 namespace {
 
+using perfdata::FeatureOffsets;
 using perfdata::Problems;
 
 constexpr std::size_t kMaxReportedRecordProblems = 20;
+// perf 6.1 knows sample_type bits up to WEIGHT_STRUCT (1 << 24) and refuses an attr with any
+// higher one ("Unknown sample type ... Please update perf tool").
+constexpr std::uint64_t kPerf61SampleTypes = (std::uint64_t{1} << 25) - 1;
+// PERF_RECORD_HEADER_MAX of perf 6.1: any type from here on makes perf stop reading ("failed
+// to process type"). Unknown kernel types below 64 are only counted as unknown events.
+constexpr std::uint32_t kPerf61RecordTypeEnd = 83;
+constexpr std::uint32_t kPerf61KernelTypeEnd = 22;  // PERF_RECORD_MAX
 
 void check_events(const PerfData& data, Problems& problems) {
   const auto& events = data.events;
   if (events.empty()) problems.warning(24, "the file describes no events");
   for (std::size_t i = 0; i < events.size(); ++i) {
     const Attr& a = events[i].attr;
+    if (const std::uint64_t unknown = a.sample_type & ~kPerf61SampleTypes) {
+      problems.error(24, fmt::format("event {}: sample_type bits {:#x} are unknown to perf 6.1 "
+                                     "(perf: \"Unknown sample type\")",
+                                     i, unknown));
+    }
     if (a.reserved_flags != 0) {
       problems.warning(24, fmt::format("event {}: reserved flag bits {:#x} are set; perf 6.1 "
                                        "then drops EVENT_DESC",
@@ -42,10 +58,26 @@ void check_events(const PerfData& data, Problems& problems) {
 }
 
 void check_records(const PerfData& data, Problems& problems) {
-  std::size_t reported = 0, samples = 0;
+  std::size_t reported = 0, samples = 0, compressed = 0;
   for (const auto& r : data.records) {
     if (reported >= kMaxReportedRecordProblems) break;
-    if (r.size() % 8 != 0) {
+    if (r.type == 0 || r.type >= kPerf61RecordTypeEnd) {
+      problems.error(r.file_offset, fmt::format("record type {} is unknown to perf 6.1, which "
+                                                "stops reading there (\"failed to process "
+                                                "type\")",
+                                                r.type));
+      ++reported;
+      continue;
+    }
+    if (r.type >= kPerf61KernelTypeEnd && r.type < 64) {
+      problems.warning(r.file_offset, fmt::format("record type {} is unknown to perf 6.1 (it "
+                                                  "warns \"Found unknown events\")",
+                                                  r.type));
+      ++reported;
+    }
+    // perf's own writer does not pad COMPRESSED records (their size is 8 + the zstd frame).
+    if (r.type == record_type::compressed) ++compressed;
+    if (r.size() % 8 != 0 && r.type != record_type::compressed) {
       problems.warning(r.file_offset, fmt::format("{} record size {} is not a multiple of 8",
                                                   record_type_name(r.type), r.size()));
       ++reported;
@@ -57,14 +89,51 @@ void check_records(const PerfData& data, Problems& problems) {
       ++reported;
     }
   }
-  if (samples == 0 && !data.other_endian) {
+  // Samples inside COMPRESSED records (perf record -z) are not counted: that needs zstd.
+  if (samples == 0 && compressed == 0 && !data.other_endian) {
     problems.warning(40, "no SAMPLE records (perf report will say the data has no samples)");
   }
 }
 
-void check_features(const PerfData& data, Problems& problems) {
+std::uint32_t nr_cpus_available(const PerfData& data) {
+  const auto it = data.features.find(feature::nrcpus);
+  if (it == data.features.end()) return 0;
+  const auto n = decode_nrcpus(it->second);
+  return n ? n->first : 0;
+}
+
+// Pipe-mode FEATURE records of newer perf are zero-padded to 8 bytes.
+bool only_padding(std::span<const std::byte> rest) {
+  return rest.size() < 8 &&
+         std::all_of(rest.begin(), rest.end(), [](std::byte b) { return b == std::byte{0}; });
+}
+
+// The two sibling lists, then (when present) one core/socket id pair per available CPU, then
+// (when present) a die list and one die id per CPU, then at most the 8-byte alignment padding:
+// nothing else may fit the payload. perf 6.1 trusts the counts, and crashes on `report
+// --header-only -I` when they do not match.
+bool cpu_topology_matches(std::span<const std::byte> payload, std::uint32_t nr_cpus) {
+  const auto topology = decode_cpu_topology(payload, nr_cpus);
+  if (!topology) return false;
+  if (nr_cpus == 0) return true;  // without NRCPUS the tails cannot be sized
+  if (topology->cpus.empty() || only_padding(topology->extra)) {
+    return only_padding(topology->extra);
+  }
+  perfdata::ByteReader in(topology->extra, false);
+  const auto dies = in.read<std::uint32_t>();
+  if (!dies || *dies > in.remaining() / 4) return false;
+  for (std::uint32_t i = 0; i < *dies; ++i) {
+    if (!in.read_header_string()) return false;
+  }
+  const auto die_ids = in.take(4ull * nr_cpus);
+  return die_ids && only_padding(*in.take(in.remaining()));
+}
+
+void check_features(const PerfData& data, const FeatureOffsets& offsets, Problems& problems) {
   if (data.other_endian) return;
   for (const auto& [id, payload] : data.features) {
+    const auto at_it = offsets.find(id);
+    const std::uint64_t at = at_it == offsets.end() ? 0 : at_it->second;
     bool ok = true;
     switch (id) {
       case feature::hostname:
@@ -88,8 +157,8 @@ void check_features(const PerfData& data, Problems& problems) {
         const auto desc = decode_event_desc(payload);
         ok = desc.has_value();
         if (ok && desc->size() != data.events.size()) {
-          problems.warning(0, fmt::format("EVENT_DESC names {} events but the file has {}",
-                                          desc->size(), data.events.size()));
+          problems.warning(at, fmt::format("EVENT_DESC names {} events but the file has {}",
+                                           desc->size(), data.events.size()));
         }
         break;
       }
@@ -97,7 +166,7 @@ void check_features(const PerfData& data, Problems& problems) {
         const auto pmus = decode_pmu_mappings(payload);
         ok = pmus.has_value();
         if (ok && pmus->empty()) {
-          problems.warning(0, "PMU_MAPPINGS is empty (perf 6.1 then shows the host's PMUs)");
+          problems.warning(at, "PMU_MAPPINGS is empty (perf 6.1 then shows the host's PMUs)");
         }
         break;
       }
@@ -110,16 +179,23 @@ void check_features(const PerfData& data, Problems& problems) {
       case feature::build_id:
         ok = decode_build_ids(payload).has_value();
         break;
+      case feature::cpu_topology:
+        if (!cpu_topology_matches(payload, nr_cpus_available(data))) {
+          problems.error(at, fmt::format("CPU_TOPOLOGY counts do not match its {}-byte payload "
+                                         "({} CPUs available); perf 6.1 misreads it",
+                                         payload.size(), nr_cpus_available(data)));
+        }
+        break;
       default:
         break;
     }
     if (!ok) {
-      problems.warning(0, fmt::format("{} feature payload ({} bytes) is malformed",
-                                      feature_name(id), payload.size()));
+      problems.warning(at, fmt::format("{} feature payload ({} bytes) is malformed",
+                                       feature_name(id), payload.size()));
     }
     if (id >= feature::last) {
       problems.warning(
-          0, fmt::format("{} is unknown to perf 6.1 and will be skipped", feature_name(id)));
+          at, fmt::format("{} is unknown to perf 6.1 and will be skipped", feature_name(id)));
     }
   }
 }
@@ -128,10 +204,11 @@ void check_features(const PerfData& data, Problems& problems) {
 
 std::vector<Diagnostic> check_perf_data(std::span<const std::byte> image, std::string_view file) {
   Problems problems(file);
-  if (auto data = perfdata::parse_image(image, problems)) {
+  FeatureOffsets feature_offsets;
+  if (auto data = perfdata::parse_image(image, problems, &feature_offsets)) {
     check_events(*data, problems);
     check_records(*data, problems);
-    check_features(*data, problems);
+    check_features(*data, feature_offsets, problems);
   }
   return problems.all();
 }

@@ -1,11 +1,7 @@
-// Located perf.data problems and whole-file reading.
+// Located perf.data problems.
 #include "perfdata/problems.h"
 
 #include <fmt/format.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 namespace pmucat::perfdata {
 
@@ -36,24 +32,6 @@ Diagnostic io_error(std::string_view file, std::string message) {
   d.range.file = std::string(file);
   d.message = std::move(message);
   return d;
-}
-
-Expected<std::vector<std::byte>> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return unexpected(
-        io_error(path.string(), fmt::format("cannot open: {}", std::strerror(errno))));
-  }
-  std::vector<std::byte> bytes;
-  char buffer[1 << 16];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    const auto n = static_cast<std::size_t>(in.gcount());
-    const auto* first = reinterpret_cast<const std::byte*>(buffer);
-    bytes.insert(bytes.end(), first, first + n);
-  }
-  if (in.bad()) return unexpected(io_error(path.string(), "read error"));
-  return bytes;
 }
 
 }  // namespace pmucat::perfdata

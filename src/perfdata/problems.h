@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,10 +39,12 @@ class Problems {
 // A diagnostic about a file as a whole (I/O), id "perfdata-io".
 Diagnostic io_error(std::string_view file, std::string message);
 
-// The parser behind parse_perf_data; problems (errors and warnings) go to `problems`.
-std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems);
+// Where each feature's payload starts in the image, for diagnostics about a feature.
+using FeatureOffsets = std::map<std::uint32_t, std::uint64_t>;
 
-// Reads a whole file; errors name the path and the OS reason.
-Expected<std::vector<std::byte>> read_file(const std::filesystem::path& path);
+// The parser behind parse_perf_data; problems (errors and warnings) go to `problems`, and
+// each feature's payload offset to `feature_offsets` when given.
+std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems,
+                                    FeatureOffsets* feature_offsets = nullptr);
 
 }  // namespace pmucat::perfdata

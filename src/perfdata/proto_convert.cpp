@@ -13,6 +13,15 @@ namespace {
 using Proto = quipper::PerfDataProto;
 using perfdata::io_error;
 
+// The perf.data reader's bound on attr_size: nothing larger is a perf_event_attr.
+constexpr std::uint32_t kMaxAttrSize = 4096;
+
+Diagnostic malformed(std::string_view file, std::string message) {
+  Diagnostic d = io_error(file, std::move(message));
+  d.id = "perfdata-malformed";
+  return d;
+}
+
 // Keeps the text parser's first error for our diagnostic; protobuf's default collector would
 // write every error to stderr, which a library must not do.
 class FirstTextError : public google::protobuf::io::ErrorCollector {
@@ -388,8 +397,8 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
                            : text_parser.ParseFromString(std::string(bytes), &proto));
   if (!parsed) {
     if (format == ProtoFormat::binary)
-      return unexpected(io_error(file, "not a binary PerfDataProto"));
-    return unexpected(io_error(
+      return unexpected(malformed(file, "not a binary PerfDataProto"));
+    return unexpected(malformed(
         file, text_error.first().empty()
                   ? std::string("not a text-format PerfDataProto")
                   : fmt::format("not a text-format PerfDataProto: {}", text_error.first())));
@@ -399,6 +408,13 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
   if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
   for (int i = 0; i < proto.file_attrs_size(); ++i) {
     const auto& fa = proto.file_attrs(i);
+    // attr.size decides how many bytes every attr is written as: a declared size is checked
+    // before anything of that size is allocated.
+    if (fa.attr().size() > kMaxAttrSize) {
+      return unexpected(malformed(file, fmt::format("file_attrs[{}].attr.size {} is larger than "
+                                                    "any perf_event_attr ({} bytes at most)",
+                                                    i, fa.attr().size(), kMaxAttrSize)));
+    }
     PerfEventEntry e;
     e.attr = attr_from_proto(fa.attr());
     e.ids.assign(fa.ids().begin(), fa.ids().end());
@@ -413,9 +429,9 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
     const auto& ev = proto.events(i);
     auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
     if (!record) {
-      return unexpected(io_error(file, fmt::format("events[{}] (type {}) cannot be turned back "
-                                                   "into a record",
-                                                   i, ev.header().type())));
+      return unexpected(malformed(file, fmt::format("events[{}] (type {}) cannot be turned back "
+                                                    "into a record",
+                                                    i, ev.header().type())));
     }
     data.records.push_back(std::move(*record));
   }

@@ -27,6 +27,8 @@ class Parser {
   Parser(std::span<const std::byte> image, Problems& problems)
       : image_(image), problems_(problems) {}
 
+  const perfdata::FeatureOffsets& feature_offsets() const { return feature_offsets_; }
+
   std::optional<PerfData> parse() {
     if (image_.size() < 16) return fail(0, "file is too short for a perf.data header");
     ByteReader head(image_, false);
@@ -260,6 +262,7 @@ class Parser {
         }
         data_.features[static_cast<std::uint32_t>(*id)].assign(r.payload.begin() + 8,
                                                                r.payload.end());
+        feature_offsets_[static_cast<std::uint32_t>(*id)] = at + 16;
       }
     }
     return true;
@@ -279,6 +282,7 @@ class Parser {
       const Section s = read_section(in);
       if (!section_ok(s, pos, feature_name(id))) return false;
       data_.features[id].assign(bytes_of(s).begin(), bytes_of(s).end());
+      feature_offsets_[id] = s.offset;
       pos += 16;
     }
     return true;
@@ -290,7 +294,8 @@ class Parser {
     if (it == data_.features.end()) return;
     const auto desc = decode_event_desc(it->second);
     if (!desc) {
-      problems_.warning(0, "EVENT_DESC feature is malformed; events stay unnamed");
+      problems_.warning(feature_offsets_[feature::event_desc],
+                        "EVENT_DESC feature is malformed; events stay unnamed");
       return;
     }
     for (std::size_t i = 0; i < desc->size() && i < data_.events.size(); ++i) {
@@ -307,6 +312,7 @@ class Parser {
 
   std::span<const std::byte> image_;
   Problems& problems_;
+  perfdata::FeatureOffsets feature_offsets_;
   bool swap_ = false;
   PerfData data_;
 };
@@ -315,8 +321,12 @@ class Parser {
 
 namespace perfdata {
 
-std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems) {
-  return Parser(image, problems).parse();
+std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems,
+                                    FeatureOffsets* feature_offsets) {
+  Parser parser(image, problems);
+  auto data = parser.parse();
+  if (feature_offsets != nullptr) *feature_offsets = parser.feature_offsets();
+  return data;
 }
 
 }  // namespace perfdata
@@ -329,9 +339,9 @@ Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string
 }
 
 Expected<PerfData> read_perf_data(const std::filesystem::path& path) {
-  auto image = perfdata::read_file(path);
+  auto image = read_input(path);
   if (!image) return unexpected(std::move(image).error());
-  return parse_perf_data(*image, path.string());
+  return parse_perf_data(image->bytes, path.string());
 }
 
 }  // namespace pmucat

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <fstream>
+
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
 #include "run_command.h"
@@ -99,6 +101,173 @@ RC_GTEST_PROP(PerfDataHostile, RandomBytesNeverCrash, ()) {
   for (auto b : raw) image.push_back(static_cast<std::byte>(b));
   (void)parse_perf_data(image, "random.data");
   (void)check_perf_data(image, "random.data");
+}
+
+std::vector<std::byte> image_of(const PerfData& model) {
+  test::TempDir dir;
+  EXPECT_FALSE(write_perf_data(dir / "x.data", model, options_like(model)));
+  return test::file_bytes(dir / "x.data");
+}
+
+bool has_problem(const std::vector<Diagnostic>& problems, Severity severity,
+                 std::string_view text) {
+  for (const auto& p : problems) {
+    if (p.severity == severity && p.message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string all_messages(const std::vector<Diagnostic>& problems) {
+  std::string out;
+  for (const auto& p : problems) out += p.message + "\n";
+  return out;
+}
+
+// perf 6.1: "failed to process type: 99" and it stops reading; kernel-range unknowns are only
+// counted ("Found 1 unknown events!").
+TEST(PerfDataCheck, RecordTypesPerfRefusesAreErrors) {
+  for (const std::uint32_t type : {99u, 83u, 30u}) {
+    auto model = test::demo_model({});
+    Record r;
+    r.type = type;
+    r.payload.resize(8);
+    model.records.insert(model.records.begin() + 1, r);
+    const auto problems = check_perf_data(image_of(model), "t.data");
+    const bool refused = type >= 83;
+    EXPECT_EQ(has_problem(problems, Severity::error, "record type " + std::to_string(type)),
+              refused)
+        << all_messages(problems);
+    EXPECT_TRUE(
+        has_problem(problems, refused ? Severity::error : Severity::warning, "unknown to perf 6.1"))
+        << all_messages(problems);
+  }
+}
+
+TEST(PerfDataCheck, SampleTypeBitsPerf61DoesNotKnowAreErrors) {
+  auto model = test::demo_model({});
+  model.events.front().attr.sample_type |= std::uint64_t{1} << 25;
+  model.records.resize(1);  // no samples laid out for the unknown bit
+  const auto problems = check_perf_data(image_of(model), "s.data");
+  EXPECT_TRUE(has_problem(problems, Severity::error, "sample_type bits 0x2000000"))
+      << all_messages(problems);
+}
+
+TEST(PerfDataCheck, CpuTopologyCountsMustMatchThePayload) {
+  auto model = test::demo_model({});
+  model.features[feature::nrcpus] = encode_nrcpus(2, 2);
+  CpuTopology topology;
+  topology.core_siblings = {"0-1"};
+  topology.thread_siblings = {"0", "1"};
+  topology.cpus = {{0, 0}, {1, 0}};
+  model.features[feature::cpu_topology] = encode_cpu_topology(topology);
+  EXPECT_FALSE(has_problem(check_perf_data(image_of(model), "c.data"), Severity::error, "CPU_"));
+  // Claim 3 thread-sibling strings: the core/socket ids are then read as a string.
+  auto& payload = model.features[feature::cpu_topology];
+  const std::size_t threads_nr_at = 4 + 4 + 64;
+  payload[threads_nr_at] = std::byte{3};
+  const auto image = image_of(model);
+  const auto problems = check_perf_data(image, "c.data");
+  ASSERT_TRUE(has_problem(problems, Severity::error, "CPU_TOPOLOGY counts do not match"))
+      << all_messages(problems);
+  for (const auto& p : problems) {
+    if (p.message.find("CPU_TOPOLOGY") == std::string::npos) continue;
+    // The feature's own offset, not 0: its payload is found there.
+    ASSERT_GT(p.range.offset, 0u);
+    ASSERT_LT(p.range.offset + payload.size(), image.size() + 1);
+    EXPECT_EQ(std::to_integer<int>(image[p.range.offset]), 1) << p.message;  // core list nr
+  }
+}
+
+TEST(PerfDataCheck, FeatureProblemsNameTheFeatureOffset) {
+  auto model = test::demo_model({});
+  model.features[feature::pmu_mappings] = encode_pmu_mappings({});
+  for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+    model.mode = mode;
+    const auto problems = check_perf_data(image_of(model), "f.data");
+    bool seen = false;
+    for (const auto& p : problems) {
+      if (p.message.find("PMU_MAPPINGS is empty") == std::string::npos) continue;
+      seen = true;
+      EXPECT_GT(p.range.offset, 40u) << p.message;
+    }
+    EXPECT_TRUE(seen) << all_messages(problems);
+  }
+}
+
+// perf record -z writes COMPRESSED records of 8 + the zstd frame's size, not padded to 8, and
+// the samples are inside them.
+TEST(PerfDataCheck, CompressedRecordsRaiseNoFalseAlarm) {
+  auto model = test::demo_model({});
+  model.records.resize(1);
+  Record compressed;
+  compressed.type = record_type::compressed;
+  compressed.payload.resize(13);
+  model.records.push_back(compressed);
+  const auto problems = check_perf_data(image_of(model), "z.data");
+  EXPECT_FALSE(has_problem(problems, Severity::warning, "multiple of 8")) << all_messages(problems);
+  EXPECT_FALSE(has_problem(problems, Severity::warning, "no SAMPLE")) << all_messages(problems);
+}
+
+TEST(PerfDataInput, DirectoriesShortInputsAndUnknownFirstBytesAreRefused) {
+  test::TempDir dir;
+  const auto refused = [](const std::filesystem::path& path, std::string_view text) {
+    const auto input = read_input(path);
+    ASSERT_FALSE(input) << path;
+    EXPECT_NE(input.error().message.find(text), std::string::npos) << input.error().message;
+  };
+  refused(dir.path(), "is a directory");
+  std::filesystem::create_directory(dir / "threads");
+  std::ofstream(dir / "threads" / "data") << "x";
+  std::ofstream(dir / "threads" / "data.0") << "x";
+  refused(dir / "threads", "--threads format");
+  std::ofstream(dir / "empty");
+  refused(dir / "empty", "0 bytes is too short");
+  std::ofstream(dir / "two") << "ab";
+  refused(dir / "two", "2 bytes is too short");
+  std::ofstream(dir / "zeros") << std::string(4096, '\0');
+  refused(dir / "zeros", "neither perf.data");
+}
+
+TEST(PerfDataInput, DeclaredSizesAndTheCapAreCheckedWhileReading) {
+  test::TempDir dir;
+  // A pipe-mode header, then a record whose size (0) can never be valid.
+  std::string pipe = "PERFILE2";
+  pipe += std::string("\x10\0\0\0\0\0\0\0", 8) + std::string(64, '\0');
+  std::ofstream(dir / "pipe.data") << pipe;
+  auto input = read_input(dir / "pipe.data");
+  ASSERT_FALSE(input);
+  EXPECT_NE(input.error().message.find("record size 0"), std::string::npos)
+      << input.error().message;
+  // A binary proto whose first field declares more bytes than the cap.
+  std::ofstream(dir / "len.pb") << std::string("\x0a\xff\xff\xff\xff\x0f", 6) << "abcdef";
+  input = read_input(dir / "len.pb", InputLimits::uniform(1 << 20));
+  ASSERT_FALSE(input);
+  EXPECT_NE(input.error().message.find("more than the 1 MiB input limit"), std::string::npos)
+      << input.error().message;
+  // A valid file larger than the cap is refused before it is read.
+  const auto image = demo_image(PerfDataMode::file, 1);
+  std::ofstream(dir / "big.data", std::ios::binary)
+      .write(reinterpret_cast<const char*>(image.data()),
+             static_cast<std::streamsize>(image.size()));
+  input = read_input(dir / "big.data", InputLimits::uniform(1024));
+  ASSERT_FALSE(input);
+  EXPECT_NE(input.error().message.find("exceeds the 1 KiB"), std::string::npos)
+      << input.error().message;
+  input = read_input(dir / "big.data");
+  ASSERT_TRUE(input) << input.error().message;
+  EXPECT_EQ(input->bytes, image);
+  EXPECT_EQ(input->kind, InputKind::perf_data);
+}
+
+TEST(PerfDataInput, ByteSizes) {
+  EXPECT_EQ(parse_byte_size("16M"), std::uint64_t{16} << 20);
+  EXPECT_EQ(parse_byte_size("1GiB"), std::uint64_t{1} << 30);
+  EXPECT_EQ(parse_byte_size("100"), 100u);
+  EXPECT_FALSE(parse_byte_size("M"));
+  EXPECT_FALSE(parse_byte_size("12X"));
+  EXPECT_FALSE(parse_byte_size("99999999999999999999"));
+  EXPECT_EQ(format_byte_size(std::uint64_t{32} << 20), "32 MiB");
+  EXPECT_EQ(format_byte_size(100), "100 bytes");
 }
 
 // A big-endian file built by hand: header, one 64-byte attr with one id, one record, HOSTNAME.

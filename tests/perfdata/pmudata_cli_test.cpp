@@ -1,6 +1,7 @@
 // The pmudata tool end to end: info/check/convert output and exit codes (0 ok, 1 rejected,
 // 2 usage/I-O). Skipped when the tool has not been built.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 
@@ -70,6 +71,116 @@ TEST_F(PmudataCli, CheckAndExitCodes) {
   EXPECT_EQ(tool("info '" + cut.string() + "'").status, 1);
   EXPECT_EQ(tool("info '" + (dir_ / "missing").string() + "'").status, 2);
   EXPECT_EQ(tool("frobnicate").status, 2);
+}
+
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+void write_text(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream(path, std::ios::binary)
+      .write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+// The shell prefix that caps the tool's address space: a declared size that gets allocated
+// shows as a failed allocation (exit 2 or an abort), not as a slow test.
+const std::string kMemoryCap = "ulimit -v 1048576; ";
+
+// A .pb/.pbtxt declaring a 4 GiB attr size made `info` allocate 8.4 GB.
+TEST_F(PmudataCli, DeclaredAttrSizeIsCheckedBeforeAllocating) {
+  const auto text = dir_ / "x.pbtxt";
+  ASSERT_EQ(tool("convert " + quoted(file_) + " " + quoted(text)).status, 0);
+  std::string proto = test::slurp(text);
+  const auto at = proto.find("size: 128");
+  ASSERT_NE(at, std::string::npos);
+  proto.replace(at, 9, "size: 4294967295");
+  const auto bomb = dir_ / "bomb.pbtxt";
+  write_text(bomb, proto);
+  for (const std::string sub : {"info ", "convert --to pbtxt "}) {
+    const std::string out = sub == "info " ? "" : " " + quoted(dir_ / "out.pbtxt");
+    const auto r = test::run_command(kMemoryCap + kTool + " " + sub + quoted(bomb) + out);
+    EXPECT_EQ(r.status, 1) << sub << r.err;
+    EXPECT_NE(r.err.find("file_attrs[0].attr.size 4294967295"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out.pbtxt"));
+}
+
+// Endless streams through a FIFO: decided from the first bytes, or stopped by the stream cap.
+TEST_F(PmudataCli, EndlessStreamsAreRefusedEarly) {
+  const auto fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const struct {
+    std::string writer, expected;
+  } cases[] = {
+      {"cat /dev/zero", "neither perf.data"},
+      {"yes", "32 MiB in-memory input limit"},
+      {"{ printf 'PERFILE2\\020\\0\\0\\0\\0\\0\\0\\0'; cat /dev/zero; }", "record size 0"},
+      {"{ head -c 4096 /dev/zero | tr '\\0' '\\012'; cat /dev/zero; }", "cannot be in a text"},
+  };
+  for (const auto& c : cases) {
+    for (const std::string sub : {"info", "check"}) {
+      const auto r =
+          test::run_command(kMemoryCap + "(timeout 60 sh -c \"" + c.writer + " > " + quoted(fifo) +
+                            "\" 2>/dev/null &); " + kTool + " " + sub + " " + quoted(fifo));
+      EXPECT_EQ(r.status, 1) << c.writer << ": " << r.err;
+      EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.writer << ": " << r.err;
+    }
+  }
+  // The cap is the user's to set.
+  const auto r =
+      test::run_command("(timeout 60 sh -c \"yes > " + quoted(fifo) + "\" 2>/dev/null &); " +
+                        kTool + " info --max-input-size 1M " + quoted(fifo));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1 MiB"), std::string::npos) << r.err;
+}
+
+// `check DIR` aborted on an uncaught exception (134), `info DIR` said "0 bytes" with 0,
+// `convert DIR x.pb` wrote an empty file; a 0-byte file was a valid empty PerfDataProto.
+TEST_F(PmudataCli, DirectoriesAndTinyFilesAreRefusedAlike) {
+  const auto threads = dir_ / "threads";
+  std::filesystem::create_directory(threads);
+  std::filesystem::copy_file(file_, threads / "data");
+  std::filesystem::copy_file(file_, threads / "data.0");
+  write_text(dir_ / "empty", "");
+  write_text(dir_ / "two", "\n\n");
+  const struct {
+    std::filesystem::path input;
+    int status;
+    std::string expected;
+  } cases[] = {
+      {dir_.path(), 2, "is a directory"},
+      {threads, 2, "not supported yet"},
+      {dir_ / "empty", 1, "too short"},
+      {dir_ / "two", 1, "too short"},
+  };
+  const auto out = dir_ / "out.pb";
+  for (const auto& c : cases) {
+    for (const std::string sub : {"info", "check", "convert"}) {
+      const auto r =
+          tool(sub + " " + quoted(c.input) + (sub == "convert" ? " " + quoted(out) : ""));
+      EXPECT_EQ(r.status, c.status) << sub << " " << c.input << ": " << r.err;
+      EXPECT_NE(r.err.find(c.expected), std::string::npos) << sub << ": " << r.err;
+      EXPECT_FALSE(std::filesystem::exists(out)) << sub << " " << c.input;
+    }
+  }
+}
+
+// A binary proto that parses but cannot be converted was reported as "neither perf.data nor
+// PerfDataProto" (the text parser's failure won); a header-only record could not be converted.
+TEST_F(PmudataCli, ProtoErrorsComeFromTheLikelierEncoding) {
+  // events { header { type: 70 size: 16 } }: a header promising a body that is not there.
+  write_text(dir_ / "bad.pb", std::string("\x12\x06\x0a\x04\x08\x46\x18\x10", 8));
+  auto r = tool("info " + quoted(dir_ / "bad.pb"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("events[0] (type 70)"), std::string::npos) << r.err;
+  // The same record with a header-only size: nothing to give back but the header.
+  write_text(dir_ / "header_only.pb", std::string("\x12\x06\x0a\x04\x08\x46\x18\x08", 8));
+  r = tool("info " + quoted(dir_ / "header_only.pb"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  write_text(dir_ / "bad.pbtxt", "file_attrs {\n  nonsense: 1\n}\n");
+  r = tool("info " + quoted(dir_ / "bad.pbtxt"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not a text-format PerfDataProto: 2:"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -107,6 +107,31 @@ TEST(PerfDataProto, GarbageIsAnError) {
                                     ProtoFormat::text, "g"));
 }
 
+// A declared attr size was allocated as is (8.4 GB for a 4 GiB `size`); it is checked first.
+TEST(PerfDataProto, DeclaredAttrSizeIsCheckedBeforeUse) {
+  const auto bytes = to_perf_data_proto(test::demo_model({}), ProtoFormat::binary);
+  ASSERT_TRUE(bytes);
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*bytes));
+  proto.mutable_file_attrs(0)->mutable_attr()->set_size(0xffffffffu);
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message.find("file_attrs[0].attr.size 4294967295"), std::string::npos)
+      << back.error().message;
+}
+
+// quipper writes records it has no message for as a bare header.
+TEST(PerfDataProto, HeaderOnlyRecordsConvert) {
+  const auto parsed =
+      from_perf_data_proto("events { header { type: 70 size: 8 } }", ProtoFormat::text, "h");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->records.size(), 1u);
+  EXPECT_EQ(parsed->records[0].type, 70u);
+  EXPECT_TRUE(parsed->records[0].payload.empty());
+  EXPECT_FALSE(
+      from_perf_data_proto("events { header { type: 70 size: 16 } }", ProtoFormat::text, "h"));
+}
+
 // Found by perfdata_fuzz: protobuf's default error collector printed every text-format error to
 // stderr from inside the library. The first error is now in the diagnostic instead.
 TEST(PerfDataProto, TextParseErrorsGoIntoTheDiagnosticNotStderr) {
