@@ -47,10 +47,12 @@ struct CommandLine {
   std::vector<std::string> enabled;
   bool werror = false;
   bool live = false;
+  bool live_any_tree = false;
   bool list_rules = false;
   unsigned jobs = 1;
   std::string kcidb_origin = "pmucheck";
-  std::string kcidb_build_id = "pmucheck:build";
+  std::string kcidb_build_id;  // empty: a build of this run (see KcidbOptions)
+  std::string kcidb_run_id;
 };
 
 std::string list_rules() {
@@ -82,6 +84,7 @@ std::string render(const pmucat::check::Report& report, const CommandLine& line,
     KcidbOptions options;
     options.origin = line.kcidb_origin;
     options.build_id = line.kcidb_build_id;
+    options.run_id = line.kcidb_run_id;
     return render_kcidb(report, options);
   }
   // A report written to a file (-o) is coloured only when asked for.
@@ -120,9 +123,13 @@ int run(int argc, char** argv) {
       ->type_name("FILE")
       ->check(output_path_check());
   app.add_flag("--live", line.live, "Also open every event with perf_event_open and read it");
+  app.add_flag("--live-any-tree", line.live_any_tree,
+               "Allow --live on a tree that is not the running kernel's (a fixture)");
   app.add_option("-j,--jobs", line.jobs, "Check PMUs on N threads")->check(CLI::Range(1, 256));
   app.add_option("--kcidb-origin", line.kcidb_origin, "KCIDB origin of the test objects");
   app.add_option("--kcidb-build-id", line.kcidb_build_id, "KCIDB build the tests belong to");
+  app.add_option("--kcidb-run-id", line.kcidb_run_id,
+                 "Run id in every KCIDB test id (default: $PMUCAT_KCIDB_RUN_ID, else unique)");
   app.add_flag("--list-rules", line.list_rules, "List every rule and exit");
   app.footer(
       help_footer({.examples = kExamples,
@@ -148,6 +155,7 @@ int run(int argc, char** argv) {
   options.enabled = line.enabled;
   options.jobs = line.jobs;
   options.live = line.live;
+  options.live_any_tree = line.live_any_tree;
   options.werror = line.werror;
   for (const std::string& id : pmucat::check::unknown_rule_ids(options)) {
     std::fputs(

@@ -134,6 +134,15 @@ int run(const Options& options) {
                          pmu->type() ? fmt::format("type {}", *pmu->type()) : "no type");
       out += render_formats(pmu->formats(), stdout_palette);
       if (!whole_tree) printer.print_errors_as_warnings(pmu->diagnostics());
+      // Bits beyond the 64-bit word are an error in the tree (perf ignores them), shown where
+      // the map would otherwise draw a narrower field without a word.
+      for (const Format& format : pmu->formats()) {
+        for (Diagnostic lint : format.spec.lints) {
+          if (lint.id != "format-bit-out-of-range") continue;
+          lint.severity = Severity::error;
+          printer.print(lint);
+        }
+      }
     }
   } else if (!whole_tree) {
     for (const Pmu* pmu : pmus) {
@@ -146,7 +155,7 @@ int run(const Options& options) {
     for (const Pmu* pmu : pmus) printer.print_errors_as_warnings(pmu->attributes().diagnostics);
   }
   write_stdout(out);
-  return to_int(ExitCode::success);
+  return to_int(printer.had_error() ? ExitCode::rejected : ExitCode::success);
 }
 
 }  // namespace

@@ -11,10 +11,12 @@
 
 namespace pmucat::cli {
 
-// One key character per format, unique within the list: the first letter of the name when
-// free, else another of its letters or digits, else any free letter or digit ('?' when all 62
-// are taken). Formats lower in the register (by word, then lowest bit) choose first.
-std::vector<char> assign_format_keys(std::span<const Format> formats);
+// One key per format, distinct within the list: the first letter of the name when free, else
+// another of its letters or digits, else any free letter, digit or punctuation mark. Formats
+// lower in the register (by word, then lowest bit) choose first. A PMU with more formats than
+// key characters gets numbered keys of two (or more) characters, all of one width, and the map
+// draws every bit that wide.
+std::vector<std::string> assign_format_keys(std::span<const Format> formats);
 
 // The format table (key, name, bits, width, max), one map line per config word used, and a list
 // of the bits several formats share (drawn as '#', red when `palette` is on). Bits no format

@@ -100,7 +100,7 @@ struct PmuAttributes {
 struct PmuInfo {
   std::string name;
   PmuAttributes attributes;
-  std::vector<Format> formats;  // sorted by name
+  std::vector<Format> formats;  // sorted naturally by name (from_info sorts them)
   std::vector<Event> events;    // sorted by name
 };
 
@@ -126,7 +126,8 @@ class Pmu {
   std::optional<std::uint32_t> type() const;
   PmuKind kind() const;
 
-  std::span<const Format> formats() const;  // reads format/ (one listing + each file)
+  // Naturally sorted by name (f1, f2, f10); reads format/ (one listing + each file).
+  std::span<const Format> formats() const;
   const Format* find_format(std::string_view name) const;  // exact, case-sensitive
 
   std::span<const Event> events() const;  // reads events/ once, with metadata files

@@ -80,9 +80,17 @@ struct Options {
   std::vector<std::string> enabled;       // rule ids switched on (also those off by default)
   unsigned jobs = 1;                      // PMUs checked in parallel; output does not depend on it
   Baseline baseline;
-  bool live = false;    // also open every event with perf_event_open
+  bool live = false;  // also open every event with perf_event_open
+  // --live on a tree that is not the running kernel's (a fixture, a capture): its type numbers
+  // name other PMUs, or none, on this kernel. Refused (live-foreign-tree) unless this is set.
+  bool live_any_tree = false;
   bool werror = false;  // warnings fail the run (and KTAP/JUnit tests) too
 };
+
+// Why --live must not run on `catalog` (live-foreign-tree), or nothing when its devices
+// directory is the running kernel's /sys/bus/event_source/devices (same inode) or
+// `options.live_any_tree` allows any tree.
+std::optional<Diagnostic> live_tree_problem(const Catalog& catalog, const Options& options);
 
 // Unknown ids in `options.disabled`/`enabled`, so a CLI can refuse them.
 std::vector<std::string> unknown_rule_ids(const Options& options);
@@ -133,11 +141,19 @@ std::string render_ktap(const Report& report);
 std::string render_json(const Report& report);
 // JUnit XML: one testsuite per PMU, one testcase per group, a <failure> per failing group.
 std::string render_junit(const Report& report);
+// KCIDB ids must be unique across every submission: each test id holds the run id, so two
+// runs (or two builds) never collide.
 struct KcidbOptions {
   std::string origin = "pmucheck";
-  std::string build_id = "pmucheck:build";  // the caller's KCIDB build the tests belong to
+  // The caller's KCIDB build the tests belong to; empty: "<origin>:<run id>".
+  std::string build_id;
+  // Names this run in every test id; empty: PMUCAT_KCIDB_RUN_ID, else make_kcidb_run_id().
+  std::string run_id;
   std::string path_prefix = "pmu_sysfs";
 };
+// A run id no other run produces: UTC time, then a hash of host, pid, clock and randomness
+// ("20261201T052600Z-3fa2b1c4").
+std::string make_kcidb_run_id();
 // A KCIDB v5 `tests` fragment: {"version":{"major":5,"minor":3},"tests":[...]}.
 std::string render_kcidb(const Report& report, const KcidbOptions& options = {});
 

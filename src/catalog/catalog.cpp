@@ -53,13 +53,31 @@ bool may_be_directory(unsigned char d_type) {
   return d_type == DT_DIR || d_type == DT_LNK || d_type == DT_UNKNOWN;
 }
 
+// PMUs every kernel registers (and most captures keep): one of them holding a `type` file
+// tells a devices folder at the cost of a few faccessat() calls, however many PMUs it has.
+constexpr const char* kCommonPmuTypeFiles[] = {"software/type", "cpu/type", "tracepoint/type",
+                                               "cpu_core/type", "breakpoint/type"};
+
+// Enough entries for the first PMU of any real devices folder; reading stops there.
+constexpr std::size_t kClassifyBatchBytes = 2048;
+
 // True when some entry holds a `type` file: the folder is a devices folder even though it is
-// not named so (a hand-made tree).
-bool holds_a_pmu(int dir_fd, const std::vector<detail::DirEntry>& entries) {
-  return std::any_of(entries.begin(), entries.end(), [&](const detail::DirEntry& entry) {
-    return may_be_directory(entry.type) &&
-           ::faccessat(dir_fd, (entry.name + "/type").c_str(), F_OK, 0) == 0;
+// not named so (a hand-made tree). Decided without listing the folder when it holds a common
+// PMU, else from the first entries that do hold one: encoding one event on a 1,000-PMU tree
+// must not cost a listing (the rest is listed only if someone asks for every PMU).
+Expected<bool> holds_a_pmu(int dir_fd, const std::string& devices) {
+  for (const char* type_file : kCommonPmuTypeFiles) {
+    if (::faccessat(dir_fd, type_file, F_OK, 0) == 0) return true;
+  }
+  auto directory = detail::Directory::open(dir_fd, ".", devices);
+  if (!directory) return unexpected(std::move(directory.error().diagnostic));
+  bool found = false;
+  directory->scan(kClassifyBatchBytes, [&](const detail::DirEntry& entry) {
+    found = may_be_directory(entry.type) &&
+            ::faccessat(dir_fd, (entry.name + "/type").c_str(), F_OK, 0) == 0;
+    return !found;
   });
+  return found;
 }
 
 // The PMUs of the devices folder, as its one listing gave them.
@@ -190,17 +208,15 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
   state->devices_dir = devices;
   if (!named_devices && !below_root) {
     // Only what it holds tells a hand-made devices folder from any other directory.
-    auto directory = detail::Directory::open(devices_fd->get(), ".", devices);
-    if (!directory) return unexpected(std::move(directory.error().diagnostic));
-    std::vector<detail::DirEntry> entries = directory->list();
-    if (!holds_a_pmu(devices_fd->get(), entries)) {
+    auto holds = holds_a_pmu(devices_fd->get(), devices);
+    if (!holds) return unexpected(std::move(holds).error());
+    if (!*holds) {
       Diagnostic not_a_tree = make_file_diagnostic(
           Severity::error, "catalog-not-pmu-tree", root,
           "not a PMU devices directory: it holds no bus/event_source/devices and no <pmu>/type");
       not_a_tree.hint = "pass /sys, /sys/bus/event_source/devices, or a copy of either";
       return unexpected(std::move(not_a_tree));
     }
-    state->set_listing(make_listing(devices, std::move(entries)));
   }
   state->devices_fd = std::move(*devices_fd);
   state->devices = std::move(devices);

@@ -164,7 +164,7 @@ Pmu Pmu::from_info(PmuInfo info) {
   given.attributes = std::move(info.attributes);
   state->attributes.set(std::move(given));
   std::stable_sort(info.formats.begin(), info.formats.end(),
-                   [](const Format& a, const Format& b) { return a.name < b.name; });
+                   [](const Format& a, const Format& b) { return natural_less(a.name, b.name); });
   state->formats.set(FormatList{std::move(info.formats), {}});
   state->events.set(index_events(std::move(info.events), {}));
   return Pmu(std::move(state));
@@ -217,7 +217,7 @@ const Format* Pmu::find_format(std::string_view name) const {
   std::span<const Format> formats = this->formats();
   auto found = std::lower_bound(
       formats.begin(), formats.end(), name,
-      [](const Format& format, std::string_view key) { return format.name < key; });
+      [](const Format& format, std::string_view key) { return natural_less(format.name, key); });
   return found != formats.end() && found->name == name ? &*found : nullptr;
 }
 

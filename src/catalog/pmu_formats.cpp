@@ -3,6 +3,7 @@
 
 #include "catalog/pmu_parts.h"
 #include "catalog/sysfs_file.h"
+#include "pmucat/catalog.h"
 #include "pmucat/format.h"
 
 namespace pmucat::detail {
@@ -40,8 +41,9 @@ LoadedFormats load_formats(const std::string& pmu_dir) {
     }
     loaded.formats.push_back(std::move(format));
   }
+  // Natural order (f1, f2, f10), as PMUs are listed; find_format() searches by it.
   std::sort(loaded.formats.begin(), loaded.formats.end(),
-            [](const Format& a, const Format& b) { return a.name < b.name; });
+            [](const Format& a, const Format& b) { return natural_less(a.name, b.name); });
   return loaded;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "pmucat/catalog.h"
 
@@ -191,6 +192,26 @@ std::vector<DirEntry> Directory::list() {
     }
   }
   return entries;
+}
+
+void Directory::scan(std::size_t batch_bytes, const std::function<bool(const DirEntry&)>& visit) {
+  // Whole dirent64 records: aligned for them, and room for at least one maximal name.
+  std::vector<dirent64> storage(batch_bytes / sizeof(dirent64) + 1);
+  char* buffer = reinterpret_cast<char*>(storage.data());
+  const std::size_t size = storage.size() * sizeof(dirent64);
+  for (;;) {
+    ssize_t got = ::getdents64(fd_.get(), buffer, size);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return;
+    for (ssize_t at = 0; at < got;) {
+      dirent64 entry;
+      std::memcpy(&entry, buffer + at, offsetof(dirent64, d_name));
+      std::string_view name(buffer + at + offsetof(dirent64, d_name));
+      at += entry.d_reclen;
+      if (name == "." || name == "..") continue;
+      if (!visit(DirEntry{std::string(name), entry.d_type})) return;
+    }
+  }
 }
 
 std::string_view without_trailing_newline(std::string_view text) {

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>  // AT_FDCWD for the dir_fd parameters
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,6 +78,9 @@ class Directory {
   // Every entry except "." and "..", in the order the file system lists them. Reads the
   // directory once; a read error ends the listing early (what was read is kept).
   std::vector<DirEntry> list();
+  // Entries in file-system order, read `batch_bytes` of records at a time, until `visit`
+  // returns false: what is read stays proportional to what is visited, not to the directory.
+  void scan(std::size_t batch_bytes, const std::function<bool(const DirEntry&)>& visit);
 
  private:
   explicit Directory(UniqueFd fd) : fd_(std::move(fd)) {}

@@ -138,6 +138,9 @@ constexpr std::array kRules = {
          "event names compare case-insensitively; two that differ only in case are ambiguous"},
     Rule{"event-name-charset", kWarning, Group::names, true,
          "event names are `[A-Za-z0-9._-]`; other bytes break perf's event-spec lexer"},
+    Rule{"live-foreign-tree", kError, Group::tree, true,
+         "--live opens events by the tree's type numbers on the running kernel, which only means "
+         "something when the tree is the running kernel's own"},
     Rule{"live-encode-failed", kError, Group::live, true,
          "the event cannot even be turned into a perf_event_attr"},
     Rule{"live-open-failed", kError, Group::live, true,

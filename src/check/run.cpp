@@ -1,4 +1,7 @@
 // Runs the rules PMU by PMU (optionally on several threads) and assembles the Report.
+#include <fmt/core.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
 #include <set>
@@ -98,7 +101,7 @@ constexpr Group kPmuGroups[] = {Group::attributes, Group::cpumask,  Group::pmu_n
 
 PmuReport check_pmu(const Pmu& pmu, const std::filesystem::path& devices_dir,
                     std::vector<Finding> extra, const Options& options,
-                    std::span<const snap::NotCaptured> not_captured) {
+                    std::span<const snap::NotCaptured> not_captured, bool live_refused) {
   detail::PmuContext context(pmu, devices_dir);
   detail::import_library_diagnostics(context);  // first: library locations win duplicates
   detail::check_formats(context);
@@ -125,7 +128,9 @@ PmuReport check_pmu(const Pmu& pmu, const std::filesystem::path& devices_dir,
     result.applicable = !result.findings.empty() || group_applies(group, pmu, options);
     if (!result.applicable) {
       result.skip_reason = group == Group::live && options.live ? "no events to open"
-                                                                : std::string(skip_reason(group));
+                           : group == Group::live && live_refused
+                               ? "--live refused: not the running kernel's tree (live-foreign-tree)"
+                               : std::string(skip_reason(group));
     }
     report.groups.push_back(std::move(result));
   }
@@ -149,9 +154,35 @@ std::vector<const Pmu*> select_pmus(const Catalog& catalog, const Options& optio
   return selected;
 }
 
+constexpr const char* kRunningDevices = "/sys/bus/event_source/devices";
+
+bool same_directory(const std::filesystem::path& a, const char* b) {
+  struct stat first {};
+  struct stat second {};
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b, &second) == 0 &&
+         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+}
+
 }  // namespace
 
-Report run(const Catalog& catalog, const Options& options) {
+std::optional<Diagnostic> live_tree_problem(const Catalog& catalog, const Options& options) {
+  if (!options.live || options.live_any_tree) return std::nullopt;
+  if (same_directory(catalog.devices_dir(), kRunningDevices)) return std::nullopt;
+  Diagnostic diagnostic = make_file_diagnostic(
+      Severity::error, "live-foreign-tree", catalog.devices_dir().string(),
+      fmt::format("--live refused: this is not the running kernel's {}, so its type numbers "
+                  "would open other PMUs (or none) here",
+                  kRunningDevices));
+  diagnostic.hint =
+      "check the running tree (no --sysfs), or pass --live-any-tree to open them anyway";
+  return diagnostic;
+}
+
+Report run(const Catalog& catalog, const Options& given_options) {
+  Options options = given_options;
+  std::optional<Diagnostic> live_refused = live_tree_problem(catalog, options);
+  const bool refused_live = live_refused.has_value();
+  if (refused_live) options.live = false;
   Report report;
   report.sysfs = catalog.devices_dir().string();
   report.werror = options.werror;
@@ -182,6 +213,15 @@ Report run(const Catalog& catalog, const Options& options) {
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));
   }
+  if (live_refused && is_enabled("live-foreign-tree", options)) {
+    Finding finding;
+    finding.rule = "live-foreign-tree";
+    finding.group = Group::tree;
+    finding.file = detail::relative_to(live_refused->range.file, catalog.devices_dir());
+    finding.diagnostic = std::move(*live_refused);
+    finding.baselined = options.baseline.covers(finding);
+    report.tree_findings.push_back(std::move(finding));
+  }
   std::sort(report.tree_findings.begin(), report.tree_findings.end(), finding_less);
 
   std::vector<const Pmu*> selected = select_pmus(catalog, options);
@@ -199,7 +239,8 @@ Report run(const Catalog& catalog, const Options& options) {
         if (finding.pmu == selected[i]->name()) extra.push_back(finding);
       }
       report.pmus[i] =
-          check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options, not_captured);
+          check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options, not_captured,
+                    refused_live);
     }
   };
   unsigned jobs = std::clamp<unsigned>(options.jobs, 1, 256);

@@ -91,12 +91,31 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   Diagnostic d =
       error_at(item, false, "term-unknown",
                fmt::format("unknown term '{}' for PMU '{}'", item.term.name, pmu_.name()));
+  // perf drops bytes outside ASCII, so `évent` reaches it as `vent`: the word the user wrote,
+  // with those characters, is what the caret marks and the fix-it replaces.
+  std::size_t word_start = item.term.offset;
+  std::size_t word_end = item.term.offset + item.term.name.size();
+  if (item.alias == nullptr) {
+    const auto non_ascii = [&](std::size_t at) {
+      return static_cast<unsigned char>(spec_[at]) >= 0x80;
+    };
+    while (word_start > 0 && non_ascii(word_start - 1)) --word_start;
+    while (word_end < spec_.size() && non_ascii(word_end)) ++word_end;
+  }
+  const std::size_t dropped = (word_end - word_start) - item.term.name.size();
+  if (dropped != 0) {
+    const std::string_view written = spec_.substr(word_start, word_end - word_start);
+    const std::size_t end = std::max<std::size_t>(item.term.offset + item.term.length, word_end);
+    d = spec_error("term-unknown", spec_, word_start, end - word_start,
+                   fmt::format("unknown term '{}' for PMU '{}': perf drops the non-ASCII "
+                               "characters and reads '{}'",
+                               written, pmu_.name(), item.term.name));
+  }
   std::string hint;
   if (auto nearest = nearest_name(item.term.name, candidates)) {
     hint = fmt::format("did you mean '{}'? ", *nearest);
     if (item.alias == nullptr) {
-      d.fixit =
-          FixIt{spec_error("", spec_, item.term.offset, item.term.name.size(), "").range, *nearest};
+      d.fixit = FixIt{spec_error("", spec_, word_start, word_end - word_start, "").range, *nearest};
     }
   }
   d.hint = hint + fmt::format("valid terms: {}", fmt::join(valid, ","));

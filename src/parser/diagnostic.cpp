@@ -25,48 +25,151 @@ std::uint32_t saturate32(std::size_t value) {
       std::min<std::size_t>(value, std::numeric_limits<std::uint32_t>::max()));
 }
 
+constexpr std::size_t kMaxShownColumns = 100;  // longer source lines are cut around the caret
+constexpr std::string_view kEllipsis = "...";
+
 bool is_printable(unsigned char byte) {
   return byte >= 0x20 && byte < 0x7f;
 }
 
-// The display form of a source line: printable ASCII as is, tabs expanded, every other byte as
-// `\xNN`. `columns[i]` is the display column where byte i starts (one extra entry for the end),
-// so carets stay aligned under escaped bytes.
+// Length of the well-formed UTF-8 sequence at the start of `text` (no overlongs, surrogates or
+// code points past U+10FFFF), or 0.
+std::size_t utf8_length(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead == 0xe0) low = 0xa0;
+    if (lead == 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead == 0xf0) low = 0x90;
+    if (lead == 0xf4) high = 0x8f;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) return 0;
+  if (byte(1) < low || byte(1) > high) return 0;
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xbf) return 0;
+  }
+  return length;
+}
+
+// The display form of a source line: printable ASCII and well-formed UTF-8 characters as they
+// are (one column each), tabs expanded, every other byte as `\xNN`. The line is a run of
+// units (a character, an escape, a tab) that carets and cuts never split.
 struct DisplayLine {
   std::string text;
-  std::vector<std::size_t> columns;
+  std::vector<std::size_t> unit_columns;  // display column where each unit starts, + the end
+  std::vector<std::size_t> unit_offsets;  // byte offset in `text` of each unit, + the end
+  std::vector<std::size_t> unit_of_byte;  // unit holding each source byte, + one past the end
+
+  std::size_t width() const { return unit_columns.back(); }
+  // Display column where source byte `byte` starts (the column of its character).
+  std::size_t column_of(std::size_t byte) const {
+    return unit_columns[unit_of_byte[std::min(byte, unit_of_byte.size() - 1)]];
+  }
+  // Display column where source bytes ending before `byte` end: a range that ends inside a
+  // character covers all of it.
+  std::size_t end_column_of(std::size_t byte) const {
+    byte = std::min(byte, unit_of_byte.size() - 1);
+    if (byte == 0) return 0;
+    return unit_columns[unit_of_byte[byte - 1] + 1];
+  }
 };
 
 DisplayLine make_display_line(std::string_view line) {
   DisplayLine display;
   display.text.reserve(line.size() + 8);
-  display.columns.reserve(line.size() + 1);
-  for (char c : line) {
-    const auto byte = static_cast<unsigned char>(c);
-    display.columns.push_back(display.text.size());
+  display.unit_of_byte.reserve(line.size() + 1);
+  std::size_t column = 0;
+  for (std::size_t at = 0; at < line.size();) {
+    const auto byte = static_cast<unsigned char>(line[at]);
+    const std::size_t unit = display.unit_columns.size();
+    display.unit_columns.push_back(column);
+    display.unit_offsets.push_back(display.text.size());
+    std::size_t bytes = 1;
     if (byte == '\t') {
-      display.text.append(kTabStop - display.text.size() % kTabStop, ' ');
+      const std::size_t spaces = kTabStop - column % kTabStop;
+      display.text.append(spaces, ' ');
+      column += spaces;
     } else if (is_printable(byte)) {
-      display.text.push_back(c);
+      display.text.push_back(line[at]);
+      ++column;
+    } else if (const std::size_t length = byte >= 0x80 ? utf8_length(line.substr(at)) : 0;
+               length != 0) {
+      display.text.append(line.substr(at, length));
+      bytes = length;
+      ++column;
     } else {
-      display.text += fmt::format("\\x{:02x}", byte);
+      const std::string escaped = fmt::format("\\x{:02x}", byte);
+      display.text += escaped;
+      column += escaped.size();
     }
+    display.unit_of_byte.insert(display.unit_of_byte.end(), bytes, unit);
+    at += bytes;
   }
-  display.columns.push_back(display.text.size());
+  display.unit_of_byte.push_back(display.unit_columns.size());
+  display.unit_columns.push_back(column);
+  display.unit_offsets.push_back(display.text.size());
   return display;
 }
 
-// A caret line: `^` under byte `start` of the line, `~` under the rest of the `length` bytes.
-std::string caret_line(const DisplayLine& display, std::size_t start, std::size_t length) {
-  const std::size_t last_byte = display.columns.size() - 1;
+// The source line as shown and its caret line: `^` under byte `start`, `~` under the rest of
+// the `length` bytes. A line wider than kMaxShownColumns is cut to a window around the caret,
+// with "..." where text was left out; the caret stays under the same character.
+struct ShownLine {
+  std::string text;
+  std::string carets;
+};
+
+ShownLine show_line(const DisplayLine& display, std::size_t start, std::size_t length) {
+  const std::size_t last_byte = display.unit_of_byte.size() - 1;
   start = std::min(start, last_byte);
   const std::size_t end = std::min(start + length, last_byte);
-  const std::size_t from = display.columns[start];
-  const std::size_t to = std::max(display.columns[end], from + 1);
-  std::string line(from, ' ');
-  line.push_back('^');
-  line.append(to - from - 1, '~');
-  return line;
+  const std::size_t from = display.column_of(start);
+  const std::size_t to = std::max(length == 0 ? from : display.end_column_of(end), from + 1);
+
+  // The window of columns to show: all of it when it fits, else centred on the caret (its start
+  // when the caret alone is wider), moved to whole units.
+  std::size_t first_unit = 0;
+  std::size_t end_unit = display.unit_columns.size() - 1;
+  if (display.width() > kMaxShownColumns) {
+    const std::size_t room = kMaxShownColumns - 2 * kEllipsis.size();
+    const std::size_t caret = std::min(to - from, room);
+    std::size_t window = from > (room - caret) / 2 ? from - (room - caret) / 2 : 0;
+    window = std::min(window, display.width() > room ? display.width() - room : 0);
+    while (first_unit + 1 < end_unit && display.unit_columns[first_unit + 1] <= window) {
+      ++first_unit;
+    }
+    while (end_unit > first_unit + 1 &&
+           display.unit_columns[end_unit] > display.unit_columns[first_unit] + room) {
+      --end_unit;
+    }
+  }
+  const std::size_t window_start = display.unit_columns[first_unit];
+  const std::size_t window_end = display.unit_columns[end_unit];
+  const bool cut_before = first_unit > 0;
+  const bool cut_after = end_unit + 1 < display.unit_columns.size();
+
+  ShownLine shown;
+  if (cut_before) shown.text += kEllipsis;
+  shown.text.append(display.text, display.unit_offsets[first_unit],
+                    display.unit_offsets[end_unit] - display.unit_offsets[first_unit]);
+  if (cut_after) shown.text += kEllipsis;
+  const std::size_t lead = cut_before ? kEllipsis.size() : 0;
+  const std::size_t caret_from = std::clamp(from, window_start, window_end);
+  const std::size_t caret_to = std::clamp(to, caret_from + 1, std::max(window_end, caret_from + 1));
+  shown.carets.assign(lead + caret_from - window_start, ' ');
+  shown.carets.push_back('^');
+  shown.carets.append(caret_to - caret_from - 1, '~');
+  return shown;
 }
 
 std::string_view severity_color(Severity severity) {
@@ -116,12 +219,11 @@ void append_fixit(std::string& out, const Diagnostic& diagnostic, const RenderOp
   corrected.append(line.substr(0, start));
   corrected.append(fixit.replacement);
   corrected.append(line.substr(start + length));
-  const DisplayLine display = make_display_line(corrected);
-  out += display.text;
+  const ShownLine shown = show_line(make_display_line(corrected), start,
+                                    std::max<std::size_t>(fixit.replacement.size(), 1));
+  out += shown.text;
   out += '\n';
-  out += fmt::format("{}{}{}\n", green,
-                     caret_line(display, start, std::max<std::size_t>(fixit.replacement.size(), 1)),
-                     reset);
+  out += fmt::format("{}{}{}\n", green, shown.carets, reset);
 }
 
 }  // namespace
@@ -210,12 +312,12 @@ std::string render(const Diagnostic& diagnostic, const RenderOptions& options) {
   out += '\n';
 
   if (range.line != 0) {
-    const DisplayLine display = make_display_line(diagnostic.source_line);
     const std::size_t start = range.column == 0 ? 0 : range.column - 1;
-    out += display.text;
+    const ShownLine shown =
+        show_line(make_display_line(diagnostic.source_line), start, range.length);
+    out += shown.text;
     out += '\n';
-    out += fmt::format("{}{}{}\n", options.color ? kGreen : "",
-                       caret_line(display, start, range.length), reset);
+    out += fmt::format("{}{}{}\n", options.color ? kGreen : "", shown.carets, reset);
   }
   if (!diagnostic.hint.empty()) {
     out += diagnostic.hint;

@@ -217,3 +217,42 @@ TEST(CatalogOpenDefault, UsesPmucatSysfs) {
 
 }  // namespace
 }  // namespace pmucat
+
+namespace pmucat {
+namespace {
+
+// Formats are listed in natural order, like PMUs (issue 12: f1, f10, f2 before), and found.
+TEST(CatalogFormats, FormatsSortNaturallyAndAreFound) {
+  TempTree tree;
+  tree.write("devices/pmu/type", "42\n");
+  for (const char* name : {"f10", "f2", "f1", "event", "f01"}) {
+    tree.write(std::string("devices/pmu/format/") + name, "config:0-7\n");
+  }
+  auto catalog = Catalog::open(tree.path("devices"));
+  ASSERT_TRUE(catalog);
+  const Pmu* pmu = catalog->find_pmu("pmu");
+  ASSERT_NE(pmu, nullptr);
+  std::vector<std::string> order;
+  for (const Format& format : pmu->formats()) order.push_back(format.name);
+  EXPECT_THAT(order, ElementsAre("event", "f01", "f1", "f2", "f10"));
+  for (const std::string& name : order) {
+    ASSERT_NE(pmu->find_format(name), nullptr) << name;
+    EXPECT_EQ(pmu->find_format(name)->name, name);
+  }
+  EXPECT_EQ(pmu->find_format("f3"), nullptr);
+
+  PmuInfo info;
+  info.name = "made";
+  for (const char* name : {"f10", "f2", "f1"}) {
+    Format format;
+    format.name = name;
+    info.formats.push_back(std::move(format));
+  }
+  const Pmu made = Pmu::from_info(std::move(info));
+  ASSERT_EQ(made.formats().size(), 3u);
+  EXPECT_EQ(made.formats()[2].name, "f10");
+  EXPECT_NE(made.find_format("f10"), nullptr);
+}
+
+}  // namespace
+}  // namespace pmucat

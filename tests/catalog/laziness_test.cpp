@@ -4,8 +4,11 @@
 #include <fmt/core.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <thread>
 
 #include "pmucat/catalog.h"
@@ -22,6 +25,78 @@ void write_pmu(const TempTree& tree, const std::string& name, int type) {
   tree.write("devices/" + name + "/format/event", "config:0-7\n");
   tree.write("devices/" + name + "/events/clockticks", "event=0xff\n");
   tree.write("devices/" + name + "/events/clockticks.unit", "ticks\n");
+}
+
+// Counts reads of one directory's entries: the kernel reports IN_ACCESS on the watched
+// directory itself for each getdents() call (not for opens, stats or files below it).
+class DirectoryReads {
+ public:
+  explicit DirectoryReads(const std::string& dir) : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    watch_ = inotify_add_watch(fd_, dir.c_str(), IN_ACCESS | IN_ONLYDIR);
+  }
+  ~DirectoryReads() { ::close(fd_); }
+  DirectoryReads(const DirectoryReads&) = delete;
+  DirectoryReads& operator=(const DirectoryReads&) = delete;
+
+  bool watching() const { return fd_ >= 0 && watch_ >= 0; }
+  // IN_ACCESS events on the directory itself (no name) since the last call.
+  int count() {
+    alignas(inotify_event) char buffer[4096];
+    int reads = 0;
+    for (;;) {
+      ssize_t got = ::read(fd_, buffer, sizeof buffer);
+      if (got <= 0) return reads;
+      for (ssize_t at = 0; at < got;) {
+        inotify_event event;
+        std::memcpy(&event, buffer + at, sizeof event);
+        if ((event.mask & IN_ACCESS) != 0 && event.len == 0) ++reads;
+        at += static_cast<ssize_t>(sizeof event + event.len);
+      }
+    }
+  }
+
+ private:
+  int fd_;
+  int watch_ = -1;
+};
+
+// A devices directory copied under another name holds 600 PMUs: deciding that it is one, and
+// looking up the PMU of one event, must not read its entries (issue 12: one-event encode grew
+// with the number of PMUs).
+TEST(Laziness, DevicesDirUnderAnotherNameIsNotListedForOnePmu) {
+  TempTree tree;
+  write_pmu(tree, "cpu", 4);
+  for (int i = 0; i < 600; ++i) write_pmu(tree, fmt::format("uncore_cha_{}", i), 100 + i);
+  const std::string pmus = tree.path("pmus");
+  ASSERT_EQ(::symlink(tree.path("devices").c_str(), pmus.c_str()), 0);
+  DirectoryReads reads(tree.path("devices"));
+  ASSERT_TRUE(reads.watching());
+  ASSERT_EQ(reads.count(), 0);
+
+  auto catalog = Catalog::open(pmus);
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  const Pmu* cpu = catalog->find_pmu("cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->type(), 4u);
+  EXPECT_NE(cpu->find_format("event"), nullptr);
+  EXPECT_NE(cpu->find_event("clockticks"), nullptr);
+  EXPECT_EQ(reads.count(), 0) << "the devices directory was listed";
+
+  // Asking for every PMU is what lists it.
+  EXPECT_EQ(catalog->pmus().size(), 601u);
+  EXPECT_GT(reads.count(), 0);
+}
+
+// Without a PMU every kernel has, the first entries decide, not a listing of all of them.
+TEST(Laziness, DevicesDirOfUncorePmusOnlyIsRecognised) {
+  TempTree tree;
+  for (int i = 0; i < 300; ++i) write_pmu(tree, fmt::format("uncore_imc_{}", i), 100 + i);
+  const std::string pmus = tree.path("pmus");
+  ASSERT_EQ(::symlink(tree.path("devices").c_str(), pmus.c_str()), 0);
+  auto catalog = Catalog::open(pmus);
+  ASSERT_TRUE(catalog) << catalog.error().message;
+  EXPECT_NE(catalog->find_pmu("uncore_imc_7"), nullptr);
+  EXPECT_EQ(catalog->pmus().size(), 300u);
 }
 
 TEST(Laziness, OpenReadsOnlyTheListing) {

@@ -72,8 +72,16 @@ TEST(PmucheckCli, DefaultFormatOffATerminalIsKtap) {
             std::string::npos);
 }
 
-TEST(PmucheckCli, LiveReportsTheFakePmu) {
+TEST(PmucheckCli, LiveOnAFixtureIsRefused) {
   auto out = run_command(pmucheck("--sysfs fixtures/sysfs/live-fake/devices --live --format text"));
+  EXPECT_EQ(out.status, 1);
+  EXPECT_NE(out.out.find("[live-foreign-tree]"), std::string::npos) << out.out;
+  EXPECT_EQ(out.out.find("[live-open-failed]"), std::string::npos) << out.out;
+}
+
+TEST(PmucheckCli, LiveReportsTheFakePmu) {
+  auto out = run_command(
+      pmucheck("--sysfs fixtures/sysfs/live-fake/devices --live --live-any-tree --format text"));
   EXPECT_EQ(out.status, 1);
   EXPECT_NE(out.out.find("cannot open 'fakepmu/fake_event/'"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("[live-open-failed]"), std::string::npos);

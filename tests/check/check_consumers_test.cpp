@@ -2,7 +2,9 @@
 // JUnit XML, python's jsonschema for the JSON document and the KCIDB fragment.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "test_support.h"
 
@@ -120,6 +122,45 @@ TEST(CheckConsumers, SchemaRejectsAMalformedDocument) {
       "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '" +
       file.string() + "' docs/schema/pmucheck.schema.json 2>/dev/null");
   EXPECT_NE(result.status, 0);
+}
+
+std::set<std::string> kcidb_ids(const std::string& json) {
+  std::set<std::string> ids;
+  const nlohmann::json parsed = nlohmann::json::parse(json);
+  for (const auto& test : parsed["tests"]) {
+    ids.insert(test["id"].get<std::string>());
+  }
+  return ids;
+}
+
+// Issue 12: ids were `<origin>:<path>` and the build a placeholder, so every run submitted the
+// same ids. Two runs never share an id; a supplied run id makes the output reproducible.
+TEST(CheckConsumers, KcidbIdsAreUniqueToTheRun) {
+  Report report = broken_report("cha-umask");
+  ::unsetenv("PMUCAT_KCIDB_RUN_ID");
+  const std::string first = render_kcidb(report, {});
+  const std::string second = render_kcidb(report, {});
+  const std::set<std::string> first_ids = kcidb_ids(first);
+  const std::set<std::string> second_ids = kcidb_ids(second);
+  ASSERT_EQ(first_ids.size(), 9u);
+  for (const std::string& id : first_ids) EXPECT_EQ(second_ids.count(id), 0u) << id;
+  const auto parsed = nlohmann::json::parse(first);
+  EXPECT_NE(parsed["tests"][0]["build_id"], "pmucheck:build");
+  EXPECT_NE(parsed["tests"][0]["build_id"], nlohmann::json::parse(second)["tests"][0]["build_id"]);
+  EXPECT_NE(make_kcidb_run_id(), make_kcidb_run_id());
+
+  KcidbOptions options;
+  options.run_id = "run-7";
+  const std::string fixed = render_kcidb(report, options);
+  EXPECT_EQ(fixed, render_kcidb(report, options));
+  const auto fixed_parsed = nlohmann::json::parse(fixed);
+  EXPECT_EQ(fixed_parsed["tests"][0]["id"], "pmucheck:run-7:pmu_sysfs.devices.entries");
+  EXPECT_EQ(fixed_parsed["tests"][0]["build_id"], "pmucheck:run-7");
+
+  ::setenv("PMUCAT_KCIDB_RUN_ID", "from-env", 1);
+  EXPECT_EQ(nlohmann::json::parse(render_kcidb(report, {}))["tests"][0]["id"],
+            "pmucheck:from-env:pmu_sysfs.devices.entries");
+  ::unsetenv("PMUCAT_KCIDB_RUN_ID");
 }
 
 TEST(CheckConsumers, KcidbFragmentMatchesTheV5TestSchema) {

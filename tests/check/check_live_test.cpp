@@ -37,6 +37,7 @@ TEST(CheckLive, FakePmuEventsFailWithTheirErrno) {
   ASSERT_TRUE(catalog.has_value());
   Options options;
   options.live = true;
+  options.live_any_tree = true;  // a fixture: its type numbers are opened on purpose
   Report report = run(*catalog, options);
   const GroupResult* live = live_group(report, "fakepmu");
   ASSERT_NE(live, nullptr);
@@ -83,6 +84,42 @@ TEST(CheckLive, ErrnoExplanations) {
   EXPECT_NE(explain_open_errno(EINVAL).find("bits"), std::string::npos);
   EXPECT_NE(explain_open_errno(EACCES).find("perf_event_paranoid"), std::string::npos);
   EXPECT_NE(explain_open_errno(EOPNOTSUPP).find("sampling"), std::string::npos);
+}
+
+// Issue 12: --live on a fixture opened the fixture's type numbers on the running kernel.
+TEST(CheckLive, RefusedOnATreeThatIsNotTheRunningOne) {
+  fs::current_path(PMUCAT_SOURCE_DIR);
+  auto catalog = Catalog::open("fixtures/sysfs/live-fake/devices");
+  ASSERT_TRUE(catalog.has_value());
+  Options options;
+  options.live = true;
+  ASSERT_TRUE(live_tree_problem(*catalog, options).has_value());
+  Report report = run(*catalog, options);
+  ASSERT_EQ(report.tree_findings.size(), 1u) << render_text(report);
+  EXPECT_EQ(report.tree_findings[0].rule, "live-foreign-tree");
+  EXPECT_EQ(report.tree_findings[0].diagnostic.severity, Severity::error);
+  EXPECT_EQ(exit_status(report, false), 1);
+  for (const char* pmu : {"fakepmu", "software"}) {
+    const GroupResult* live = live_group(report, pmu);
+    ASSERT_NE(live, nullptr);
+    EXPECT_FALSE(live->applicable) << pmu;  // nothing was opened
+    EXPECT_TRUE(live->findings.empty()) << pmu;
+    EXPECT_NE(live->skip_reason.find("refused"), std::string::npos) << live->skip_reason;
+  }
+}
+
+TEST(CheckLive, AllowedOnTheRunningTree) {
+  const fs::path running = "/sys/bus/event_source/devices";
+  if (!fs::exists(running / "software")) GTEST_SKIP() << "no sysfs PMUs here";
+  auto catalog = Catalog::open(running);
+  ASSERT_TRUE(catalog.has_value());
+  Options options;
+  options.live = true;
+  EXPECT_FALSE(live_tree_problem(*catalog, options).has_value());
+  // The same directory by another path (`/sys`) is the running tree too.
+  auto by_root = Catalog::open("/sys");
+  ASSERT_TRUE(by_root.has_value());
+  EXPECT_FALSE(live_tree_problem(*by_root, options).has_value());
 }
 
 }  // namespace

@@ -87,13 +87,61 @@ RC_GTEST_PROP(RegisterMap, KeysAreUniqueAndAlphanumeric, ()) {
     format.spec.mask = *rc::gen::arbitrary<std::uint64_t>();
     formats.push_back(format);
   }
-  const std::vector<char> keys = assign_format_keys(formats);
+  const std::vector<std::string> keys = assign_format_keys(formats);
   RC_ASSERT(keys.size() == formats.size());
-  std::set<char> seen;
-  for (char key : keys) {
-    RC_ASSERT(std::isalnum(static_cast<unsigned char>(key)) != 0);
+  std::set<std::string> seen;
+  for (const std::string& key : keys) {
+    RC_ASSERT(key.size() == 1u);
+    RC_ASSERT(std::isalnum(static_cast<unsigned char>(key[0])) != 0);
     RC_ASSERT(seen.insert(key).second);
   }
+}
+
+// Issue 12: past 62 formats every further key was '?'. Keys stay distinct, of one width, and
+// never a map mark.
+RC_GTEST_PROP(RegisterMap, KeysStayDistinctPastTheAlphabet, ()) {
+  const auto count = *rc::gen::inRange<std::size_t>(63, 400);
+  std::vector<Format> formats(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    formats[i].name = fmt::format("f{}", i);
+    formats[i].spec.word = *rc::gen::inRange(0u, 4u);
+    formats[i].spec.mask = *rc::gen::arbitrary<std::uint64_t>();
+  }
+  const std::vector<std::string> keys = assign_format_keys(formats);
+  RC_ASSERT(keys.size() == formats.size());
+  std::set<std::string> seen;
+  for (const std::string& key : keys) {
+    RC_ASSERT(key.size() == keys.front().size());
+    RC_ASSERT(key.find_first_of(".# ?") == std::string::npos);
+    RC_ASSERT(seen.insert(key).second);
+  }
+}
+
+TEST(RegisterMap, SeventyFormatsAreDrawnWithDistinctKeys) {
+  std::vector<testing::NamedText> files;
+  for (int bit = 0; bit < 64; ++bit)
+    files.emplace_back(fmt::format("b{}", bit), fmt::format("config:{}", bit));
+  for (int bit = 0; bit < 6; ++bit)
+    files.emplace_back(fmt::format("x{}", bit), fmt::format("config1:{}", bit));
+  const Pmu pmu = make_pmu("wide", 30, files, {});
+  const std::string text = render_formats(pmu.formats(), Palette{false});
+  EXPECT_EQ(text.find('?'), std::string::npos) << text;
+  // Every bit of config has its own owner: 64 distinct keys on the map line.
+  const std::string map = line_starting(text, "  config  ");
+  std::set<char> drawn(map.begin() + 10, map.end());
+  drawn.erase(' ');
+  EXPECT_EQ(drawn.size(), 64u) << map;
+  // The table lists formats naturally: b2 before b10.
+  EXPECT_LT(text.find(" b2 "), text.find(" b10 ")) << text;
+}
+
+// Issue 12: `config:65` was shown as `config:64`, width 0, with nothing said.
+TEST(RegisterMap, BitsBeyondTheWordAreShownAsIgnored) {
+  const Pmu pmu = make_pmu("far", 31, {{"past", "config:65"}, {"tail", "config:60-70"}}, {});
+  const std::string text = render_formats(pmu.formats(), Palette{false});
+  EXPECT_EQ(text.find("config:64"), std::string::npos) << text;
+  EXPECT_NE(text.find("config: no bits (65 beyond bit 63, ignored)"), std::string::npos) << text;
+  EXPECT_NE(text.find("config:60-63 (64-70 beyond bit 63, ignored)"), std::string::npos) << text;
 }
 
 TEST(EventView, ParametersAreShownAndEncodedAsZero) {

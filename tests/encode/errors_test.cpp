@@ -73,6 +73,26 @@ TEST(EncodeErrors, UnknownTermListsValidTermsAndSuggests) {
   EXPECT_EQ(d.fixit->range.length, 4u);
 }
 
+// Issue 12: `évent` was reported as the unknown term `vent`, and the fix-it replaced `vent`
+// only, leaving `éevent`. The word as written is marked and replaced whole.
+TEST(EncodeErrors, NonAsciiInATermIsOneUnitAndTheFixItIsValid) {
+  const std::string spec = "fakepmu/\xc3\xa9vent=1/";
+  const Diagnostic d = encode_error(spec);
+  EXPECT_EQ(d.message,
+            "unknown term '\xc3\xa9vent' for PMU 'fakepmu': perf drops the non-ASCII characters "
+            "and reads 'vent'");
+  EXPECT_EQ(d.range.column, 9u);
+  ASSERT_TRUE(d.fixit.has_value());
+  EXPECT_EQ(d.fixit->replacement, "event");
+  EXPECT_EQ(d.fixit->range.column, 9u);
+  EXPECT_EQ(d.fixit->range.length, 6u);
+  std::string fixed = spec;
+  fixed.replace(d.fixit->range.column - 1, d.fixit->range.length, d.fixit->replacement);
+  EXPECT_EQ(fixed, "fakepmu/event=1/");
+  static const Catalog catalog = testing::extended_catalog();
+  EXPECT_TRUE(encode(catalog, fixed).has_value()) << fixed;
+}
+
 TEST(EncodeErrors, UnknownTermCaseIsSuggested) {
   const Diagnostic d = encode_error("fakepmu/EVENT=1/");
   EXPECT_EQ(d.hint.substr(0, 21), "did you mean 'event'?");

@@ -112,6 +112,71 @@ TEST(Render, NulAndHighBytesAreEscaped) {
   EXPECT_EQ(render(d), "f:1:3: error: m\nx\\x00\\xff\n     ^~~~\n");
 }
 
+// Issue 12: a UTF-8 character is one unit: shown as itself, one caret column wide.
+TEST(Render, Utf8CharactersAreOneColumn) {
+  const std::string text = "cpu/\xc3\xa9vent=1/";  // cpu/évent=1/
+  const Diagnostic on_e = make_diagnostic(Severity::error, "", "f", text, 4, 2, "m");
+  EXPECT_EQ(render(on_e), "f:1:5: error: m\ncpu/\xc3\xa9vent=1/\n    ^\n");
+  const Diagnostic after = make_diagnostic(Severity::error, "", "f", text, 6, 4, "m");
+  EXPECT_EQ(render(after), "f:1:7: error: m\ncpu/\xc3\xa9vent=1/\n     ^~~~\n");
+  // A range ending inside a character covers all of it.
+  const Diagnostic half = make_diagnostic(Severity::error, "", "f", text, 3, 2, "m");
+  EXPECT_EQ(render(half), "f:1:4: error: m\ncpu/\xc3\xa9vent=1/\n   ^~\n");
+  // Malformed sequences stay escaped byte by byte.
+  const Diagnostic bad = make_diagnostic(Severity::error, "", "f", "a\xc3(b", 3, 1, "m");
+  EXPECT_EQ(render(bad), "f:1:4: error: m\na\\xc3(b\n      ^\n");
+}
+
+TEST(Render, FixItOverAUtf8WordKeepsTheLineValid) {
+  const std::string text = "cpu/\xc3\xa9vent=1/";
+  Diagnostic d = make_diagnostic(Severity::error, "", "f", text, 4, 6, "m");
+  d.fixit = FixIt{d.range, "event"};
+  EXPECT_EQ(render(d),
+            "f:1:5: error: m\ncpu/\xc3\xa9vent=1/\n    ^~~~~\n"
+            "fix-it: replace '\xc3\xa9vent' with 'event'\ncpu/event=1/\n    ^~~~~\n");
+}
+
+// Issue 12: a 10 kB spec was echoed whole. The line is cut around the caret, with "...".
+TEST(Render, LongLinesAreCutAroundTheCaret) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "e=1,";
+  text += "bad";
+  for (int i = 0; i < 500; ++i) text += ",e=1";
+  const std::size_t at = text.find("bad");
+  const Diagnostic d = make_diagnostic(Severity::error, "", "f", text, at, 3, "m");
+  const std::string out = render(d);
+  const std::size_t line_start = out.find('\n') + 1;
+  const std::size_t line_end = out.find('\n', line_start);
+  const std::string shown = out.substr(line_start, line_end - line_start);
+  const std::string carets = out.substr(line_end + 1, out.find('\n', line_end + 1) - line_end - 1);
+  EXPECT_LE(shown.size(), 100u) << shown;
+  EXPECT_EQ(shown.substr(0, 3), "...");
+  EXPECT_EQ(shown.substr(shown.size() - 3), "...");
+  EXPECT_EQ(shown.substr(carets.find('^'), 3), "bad") << shown << "\n" << carets;
+  EXPECT_EQ(carets.substr(carets.find('^')), "^~~");
+
+  // The caret at the very end: the cut is on the left only.
+  const Diagnostic end = make_diagnostic(Severity::error, "", "f", text, text.size(), 0, "m");
+  const std::string end_out = render(end);
+  const std::size_t end_first = end_out.find('\n') + 1;
+  const std::size_t end_last = end_out.find('\n', end_first);
+  const std::string end_line = end_out.substr(end_first, end_last - end_first);
+  EXPECT_EQ(end_line.substr(0, 3), "...");
+  EXPECT_EQ(end_line.substr(end_line.size() - 4), ",e=1");
+  EXPECT_EQ(end_out.substr(end_last + 1), std::string(end_line.size(), ' ') + "^\n");
+
+  // Cut points never split a UTF-8 character.
+  std::string wide;
+  for (int i = 0; i < 300; ++i) wide += "\xc3\xa9";
+  const Diagnostic utf8 = make_diagnostic(Severity::error, "", "f", wide, 300, 2, "m");
+  const std::string utf8_out = render(utf8);
+  const std::size_t first = utf8_out.find('\n') + 1;
+  const std::string utf8_line = utf8_out.substr(first, utf8_out.find('\n', first) - first);
+  EXPECT_EQ(utf8_line.substr(0, 3), "...");
+  EXPECT_EQ((utf8_line.size() - 6) % 2, 0u) << utf8_line;
+  EXPECT_EQ(utf8_line.substr(3, 2), "\xc3\xa9");
+}
+
 TEST(Render, TabsExpandToTabStops) {
   const Diagnostic d = make_diagnostic(Severity::error, "", "f", "a\tb", 2, 1, "m");
   EXPECT_EQ(render(d), "f:1:3: error: m\na       b\n        ^\n");

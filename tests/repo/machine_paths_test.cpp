@@ -1,0 +1,65 @@
+// Docs and scripts name repository paths (and `../shared/...` for the shared data beside the
+// checkout), never a path that exists on one machine only.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = PMUCAT_SOURCE_DIR;
+
+// Text a reader or a script follows: docs, READMEs, scripts and build files. Fuzz corpora and
+// regression inputs are data and may hold anything.
+bool is_checked_text(const fs::path& relative) {
+  const std::string text = relative.generic_string();
+  if (text.starts_with("fuzz/corpus/") || text.starts_with("fuzz/regressions/")) return false;
+  const std::string extension = relative.extension().string();
+  if (extension == ".md" || extension == ".sh" || extension == ".py" || extension == ".txt" ||
+      extension == ".cmake" || extension == ".in") {
+    return true;
+  }
+  // Extensionless scripts (bench/run-cli, fuzz/run, .ci/run).
+  return extension.empty() && (text.starts_with("bench/") || text.starts_with("fuzz/") ||
+                               text.starts_with(".ci/") || text.starts_with("scripts/"));
+}
+
+// "file:line: text" for every line naming a path under /work/.
+void collect_machine_paths(const fs::path& file, const std::string& shown,
+                           std::vector<std::string>& found) {
+  std::ifstream in(file);
+  std::string line;
+  for (unsigned number = 1; std::getline(in, line); ++number) {
+    if (line.find("/work/") != std::string::npos) {
+      found.push_back(shown + ":" + std::to_string(number) + ": " + line);
+    }
+  }
+}
+
+TEST(RepoPaths, DocsAndScriptsNameNoMachinePath) {
+  std::vector<std::string> found;
+  for (auto entry = fs::recursive_directory_iterator(kSource);
+       entry != fs::recursive_directory_iterator(); ++entry) {
+    const fs::path relative = fs::relative(entry->path(), kSource);
+    const std::string top = relative.begin()->string();
+    if (entry->is_directory() && (top.starts_with("build") || top == ".git")) {
+      entry.disable_recursion_pending();
+      continue;
+    }
+    if (entry->is_regular_file() && is_checked_text(relative)) {
+      collect_machine_paths(entry->path(), relative.generic_string(), found);
+    }
+  }
+  std::ostringstream report;
+  for (const std::string& line : found) report << line << '\n';
+  EXPECT_TRUE(found.empty()) << "name shared data as ../shared/..., repository files by their "
+                                "repository path:\n"
+                             << report.str();
+}
+
+}  // namespace
