@@ -21,3 +21,14 @@ PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-
     pkg-config --cflags --libs --static pmucat)
 "$scratch/encode_pc" fixtures/sysfs/intel-spr 'cpu/event=0x3c,umask=0x1/' >/dev/null
 echo "pkg-config consumer: ok"
+
+# The licence travels with the package: the text, the CMake package variable and the .pc file.
+pc_path="$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-gnu/pkgconfig"
+[[ -f $scratch/prefix/share/doc/pmucat/LICENSE ]] ||
+  { echo "check-install: share/doc/pmucat/LICENSE not installed" >&2; exit 1; }
+license=$(PKG_CONFIG_PATH="$pc_path" pkg-config --variable=license pmucat)
+[[ $license == MIT ]] || { echo "check-install: pkg-config license is '$license'" >&2; exit 1; }
+config=$(find "$scratch/prefix" -name pmucatConfig.cmake | head -1)
+grep -q '^set(PMUCAT_LICENSE "MIT")' "$config" ||
+  { echo "check-install: pmucatConfig.cmake does not set PMUCAT_LICENSE MIT" >&2; exit 1; }
+echo "licence: $license (LICENSE, pmucatConfig.cmake, pmucat.pc)"

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (run as root) and for CI:
-#   scripts/dev.sh main   install what is missing, build, run `pmuls --pmu cpu` on the intel-spr fixture
-#   scripts/dev.sh test   install what is missing, build, run the whole test suite (ctest)
-#   scripts/dev.sh build  install what is missing and build only
-#   scripts/dev.sh asan   install what is missing, build in build-asan with AddressSanitizer +
-#                         UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS), run the whole suite
+#   scripts/dev.sh main     install what is missing, build, run `pmuls --pmu cpu` on the intel-spr fixture
+#   scripts/dev.sh test     install what is missing, build, run the whole test suite (ctest)
+#   scripts/dev.sh build    install what is missing and build only
+#   scripts/dev.sh asan     install what is missing, build in build-asan with clang, AddressSanitizer +
+#                           UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS) and libFuzzer coverage,
+#                           with the fuzz targets (fuzz/run --build build-asan --no-build), run the suite
+#   scripts/dev.sh release  install what is missing, build the library and tools in build-release
+#                           with GCC, CMAKE_BUILD_TYPE=Release (-O3), and run the main job with them
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), JOBS (default nproc),
-#              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt);
+#              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt),
+#              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14);
+#              ccache is used when installed (CCACHE_DISABLE=1 turns it off);
 #              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
-#              PMUCAT_DIFF_COUNT (default 20 there).
+#              PMUCAT_DIFF_COUNT (default 20 there); release: RELEASE_BUILD_DIR (default build-release).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +24,8 @@ jobs=${JOBS:-$(nproc)}
 
 # Debian packages the build, the tests and the differential/perf tests need.
 packages=(
-  gcc g++ cmake ninja-build pkg-config make
+  gcc g++ cmake ninja-build pkg-config make ccache
+  clang libclang-rt-14-dev llvm
   libfmt-dev libcli11-dev nlohmann-json3-dev librapidcheck-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   protobuf-compiler libprotobuf-dev
@@ -45,9 +51,17 @@ install_missing() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Arguments every configure gets: warnings as errors (the compilers are Debian 12's, known) and
+# ccache as the compiler launcher when it is installed.
+common_args=(-G Ninja "-DPMUCAT_WERROR=${PMUCAT_WERROR:-ON}")
+if command -v ccache >/dev/null; then
+  common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
 configure_and_build() {
   # shellcheck disable=SC2086
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DPMUCAT_BUILD_BENCH=ON ${CMAKE_ARGS:-}
+  cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE="$build_type" \
+    -DPMUCAT_BUILD_BENCH=ON ${CMAKE_ARGS:-}
   cmake --build "$build_dir" -j "$jobs"
 }
 
@@ -68,11 +82,20 @@ case "${1:-}" in
     ;;
   asan)
     install_missing
-    # -O1 without full debug info keeps the sanitizer build fast; -g1 still gives line numbers.
+    # clang 14, so the project is built warning-free by both compilers, and so the same objects
+    # carry libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link): this one build runs the
+    # suite under the sanitizers and gives the fuzz targets .ci/run runs. -O1 without full debug
+    # info keeps it fast; -g1 still gives line numbers.
     build_dir=${ASAN_BUILD_DIR:-build-asan}
+    # A build-asan configured by GCC (before the switch to clang) is configured afresh.
+    if [ -f "$build_dir/CMakeCache.txt" ] &&
+      ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' "$build_dir/CMakeCache.txt"; then
+      rm -f "$build_dir/CMakeCache.txt"
+    fi
     # shellcheck disable=SC2086
-    cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
-      -DPMUCAT_SANITIZE=address,undefined -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
+    CC=clang CXX=clang++ cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE=Debug \
+      "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DPMUCAT_SANITIZE=address,undefined \
+      -DPMUCAT_BUILD_FUZZ=ON -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
     cmake --build "$build_dir" -j "$jobs"
     # Leaks fail the run too; every report stops the process. The differential test's cost is the
     # perf processes, not our code, so it compares fewer random specs here.
@@ -81,8 +104,20 @@ case "${1:-}" in
       PMUCAT_DIFF_COUNT=${PMUCAT_DIFF_COUNT:-20} \
       ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
+  release)
+    install_missing
+    # What a user gets from `cmake -DCMAKE_BUILD_TYPE=Release` (GCC -O3, whose inliner sees
+    # warnings the default build does not): the library and the tools, without the test suite
+    # the default build already ran.
+    build_dir=${RELEASE_BUILD_DIR:-build-release}
+    # shellcheck disable=SC2086
+    cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DPMUCAT_BUILD_TESTS=OFF -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
+    cmake --build "$build_dir" -j "$jobs"
+    "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu >/dev/null
+    ;;
   *)
-    sed -n '2,11p' "$0" >&2
+    sed -n '2,16p' "$0" >&2
     exit 2
     ;;
 esac

@@ -250,10 +250,9 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
         return unknown_event_field(item);
       }
     }
-    // Built in place with every member given: `Item item;` zeroes the whole item first (GCC
-    // emits a `rep stos`, slow to start) and copying a local in stalls store forwarding.
-    Item& item =
-        items_.emplace_back(Role::format, term, nullptr, false, std::nullopt, nullptr, false);
+    // Built in place from the term: `Item item;` zeroes the whole item first (GCC emits a
+    // `rep stos`, slow to start) and copying a local in stalls store forwarding.
+    Item& item = items_.emplace_back(term);
     if (auto error = classify(item, special, is_special ? nullptr : format)) {
       // `NAME=value` naming an event: say so (perf only reports an unknown term).
       if (!is_format && !is_special && term.kind != TermValueKind::none &&

@@ -245,7 +245,12 @@ std::optional<SpecialError> apply_special(Special special, const TermView& term,
       if (settings == nullptr) break;
       // Kept without the '@', as `name` or `name=value`.
       std::string text(term.name.substr(1));
-      if (term.kind != TermValueKind::none) text += "=" + print_term_value(term.to_term());
+      // Appended piece by piece: `"=" + std::string&&` trips GCC 12's bogus -Wrestrict at -O3
+      // (https://gcc.gnu.org/bugzilla/show_bug.cgi?id=105329), which breaks the Release build.
+      if (term.kind != TermValueKind::none) {
+        text += '=';
+        text += print_term_value(term.to_term());
+      }
       settings->driver_config.push_back(std::move(text));
       break;
     }

@@ -32,6 +32,11 @@ struct Item {
   const Format* format = nullptr;
   bool consumed = false;  // a user term that supplied an alias parameter
 
+  Item() = default;
+  // A user term, every other member at its default: lets emplace_back build the item in place
+  // (clang 14 lacks C++20's parenthesized aggregate initialisation).
+  explicit Item(const TermView& user_term) : term(user_term) {}
+
   bool from_alias() const { return alias != nullptr || resolved_param; }
 };
 
