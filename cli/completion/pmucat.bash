@@ -167,11 +167,11 @@ _pmucheck() {
         --format) COMPREPLY=($(compgen -W 'text ktap json junit kcidb' -- "$cur")); return ;;
         --disable | --enable) COMPREPLY=($(compgen -W "$(_pmucat_rule_ids)" -- "$cur")); return ;;
         -o | --output | --baseline | --write-baseline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -j | --jobs | --kcidb-origin | --kcidb-build-id) return ;;
+        -j | --jobs | --kcidb-origin | --kcidb-build-id | --kcidb-run-id) return ;;
     esac
     COMPREPLY=($(compgen -W '--sysfs --color --json --pmu --format --output --werror --disable
-        --enable --baseline --write-baseline --live --jobs --kcidb-origin --kcidb-build-id
-        --list-rules --help --version' -- "$cur"))
+        --enable --baseline --write-baseline --live --live-any-tree --jobs --kcidb-origin
+        --kcidb-build-id --kcidb-run-id --list-rules --help --version' -- "$cur"))
 }
 
 _pmudiff() {
@@ -203,15 +203,16 @@ _pmudata() {
     _pmucat_complete_common "$prev" "$cur" && return
     case $prev in
         --to) COMPREPLY=($(compgen -W 'perf file pipe pb pbtxt' -- "$cur")); return ;;
+        --max-input-size) return ;;
     esac
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             info | check | convert) command=${COMP_WORDS[i]}; break ;;
-            --sysfs | --color) ((i++)) ;;
+            --sysfs | --color | --max-input-size) ((i++)) ;;
         esac
     done
     if [[ $cur == -* ]]; then
-        local options='--sysfs --color --json --help'
+        local options='--sysfs --color --json --max-input-size --help'
         [[ -z $command ]] && options+=' --version'
         [[ $command == convert ]] && options+=' --to'
         COMPREPLY=($(compgen -W "$options" -- "$cur"))

@@ -23,15 +23,6 @@ ReadFailure io_failure(int error_number, std::string_view display_path, std::str
                            fmt::format("cannot {}: {}", what, error_text(error_number)))};
 }
 
-std::string_view file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
 ReadFailure not_regular(std::string_view kind, std::string_view display_path) {
   return ReadFailure{0,
                      make_file_diagnostic(Severity::error, "file-not-regular", display_path,
@@ -173,38 +164,19 @@ Expected<Directory, ReadFailure> Directory::open(int dir_fd, const std::string& 
   return Directory(std::move(*fd));
 }
 
-std::vector<DirEntry> Directory::list() {
-  std::vector<DirEntry> entries;
-  // Large enough for a whole sysfs directory in one call (the second call then returns 0).
-  alignas(dirent64) char buffer[32 * 1024];
-  for (;;) {
-    ssize_t got = ::getdents64(fd_.get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    for (ssize_t at = 0; at < got;) {
-      dirent64 entry;
-      // Records are only 8-byte aligned as a whole; copy the fixed part out before reading it.
-      std::memcpy(&entry, buffer + at, offsetof(dirent64, d_name));
-      std::string_view name(buffer + at + offsetof(dirent64, d_name));
-      at += entry.d_reclen;
-      if (name == "." || name == "..") continue;
-      entries.push_back(DirEntry{std::string(name), entry.d_type});
-    }
-  }
-  return entries;
-}
+namespace {
 
-void Directory::scan(std::size_t batch_bytes, const std::function<bool(const DirEntry&)>& visit) {
-  // Whole dirent64 records: aligned for them, and room for at least one maximal name.
-  std::vector<dirent64> storage(batch_bytes / sizeof(dirent64) + 1);
-  char* buffer = reinterpret_cast<char*>(storage.data());
-  const std::size_t size = storage.size() * sizeof(dirent64);
+// Reads `fd`'s entries with getdents64 into `buffer`, `size` bytes at a time, and hands each to
+// `visit` (without "." and ".."); stops when `visit` returns false or the directory ends.
+template <typename Visit>
+void for_each_entry(int fd, char* buffer, std::size_t size, Visit&& visit) {
   for (;;) {
-    ssize_t got = ::getdents64(fd_.get(), buffer, size);
+    ssize_t got = ::getdents64(fd, buffer, size);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return;
     for (ssize_t at = 0; at < got;) {
       dirent64 entry;
+      // Records are only 8-byte aligned as a whole; copy the fixed part out before reading it.
       std::memcpy(&entry, buffer + at, offsetof(dirent64, d_name));
       std::string_view name(buffer + at + offsetof(dirent64, d_name));
       at += entry.d_reclen;
@@ -214,6 +186,26 @@ void Directory::scan(std::size_t batch_bytes, const std::function<bool(const Dir
   }
 }
 
+}  // namespace
+
+std::vector<DirEntry> Directory::list() {
+  std::vector<DirEntry> entries;
+  // Large enough for a whole sysfs directory in one call (the second call then returns 0).
+  alignas(dirent64) char buffer[32 * 1024];
+  for_each_entry(fd_.get(), buffer, sizeof buffer, [&entries](DirEntry entry) {
+    entries.push_back(std::move(entry));
+    return true;
+  });
+  return entries;
+}
+
+void Directory::scan(std::size_t batch_bytes, const std::function<bool(const DirEntry&)>& visit) {
+  // Whole dirent64 records: aligned for them, and room for at least one maximal name.
+  std::vector<dirent64> storage(batch_bytes / sizeof(dirent64) + 1);
+  for_each_entry(fd_.get(), reinterpret_cast<char*>(storage.data()),
+                 storage.size() * sizeof(dirent64), visit);
+}
+
 std::string_view without_trailing_newline(std::string_view text) {
   if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
   return text;
@@ -221,6 +213,15 @@ std::string_view without_trailing_newline(std::string_view text) {
 
 std::string_view first_line(std::string_view text) {
   return text.substr(0, text.find('\n'));
+}
+
+std::string_view file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
 }
 
 }  // namespace pmucat::detail

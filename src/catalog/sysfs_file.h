@@ -2,7 +2,8 @@
 #pragma once
 
 #include <dirent.h>
-#include <fcntl.h>  // AT_FDCWD for the dir_fd parameters
+#include <fcntl.h>      // AT_FDCWD for the dir_fd parameters
+#include <sys/types.h>  // mode_t
 
 #include <functional>
 #include <string>
@@ -86,6 +87,9 @@ class Directory {
   explicit Directory(UniqueFd fd) : fd_(std::move(fd)) {}
   UniqueFd fd_;
 };
+
+// What a non-regular file is, for messages: "a FIFO", "a directory", "a character device", ...
+std::string_view file_kind(mode_t mode);
 
 // "No such file or directory" etc., thread-safe (strerror is not).
 std::string error_text(int error_number);

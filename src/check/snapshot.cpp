@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "catalog/sysfs_file.h"
 #include "pmucat/check.h"
 #include "snapshot_detail.h"
 
@@ -39,15 +40,6 @@ bool listed(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string_view file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
 // Why one entry was not copied; `rule` is empty for files no pmucheck rule reads.
 struct Miss {
   std::string rule;
@@ -67,7 +59,8 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
   }
   auto not_regular = [](mode_t mode) {
     return Miss{"file-not-regular",
-                fmt::format("expected a regular file, found {}", file_kind(mode)), S_ISDIR(mode)};
+                fmt::format("expected a regular file, found {}", pmucat::detail::file_kind(mode)),
+                S_ISDIR(mode)};
   };
   auto too_large = [](std::uint64_t size) {
     return Miss{"file-too-large",

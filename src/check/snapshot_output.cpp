@@ -2,6 +2,7 @@
 // is put in place without ever replacing what pmusnap did not write, and reading a .tar.gz back.
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "io/temporary_cleanup.h"
 #include "pmucat/check.h"
 #include "snapshot_detail.h"
 
@@ -102,8 +104,18 @@ Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   }
   posix_spawn_file_actions_adddup2(&actions, err_write.get(), 2);
+  // The child gets the signal mask without the termination signals capture() blocks, so a
+  // Ctrl-C still stops tar; the capture then fails and cleans up before the signal ends us.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t child_mask;
+  ::pthread_sigmask(SIG_SETMASK, nullptr, &child_mask);
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) sigdelset(&child_mask, signal_number);
+  posix_spawnattr_setsigmask(&attributes, &child_mask);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   err_write.close();
   if (spawned != 0) {
@@ -345,6 +357,11 @@ bool is_tarball(const std::filesystem::path& path) {
 
 Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out,
                           const CaptureOptions& options) {
+  // A capture builds staging directories and a temporary archive that only a completed capture
+  // renames into place. SIGINT, SIGTERM and SIGHUP wait until the capture has finished or
+  // cleaned up, so they can never leave those behind; a capture of a sysfs tree takes
+  // milliseconds, and tar itself stays interruptible (run_tool).
+  const io::TerminationSignalsBlocked signals_wait_for_the_capture;
   if (out.empty()) return unexpected(error_at(out, "the output path is empty"));
   if (is_tarball(out)) return capture_tarball(sysfs, out, options);
   if (names_other_archive(out)) {

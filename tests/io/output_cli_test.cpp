@@ -28,6 +28,7 @@ std::string tool_path(const std::string& tool) {
 }
 const std::string kEncode = tool_path("pmuencode");
 const std::string kData = tool_path("pmudata");
+const std::string kSnap = tool_path("pmusnap");
 const std::string kCheck = tool_path("pmucheck");
 const std::string kSysfs = PMUCAT_SOURCE_DIR "/fixtures/sysfs/intel-spr";
 
@@ -270,6 +271,33 @@ TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
               (std::vector<std::string>{"conv.data", "conv.pb", "enc.data", "report.ktap"}))
         << signal_name;
   }
+}
+
+// pmusnap builds a staging directory (and, for a .tar.gz, a temporary archive) before renaming
+// the capture into place. A terminating signal during that waits until the capture is complete,
+// so nothing but the finished capture is left: strace delivers the signal at the capture's
+// second mkdir(2) (staging exists) and at its wait for tar (the temporary archive exists).
+TEST_F(OutputCli, SignalDuringPmusnapLeavesNoStagingOrTemporary) {
+  if (test::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
+  if (!fs::exists(kSnap)) GTEST_SKIP() << kSnap << " not built";
+  const fs::path tmp = dir_ / "tmp";
+  const fs::path out_dir = dir_ / "snaps";
+  fs::create_directory(tmp);
+  fs::create_directory(out_dir);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"copy", "mkdir,mkdirat:signal=SIGTERM:when=2"},
+      {"copy.tar.gz", "wait4:signal=SIGINT:when=1"},
+  };
+  for (const auto& [name, inject] : cases) {
+    const fs::path out = out_dir / name;
+    const auto r = test::run_command("TMPDIR=" + quoted(tmp) + " strace -qq -o " +
+                                     quoted(dir_ / "strace.log") + " -e inject=" + inject + " " +
+                                     kSnap + " --sysfs " + kSysfs + " " + quoted(out));
+    EXPECT_NE(r.status, 0) << name << ": the signal was not delivered";
+    EXPECT_TRUE(fs::exists(out)) << name << ": the capture was not completed before the signal";
+  }
+  EXPECT_EQ(entries(out_dir), (std::vector<std::string>{"copy", "copy.tar.gz"}));
+  EXPECT_EQ(entries(tmp), std::vector<std::string>{});
 }
 
 }  // namespace
