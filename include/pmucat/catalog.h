@@ -131,9 +131,10 @@ class Pmu {
   const Format* find_format(std::string_view name) const;  // exact, case-sensitive
 
   std::span<const Event> events() const;  // reads events/ once, with metadata files
-  // Case-insensitive lookup. Before events() has run this probes events/<lower> and
-  // events/<UPPER> only (no directory read, no metadata); if neither exists it falls back to
-  // reading the directory, so mixed-case names are still found.
+  // Case-insensitive lookup; the exact spelling wins, then the all-lower, then the all-upper one,
+  // then the first other case variant in byte order. Before events() has run this probes
+  // events/<name>, events/<lower> and events/<UPPER> only (no directory read, no metadata); if
+  // none exists it falls back to reading the directory, so the answer is the same either way.
   const Event* find_event(std::string_view name) const;
 
   // Diagnostics gathered so far while loading this PMU (unreadable files, parse errors, lints):

@@ -1,6 +1,7 @@
 // Pmu: one PMU, its parts loaded on first use (std::call_once) and cached.
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <map>
 #include <mutex>
 
@@ -27,9 +28,10 @@ std::string ascii_upper(std::string_view text) {
   return result;
 }
 
-// A name that can only be an entry of events/ itself (not a path, not metadata).
+// A name a direct open can answer for exactly as the listing would: one that could be a directory
+// entry (no '/' or NUL, at most NAME_MAX bytes) and is not a metadata file.
 bool probeable_event_name(std::string_view name) {
-  return !name.empty() && name != "." && name != ".." &&
+  return !name.empty() && name.size() <= NAME_MAX && name != "." && name != ".." &&
          name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos &&
          metadata_suffix(name) == MetadataSuffix::none;
 }
@@ -226,25 +228,30 @@ std::span<const Event> Pmu::events() const {
 }
 
 const Event* Pmu::find_event(std::string_view name) const {
+  // Which spelling answers, in order: the exact one, the all-lower one, the all-upper one (real
+  // trees name events so, and perf 6.10+ relies on it), then any other case variant (the first
+  // in byte order). Probes and the listing follow the same order, so a lookup gives the same
+  // answer before events() has run as after it.
+  const std::string lower = ascii_lower(name);
+  std::vector<std::string> spellings{std::string(name)};
+  for (std::string variant : {lower, ascii_upper(name)}) {
+    if (std::find(spellings.begin(), spellings.end(), variant) == spellings.end())
+      spellings.push_back(std::move(variant));
+  }
   const EventIndex* index = state_->events.peek();
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
-    // Real trees name events all-lower or all-upper (perf 6.10+ relies on it), so two direct
-    // opens usually answer without reading the directory.
-    std::string lower = ascii_lower(name);
-    if (const Event* event = state_->probe(lower)) return event;
-    std::string upper = ascii_upper(name);
-    if (upper != lower) {
-      if (const Event* event = state_->probe(upper)) return event;
+    for (const std::string& spelling : spellings) {
+      if (const Event* event = state_->probe(spelling)) return event;
     }
   }
   if (index == nullptr) index = &state_->load_events();
   const std::vector<Event>& events = index->events;
-  // Exact spelling first, then any case-insensitive match.
-  auto exact =
-      std::lower_bound(events.begin(), events.end(), name,
-                       [](const Event& event, std::string_view key) { return event.name < key; });
-  if (exact != events.end() && exact->name == name) return &*exact;
-  std::string lower = ascii_lower(name);
+  for (const std::string& spelling : spellings) {
+    auto found = std::lower_bound(
+        events.begin(), events.end(), spelling,
+        [](const Event& event, const std::string& key) { return event.name < key; });
+    if (found != events.end() && found->name == spelling) return &*found;
+  }
   auto found =
       std::lower_bound(index->lower.begin(), index->lower.end(), lower,
                        [](const auto& entry, const std::string& key) { return entry.first < key; });

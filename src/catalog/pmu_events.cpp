@@ -149,9 +149,11 @@ std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& 
   std::string path = pmu_dir + "/events/" + file_name;
   FileContent content = read_sysfs_file(AT_FDCWD, path, path);
   // ENOENT may also be a dangling link, ENOTDIR/ELOOP may come from the directories on the way:
-  // the listing fallback tells those apart and reports them.
-  if (!content && (content.error().missing() || content.error().error_number == ENOTDIR ||
-                   content.error().error_number == ELOOP)) {
+  // the listing fallback tells those apart and reports them. ENAMETOOLONG (the name or the
+  // whole path is too long for one open) is left to the listing as well.
+  if (!content &&
+      (content.error().missing() || content.error().error_number == ENOTDIR ||
+       content.error().error_number == ELOOP || content.error().error_number == ENAMETOOLONG)) {
     return std::nullopt;
   }
   return make_event(file_name, std::move(path), std::move(content));

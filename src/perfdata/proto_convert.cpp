@@ -361,7 +361,7 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
   }
   const perfdata::AttrLookup lookup(data.events);
   for (const auto& r : data.records) {
-    perfdata::record_to_proto(r, lookup.find(r), *proto.add_events());
+    perfdata::record_to_proto(r, lookup.find(r), data.events, *proto.add_events());
   }
   std::vector<std::uint64_t> mask;
   for (const auto& [id, payload] : data.features) {

@@ -326,7 +326,8 @@ const Attr* AttrLookup::find(const Record& r) const {
   return it == by_id_.end() ? &first : &events_[it->second].attr;
 }
 
-void record_to_proto(const Record& r, const Attr* attr, Proto::PerfEvent& out) {
+void record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEventEntry>& events,
+                     Proto::PerfEvent& out) {
   out.mutable_header()->set_type(r.type);
   out.mutable_header()->set_misc(r.misc);
   out.mutable_header()->set_size(r.size());
@@ -346,9 +347,11 @@ void record_to_proto(const Record& r, const Attr* attr, Proto::PerfEvent& out) {
       }
     }
   }
-  // Keep the typed form only if it gives back exactly these bytes.
+  // Keep the typed form only if it gives back exactly these bytes, decoded with the attr the
+  // reader will pick: the typed ids may name another event than the one `attr` came from (a
+  // SAMPLE_ID without IDENTIFIER is found by position in the first attr's layout).
   if (typed) {
-    const auto back = record_from_proto(out, attr);
+    const auto back = record_from_proto(out, attr_for_proto_event(out, events));
     if (back && *back == r) return;
   }
   out.clear_event_type();

@@ -19,8 +19,11 @@ class AttrLookup {
   std::map<std::uint64_t, std::size_t> by_id_;
 };
 
-// Fills `out` from `record`; `attr` is the record's event (nullptr when unknown).
+// Fills `out` from `record`; `attr` is the record's event (nullptr when unknown). The typed form
+// is kept only when the reader, which finds the attr again from the typed ids among `events`
+// (attr_for_proto_event), gets these exact bytes back; otherwise the record is stored raw.
 void record_to_proto(const Record& record, const Attr* attr,
+                     const std::vector<PerfEventEntry>& events,
                      quipper::PerfDataProto::PerfEvent& out);
 
 // The record `event` describes; nullopt when it has neither a usable typed message nor raw bytes.

@@ -217,5 +217,35 @@ TEST(EventsScale, TwoThousandEventsInOnePmu) {
   EXPECT_TRUE(pmu->diagnostics().empty());
 }
 
+// find_event before the listing (direct opens) must answer as it does after (the listing is the
+// truth): the exact spelling first, then the all-lower, then the all-upper one; a name no
+// directory entry can have is not an event. Found by catalog_fuzz.
+TEST(EventProbe, AgreesWithTheListing) {
+  TempTree tree;
+  tree.write("devices/casepmu/type", "42\n");
+  tree.write("devices/casepmu/format/event", "config:0-7\n");
+  tree.write("devices/casepmu/events/cycles", "event=0x1\n");
+  tree.write("devices/casepmu/events/CYCLES", "event=0x2\n");
+  tree.write("devices/casepmu/events/loads", "event=0x3\n");
+  tree.write("devices/casepmu/events/Loads", "event=0x4\n");
+  tree.write("devices/casepmu/events/stores", "event=0x5\n");
+  const std::vector<std::string> queries = {
+      "cycles",         "CYCLES", "Cycles", "loads",  "LOADS",
+      "lOADS",          "stores", "STORES", "nosuch", std::string(300, 'x'),
+      "odd\xff\x01name"};
+  auto answer = [](const Event* event) {
+    return event == nullptr ? std::string("(none)") : event->name;
+  };
+  for (const std::string& query : queries) {
+    auto before = Catalog::open(tree.path("devices"));
+    ASSERT_TRUE(before);
+    const Pmu* pmu = before->find_pmu("casepmu");
+    ASSERT_NE(pmu, nullptr);
+    const std::string probed = answer(pmu->find_event(query));
+    ASSERT_EQ(pmu->events().size(), 5u);
+    EXPECT_EQ(probed, answer(pmu->find_event(query))) << query.substr(0, 20);
+  }
+}
+
 }  // namespace
 }  // namespace pmucat

@@ -134,6 +134,49 @@ TEST(PerfDataProto, HeaderOnlyRecordsConvert) {
 
 // Found by perfdata_fuzz: protobuf's default error collector printed every text-format error to
 // stderr from inside the library. The first error is now in the diagnostic instead.
+// SAMPLE_ID without IDENTIFIER: the writer decodes a sample with the first attr's layout, the
+// reader finds the attr again by the id it carries; when that id names another event with
+// another layout, the typed form would come back with the wrong fields, so the record must be
+// stored raw. Found by perfdata_fuzz (crash-c40d6c73..., now in fuzz/regressions/perfdata).
+TEST(PerfDataProto, SampleWhoseIdNamesAnotherLayoutIsLossless) {
+  PerfData data;
+  Attr first = test::demo_attr({}, 0);
+  first.sample_type = sample::ip | sample::tid | sample::time | sample::id | sample::period;
+  Attr second = first;
+  second.config[0] = 1;
+  second.sample_type |= sample::cpu | sample::addr;
+  data.events.push_back({first, {100}, "first"});
+  data.events.push_back({second, {101}, "second"});
+  for (std::uint64_t id : {100u, 101u}) {
+    SampleFields f;
+    f.ip = 0x400000;
+    f.pid = f.tid = 4242;
+    f.time = 1'000'000'000;
+    f.id = id;
+    f.period = 1000;
+    data.records.push_back(make_sample_record(f, first, 2));
+  }
+  expect_lossless(data, "id without identifier");
+}
+
+// perf.data strings are bytes, not UTF-8: PerfDataProto is proto2, whose `string` fields carry
+// any bytes on the wire (protobuf only logs, in debug builds), and the text format escapes them.
+TEST(PerfDataProto, NonUtf8StringsAreLossless) {
+  test::ModelSpec spec;
+  PerfData data = test::demo_model(spec);
+  data.features[feature::hostname] = encode_feature_string("host\xff\xfe");
+  const std::vector<PmuMapping> pmus = {{4, "cpu\xc3\x28"}};
+  data.features[feature::pmu_mappings] = encode_pmu_mappings(pmus);
+  data.events.front().name = "ev\x80";
+  SampleFields id;
+  id.pid = id.tid = 4242;
+  data.records.push_back(
+      make_comm_record(4242, 4242, "c\xff", false, id, data.events.front().attr));
+  data.records.push_back(make_mmap_record(4242, 4242, 0x400000, 0x1000, 0, "/lib/\xfe\xff.so", 2,
+                                          id, data.events.front().attr));
+  expect_lossless(data, "non-UTF-8 strings");
+}
+
 TEST(PerfDataProto, TextParseErrorsGoIntoTheDiagnosticNotStderr) {
   ::testing::internal::CaptureStderr();
   const auto parsed = from_perf_data_proto("file_attrs {\n  nonsense: 1 }", ProtoFormat::text, "g");
