@@ -107,7 +107,8 @@ int run(int argc, char** argv) {
                  "otherwise), json, junit, kcidb")
       ->check(CLI::IsMember({"text", "ktap", "json", "junit", "kcidb"}))
       ->excludes("--json");
-  app.add_option("-o,--output", line.output, "Write the report to FILE instead of stdout (- is stdout)")
+  app.add_option("-o,--output", line.output,
+                 "Write the report to FILE instead of stdout (- is stdout)")
       ->type_name("FILE")
       ->check(output_path_check());
   app.add_flag("--werror", line.werror, "Warnings fail the run too");

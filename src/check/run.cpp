@@ -238,9 +238,8 @@ Report run(const Catalog& catalog, const Options& given_options) {
       for (const Finding& finding : cross_pmu) {
         if (finding.pmu == selected[i]->name()) extra.push_back(finding);
       }
-      report.pmus[i] =
-          check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options, not_captured,
-                    refused_live);
+      report.pmus[i] = check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options,
+                                 not_captured, refused_live);
     }
   };
   unsigned jobs = std::clamp<unsigned>(options.jobs, 1, 256);
