@@ -172,7 +172,12 @@ fs::path parent_of(const fs::path& path) {
 // "pmusnap-XXXXXX" without a target.
 std::string temp_pattern(const fs::path& dir, const fs::path& target) {
   if (target.empty()) return (dir / "pmusnap-XXXXXX").string();
-  return (dir / ("." + target.filename().string() + ".pmusnap-XXXXXX")).string();
+  // Appended piece by piece: `"." + std::string&&` trips GCC 12's bogus -Wrestrict at -O3
+  // (GCC bug 105329).
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".pmusnap-XXXXXX";
+  return (dir / name).string();
 }
 
 Expected<fs::path> make_temp_dir(const fs::path& dir, const fs::path& target) {
