@@ -14,11 +14,12 @@ namespace fs = std::filesystem;
 
 const fs::path kSource = PMUCAT_SOURCE_DIR;
 
-// Text a reader or a script follows: docs, READMEs, scripts and build files. Fuzz corpora and
-// regression inputs are data and may hold anything.
+// Text a reader or a script follows: docs, READMEs, scripts and build files, and the seeds
+// fuzz/make-corpus generates (a perf.data records its command line). Regression inputs are
+// what a fuzzer found and may hold anything.
 bool is_checked_text(const fs::path& relative) {
   const std::string text = relative.generic_string();
-  if (text.starts_with("fuzz/corpus/") || text.starts_with("fuzz/regressions/")) return false;
+  if (text.starts_with("fuzz/regressions/")) return false;
   const std::string extension = relative.extension().string();
   if (extension == ".md" || extension == ".sh" || extension == ".py" || extension == ".txt" ||
       extension == ".cmake" || extension == ".in") {
