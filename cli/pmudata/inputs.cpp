@@ -9,17 +9,6 @@
 #include "pmucat/output_file.h"
 
 namespace pmucat::cli {
-namespace {
-
-Diagnostic io_diagnostic(const std::filesystem::path& path, std::string message) {
-  Diagnostic d;
-  d.id = "pmudata-io";
-  d.range.file = path.string();
-  d.message = std::move(message);
-  return d;
-}
-
-}  // namespace
 
 std::string_view to_string(DataFormat format) {
   switch (format) {
@@ -73,8 +62,10 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
     format = second;
   }
   if (data->events.empty() && data->records.empty()) {
-    Diagnostic d = io_diagnostic(path, "a PerfDataProto with no events and no records");
+    Diagnostic d;
     d.id = "perfdata-malformed";
+    d.range.file = path.string();
+    d.message = "a PerfDataProto with no events and no records";
     return unexpected(std::move(d));
   }
   loaded.format = format == ProtoFormat::binary ? DataFormat::proto_binary : DataFormat::proto_text;
@@ -83,7 +74,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
 }
 
 int exit_status_for(const Diagnostic& error) {
-  return error.id == "pmudata-io" || error.id == "perfdata-io" ? 2 : 1;
+  return error.id == "perfdata-io" ? 2 : 1;
 }
 
 std::optional<DataFormat> parse_format(std::string_view name) {

@@ -101,9 +101,7 @@ int run_convert(const std::string& input, const std::string& output, const std::
     report(*error);
     // A model no output format can hold (an other-endian file, an oversized record) is the
     // input's fault; anything else is an I/O error, exit 2 as on every tool.
-    return to_int(error->id.starts_with("output-") || error->id == "pmudata-io"
-                      ? ExitCode::usage
-                      : ExitCode::rejected);
+    return to_int(error->id.starts_with("output-") ? ExitCode::usage : ExitCode::rejected);
   }
   return to_int(ExitCode::success);
 }

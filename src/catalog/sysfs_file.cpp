@@ -138,6 +138,11 @@ UniqueFd::~UniqueFd() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+bool UniqueFd::close() {
+  const int fd = std::exchange(fd_, -1);
+  return fd < 0 || ::close(fd) == 0;
+}
+
 namespace {
 
 int open_directory_raw(int dir_fd, const std::string& path) {

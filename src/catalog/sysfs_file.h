@@ -36,6 +36,8 @@ class UniqueFd {
   UniqueFd& operator=(const UniqueFd&) = delete;
   ~UniqueFd();
   int get() const { return fd_; }
+  // Closes now; false (errno set) when close() reports an error, such as a failed write.
+  bool close();
 
  private:
   int fd_ = -1;

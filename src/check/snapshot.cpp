@@ -54,7 +54,7 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
   struct stat status {};
   if (::stat(from.c_str(), &status) != 0) {
     return unexpected(Miss{"file-unreadable",
-                           fmt::format("cannot open file: {}", detail::errno_text(errno)), false,
+                           fmt::format("cannot open file: {}", detail::error_text(errno)), false,
                            errno == ENOENT});
   }
   auto not_regular = [](mode_t mode) {
@@ -73,10 +73,10 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
     return unexpected(too_large(static_cast<std::uint64_t>(status.st_size)));
   }
   // O_NONBLOCK: should the entry have become a FIFO since the stat(), open() must not wait.
-  detail::Fd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  detail::UniqueFd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
     return unexpected(
-        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::errno_text(errno))});
+        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::error_text(errno))});
   }
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
     return unexpected(not_regular(status.st_mode));
@@ -88,7 +88,7 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
       return unexpected(
-          Miss{"file-unreadable", fmt::format("cannot read file: {}", detail::errno_text(errno))});
+          Miss{"file-unreadable", fmt::format("cannot read file: {}", detail::error_text(errno))});
     }
     if (got == 0) break;
     content.append(buffer, static_cast<std::size_t>(got));

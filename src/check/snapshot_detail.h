@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/sysfs_file.h"
 #include "pmucat/check.h"
 
 namespace pmucat::snap {
@@ -20,25 +21,9 @@ Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::files
 
 namespace pmucat::snap::detail {
 
-// Owns a file descriptor; closes it on destruction.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&&) = delete;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd();
-  int get() const { return fd_; }
-  // Closes now; false (errno set) when close() reports a failed write.
-  bool close();
-
- private:
-  int fd_;
-};
-
-// "No such file or directory" for ENOENT; thread-safe, unlike strerror.
-std::string errno_text(int error_number);
+// One descriptor owner and one errno text for the whole library (the catalog's).
+using pmucat::detail::error_text;
+using pmucat::detail::UniqueFd;
 
 // Creates `path` (which must not exist) holding `content`, mode 0644. Returns what went wrong.
 std::optional<std::string> write_new_file(const std::filesystem::path& path,

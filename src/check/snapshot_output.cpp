@@ -25,31 +25,17 @@ extern char** environ;
 namespace pmucat::snap {
 namespace detail {
 
-Fd::~Fd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-bool Fd::close() {
-  int fd = std::exchange(fd_, -1);
-  return fd < 0 || ::close(fd) == 0;
-}
-
-std::string errno_text(int error_number) {
-  const char* description = ::strerrordesc_np(error_number);
-  return description != nullptr ? description : fmt::format("error {}", error_number);
-}
-
 std::optional<std::string> write_new_file(const std::filesystem::path& path,
                                           std::string_view content) {
-  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
-  if (fd.get() < 0) return fmt::format("cannot create file: {}", errno_text(errno));
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (fd.get() < 0) return fmt::format("cannot create file: {}", error_text(errno));
   while (!content.empty()) {
     ssize_t put = ::write(fd.get(), content.data(), content.size());
     if (put < 0 && errno == EINTR) continue;
-    if (put < 0) return fmt::format("cannot write file: {}", errno_text(errno));
+    if (put < 0) return fmt::format("cannot write file: {}", error_text(errno));
     content.remove_prefix(static_cast<std::size_t>(put));
   }
-  if (!fd.close()) return fmt::format("cannot write file: {}", errno_text(errno));
+  if (!fd.close()) return fmt::format("cannot write file: {}", error_text(errno));
   return std::nullopt;
 }
 
@@ -88,10 +74,10 @@ Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
   };
   int err_pipe[2];
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    return failure(fmt::format("cannot run {}: {}", args[0], errno_text(errno)));
+    return failure(fmt::format("cannot run {}: {}", args[0], error_text(errno)));
   }
-  Fd err_read(err_pipe[0]);
-  Fd err_write(err_pipe[1]);
+  UniqueFd err_read(err_pipe[0]);
+  UniqueFd err_write(err_pipe[1]);
   std::vector<char*> argv;
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -119,7 +105,7 @@ Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
   posix_spawn_file_actions_destroy(&actions);
   err_write.close();
   if (spawned != 0) {
-    return failure(fmt::format("cannot run {}: {}", args[0], errno_text(spawned)));
+    return failure(fmt::format("cannot run {}: {}", args[0], error_text(spawned)));
   }
   // Read all of stderr before waiting, so a chatty tool cannot block on a full pipe.
   std::string errors;
@@ -184,7 +170,7 @@ Expected<fs::path> make_temp_dir(const fs::path& dir, const fs::path& target) {
   std::string pattern = temp_pattern(dir, target);
   if (::mkdtemp(pattern.data()) == nullptr) {
     return unexpected(error_at(
-        dir, fmt::format("cannot create a temporary directory: {}", detail::errno_text(errno))));
+        dir, fmt::format("cannot create a temporary directory: {}", detail::error_text(errno))));
   }
   return fs::path(pattern);
 }
@@ -264,7 +250,7 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
     if (int error = rename_no_replace(*staging, target); error != 0) {
       fs::remove_all(*staging, ec);
       return unexpected(error_at(
-          out, fmt::format("cannot create output directory: {}", detail::errno_text(error))));
+          out, fmt::format("cannot create output directory: {}", detail::error_text(error))));
     }
     return summary;
   }
@@ -278,7 +264,7 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
     fs::remove_all(*staging, ec);
     if (aside) fs::remove_all(*aside, ec);
     return unexpected(error_at(
-        out, fmt::format("cannot replace the previous capture: {}", detail::errno_text(error))));
+        out, fmt::format("cannot replace the previous capture: {}", detail::error_text(error))));
   }
   fs::remove_all(*aside, ec);
   return summary;
@@ -302,7 +288,7 @@ Expected<Summary> capture_tarball(const fs::path& sysfs, const fs::path& out,
     replace = true;
   } else if (errno != ENOENT) {
     return unexpected(
-        error_at(out, fmt::format("cannot inspect output: {}", detail::errno_text(errno))));
+        error_at(out, fmt::format("cannot inspect output: {}", detail::error_text(errno))));
   }
   auto staging = make_staging_dir();
   if (!staging) return unexpected(std::move(staging).error());
@@ -315,17 +301,17 @@ Expected<Summary> capture_tarball(const fs::path& sysfs, const fs::path& out,
   // The archive goes to a temporary beside OUT through tar's stdout (no path for tar to
   // reopen), and is renamed over OUT only once complete.
   std::string temp = temp_pattern(parent_of(out), out);
-  detail::Fd fd(::mkostemp(temp.data(), O_CLOEXEC));
+  detail::UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));
   bool temp_created = fd.get() >= 0;
   Expected<int> packed = 0;
   if (!temp_created) {
     packed = unexpected(error_at(out, fmt::format("cannot create a temporary file beside it: {}",
-                                                  detail::errno_text(errno))));
+                                                  detail::error_text(errno))));
   } else {
     packed = detail::run_tool({"tar", "-czf", "-", "-C", staging->string(), "."}, fd.get(), out);
     if (packed && (::fchmod(fd.get(), mode) != 0 || !fd.close())) {
       packed = unexpected(error_at(
-          out, fmt::format("cannot write the temporary file: {}", detail::errno_text(errno))));
+          out, fmt::format("cannot write the temporary file: {}", detail::error_text(errno))));
     }
   }
   std::error_code ec;
@@ -343,7 +329,7 @@ Expected<Summary> capture_tarball(const fs::path& sysfs, const fs::path& out,
       packed = unexpected(
           error_at(out, fmt::format("cannot put the capture in place: {}",
                                     error == EEXIST ? std::string("the output appeared meanwhile")
-                                                    : detail::errno_text(error))));
+                                                    : detail::error_text(error))));
     }
   }
   if (!packed) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "catalog/sysfs_file.h"
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
 #include "pmucat/perfdata.h"
@@ -23,21 +24,6 @@ Diagnostic rejected(const std::filesystem::path& path, std::string message) {
   d.id = "perfdata-malformed";
   return d;
 }
-
-// Closes the descriptor on every path out of read_input.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // perf record --threads writes a directory holding `data` and one `data.N` per thread.
 bool is_threads_directory(const std::filesystem::path& dir) {
@@ -210,15 +196,15 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
 
 Expected<InputImage> read_input(const std::filesystem::path& path, const InputLimits& limits) {
   const std::string name = path.string();
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const detail::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     return unexpected(
-        perfdata::io_error(name, fmt::format("cannot open: {}", std::strerror(errno))));
+        perfdata::io_error(name, fmt::format("cannot open: {}", detail::error_text(errno))));
   }
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) {
     return unexpected(
-        perfdata::io_error(name, fmt::format("cannot stat: {}", std::strerror(errno))));
+        perfdata::io_error(name, fmt::format("cannot stat: {}", detail::error_text(errno))));
   }
   if (S_ISDIR(st.st_mode)) {
     return unexpected(perfdata::io_error(
@@ -267,7 +253,7 @@ Expected<InputImage> read_input(const std::filesystem::path& path, const InputLi
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       return unexpected(
-          perfdata::io_error(name, fmt::format("read error: {}", std::strerror(errno))));
+          perfdata::io_error(name, fmt::format("read error: {}", detail::error_text(errno))));
     }
     if (n == 0) break;
     used += static_cast<std::size_t>(n);
