@@ -1,5 +1,6 @@
 // Pmu: one PMU, its parts loaded on first use (std::call_once) and cached.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <climits>
 #include <map>
@@ -233,11 +234,15 @@ const Event* Pmu::find_event(std::string_view name) const {
   // in byte order). Probes and the listing follow the same order, so a lookup gives the same
   // answer before events() has run as after it.
   const std::string lower = ascii_lower(name);
-  std::vector<std::string> spellings{std::string(name)};
-  for (std::string variant : {lower, ascii_upper(name)}) {
-    if (std::find(spellings.begin(), spellings.end(), variant) == spellings.end())
-      spellings.push_back(std::move(variant));
+  std::array<std::string, 3> candidates{std::string(name), lower, ascii_upper(name)};
+  std::size_t distinct = 1;
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    const auto seen = candidates.begin() + static_cast<std::ptrdiff_t>(distinct);
+    if (std::find(candidates.begin(), seen, candidates[i]) != seen) continue;
+    if (i != distinct) candidates[distinct] = std::move(candidates[i]);
+    ++distinct;
   }
+  const std::span<const std::string> spellings(candidates.data(), distinct);
   const EventIndex* index = state_->events.peek();
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
     for (const std::string& spelling : spellings) {
