@@ -11,6 +11,7 @@
 #include "fuzz_target.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_proto.h"
 
 namespace {
 

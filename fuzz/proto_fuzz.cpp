@@ -18,6 +18,7 @@
 #include "fuzz_target.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_proto.h"
 
 namespace {
 

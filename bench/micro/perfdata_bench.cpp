@@ -3,6 +3,7 @@
 // bound and the per-file costs are included, amortised over the batch.
 #include <benchmark/benchmark.h>
 #include <pmucat/perfdata.h>
+#include <pmucat/perfdata_records.h>
 #include <unistd.h>
 
 #include <string>

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "pmucat/decode.h"
+#include "pmucat/perfdata_features.h"
 
 namespace pmucat::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "pmucat/output_file.h"
+#include "pmucat/perfdata_proto.h"
 
 namespace pmucat::cli {
 

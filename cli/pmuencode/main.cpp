@@ -12,6 +12,7 @@
 #include "common/tree.h"
 #include "pmucat/decode.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_events.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
 #include "pmuencode/output.h"

@@ -3,7 +3,10 @@
 //
 // Records and feature sections are kept as raw payload bytes (in the file's byte order), so
 // whatever this library does not understand survives a read -> write unchanged. Typed views
-// (samples, COMM, host metadata ...) are built from and into those bytes by the helpers below.
+// are built from and into those bytes by the headers beside this one: perfdata_records.h
+// (samples, COMM, MMAP ...), perfdata_features.h (feature payloads), perfdata_host.h (this
+// host's metadata features). perfdata_proto.h converts to and from quipper's PerfDataProto;
+// perfdata_events.h writes encoded events as a perf.data.
 #pragma once
 
 #include <cstddef>
@@ -19,12 +22,9 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/diagnostic.h"
-#include "pmucat/encode.h"
 #include "pmucat/expected.h"
 
 namespace pmucat {
-
-class Catalog;
 
 // Record types (perf_event_header.type): kernel ones below 64, perf-tool ones from 64.
 namespace record_type {
@@ -203,164 +203,5 @@ std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, con
 
 // The options that reproduce `data`'s own layout (mode, attr size, pipe end marker).
 WriterOptions options_like(const PerfData& data);
-
-// ---- typed views of records ------------------------------------------------------------------
-
-// The fields a SAMPLE (or a sample_id_all trailer) can carry; which are present follows the
-// attr's sample_type. Unused members stay 0/empty.
-struct SampleFields {
-  std::uint64_t identifier = 0, ip = 0;
-  std::uint32_t pid = 0, tid = 0;
-  std::uint64_t time = 0, addr = 0, id = 0, stream_id = 0;
-  std::uint32_t cpu = 0, cpu_reserved = 0;
-  std::uint64_t period = 0;
-  std::vector<std::uint64_t> read_values;  // the READ block, as u64 words
-  std::vector<std::uint64_t> callchain;
-  std::vector<std::byte> raw;               // RAW data (without its u32 size)
-  std::vector<std::uint64_t> branch_stack;  // the BRANCH_STACK block after `nr`, as u64 words
-  std::uint64_t branch_nr = 0;
-  std::vector<std::byte> rest;  // every field after BRANCH_STACK, undecoded
-  friend bool operator==(const SampleFields&, const SampleFields&) = default;
-};
-
-// Encodes a SAMPLE payload for `attr`. Fields after BRANCH_STACK are copied from `rest`.
-std::vector<std::byte> encode_sample(const SampleFields& sample, const Attr& attr);
-// Decodes a SAMPLE payload; nullopt when the payload does not match the attr's layout.
-std::optional<SampleFields> decode_sample(std::span<const std::byte> payload, const Attr& attr);
-
-// The sample_id_all trailer of a non-SAMPLE kernel record ({TID}{TIME}{ID}{STREAM_ID}{CPU}
-// {IDENTIFIER} as the attr selects); empty when the attr has no sample_id_all.
-std::vector<std::byte> encode_sample_id(const SampleFields& id, const Attr& attr);
-std::size_t sample_id_size(const Attr& attr);
-
-// Builders of common records (payload aligned to 8, sample_id trailer from `id_attr`).
-Record make_comm_record(std::uint32_t pid, std::uint32_t tid, std::string_view comm, bool exec,
-                        const SampleFields& id, const Attr& id_attr);
-Record make_mmap_record(std::uint32_t pid, std::uint32_t tid, std::uint64_t start,
-                        std::uint64_t len, std::uint64_t pgoff, std::string_view filename,
-                        std::uint16_t cpumode, const SampleFields& id, const Attr& id_attr);
-Record make_fork_record(bool exit, std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid,
-                        std::uint32_t ptid, std::uint64_t time, const SampleFields& id,
-                        const Attr& id_attr);
-Record make_sample_record(const SampleFields& sample, const Attr& attr, std::uint16_t cpumode);
-Record make_finished_round_record();
-
-// ---- feature payloads ------------------------------------------------------------------------
-
-// A perf_header_string, padded to 64 like perf (`len` = round_up(strlen + 1, 64)).
-std::vector<std::byte> encode_feature_string(std::string_view text);
-std::vector<std::byte> encode_feature_string_list(std::span<const std::string> items);
-std::vector<std::byte> encode_nrcpus(std::uint32_t available, std::uint32_t online);
-std::vector<std::byte> encode_total_mem(std::uint64_t kilobytes);
-std::vector<std::byte> encode_event_desc(std::span<const PerfEventEntry> events,
-                                         std::uint32_t attr_size);
-struct PmuMapping {
-  std::uint32_t type = 0;
-  std::string name;
-  friend bool operator==(const PmuMapping&, const PmuMapping&) = default;
-};
-std::vector<std::byte> encode_pmu_mappings(std::span<const PmuMapping> pmus);
-struct GroupDesc {
-  std::string name;  // "{anon_group}" when unnamed
-  std::uint32_t leader_index = 0, members = 0;
-  friend bool operator==(const GroupDesc&, const GroupDesc&) = default;
-};
-std::vector<std::byte> encode_group_desc(std::span<const GroupDesc> groups);
-struct CpuTopology {
-  std::vector<std::string> core_siblings, thread_siblings;
-  struct Cpu {
-    std::uint32_t core_id = 0, socket_id = 0;
-    friend bool operator==(const Cpu&, const Cpu&) = default;
-  };
-  std::vector<Cpu> cpus;
-  std::vector<std::byte> extra;  // newer optional tails (die lists, die ids), kept as bytes
-  friend bool operator==(const CpuTopology&, const CpuTopology&) = default;
-};
-std::vector<std::byte> encode_cpu_topology(const CpuTopology& topology);
-struct NumaNode {
-  std::uint32_t node = 0;
-  std::uint64_t mem_total_kb = 0, mem_free_kb = 0;
-  std::string cpus;
-  friend bool operator==(const NumaNode&, const NumaNode&) = default;
-};
-std::vector<std::byte> encode_numa_topology(std::span<const NumaNode> nodes);
-struct BuildId {
-  std::uint16_t misc = 0;  // cpumode; 0x8000 set when `id` holds its own size
-  std::int32_t pid = -1;
-  std::vector<std::byte> id;  // up to 20 bytes
-  std::string filename;
-  friend bool operator==(const BuildId&, const BuildId&) = default;
-};
-std::vector<std::byte> encode_build_ids(std::span<const BuildId> build_ids);
-
-// Decoders (little-endian payloads); nullopt when the payload is malformed.
-std::optional<std::string> decode_feature_string(std::span<const std::byte> payload);
-std::optional<std::vector<std::string>> decode_feature_string_list(
-    std::span<const std::byte> payload);
-std::optional<std::pair<std::uint32_t, std::uint32_t>> decode_nrcpus(
-    std::span<const std::byte> payload);
-std::optional<std::uint64_t> decode_total_mem(std::span<const std::byte> payload);
-// EVENT_DESC: one entry per event (attr, ids, name).
-std::optional<std::vector<PerfEventEntry>> decode_event_desc(std::span<const std::byte> payload);
-std::optional<std::vector<PmuMapping>> decode_pmu_mappings(std::span<const std::byte> payload);
-std::optional<std::vector<GroupDesc>> decode_group_desc(std::span<const std::byte> payload);
-// `nr_cpus` is NRCPUS' available count (how many core/socket pairs follow the lists).
-std::optional<CpuTopology> decode_cpu_topology(std::span<const std::byte> payload,
-                                               std::uint32_t nr_cpus);
-std::optional<std::vector<NumaNode>> decode_numa_topology(std::span<const std::byte> payload);
-std::optional<std::vector<BuildId>> decode_build_ids(std::span<const std::byte> payload);
-
-// Host facts for the metadata features, read from uname, /proc and sysconf.
-struct HostMetadata {
-  std::string hostname, os_release, arch, cpu_description, cpuid, perf_version;
-  std::uint32_t cpus_available = 0, cpus_online = 0;
-  std::uint64_t mem_total_kb = 0;
-  std::vector<std::string> cmdline;
-  std::optional<CpuTopology> cpu_topology;
-  std::vector<NumaNode> numa_nodes;
-};
-HostMetadata collect_host_metadata(std::vector<std::string> cmdline);
-// HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE and the
-// topologies, as feature payloads.
-std::map<std::uint32_t, std::vector<std::byte>> host_features(const HostMetadata& host);
-
-// ---- PerfDataProto (quipper's schema, package `quipper`) ----------------------------------------
-
-enum class ProtoFormat : std::uint8_t { binary, text };
-
-// perf.data -> PerfDataProto. quipper's typed fields are filled wherever they reproduce the
-// bytes exactly; everything else (and the file layout) goes into pmucat extension fields
-// (numbers >= 1000), so from_perf_data_proto gives back an equal model. Other-endian models
-// are refused.
-Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat format);
-
-// PerfDataProto (ours or quipper's) -> perf.data model. Without pmucat extensions (a quipper
-// proto), features are rebuilt from the typed metadata and records from the typed events.
-Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat format,
-                                        std::string_view file);
-
-// ---- encoded events -> perf.data ---------------------------------------------------------------
-
-struct EventsFileOptions {
-  WriterOptions writer;
-  std::vector<std::string> cmdline;  // for CMDLINE; empty writes none
-  // Synthetic samples per event (every field the attr's sample_type asks for, empty), so
-  // `perf report` and `perf script` show the events; 0 writes none.
-  std::uint32_t samples_per_event = 1;
-  std::uint32_t pid = 0;  // 0: the calling process
-  std::string comm = "pmucat";
-};
-
-// Writes a perf.data describing `events` (one attr each, unique ids from 1, sample_type gaining
-// perf record's IP|TID|TIME|PERIOD, sample_id_all, and PERF_SAMPLE_IDENTIFIER when there are
-// several), with EVENT_DESC names, PMU_MAPPINGS from `catalog` (plus the event PMUs' types),
-// host metadata, a COMM, a kernel map and `samples_per_event` synthetic samples. perf 6.1
-// opens the result with `evlist -v` (file mode), `report --header-only`, `script` and `report`
-// (when there are samples) with nothing on stderr. `path` is opened as an OutputFile: a
-// stream target (FIFO, device, "-") gets pipe mode.
-std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& path,
-                                                 std::span<const EncodedEvent> events,
-                                                 const Catalog& catalog,
-                                                 const EventsFileOptions& options = {});
 
 }  // namespace pmucat

@@ -7,6 +7,8 @@
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat {
 namespace {

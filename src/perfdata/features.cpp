@@ -5,6 +5,7 @@
 
 #include "perfdata/bytes.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
 
 namespace pmucat {
 namespace {

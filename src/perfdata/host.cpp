@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_host.h"
 #include "pmucat/version.h"
 
 namespace pmucat {

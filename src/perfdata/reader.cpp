@@ -6,6 +6,7 @@
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
 
 namespace pmucat {
 namespace {

@@ -3,6 +3,7 @@
 
 #include "perfdata/bytes.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat {
 namespace {

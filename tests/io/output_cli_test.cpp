@@ -13,6 +13,7 @@
 #include "../perfdata/model_builder.h"
 #include "../perfdata/run_command.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat {
 namespace {

@@ -7,6 +7,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_events.h"
+#include "pmucat/perfdata_features.h"
 #include "run_command.h"
 
 namespace pmucat {

@@ -6,6 +6,7 @@
 
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
 #include "run_command.h"
 
 namespace pmucat {

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat::test {
 

@@ -7,6 +7,9 @@
 
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_host.h"
+#include "pmucat/perfdata_records.h"
 #include "run_command.h"
 
 namespace pmucat {

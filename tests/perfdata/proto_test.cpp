@@ -5,6 +5,9 @@
 #include "model_builder.h"
 #include "perf_data.pb.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_proto.h"
+#include "pmucat/perfdata_records.h"
 #include "run_command.h"
 
 namespace pmucat {

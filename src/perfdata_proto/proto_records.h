@@ -5,6 +5,7 @@
 
 #include "perf_data.pb.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat::perfdata {
 

@@ -1,6 +1,6 @@
 // SAMPLE records <-> quipper's SampleEvent (see proto_records.h).
 #include "perfdata/bytes.h"
-#include "perfdata/proto_records.h"
+#include "perfdata_proto/proto_records.h"
 
 namespace pmucat::perfdata {
 namespace {

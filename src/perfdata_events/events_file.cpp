@@ -10,6 +10,10 @@
 #include "perfdata/problems.h"
 #include "pmucat/catalog.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_events.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_host.h"
+#include "pmucat/perfdata_records.h"
 
 namespace pmucat {
 namespace {

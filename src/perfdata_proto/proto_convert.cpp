@@ -5,7 +5,9 @@
 #include <google/protobuf/text_format.h>
 
 #include "perfdata/problems.h"
-#include "perfdata/proto_records.h"
+#include "perfdata_proto/proto_records.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/perfdata_proto.h"
 
 namespace pmucat {
 namespace {

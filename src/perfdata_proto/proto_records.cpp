@@ -1,5 +1,5 @@
 // Records <-> PerfEvent messages (see proto_records.h).
-#include "perfdata/proto_records.h"
+#include "perfdata_proto/proto_records.h"
 
 #include <algorithm>
 
