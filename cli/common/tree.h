@@ -1,12 +1,12 @@
 // Opening the tree a tool reads: a sysfs directory or a pmusnap .tar.gz capture, the same way in
 // every tool (pmucat::snap::open_tree does the work). Separate from app.h because it needs the
-// library's check module (where captures live), which not every user of cli/common links.
+// library's snapshot module (where captures live), which not every user of cli/common links.
 #pragma once
 
 #include <filesystem>
 
 #include "common/options.h"
-#include "pmucat/check.h"
+#include "pmucat/snapshot.h"
 
 namespace pmucat::cli {
 

@@ -6,7 +6,7 @@
 
 #include "common/app.h"
 #include "common/tree.h"
-#include "pmucat/check.h"
+#include "pmucat/diff.h"
 
 namespace pmucat::cli {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "common/app.h"
 #include "common/tree.h"
-#include "pmucat/check.h"
+#include "pmucat/snapshot.h"
 
 namespace pmucat::cli {
 namespace {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pmucat/capture_manifest.h"
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
 

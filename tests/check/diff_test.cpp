@@ -1,4 +1,6 @@
 // pmudiff: the SNB-EP QPI drs_data change from 2013 to today is an encoding change (ABI break).
+#include "pmucat/diff.h"
+
 #include <gtest/gtest.h>
 
 #include <map>

@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "pmucat/snapshot.h"
 #include "test_support.h"
 
 namespace pmucat::snap {

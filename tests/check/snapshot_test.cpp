@@ -1,9 +1,12 @@
 // pmusnap: a capture, read back with --sysfs, gives the same catalog.
+#include "pmucat/snapshot.h"
+
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "pmucat/diff.h"
 #include "test_support.h"
 
 namespace pmucat::snap {

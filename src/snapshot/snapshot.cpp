@@ -1,6 +1,8 @@
 // pmusnap: copies the files of a PMU tree that tools read, following symlinks, into a plain
 // directory tree. Every entry that cannot be copied byte for byte gets an empty placeholder and
 // a manifest entry naming the pmucheck rule the original hits, so the capture keeps the bug.
+#include "pmucat/snapshot.h"
+
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <sys/stat.h>
@@ -13,7 +15,6 @@
 #include <system_error>
 
 #include "catalog/sysfs_file.h"
-#include "pmucat/check.h"
 #include "snapshot_detail.h"
 
 namespace pmucat::snap {

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmucat/check.h"
+#include "pmucat/diff.h"
 
 namespace pmucat::diff {
 namespace {

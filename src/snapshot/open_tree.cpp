@@ -1,4 +1,4 @@
-#include "pmucat/check.h"
+#include "pmucat/snapshot.h"
 
 namespace pmucat::snap {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "catalog/sysfs_file.h"
-#include "pmucat/check.h"
+#include "pmucat/snapshot.h"
 
 namespace pmucat::snap {
 

@@ -1,11 +1,12 @@
 // pmudiff's model: what changed between two trees, and which changes break existing users.
+#include "pmucat/diff.h"
+
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "pmucat/check.h"
 #include "pmucat/encode.h"
 
 namespace pmucat::diff {

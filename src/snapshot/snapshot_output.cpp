@@ -17,7 +17,7 @@
 #include <system_error>
 
 #include "io/temporary_cleanup.h"
-#include "pmucat/check.h"
+#include "pmucat/snapshot.h"
 #include "snapshot_detail.h"
 
 extern char** environ;

@@ -1,12 +1,12 @@
 // Reading a pmusnap capture's manifest back: what the capture could not copy byte for byte.
+#include "pmucat/capture_manifest.h"
+
 #include <fmt/core.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
-
-#include "pmucat/check.h"
 
 namespace pmucat::snap {
 namespace {

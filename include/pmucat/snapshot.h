@@ -1,0 +1,80 @@
+// Capture of a PMU tree (pmusnap), and opening a tree or a capture for reading. The only part of
+// the library that runs another program: the system `tar`, for `.tar.gz` captures.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pmucat/capture_manifest.h"
+#include "pmucat/catalog.h"
+#include "pmucat/expected.h"
+
+namespace pmucat::snap {
+
+// Files larger than this are not copied (an empty placeholder and a manifest entry stand in):
+// 16 times the catalog's kMaxSysfsFileSize, so a file the catalog calls too large is still
+// captured as it is, and hv_24x7's binary interface/catalog fits.
+inline constexpr std::size_t kMaxCapturedFileSize = std::size_t{1} << 20;
+
+// What a capture copied, and what it could not.
+struct Summary {
+  std::size_t pmus = 0;
+  std::size_t files = 0;                  // files copied byte for byte
+  std::vector<NotCaptured> not_captured;  // in tree order
+  std::vector<std::string> unreadable;    // the paths of not_captured (older callers)
+};
+
+struct CaptureOptions {
+  // Replace an existing OUT: a regular .tar.gz file, or a directory holding a previous capture.
+  // Never a symlink, FIFO, device or a directory pmusnap did not write.
+  bool force = false;
+};
+
+// Copies the files tools read of every PMU under `sysfs` (a devices dir or a root above one)
+// to `out`/bus/event_source/devices/: `out` is a new or empty directory or a `.tar.gz`/`.tgz`.
+// Only regular files are opened; what is not copied byte for byte gets an empty placeholder and
+// a manifest entry (docs/man/pmusnap.1.md). Fails, leaving nothing behind, when the tree cannot
+// be read or `out` cannot be written.
+Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesystem::path& out,
+                          const CaptureOptions& options = {});
+
+// One `pmusnap: warning: PATH: not captured: REASON [RULE]` line per entry, then a count line;
+// empty when everything was captured.
+std::string describe_not_captured(const Summary& summary);
+
+// A capture unpacked into a fresh temporary directory, removed again on destruction. Lets tools
+// take `--sysfs capture.tar.gz`.
+class Unpacked {
+ public:
+  // Unpacks `tar_gz` with the system tar into a new temporary directory.
+  static Expected<Unpacked> open(const std::filesystem::path& tar_gz);
+  Unpacked(Unpacked&& other) noexcept;
+  Unpacked& operator=(Unpacked&& other) noexcept;
+  Unpacked(const Unpacked&) = delete;
+  Unpacked& operator=(const Unpacked&) = delete;
+  ~Unpacked();
+  // The directory the capture was unpacked into (holds bus/event_source/devices).
+  const std::filesystem::path& root() const { return root_; }
+
+ private:
+  explicit Unpacked(std::filesystem::path root) : root_(std::move(root)) {}
+  std::filesystem::path root_;
+};
+
+// True when `path` names a gzip-compressed tar (by its `.tar.gz`/`.tgz` name).
+bool is_tarball(const std::filesystem::path& path);
+
+// A catalog opened from a tree directory or from a pmusnap `.tar.gz` (kept unpacked while this
+// lives; members are destroyed catalog first).
+struct OpenedTree {
+  std::optional<Unpacked> unpacked;
+  Catalog catalog;
+};
+// Opens `path` (a directory or a capture tarball), or the default tree when `path` is empty.
+Expected<OpenedTree> open_tree(const std::filesystem::path& path);
+
+}  // namespace pmucat::snap
