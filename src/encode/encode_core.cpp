@@ -9,10 +9,16 @@
 #include <utility>
 
 #include "encode/pmu_defaults.h"
-#include "encode/spec_diagnostics.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::encode_detail {
+
+using spec_detail::kSpecFile;
+using spec_detail::raw_term_value;
+using spec_detail::spec_error;
+
 namespace {
 
 std::string hex(std::uint64_t value) {

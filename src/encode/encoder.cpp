@@ -5,22 +5,22 @@
 #include <utility>
 
 #include "encode/encode_core.h"
-#include "encode/spec_diagnostics.h"
-#include "encode/spec_views.h"
 #include "encode/targets.h"
 #include "encode/term_table.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 #include "pmucat/encode.h"
 
 namespace pmucat {
 namespace {
 
-using encode_detail::EventSpecView;
 using encode_detail::Target;
+using spec_detail::EventSpecView;
 
 Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t length,
                          std::string message) {
   Diagnostic d =
-      encode_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
+      spec_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
   d.hint = "Encoder::encode_one writes one attr; encode() returns all of them";
   return d;
 }
@@ -30,7 +30,7 @@ Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t 
 struct Encoder::State {
   const Catalog& catalog;
   EncodeOptions options;
-  encode_detail::SpecViews views;
+  spec_detail::SpecViews views;
   encode_detail::CoreScratch scratch;
   // Built on a PMU's first use; the catalog's formats do not change once loaded.
   std::unordered_map<const Pmu*, encode_detail::TermTable> term_tables;
@@ -69,7 +69,7 @@ Encoder::~Encoder() = default;
 Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   State& state = *state_;
   const EncodeOptions& options = state.options;
-  if (auto error = encode_detail::parse_spec_views(spec, state.views)) {
+  if (auto error = spec_detail::parse_spec_views(spec, state.views)) {
     return unexpected(std::move(*error));
   }
   if (state.views.events.size() != 1) {

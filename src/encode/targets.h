@@ -12,11 +12,13 @@
 #include "encode/event_owners.h"
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
-#include "encode/spec_views.h"
+#include "parser/spec_views.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
 namespace pmucat::encode_detail {
+
+using spec_detail::EventSpecView;
 
 struct Target {
   const Pmu* pmu = nullptr;  // nullptr: the built-in event `legacy`

@@ -7,14 +7,13 @@
 #include <optional>
 #include <utility>
 
-#include "encode/spec_diagnostics.h"
-#include "encode/spec_views.h"
-#include "encode/term_items.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 
 namespace pmucat {
 namespace {
 
-using encode_detail::spec_error;
+using spec_detail::spec_error;
 
 // One top-level item of the list: [begin, end) in the whole text.
 struct ListItem {
@@ -115,8 +114,8 @@ std::string describe_byte(char c) {
   return fmt::format("byte 0x{:02x}", byte);
 }
 
-using encode_detail::EventSpecView;
-using encode_detail::SpecViews;
+using spec_detail::EventSpecView;
+using spec_detail::SpecViews;
 
 std::uint32_t u32(std::size_t value) {
   return static_cast<std::uint32_t>(value);
@@ -127,7 +126,7 @@ std::optional<Diagnostic> parse_spec_terms(std::string_view text, std::size_t be
                                            std::size_t end, SpecViews& out, EventSpecView& spec) {
   spec.terms_begin = u32(out.terms.size());
   spec.lints_begin = u32(out.lints.size());
-  auto parsed = parse_term_views(text.substr(begin, end - begin), encode_detail::kSpecFile,
+  auto parsed = parse_term_views(text.substr(begin, end - begin), spec_detail::kSpecFile,
                                  TermSyntax::command_line, u32(begin), out.terms, out.lints);
   if (!parsed) return rebase_diagnostic(parsed.error(), text);
   for (std::size_t i = spec.lints_begin; i < out.lints.size(); ++i) {
@@ -217,7 +216,7 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
                         "raw value does not fit in 64 bits");
     }
     spec.form = SpecForm::raw;
-    spec.raw_config = encode_detail::raw_term_value(name).value_or(0);
+    spec.raw_config = spec_detail::raw_term_value(name).value_or(0);
   } else {
     spec.form = SpecForm::event_name;
   }
@@ -232,7 +231,26 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
 
 }  // namespace
 
-namespace encode_detail {
+namespace spec_detail {
+
+std::optional<std::uint64_t> raw_term_value(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'r') return std::nullopt;
+  std::string_view digits = name.substr(1);
+  if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
+  if (digits.size() > 16) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : digits) {
+    const int lower = std::tolower(static_cast<unsigned char>(c));
+    if (std::isdigit(lower)) {
+      value = value * 16 + static_cast<std::uint64_t>(lower - '0');
+    } else if (lower >= 'a' && lower <= 'f') {
+      value = value * 16 + static_cast<std::uint64_t>(lower - 'a' + 10);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return value;
+}
 
 void SpecViews::clear() {
   events.clear();
@@ -287,11 +305,11 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
   });
 }
 
-}  // namespace encode_detail
+}  // namespace spec_detail
 
 Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
-  encode_detail::SpecViews views;
-  if (auto error = encode_detail::parse_spec_views(text, views)) {
+  spec_detail::SpecViews views;
+  if (auto error = spec_detail::parse_spec_views(text, views)) {
     return unexpected(std::move(*error));
   }
   std::vector<EventSpec> specs;

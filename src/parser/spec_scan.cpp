@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <utility>
 
-#include "encode/spec_views.h"
+#include "parser/spec_views.h"
 
-namespace pmucat::encode_detail {
+namespace pmucat::spec_detail {
 namespace {
 
 // Byte classes of the term lexer and the spec's PMU names.
@@ -205,4 +205,4 @@ bool scan_simple_spec(std::string_view text, SpecViews& out) {
   return Scanner(text, out).scan_event();
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace pmucat::spec_detail
