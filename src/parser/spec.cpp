@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <optional>
 #include <utility>
 
+#include "parser/char_class.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
 
@@ -69,34 +69,15 @@ std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item)
   return on_item(current);
 }
 
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-bool is_hex_digit(char c) {
-  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
-
 // `rHEX` / `r0xHEX`: the hex digits, or nullopt when `name` is not of that shape.
 std::optional<std::string_view> raw_digits(std::string_view name) {
   if (name.size() < 2 || name[0] != 'r') return std::nullopt;
   std::string_view digits = name.substr(1);
   if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
   for (char c : digits) {
-    if (!is_hex_digit(c)) return std::nullopt;
+    if (!char_class::is_hex_digit(c)) return std::nullopt;
   }
   return digits;
-}
-
-// Characters perf's lexer (or its newer versions, for '-') accepts in a PMU name or pattern.
-bool is_pmu_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
-         c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
-}
-
-bool is_event_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
-         c == '*' || c == '?';
 }
 
 // The position of the first byte of [begin, end) that `accept` rejects, or `end`.
@@ -156,7 +137,7 @@ std::optional<Diagnostic> parse_pmu_item(std::string_view text, std::size_t begi
   if (open == begin) {
     return spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'");
   }
-  const std::size_t bad = first_rejected(text, begin, open, is_pmu_name_char);
+  const std::size_t bad = first_rejected(text, begin, open, char_class::is_pmu_name_char);
   if (bad != open) {
     return spec_error("spec-bad-pmu-name", text, bad, 1,
                       fmt::format("unexpected {} in PMU name", describe_byte(text[bad])));
@@ -204,7 +185,7 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
     return spec_error("spec-group", text, begin, end - begin,
                       "event groups ('{...}') are not supported");
   }
-  const std::size_t bad = first_rejected(text, begin, name_end, is_event_name_char);
+  const std::size_t bad = first_rejected(text, begin, name_end, char_class::is_event_name_char);
   if (bad != name_end) {
     return spec_error("spec-bad-event-name", text, bad, 1,
                       fmt::format("unexpected {} in event name", describe_byte(text[bad])));
@@ -240,14 +221,9 @@ std::optional<std::uint64_t> raw_term_value(std::string_view name) {
   if (digits.size() > 16) return std::nullopt;
   std::uint64_t value = 0;
   for (char c : digits) {
-    const int lower = std::tolower(static_cast<unsigned char>(c));
-    if (std::isdigit(lower)) {
-      value = value * 16 + static_cast<std::uint64_t>(lower - '0');
-    } else if (lower >= 'a' && lower <= 'f') {
-      value = value * 16 + static_cast<std::uint64_t>(lower - 'a' + 10);
-    } else {
-      return std::nullopt;
-    }
+    if (!char_class::is_hex_digit(c)) return std::nullopt;
+    const unsigned lower = static_cast<unsigned char>(c) | 0x20;  // '0'-'9' keep their value
+    value = value * 16 + (char_class::is_digit(c) ? lower - '0' : lower - 'a' + 10);
   }
   return value;
 }
@@ -284,8 +260,8 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
   return for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
     std::size_t begin = item.begin;
     std::size_t end = item.end;
-    while (begin < end && is_space(text[begin])) ++begin;
-    while (end > begin && is_space(text[end - 1])) --end;
+    while (begin < end && char_class::is_blank(text[begin])) ++begin;
+    while (end > begin && char_class::is_blank(text[end - 1])) --end;
     if (begin == end) {
       const bool trailing = item.begin == text.size() && item.begin > 0;
       auto d = spec_error("spec-empty-event", text, trailing ? item.begin - 1 : item.begin,
