@@ -44,9 +44,10 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
     return unexpected(std::move(*error));
   }
   std::vector<EncodedEvent> out;
+  encode_detail::DirectLookup lookup(catalog);
   for (const spec_detail::EventSpecView& event : views.events) {
     auto error =
-        encode_detail::for_each_target(catalog, spec, event, views.terms_of(event), options,
+        encode_detail::for_each_target(lookup, spec, event, views.terms_of(event), options,
                                        [&](const Target& target) -> std::optional<Diagnostic> {
                                          auto encoded = encode_target(target, spec, event, options);
                                          if (!encoded) return std::move(encoded).error();

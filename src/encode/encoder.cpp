@@ -79,8 +79,9 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   const EventSpecView& event = state.views.events.front();
   EncodedSource source;
   std::size_t targets = 0;
+  encode_detail::MemoLookup lookup(state.catalog, state.memo);
   auto error = encode_detail::for_each_target(
-      state.catalog, spec, event, state.views.terms_of(event), options,
+      lookup, spec, event, state.views.terms_of(event), options,
       [&](const Target& target) -> std::optional<Diagnostic> {
         if (++targets > 1) return std::nullopt;  // only counted: the spec is rejected below
         if (target.pmu == nullptr) {
@@ -94,8 +95,7 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
         if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
         source = EncodedSource{target.pmu, encoder.alias()};
         return std::nullopt;
-      },
-      &state.memo);
+      });
   if (error) return unexpected(std::move(*error));
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),
