@@ -1,6 +1,7 @@
 // The `format/<term>` grammar: `config[N]:BITS`, BITS a comma list of `a` or `a-b`.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -57,9 +58,21 @@ Expected<FormatSpec> parse_format(std::string_view text, std::string_view file);
 // empty mask prints as `configN:64`, which perf (and parse_format) read as no bits.
 std::string to_string(const FormatSpec& spec);
 
+namespace format_detail {
+// scatter_bits for any mask, one bit at a time: its general case, out of line.
+std::uint64_t scatter_bits_by_bit(std::uint64_t value, std::uint64_t mask);
+}  // namespace format_detail
+
 // Distributes the low bits of `value` over the set bits of `mask`, lowest first (perf's
-// pmu_format_value; PDEP). Value bits beyond popcount(mask) are dropped.
-std::uint64_t scatter_bits(std::uint64_t value, std::uint64_t mask);
+// pmu_format_value; PDEP). Value bits beyond popcount(mask) are dropped. Inline because the
+// encoder scatters every field: nearly every format is one run of bits, which takes a shift.
+inline std::uint64_t scatter_bits(std::uint64_t value, std::uint64_t mask) {
+  if (mask == 0) return 0;
+  const int shift = std::countr_zero(mask);
+  const std::uint64_t run = mask >> shift;
+  if ((run & (run + 1)) == 0) return (value << shift) & mask;
+  return format_detail::scatter_bits_by_bit(value, mask);
+}
 
 // Inverse of scatter_bits: collects the bits of `word` under `mask` into a dense value (PEXT).
 std::uint64_t gather_bits(std::uint64_t word, std::uint64_t mask);

@@ -13,6 +13,7 @@
 #include "encode/pmu_defaults.h"
 #include "encode/special_terms.h"
 #include "encode/term_items.h"
+#include "parser/spec_views.h"
 
 namespace pmucat {
 namespace {
@@ -60,8 +61,8 @@ std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
     }
     const Format* format = pmu.find_format(term.name);
     if (format == nullptr) {
-      auto raw = term.kind == TermValueKind::none ? encode_detail::raw_term_value(term.name)
-                                                  : std::nullopt;
+      auto raw =
+          term.kind == TermValueKind::none ? spec_detail::raw_term_value(term.name) : std::nullopt;
       if (!raw) return std::nullopt;
       result.words[0] = *raw;
       continue;

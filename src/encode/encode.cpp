@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "encode/encode_terms.h"
-#include "encode/spec_views.h"
 #include "encode/targets.h"
+#include "parser/spec_views.h"
 
 namespace pmucat {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 using encode_detail::Target;
 
 Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec,
-                                     const encode_detail::EventSpecView& event,
+                                     const spec_detail::EventSpecView& event,
                                      const EncodeOptions& options) {
   if (target.pmu == nullptr) {
     EncodedEvent encoded;
@@ -39,14 +39,15 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
 
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
                                            const EncodeOptions& options) {
-  encode_detail::SpecViews views;
-  if (auto error = encode_detail::parse_spec_views(spec, views)) {
+  spec_detail::SpecViews views;
+  if (auto error = spec_detail::parse_spec_views(spec, views)) {
     return unexpected(std::move(*error));
   }
   std::vector<EncodedEvent> out;
-  for (const encode_detail::EventSpecView& event : views.events) {
+  encode_detail::DirectLookup lookup(catalog);
+  for (const spec_detail::EventSpecView& event : views.events) {
     auto error =
-        encode_detail::for_each_target(catalog, spec, event, views.terms_of(event), options,
+        encode_detail::for_each_target(lookup, spec, event, views.terms_of(event), options,
                                        [&](const Target& target) -> std::optional<Diagnostic> {
                                          auto encoded = encode_target(target, spec, event, options);
                                          if (!encoded) return std::move(encoded).error();

@@ -9,48 +9,35 @@
 #include <utility>
 
 #include "encode/pmu_defaults.h"
-#include "encode/spec_diagnostics.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::encode_detail {
+
+using spec_detail::kSpecFile;
+using spec_detail::raw_term_value;
+using spec_detail::spec_error;
+
 namespace {
 
 std::string hex(std::uint64_t value) {
   return fmt::format("{:#x}", value);
 }
 
-// A field's bits as one run from `shift` up: nearly every format is, and such a field needs
-// only a shift where the general case spreads the value bit by bit (and counts bits in libgcc).
-struct Run {
-  bool contiguous = false;
-  int shift = 0;
-  std::uint64_t max = 0;  // the run's value mask, valid when contiguous
-};
-
-Run run_of(std::uint64_t mask) {
-  if (mask == 0) return Run{true, 0, 0};
-  const int shift = std::countr_zero(mask);
-  const std::uint64_t low = mask >> shift;
-  return Run{(low & (low + 1)) == 0, shift, low};
-}
-
-// FormatSpec::max_value() (2^width - 1), without the call for contiguous fields.
+// FormatSpec::max_value() (2^width - 1), without the call for a field whose bits are one run
+// (nearly every format): its value mask is the run shifted down, no bit count (libgcc's) needed.
 std::uint64_t max_value_of(const FormatSpec& spec) {
-  const Run run = run_of(spec.mask);
-  return run.contiguous ? run.max : spec.max_value();
-}
-
-// scatter_bits(value, mask), without the call for contiguous fields.
-std::uint64_t scatter(std::uint64_t value, std::uint64_t mask) {
-  const Run run = run_of(mask);
-  return run.contiguous ? (value << run.shift) & mask : scatter_bits(value, mask);
+  if (spec.mask == 0) return 0;
+  const std::uint64_t run = spec.mask >> std::countr_zero(spec.mask);
+  return (run & (run + 1)) == 0 ? run : spec.max_value();
 }
 
 // Puts `value` into the field: OR-ed in, or (replace) with the field's other bits cleared.
 void store_field(Attr& attr, const Format& format, std::uint64_t value, bool replace) {
   std::uint64_t& word = attr.config[format.spec.word];
   if (replace) word &= ~format.spec.mask;
-  word |= scatter(value, format.spec.mask);
+  word |= scatter_bits(value, format.spec.mask);
 }
 
 }  // namespace
@@ -426,7 +413,7 @@ bool TermEncoder::apply_or_fields(Attr& attr) const {
     }
     // Values fit their fields, so scattering each of an event's repeated values and OR-ing the
     // results is scattering their OR.
-    words[item->format->spec.word] |= scatter(value, item->format->spec.mask);
+    words[item->format->spec.word] |= scatter_bits(value, item->format->spec.mask);
   }
   for (unsigned word = 0; word < kConfigWords; ++word) attr.config[word] |= words[word];
   return true;

@@ -5,22 +5,22 @@
 #include <utility>
 
 #include "encode/encode_core.h"
-#include "encode/spec_diagnostics.h"
-#include "encode/spec_views.h"
 #include "encode/targets.h"
 #include "encode/term_table.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 #include "pmucat/encode.h"
 
 namespace pmucat {
 namespace {
 
-using encode_detail::EventSpecView;
 using encode_detail::Target;
+using spec_detail::EventSpecView;
 
 Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t length,
                          std::string message) {
   Diagnostic d =
-      encode_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
+      spec_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
   d.hint = "Encoder::encode_one writes one attr; encode() returns all of them";
   return d;
 }
@@ -30,7 +30,7 @@ Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t 
 struct Encoder::State {
   const Catalog& catalog;
   EncodeOptions options;
-  encode_detail::SpecViews views;
+  spec_detail::SpecViews views;
   encode_detail::CoreScratch scratch;
   // Built on a PMU's first use; the catalog's formats do not change once loaded.
   std::unordered_map<const Pmu*, encode_detail::TermTable> term_tables;
@@ -69,7 +69,7 @@ Encoder::~Encoder() = default;
 Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   State& state = *state_;
   const EncodeOptions& options = state.options;
-  if (auto error = encode_detail::parse_spec_views(spec, state.views)) {
+  if (auto error = spec_detail::parse_spec_views(spec, state.views)) {
     return unexpected(std::move(*error));
   }
   if (state.views.events.size() != 1) {
@@ -79,8 +79,9 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   const EventSpecView& event = state.views.events.front();
   EncodedSource source;
   std::size_t targets = 0;
+  encode_detail::MemoLookup lookup(state.catalog, state.memo);
   auto error = encode_detail::for_each_target(
-      state.catalog, spec, event, state.views.terms_of(event), options,
+      lookup, spec, event, state.views.terms_of(event), options,
       [&](const Target& target) -> std::optional<Diagnostic> {
         if (++targets > 1) return std::nullopt;  // only counted: the spec is rejected below
         if (target.pmu == nullptr) {
@@ -94,8 +95,7 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
         if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
         source = EncodedSource{target.pmu, encoder.alias()};
         return std::nullopt;
-      },
-      &state.memo);
+      });
   if (error) return unexpected(std::move(*error));
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),

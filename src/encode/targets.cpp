@@ -7,11 +7,13 @@
 #include <utility>
 #include <vector>
 
-#include "encode/spec_diagnostics.h"
 #include "encode/term_items.h"
+#include "parser/spec_diagnostics.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::encode_detail {
+
+using spec_detail::spec_error;
 
 std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
                                          Semantics semantics) {

@@ -3,20 +3,21 @@
 // allocates unless it reports an error.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <string_view>
 
-#include "encode/event_owners.h"
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
-#include "encode/spec_views.h"
+#include "encode/target_lookup.h"
+#include "parser/spec_views.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
 namespace pmucat::encode_detail {
+
+using spec_detail::EventSpecView;
 
 struct Target {
   const Pmu* pmu = nullptr;  // nullptr: the built-in event `legacy`
@@ -45,41 +46,16 @@ Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spe
 
 // Calls `visit(const Target&) -> std::optional<Diagnostic>` for each target of `event` in
 // encode()'s order; stops at the first error. `spec` is the whole list, `terms` the event's.
-// `memo`, when given, remembers which PMUs have an event name and which PMU a name is; without
-// it every PMU is asked in turn (and none after an error) and every name is looked up.
-template <class Visit>
-std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_view spec,
+template <TargetLookup Lookup, class Visit>
+std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
                                           const EventSpecView& event,
                                           std::span<const TermView> terms,
-                                          const EncodeOptions& options, Visit&& visit,
-                                          CatalogMemo* memo = nullptr) {
+                                          const EncodeOptions& options, Visit&& visit) {
+  const Catalog& catalog = lookup.catalog();
   const bool perf = options.semantics == Semantics::perf;
-  // Calls `on_owner(const Pmu&)` for each PMU with an event `name`; stops at the first error.
-  auto for_each_owner = [&](std::string_view name, bool& found,
-                            auto&& on_owner) -> std::optional<Diagnostic> {
-    if (memo != nullptr) {
-      for (const Pmu* pmu : memo->event_owners.of(catalog, name)) {
-        found = true;
-        if (auto error = on_owner(*pmu)) return error;
-      }
-      return std::nullopt;
-    }
-    for (const Pmu& pmu : catalog.pmus()) {
-      if (pmu.find_event(name) == nullptr) continue;
-      found = true;
-      if (auto error = on_owner(pmu)) return error;
-    }
-    return std::nullopt;
-  };
   auto on_default_pmu = [&](std::span<const TermView> pmu_terms) -> std::optional<Diagnostic> {
-    const Pmu* pmu = nullptr;
-    if (memo != nullptr) {
-      pmu = options.default_pmu.empty() ? memo->pmus.core(catalog)
-                                        : memo->pmus.find(catalog, options.default_pmu);
-    } else {
-      pmu =
-          options.default_pmu.empty() ? catalog.core_pmu() : catalog.find_pmu(options.default_pmu);
-    }
+    const Pmu* pmu =
+        options.default_pmu.empty() ? lookup.core_pmu() : lookup.find_pmu(options.default_pmu);
     if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
     Target target{pmu, {}, pmu_terms, event.offset, event.text.size(), false};
     target.raw_type = perf && event.form == SpecForm::raw;
@@ -98,7 +74,8 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
     reference.length = static_cast<std::uint32_t>(event.name.size());
     reference.value_offset = event.offset;
     bool found = false;
-    if (auto error = for_each_owner(event.name, found, [&](const Pmu& pmu) {
+    if (auto error = lookup.for_each_event_owner(event.name, [&](const Pmu& pmu) {
+          found = true;
           Target target{
               &pmu, {}, std::span<const TermView>(&reference, 1), event.offset, event.name.size(),
               false};
@@ -120,9 +97,7 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
         return visit(Target{&pmu, {}, terms, event.pmu_offset, event.pmu.size(), false});
       };
       // The exact PMU, else its instances (select_pmus, without building a list).
-      const Pmu* exact =
-          memo != nullptr ? memo->pmus.find(catalog, event.pmu) : catalog.find_pmu(event.pmu);
-      if (exact != nullptr) return on_pmu(*exact);
+      if (const Pmu* exact = lookup.find_pmu(event.pmu)) return on_pmu(*exact);
       bool found = false;
       for (const Pmu& pmu : catalog.pmus()) {
         const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
@@ -140,12 +115,7 @@ std::optional<Diagnostic> for_each_target(const Catalog& catalog, std::string_vi
       return on_default_pmu(terms);
     case SpecForm::raw: {
       // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
-      const bool has_event =
-          memo != nullptr
-              ? !memo->event_owners.of(catalog, event.name).empty()
-              : std::any_of(catalog.pmus().begin(), catalog.pmus().end(),
-                            [&](const Pmu& pmu) { return pmu.find_event(event.name) != nullptr; });
-      if (has_event) return on_event_name();
+      if (lookup.has_event_owner(event.name)) return on_event_name();
       TermView config;
       config.name = "config";
       config.kind = TermValueKind::number;

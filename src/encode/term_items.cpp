@@ -3,26 +3,6 @@
 #include <cctype>
 
 namespace pmucat::encode_detail {
-
-std::optional<std::uint64_t> raw_term_value(std::string_view name) {
-  if (name.size() < 2 || name[0] != 'r') return std::nullopt;
-  std::string_view digits = name.substr(1);
-  if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
-  if (digits.size() > 16) return std::nullopt;
-  std::uint64_t value = 0;
-  for (char c : digits) {
-    const int lower = std::tolower(static_cast<unsigned char>(c));
-    if (std::isdigit(lower)) {
-      value = value * 16 + static_cast<std::uint64_t>(lower - '0');
-    } else if (lower >= 'a' && lower <= 'f') {
-      value = value * 16 + static_cast<std::uint64_t>(lower - 'a' + 10);
-    } else {
-      return std::nullopt;
-    }
-  }
-  return value;
-}
-
 namespace {
 
 // perf 6.1 reads `type` with fscanf("%u"): leading blanks, then digits; "0x2e" reads as 0.

@@ -40,9 +40,6 @@ struct Item {
   bool from_alias() const { return alias != nullptr || resolved_param; }
 };
 
-// `rHEX` / `r0xHEX` as a term name: the value, or nullopt when `name` is not of that shape.
-std::optional<std::uint64_t> raw_term_value(std::string_view name);
-
 // The PMU's type; with perf semantics an unparsable `type` file reads the way perf 6.1's
 // fscanf("%u") reads it ("0x2e" is 0).
 std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Semantics semantics);

@@ -45,7 +45,7 @@ std::string to_string(const FormatSpec& spec) {
   return text;
 }
 
-std::uint64_t scatter_bits(std::uint64_t value, std::uint64_t mask) {
+std::uint64_t format_detail::scatter_bits_by_bit(std::uint64_t value, std::uint64_t mask) {
   std::uint64_t word = 0;
   while (mask != 0 && value != 0) {
     const std::uint64_t lowest = mask & (~mask + 1);

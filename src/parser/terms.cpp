@@ -267,7 +267,7 @@ class TermsParser {
   FixIt separator_fixit() const {
     const std::string_view gap = text_.substr(previous_end_, token_.offset - previous_end_);
     const bool only_blanks =
-        std::all_of(gap.begin(), gap.end(), [](char c) { return terms_detail::is_blank(c); });
+        std::all_of(gap.begin(), gap.end(), [](char c) { return char_class::is_blank(c); });
     if (only_blanks || gap.find('\n') != std::string_view::npos) {
       return fixit_at(previous_end_, 0, ",");
     }

@@ -3,6 +3,14 @@
 
 namespace pmucat::terms_detail {
 
+using char_class::is_blank;
+using char_class::is_digit;
+using char_class::is_driver_cfg_char;
+using char_class::is_driver_value_char;
+using char_class::is_hex_digit;
+using char_class::is_name_char;
+using char_class::is_name_start;
+
 bool TermsLexer::is_token_start(char c) const {
   if (is_digit(c) || is_name_start(c)) return true;
   switch (c) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/char_class.h"
 #include "pmucat/terms.h"
 
 namespace pmucat::terms_detail {
@@ -49,40 +50,6 @@ struct Span {
   std::size_t offset = 0;
   std::size_t length = 0;
 };
-
-inline bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-inline bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-inline bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-inline bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-inline bool is_name_start(char c) {
-  return is_alpha(c) || c == '_' || c == '*' || c == '?';
-}
-inline bool is_name_char(char c) {
-  return is_name_start(c) || is_digit(c) || c == '.' || c == ':' || c == '-';
-}
-inline bool is_driver_cfg_char(char c) {
-  return is_alpha(c) || is_digit(c) || c == '_' || c == '.';
-}
-inline bool is_driver_value_char(char c) {
-  return is_alpha(c) || is_digit(c) || c == '_' || c == '*' || c == '?' || c == '.' || c == ':';
-}
-
-// True when `name` lexes as one NAME token (so it can be printed without quotes).
-inline bool is_plain_name(std::string_view name) {
-  if (name.empty() || !is_name_start(name.front())) return false;
-  for (char c : name) {
-    if (!is_name_char(c)) return false;
-  }
-  return true;
-}
 
 class TermsLexer {
  public:

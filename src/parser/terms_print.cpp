@@ -1,7 +1,7 @@
 // Printing term lists in the canonical form parse_terms reads back.
 #include <fmt/format.h>
 
-#include "parser/terms_lexer.h"
+#include "parser/char_class.h"
 #include "pmucat/terms.h"
 
 namespace pmucat {
@@ -10,7 +10,7 @@ namespace {
 // A string value prints bare when it lexes as one name (and is not the parameter marker), else
 // quoted with whichever quote it does not contain.
 std::string print_string(std::string_view text) {
-  if (terms_detail::is_plain_name(text) && text != "?") return std::string(text);
+  if (char_class::is_plain_name(text) && text != "?") return std::string(text);
   const char quote = text.find('\'') == std::string_view::npos ? '\'' : '"';
   return fmt::format("{}{}{}", quote, text, quote);
 }

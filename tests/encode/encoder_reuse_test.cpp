@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "encode/spec_views.h"
+#include "parser/spec_views.h"
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
@@ -193,7 +193,7 @@ TEST(EncoderReuse, AnAliasInAnotherLetterCaseIsTheSameEvent) {
 
 // The scanner reuses the last scan's event: nothing of it may survive into the next scan.
 TEST(EncoderReuse, ScannedEventsKeepNothingFromTheLastScan) {
-  using encode_detail::SpecViews;
+  using spec_detail::SpecViews;
   const std::vector<std::string> specs = {"cpu/event=0x3c,umask=0x1,inv,cmask=3/ukppp",
                                           "cycles:u",
                                           "cpu/event=1/",
@@ -207,12 +207,12 @@ TEST(EncoderReuse, ScannedEventsKeepNothingFromTheLastScan) {
     for (const std::string& spec : specs) {
       SCOPED_TRACE(spec);
       SpecViews fresh;
-      ASSERT_FALSE(encode_detail::parse_spec_views_full(spec, fresh).has_value());
-      ASSERT_FALSE(encode_detail::parse_spec_views(spec, reused).has_value());
+      ASSERT_FALSE(spec_detail::parse_spec_views_full(spec, fresh).has_value());
+      ASSERT_FALSE(spec_detail::parse_spec_views(spec, reused).has_value());
       ASSERT_EQ(reused.events.size(), fresh.events.size());
       for (std::size_t i = 0; i < fresh.events.size(); ++i) {
-        const encode_detail::EventSpecView& a = reused.events[i];
-        const encode_detail::EventSpecView& b = fresh.events[i];
+        const spec_detail::EventSpecView& a = reused.events[i];
+        const spec_detail::EventSpecView& b = fresh.events[i];
         EXPECT_EQ(a.form, b.form);
         EXPECT_EQ(a.text, b.text);
         EXPECT_EQ(a.offset, b.offset);

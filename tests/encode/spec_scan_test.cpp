@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "encode/spec_views.h"
+#include "parser/spec_views.h"
 
-namespace pmucat::encode_detail {
+namespace pmucat::spec_detail {
 namespace {
 
 bool same_event(const EventSpecView& a, const EventSpecView& b) {
@@ -138,4 +138,4 @@ RC_GTEST_PROP(SpecScan, AgreesWithTheFullParser, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat::encode_detail
+}  // namespace pmucat::spec_detail

@@ -94,6 +94,16 @@ RC_GTEST_PROP(FormatProperty, ScatterMatchesTheBitByBitModel, (std::uint64_t val
   RC_ASSERT((scatter_bits(value, mask) & ~mask) == 0);
 }
 
+// scatter_bits shifts a one-run mask; the shift must give what the bit-by-bit routine gives.
+RC_GTEST_PROP(FormatProperty, ScatterShiftMatchesTheBitByBitRoutine, (std::uint64_t value)) {
+  const int low = *rc::gen::inRange(0, 64);
+  const int width = *rc::gen::inRange(1, 65 - low);
+  const std::uint64_t mask = (width >= 64 ? ~0ULL : (1ULL << width) - 1) << low;
+  RC_ASSERT(scatter_bits(value, mask) == format_detail::scatter_bits_by_bit(value, mask));
+  const std::uint64_t any_mask = *gen_mask();
+  RC_ASSERT(scatter_bits(value, any_mask) == format_detail::scatter_bits_by_bit(value, any_mask));
+}
+
 RC_GTEST_PROP(FormatProperty, GatherMatchesTheBitByBitModel, (std::uint64_t word)) {
   const std::uint64_t mask = *gen_mask();
   RC_ASSERT(gather_bits(word, mask) == naive_gather(word, mask));

@@ -2,44 +2,21 @@
 // the full grammar (spec.cpp and the term parser) would produce no diagnostic and no lint, so
 // whatever it accepts it describes exactly as the full parser would; everything else is left to
 // the full parser.
-#include <array>
 #include <cstdint>
 #include <utility>
 
-#include "encode/spec_views.h"
+#include "parser/char_class.h"
+#include "parser/spec_views.h"
 
-namespace pmucat::encode_detail {
+namespace pmucat::spec_detail {
 namespace {
 
-// Byte classes of the term lexer and the spec's PMU names.
-enum CharClass : std::uint8_t {
-  kDigit = 1 << 0,
-  kNameStart = 1 << 1,  // [a-zA-Z_*?]
-  kNameChar = 1 << 2,   // name start, digits, . : -
-  kHexDigit = 1 << 3,
-  kPmuChar = 1 << 4,  // [a-zA-Z0-9_.*?[\]!-]
-};
-
-constexpr std::array<std::uint8_t, 256> make_classes() {
-  std::array<std::uint8_t, 256> classes{};
-  auto add = [&](unsigned char c, std::uint8_t bits) { classes[c] |= bits; };
-  for (unsigned char c = '0'; c <= '9'; ++c) add(c, kDigit | kNameChar | kHexDigit | kPmuChar);
-  for (unsigned char c = 'a'; c <= 'z'; ++c) add(c, kNameStart | kNameChar | kPmuChar);
-  for (unsigned char c = 'A'; c <= 'Z'; ++c) add(c, kNameStart | kNameChar | kPmuChar);
-  for (unsigned char c = 'a'; c <= 'f'; ++c) add(c, kHexDigit);
-  for (unsigned char c = 'A'; c <= 'F'; ++c) add(c, kHexDigit);
-  for (unsigned char c : {'_', '*', '?'}) add(c, kNameStart | kNameChar | kPmuChar);
-  for (unsigned char c : {'.', '-'}) add(c, kNameChar | kPmuChar);
-  add(':', kNameChar);
-  for (unsigned char c : {'[', ']', '!'}) add(c, kPmuChar);
-  return classes;
-}
-
-constexpr std::array<std::uint8_t, 256> kClasses = make_classes();
-
-bool is(char c, std::uint8_t bits) {
-  return (kClasses[static_cast<unsigned char>(c)] & bits) != 0;
-}
+using char_class::in;
+using char_class::kDigit;
+using char_class::kHexDigit;
+using char_class::kNameChar;
+using char_class::kNameStart;
+using char_class::kPmuChar;
 
 class Scanner {
  public:
@@ -76,11 +53,11 @@ class Scanner {
   // NUL past the end: it is in no byte class, so class loops stop there without a bounds test.
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   // Advances past the bytes of class `bits`, in locals: the loop is most of the scan.
-  void skip(std::uint8_t bits) {
+  void skip(unsigned bits) {
     const char* const data = text_.data();
     const std::size_t size = text_.size();
     std::size_t at = pos_;
-    while (at < size && is(data[at], bits)) ++at;
+    while (at < size && in(data[at], bits)) ++at;
     pos_ = at;
   }
   // text_.substr without its range check (the scanner's positions never pass the end).
@@ -101,7 +78,7 @@ class Scanner {
   }
 
   bool scan_term() {
-    if (!is(peek(), kNameStart)) return false;
+    if (!in(peek(), kNameStart)) return false;
     // Built in place: a local copied in afterwards is read back by wide loads right after its
     // narrow stores, which stalls store forwarding.
     TermView& term = out_.terms.emplace_back();
@@ -113,9 +90,9 @@ class Scanner {
     if (peek() == '=') {
       ++pos_;
       const std::size_t value_start = pos_;
-      if (is(peek(), kDigit)) {
+      if (in(peek(), kDigit)) {
         if (!scan_number(term)) return false;
-      } else if (is(peek(), kNameStart)) {
+      } else if (in(peek(), kNameStart)) {
         skip(kNameChar);
         term.text = slice(value_start, pos_);
         term.kind = term.text == "?" ? TermValueKind::param : TermValueKind::string;
@@ -139,7 +116,7 @@ class Scanner {
       pos_ += 2;
       const std::size_t digits = pos_;
       bool upper = false;
-      for (; is(peek(), kHexDigit); ++pos_) {
+      for (; in(peek(), kHexDigit); ++pos_) {
         const char d = peek();
         unsigned digit = 0;
         if (d <= '9') {
@@ -155,7 +132,7 @@ class Scanner {
       if (pos_ == digits || pos_ - digits > 16) return false;
       term.style = upper ? NumberStyle::hex_upper_digits : NumberStyle::hex;
     } else {
-      for (; is(peek(), kDigit); ++pos_) {
+      for (; in(peek(), kDigit); ++pos_) {
         value = value * 10 + static_cast<std::uint64_t>(peek() - '0');
       }
       const std::size_t digits = pos_ - start;
@@ -163,7 +140,7 @@ class Scanner {
       if (digits > 19 || (digits > 1 && text_[start] == '0')) return false;
       term.style = NumberStyle::decimal;
     }
-    if (is(peek(), kNameStart)) return false;
+    if (in(peek(), kNameStart)) return false;
     term.kind = TermValueKind::number;
     term.value = value;
     return true;
@@ -178,7 +155,7 @@ class Scanner {
       return true;
     }
     for (const char c : mods) {
-      if (!is(c, kNameStart)) return false;  // not a letter: a ',' or '/' the full parser needs
+      if (!in(c, kNameStart)) return false;  // not a letter: a ',' or '/' the full parser needs
     }
     if (out_.last_modifiers && out_.last_modifiers->text == mods) {
       event.modifiers = *out_.last_modifiers;
@@ -205,4 +182,4 @@ bool scan_simple_spec(std::string_view text, SpecViews& out) {
   return Scanner(text, out).scan_event();
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace pmucat::spec_detail

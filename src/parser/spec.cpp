@@ -3,18 +3,17 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <optional>
 #include <utility>
 
-#include "encode/spec_diagnostics.h"
-#include "encode/spec_views.h"
-#include "encode/term_items.h"
+#include "parser/char_class.h"
+#include "parser/spec_diagnostics.h"
+#include "parser/spec_views.h"
 
 namespace pmucat {
 namespace {
 
-using encode_detail::spec_error;
+using spec_detail::spec_error;
 
 // One top-level item of the list: [begin, end) in the whole text.
 struct ListItem {
@@ -70,34 +69,15 @@ std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item)
   return on_item(current);
 }
 
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-bool is_hex_digit(char c) {
-  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
-
 // `rHEX` / `r0xHEX`: the hex digits, or nullopt when `name` is not of that shape.
 std::optional<std::string_view> raw_digits(std::string_view name) {
   if (name.size() < 2 || name[0] != 'r') return std::nullopt;
   std::string_view digits = name.substr(1);
   if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
   for (char c : digits) {
-    if (!is_hex_digit(c)) return std::nullopt;
+    if (!char_class::is_hex_digit(c)) return std::nullopt;
   }
   return digits;
-}
-
-// Characters perf's lexer (or its newer versions, for '-') accepts in a PMU name or pattern.
-bool is_pmu_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
-         c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
-}
-
-bool is_event_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
-         c == '*' || c == '?';
 }
 
 // The position of the first byte of [begin, end) that `accept` rejects, or `end`.
@@ -115,8 +95,8 @@ std::string describe_byte(char c) {
   return fmt::format("byte 0x{:02x}", byte);
 }
 
-using encode_detail::EventSpecView;
-using encode_detail::SpecViews;
+using spec_detail::EventSpecView;
+using spec_detail::SpecViews;
 
 std::uint32_t u32(std::size_t value) {
   return static_cast<std::uint32_t>(value);
@@ -127,7 +107,7 @@ std::optional<Diagnostic> parse_spec_terms(std::string_view text, std::size_t be
                                            std::size_t end, SpecViews& out, EventSpecView& spec) {
   spec.terms_begin = u32(out.terms.size());
   spec.lints_begin = u32(out.lints.size());
-  auto parsed = parse_term_views(text.substr(begin, end - begin), encode_detail::kSpecFile,
+  auto parsed = parse_term_views(text.substr(begin, end - begin), spec_detail::kSpecFile,
                                  TermSyntax::command_line, u32(begin), out.terms, out.lints);
   if (!parsed) return rebase_diagnostic(parsed.error(), text);
   for (std::size_t i = spec.lints_begin; i < out.lints.size(); ++i) {
@@ -157,7 +137,7 @@ std::optional<Diagnostic> parse_pmu_item(std::string_view text, std::size_t begi
   if (open == begin) {
     return spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'");
   }
-  const std::size_t bad = first_rejected(text, begin, open, is_pmu_name_char);
+  const std::size_t bad = first_rejected(text, begin, open, char_class::is_pmu_name_char);
   if (bad != open) {
     return spec_error("spec-bad-pmu-name", text, bad, 1,
                       fmt::format("unexpected {} in PMU name", describe_byte(text[bad])));
@@ -205,7 +185,7 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
     return spec_error("spec-group", text, begin, end - begin,
                       "event groups ('{...}') are not supported");
   }
-  const std::size_t bad = first_rejected(text, begin, name_end, is_event_name_char);
+  const std::size_t bad = first_rejected(text, begin, name_end, char_class::is_event_name_char);
   if (bad != name_end) {
     return spec_error("spec-bad-event-name", text, bad, 1,
                       fmt::format("unexpected {} in event name", describe_byte(text[bad])));
@@ -217,7 +197,7 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
                         "raw value does not fit in 64 bits");
     }
     spec.form = SpecForm::raw;
-    spec.raw_config = encode_detail::raw_term_value(name).value_or(0);
+    spec.raw_config = spec_detail::raw_term_value(name).value_or(0);
   } else {
     spec.form = SpecForm::event_name;
   }
@@ -232,7 +212,21 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
 
 }  // namespace
 
-namespace encode_detail {
+namespace spec_detail {
+
+std::optional<std::uint64_t> raw_term_value(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'r') return std::nullopt;
+  std::string_view digits = name.substr(1);
+  if (digits.size() > 2 && digits.starts_with("0x")) digits.remove_prefix(2);
+  if (digits.size() > 16) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : digits) {
+    if (!char_class::is_hex_digit(c)) return std::nullopt;
+    const unsigned lower = static_cast<unsigned char>(c) | 0x20;  // '0'-'9' keep their value
+    value = value * 16 + (char_class::is_digit(c) ? lower - '0' : lower - 'a' + 10);
+  }
+  return value;
+}
 
 void SpecViews::clear() {
   events.clear();
@@ -266,8 +260,8 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
   return for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
     std::size_t begin = item.begin;
     std::size_t end = item.end;
-    while (begin < end && is_space(text[begin])) ++begin;
-    while (end > begin && is_space(text[end - 1])) --end;
+    while (begin < end && char_class::is_blank(text[begin])) ++begin;
+    while (end > begin && char_class::is_blank(text[end - 1])) --end;
     if (begin == end) {
       const bool trailing = item.begin == text.size() && item.begin > 0;
       auto d = spec_error("spec-empty-event", text, trailing ? item.begin - 1 : item.begin,
@@ -287,11 +281,11 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
   });
 }
 
-}  // namespace encode_detail
+}  // namespace spec_detail
 
 Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
-  encode_detail::SpecViews views;
-  if (auto error = encode_detail::parse_spec_views(text, views)) {
+  spec_detail::SpecViews views;
+  if (auto error = spec_detail::parse_spec_views(text, views)) {
     return unexpected(std::move(*error));
   }
   std::vector<EventSpec> specs;

@@ -7,7 +7,7 @@
 
 #include "pmucat/diagnostic.h"
 
-namespace pmucat::encode_detail {
+namespace pmucat::spec_detail {
 
 inline constexpr std::string_view kSpecFile = "<spec>";
 
@@ -15,4 +15,4 @@ inline constexpr std::string_view kSpecFile = "<spec>";
 Diagnostic spec_error(std::string_view id, std::string_view spec, std::size_t offset,
                       std::size_t length, std::string message);
 
-}  // namespace pmucat::encode_detail
+}  // namespace pmucat::spec_detail

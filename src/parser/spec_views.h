@@ -12,7 +12,7 @@
 #include "pmucat/spec.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+namespace pmucat::spec_detail {
 
 // EventSpec with views into the list text; its terms and lints are ranges of SpecViews' vectors
 // (indices, not spans, so that growing those vectors cannot invalidate them).
@@ -57,4 +57,8 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
 // full parser (`out` then holds a partial result).
 bool scan_simple_spec(std::string_view text, SpecViews& out);
 
-}  // namespace pmucat::encode_detail
+// `rHEX` / `r0xHEX` as an event or term name: the value, or nullopt when `name` is not of that
+// shape or has more than 16 digits.
+std::optional<std::uint64_t> raw_term_value(std::string_view name);
+
+}  // namespace pmucat::spec_detail

@@ -1,10 +1,9 @@
-// Event modifiers (`u`, `k`, `ppp`, `G`, ...) and the attr bits perf 6.1 derives from them.
+// Event modifiers (`u`, `k`, `ppp`, `G`, ...): parsed and printed.
 #include <fmt/format.h>
 
 #include <string>
 
-#include "encode/spec_diagnostics.h"
-#include "pmucat/encode.h"
+#include "parser/spec_diagnostics.h"
 #include "pmucat/spec.h"
 
 namespace pmucat {
@@ -56,8 +55,8 @@ Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec
     const std::size_t at = base_offset + i;
     if (letter == 'p') {
       if (++mods.precise > kMaxPrecise) {
-        auto d = encode_detail::spec_error("modifier-precise", spec, at, 1,
-                                           "precise level above 3 ('ppp' is the highest)");
+        auto d = spec_detail::spec_error("modifier-precise", spec, at, 1,
+                                         "precise level above 3 ('ppp' is the highest)");
         d.fixit = FixIt{d.range, ""};
         return unexpected(std::move(d));
       }
@@ -66,51 +65,23 @@ Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec
     bool* flag = flag_for(letter, mods);
     if (flag == nullptr) {
       const bool printable = letter > ' ' && letter < 0x7f;
-      auto d = encode_detail::spec_error(
-          "modifier-unknown", spec, at, 1,
-          printable
-              ? fmt::format("unknown modifier '{}'", letter)
-              : fmt::format("unknown modifier byte 0x{:02x}", static_cast<unsigned char>(letter)));
+      auto d = spec_detail::spec_error("modifier-unknown", spec, at, 1,
+                                       printable ? fmt::format("unknown modifier '{}'", letter)
+                                                 : fmt::format("unknown modifier byte 0x{:02x}",
+                                                               static_cast<unsigned char>(letter)));
       d.hint = letter == ':' ? "modifiers follow the closing '/' directly, without ':'"
                              : fmt::format("valid modifiers: {}", kValidModifiers);
       return unexpected(std::move(d));
     }
     if (*flag) {  // perf rejects repeated modifiers other than `p`
-      auto d = encode_detail::spec_error("modifier-repeated", spec, at, 1,
-                                         fmt::format("modifier '{}' given twice", letter));
+      auto d = spec_detail::spec_error("modifier-repeated", spec, at, 1,
+                                       fmt::format("modifier '{}' given twice", letter));
       d.fixit = FixIt{d.range, ""};
       return unexpected(std::move(d));
     }
     *flag = true;
   }
   return mods;
-}
-
-void apply_modifiers(const Modifiers& modifiers, Attr& attr) {
-  if (modifiers == Modifiers{}) {
-    // No modifier string: perf's event_attr_init default (counting the host only).
-    attr.exclude_guest = true;
-    return;
-  }
-  // A modifier string recomputes every exclusion from scratch, as perf 6.1 does.
-  const bool levels = modifiers.user || modifiers.kernel || modifiers.hypervisor;
-  attr.exclude_user = levels && !modifiers.user;
-  attr.exclude_kernel = levels && !modifiers.kernel;
-  attr.exclude_hv = levels && !modifiers.hypervisor;
-  const bool guest_host = modifiers.guest_only || modifiers.host_only;
-  if (guest_host) {
-    attr.exclude_host = !modifiers.host_only;
-    attr.exclude_guest = !modifiers.guest_only;
-  } else {
-    // Only `u` and `p` imply excluding the guest in perf 6.1 (`k`, `h` do not).
-    attr.exclude_host = false;
-    attr.exclude_guest = modifiers.user || modifiers.precise > 0;
-  }
-  attr.precise_ip = modifiers.precise;
-  attr.exclude_idle = modifiers.exclude_idle;
-  attr.pinned = modifiers.pinned;
-  attr.exclusive = modifiers.exclusive;
-  if (modifiers.sample_read) attr.sample_type |= sample::read;
 }
 
 // Canonical modifier text in a fixed order perf's length check accepts.

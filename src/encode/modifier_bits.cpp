@@ -1,0 +1,34 @@
+// The attr bits perf 6.1 derives from event modifiers (parse_modifiers reads them, in parser/).
+#include "pmucat/encode.h"
+#include "pmucat/spec.h"
+
+namespace pmucat {
+
+void apply_modifiers(const Modifiers& modifiers, Attr& attr) {
+  if (modifiers == Modifiers{}) {
+    // No modifier string: perf's event_attr_init default (counting the host only).
+    attr.exclude_guest = true;
+    return;
+  }
+  // A modifier string recomputes every exclusion from scratch, as perf 6.1 does.
+  const bool levels = modifiers.user || modifiers.kernel || modifiers.hypervisor;
+  attr.exclude_user = levels && !modifiers.user;
+  attr.exclude_kernel = levels && !modifiers.kernel;
+  attr.exclude_hv = levels && !modifiers.hypervisor;
+  const bool guest_host = modifiers.guest_only || modifiers.host_only;
+  if (guest_host) {
+    attr.exclude_host = !modifiers.host_only;
+    attr.exclude_guest = !modifiers.guest_only;
+  } else {
+    // Only `u` and `p` imply excluding the guest in perf 6.1 (`k`, `h` do not).
+    attr.exclude_host = false;
+    attr.exclude_guest = modifiers.user || modifiers.precise > 0;
+  }
+  attr.precise_ip = modifiers.precise;
+  attr.exclude_idle = modifiers.exclude_idle;
+  attr.pinned = modifiers.pinned;
+  attr.exclusive = modifiers.exclusive;
+  if (modifiers.sample_read) attr.sample_type |= sample::read;
+}
+
+}  // namespace pmucat
