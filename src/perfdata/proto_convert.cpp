@@ -6,6 +6,7 @@
 
 #include "perfdata/problems.h"
 #include "perfdata/proto_records.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -18,7 +19,7 @@ constexpr std::uint32_t kMaxAttrSize = 4096;
 
 Diagnostic malformed(std::string_view file, std::string message) {
   Diagnostic d = io_error(file, std::move(message));
-  d.id = "perfdata-malformed";
+  d.id = to_string(DiagId::perfdata_malformed);
   return d;
 }
 
