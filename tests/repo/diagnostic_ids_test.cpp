@@ -158,6 +158,12 @@ std::string code_part(const std::string& line) {
   return quotes % 2 == 0 ? line.substr(0, comment) : line;
 }
 
+// The enumerator of a kebab-case id: terms-missing-comma -> terms_missing_comma.
+std::string enum_name(std::string id) {
+  std::replace(id.begin(), id.end(), '-', '_');
+  return id;
+}
+
 // Producers name ids by enum; a string literal spelling a registered id is a second source of
 // truth that the table cannot check.
 TEST(DiagnosticIds, SourcesUseTheEnumNotStrings) {
@@ -174,7 +180,7 @@ TEST(DiagnosticIds, SourcesUseTheEnumNotStrings) {
         for (std::sregex_iterator it(line.begin(), line.end(), literal), stop; it != stop; ++it) {
           EXPECT_FALSE(ids.contains((*it)[1].str()))
               << fs::relative(entry.path(), kSource).generic_string() << " spells the id "
-              << (*it)[0] << "; use DiagId::" << (*it)[1];
+              << (*it)[0] << "; use DiagId::" << enum_name((*it)[1].str());
         }
       }
     }
