@@ -37,7 +37,7 @@ void DiagnosticPrinter::error(std::string_view message) {
   }
 }
 
-Diagnostic argument_error(std::string_view id, std::string_view what, std::string_view text,
+Diagnostic argument_error(DiagId id, std::string_view what, std::string_view text,
                           std::size_t offset, std::size_t length, std::string message,
                           std::string hint) {
   Diagnostic diagnostic =

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::cli {
 
@@ -38,7 +39,7 @@ class DiagnosticPrinter {
 
 // A located error about a command-line argument (`<--pmu>`, `<decode>`, ...): the caret points
 // at bytes [offset, offset + length) of `text`.
-Diagnostic argument_error(std::string_view id, std::string_view what, std::string_view text,
+Diagnostic argument_error(DiagId id, std::string_view what, std::string_view text,
                           std::size_t offset, std::size_t length, std::string message,
                           std::string hint = {});
 

@@ -4,20 +4,6 @@
 
 namespace pmucat::cli {
 
-Json diagnostic_to_json(const Diagnostic& diagnostic) {
-  Json out = Json::object();
-  out["severity"] = std::string(to_string(diagnostic.severity));
-  out["id"] = diagnostic.id;
-  out["file"] = diagnostic.range.file;
-  out["line"] = diagnostic.range.line;
-  out["column"] = diagnostic.range.column;
-  out["length"] = diagnostic.range.length;
-  out["message"] = diagnostic.message;
-  if (!diagnostic.source_line.empty()) out["source_line"] = diagnostic.source_line;
-  if (!diagnostic.hint.empty()) out["hint"] = diagnostic.hint;
-  return out;
-}
-
 void add_attr_fields(const Attr& attr, Json& object) {
   object["type"] = attr.type;
   object["size"] = attr.size;

@@ -7,13 +7,14 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_json.h"
 
 namespace pmucat::cli {
 
 using Json = nlohmann::ordered_json;
 
-// {"severity","id","file","line","column","length","message","hint"?,"source_line"?}.
-Json diagnostic_to_json(const Diagnostic& diagnostic);
+// The JSON of a diagnostic (pmucat/diagnostic_json.h), as every tool writes it.
+using pmucat::diagnostic_to_json;
 
 // Adds `type`, `size`, `config`..`config3` (always) and every other attr field that is set to
 // `object`: one-bit flags as `true`, everything else as a number.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/diagnostics.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::cli {
@@ -29,7 +30,7 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern) {
   } else {
     hint = "run 'pmuls' to see every PMU";
   }
-  return argument_error("pmu-unknown", "<pmu>", pattern, 0, pattern.size(),
+  return argument_error(DiagId::pmu_unknown, "<pmu>", pattern, 0, pattern.size(),
                         fmt::format("unknown PMU '{}'", pattern), std::move(hint));
 }
 

@@ -14,6 +14,7 @@
 #include "common/pmu_selection.h"
 #include "common/tree.h"
 #include "pmucat/check.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 
 namespace pmucat::cli {
@@ -167,8 +168,9 @@ int run(int argc, char** argv) {
   if (!line.baseline.empty()) {
     std::string text;
     if (!read_file(line.baseline, text)) {
-      return fail(pmucat::make_file_diagnostic(pmucat::Severity::error, "baseline-unreadable",
-                                               line.baseline, "cannot read the baseline file"));
+      return fail(pmucat::make_file_diagnostic(pmucat::Severity::error,
+                                               pmucat::DiagId::baseline_unreadable, line.baseline,
+                                               "cannot read the baseline file"));
     }
     auto baseline = pmucat::check::parse_baseline(text, line.baseline);
     if (!baseline) return fail(baseline.error());

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata_proto.h"
 
@@ -64,7 +65,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
   }
   if (data->events.empty() && data->records.empty()) {
     Diagnostic d;
-    d.id = "perfdata-malformed";
+    d.id = to_string(DiagId::perfdata_malformed);
     d.range.file = path.string();
     d.message = "a PerfDataProto with no events and no records";
     return unexpected(std::move(d));
@@ -75,7 +76,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
 }
 
 int exit_status_for(const Diagnostic& error) {
-  return error.id == "perfdata-io" ? 2 : 1;
+  return error.id == DiagId::perfdata_io ? 2 : 1;
 }
 
 std::optional<DataFormat> parse_format(std::string_view name) {

@@ -6,6 +6,7 @@
 
 #include "common/diagnostics.h"
 #include "common/text_table.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/format.h"
 #include "pmucat/suggest.h"
 
@@ -33,12 +34,12 @@ Expected<std::uint64_t> parse_value(std::string_view argument, std::size_t offse
       std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
   const std::size_t value_length = argument.size() - offset;
   if (error == std::errc::result_out_of_range) {
-    return unexpected(argument_error("decode-value-too-big", kWhat, argument, offset, value_length,
-                                     "value does not fit in 64 bits"));
+    return unexpected(argument_error(DiagId::decode_value_too_big, kWhat, argument, offset,
+                                     value_length, "value does not fit in 64 bits"));
   }
   if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) {
-    return unexpected(argument_error("decode-bad-value", kWhat, argument, offset, value_length,
-                                     "expected a decimal or 0x-prefixed hex number"));
+    return unexpected(argument_error(DiagId::decode_bad_value, kWhat, argument, offset,
+                                     value_length, "expected a decimal or 0x-prefixed hex number"));
   }
   return value;
 }
@@ -74,16 +75,17 @@ Expected<ConfigWords> parse_config_words(std::span<const std::string> arguments)
       if (auto suggestion = nearest_name(name, valid)) {
         hint = fmt::format("did you mean '{}'?", *suggestion);
       }
-      return unexpected(argument_error("decode-unknown-word", kWhat, argument, 0, name.size(),
+      return unexpected(argument_error(DiagId::decode_unknown_word, kWhat, argument, 0, name.size(),
                                        fmt::format("unknown config word '{}'", name), hint));
     }
     if (equals == std::string::npos) {
-      return unexpected(argument_error("decode-missing-value", kWhat, argument, argument.size(), 0,
+      return unexpected(argument_error(DiagId::decode_missing_value, kWhat, argument,
+                                       argument.size(), 0,
                                        fmt::format("missing '=VALUE' after '{}'", name)));
     }
     if (seen[*index]) {
-      return unexpected(argument_error("decode-repeated-word", kWhat, argument, 0, name.size(),
-                                       fmt::format("'{}' is given twice", name)));
+      return unexpected(argument_error(DiagId::decode_repeated_word, kWhat, argument, 0,
+                                       name.size(), fmt::format("'{}' is given twice", name)));
     }
     seen[*index] = true;
     auto value = parse_value(argument, equals + 1);

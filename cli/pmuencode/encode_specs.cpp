@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/pmu_selection.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/spec.h"
 
 namespace pmucat::cli {
@@ -62,7 +63,7 @@ Expected<std::vector<EncodedEvent>> encode_on(const Catalog& catalog, const std:
   for (const EventSpec& item : *parsed) {
     if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
     Diagnostic error = make_diagnostic(
-        Severity::error, "event-not-on-pmu", "<spec>", spec, item.offset, item.name.size(),
+        Severity::error, DiagId::event_not_on_pmu, "<spec>", spec, item.offset, item.name.size(),
         fmt::format("event '{}' is not on PMU '{}'", item.name, pattern));
     error.hint = "run 'pmuls --event " + item.name + "' to see which PMUs have it";
     return unexpected(std::move(error));

@@ -11,6 +11,7 @@
 #include "common/output_buffer.h"
 #include "common/pmu_selection.h"
 #include "common/tree.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_listing.h"
@@ -73,7 +74,7 @@ Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::stri
   std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
   if (auto suggestion = nearest_name(name, names))
     hint = fmt::format("did you mean '{}'?", *suggestion);
-  return argument_error("event-unknown", "<event>", name, 0, name.size(),
+  return argument_error(DiagId::event_unknown, "<event>", name, 0, name.size(),
                         fmt::format("no PMU has an event named '{}'", name), std::move(hint));
 }
 
@@ -138,7 +139,7 @@ int run(const Options& options) {
       // the map would otherwise draw a narrower field without a word.
       for (const Format& format : pmu->formats()) {
         for (Diagnostic lint : format.spec.lints) {
-          if (lint.id != "format-bit-out-of-range") continue;
+          if (lint.id != DiagId::format_bit_out_of_range) continue;
           lint.severity = Severity::error;
           printer.print(lint);
         }

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "pmucat/diagnostic_ids.h"
+
 namespace pmucat::snap {
 namespace {
 
@@ -47,7 +49,7 @@ Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& de
   auto status = fs::status(path, ec);
   if (!fs::exists(status)) return entries;
   auto invalid = [&](std::string message) {
-    return unexpected(make_file_diagnostic(Severity::error, "capture-manifest-invalid",
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::capture_manifest_invalid,
                                            path.string(), std::move(message)));
   };
   if (!fs::is_regular_file(status)) return invalid("not a regular file");
@@ -80,8 +82,8 @@ Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& de
   if (auto list = manifest.find("unreadable"); list != manifest.end() && list->is_array()) {
     for (const auto& item : *list) {
       std::string error = item.is_object() ? string_field(item, "error") : std::string();
-      if (!item.is_object() ||
-          !add(item, "file-unreadable", fmt::format("cannot read file: {}", error))) {
+      if (!item.is_object() || !add(item, std::string(to_string(DiagId::file_unreadable)),
+                                    fmt::format("cannot read file: {}", error))) {
         return invalid(fmt::format("bad \"unreadable\" entry {}", item.dump()));
       }
     }

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "catalog/sysfs_file.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -95,7 +96,7 @@ Listing make_listing(const std::string& devices, std::vector<detail::DirEntry> e
     // dangling one reports itself when the PMU is first used (pmu-dir-unreadable).
     if (!may_be_directory(entry.type)) {
       listing.diagnostics.push_back(
-          make_file_diagnostic(Severity::warning, "catalog-stray-entry", path,
+          make_file_diagnostic(Severity::warning, DiagId::catalog_stray_entry, path,
                                "not a PMU directory (a file in the devices folder); ignored"));
       continue;
     }
@@ -174,18 +175,18 @@ Catalog::~Catalog() = default;
 Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
   std::string root = without_trailing_slashes(dir.string());
   if (root.empty()) {
-    return unexpected(make_file_diagnostic(Severity::error, "catalog-unreadable", "<sysfs>",
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::catalog_unreadable, "<sysfs>",
                                            "no sysfs directory given"));
   }
   struct stat status {};
   if (::stat(root.c_str(), &status) != 0) {
     return unexpected(make_file_diagnostic(
-        Severity::error, "catalog-unreadable", root,
+        Severity::error, DiagId::catalog_unreadable, root,
         fmt::format("cannot open sysfs directory: {}", detail::error_text(errno))));
   }
   if (!S_ISDIR(status.st_mode)) {
-    return unexpected(
-        make_file_diagnostic(Severity::error, "catalog-unreadable", root, "expected a directory"));
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::catalog_unreadable, root,
+                                           "expected a directory"));
   }
 
   std::string devices = root;
@@ -212,7 +213,7 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
     if (!holds) return unexpected(std::move(holds).error());
     if (!*holds) {
       Diagnostic not_a_tree = make_file_diagnostic(
-          Severity::error, "catalog-not-pmu-tree", root,
+          Severity::error, DiagId::catalog_not_pmu_tree, root,
           "not a PMU devices directory: it holds no bus/event_source/devices and no <pmu>/type");
       not_a_tree.hint = "pass /sys, /sys/bus/event_source/devices, or a copy of either";
       return unexpected(std::move(not_a_tree));

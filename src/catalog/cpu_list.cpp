@@ -8,6 +8,7 @@
 
 #include "catalog/sysfs_file.h"
 #include "pmucat/catalog.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -34,8 +35,8 @@ class CpuListParser {
         last = *second;
         if (last < *first) {
           return unexpected(
-              make_diagnostic(Severity::error, "cpulist-reversed-range", file_, text_, item_start,
-                              position_ - item_start,
+              make_diagnostic(Severity::error, DiagId::cpulist_reversed_range, file_, text_,
+                              item_start, position_ - item_start,
                               fmt::format("CPU range {}-{} ends before it starts", *first, last)));
         }
       }
@@ -43,12 +44,12 @@ class CpuListParser {
       std::fill(present.begin() + *first, present.begin() + last + 1, true);
       if (position_ == text_.size()) break;
       if (text_[position_] != ',') {
-        return unexpected(make_diagnostic(Severity::error, "cpulist-syntax", file_, text_,
+        return unexpected(make_diagnostic(Severity::error, DiagId::cpulist_syntax, file_, text_,
                                           position_, 1, "expected ',' or '-' after a CPU number"));
       }
       ++position_;
       if (position_ == text_.size()) {
-        return unexpected(make_diagnostic(Severity::error, "cpulist-syntax", file_, text_,
+        return unexpected(make_diagnostic(Severity::error, DiagId::cpulist_syntax, file_, text_,
                                           position_, 0, "expected a CPU number after ','"));
       }
     }
@@ -74,15 +75,15 @@ class CpuListParser {
                std::isdigit(static_cast<unsigned char>(text_[position_])) != 0) {
           ++position_;
         }
-        error_ = make_diagnostic(Severity::error, "cpulist-cpu-too-large", file_, text_, start,
-                                 position_ - start,
+        error_ = make_diagnostic(Severity::error, DiagId::cpulist_cpu_too_large, file_, text_,
+                                 start, position_ - start,
                                  fmt::format("CPU number is larger than {}", kMaxCpuId));
         return std::nullopt;
       }
       ++position_;
     }
     if (position_ == start) {
-      error_ = make_diagnostic(Severity::error, "cpulist-syntax", file_, text_, start,
+      error_ = make_diagnostic(Severity::error, DiagId::cpulist_syntax, file_, text_, start,
                                position_ < text_.size() ? 1 : 0, "expected a CPU number");
       return std::nullopt;
     }

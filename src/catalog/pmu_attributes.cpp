@@ -8,6 +8,7 @@
 
 #include "catalog/pmu_parts.h"
 #include "catalog/sysfs_file.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::detail {
 namespace {
@@ -60,8 +61,8 @@ std::optional<std::uint32_t> read_decimal(std::string_view text, std::string_vie
     valid = value <= UINT32_MAX;
   }
   if (!valid) {
-    diagnostics.push_back(make_diagnostic(Severity::error, "pmu-attribute-invalid", file, text, 0,
-                                          digits.size(), "expected a decimal number"));
+    diagnostics.push_back(make_diagnostic(Severity::error, DiagId::pmu_attribute_invalid, file,
+                                          text, 0, digits.size(), "expected a decimal number"));
     return std::nullopt;
   }
   return static_cast<std::uint32_t>(value);
@@ -109,7 +110,7 @@ Diagnostic unreachable_directory(const std::string& pmu_dir, int error_number) {
                             : error_number == ENOTDIR ? " (not a directory)"
                                                       : "";
   return make_file_diagnostic(
-      Severity::error, "pmu-dir-unreadable", pmu_dir,
+      Severity::error, DiagId::pmu_dir_unreadable, pmu_dir,
       fmt::format("cannot open PMU directory: {}{}", error_text(error_number), reason));
 }
 
@@ -130,14 +131,14 @@ TypeReading read_type(std::string_view text, std::string_view file) {
   }
   std::size_t digit_count = position - digits_start;
   if (digit_count == 0) {
-    reading.diagnostics.push_back(make_diagnostic(Severity::error, "pmu-type-invalid", file, text,
-                                                  digits_start, digits_start < text.size() ? 1 : 0,
-                                                  "expected a decimal PMU type number"));
+    reading.diagnostics.push_back(
+        make_diagnostic(Severity::error, DiagId::pmu_type_invalid, file, text, digits_start,
+                        digits_start < text.size() ? 1 : 0, "expected a decimal PMU type number"));
     return reading;
   }
   if (overflow) {
-    reading.diagnostics.push_back(make_diagnostic(Severity::error, "pmu-type-invalid", file, text,
-                                                  digits_start, digit_count,
+    reading.diagnostics.push_back(make_diagnostic(Severity::error, DiagId::pmu_type_invalid, file,
+                                                  text, digits_start, digit_count,
                                                   "PMU type does not fit in 32 bits"));
     return reading;
   }
@@ -146,15 +147,15 @@ TypeReading read_type(std::string_view text, std::string_view file) {
   if (rest.empty() || rest == "\n") return reading;
   if (value == 0 && digit_count == 1 && (rest.front() == 'x' || rest.front() == 'X')) {
     Diagnostic hex = make_diagnostic(
-        Severity::error, "pmu-type-hex", file, text, digits_start,
+        Severity::error, DiagId::pmu_type_hex, file, text, digits_start,
         first_line(text.substr(digits_start)).size(),
         "PMU type is written in hex; perf reads it with %u, so the type is 0 (PERF_TYPE_HARDWARE)");
     hex.hint = "the kernel writes the type in decimal";
     reading.diagnostics.push_back(std::move(hex));
     return reading;
   }
-  reading.diagnostics.push_back(make_diagnostic(Severity::warning, "pmu-type-trailing", file, text,
-                                                position, first_line(rest).size(),
+  reading.diagnostics.push_back(make_diagnostic(Severity::warning, DiagId::pmu_type_trailing, file,
+                                                text, position, first_line(rest).size(),
                                                 "unexpected text after the PMU type is ignored"));
   return reading;
 }
@@ -164,7 +165,7 @@ namespace {
 TypeAttribute missing_type(const std::string& type_path) {
   TypeAttribute result;
   result.diagnostics.push_back(
-      make_file_diagnostic(Severity::error, "pmu-type-missing", type_path,
+      make_file_diagnostic(Severity::error, DiagId::pmu_type_missing, type_path,
                            "PMU directory has no 'type' file; perf does not treat it as a PMU"));
   return result;
 }

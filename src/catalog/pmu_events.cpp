@@ -7,6 +7,7 @@
 
 #include "catalog/pmu_parts.h"
 #include "catalog/sysfs_file.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/metadata.h"
 #include "pmucat/terms.h"
 
@@ -38,7 +39,8 @@ Event make_event(std::string name, std::string path, FileContent content) {
   // Lints are copied so that Event::diagnostics is the one list of this event's problems.
   event.diagnostics = event.terms.lints;
   if (event.terms.terms.empty()) {
-    event.diagnostics.push_back(make_file_diagnostic(Severity::warning, "event-empty", event.path,
+    event.diagnostics.push_back(make_file_diagnostic(Severity::warning, DiagId::event_empty,
+                                                     event.path,
                                                      "event file is empty; perf ignores it"));
   }
   return event;
@@ -136,7 +138,7 @@ LoadedEvents load_events(const std::string& pmu_dir) {
     auto found = std::lower_bound(loaded.events.begin(), loaded.events.end(), file.base, by_name);
     if (found == loaded.events.end() || found->name != file.base) {
       loaded.diagnostics.push_back(make_file_diagnostic(
-          Severity::error, "event-orphan-metadata", file.path,
+          Severity::error, DiagId::event_orphan_metadata, file.path,
           fmt::format("metadata file has no event '{}' to belong to", file.base)));
       continue;
     }

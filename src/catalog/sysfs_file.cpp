@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pmucat/catalog.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::detail {
 namespace {
@@ -19,19 +20,19 @@ namespace {
 ReadFailure io_failure(int error_number, std::string_view display_path, std::string_view what) {
   return ReadFailure{
       error_number,
-      make_file_diagnostic(Severity::error, "file-unreadable", display_path,
+      make_file_diagnostic(Severity::error, DiagId::file_unreadable, display_path,
                            fmt::format("cannot {}: {}", what, error_text(error_number)))};
 }
 
 ReadFailure not_regular(std::string_view kind, std::string_view display_path) {
   return ReadFailure{0,
-                     make_file_diagnostic(Severity::error, "file-not-regular", display_path,
+                     make_file_diagnostic(Severity::error, DiagId::file_not_regular, display_path,
                                           fmt::format("expected a regular file, found {}", kind))};
 }
 
 ReadFailure too_large(std::string_view display_path) {
   return ReadFailure{
-      0, make_file_diagnostic(Severity::error, "file-too-large", display_path,
+      0, make_file_diagnostic(Severity::error, DiagId::file_too_large, display_path,
                               fmt::format("file is larger than {} bytes; sysfs attributes are "
                                           "smaller than a page, so it was not read",
                                           kMaxSysfsFileSize))};
@@ -96,9 +97,9 @@ Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string
   auto text = read_all(fd.get(), display_path);
   if (!text) return text;
   if (auto nul = text->find('\0'); nul != std::string::npos) {
-    return unexpected(
-        ReadFailure{0, make_diagnostic(Severity::error, "file-nul-byte", display_path, *text, nul,
-                                       1, "file contains a NUL byte; sysfs attributes are text")});
+    return unexpected(ReadFailure{
+        0, make_diagnostic(Severity::error, DiagId::file_nul_byte, display_path, *text, nul, 1,
+                           "file contains a NUL byte; sysfs attributes are text")});
   }
   return text;
 }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "pmucat/check.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check {
 namespace {
@@ -63,14 +64,14 @@ Expected<Baseline> parse_baseline(std::string_view text, std::string_view file) 
     }
     if (!words.empty()) {
       if (words.size() < 2 || words.size() > 3) {
-        return unexpected(make_diagnostic(Severity::error, "baseline-syntax", file, text,
+        return unexpected(make_diagnostic(Severity::error, DiagId::baseline_syntax, file, text,
                                           line_start + words.front().second,
                                           line.size() - words.front().second,
                                           fmt::format("expected 'RULE PMU [FILE]', found {} word{}",
                                                       words.size(), words.size() == 1 ? "" : "s")));
       }
       if (find_rule(words[0].first) == nullptr && words[0].first.find('-') == std::string::npos) {
-        return unexpected(make_diagnostic(Severity::error, "baseline-syntax", file, text,
+        return unexpected(make_diagnostic(Severity::error, DiagId::baseline_syntax, file, text,
                                           line_start + words[0].second, words[0].first.size(),
                                           fmt::format("'{}' is not a rule id", words[0].first)));
       }

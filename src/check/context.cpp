@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/metadata.h"
 
 namespace pmucat::check::detail {
@@ -17,7 +18,7 @@ Finding PmuContext::make(std::string rule, Diagnostic diagnostic) const {
   const Rule* known = find_rule(rule);
   finding.group = known != nullptr ? known->group : group_for_path(diagnostic.range.file);
   // Unreadable and oversized files belong to the check of the file they hide.
-  if (rule == "file-unreadable" || rule == "file-too-large") {
+  if (rule == DiagId::file_unreadable || rule == DiagId::file_too_large) {
     finding.group = group_for_path(diagnostic.range.file);
   }
   if (known != nullptr) diagnostic.severity = known->severity;
@@ -29,12 +30,17 @@ Finding PmuContext::make(std::string rule, Diagnostic diagnostic) const {
   return finding;
 }
 
+void PmuContext::add(DiagId rule, Diagnostic diagnostic) {
+  findings_.push_back(make(std::string(to_string(rule)), std::move(diagnostic)));
+}
+
 void PmuContext::add(std::string_view rule, Diagnostic diagnostic) {
   findings_.push_back(make(std::string(rule), std::move(diagnostic)));
 }
 
 void PmuContext::add_passthrough(Diagnostic diagnostic) {
-  std::string rule = diagnostic.id.empty() ? std::string("library-diagnostic") : diagnostic.id;
+  std::string rule =
+      diagnostic.id.empty() ? std::string(to_string(DiagId::library_diagnostic)) : diagnostic.id;
   findings_.push_back(make(std::move(rule), std::move(diagnostic)));
 }
 

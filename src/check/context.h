@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "pmucat/capture_manifest.h"
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check::detail {
 
@@ -25,6 +27,8 @@ class PmuContext {
   std::string path_of(std::string_view relative) const;
 
   // Adds a finding for `rule`; the rule's severity replaces the diagnostic's.
+  void add(DiagId rule, Diagnostic diagnostic);
+  // The same for a rule named by data (a capture manifest's entry).
   void add(std::string_view rule, Diagnostic diagnostic);
   // Adds a library diagnostic under `rule` keeping its own severity (ids pmucheck does not know).
   void add_passthrough(Diagnostic diagnostic);
@@ -50,8 +54,9 @@ std::uint64_t range_mask(std::uint32_t first, std::uint32_t last);
 void check_formats(PmuContext& context);
 void check_events(PmuContext& context);
 void check_event_names(PmuContext& context);
-// The rule a library diagnostic is filed under; empty when pmucheck has no rule for it.
-std::string classify_library_diagnostic(const Diagnostic& diagnostic);
+// The rule a library diagnostic is filed under (from the diagnostic id table); nothing when
+// pmucheck has no rule for it.
+std::optional<DiagId> classify_library_diagnostic(const Diagnostic& diagnostic);
 // Turns the catalog's and parsers' own diagnostics for this PMU into findings.
 void import_library_diagnostics(PmuContext& context);
 // On a pmusnap capture: replaces what the placeholders of this PMU's not-captured entries

@@ -10,6 +10,7 @@
 
 #include "context.h"
 #include "pmucat/attr.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 
 namespace pmucat::check {
@@ -109,7 +110,7 @@ void check_live(PmuContext& context) {
     if (event.error.has_value() || event.terms.terms.empty()) continue;  // reported elsewhere
     if (has_parameter(event)) {
       context.add(
-          "live-needs-parameter",
+          DiagId::live_needs_parameter,
           make_file_diagnostic(Severity::note, "", event.path,
                                fmt::format("not opened: '{}' needs `?` parameters", event.name)));
       continue;
@@ -122,7 +123,7 @@ void check_live(PmuContext& context) {
       // The terms came from the event file, so the encoder's offsets point into it.
       if (diagnostic.range.file == "<spec>") diagnostic.range.file = event.path;
       diagnostic.message = fmt::format("cannot encode '{}': {}", event.name, diagnostic.message);
-      context.add("live-encode-failed", std::move(diagnostic));
+      context.add(DiagId::live_encode_failed, std::move(diagnostic));
       continue;
     }
     Attr attr = encoded->attr;
@@ -146,7 +147,7 @@ void check_live(PmuContext& context) {
         fmt::format("{} '{}/{}/' (type {}, config {:#x}) {}: {}",
                     result.read_failed ? "cannot read" : "cannot open", pmu.name(), event.name,
                     attr.type, attr.config[0], where, explain_open_errno(result.error)));
-    context.add(result.read_failed ? "live-read-failed" : "live-open-failed",
+    context.add(result.read_failed ? DiagId::live_read_failed : DiagId::live_open_failed,
                 std::move(diagnostic));
   }
 }

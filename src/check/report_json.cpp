@@ -1,32 +1,21 @@
 // JSON output (docs/schema/pmucheck.schema.json).
+#include "pmucat/diagnostic_json.h"
 #include "reporters.h"
 
 namespace pmucat::check {
 namespace detail {
 
 nlohmann::json finding_json(const Finding& finding) {
-  const Diagnostic& d = finding.diagnostic;
-  nlohmann::json out = {
-      {"rule", finding.rule},
-      {"severity", std::string(to_string(d.severity))},
-      {"check", std::string(to_string(finding.group))},
-      {"pmu", finding.pmu},
-      {"file", finding.file},
-      {"path", d.range.file},
-      {"line", d.range.line},
-      {"column", d.range.column},
-      {"length", d.range.length},
-      {"message", d.message},
-      {"baselined", finding.baselined},
-  };
-  if (!d.source_line.empty()) out["source_line"] = d.source_line;
-  if (!d.hint.empty()) out["hint"] = d.hint;
-  if (d.fixit) {
-    out["fixit"] = {{"line", d.fixit->range.line},
-                    {"column", d.fixit->range.column},
-                    {"length", d.fixit->range.length},
-                    {"replacement", d.fixit->replacement}};
-  }
+  // The diagnostic as every tool writes it, with pmucheck's names: the id is the finding's
+  // rule, and `file` is relative to the devices dir while `path` is the diagnostic's own.
+  nlohmann::json out = diagnostic_to_json<nlohmann::json>(finding.diagnostic);
+  out.erase("id");
+  out["rule"] = finding.rule;
+  out["path"] = std::move(out["file"]);
+  out["file"] = finding.file;
+  out["check"] = std::string(to_string(finding.group));
+  out["pmu"] = finding.pmu;
+  out["baselined"] = finding.baselined;
   return out;
 }
 

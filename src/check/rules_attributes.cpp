@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "context.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check::detail {
 namespace {
@@ -64,13 +65,13 @@ std::vector<Finding> check_pmu_names(const Catalog& catalog,
     const std::string& name = pmu->name();
     if (auto bad = std::find_if_not(name.begin(), name.end(), is_name_byte); bad != name.end()) {
       Finding finding;
-      finding.rule = "pmu-name-charset";
+      finding.rule = to_string(DiagId::pmu_name_charset);
       finding.group = Group::pmu_name;
       finding.pmu = name;
       const std::string file = pmu->path().empty() ? name : pmu->path().string();
       finding.file = relative_to(file, catalog.devices_dir());
       finding.diagnostic = make_file_diagnostic(
-          Severity::warning, "pmu-name-charset", file,
+          Severity::warning, DiagId::pmu_name_charset, file,
           fmt::format("PMU name '{}' has the byte {:#04x}, outside [A-Za-z0-9._-]", name,
                       static_cast<unsigned char>(*bad)));
       findings.push_back(std::move(finding));
@@ -81,14 +82,14 @@ std::vector<Finding> check_pmu_names(const Catalog& catalog,
     if (instances_of[base] < 2) continue;
     std::string file = pmu->path().empty() ? name : pmu->path().string();
     auto diagnostic = make_diagnostic(
-        Severity::warning, "pmu-name-suffix", file, name, base.size() + 1, suffix->size(),
+        Severity::warning, DiagId::pmu_name_suffix, file, name, base.size() + 1, suffix->size(),
         fmt::format("PMU '{}' looks like an instance of '{}', but perf does not take '_{}' as an "
                     "instance suffix",
                     name, base, *suffix));
     diagnostic.hint = fmt::format(
         "'{}' will not select this PMU; number instances in decimal or with 3+ hex digits", base);
     Finding finding;
-    finding.rule = "pmu-name-suffix";
+    finding.rule = to_string(DiagId::pmu_name_suffix);
     finding.group = Group::pmu_name;
     finding.pmu = name;
     finding.file = relative_to(file, catalog.devices_dir());
@@ -120,11 +121,11 @@ std::vector<Finding> check_duplicate_types(const Catalog& catalog,
     const std::string& text = pmu->attributes().type_text;
     std::string_view trimmed = trim(text);
     std::size_t offset = static_cast<std::size_t>(trimmed.data() - text.data());
-    auto diagnostic = make_diagnostic(Severity::error, "type-duplicate", file, text,
+    auto diagnostic = make_diagnostic(Severity::error, DiagId::type_duplicate, file, text,
                                       trimmed.empty() ? 0 : offset, trimmed.size(),
                                       fmt::format("type {} is also the type of {}", *type, others));
     Finding finding;
-    finding.rule = "type-duplicate";
+    finding.rule = to_string(DiagId::type_duplicate);
     finding.group = Group::attributes;
     finding.pmu = pmu->name();
     finding.file = relative_to(file, catalog.devices_dir());

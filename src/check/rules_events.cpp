@@ -7,6 +7,7 @@
 #include <set>
 
 #include "context.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 #include "pmucat/suggest.h"
 
@@ -64,7 +65,7 @@ void check_value_style(PmuContext& context, const Event& event, const Term& term
                  fmt::format("value '{}' of '{}' is decimal; the ABI asks for 0x-prefixed hex",
                              written, term.name));
     diagnostic.fixit = FixIt{diagnostic.range, fmt::format("{:#x}", term.value)};
-    context.add("event-decimal-value", std::move(diagnostic));
+    context.add(DiagId::event_decimal_value, std::move(diagnostic));
   }
 }
 
@@ -77,7 +78,7 @@ void check_against_format(PmuContext& context, const Event& event, const Term& t
       return;
     case TermValueKind::string:
       context.add(
-          "event-value-not-number",
+          DiagId::event_value_not_number,
           at_value(event, term, Severity::error,
                    fmt::format("field '{}' takes a number, not '{}'", term.name, term.text)));
       return;
@@ -87,7 +88,7 @@ void check_against_format(PmuContext& context, const Event& event, const Term& t
             at_term(event, term, Severity::warning,
                     fmt::format("bare '{}' sets the {}-bit field to 1", term.name, spec.width()));
         diagnostic.fixit = FixIt{diagnostic.range, term.name + "=0x1"};
-        context.add("event-bare-multibit", std::move(diagnostic));
+        context.add(DiagId::event_bare_multibit, std::move(diagnostic));
       }
       return;
     case TermValueKind::number:
@@ -104,7 +105,7 @@ void check_against_format(PmuContext& context, const Event& event, const Term& t
                   std::popcount(overflow) == 1 ? "s" : ""));
   diagnostic.hint = fmt::format("perf rejects it: value too big for format ({}), maximum is {:#x}",
                                 term.name, max);
-  context.add("event-value-overflow", std::move(diagnostic));
+  context.add(DiagId::event_value_overflow, std::move(diagnostic));
 }
 
 void check_overlapping_terms(PmuContext& context, const Event& event,
@@ -114,7 +115,7 @@ void check_overlapping_terms(PmuContext& context, const Event& event,
       const FormatSpec& a = set[i].second->spec;
       const FormatSpec& b = set[j].second->spec;
       if (set[i].second == set[j].second || a.word != b.word || (a.mask & b.mask) == 0) continue;
-      context.add("event-overlapping-terms",
+      context.add(DiagId::event_overlapping_terms,
                   at_term(event, *set[j].first, Severity::error,
                           fmt::format("'{}' and '{}' share {} bits {}", set[i].first->name,
                                       set[j].first->name, config_word_name(a.word),
@@ -131,7 +132,7 @@ void check_one_event(PmuContext& context, const Event& event, std::span<const Fo
   std::vector<std::pair<const Term*, const Format*>> fields;
   for (const Term& term : event.terms.terms) {
     if (!seen.insert(term.name).second) {
-      context.add("event-term-repeated",
+      context.add(DiagId::event_term_repeated,
                   at_term(event, term, Severity::error,
                           fmt::format("'{}' is set twice; perf ORs the values", term.name)));
     }
@@ -148,7 +149,8 @@ void check_one_event(PmuContext& context, const Event& event, std::span<const Fo
       std::string guess = suggestion(term.name, formats);
       diagnostic.hint = guess.empty() ? "valid terms: " + valid_terms(formats)
                                       : fmt::format("did you mean '{}'?", guess);
-      context.add(param ? "event-param-unknown" : "event-unknown-term", std::move(diagnostic));
+      context.add(param ? DiagId::event_param_unknown : DiagId::event_unknown_term,
+                  std::move(diagnostic));
       continue;
     }
     check_against_format(context, event, term, *format);

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "context.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check::detail {
 namespace {
@@ -45,9 +46,9 @@ void check_wide_ranges(PmuContext& context, const Format& format) {
   for (const BitRange& range : format.spec.ranges) {
     std::uint32_t span = range.first <= range.last ? range.last - range.first + 1 : 0;
     if (span > 32 && format.spec.width() < 64) {
-      context.add("format-wide-range", at_range(format, range, Severity::note,
-                                                fmt::format("range {}-{} spans {} bits",
-                                                            range.first, range.last, span)));
+      context.add(DiagId::format_wide_range, at_range(format, range, Severity::note,
+                                                      fmt::format("range {}-{} spans {} bits",
+                                                                  range.first, range.last, span)));
     }
   }
 }
@@ -56,14 +57,14 @@ void check_one_format(PmuContext& context, const Format& format) {
   const FormatSpec& spec = format.spec;
   const std::string& name = format.name;
   if (auto bad = std::find_if_not(name.begin(), name.end(), is_name_byte); bad != name.end()) {
-    context.add("format-name-charset",
+    context.add(DiagId::format_name_charset,
                 make_file_diagnostic(
                     Severity::warning, "", format.path,
                     fmt::format("format name '{}' has the byte {:#04x}, outside [A-Za-z0-9._-]",
                                 name, static_cast<unsigned char>(*bad))));
   }
   if (!spec.word_supported()) {
-    context.add("format-unsupported-word",
+    context.add(DiagId::format_unsupported_word,
                 at_word(format, Severity::error,
                         fmt::format("field '{}' lives in {}, which perf_event_attr does not have",
                                     format.name, config_word_name(spec.word))));
@@ -75,7 +76,7 @@ void check_one_format(PmuContext& context, const Format& format) {
         fmt::format("flag-like field '{}' spans {} bits ({}:{})", format.name, spec.width(),
                     config_word_name(spec.word), bits_text(spec.mask)));
     diagnostic.hint = "a flag is normally one bit; check the driver's format string";
-    context.add("format-flag-wide", std::move(diagnostic));
+    context.add(DiagId::format_flag_wide, std::move(diagnostic));
   }
 }
 
@@ -94,7 +95,7 @@ void check_format_pairs(PmuContext& context, std::span<const Format> formats) {
         std::string relation = a.spec.mask == b.spec.mask ? "an alias of"
                                : shared == b.spec.mask    ? "contained in"
                                                           : "a superset of";
-        context.add("format-alias",
+        context.add(DiagId::format_alias,
                     make_diagnostic(Severity::note, "", b.path, b.text, 0, length,
                                     fmt::format("field '{}' is {} '{}' ({}:{})", b.name, relation,
                                                 a.name, word, bits_text(b.spec.mask))));
@@ -106,7 +107,7 @@ void check_format_pairs(PmuContext& context, std::span<const Format> formats) {
                                       a.name, word, bits_text(a.spec.mask & b.spec.mask)));
       diagnostic.hint = fmt::format("'{}' is {}:{}; '{}' is {}:{}", a.name, word,
                                     bits_text(a.spec.mask), b.name, word, bits_text(b.spec.mask));
-      context.add("format-field-overlap", std::move(diagnostic));
+      context.add(DiagId::format_field_overlap, std::move(diagnostic));
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "context.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check::detail {
 namespace {
@@ -44,7 +45,7 @@ void check_event_names(PmuContext& context) {
     auto bad = std::find_if_not(name.begin(), name.end(), is_name_byte);
     if (bad != name.end()) {
       context.add(
-          "event-name-charset",
+          DiagId::event_name_charset,
           at_name(event, Severity::warning,
                   fmt::format("event name '{}' has the byte {:#04x}, outside [A-Za-z0-9._-]", name,
                               static_cast<unsigned char>(*bad))));
@@ -57,7 +58,7 @@ void check_event_names(PmuContext& context) {
     });
     if (has_lower && has_upper) {
       if (is_legacy_cache_name(name)) {
-        context.add("event-name-legacy-case",
+        context.add(DiagId::event_name_legacy_case,
                     at_name(event, Severity::warning,
                             fmt::format("event name '{}' mixes case (a legacy cache name)", name)));
       } else {
@@ -66,12 +67,12 @@ void check_event_names(PmuContext& context) {
             fmt::format("event name '{}' mixes upper and lower case; perf >= 6.10 cannot find it",
                         name));
         diagnostic.hint = fmt::format("rename the file to '{}'", lower(name));
-        context.add("event-name-mixed-case", std::move(diagnostic));
+        context.add(DiagId::event_name_mixed_case, std::move(diagnostic));
       }
     }
     auto [it, inserted] = by_lower.emplace(lower(name), &event);
     if (!inserted) {
-      context.add("event-name-case-collision",
+      context.add(DiagId::event_name_case_collision,
                   at_name(event, Severity::error,
                           fmt::format("event '{}' differs from event '{}' only in case", name,
                                       it->second->name)));

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "context.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::check {
 namespace {
@@ -16,10 +17,11 @@ namespace {
 // Rules that can fire at most once per file: a second report of the same file is the same fact
 // seen by both the library and a pmucheck rule.
 bool once_per_file(std::string_view rule) {
-  static constexpr std::string_view kOnce[] = {
-      "file-unreadable",  "file-too-large",  "file-not-regular", "pmu-type-missing",
-      "pmu-type-invalid", "cpumask-invalid", "format-syntax",    "terms-syntax",
-      "event-empty",      "scale-syntax",    "unit-empty",       "flag-content"};
+  static constexpr DiagId kOnce[] = {
+      DiagId::file_unreadable,  DiagId::file_too_large,   DiagId::file_not_regular,
+      DiagId::pmu_type_missing, DiagId::pmu_type_invalid, DiagId::cpumask_invalid,
+      DiagId::format_syntax,    DiagId::terms_syntax,     DiagId::event_empty,
+      DiagId::scale_syntax,     DiagId::unit_empty,       DiagId::flag_content};
   return std::find(std::begin(kOnce), std::end(kOnce), rule) != std::end(kOnce);
 }
 
@@ -169,7 +171,7 @@ std::optional<Diagnostic> live_tree_problem(const Catalog& catalog, const Option
   if (!options.live || options.live_any_tree) return std::nullopt;
   if (same_directory(catalog.devices_dir(), kRunningDevices)) return std::nullopt;
   Diagnostic diagnostic = make_file_diagnostic(
-      Severity::error, "live-foreign-tree", catalog.devices_dir().string(),
+      Severity::error, DiagId::live_foreign_tree, catalog.devices_dir().string(),
       fmt::format("--live refused: this is not the running kernel's {}, so its type numbers "
                   "would open other PMUs (or none) here",
                   kRunningDevices));
@@ -187,8 +189,8 @@ Report run(const Catalog& catalog, const Options& given_options) {
   report.sysfs = catalog.devices_dir().string();
   report.werror = options.werror;
   for (const Diagnostic& diagnostic : catalog.diagnostics()) {
-    std::string rule = detail::classify_library_diagnostic(diagnostic);
-    if (rule.empty()) rule = "catalog-stray-entry";
+    const std::string rule(to_string(
+        detail::classify_library_diagnostic(diagnostic).value_or(DiagId::catalog_stray_entry)));
     if (!is_enabled(rule, options)) continue;
     Finding finding;
     finding.rule = rule;
@@ -204,18 +206,18 @@ Report run(const Catalog& catalog, const Options& given_options) {
   std::vector<snap::NotCaptured> not_captured;
   if (auto manifest = snap::read_manifest(catalog.devices_dir())) {
     not_captured = std::move(*manifest);
-  } else if (is_enabled("capture-manifest-invalid", options)) {
+  } else if (is_enabled(to_string(DiagId::capture_manifest_invalid), options)) {
     Finding finding;
-    finding.rule = "capture-manifest-invalid";
+    finding.rule = to_string(DiagId::capture_manifest_invalid);
     finding.group = Group::tree;
     finding.file = manifest.error().range.file;
     finding.diagnostic = std::move(manifest).error();
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));
   }
-  if (live_refused && is_enabled("live-foreign-tree", options)) {
+  if (live_refused && is_enabled(to_string(DiagId::live_foreign_tree), options)) {
     Finding finding;
-    finding.rule = "live-foreign-tree";
+    finding.rule = to_string(DiagId::live_foreign_tree);
     finding.group = Group::tree;
     finding.file = detail::relative_to(live_refused->range.file, catalog.devices_dir());
     finding.diagnostic = std::move(*live_refused);

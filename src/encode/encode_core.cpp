@@ -11,6 +11,7 @@
 #include "encode/pmu_defaults.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::encode_detail {
@@ -52,13 +53,21 @@ Diagnostic TermEncoder::reference_note(std::string message) const {
                          alias_reference_->length, std::move(message));
 }
 
-Diagnostic TermEncoder::error_at(const Item& item, bool at_value, std::string_view id,
+Diagnostic TermEncoder::error_at(const Item& item, bool at_value, DiagId id,
                                  std::string message) const {
+  return located_at(item, at_value, to_string(id), std::move(message));
+}
+
+Diagnostic TermEncoder::located_at(const Item& item, bool at_value, std::string_view id,
+                                   std::string message) const {
   const TermView& term = item.term;
   const bool value = at_value && term.value_length > 0;
   const std::size_t offset = value ? term.value_offset : term.offset;
   const std::size_t length = value ? term.value_length : term.length;
-  if (item.alias == nullptr) return spec_error(id, spec_, offset, length, std::move(message));
+  if (item.alias == nullptr) {
+    return make_diagnostic(Severity::error, id, kSpecFile, spec_, offset, length,
+                           std::move(message));
+  }
   Diagnostic d = make_diagnostic(Severity::error, id, event_file(*item.alias), item.alias->text,
                                  offset, length, std::move(message));
   d.notes.push_back(reference_note(fmt::format("in event '{}' used here", item.alias->name)));
@@ -76,7 +85,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   }
   valid.insert(valid.end(), specials.begin(), specials.end());
   Diagnostic d =
-      error_at(item, false, "term-unknown",
+      error_at(item, false, DiagId::term_unknown,
                fmt::format("unknown term '{}' for PMU '{}'", item.term.name, pmu_.name()));
   // perf drops bytes outside ASCII, so `évent` reaches it as `vent`: the word the user wrote,
   // with those characters, is what the caret marks and the fix-it replaces.
@@ -93,7 +102,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   if (dropped != 0) {
     const std::string_view written = spec_.substr(word_start, word_end - word_start);
     const std::size_t end = std::max<std::size_t>(item.term.offset + item.term.length, word_end);
-    d = spec_error("term-unknown", spec_, word_start, end - word_start,
+    d = spec_error(DiagId::term_unknown, spec_, word_start, end - word_start,
                    fmt::format("unknown term '{}' for PMU '{}': perf drops the non-ASCII "
                                "characters and reads '{}'",
                                written, pmu_.name(), item.term.name));
@@ -102,7 +111,10 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   if (auto nearest = nearest_name(item.term.name, candidates)) {
     hint = fmt::format("did you mean '{}'? ", *nearest);
     if (item.alias == nullptr) {
-      d.fixit = FixIt{spec_error("", spec_, word_start, word_end - word_start, "").range, *nearest};
+      d.fixit = FixIt{make_diagnostic(Severity::note, "", kSpecFile, spec_, word_start,
+                                      word_end - word_start, "")
+                          .range,
+                      *nearest};
     }
   }
   d.hint = hint + fmt::format("valid terms: {}", fmt::join(valid, ","));
@@ -127,7 +139,7 @@ std::optional<Diagnostic> TermEncoder::classify(Item& item, std::optional<Specia
       return error_at(item, problem->at_value, problem->id, problem->message);
     }
     if (options_.tool == Tool::stat && !usable_in_stat(*item.special)) {
-      return error_at(item, false, "term-not-in-stat",
+      return error_at(item, false, DiagId::term_not_in_stat,
                       fmt::format("'{}' is not usable in 'perf stat'", term.name));
     }
     return std::nullopt;
@@ -154,7 +166,7 @@ std::optional<Diagnostic> TermEncoder::splice_alias(const TermView& reference,
   if (known == nullptr && table_ != nullptr) known = &table_->remember_alias(name, *event);
   if (alias_ != nullptr) {
     Diagnostic d = spec_error(
-        "term-two-events", spec_, reference.offset, reference.length,
+        DiagId::term_two_events, spec_, reference.offset, reference.length,
         fmt::format("cannot combine events '{}' and '{}' in one spec", alias_->name, event->name));
     d.hint = "list them as separate events: pmu/a/,pmu/b/";
     d.notes.push_back(reference_note(fmt::format("event '{}' used here", alias_->name)));
@@ -190,7 +202,7 @@ std::optional<Diagnostic> TermEncoder::splice_alias(const TermView& reference,
 
 std::optional<Diagnostic> TermEncoder::unknown_event_field(const Item& item) const {
   const TermView& term = item.term;
-  Diagnostic d = error_at(item, true, "term-unknown-event",
+  Diagnostic d = error_at(item, true, DiagId::term_unknown_event,
                           fmt::format("unknown event '{}' for PMU '{}'", term.text, pmu_.name()));
   std::vector<std::string> names;
   for (const Event& event : pmu_.events()) names.push_back(event.name);
@@ -246,8 +258,10 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
           pmu_.find_event(term.name) != nullptr) {
         error->hint = fmt::format("'{}' is an event of PMU '{}': refer to it without a value",
                                   term.name, pmu_.name());
-        error->fixit = FixIt{spec_error("", spec_, term.offset, term.length, "").range,
-                             std::string(term.name)};
+        error->fixit = FixIt{
+            make_diagnostic(Severity::note, "", kSpecFile, spec_, term.offset, term.length, "")
+                .range,
+            std::string(term.name)};
       }
       return error;
     }
@@ -287,10 +301,10 @@ std::optional<Diagnostic> TermEncoder::resolve_params() {
     });
     if (supplier == items_.end()) {
       if (param.alias == nullptr) {
-        return error_at(param, true, "term-param-missing",
+        return error_at(param, true, DiagId::term_param_missing,
                         fmt::format("required parameter '{}' not specified", param.term.name));
       }
-      Diagnostic d = spec_error("term-param-missing", spec_, alias_reference_->offset,
+      Diagnostic d = spec_error(DiagId::term_param_missing, spec_, alias_reference_->offset,
                                 alias_reference_->length,
                                 fmt::format("required parameter '{}' of event '{}' not specified",
                                             param.term.name, param.alias->name));
@@ -315,7 +329,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
   const Format& format = *item.format;
   if (!format.spec.word_supported() || format.spec.word >= words_) {
     return unexpected(error_at(
-        item, false, "term-unsupported-word",
+        item, false, DiagId::term_unsupported_word,
         fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
                     config_word_name(format.spec.word), perf_ ? " in perf 6.1" : "")));
   }
@@ -327,7 +341,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
       value = 1;
       // More than one bit set: width() > 1.
       if ((format.spec.mask & (format.spec.mask - 1)) != 0 && !perf_) {
-        Diagnostic d = error_at(item, false, "term-no-value",
+        Diagnostic d = error_at(item, false, DiagId::term_no_value,
                                 fmt::format("no value assigned for term '{}'", term.name));
         d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
                              format.spec.width(), to_string(format.spec), format.name);
@@ -336,11 +350,11 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
       break;
     case TermValueKind::string:
     case TermValueKind::param:
-      return unexpected(error_at(item, true, "term-type", "expected numeric value"));
+      return unexpected(error_at(item, true, DiagId::term_type, "expected numeric value"));
   }
   const std::uint64_t max = max_value_of(format.spec);
   if (value > max) {
-    Diagnostic d = error_at(item, true, "value-too-big",
+    Diagnostic d = error_at(item, true, DiagId::value_too_big,
                             fmt::format("value {} does not fit field '{}' (maximum {} = {})",
                                         hex(value), format.name, hex(max), max));
     d.hint = fmt::format("'{}' is {} ({} bit{})", format.name, to_string(format.spec),
@@ -363,9 +377,9 @@ std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
       if (!perf_ && (pass == 0) != item.from_alias()) continue;
       if (!perf_ && !item.from_alias()) {
         if (user_set[*word] != nullptr) {
-          Diagnostic d = error_at(item, false, "term-repeated",
+          Diagnostic d = error_at(item, false, DiagId::term_repeated,
                                   fmt::format("'{}' assigned twice", config_word_name(*word)));
-          d.notes.push_back(error_at(*user_set[*word], false, "", "first assigned here"));
+          d.notes.push_back(located_at(*user_set[*word], false, "", "first assigned here"));
           d.notes.back().severity = Severity::note;
           return d;
         }
@@ -460,10 +474,10 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
         continue;
       }
       if (field.user != nullptr) {
-        Diagnostic d = error_at(item, false, "term-repeated",
+        Diagnostic d = error_at(item, false, DiagId::term_repeated,
                                 fmt::format("field '{}' given twice", item.term.name));
         d.hint = "perf 6.1 would OR both values; give the field once";
-        Diagnostic first = error_at(*field.user, false, "", "first given here");
+        Diagnostic first = located_at(*field.user, false, "", "first given here");
         first.severity = Severity::note;
         d.notes.push_back(std::move(first));
         return d;
@@ -504,7 +518,7 @@ std::vector<Diagnostic> TermEncoder::word_warnings() const {
   for (const Format& format : pmu_.formats()) {
     if (format.spec.word < words_) continue;
     Diagnostic d = make_file_diagnostic(
-        Severity::warning, "format-unsupported-word",
+        Severity::warning, DiagId::format_unsupported_word,
         format.path.empty() ? format.name : format.path,
         fmt::format("'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have",
                     pmu_.name(), format.name, config_word_name(format.spec.word),
@@ -522,7 +536,7 @@ std::optional<Diagnostic> TermEncoder::pmu_type(Attr& attr) const {
   }
   const PmuAttributes& attributes = pmu_.attributes();
   Diagnostic d = spec_error(
-      "pmu-no-type", spec_, 0, 0,
+      DiagId::pmu_no_type, spec_, 0, 0,
       attributes.type_text.empty()
           ? fmt::format("PMU '{}' has no 'type' file", pmu_.name())
           : fmt::format("PMU '{}' has an unusable type '{}'", pmu_.name(), attributes.type_text));

@@ -14,6 +14,7 @@
 #include "encode/term_table.h"
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
@@ -60,8 +61,10 @@ class TermEncoder {
   std::vector<Diagnostic> word_warnings() const;
 
  private:
-  Diagnostic error_at(const Item& item, bool at_value, std::string_view id,
-                      std::string message) const;
+  Diagnostic error_at(const Item& item, bool at_value, DiagId id, std::string message) const;
+  // error_at with any id: "" for the notes that point at a term's first use.
+  Diagnostic located_at(const Item& item, bool at_value, std::string_view id,
+                        std::string message) const;
   Diagnostic unknown_term(const Item& item) const;
   std::string event_file(const Event& event) const;
   Diagnostic reference_note(std::string message) const;

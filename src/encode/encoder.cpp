@@ -9,6 +9,7 @@
 #include "encode/term_table.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 
 namespace pmucat {
@@ -19,8 +20,8 @@ using spec_detail::EventSpecView;
 
 Diagnostic several_attrs(std::string_view spec, std::size_t offset, std::size_t length,
                          std::string message) {
-  Diagnostic d =
-      spec_detail::spec_error("encode-several-attrs", spec, offset, length, std::move(message));
+  Diagnostic d = spec_detail::spec_error(DiagId::encode_several_attrs, spec, offset, length,
+                                         std::move(message));
   d.hint = "Encoder::encode_one writes one attr; encode() returns all of them";
   return d;
 }

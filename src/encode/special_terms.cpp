@@ -5,6 +5,8 @@
 #include <array>
 #include <limits>
 
+#include "pmucat/diagnostic_ids.h"
+
 namespace pmucat::encode_detail {
 namespace {
 
@@ -102,7 +104,7 @@ std::optional<SpecialError> apply_branch_type(const TermView& term, Attr& attr) 
       }
     }
     if (!found) {
-      return SpecialError{"term-branch-type", fmt::format("unknown branch type '{}'", name)};
+      return SpecialError{DiagId::term_branch_type, fmt::format("unknown branch type '{}'", name)};
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -117,7 +119,7 @@ std::optional<SpecialError> apply_branch_type(const TermView& term, Attr& attr) 
 std::optional<SpecialError> check_call_graph(std::string_view mode) {
   if (mode == "fp" || mode == "dwarf" || mode == "lbr" || mode == "no") return std::nullopt;
   return SpecialError{
-      "term-call-graph",
+      DiagId::term_call_graph,
       fmt::format("unknown call-graph mode '{}' (expected fp, dwarf, lbr or no)", mode)};
 }
 
@@ -194,15 +196,16 @@ std::vector<std::string> special_term_names(Tool tool, bool with_config3) {
 std::optional<SpecialError> check_special(Special special, const TermView& term) {
   switch (value_type(special)) {
     case ValueType::number:
-      if (!is_numeric(term)) return SpecialError{"term-type", "expected numeric value"};
+      if (!is_numeric(term)) return SpecialError{DiagId::term_type, "expected numeric value"};
       break;
     case ValueType::zero_or_one:
-      if (!is_numeric(term)) return SpecialError{"term-type", "expected numeric value"};
-      if (term.value > 1) return SpecialError{"term-type", "expected 0 or 1"};
+      if (!is_numeric(term)) return SpecialError{DiagId::term_type, "expected numeric value"};
+      if (term.value > 1) return SpecialError{DiagId::term_type, "expected 0 or 1"};
       break;
     case ValueType::string:
       if (term.kind != TermValueKind::string) {
-        return SpecialError{"term-type", "expected string value", term.kind != TermValueKind::none};
+        return SpecialError{DiagId::term_type, "expected string value",
+                            term.kind != TermValueKind::none};
       }
       break;
     case ValueType::any:
@@ -210,14 +213,15 @@ std::optional<SpecialError> check_special(Special special, const TermView& term)
   }
   if (special == Special::aux_sample_size &&
       term.value > std::numeric_limits<std::uint32_t>::max()) {
-    return SpecialError{"term-too-big",
+    return SpecialError{DiagId::term_too_big,
                         "value too big for 'aux-sample-size' (maximum 0xffffffff = 4294967295)"};
   }
   if (special == Special::max_stack && term.value > std::numeric_limits<std::uint16_t>::max()) {
-    return SpecialError{"term-too-big", "value too big for 'max-stack' (maximum 0xffff = 65535)"};
+    return SpecialError{DiagId::term_too_big,
+                        "value too big for 'max-stack' (maximum 0xffff = 65535)"};
   }
   if (special == Special::stack_size && term.value > std::numeric_limits<std::uint32_t>::max()) {
-    return SpecialError{"term-too-big",
+    return SpecialError{DiagId::term_too_big,
                         "value too big for 'stack-size' (maximum 0xffffffff = 4294967295)"};
   }
   if (special == Special::call_graph) return check_call_graph(term.text);

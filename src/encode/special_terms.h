@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmucat/attr.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
@@ -52,7 +53,7 @@ std::vector<std::string> special_term_names(Tool tool, bool with_config3);
 
 // A special term's value problem; `at_value` says where the caret goes.
 struct SpecialError {
-  std::string id;
+  DiagId id;
   std::string message;
   bool at_value = true;
 };

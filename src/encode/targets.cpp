@@ -9,6 +9,7 @@
 
 #include "encode/term_items.h"
 #include "parser/spec_diagnostics.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
 namespace pmucat::encode_detail {
@@ -21,7 +22,7 @@ std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view 
   if (usable_pmu_type(pmu, semantics)) return std::nullopt;
   const std::string& text = pmu.attributes().type_text;
   Diagnostic d = spec_error(
-      "pmu-no-type", spec, target.pmu_offset, target.pmu_length,
+      DiagId::pmu_no_type, spec, target.pmu_offset, target.pmu_length,
       text.empty() ? fmt::format("PMU '{}' has no 'type' file", pmu.name())
                    : fmt::format("PMU '{}' has an unusable type '{}'", pmu.name(), text));
   d.hint = "the kernel's type file holds a decimal number";
@@ -38,7 +39,7 @@ void encode_legacy(const LegacyEvent& legacy, const Modifiers& modifiers, Semant
 }
 
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec) {
-  Diagnostic d = spec_error("pmu-name-hyphen", spec, event.pmu_offset, event.pmu.size(),
+  Diagnostic d = spec_error(DiagId::pmu_name_hyphen, spec, event.pmu_offset, event.pmu.size(),
                             "perf 6.1 cannot parse a PMU name containing '-'");
   d.hint = "newer perf (and pmucat semantics) accept it";
   return d;
@@ -46,7 +47,7 @@ Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec) {
 
 Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
                              std::string_view spec) {
-  Diagnostic d = spec_error("pmu-unknown", spec, event.pmu_offset, event.pmu.size(),
+  Diagnostic d = spec_error(DiagId::pmu_unknown, spec, event.pmu_offset, event.pmu.size(),
                             fmt::format("unknown PMU '{}'", event.pmu));
   std::vector<std::string> names;
   for (const Pmu& pmu : catalog.pmus()) names.push_back(pmu.name());
@@ -59,7 +60,7 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
 
 Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& event,
                                std::string_view spec) {
-  Diagnostic d = spec_error("event-unknown", spec, event.offset, event.name.size(),
+  Diagnostic d = spec_error(DiagId::event_unknown, spec, event.offset, event.name.size(),
                             fmt::format("unknown event '{}'", event.name));
   std::vector<std::string> names = legacy_event_names();
   for (const Pmu& pmu : catalog.pmus()) {
@@ -75,7 +76,7 @@ Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& even
 Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spec,
                                 const EncodeOptions& options) {
   Diagnostic d =
-      spec_error("pmu-no-default", spec, event.offset, event.text.size(),
+      spec_error(DiagId::pmu_no_default, spec, event.offset, event.text.size(),
                  options.default_pmu.empty()
                      ? std::string("no core PMU to apply these terms to")
                      : fmt::format("unknown PMU '{}' (the default PMU)", options.default_pmu));

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "io/temporary_cleanup.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -24,12 +25,13 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxSymlinkHops = 40;  // what the kernel allows (ELOOP after that)
 
-Diagnostic output_error(std::string_view id, const fs::path& path, std::string message) {
+Diagnostic output_error(DiagId id, const fs::path& path, std::string message) {
   return make_file_diagnostic(Severity::error, id, path.string(), std::move(message));
 }
 
 Diagnostic io_failure(const fs::path& path, std::string_view what, int error_number) {
-  return output_error("output-io", path, fmt::format("{}: {}", what, std::strerror(error_number)));
+  return output_error(DiagId::output_io, path,
+                      fmt::format("{}: {}", what, std::strerror(error_number)));
 }
 
 // The descriptor a path names when it is one of this process's own: /dev/stdout, /dev/stderr,
@@ -118,7 +120,7 @@ struct OutputFile::State {
       address.sun_family = AF_UNIX;
       const std::string name = at.string();
       if (name.size() >= sizeof(address.sun_path)) {
-        return output_error("output-io", path, "socket path too long to connect to");
+        return output_error(DiagId::output_io, path, "socket path too long to connect to");
       }
       std::memcpy(address.sun_path, name.c_str(), name.size() + 1);
       fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -187,7 +189,7 @@ struct OutputFile::State {
       }
       return std::nullopt;
     }
-    return output_error("output-io", path, "cannot find an unused temporary name");
+    return output_error(DiagId::output_io, path, "cannot find an unused temporary name");
   }
 };
 
@@ -200,7 +202,7 @@ Expected<OutputFile> OutputFile::open(const fs::path& path, const OutputOptions&
   auto state = std::make_unique<State>();
   state->path = path;
   if (path.empty()) {
-    return unexpected(output_error("output-path-empty", path,
+    return unexpected(output_error(DiagId::output_path_empty, path,
                                    "the output path is empty (use - for standard output)"));
   }
   auto stream_descriptor = [&](int own) -> Expected<OutputFile> {
@@ -229,7 +231,7 @@ Expected<OutputFile> OutputFile::open(const fs::path& path, const OutputOptions&
       continue;
     }
     if (S_ISDIR(info.st_mode)) {
-      return unexpected(output_error("output-is-directory", path,
+      return unexpected(output_error(DiagId::output_is_directory, path,
                                      "is a directory; name a file to write (or - for "
                                      "standard output)"));
     }
@@ -255,7 +257,7 @@ const fs::path& OutputFile::path() const {
 }
 
 std::optional<Diagnostic> OutputFile::write(std::span<const std::byte> bytes) {
-  if (state_->committed) return output_error("output-io", state_->path, "write after commit");
+  if (state_->committed) return output_error(DiagId::output_io, state_->path, "write after commit");
   while (!bytes.empty()) {
     const ssize_t n = ::write(state_->fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
@@ -272,7 +274,7 @@ std::optional<Diagnostic> OutputFile::write(std::string_view text) {
 std::optional<Diagnostic> OutputFile::write_at(std::span<const std::byte> bytes,
                                                std::uint64_t offset) {
   if (state_->streaming) {
-    return output_error("output-io", state_->path, "cannot seek back into a stream");
+    return output_error(DiagId::output_io, state_->path, "cannot seek back into a stream");
   }
   while (!bytes.empty()) {
     const ssize_t n = ::pwrite(state_->fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
@@ -286,7 +288,7 @@ std::optional<Diagnostic> OutputFile::write_at(std::span<const std::byte> bytes,
 
 std::optional<Diagnostic> OutputFile::commit() {
   State& s = *state_;
-  if (s.committed) return output_error("output-io", s.path, "committed twice");
+  if (s.committed) return output_error(DiagId::output_io, s.path, "committed twice");
   if (s.streaming) {
     const int fd = std::exchange(s.fd, -1);
     s.committed = true;

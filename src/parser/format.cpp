@@ -8,6 +8,7 @@
 
 #include "parser/escape.h"
 #include "parser/format_lexer.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -91,45 +92,44 @@ class FormatParser {
     if (inside_term && token_.blank_in_gap && !blank_reported_) {
       // Blanks inside a term (`config1 : 40 - 43`) are skipped by perf but are not in the ABI.
       blank_reported_ = true;
-      lint("format-whitespace", token_.gap_offset, token_.offset - token_.gap_offset,
+      lint(DiagId::format_whitespace, token_.gap_offset, token_.offset - token_.gap_offset,
            "whitespace inside a format term; perf skips it but the ABI has none");
     }
   }
 
   void stray(const StrayRun& run) {
-    lint("format-stray-text", run.offset, run.length,
+    lint(DiagId::format_stray_text, run.offset, run.length,
          fmt::format("perf skips '{}' here; it is not part of the format grammar",
                      parser_detail::escape_excerpt(text_.substr(run.offset, run.length), 40)));
   }
 
-  void lint(std::string_view id, std::size_t offset, std::size_t length, std::string message) {
+  void lint(DiagId id, std::size_t offset, std::size_t length, std::string message) {
     lints_.push_back(
         make_diagnostic(Severity::warning, id, file_, text_, offset, length, std::move(message)));
   }
 
-  Diagnostic error(std::string_view id, std::size_t offset, std::size_t length,
-                   std::string message) const {
+  Diagnostic error(DiagId id, std::size_t offset, std::size_t length, std::string message) const {
     return make_diagnostic(Severity::error, id, file_, text_, offset, length, std::move(message));
   }
 
   // An error about the current token; at the end of the file it points just after the last token.
   Diagnostic error_here(std::string message) const {
     if (token_.kind == TokenKind::end)
-      return error("format-syntax", previous_end_, 0, std::move(message));
+      return error(DiagId::format_syntax, previous_end_, 0, std::move(message));
     if (token_.kind == TokenKind::overflow) return overflow_error();
     if (token_.kind == TokenKind::hex) return hex_error();
-    return error("format-syntax", token_.offset, token_.length, std::move(message));
+    return error(DiagId::format_syntax, token_.offset, token_.length, std::move(message));
   }
 
   Diagnostic overflow_error() const {
-    Diagnostic diagnostic = error("format-number-overflow", token_.offset, token_.length,
+    Diagnostic diagnostic = error(DiagId::format_number_overflow, token_.offset, token_.length,
                                   "number does not fit in 64 bits");
     diagnostic.hint = "perf's format lexer rejects it and the whole PMU fails to load";
     return diagnostic;
   }
 
   Diagnostic hex_error() const {
-    Diagnostic diagnostic = error("format-hex-number", token_.offset, token_.length,
+    Diagnostic diagnostic = error(DiagId::format_hex_number, token_.offset, token_.length,
                                   "bit numbers in format files are decimal");
     diagnostic.hint = "perf reads '0x' as '0', a skipped 'x' and a second number, and fails";
     if (token_.value < kBitsPerWord * 1024) {
@@ -141,11 +141,11 @@ class FormatParser {
   Diagnostic empty_file_error() const {
     for (char c : text_) {
       if (!FormatLexer::is_blank(c)) {
-        return error("format-syntax", 0, text_.size(),
+        return error(DiagId::format_syntax, 0, text_.size(),
                      "no 'config' term found; expected 'config[N]:bits'");
       }
     }
-    return error("format-empty", 0, 0, "format file is empty; expected 'config[N]:bits'");
+    return error(DiagId::format_empty, 0, 0, "format file is empty; expected 'config[N]:bits'");
   }
 
   // The token should be `config`. Uppercase `CONFIG` is skipped by perf, so look behind for it.
@@ -154,7 +154,7 @@ class FormatParser {
     while (end > 0 && FormatLexer::is_blank(text_[end - 1])) --end;
     if (end >= 6 && iequals_config(text_.substr(end - 6, 6))) {
       Diagnostic diagnostic =
-          error("format-syntax", end - 6, 6, "the keyword 'config' must be lowercase");
+          error(DiagId::format_syntax, end - 6, 6, "the keyword 'config' must be lowercase");
       diagnostic.hint = "perf skips the letters and finds no 'config' term";
       diagnostic.fixit = FixIt{diagnostic.range, "config"};
       return diagnostic;
@@ -179,8 +179,8 @@ class FormatParser {
     if (token_.kind != TokenKind::colon) {
       Diagnostic diagnostic =
           error_here(fmt::format("expected ':' after '{}', found {}", word_name, describe(token_)));
-      if (diagnostic.id == "format-syntax") {
-        const Diagnostic at = error("format-syntax", previous_end_, 0, "");
+      if (diagnostic.id == DiagId::format_syntax) {
+        const Diagnostic at = error(DiagId::format_syntax, previous_end_, 0, "");
         diagnostic.fixit = FixIt{at.range, ":"};
       }
       return diagnostic;
@@ -203,7 +203,8 @@ class FormatParser {
       const std::size_t comma = token_.offset;
       advance();
       if (token_.kind == TokenKind::end) {
-        Diagnostic diagnostic = error("format-syntax", comma, 1, "expected a bit number after ','");
+        Diagnostic diagnostic =
+            error(DiagId::format_syntax, comma, 1, "expected a bit number after ','");
         diagnostic.fixit = FixIt{diagnostic.range, ""};
         return diagnostic;
       }
@@ -216,11 +217,11 @@ class FormatParser {
       spec_.mask = mask;
       spec_.ranges = std::move(ranges);
     } else {
-      lint("format-multiple-terms", term_start, term_end - term_start,
+      lint(DiagId::format_multiple_terms, term_start, term_end - term_start,
            "more than one term in a format file; perf 6.1 uses the first, newer perf the last");
     }
     if (word >= kConfigWords) {
-      lint("format-unsupported-word", term_start, term_end - term_start,
+      lint(DiagId::format_unsupported_word, term_start, term_end - term_start,
            fmt::format("perf_event_attr has no '{}'; perf warns and cannot use this field",
                        word_name));
     }
@@ -231,9 +232,9 @@ class FormatParser {
   std::optional<Diagnostic> check_term_end() {
     if (token_.kind == TokenKind::end || token_.kind == TokenKind::config) return std::nullopt;
     if (token_.kind == TokenKind::number) {
-      Diagnostic diagnostic = error("format-syntax", token_.offset, token_.length,
+      Diagnostic diagnostic = error(DiagId::format_syntax, token_.offset, token_.length,
                                     "expected ',' or '-' between bit numbers");
-      const Diagnostic at = error("format-syntax", previous_end_, 0, "");
+      const Diagnostic at = error(DiagId::format_syntax, previous_end_, 0, "");
       diagnostic.fixit = FixIt{at.range, ","};
       return diagnostic;
     }
@@ -272,12 +273,13 @@ class FormatParser {
     const std::uint64_t last = item_last_;
     const std::string_view written = text_.substr(range.offset, range.length);
     if (range.is_range && last == 0 && first != 0) {
-      lint("format-zero-end-range", range.offset, range.length,
+      lint(DiagId::format_zero_end_range, range.offset, range.length,
            fmt::format("'{}' means bit {} only: perf reads an end of 0 as a single bit", written,
                        first));
     } else if (range.is_range && first > last) {
       Diagnostic lint_diagnostic = make_diagnostic(
-          Severity::warning, "format-reversed-range", file_, text_, range.offset, range.length,
+          Severity::warning, DiagId::format_reversed_range, file_, text_, range.offset,
+          range.length,
           fmt::format("range '{}' is reversed; perf reads it as no bits at all", written));
       lint_diagnostic.fixit = FixIt{lint_diagnostic.range, fmt::format("{}-{}", last, first)};
       lints_.push_back(std::move(lint_diagnostic));
@@ -285,7 +287,7 @@ class FormatParser {
     }
     const std::uint64_t effective_last = (range.is_range && last != 0) ? last : first;
     if (effective_last >= kBitsPerWord) {
-      lint("format-bit-out-of-range", range.offset, range.length,
+      lint(DiagId::format_bit_out_of_range, range.offset, range.length,
            first >= kBitsPerWord
                ? fmt::format("bit {} is beyond the 64-bit word; perf ignores it", first)
                : fmt::format("bits {}-{} are beyond the 64-bit word; perf ignores them",
@@ -293,7 +295,7 @@ class FormatParser {
     }
     const std::uint64_t bits = item_mask(first, last, range.is_range);
     if ((bits & mask_so_far) != 0) {
-      lint("format-overlap", range.offset, range.length,
+      lint(DiagId::format_overlap, range.offset, range.length,
            fmt::format("'{}' overlaps bits listed earlier in this term", written));
     }
     return bits;
@@ -306,7 +308,7 @@ class FormatParser {
     if (text_.substr(term_start, length) == canonical) return;
     if (token_.blank_in_gap) return;  // `config 1`: reported as whitespace
     Diagnostic diagnostic = make_diagnostic(
-        Severity::warning, "format-noncanonical-word", file_, text_, term_start, length,
+        Severity::warning, DiagId::format_noncanonical_word, file_, text_, term_start, length,
         fmt::format("'{}' is read as '{}'",
                     parser_detail::escape_excerpt(text_.substr(term_start, length), 40),
                     canonical));
@@ -331,7 +333,7 @@ class FormatParser {
 
 Expected<FormatSpec> parse_format(std::string_view text, std::string_view file) {
   if (text.size() > std::numeric_limits<std::uint32_t>::max()) {
-    return unexpected(make_diagnostic(Severity::error, "format-syntax", file, {}, 0, 0,
+    return unexpected(make_diagnostic(Severity::error, DiagId::format_syntax, file, {}, 0, 0,
                                       "format file is larger than 4 GiB"));
   }
   return FormatParser(text, file).parse();

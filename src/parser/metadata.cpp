@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "parser/escape.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -47,8 +48,8 @@ std::string shown(char c) {
   return fmt::format("byte 0x{:02x}", byte);
 }
 
-Diagnostic scale_error(std::string_view id, std::string_view text, std::string_view file,
-                       std::size_t offset, std::size_t length, std::string message) {
+Diagnostic scale_error(DiagId id, std::string_view text, std::string_view file, std::size_t offset,
+                       std::size_t length, std::string message) {
   Diagnostic diagnostic =
       make_diagnostic(Severity::error, id, file, text, offset, length, std::move(message));
   diagnostic.hint = "perf reads a scale it cannot parse as 0 and then uses 1.0";
@@ -58,8 +59,8 @@ Diagnostic scale_error(std::string_view id, std::string_view text, std::string_v
 // The DMR defect: a scale written with its JSON quotes, `"3.814697266e-6"`.
 Diagnostic quoted_scale_error(std::string_view text, std::string_view file, std::size_t start,
                               std::string_view trimmed) {
-  Diagnostic diagnostic =
-      scale_error("scale-quoted", text, file, start, 1, "scale must be a bare number, not quoted");
+  Diagnostic diagnostic = scale_error(DiagId::scale_quoted, text, file, start, 1,
+                                      "scale must be a bare number, not quoted");
   if (trimmed.size() >= 2 && trimmed.back() == trimmed.front()) {
     const Diagnostic whole =
         make_diagnostic(Severity::note, "", file, text, start, trimmed.size(), "");
@@ -89,8 +90,8 @@ std::string_view metadata_base_name(std::string_view file_name) {
 Expected<Unit> parse_unit(std::string_view text, std::string_view file) {
   const std::string_view body = without_final_newline(text);
   if (body.empty()) {
-    Diagnostic diagnostic =
-        make_diagnostic(Severity::error, "unit-empty", file, text, 0, 0, "unit file is empty");
+    Diagnostic diagnostic = make_diagnostic(Severity::error, DiagId::unit_empty, file, text, 0, 0,
+                                            "unit file is empty");
     diagnostic.hint = "perf 6.1 reads the byte before its buffer for an empty unit";
     return unexpected(std::move(diagnostic));
   }
@@ -98,14 +99,14 @@ Expected<Unit> parse_unit(std::string_view text, std::string_view file) {
   unit.text = std::string(body);
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (is_control(body[i])) {
-      unit.lints.push_back(make_diagnostic(Severity::warning, "unit-nonprintable", file, text, i, 1,
-                                           fmt::format("unit contains {}", shown(body[i]))));
+      unit.lints.push_back(make_diagnostic(Severity::warning, DiagId::unit_nonprintable, file, text,
+                                           i, 1, fmt::format("unit contains {}", shown(body[i]))));
       break;
     }
   }
   if (body.size() > kPerf61UnitLimit) {
     unit.lints.push_back(
-        make_diagnostic(Severity::warning, "unit-too-long", file, text, kPerf61UnitLimit,
+        make_diagnostic(Severity::warning, DiagId::unit_too_long, file, text, kPerf61UnitLimit,
                         body.size() - kPerf61UnitLimit,
                         fmt::format("unit is {} bytes; perf 6.1 keeps only the first {}",
                                     body.size(), kPerf61UnitLimit)));
@@ -121,15 +122,15 @@ Expected<Scale> parse_scale(std::string_view text, std::string_view file) {
   while (end > start && is_blank(body[end - 1])) --end;
   const std::string_view trimmed = body.substr(start, end - start);
   if (trimmed.empty()) {
-    return unexpected(
-        scale_error("scale-empty", text, file, 0, 0, "scale file is empty; expected a number"));
+    return unexpected(scale_error(DiagId::scale_empty, text, file, 0, 0,
+                                  "scale file is empty; expected a number"));
   }
   Scale scale;
   scale.text = std::string(trimmed);
   std::size_t number_start = start;
   if (trimmed.front() == '+') {
-    scale.lints.push_back(make_diagnostic(Severity::warning, "scale-plus-sign", file, text, start,
-                                          1, "'+' before the scale; perf accepts it"));
+    scale.lints.push_back(make_diagnostic(Severity::warning, DiagId::scale_plus_sign, file, text,
+                                          start, 1, "'+' before the scale; perf accepts it"));
     ++number_start;
   }
   if (trimmed.front() == '"' || trimmed.front() == '\'') {
@@ -142,37 +143,37 @@ Expected<Scale> parse_scale(std::string_view text, std::string_view file) {
   const auto stop_offset = static_cast<std::size_t>(stop - body.data());
   if (status == std::errc::invalid_argument) {
     const char bad = body[number_start < end ? number_start : start];
-    return unexpected(scale_error("scale-syntax", text, file, number_start, 1,
+    return unexpected(scale_error(DiagId::scale_syntax, text, file, number_start, 1,
                                   fmt::format("expected a number, found {}", shown(bad))));
   }
   if (status == std::errc::result_out_of_range) {
-    return unexpected(scale_error("scale-out-of-range", text, file, number_start,
+    return unexpected(scale_error(DiagId::scale_out_of_range, text, file, number_start,
                                   end - number_start, "scale is out of the range of a double"));
   }
   if (stop_offset != end) {
     return unexpected(
-        scale_error("scale-syntax", text, file, stop_offset, end - stop_offset,
+        scale_error(DiagId::scale_syntax, text, file, stop_offset, end - stop_offset,
                     fmt::format("unexpected {} after the number", shown(body[stop_offset]))));
   }
   if (!std::isfinite(value)) {
-    return unexpected(scale_error("scale-not-finite", text, file, number_start, end - number_start,
-                                  "scale must be a finite number"));
+    return unexpected(scale_error(DiagId::scale_not_finite, text, file, number_start,
+                                  end - number_start, "scale must be a finite number"));
   }
   if (text.size() > kPerf61ScaleLimit) {
     scale.lints.push_back(
-        make_diagnostic(Severity::warning, "scale-too-long", file, text, kPerf61ScaleLimit,
+        make_diagnostic(Severity::warning, DiagId::scale_too_long, file, text, kPerf61ScaleLimit,
                         text.size() - kPerf61ScaleLimit,
                         fmt::format("scale file is {} bytes; perf 6.1 reads only the first {}",
                                     text.size(), kPerf61ScaleLimit)));
   }
   if (value == 0) {
-    scale.lints.push_back(make_diagnostic(Severity::warning, "scale-zero", file, text, start,
+    scale.lints.push_back(make_diagnostic(Severity::warning, DiagId::scale_zero, file, text, start,
                                           trimmed.size(),
                                           "a scale of 0 means 'unset' to perf, which uses 1.0"));
     value = 1.0;
   } else if (value < 0) {
-    scale.lints.push_back(make_diagnostic(Severity::warning, "scale-negative", file, text, start,
-                                          trimmed.size(), "scale is negative"));
+    scale.lints.push_back(make_diagnostic(Severity::warning, DiagId::scale_negative, file, text,
+                                          start, trimmed.size(), "scale is negative"));
   }
   scale.value = value;
   return scale;
@@ -185,7 +186,7 @@ Flag parse_flag(std::string_view text, std::string_view file) {
   std::string message = body.empty() ? std::string("flag file is empty")
                                      : fmt::format("flag file holds '{}', not '1'",
                                                    parser_detail::escape_excerpt(body, 16));
-  Diagnostic diagnostic = make_diagnostic(Severity::warning, "flag-content", file, text, 0,
+  Diagnostic diagnostic = make_diagnostic(Severity::warning, DiagId::flag_content, file, text, 0,
                                           body.size(), std::move(message));
   diagnostic.hint = "perf treats the file's existence as true; newer debug builds expect '1'";
   flag.lints.push_back(std::move(diagnostic));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "parser/spec_diagnostics.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/spec.h"
 
 namespace pmucat {
@@ -55,7 +56,7 @@ Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec
     const std::size_t at = base_offset + i;
     if (letter == 'p') {
       if (++mods.precise > kMaxPrecise) {
-        auto d = spec_detail::spec_error("modifier-precise", spec, at, 1,
+        auto d = spec_detail::spec_error(DiagId::modifier_precise, spec, at, 1,
                                          "precise level above 3 ('ppp' is the highest)");
         d.fixit = FixIt{d.range, ""};
         return unexpected(std::move(d));
@@ -65,7 +66,7 @@ Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec
     bool* flag = flag_for(letter, mods);
     if (flag == nullptr) {
       const bool printable = letter > ' ' && letter < 0x7f;
-      auto d = spec_detail::spec_error("modifier-unknown", spec, at, 1,
+      auto d = spec_detail::spec_error(DiagId::modifier_unknown, spec, at, 1,
                                        printable ? fmt::format("unknown modifier '{}'", letter)
                                                  : fmt::format("unknown modifier byte 0x{:02x}",
                                                                static_cast<unsigned char>(letter)));
@@ -74,7 +75,7 @@ Expected<Modifiers> parse_modifiers(std::string_view text, std::string_view spec
       return unexpected(std::move(d));
     }
     if (*flag) {  // perf rejects repeated modifiers other than `p`
-      auto d = spec_detail::spec_error("modifier-repeated", spec, at, 1,
+      auto d = spec_detail::spec_error(DiagId::modifier_repeated, spec, at, 1,
                                        fmt::format("modifier '{}' given twice", letter));
       d.fixit = FixIt{d.range, ""};
       return unexpected(std::move(d));

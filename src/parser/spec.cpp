@@ -9,6 +9,7 @@
 #include "parser/char_class.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -28,8 +29,10 @@ bool is_quote(char c) {
 }
 
 Diagnostic unterminated_quote(std::string_view text, std::size_t quote_at) {
-  auto d = spec_error("spec-unterminated-quote", text, quote_at, 1, "unterminated quote");
-  d.fixit = FixIt{spec_error("", text, text.size(), 0, "").range, std::string(1, text[quote_at])};
+  auto d = spec_error(DiagId::spec_unterminated_quote, text, quote_at, 1, "unterminated quote");
+  d.fixit = FixIt{
+      make_diagnostic(Severity::note, "", encode_detail::kSpecFile, text, text.size(), 0, "").range,
+      std::string(1, text[quote_at])};
   return d;
 }
 
@@ -135,16 +138,16 @@ std::optional<Diagnostic> parse_pmu_item(std::string_view text, std::size_t begi
     }
   }
   if (open == begin) {
-    return spec_error("spec-missing-pmu", text, open, 1, "missing PMU name before '/'");
+    return spec_error(DiagId::spec_missing_pmu, text, open, 1, "missing PMU name before '/'");
   }
   const std::size_t bad = first_rejected(text, begin, open, char_class::is_pmu_name_char);
   if (bad != open) {
-    return spec_error("spec-bad-pmu-name", text, bad, 1,
+    return spec_error(DiagId::spec_bad_pmu_name, text, bad, 1,
                       fmt::format("unexpected {} in PMU name", describe_byte(text[bad])));
   }
   if (close == std::string_view::npos) {
     auto d = spec_error(
-        "spec-missing-slash", text, end, 0,
+        DiagId::spec_missing_slash, text, end, 0,
         fmt::format("missing '/' to close the terms of '{}'", text.substr(begin, open - begin)));
     d.fixit = FixIt{d.range, "/"};
     return d;
@@ -156,14 +159,14 @@ std::optional<Diagnostic> parse_pmu_item(std::string_view text, std::size_t begi
 
   const std::size_t mods_begin = close + 1;
   if (mods_begin < end && text[mods_begin] == ':') {
-    auto d = spec_error("spec-modifier-colon", text, mods_begin, 1,
+    auto d = spec_error(DiagId::spec_modifier_colon, text, mods_begin, 1,
                         "unexpected ':' after '/': modifiers follow the closing '/' directly");
     d.fixit = FixIt{d.range, ""};
     return d;
   }
   const std::size_t stray_slash = text.substr(0, end).find('/', mods_begin);
   if (stray_slash != std::string_view::npos) {
-    return spec_error("spec-stray-slash", text, stray_slash, 1,
+    return spec_error(DiagId::spec_stray_slash, text, stray_slash, 1,
                       "unexpected '/' after the modifiers (missing ','?)");
   }
   auto mods = parse_modifiers(text.substr(mods_begin, end - mods_begin), text, u32(mods_begin));
@@ -179,21 +182,21 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
   if (name_end == std::string_view::npos) name_end = end;
   const std::string_view name = text.substr(begin, name_end - begin);
   if (name.empty()) {
-    return spec_error("spec-empty-name", text, begin, 1, "missing event name before ':'");
+    return spec_error(DiagId::spec_empty_name, text, begin, 1, "missing event name before ':'");
   }
   if (name.front() == '{' || name.find('}') != std::string_view::npos) {
-    return spec_error("spec-group", text, begin, end - begin,
+    return spec_error(DiagId::spec_group, text, begin, end - begin,
                       "event groups ('{...}') are not supported");
   }
   const std::size_t bad = first_rejected(text, begin, name_end, char_class::is_event_name_char);
   if (bad != name_end) {
-    return spec_error("spec-bad-event-name", text, bad, 1,
+    return spec_error(DiagId::spec_bad_event_name, text, bad, 1,
                       fmt::format("unexpected {} in event name", describe_byte(text[bad])));
   }
   spec.name = name;
   if (auto digits = raw_digits(name)) {
     if (digits->size() > 16) {
-      return spec_error("spec-raw-overflow", text, begin, name.size(),
+      return spec_error(DiagId::spec_raw_overflow, text, begin, name.size(),
                         "raw value does not fit in 64 bits");
     }
     spec.form = SpecForm::raw;
@@ -264,7 +267,7 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
     while (end > begin && char_class::is_blank(text[end - 1])) --end;
     if (begin == end) {
       const bool trailing = item.begin == text.size() && item.begin > 0;
-      auto d = spec_error("spec-empty-event", text, trailing ? item.begin - 1 : item.begin,
+      auto d = spec_error(DiagId::spec_empty_event, text, trailing ? item.begin - 1 : item.begin,
                           trailing ? 1 : 0,
                           text.empty() ? "empty event list" : "empty event in the list");
       if (trailing) d.fixit = FixIt{d.range, ""};

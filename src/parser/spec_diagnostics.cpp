@@ -4,8 +4,8 @@
 
 namespace pmucat::spec_detail {
 
-Diagnostic spec_error(std::string_view id, std::string_view spec, std::size_t offset,
-                      std::size_t length, std::string message) {
+Diagnostic spec_error(DiagId id, std::string_view spec, std::size_t offset, std::size_t length,
+                      std::string message) {
   return make_diagnostic(Severity::error, id, kSpecFile, spec, offset, length, std::move(message));
 }
 

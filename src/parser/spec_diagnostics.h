@@ -6,13 +6,14 @@
 #include <string_view>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::spec_detail {
 
 inline constexpr std::string_view kSpecFile = "<spec>";
 
 // An error under bytes [offset, offset+length) of the spec list `spec`.
-Diagnostic spec_error(std::string_view id, std::string_view spec, std::size_t offset,
-                      std::size_t length, std::string message);
+Diagnostic spec_error(DiagId id, std::string_view spec, std::size_t offset, std::size_t length,
+                      std::string message);
 
 }  // namespace pmucat::spec_detail

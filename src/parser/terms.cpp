@@ -9,6 +9,7 @@
 
 #include "parser/escape.h"
 #include "parser/terms_lexer.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -70,8 +71,8 @@ class TermsParser {
       const Token comma = token_;
       advance();
       if (token_.kind == TokenKind::end) {
-        Diagnostic diagnostic =
-            error("terms-trailing-comma", comma.offset, 1, "trailing ',' after the last term");
+        Diagnostic diagnostic = error(DiagId::terms_trailing_comma, comma.offset, 1,
+                                      "trailing ',' after the last term");
         diagnostic.fixit = FixIt{diagnostic.range, ""};
         return unexpected(std::move(diagnostic));
       }
@@ -84,16 +85,21 @@ class TermsParser {
     token_ = lexer_.next();
   }
 
-  Diagnostic make(Severity severity, std::string_view id, std::size_t offset, std::size_t length,
+  Diagnostic make(Severity severity, DiagId id, std::size_t offset, std::size_t length,
                   std::string message) const {
+    return make_located(severity, to_string(id), offset, length, std::move(message));
+  }
+
+  // make() with any id: "" for the ranges of fix-its.
+  Diagnostic make_located(Severity severity, std::string_view id, std::size_t offset,
+                          std::size_t length, std::string message) const {
     Diagnostic diagnostic =
         make_diagnostic(severity, id, file_, text_, offset, length, std::move(message));
     diagnostic.range.offset += base_;
     return diagnostic;
   }
 
-  Diagnostic error(std::string_view id, std::size_t offset, std::size_t length,
-                   std::string message) const {
+  Diagnostic error(DiagId id, std::size_t offset, std::size_t length, std::string message) const {
     return make(Severity::error, id, offset, length, std::move(message));
   }
 
@@ -105,49 +111,51 @@ class TermsParser {
   }
 
   FixIt fixit_at(std::size_t offset, std::size_t length, std::string replacement) const {
-    return FixIt{make(Severity::note, "", offset, length, "").range, std::move(replacement)};
+    return FixIt{make_located(Severity::note, "", offset, length, "").range,
+                 std::move(replacement)};
   }
 
   Diagnostic lexical_error(const Token& token) const {
     switch (token.problem) {
       case LexProblem::uppercase_hex_prefix: {
-        Diagnostic diagnostic = error("terms-uppercase-hex-prefix", token.offset, 2,
+        Diagnostic diagnostic = error(DiagId::terms_uppercase_hex_prefix, token.offset, 2,
                                       "hexadecimal prefix must be lowercase '0x'");
         diagnostic.hint = "perf reads '0X' as the number 0 followed by a name and fails";
         diagnostic.fixit = fixit_at(token.offset, 2, "0x");
         return diagnostic;
       }
       case LexProblem::hex_without_digits:
-        return error("terms-syntax", token.offset, token.length,
+        return error(DiagId::terms_syntax, token.offset, token.length,
                      "expected hexadecimal digits after '0x'");
       case LexProblem::overflow: {
-        Diagnostic diagnostic = error("terms-number-overflow", token.offset, token.length,
+        Diagnostic diagnostic = error(DiagId::terms_number_overflow, token.offset, token.length,
                                       "number does not fit in 64 bits");
         diagnostic.hint = "the largest value is 0xffffffffffffffff (18446744073709551615)";
         return diagnostic;
       }
       case LexProblem::junk_after_number:
-        return error("terms-syntax", token.problem_offset,
+        return error(DiagId::terms_syntax, token.problem_offset,
                      token.offset + token.length - token.problem_offset,
                      fmt::format("unexpected '{}' after a number",
                                  text_.substr(token.problem_offset,
                                               token.offset + token.length - token.problem_offset)));
       case LexProblem::unterminated_quote: {
         Diagnostic diagnostic =
-            error("terms-unterminated-quote", token.offset, 1, "missing closing quote");
+            error(DiagId::terms_unterminated_quote, token.offset, 1, "missing closing quote");
         diagnostic.fixit = fixit_at(text_.size(), 0, std::string(1, text_[token.offset]));
         return diagnostic;
       }
       case LexProblem::empty_driver_cfg:
-        return error("terms-syntax", token.offset, 1, "expected a driver config name after '@'");
+        return error(DiagId::terms_syntax, token.offset, 1,
+                     "expected a driver config name after '@'");
       case LexProblem::none:
         break;
     }
-    return error("terms-syntax", token.offset, token.length, "invalid token");
+    return error(DiagId::terms_syntax, token.offset, token.length, "invalid token");
   }
 
   // An error at the current token; at the end of input it points just after the last token.
-  Diagnostic error_here(std::string_view id, std::string message) const {
+  Diagnostic error_here(DiagId id, std::string message) const {
     if (token_.kind == TokenKind::bad) return lexical_error(token_);
     if (token_.kind == TokenKind::end) return error(id, previous_end_, 0, std::move(message));
     return error(id, token_.offset, token_.length, std::move(message));
@@ -162,12 +170,12 @@ class TermsParser {
         return std::nullopt;
       case TokenKind::comma: {
         Diagnostic diagnostic =
-            error("terms-empty-item", token_.offset, 1, "empty term before ','");
+            error(DiagId::terms_empty_item, token_.offset, 1, "empty term before ','");
         diagnostic.fixit = fixit_at(token_.offset, 1, "");
         return diagnostic;
       }
       default:
-        return error_here("terms-syntax",
+        return error_here(DiagId::terms_syntax,
                           fmt::format("expected a term name, found {}", describe(token_, text_)));
     }
   }
@@ -205,7 +213,7 @@ class TermsParser {
         break;
       default: {
         Diagnostic diagnostic = error_here(
-            "terms-missing-value",
+            DiagId::terms_missing_value,
             fmt::format("expected a value after '=', found {}", describe(token_, text_)));
         if (token_.kind == TokenKind::stray_token && text_[token_.offset] == '-') {
           diagnostic.hint = "values are unsigned: decimal or 0x-prefixed hexadecimal";
@@ -248,18 +256,19 @@ class TermsParser {
       case TokenKind::quoted:
       case TokenKind::driver_cfg: {
         Diagnostic diagnostic =
-            error("terms-missing-comma", token_.offset, token_.length,
+            error(DiagId::terms_missing_comma, token_.offset, token_.length,
                   fmt::format("expected ',' before {}", describe(token_, text_)));
         diagnostic.fixit = separator_fixit();
         return diagnostic;
       }
       case TokenKind::equals:
-        return error("terms-syntax", token_.offset, 1, "unexpected '=' after a value");
+        return error(DiagId::terms_syntax, token_.offset, 1, "unexpected '=' after a value");
       case TokenKind::stray_token:
-        return error("terms-syntax", token_.offset, 1,
+        return error(DiagId::terms_syntax, token_.offset, 1,
                      fmt::format("unexpected {} in a term list", describe(token_, text_)));
       default:
-        return error_here("terms-syntax", fmt::format("unexpected {}", describe(token_, text_)));
+        return error_here(DiagId::terms_syntax,
+                          fmt::format("unexpected {}", describe(token_, text_)));
     }
   }
 
@@ -278,14 +287,14 @@ class TermsParser {
   void lint_command_line_syntax(std::string_view what) {
     if (syntax_ != TermSyntax::event_file) return;
     lint(
-        make(Severity::warning, "terms-command-line-syntax", token_.offset, token_.length,
+        make(Severity::warning, DiagId::terms_command_line_syntax, token_.offset, token_.length,
              fmt::format("{} in an event file; perf accepts it but the sysfs ABI has none", what)));
   }
 
   void lint_number(const Token& token) {
     if (token.style == NumberStyle::hex_upper_digits && syntax_ == TermSyntax::event_file) {
       Diagnostic diagnostic =
-          make(Severity::warning, "terms-uppercase-hex", token.offset, token.length,
+          make(Severity::warning, DiagId::terms_uppercase_hex, token.offset, token.length,
                fmt::format("'{}' has uppercase hex digits; the ABI uses lowercase", token.text));
       std::string lower(token.text);
       for (char& c : lower) {
@@ -295,14 +304,14 @@ class TermsParser {
       lint(std::move(diagnostic));
     }
     if (token.style == NumberStyle::decimal && token.text.size() > 1 && token.text.front() == '0') {
-      lint(make(Severity::warning, "terms-leading-zero", token.offset, token.length,
+      lint(make(Severity::warning, DiagId::terms_leading_zero, token.offset, token.length,
                 fmt::format("'{}' is read as decimal {}, not octal", token.text, token.value)));
     }
   }
 
   Expected<std::size_t> finish() {
     for (const auto& run : lexer_.stray_runs()) {
-      lint(make(Severity::warning, "terms-stray-byte", run.offset, run.length,
+      lint(make(Severity::warning, DiagId::terms_stray_byte, run.offset, run.length,
                 fmt::format("perf skips {} here; it is not part of the term grammar",
                             fmt::format("'{}'", parser_detail::escape_excerpt(
                                                     text_.substr(run.offset, run.length), 16)))));
@@ -310,11 +319,11 @@ class TermsParser {
     if (syntax_ == TermSyntax::event_file) {
       const auto blank = lexer_.first_unusual_blank();
       if (blank.length != 0) {
-        lint(make(Severity::warning, "terms-whitespace", blank.offset, blank.length,
+        lint(make(Severity::warning, DiagId::terms_whitespace, blank.offset, blank.length,
                   "whitespace in an event file; perf skips it but the ABI has none"));
       }
       if (text_.size() > kPerf61EventFileLimit) {
-        lint(make(Severity::warning, "terms-event-file-too-long", kPerf61EventFileLimit,
+        lint(make(Severity::warning, DiagId::terms_event_file_too_long, kPerf61EventFileLimit,
                   text_.size() - kPerf61EventFileLimit,
                   fmt::format("event file is {} bytes; perf 6.1 handles at most {}", text_.size(),
                               kPerf61EventFileLimit)));
@@ -359,7 +368,7 @@ std::optional<Diagnostic> too_large(std::string_view text, std::string_view file
   if (text.size() <= std::numeric_limits<std::uint32_t>::max() - std::uint64_t{base_offset}) {
     return std::nullopt;
   }
-  return make_diagnostic(Severity::error, "terms-syntax", file, {}, 0, 0,
+  return make_diagnostic(Severity::error, DiagId::terms_syntax, file, {}, 0, 0,
                          "term list is larger than 4 GiB");
 }
 

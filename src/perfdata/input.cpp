@@ -12,6 +12,7 @@
 #include "catalog/sysfs_file.h"
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/perfdata.h"
 
 namespace pmucat {
@@ -21,7 +22,7 @@ constexpr std::size_t kMinInputBytes = 8;
 
 Diagnostic rejected(const std::filesystem::path& path, std::string message) {
   Diagnostic d = perfdata::io_error(path.string(), std::move(message));
-  d.id = "perfdata-malformed";
+  d.id = to_string(DiagId::perfdata_malformed);
   return d;
 }
 

@@ -3,12 +3,15 @@
 
 #include <fmt/format.h>
 
+#include "pmucat/diagnostic_ids.h"
+
 namespace pmucat::perfdata {
 
 void Problems::add(Severity severity, std::uint64_t offset, std::string message) {
   Diagnostic d;
   d.severity = severity;
-  d.id = severity == Severity::error ? "perfdata-malformed" : "perfdata-suspicious";
+  d.id = to_string(severity == Severity::error ? DiagId::perfdata_malformed
+                                               : DiagId::perfdata_suspicious);
   d.range.file = file_;
   d.range.offset = offset;
   d.message = fmt::format("at byte offset {} ({:#x}): {}", offset, offset, message);
@@ -20,7 +23,7 @@ Diagnostic Problems::first_error() const {
     if (d.severity == Severity::error) return d;
   }
   Diagnostic d;
-  d.id = "perfdata-malformed";
+  d.id = to_string(DiagId::perfdata_malformed);
   d.range.file = file_;
   d.message = "not a readable perf.data file";
   return d;
@@ -28,7 +31,7 @@ Diagnostic Problems::first_error() const {
 
 Diagnostic io_error(std::string_view file, std::string message) {
   Diagnostic d;
-  d.id = "perfdata-io";
+  d.id = to_string(DiagId::perfdata_io);
   d.range.file = std::string(file);
   d.message = std::move(message);
   return d;

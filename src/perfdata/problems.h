@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/expected.h"
 #include "pmucat/perfdata.h"
 
@@ -36,7 +37,7 @@ class Problems {
   std::vector<Diagnostic> all_;
 };
 
-// A diagnostic about a file as a whole (I/O), id "perfdata-io".
+// A diagnostic about a file as a whole (I/O), id perfdata-io.
 Diagnostic io_error(std::string_view file, std::string message);
 
 // Where each feature's payload starts in the image, for diagnostics about a feature.

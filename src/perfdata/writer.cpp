@@ -5,6 +5,7 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata.h"
 
@@ -29,7 +30,7 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
                                           std::string_view event_name) {
   auto error = [&](std::string message) {
     Diagnostic d;
-    d.id = "perfdata-attr-size";
+    d.id = to_string(DiagId::perfdata_attr_size);
     d.range.file = std::string(event_name);
     d.message = std::move(message);
     return d;

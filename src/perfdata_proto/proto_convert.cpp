@@ -6,6 +6,7 @@
 
 #include "perfdata/problems.h"
 #include "perfdata_proto/proto_records.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 
@@ -20,7 +21,7 @@ constexpr std::uint32_t kMaxAttrSize = 4096;
 
 Diagnostic malformed(std::string_view file, std::string message) {
   Diagnostic d = io_error(file, std::move(message));
-  d.id = "perfdata-malformed";
+  d.id = to_string(DiagId::perfdata_malformed);
   return d;
 }
 

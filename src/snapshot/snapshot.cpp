@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "catalog/sysfs_file.h"
+#include "pmucat/diagnostic_ids.h"
 #include "snapshot_detail.h"
 
 namespace pmucat::snap {
@@ -54,17 +55,17 @@ struct Miss {
 Expected<std::string, Miss> read_bounded(const fs::path& from) {
   struct stat status {};
   if (::stat(from.c_str(), &status) != 0) {
-    return unexpected(Miss{"file-unreadable",
+    return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
                            fmt::format("cannot open file: {}", detail::error_text(errno)), false,
                            errno == ENOENT});
   }
   auto not_regular = [](mode_t mode) {
-    return Miss{"file-not-regular",
+    return Miss{std::string(to_string(DiagId::file_not_regular)),
                 fmt::format("expected a regular file, found {}", pmucat::detail::file_kind(mode)),
                 S_ISDIR(mode)};
   };
   auto too_large = [](std::uint64_t size) {
-    return Miss{"file-too-large",
+    return Miss{std::string(to_string(DiagId::file_too_large)),
                 fmt::format("file is larger than {} bytes ({} bytes); sysfs attributes are "
                             "smaller than a page",
                             kMaxCapturedFileSize, size)};
@@ -76,8 +77,8 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
   // O_NONBLOCK: should the entry have become a FIFO since the stat(), open() must not wait.
   detail::UniqueFd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
-    return unexpected(
-        Miss{"file-unreadable", fmt::format("cannot open file: {}", detail::error_text(errno))});
+    return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
+                           fmt::format("cannot open file: {}", detail::error_text(errno))});
   }
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
     return unexpected(not_regular(status.st_mode));
@@ -88,8 +89,8 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
     ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      return unexpected(
-          Miss{"file-unreadable", fmt::format("cannot read file: {}", detail::error_text(errno))});
+      return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
+                             fmt::format("cannot read file: {}", detail::error_text(errno))});
     }
     if (got == 0) break;
     content.append(buffer, static_cast<std::size_t>(got));
@@ -111,7 +112,7 @@ struct Copier {
 
   void fail_write(const fs::path& path, std::string message) {
     if (!write_error) {
-      write_error = make_file_diagnostic(Severity::error, "snapshot-failed", path.string(),
+      write_error = make_file_diagnostic(Severity::error, DiagId::snapshot_failed, path.string(),
                                          std::move(message));
     }
   }
@@ -163,8 +164,9 @@ struct Copier {
       copy_file(it->path(), to / name, relative + "/" + name, catalog_reads);
     }
     if (ec) {
-      record(relative, Miss{catalog_reads ? "file-unreadable" : "",
-                            fmt::format("cannot list directory: {}", ec.message())});
+      record(relative,
+             Miss{catalog_reads ? std::string(to_string(DiagId::file_unreadable)) : std::string(),
+                  fmt::format("cannot list directory: {}", ec.message())});
     }
   }
 
@@ -175,7 +177,7 @@ struct Copier {
     if (ec) {
       // A dangling PMU link: the tree claims the PMU, so an empty directory stands for it.
       make_directory(out_dir);
-      record(pmu.name(), Miss{"pmu-dir-unreadable",
+      record(pmu.name(), Miss{std::string(to_string(DiagId::pmu_dir_unreadable)),
                               fmt::format("cannot open directory: {}", ec.message()), true});
       return;
     }
@@ -204,10 +206,12 @@ struct Copier {
           ++summary.files;
         } else if (!listed(kCatalogDirs, name)) {
           record(relative, Miss{"", content.error().reason});
-        } else if (content.error().rule == "file-unreadable") {
-          record(relative, Miss{"file-unreadable", content.error().reason});  // a link loop
+        } else if (content.error().rule == DiagId::file_unreadable) {
+          record(relative, Miss{std::string(to_string(DiagId::file_unreadable)),
+                                content.error().reason});  // a link loop
         } else {
-          record(relative, Miss{"file-unreadable", "cannot open directory: Not a directory"});
+          record(relative, Miss{std::string(to_string(DiagId::file_unreadable)),
+                                "cannot open directory: Not a directory"});
         }
         continue;
       }
@@ -218,8 +222,8 @@ struct Copier {
       copy_file(it->path(), out_dir / name, relative, catalog_reads);
     }
     if (ec) {
-      record(pmu.name(),
-             Miss{"pmu-dir-unreadable", fmt::format("cannot list directory: {}", ec.message())});
+      record(pmu.name(), Miss{std::string(to_string(DiagId::pmu_dir_unreadable)),
+                              fmt::format("cannot list directory: {}", ec.message())});
     }
   }
 
@@ -232,7 +236,8 @@ struct Copier {
     if (content) {
       ++summary.files;
     } else {
-      record(name, Miss{"catalog-stray-entry", content.error().reason});
+      record(name,
+             Miss{std::string(to_string(DiagId::catalog_stray_entry)), content.error().reason});
     }
   }
 };
@@ -264,7 +269,8 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root) {
   if (copier.write_error) return unexpected(std::move(*copier.write_error));
   for (const Pmu& pmu : catalog->pmus()) copier.copy_pmu(pmu);
   for (const Diagnostic& diagnostic : catalog->diagnostics()) {
-    if (diagnostic.id == "catalog-stray-entry") copier.copy_stray_entry(diagnostic.range.file);
+    if (diagnostic.id == DiagId::catalog_stray_entry)
+      copier.copy_stray_entry(diagnostic.range.file);
   }
   std::error_code ec;
   fs::path source = fs::absolute(catalog->devices_dir(), ec);

@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "io/temporary_cleanup.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/snapshot.h"
 #include "snapshot_detail.h"
 
@@ -69,8 +70,8 @@ std::string one_line(std::string_view text) {
 Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
                        const std::filesystem::path& subject) {
   auto failure = [&](std::string message) {
-    return unexpected(make_file_diagnostic(Severity::error, "snapshot-failed", subject.string(),
-                                           std::move(message)));
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::snapshot_failed,
+                                           subject.string(), std::move(message)));
   };
   int err_pipe[2];
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -134,7 +135,7 @@ namespace {
 namespace fs = std::filesystem;
 
 Diagnostic error_at(const fs::path& path, std::string message) {
-  return make_file_diagnostic(Severity::error, "snapshot-failed", path.string(),
+  return make_file_diagnostic(Severity::error, DiagId::snapshot_failed, path.string(),
                               std::move(message));
 }
 

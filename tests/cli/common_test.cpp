@@ -125,7 +125,7 @@ TEST(Json, InvalidUtf8DoesNotAbortTheDump) {
 }
 
 TEST(Json, DiagnosticCarriesItsLocation) {
-  const Diagnostic diagnostic = argument_error("pmu-unknown", "<pmu>", "cpux", 0, 4,
+  const Diagnostic diagnostic = argument_error(pmucat::DiagId::pmu_unknown, "<pmu>", "cpux", 0, 4,
                                                "unknown PMU 'cpux'", "did you mean 'cpu'?");
   const Json json = diagnostic_to_json(diagnostic);
   EXPECT_EQ(json["file"], "<pmu>");
@@ -158,8 +158,10 @@ TEST(DiagnosticPrinter, PlainErrorWithoutLocation) {
 
 TEST(DiagnosticPrinter, ErrorsBecomeWarningsAndLintsAreSkipped) {
   const std::string text = printed(false, [](DiagnosticPrinter& p) {
-    Diagnostic error = argument_error("x", "<f>", "abc", 0, 1, "broken");
-    Diagnostic lint = argument_error("y", "<f>", "abc", 1, 1, "odd");
+    Diagnostic error =
+        argument_error(pmucat::DiagId::decode_bad_value, "<f>", "abc", 0, 1, "broken");
+    Diagnostic lint =
+        argument_error(pmucat::DiagId::decode_unknown_word, "<f>", "abc", 1, 1, "odd");
     lint.severity = Severity::warning;
     const std::vector<Diagnostic> list = {error, lint};
     p.print_errors_as_warnings(list);
@@ -172,7 +174,7 @@ TEST(DiagnosticPrinter, ErrorsBecomeWarningsAndLintsAreSkipped) {
 
 TEST(DiagnosticPrinter, LocatedErrorHasCaretAndHint) {
   const std::string text = printed(false, [](DiagnosticPrinter& p) {
-    p.print(argument_error("pmu-unknown", "<pmu>", "cpux", 0, 4, "unknown PMU 'cpux'",
+    p.print(argument_error(pmucat::DiagId::pmu_unknown, "<pmu>", "cpux", 0, 4, "unknown PMU 'cpux'",
                            "did you mean 'cpu'?"));
     EXPECT_TRUE(p.had_error());
   });

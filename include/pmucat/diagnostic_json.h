@@ -1,0 +1,38 @@
+// A diagnostic as JSON: the one encoding every tool's --json output and pmucheck's findings use
+// (docs/schema/*.schema.json). Header-only so that only code that already uses nlohmann_json (the
+// check module and the tools) needs it: the core modules stay free of it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pmucat/diagnostic.h"
+
+namespace pmucat {
+
+// {"severity", "id", "file", "line", "column", "length", "message", then "source_line", "hint"
+// and "fixit" {"line", "column", "length", "replacement"} when the diagnostic has them}. `file`
+// is the path the diagnostic names; line and column are 0 for a whole-file problem. Json is
+// nlohmann::ordered_json (keys in this order) or nlohmann::json (keys sorted).
+template <typename Json = nlohmann::ordered_json>
+Json diagnostic_to_json(const Diagnostic& diagnostic) {
+  Json out = Json::object();
+  out["severity"] = std::string(to_string(diagnostic.severity));
+  out["id"] = diagnostic.id;
+  out["file"] = diagnostic.range.file;
+  out["line"] = diagnostic.range.line;
+  out["column"] = diagnostic.range.column;
+  out["length"] = diagnostic.range.length;
+  out["message"] = diagnostic.message;
+  if (!diagnostic.source_line.empty()) out["source_line"] = diagnostic.source_line;
+  if (!diagnostic.hint.empty()) out["hint"] = diagnostic.hint;
+  if (diagnostic.fixit) {
+    out["fixit"] = {{"line", diagnostic.fixit->range.line},
+                    {"column", diagnostic.fixit->range.column},
+                    {"length", diagnostic.fixit->range.length},
+                    {"replacement", diagnostic.fixit->replacement}};
+  }
+  return out;
+}
+
+}  // namespace pmucat

@@ -1,0 +1,61 @@
+// The diagnostic id table (include/pmucat/diagnostic_ids.def) as data.
+#include "pmucat/diagnostic_ids.h"
+
+#include <algorithm>
+#include <array>
+
+namespace pmucat {
+namespace {
+
+constexpr std::array kTable = {
+#define PMUCAT_DIAG(name, id, severity, summary) \
+  DiagInfo{DiagId::name, id, Severity::severity, std::nullopt, summary},
+#define PMUCAT_DIAG_UNDER(name, id, severity, rule, summary) \
+  DiagInfo{DiagId::name, id, Severity::severity, DiagId::rule, summary},
+#define PMUCAT_RULE(name, id, severity, group, enabled_by_default, rationale) \
+  DiagInfo{DiagId::name, id, Severity::severity, DiagId::name, rationale},
+#include "pmucat/diagnostic_ids.def"
+};
+
+// info() indexes the table by enum value: both come from the same rows in the same order.
+constexpr bool table_in_enum_order() {
+  for (std::size_t i = 0; i < kTable.size(); ++i) {
+    if (static_cast<std::size_t>(kTable[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(table_in_enum_order());
+
+}  // namespace
+
+std::span<const DiagInfo> diagnostic_ids() {
+  return kTable;
+}
+
+const DiagInfo& info(DiagId id) {
+  return kTable[static_cast<std::size_t>(id)];
+}
+
+std::string_view to_string(DiagId id) {
+  return info(id).name;
+}
+
+std::optional<DiagId> find_diagnostic_id(std::string_view name) {
+  auto it = std::find_if(kTable.begin(), kTable.end(),
+                         [&](const DiagInfo& entry) { return entry.name == name; });
+  if (it == kTable.end()) return std::nullopt;
+  return it->id;
+}
+
+Diagnostic make_diagnostic(Severity severity, DiagId id, std::string_view file,
+                           std::string_view text, std::size_t offset, std::size_t length,
+                           std::string message) {
+  return make_diagnostic(severity, to_string(id), file, text, offset, length, std::move(message));
+}
+
+Diagnostic make_file_diagnostic(Severity severity, DiagId id, std::string_view file,
+                                std::string message) {
+  return make_file_diagnostic(severity, to_string(id), file, std::move(message));
+}
+
+}  // namespace pmucat
