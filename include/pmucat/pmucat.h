@@ -1,4 +1,8 @@
-// Umbrella header: everything the library offers.
+// Umbrella header of the core component (CMake pmucat::core, pkg-config pmucat-core): every
+// header of io, parser, catalog and encode (decode included), which need fmt only. The other
+// components have their own headers: pmucat/check.h (pmucat::check), pmucat/perfdata.h
+// (pmucat::perfdata) and the PerfDataProto conversion (pmucat::proto). Configure checks that
+// this list is exactly the core component's headers (cmake/PmucatComponents.cmake).
 #pragma once
 
 #include "pmucat/attr.h"
@@ -9,6 +13,8 @@
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
+#include "pmucat/output_file.h"
+#include "pmucat/small_vector.h"
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
