@@ -1,5 +1,6 @@
-# Each library module (src/<module>/) is an OBJECT library `pmucat_<module>`; the installed
-# `pmucat` library is made of all of them. Tests and tools link only the modules they exercise
+# Each library module (src/<module>/) is an OBJECT library `pmucat_<module>`. The installed
+# library is cut into components (pmucat_component(), the table in src/CMakeLists.txt), each an
+# archive made of its modules' objects. Tests and tools link only the modules they exercise
 # (pmucat_link_modules), so one module can be built and tested on its own.
 
 # fmt as a link dependency, except for a target that carries fmt's compiled part itself and sets
@@ -8,16 +9,31 @@
 # consumer of the installed library, gets fmt::fmt.
 set(PMUCAT_FMT "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>>:fmt::fmt>")
 
-# pmucat_module(<name> SOURCES <files...> [MODULES <modules it uses...>] [LIBS <external libs...>])
+# pmucat_module(<name> [HEADERS <public headers...>] SOURCES <files...> [MODULES <modules it
+#               uses...>] [LIBS <external libs...>])
+# HEADERS: the public headers the module owns, relative to include/pmucat/; they are installed
+# with the module's component. Every header in include/pmucat/ has exactly one owner.
 function(pmucat_module name)
-  cmake_parse_arguments(M "" "" "SOURCES;MODULES;LIBS" ${ARGN})
+  cmake_parse_arguments(M "" "" "HEADERS;SOURCES;MODULES;LIBS" ${ARGN})
+  foreach(header IN LISTS M_HEADERS)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/include/pmucat/${header})
+      message(FATAL_ERROR "pmucat_module(${name}): HEADERS names ${header}, which is not in "
+                          "include/pmucat/")
+    endif()
+    get_property(owner GLOBAL PROPERTY PMUCAT_HEADER_OWNER_${header})
+    if(owner)
+      message(FATAL_ERROR "include/pmucat/${header} is in the HEADERS of both ${owner} and ${name}")
+    endif()
+    set_property(GLOBAL PROPERTY PMUCAT_HEADER_OWNER_${header} ${name})
+  endforeach()
+  set_property(GLOBAL PROPERTY PMUCAT_MODULE_HEADERS_${name} ${M_HEADERS})
+  set_property(GLOBAL PROPERTY PMUCAT_MODULE_LIBS_${name} ${M_LIBS})
   list(TRANSFORM M_LIBS REPLACE "^fmt::fmt$" "${PMUCAT_FMT}")
   set(target pmucat_${name})
   add_library(${target} OBJECT ${M_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${target}
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-           $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_BINARY_DIR})
   target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:pmucat_warnings> PUBLIC ${M_LIBS})
   foreach(dep IN LISTS M_MODULES)
@@ -50,15 +66,41 @@ function(pmucat_link_modules target)
   endforeach()
 endfunction()
 
-# pmucat_test(<name> SOURCES <files...> MODULES <modules...> [LIBS <libs...>])
+# pmucat_test(<name> SOURCES <files...> [MODULES <modules...>] [LIBS <libs...>]
+#             [NEEDS <targets it runs...>])
 # A googletest executable registered with CTest, run from the source tree's root so tests can
-# use fixtures/ paths; PMUCAT_SOURCE_DIR is defined for them too.
+# use fixtures/ paths; PMUCAT_SOURCE_DIR is defined for them too. NEEDS names the tools the test
+# runs (built first). A test whose modules, libraries or tools this build leaves out
+# (PMUCAT_BUILD_TOOLS=OFF, PMUCAT_BUILD_PROTO=OFF) is skipped with a message.
 function(pmucat_test name)
-  cmake_parse_arguments(T "" "" "SOURCES;MODULES;LIBS" ${ARGN})
+  cmake_parse_arguments(T "" "" "SOURCES;MODULES;LIBS;NEEDS" ${ARGN})
+  set(missing "")
+  foreach(needed IN LISTS T_MODULES)
+    if(NOT TARGET pmucat_${needed})
+      list(APPEND missing "module ${needed}")
+    endif()
+  endforeach()
+  foreach(needed IN LISTS T_LIBS T_NEEDS)
+    if(NOT TARGET ${needed})
+      list(APPEND missing ${needed})
+    endif()
+  endforeach()
+  if(missing)
+    if(PMUCAT_BUILD_TOOLS AND PMUCAT_BUILD_PROTO)
+      message(FATAL_ERROR "pmucat_test(${name}): no target ${missing}")
+    endif()
+    list(JOIN missing ", " missing)
+    message(STATUS "test ${name} skipped: this build has no ${missing} "
+                   "(PMUCAT_BUILD_TOOLS=${PMUCAT_BUILD_TOOLS}, PMUCAT_BUILD_PROTO=${PMUCAT_BUILD_PROTO})")
+    return()
+  endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE pmucat_warnings GTest::gtest GTest::gtest_main GTest::gmock
                         rapidcheck rapidcheck_gtest ${T_LIBS})
   pmucat_link_modules(${name} ${T_MODULES})
+  if(T_NEEDS)
+    add_dependencies(${name} ${T_NEEDS})
+  endif()
   target_compile_definitions(${name} PRIVATE PMUCAT_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                              PMUCAT_BINARY_DIR="${PROJECT_BINARY_DIR}")
   include(GoogleTest)

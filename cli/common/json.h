@@ -14,7 +14,9 @@ namespace pmucat::cli {
 using Json = nlohmann::ordered_json;
 
 // The JSON of a diagnostic (pmucat/diagnostic_json.h), as every tool writes it.
-using pmucat::diagnostic_to_json;
+inline Json diagnostic_to_json(const Diagnostic& diagnostic) {
+  return pmucat::diagnostic_to_json<Json>(diagnostic);
+}
 
 // Adds `type`, `size`, `config`..`config3` (always) and every other attr field that is set to
 // `object`: one-bit flags as `true`, everything else as a number.

@@ -1,9 +1,8 @@
 // A diagnostic as JSON: the one encoding every tool's --json output and pmucheck's findings use
-// (docs/schema/*.schema.json). Header-only so that only code that already uses nlohmann_json (the
-// check module and the tools) needs it: the core modules stay free of it.
+// (docs/schema/*.schema.json). A template over the JSON type, so this header needs no JSON
+// library: the code that calls it (the check module and the tools) brings nlohmann_json.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "pmucat/diagnostic.h"
@@ -14,7 +13,7 @@ namespace pmucat {
 // and "fixit" {"line", "column", "length", "replacement"} when the diagnostic has them}. `file`
 // is the path the diagnostic names; line and column are 0 for a whole-file problem. Json is
 // nlohmann::ordered_json (keys in this order) or nlohmann::json (keys sorted).
-template <typename Json = nlohmann::ordered_json>
+template <typename Json>
 Json diagnostic_to_json(const Diagnostic& diagnostic) {
   Json out = Json::object();
   out["severity"] = std::string(to_string(diagnostic.severity));

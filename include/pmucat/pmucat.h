@@ -1,14 +1,22 @@
-// Umbrella header: everything the library offers.
+// Umbrella header of the core component (CMake pmucat::core, pkg-config pmucat-core): every
+// header of io, attr, parser, catalog and encode (decode included), which need fmt only. The
+// other components have their own headers: check.h, diff.h, snapshot.h, capture_manifest.h
+// (pmucat::check), perfdata*.h (pmucat::perfdata) and perfdata_proto.h (pmucat::proto). Configure checks that
+// this list is exactly the core component's headers (cmake/PmucatComponents.cmake).
 #pragma once
 
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/decode.h"
 #include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/diagnostic_json.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
+#include "pmucat/output_file.h"
+#include "pmucat/small_vector.h"
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
