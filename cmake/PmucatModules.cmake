@@ -57,7 +57,7 @@ function(pmucat_test name)
   cmake_parse_arguments(T "" "" "SOURCES;MODULES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE pmucat_warnings GTest::gtest GTest::gtest_main GTest::gmock
-                        rapidcheck rapidcheck_gtest ${T_LIBS})
+                        rapidcheck rapidcheck_gtest pmucat_test_support ${T_LIBS})
   pmucat_link_modules(${name} ${T_MODULES})
   target_compile_definitions(${name} PRIVATE PMUCAT_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                              PMUCAT_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -1,78 +1,61 @@
-// Runs a shell command for tests, capturing stdout, stderr and the exit status.
+// Running a program for a test as a whole process: argv, environment, stdin, working directory
+// and a time limit in; stdout, stderr and the exit status out.
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstring>
+#include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
-namespace pmucat::test {
+namespace pmucat::testing {
+
+inline constexpr std::chrono::seconds kCommandTimeout{300};
+
+struct Command {
+  // argv[0] without a '/' is looked up on the PATH the program will see (after `set_env`).
+  std::vector<std::string> argv;
+  // "NAME=value" entries added to the test's environment, replacing a variable of that name.
+  std::vector<std::string> set_env;
+  // Variables removed from the test's environment.
+  std::vector<std::string> unset_env;
+  // What the program reads on stdin; nothing (an empty stdin) when absent.
+  std::optional<std::string> stdin_text;
+  // Where the program starts; the test's own directory when empty.
+  std::filesystem::path cwd;
+  // A hung program (and every process it started) is killed after this long, so a bug shows as a
+  // failed test rather than a ctest timeout. Not a performance bound: keep it generous.
+  std::chrono::seconds timeout = kCommandTimeout;
+  // stderr goes to the test's own stderr (`err` stays empty), for commands whose chatter should
+  // show in the test log.
+  bool inherit_stderr = false;
+};
 
 struct CommandResult {
-  int status = -1;
-  std::string out, err;
+  std::string out;
+  std::string err;
+  int status = -1;  // exit status; -1 when the program did not exit normally or did not start
+  bool timed_out = false;
 };
 
-inline std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// Runs `command` and waits for it (and for its stdout and stderr to close).
+CommandResult run(const Command& command);
 
-inline std::vector<std::byte> file_bytes(const std::filesystem::path& path) {
-  const std::string s = slurp(path);
-  std::vector<std::byte> out(s.size());
-  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
-  return out;
-}
+// Runs `script` with /bin/sh -c from the source tree's root (fixtures/ paths work), with an empty
+// stdin; stderr is captured.
+CommandResult run_command(const std::string& script,
+                          std::chrono::seconds timeout = kCommandTimeout);
 
-inline CommandResult run_command(const std::string& command) {
-  static int counter = 0;
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto err_path =
-      dir / ("pmucat-test-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  CommandResult result;
-  std::FILE* pipe = ::popen((command + " 2>'" + err_path.string() + "'").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = slurp(err_path);
-  std::filesystem::remove(err_path);
-  return result;
-}
+// Runs `command` with stdin, stdout and stderr on a new pseudo-terminal, as in an interactive
+// shell (`stdin_text` and `inherit_stderr` do not apply). `out` gets everything written to the
+// terminal: stdout and stderr together, line ends as the terminal sends them ("\r\n").
+CommandResult run_on_terminal(const Command& command);
 
-inline bool have_perf() {
-  return run_command("perf version").status == 0;
-}
+// `text` quoted for /bin/sh.
+std::string shell_quote(const std::string& text);
 
-// A fresh directory under the temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pmucat-pd-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
+// The source tree's root and the build tree's root.
+std::string source_dir();
+std::string binary_dir();
 
- private:
-  std::filesystem::path path_;
-};
-
-}  // namespace pmucat::test
+}  // namespace pmucat::testing

@@ -1,43 +1,24 @@
-// A throwaway sysfs-like tree in a mkdtemp() directory, removed when the test ends.
+// A throwaway sysfs-like tree in a scratch directory, removed when the test ends.
 #pragma once
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
-#include <string>
 #include <string_view>
+
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat::testing {
 
 class TempTree {
  public:
-  TempTree() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "pmucat-catalog-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    root_ = pattern;
-  }
-  TempTree(const TempTree&) = delete;
-  TempTree& operator=(const TempTree&) = delete;
-  ~TempTree() {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
+  explicit TempTree(std::string_view label = "tree") : dir_(label) {}
 
-  const std::filesystem::path& root() const { return root_; }
-  std::filesystem::path path(std::string_view relative) const { return root_ / relative; }
+  const std::filesystem::path& root() const { return dir_.path(); }
+  std::filesystem::path path(std::string_view relative) const { return dir_.path() / relative; }
 
   // Writes `content` to root/relative, creating parent directories.
   void write(std::string_view relative, std::string_view content) const {
-    std::filesystem::path file = path(relative);
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!out) throw std::runtime_error("cannot write " + file.string());
+    write_text(path(relative), content);
   }
   void mkdir(std::string_view relative) const {
     std::filesystem::create_directories(path(relative));
@@ -46,14 +27,17 @@ class TempTree {
     std::filesystem::create_directories(path(relative).parent_path());
     std::filesystem::create_symlink(target, path(relative));
   }
-  void fifo(std::string_view relative) const {
+  void fifo(std::string_view relative) const { make_fifo(path(relative)); }
+  void socket(std::string_view relative) const { make_socket(path(relative)); }
+  // Copies `source` (a file or a whole directory) to root/relative.
+  void copy(const std::filesystem::path& source, std::string_view relative) const {
     std::filesystem::create_directories(path(relative).parent_path());
-    if (::mkfifo(path(relative).c_str(), 0644) != 0) throw std::runtime_error("mkfifo failed");
+    std::filesystem::copy(source, path(relative), std::filesystem::copy_options::recursive);
   }
   void remove(std::string_view relative) const { std::filesystem::remove_all(path(relative)); }
 
  private:
-  std::filesystem::path root_;
+  ScratchDir dir_;
 };
 
 }  // namespace pmucat::testing
