@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"

@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <thread>
 
 #include "perfdata/model_builder.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <thread>
 
 #include "perfdata/model_builder.h"

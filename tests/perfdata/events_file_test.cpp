@@ -2,8 +2,6 @@
 // their names, ids and PMU mappings.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/perfdata.h"
@@ -14,20 +12,15 @@
 namespace pmucat {
 namespace {
 
-void put(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
 // A sysfs-like tree with one dynamic PMU (type 42) and the software PMU.
 Catalog fake_catalog(const testing::ScratchDir& dir) {
   const auto root = dir / "devices";
-  put(root / "fakepmu/type", "42\n");
-  put(root / "fakepmu/format/event", "config:0-7\n");
-  put(root / "fakepmu/format/umask", "config:8-15\n");
-  put(root / "fakepmu/format/ldlat", "config1:0-15\n");
-  put(root / "fakepmu/events/foo", "event=0x3c,umask=0x1\n");
-  put(root / "software/type", "1\n");
+  testing::write_text(root / "fakepmu/type", "42\n");
+  testing::write_text(root / "fakepmu/format/event", "config:0-7\n");
+  testing::write_text(root / "fakepmu/format/umask", "config:8-15\n");
+  testing::write_text(root / "fakepmu/format/ldlat", "config1:0-15\n");
+  testing::write_text(root / "fakepmu/events/foo", "event=0x3c,umask=0x1\n");
+  testing::write_text(root / "software/type", "1\n");
   auto catalog = Catalog::open(root);
   EXPECT_TRUE(catalog);
   return std::move(*catalog);
