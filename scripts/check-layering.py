@@ -266,10 +266,10 @@ def check(root):
     return layout, violations + check_tests(root), checked
 
 
-def print_report(root, layout, violations, checked):
+def print_report(layout, violations, checked):
     source = ("HEADERS of pmucat_module()" if layout.uses_headers_keyword else
               "FALLBACK_PUBLIC_HEADERS in scripts/check-layering.py (no module declares HEADERS)")
-    print(f"module graph of {root} (src/*/CMakeLists.txt; public headers: {source})")
+    print(f"module graph (src/*/CMakeLists.txt; public headers: {source})")
     owned = {}
     for path, owner in layout.public_owner.items():
         owned.setdefault(owner, []).append(path.name)
@@ -327,7 +327,7 @@ def main():
     except DeclarationError as error:
         print(f"check-layering: {error}", file=sys.stderr)
         return 2
-    print_report(args.root, layout, violations, checked)
+    print_report(layout, violations, checked)
     return 1 if violations else 0
 
 
