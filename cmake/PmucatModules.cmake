@@ -96,7 +96,7 @@ function(pmucat_test name)
   endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE pmucat_warnings GTest::gtest GTest::gtest_main GTest::gmock
-                        rapidcheck rapidcheck_gtest ${T_LIBS})
+                        rapidcheck rapidcheck_gtest pmucat_test_support ${T_LIBS})
   pmucat_link_modules(${name} ${T_MODULES})
   if(T_NEEDS)
     add_dependencies(${name} ${T_NEEDS})

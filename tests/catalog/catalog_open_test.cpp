@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

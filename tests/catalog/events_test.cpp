@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

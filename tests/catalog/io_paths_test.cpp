@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

@@ -1,3 +1,4 @@
+// Internal unit test of src/catalog/pmu_parts.h: the loaders behind Catalog::open, random bytes.
 // Arbitrary bytes in every kind of file: loading never crashes or throws, and every problem
 // ends up as a diagnostic with a stable id.
 #include <gtest/gtest.h>
@@ -6,7 +7,7 @@
 
 #include "catalog/pmu_parts.h"
 #include "pmucat/catalog.h"
-#include "temp_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {

@@ -3,13 +3,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_support.h"
+#include "pmucat/catalog.h"
+#include "pmucat/check.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat::check {
 namespace {
 
-using testing::run_command;
-using testing::tool;
+using pmucat::testing::run_command;
+using pmucat::testing::tool;
 
 std::string pmucheck(const std::string& args) {
   return tool("pmucheck") + " " + args;
@@ -44,7 +47,8 @@ TEST(PmucheckCli, WerrorDisableAndEnable) {
 }
 
 TEST(PmucheckCli, WrittenBaselineMakesTheSameTreePass) {
-  auto dir = testing::scratch_dir("cli-baseline");
+  const pmucat::testing::ScratchDir scratch("cli-baseline");
+  auto dir = scratch.path();
   std::string tree = "--sysfs fixtures/sysfs/broken/terms/devices --format ktap ";
   auto first = run_command(pmucheck(tree + "--write-baseline " + (dir / "known").string()));
   EXPECT_EQ(first.status, 1);

@@ -5,14 +5,19 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
-#include "test_support.h"
+#include "pmucat/catalog.h"
+#include "pmucat/check.h"
+#include "support/command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat::check {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::run_command;
+using pmucat::testing::run_command;
 
 Report broken_report(const std::string& fixture, Options options = {}) {
   fs::current_path(PMUCAT_SOURCE_DIR);
@@ -26,8 +31,9 @@ bool have(const std::string& probe) {
 }
 
 std::map<std::string, std::string> ktap_summaries(const std::string& ktap) {
-  fs::path file = testing::scratch_dir("ktap") / "out.ktap";
-  testing::write_text(file, ktap);
+  const pmucat::testing::ScratchDir scratch("ktap");
+  fs::path file = scratch / "out.ktap";
+  pmucat::testing::write_text(file, ktap);
   auto result = run_command("perl tests/check/ktap_summary.pl '" + file.string() + "'");
   EXPECT_EQ(result.status, 0) << result.out;
   std::map<std::string, std::string> by_name;
@@ -66,8 +72,9 @@ TEST(CheckConsumers, KtapMarksBaselinedFailuresTodo) {
 TEST(CheckConsumers, JunitIsWellFormedXmlWithOneCasePerCheck) {
   if (!have("xmllint --version")) GTEST_SKIP() << "xmllint missing (Debian libxml2-utils)";
   Report report = broken_report("metadata");
-  fs::path file = testing::scratch_dir("junit") / "out.xml";
-  testing::write_text(file, render_junit(report));
+  const pmucat::testing::ScratchDir scratch("junit");
+  fs::path file = scratch / "out.xml";
+  pmucat::testing::write_text(file, render_junit(report));
   auto count = [&](const std::string& xpath) {
     auto result = run_command("xmllint --xpath '" + xpath + "' '" + file.string() + "'");
     EXPECT_EQ(result.status, 0) << xpath;
@@ -85,8 +92,9 @@ TEST(CheckConsumers, JunitIsWellFormedXmlWithOneCasePerCheck) {
 }
 
 void validate(const std::string& document, const std::string& schema) {
-  fs::path file = testing::scratch_dir("schema") / "doc.json";
-  testing::write_text(file, document);
+  const pmucat::testing::ScratchDir scratch("schema");
+  fs::path file = scratch / "doc.json";
+  pmucat::testing::write_text(file, document);
   auto result = run_command(
       "/usr/bin/python3 -c 'import json,sys,jsonschema; "
       "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); "
@@ -115,8 +123,9 @@ TEST(CheckConsumers, SchemaRejectsAMalformedDocument) {
     GTEST_SKIP() << "python3-jsonschema missing";
   auto parsed = nlohmann::json::parse(render_json(broken_report("names")));
   parsed["pmus"][0]["checks"][0]["status"] = "maybe";
-  fs::path file = testing::scratch_dir("schema-bad") / "doc.json";
-  testing::write_text(file, parsed.dump());
+  const pmucat::testing::ScratchDir scratch("schema-bad");
+  fs::path file = scratch / "doc.json";
+  pmucat::testing::write_text(file, parsed.dump());
   auto result = run_command(
       "/usr/bin/python3 -c 'import json,sys,jsonschema; "
       "jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '" +

@@ -3,14 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sstream>
 
+#include "support/files.h"
 #include "test_support.h"
 
 namespace pmucat::check {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::read_text;
+using pmucat::testing::read_text;
 using testing::rule_ids;
 
 const fs::path kSource = PMUCAT_SOURCE_DIR;
@@ -123,7 +125,7 @@ TEST_F(CheckFixtures, EveryFormatMatchesItsGoldenFile) {
     for (const Rendering& rendering : kRenderings) {
       fs::path golden = kSource / "tests/check/golden" / (fixture + "." + rendering.extension);
       std::string actual = rendering.render(report);
-      if (update) testing::write_text(golden, actual);
+      if (update) pmucat::testing::write_text(golden, actual);
       EXPECT_EQ(actual, read_text(golden)) << golden;
     }
   }

@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <string_view>
 
-#include "test_support.h"
+#include "pmucat/catalog.h"
+#include "pmucat/check.h"
 
 namespace pmucat::check {
 namespace {

@@ -7,14 +7,17 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 #include "test_support.h"
 
 namespace pmucat::diff {
 namespace {
 
 namespace fs = std::filesystem;
-using check::testing::run_command;
-using check::testing::tool;
+using pmucat::testing::run_command;
+using pmucat::testing::tool;
 
 Catalog open_tree(const std::string& relative) {
   fs::current_path(PMUCAT_SOURCE_DIR);
@@ -209,24 +212,25 @@ TEST(Diff, MetadataCpuListsAndCapsAreReported) {
 
 // The same through the files and the command line: exit 1 only for the ABI breaks.
 TEST(Diff, CliReportsMetadataFromTreesOnDisk) {
-  fs::path dir = check::testing::scratch_dir("diff-metadata");
+  const pmucat::testing::ScratchDir scratch("diff-metadata");
+  fs::path dir = scratch.path();
   for (const char* side : {"old", "new"}) {
     fs::path pmu = dir / side / "devices/power";
     fs::create_directories(pmu / "events");
     fs::create_directories(pmu / "format");
     fs::create_directories(pmu / "caps");
-    check::testing::write_text(pmu / "type", "9\n");
-    check::testing::write_text(pmu / "format/event", "config:0-7\n");
-    check::testing::write_text(pmu / "events/energy", "event=0x2\n");
-    check::testing::write_text(pmu / "events/energy.unit", "Joules\n");
-    check::testing::write_text(pmu / "events/energy.scale", "2.3283064365386962890625e-10\n");
-    check::testing::write_text(pmu / "cpumask", "0\n");
-    check::testing::write_text(pmu / "caps/max_precise", "3\n");
+    pmucat::testing::write_text(pmu / "type", "9\n");
+    pmucat::testing::write_text(pmu / "format/event", "config:0-7\n");
+    pmucat::testing::write_text(pmu / "events/energy", "event=0x2\n");
+    pmucat::testing::write_text(pmu / "events/energy.unit", "Joules\n");
+    pmucat::testing::write_text(pmu / "events/energy.scale", "2.3283064365386962890625e-10\n");
+    pmucat::testing::write_text(pmu / "cpumask", "0\n");
+    pmucat::testing::write_text(pmu / "caps/max_precise", "3\n");
   }
   fs::path changed = dir / "new/devices/power";
-  check::testing::write_text(changed / "cpumask", "0,56\n");
-  check::testing::write_text(changed / "caps/max_precise", "2\n");
-  check::testing::write_text(changed / "events/energy.per-pkg", "1\n");
+  pmucat::testing::write_text(changed / "cpumask", "0,56\n");
+  pmucat::testing::write_text(changed / "caps/max_precise", "2\n");
+  pmucat::testing::write_text(changed / "events/energy.per-pkg", "1\n");
   std::string args = " " + (dir / "old/devices").string() + " " + (dir / "new/devices").string();
   auto informational = run_command(tool("pmudiff") + args);
   EXPECT_EQ(informational.status, 0) << informational.out;
@@ -235,8 +239,8 @@ TEST(Diff, CliReportsMetadataFromTreesOnDisk) {
   EXPECT_NE(informational.out.find("+ per-pkg power/energy: 1"), std::string::npos);
   EXPECT_NE(informational.out.find("~ cap power/max_precise: 3 -> 2"), std::string::npos);
   EXPECT_NE(informational.out.find("3 changes, 0 ABI breaks"), std::string::npos);
-  check::testing::write_text(changed / "events/energy.scale", "1e-3\n");
-  check::testing::write_text(changed / "events/energy.unit", "kJoules\n");
+  pmucat::testing::write_text(changed / "events/energy.scale", "1e-3\n");
+  pmucat::testing::write_text(changed / "events/energy.unit", "kJoules\n");
   auto breaking = run_command(tool("pmudiff") + " --json" + args);
   EXPECT_EQ(breaking.status, 1) << breaking.out;
   auto json = nlohmann::json::parse(breaking.out);

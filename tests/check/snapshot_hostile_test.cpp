@@ -12,17 +12,20 @@
 #include <nlohmann/json.hpp>
 
 #include "pmucat/snapshot.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 #include "test_support.h"
 
 namespace pmucat::snap {
 namespace {
 
 namespace fs = std::filesystem;
-using check::testing::read_text;
-using check::testing::run_command;
-using check::testing::scratch_dir;
-using check::testing::tool;
-using check::testing::write_text;
+using pmucat::testing::read_text;
+using pmucat::testing::run_command;
+using pmucat::testing::ScratchDir;
+using pmucat::testing::tool;
+using pmucat::testing::write_text;
 
 // Kills a pmusnap that blocks (the FIFO bug) so the test fails instead of hanging; 124 is
 // timeout(1)'s status for "timed out". Generous: a capture of these trees takes milliseconds.
@@ -143,7 +146,8 @@ class SnapshotHostile : public ::testing::Test {
 };
 
 TEST_F(SnapshotHostile, FifoDoesNotBlockAndEveryEntryNotCapturedIsListed) {
-  fs::path dir = scratch_dir("snap-hostile-cli");
+  const ScratchDir scratch("snap-hostile-cli");
+  fs::path dir = scratch.path();
   HostileTree tree = make_hostile_tree(dir, true);
   fs::path out = dir / "capture";
   auto run = run_command(watchdog(tool("pmusnap") + " --json --sysfs " + tree.devices.string() +
@@ -182,7 +186,8 @@ TEST_F(SnapshotHostile, FifoDoesNotBlockAndEveryEntryNotCapturedIsListed) {
 }
 
 TEST_F(SnapshotHostile, LibraryCaptureListsWhatItCouldNotCopy) {
-  fs::path dir = scratch_dir("snap-hostile-lib");
+  const ScratchDir scratch("snap-hostile-lib");
+  fs::path dir = scratch.path();
   HostileTree tree = make_hostile_tree(dir, false);
   auto summary = capture(tree.devices, dir / "capture");
   ASSERT_TRUE(summary.has_value()) << render(summary.error());
@@ -198,7 +203,8 @@ TEST_F(SnapshotHostile, LibraryCaptureListsWhatItCouldNotCopy) {
 }
 
 TEST_F(SnapshotHostile, PmucheckOnTheCaptureFindsWhatItFindsOnTheOriginal) {
-  fs::path dir = scratch_dir("snap-hostile-check");
+  const ScratchDir scratch("snap-hostile-check");
+  fs::path dir = scratch.path();
   HostileTree tree = make_hostile_tree(dir, true);
   auto original = findings_of(tree.devices);
   for (const char* form : {"capture", "capture.tar.gz"}) {
@@ -229,7 +235,8 @@ TEST_F(SnapshotHostile, PmucheckOnTheCaptureFindsWhatItFindsOnTheOriginal) {
 }
 
 TEST_F(SnapshotHostile, ManifestProblemsAreFindings) {
-  fs::path dir = scratch_dir("snap-manifest");
+  const ScratchDir scratch("snap-manifest");
+  fs::path dir = scratch.path();
   auto summary = capture("fixtures/sysfs/broken/cha-umask/devices", dir / "capture");
   ASSERT_TRUE(summary.has_value()) << render(summary.error());
   fs::path manifest = dir / "capture/pmusnap-manifest.json";
@@ -253,7 +260,8 @@ TEST_F(SnapshotHostile, ManifestProblemsAreFindings) {
 }
 
 TEST_F(SnapshotHostile, OnlyADirectoryOrATarGzIsWritten) {
-  fs::path dir = scratch_dir("snap-suffix");
+  const ScratchDir scratch("snap-suffix");
+  fs::path dir = scratch.path();
   for (const char* name : {"c.tar", "c.zip", "c.tar.bz2", "c.TAR"}) {
     auto run = run_command(tool("pmusnap") + " --sysfs fixtures/sysfs/broken/cha-umask/devices " +
                            (dir / name).string() + " 2>" + (dir / "err").string());
@@ -264,7 +272,8 @@ TEST_F(SnapshotHostile, OnlyADirectoryOrATarGzIsWritten) {
 }
 
 TEST_F(SnapshotHostile, ExistingOutputsAreRefusedUnlessForcedAndNeverReplacedIfSpecial) {
-  fs::path dir = scratch_dir("snap-existing");
+  const ScratchDir scratch("snap-existing");
+  fs::path dir = scratch.path();
   const std::string snap = tool("pmusnap") + " --sysfs fixtures/sysfs/broken/cha-umask/devices ";
   auto status_of = [&](const std::string& args) {
     return run_command(watchdog(snap + args + " 2>/dev/null")).status;
@@ -306,7 +315,8 @@ TEST_F(SnapshotHostile, ExistingOutputsAreRefusedUnlessForcedAndNeverReplacedIfS
 }
 
 TEST_F(SnapshotHostile, TarFailuresAreDescribedAndLeaveNoTemporary) {
-  fs::path dir = scratch_dir("snap-tar-fails");
+  const ScratchDir scratch("snap-tar-fails");
+  fs::path dir = scratch.path();
   fs::create_directories(dir / "bin");
   fs::create_directories(dir / "out");
   auto fake_tar = [&](const std::string& body) {

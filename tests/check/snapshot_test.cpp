@@ -6,16 +6,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmucat/catalog.h"
+#include "pmucat/check.h"
 #include "pmucat/diff.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 #include "test_support.h"
 
 namespace pmucat::snap {
 namespace {
 
 namespace fs = std::filesystem;
-using check::testing::run_command;
-using check::testing::scratch_dir;
-using check::testing::tool;
+using pmucat::testing::run_command;
+using pmucat::testing::ScratchDir;
+using pmucat::testing::tool;
 
 // Everything a tool can learn from a catalog, as text (paths left out: they differ by design).
 std::string describe(const Catalog& catalog) {
@@ -54,7 +59,8 @@ TEST_F(Snapshot, DirectoryCaptureReadsBackAsTheSameCatalog) {
   for (const char* tree : {"fixtures/sysfs/intel-spr", "fixtures/sysfs/broken/metadata/devices"}) {
     SCOPED_TRACE(tree);
     if (!fs::exists(tree)) GTEST_SKIP() << tree << " missing";
-    fs::path out = scratch_dir("snap-dir") / "capture";
+    const ScratchDir scratch("snap-dir");
+    fs::path out = scratch / "capture";
     auto summary = capture(tree, out);
     ASSERT_TRUE(summary.has_value()) << render(summary.error());
     EXPECT_GT(summary->files, 0u);
@@ -67,7 +73,8 @@ TEST_F(Snapshot, DirectoryCaptureReadsBackAsTheSameCatalog) {
 
 TEST_F(Snapshot, TarballCaptureReadsBackThroughOpenTree) {
   const char* tree = "fixtures/sysfs/broken/terms/devices";
-  fs::path out = scratch_dir("snap-tar") / "capture.tar.gz";
+  const ScratchDir scratch("snap-tar");
+  fs::path out = scratch / "capture.tar.gz";
   auto summary = capture(tree, out);
   ASSERT_TRUE(summary.has_value()) << render(summary.error());
   ASSERT_TRUE(fs::is_regular_file(out));
@@ -81,13 +88,14 @@ TEST_F(Snapshot, TarballCaptureReadsBackThroughOpenTree) {
 }
 
 TEST_F(Snapshot, UnreadableFilesAreRecordedAsSuch) {
-  fs::path out = scratch_dir("snap-unreadable") / "capture";
+  const ScratchDir scratch("snap-unreadable");
+  fs::path out = scratch / "capture";
   auto summary = capture("fixtures/sysfs/broken/files/devices", out);
   ASSERT_TRUE(summary.has_value()) << render(summary.error());
   std::set<std::string> unreadable(summary->unreadable.begin(), summary->unreadable.end());
   EXPECT_TRUE(unreadable.count("filepmu/events/dangling"));
   EXPECT_TRUE(unreadable.count("ghostpmu"));
-  auto manifest = nlohmann::json::parse(check::testing::read_text(out / "pmusnap-manifest.json"));
+  auto manifest = nlohmann::json::parse(pmucat::testing::read_text(out / "pmusnap-manifest.json"));
   EXPECT_EQ(manifest["not_captured"].size(), summary->not_captured.size());
   EXPECT_EQ(manifest["manifest_version"], kManifestVersion);
   // Placeholders are plain empty files (tar, even run by a user, can read them); the manifest
@@ -100,7 +108,8 @@ TEST_F(Snapshot, UnreadableFilesAreRecordedAsSuch) {
 }
 
 TEST_F(Snapshot, CliCapturesAndEveryToolReadsTheCapture) {
-  fs::path dir = scratch_dir("snap-cli");
+  const ScratchDir scratch("snap-cli");
+  fs::path dir = scratch.path();
   auto snap = run_command(tool("pmusnap") + " --sysfs fixtures/sysfs/broken/cha-umask/devices " +
                           (dir / "c.tar.gz").string());
   ASSERT_EQ(snap.status, 0) << snap.out;

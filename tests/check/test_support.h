@@ -1,15 +1,12 @@
-// Helpers shared by the check tests: running tools, reading files, building in-memory PMUs.
+// Helpers of the check tests: in-memory PMUs and a report's rule ids. Running tools, scratch
+// directories and files: tests/support.
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
+#include <cstdint>
 #include <set>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pmucat/catalog.h"
@@ -18,50 +15,6 @@
 #include "pmucat/terms.h"
 
 namespace pmucat::check::testing {
-
-struct CommandResult {
-  int status = -1;
-  std::string out;
-};
-
-// Runs `command` with /bin/sh from the source root; stdout is captured, stderr passes through.
-inline CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  std::string full = "cd '" PMUCAT_SOURCE_DIR "' && " + command;
-  FILE* pipe = popen(full.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, got);
-  int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-inline std::string tool(const std::string& name) {
-  return std::string(PMUCAT_BINARY_DIR) + "/cli/" + name + "/" + name;
-}
-
-inline std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-inline void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-// A fresh directory below the build tree, removed first if it exists. The process id keeps
-// tests that ctest runs in parallel (one process each) apart.
-inline std::filesystem::path scratch_dir(const std::string& name) {
-  std::filesystem::path dir = std::filesystem::path(PMUCAT_BINARY_DIR) / "check-scratch" /
-                              (name + "-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 // The distinct rule ids of a report.
 inline std::set<std::string> rule_ids(const Report& report) {

@@ -1,3 +1,4 @@
+// Internal unit test of cli/pmuls/catalog_json.h, cli/common/output_buffer.h: pmuls --json.
 // pmuls --json streams the catalog PMU by PMU: the text must be exactly what one document of
 // the whole selection dumps to, and the output buffer must deliver every byte.
 #include <fcntl.h>

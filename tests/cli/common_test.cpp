@@ -1,3 +1,4 @@
+// Internal unit test of cli/common/: the front end, colours, tables and JSON the tools share.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

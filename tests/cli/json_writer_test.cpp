@@ -1,3 +1,4 @@
+// Internal unit test of cli/common/json_writer.h: the tools' streaming JSON writer.
 // JsonWriter prints what dump_json prints for the same document: replaying any document through
 // the writer (and through JsonBuilder) must give back dump_json's text (and the document).
 #include "common/json_writer.h"

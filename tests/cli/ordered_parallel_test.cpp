@@ -1,3 +1,4 @@
+// Internal unit test of cli/common/ordered_parallel.h: the tools' ordered worker pool.
 // ordered_parallel: results arrive in index order whatever thread made them, no more than the
 // window wait at once, and a failure on any thread reaches the caller without a hang.
 #include "common/ordered_parallel.h"

@@ -1,3 +1,4 @@
+// Internal unit test of cli/pmuls/ and cli/pmuencode/: the tools' views of in-memory PMUs.
 // The pmuls views and pmuencode's pieces on in-memory PMUs.
 #include <fmt/core.h>
 #include <gtest/gtest.h>

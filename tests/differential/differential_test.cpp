@@ -15,6 +15,7 @@
 #include "perf_oracle.h"
 #include "reference_encoder.h"
 #include "spec_generator.h"
+#include "support/scratch_dir.h"
 #include "tree_model.h"
 
 namespace pmucat::differential {
@@ -230,7 +231,7 @@ std::vector<SpecCase> curated_cases(const std::string& tree) {
   return {};
 }
 
-class FixtureTree : public testing::TestWithParam<std::string> {};
+class FixtureTree : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FixtureTree, EveryEventAndRandomSpecsMatchPerf) {
   const fs::path root = fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / GetParam();
@@ -240,8 +241,8 @@ TEST_P(FixtureTree, EveryEventAndRandomSpecsMatchPerf) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Vendors, FixtureTree,
-                         testing::Values("intel-spr", "amd-zen4", "arm-neoverse", "power9"),
-                         [](const testing::TestParamInfo<std::string>& param_info) {
+                         ::testing::Values("intel-spr", "amd-zen4", "arm-neoverse", "power9"),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string name = param_info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;
                            return name;
@@ -295,9 +296,8 @@ TEST(RandomTrees, RandomSpecsMatchPerf) {
   for (unsigned t = 0; t < trees; ++t) {
     Rng rng(seed() + t);
     const TreeModel tree = random_tree(rng, 6, /*with_config3=*/t % 2 == 1);
-    char pattern[] = "/tmp/pmucat-random-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    const fs::path root = pattern;
+    const testing::ScratchDir scratch("random");
+    const fs::path& root = scratch.path();
     write_tree(tree, root / "devices");
     std::vector<SpecCase> cases = event_cases(tree, rng);
     const auto limits = field_limit_cases(tree, rng);
@@ -308,7 +308,6 @@ TEST(RandomTrees, RandomSpecsMatchPerf) {
     SCOPED_TRACE(label);
     expect_metadata_as_written(tree, root / "devices");
     run_differential(label, root / "devices", root / "devices", tree, cases, true, false);
-    fs::remove_all(root);
     if (IsSkipped()) return;
   }
 }

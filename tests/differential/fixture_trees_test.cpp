@@ -26,7 +26,7 @@ std::string read_all(const fs::path& path) {
   return out.str();
 }
 
-class VendorTree : public testing::TestWithParam<std::string> {};
+class VendorTree : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VendorTree, PmuEntriesAreRelativeSymlinksToDevices) {
   const fs::path root = tree_root(GetParam());
@@ -91,8 +91,8 @@ TEST_P(VendorTree, EveryFormatParsesAndEveryEventEncodesOnItsPmu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, VendorTree,
-                         testing::Values("intel-spr", "amd-zen4", "arm-neoverse", "power9"),
-                         [](const testing::TestParamInfo<std::string>& param_info) {
+                         ::testing::Values("intel-spr", "amd-zen4", "arm-neoverse", "power9"),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string name = param_info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;
                            return name;

@@ -8,6 +8,8 @@
 #include "perf_oracle.h"
 #include "reference_encoder.h"
 #include "spec_generator.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 #include "tree_model.h"
 
 namespace pmucat::differential {
@@ -95,11 +97,9 @@ TEST(TreeModel, SplitsEventTerms) {
 TEST(TreeModel, WriteThenReadGivesTheSameModel) {
   Rng rng(7);
   const TreeModel tree = random_tree(rng, 5, true);
-  char pattern[] = "/tmp/pmucat-model-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  write_tree(tree, fs::path(pattern) / "devices");
-  const TreeModel again = read_tree(fs::path(pattern) / "devices");
-  fs::remove_all(pattern);
+  const testing::ScratchDir scratch("model");
+  write_tree(tree, scratch.path() / "devices");
+  const TreeModel again = read_tree(scratch.path() / "devices");
   ASSERT_EQ(again.pmus.size(), tree.pmus.size());
   for (std::size_t i = 0; i < tree.pmus.size(); ++i) {
     EXPECT_EQ(again.pmus[i].name, tree.pmus[i].name);
@@ -252,14 +252,12 @@ TEST(PerfOracle, RunsPerfInAPrivateMountNamespace) {
   pmu.fields["split"] = *parse_field("config:36-39,44-47");
   pmu.events["foo"] = EventModel{"event=0x3c,umask=0x1", {}, {}, {}};
   tree.pmus.push_back(pmu);
-  char pattern[] = "/tmp/pmucat-oracle-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  write_tree(tree, fs::path(pattern) / "devices");
-  const OracleRun run = run_perf(fs::path(pattern) / "devices",
+  const testing::ScratchDir scratch("oracle");
+  write_tree(tree, scratch.path() / "devices");
+  const OracleRun run = run_perf(scratch.path() / "devices",
                                  {"fakepmu/foo,umask=0x4/", "fakepmu/split=0x5a/",
                                   "fakepmu/event=0x100/", "fakepmu/nosuch=1/"},
                                  options);
-  fs::remove_all(pattern);
   ASSERT_TRUE(run.failure.empty()) << run.failure;
   ASSERT_EQ(run.results.size(), 4U);
   ASSERT_EQ(run.results[0].attrs.size(), 1U) << run.results[0].output;
@@ -273,15 +271,9 @@ TEST(PerfOracle, RunsPerfInAPrivateMountNamespace) {
       << run.results[3].error;
 }
 
-std::string read_back(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 TEST(MaterialisedTree, MovesDynamicTypesAwayFromTheHostsAndBack) {
-  char pattern[] = "/tmp/pmucat-typeshift-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const fs::path devices = fs::path(pattern) / "devices";
+  const testing::ScratchDir scratch("typeshift");
+  const fs::path devices = scratch.path() / "devices";
   const std::vector<std::pair<std::string, std::string>> types = {{"cpu", "4\n"},
                                                                   {"msrlike", "9\n"},
                                                                   {"junk", "12 junk\n"},
@@ -294,11 +286,11 @@ TEST(MaterialisedTree, MovesDynamicTypesAwayFromTheHostsAndBack) {
   {
     const auto copy = MaterialisedTree::copy_of(devices);
     ASSERT_TRUE(copy.has_value());
-    EXPECT_EQ(read_back(copy->devices_dir() / "cpu" / "type"), "4\n");
-    EXPECT_EQ(read_back(copy->devices_dir() / "msrlike" / "type"), "10009\n");
-    EXPECT_EQ(read_back(copy->devices_dir() / "junk" / "type"), "10012 junk\n");
-    EXPECT_EQ(read_back(copy->devices_dir() / "hex" / "type"), "0x2e\n");
-    EXPECT_EQ(read_back(copy->devices_dir() / "huge" / "type"), "99999999999\n");
+    EXPECT_EQ(testing::read_text(copy->devices_dir() / "cpu" / "type"), "4\n");
+    EXPECT_EQ(testing::read_text(copy->devices_dir() / "msrlike" / "type"), "10009\n");
+    EXPECT_EQ(testing::read_text(copy->devices_dir() / "junk" / "type"), "10012 junk\n");
+    EXPECT_EQ(testing::read_text(copy->devices_dir() / "hex" / "type"), "0x2e\n");
+    EXPECT_EQ(testing::read_text(copy->devices_dir() / "huge" / "type"), "99999999999\n");
   }
   PerfResult result;
   result.attrs = {AttrWords{10012, {1, 0, 0, 0}}, AttrWords{4, {2, 0, 0, 0}},
@@ -308,7 +300,6 @@ TEST(MaterialisedTree, MovesDynamicTypesAwayFromTheHostsAndBack) {
                                            AttrWords{12, {1, 0, 0, 0}},
                                            AttrWords{1000, {4, 0, 0, 0}}};
   EXPECT_EQ(result.attrs, expected);
-  fs::remove_all(pattern);
 }
 
 }  // namespace

@@ -12,10 +12,23 @@
 #include <sstream>
 #include <system_error>
 
+#include "support/command.h"
+
 namespace pmucat::differential {
 namespace fs = std::filesystem;
 
 namespace {
+
+using testing::run_command;
+using testing::shell_quote;
+
+std::optional<testing::ScratchDir> make_scratch_dir(std::string_view label) {
+  try {
+    return std::optional<testing::ScratchDir>(std::in_place, label);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 constexpr const char* kSpecMarker = "@@PMUCAT-SPEC@@";
 constexpr const char* kMountFailed = "@@PMUCAT-MOUNT-FAILED@@";
@@ -39,53 +52,18 @@ std::string last_word(const std::string& line) {
   return space == std::string::npos ? line : line.substr(space + 1);
 }
 
-// Single-quotes `text` for sh.
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
-
-struct CommandOutput {
-  std::string text;
-  int status = -1;
-};
-
-CommandOutput run_command(const std::string& command) {
-  CommandOutput output;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return output;
-  char buffer[4096];
-  std::size_t got = 0;
-  while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.text.append(buffer, got);
-  const int status = pclose(pipe);
-  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
-
-fs::path make_temp_dir(const std::string& prefix) {
-  std::string pattern = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (mkdtemp(pattern.data()) == nullptr) return {};
-  return pattern;
-}
-
 // Runs one worker: a shell in a private mount namespace that runs perf per spec line.
 std::vector<PerfResult> run_worker(const fs::path& devices_dir,
                                    const std::vector<std::string>& specs,
                                    const OracleOptions& options, std::string& failure) {
   std::vector<PerfResult> results;
   if (specs.empty()) return results;
-  const fs::path work = make_temp_dir("pmucat-perf-");
-  if (work.empty()) {
+  const std::optional<testing::ScratchDir> scratch = make_scratch_dir("perf");
+  if (!scratch) {
     failure = "cannot create a temporary directory";
     return results;
   }
+  const fs::path& work = scratch->path();
   {
     std::ofstream list(work / "specs");
     for (const auto& spec : specs) list << spec << '\n';
@@ -105,21 +83,20 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
       fmt::format("unshare -m sh -c {} sh {} {} {} {} 2>&1", shell_quote(script),
                   shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
                   shell_quote(work.string()), shell_quote(options.perf));
-  const CommandOutput output = run_command(command);
-  std::error_code ignored;
-  fs::remove_all(work, ignored);
-  const auto done = output.text.rfind(kAllDone);
-  if (output.text.find(kMountFailed) != std::string::npos || done == std::string::npos) {
+  // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
+  const testing::CommandResult output = run_command(command, std::chrono::hours(24));
+  const auto done = output.out.rfind(kAllDone);
+  if (output.out.find(kMountFailed) != std::string::npos || done == std::string::npos) {
     failure = fmt::format("unshare/mount failed (status {}): {}", output.status,
-                          output.text.substr(0, 300));
+                          output.out.substr(0, 300));
     return results;
   }
-  std::size_t pos = output.text.find(kSpecMarker);
+  std::size_t pos = output.out.find(kSpecMarker);
   while (pos != std::string::npos) {
     const std::size_t start = pos + std::string(kSpecMarker).size() + 1;
-    const std::size_t next = output.text.find(kSpecMarker, start);
+    const std::size_t next = output.out.find(kSpecMarker, start);
     const std::size_t end = next == std::string::npos ? done : next;
-    results.push_back(parse_perf_output(output.text.substr(start, end - start)));
+    results.push_back(parse_perf_output(output.out.substr(start, end - start)));
     pos = next;
   }
   if (results.size() != specs.size()) {
@@ -203,14 +180,14 @@ OracleOptions OracleOptions::from_environment() {
 std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   if (geteuid() != 0) return "not root: the perf oracle needs a private mount namespace";
   const auto perf = run_command(fmt::format("{} --version 2>&1", shell_quote(options.perf)));
-  if (perf.status != 0 || !perf.text.starts_with("perf version")) {
+  if (perf.status != 0 || !perf.out.starts_with("perf version")) {
     return fmt::format("'{}' is not a working perf (install linux-perf)", options.perf);
   }
   const auto unshare =
       run_command("unshare -m sh -c 'mount --bind /tmp /sys/bus/event_source/devices' 2>&1");
   if (unshare.status != 0) {
     return fmt::format("unshare -m + bind mount over /sys/bus/event_source/devices fails: {}",
-                       unshare.text);
+                       unshare.out);
   }
   return std::nullopt;
 }
@@ -257,30 +234,18 @@ void restore_materialised_types(PerfResult& result) {
 }
 
 std::optional<MaterialisedTree> MaterialisedTree::copy_of(const fs::path& devices_dir) {
-  const fs::path root = make_temp_dir("pmucat-tree-");
-  if (root.empty()) return std::nullopt;
-  const fs::path devices = root / "devices";
+  std::optional<testing::ScratchDir> root = make_scratch_dir("tree");
+  if (!root) return std::nullopt;
+  const fs::path devices = *root / "devices";
   const auto copy = run_command(fmt::format("cp -rL {} {} 2>&1", shell_quote(devices_dir.string()),
                                             shell_quote(devices.string())));
-  MaterialisedTree tree(root, devices);
   if (copy.status != 0) return std::nullopt;
   move_dynamic_types(devices);
-  return tree;
+  return MaterialisedTree(std::move(*root), devices);
 }
 
-MaterialisedTree::MaterialisedTree(fs::path root, fs::path devices)
+MaterialisedTree::MaterialisedTree(testing::ScratchDir root, fs::path devices)
     : root_(std::move(root)), devices_(std::move(devices)) {}
-
-MaterialisedTree::MaterialisedTree(MaterialisedTree&& other) noexcept
-    : root_(std::move(other.root_)), devices_(std::move(other.devices_)) {
-  other.root_.clear();
-}
-
-MaterialisedTree::~MaterialisedTree() {
-  if (root_.empty()) return;
-  std::error_code ignored;
-  fs::remove_all(root_, ignored);
-}
 
 OracleRun run_perf(const fs::path& devices_dir, const std::vector<std::string>& specs,
                    const OracleOptions& options) {

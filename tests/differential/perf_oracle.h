@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.h"
+
 namespace pmucat::differential {
 
 // The part of an attr the differential test compares.
@@ -61,14 +63,13 @@ class MaterialisedTree {
  public:
   // Copies `devices_dir` (a devices folder, whose entries may be symlinks) into a new temp dir.
   static std::optional<MaterialisedTree> copy_of(const std::filesystem::path& devices_dir);
-  MaterialisedTree(MaterialisedTree&& other) noexcept;
+  MaterialisedTree(MaterialisedTree&& other) noexcept = default;
   MaterialisedTree& operator=(MaterialisedTree&&) = delete;
-  ~MaterialisedTree();
   const std::filesystem::path& devices_dir() const { return devices_; }
 
  private:
-  MaterialisedTree(std::filesystem::path root, std::filesystem::path devices);
-  std::filesystem::path root_;
+  MaterialisedTree(testing::ScratchDir root, std::filesystem::path devices);
+  testing::ScratchDir root_;
   std::filesystem::path devices_;
 };
 

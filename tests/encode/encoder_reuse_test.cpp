@@ -1,3 +1,4 @@
+// Internal unit test of src/encode/spec_views.h: what one Encoder reuses between calls.
 // What the Encoder remembers between calls (the PMU a name is, each PMU's term table, type and
 // default config, the aliases it classified, the last modifiers, the scanned event it reuses)
 // must never change a result: a spec list encoded round after round on one Encoder gives, every

@@ -16,6 +16,7 @@
 #include "pmucat/encode.h"
 #include "pmucat/spec.h"
 #include "sample_tree.h"
+#include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {
@@ -26,33 +27,22 @@ namespace fs = std::filesystem;
 class IntelPtTree {
  public:
   IntelPtTree() {
-    static int counter = 0;
-    root_ = fs::temp_directory_path() /
-            ("pmucat-intel-pt-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    fs::copy(fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/intel-spr/devices/intel_pt",
-             root_ / "intel_pt", fs::copy_options::recursive);
+    tree_.copy(fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/intel-spr/devices/intel_pt",
+               "intel_pt");
   }
-  ~IntelPtTree() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  IntelPtTree(const IntelPtTree&) = delete;
-  IntelPtTree& operator=(const IntelPtTree&) = delete;
 
   void write(const std::string& relative, const std::string& text) const {
-    std::ofstream(root_ / "intel_pt" / relative) << text;
+    tree_.write("intel_pt/" + relative, text);
   }
-  void remove(const std::string& relative) const { fs::remove_all(root_ / "intel_pt" / relative); }
+  void remove(const std::string& relative) const { tree_.remove("intel_pt/" + relative); }
   Catalog catalog() const {
-    auto catalog = Catalog::open(root_);
+    auto catalog = Catalog::open(tree_.root());
     EXPECT_TRUE(catalog.has_value());
     return std::move(*catalog);
   }
 
  private:
-  fs::path root_;
+  testing::TempTree tree_{"intel-pt"};
 };
 
 Expected<std::vector<EncodedEvent>> encode_as(const Catalog& catalog, const std::string& spec,

@@ -1,3 +1,4 @@
+// Internal unit test of src/encode/spec_views.h: the spec scanner against the full spec parser.
 // The single-pass spec scanner against the full spec parser: whatever it accepts, it must
 // describe exactly as parse_spec_views_full does (events, terms, no lints).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Internal unit test of fuzz/tree_codec.h: the fuzz targets' tree container.
 // The fuzz tree container (fuzz/tree_codec.h): round trips, dropped records, and that a written
 // tree never reaches outside its root or blocks on a FIFO.
 #include "tree_codec.h"

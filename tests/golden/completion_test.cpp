@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "run_command.h"
+#include "support/tools.h"
 
 namespace pmucat::testing {
 namespace {

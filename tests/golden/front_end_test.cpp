@@ -10,32 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "run_command.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A fresh directory under the system temp dir, removed with its contents at the end of a test.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "pmucat-front-end-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 std::string describe(const std::string& command, const CommandResult& result) {
   return "$ " + command + "\nstatus " + std::to_string(result.status) + "\nstdout:\n" +

@@ -9,7 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "run_command.h"
+#include "support/files.h"
+#include "support/tools.h"
 
 namespace pmucat::testing {
 namespace {
@@ -49,13 +50,6 @@ std::vector<GoldenCase> load_cases() {
   return cases;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 std::string render(const GoldenCase& golden, const CommandResult& result) {
   std::string text = "# tree: " + golden.tree + "\n$ " + golden.command + "\n" + result.out;
   if (!result.out.empty() && result.out.back() != '\n') text += "\n[no newline at end]\n";
@@ -77,14 +71,13 @@ TEST_P(Golden, OutputMatches) {
   const std::string path = golden_dir() + "/expected/" + golden.name + ".txt";
   const char* update = std::getenv("PMUCAT_UPDATE_GOLDEN");
   if (update != nullptr && std::string(update) == "1") {
-    std::filesystem::create_directories(golden_dir() + "/expected");
-    std::ofstream(path) << actual;
+    write_text(path, actual);
     GTEST_SKIP() << "rewrote " << path;
   }
   ASSERT_TRUE(std::filesystem::exists(path))
       << path << " is missing; run with PMUCAT_UPDATE_GOLDEN=1 to create it. Output:\n"
       << actual;
-  EXPECT_EQ(read_file(path), actual) << "run with PMUCAT_UPDATE_GOLDEN=1 to accept the new output";
+  EXPECT_EQ(read_text(path), actual) << "run with PMUCAT_UPDATE_GOLDEN=1 to accept the new output";
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(load_cases()),
@@ -144,7 +137,7 @@ TEST(Examples, HelpExamplesAreGoldenCases) {
 
 TEST(Examples, DocumentedExamplesAreGoldenCases) {
   for (const char* doc : {"docs/cli.md", "docs/man/pmuls.1.md", "docs/man/pmuencode.1.md"}) {
-    const std::string text = read_file(source_dir() + "/" + doc);
+    const std::string text = read_text(source_dir() + "/" + doc);
     ASSERT_FALSE(text.empty()) << doc;
     expect_examples_are_cases(doc, text);
   }

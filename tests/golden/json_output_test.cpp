@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "json_schema.h"
-#include "run_command.h"
+#include "support/tools.h"
 
 namespace pmucat::testing {
 namespace {

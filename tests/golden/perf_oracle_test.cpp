@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "run_command.h"
+#include "support/tools.h"
 
 namespace pmucat::testing {
 namespace {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hostile_corpus.h"
-#include "run_command.h"
+#include "support/tools.h"
 
 namespace pmucat::hostile {
 namespace {

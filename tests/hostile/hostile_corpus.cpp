@@ -1,49 +1,22 @@
 #include "hostile_corpus.h"
 
 #include <fmt/format.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-#include <cstring>
 #include <fstream>
 #include <functional>
-#include <stdexcept>
 #include <system_error>
+
+#include "support/files.h"
 
 namespace pmucat::hostile {
 namespace fs = std::filesystem;
 namespace {
 
+using testing::make_fifo;
+using testing::make_socket;
+using testing::write_text;
+
 constexpr std::size_t kMebibyte = std::size_t{1} << 20;
-
-void write_file(const fs::path& path, std::string_view content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-void make_fifo(const fs::path& path) {
-  fs::create_directories(path.parent_path());
-  if (::mkfifo(path.c_str(), 0644) != 0) throw std::runtime_error("mkfifo " + path.string());
-}
-
-// A bound (then closed) UNIX socket leaves its inode behind, as a dead daemon's would.
-void make_socket(const fs::path& path) {
-  fs::create_directories(path.parent_path());
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("socket");
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  const std::string text = path.string();
-  if (text.size() >= sizeof address.sun_path) throw std::runtime_error("socket path too long");
-  std::memcpy(address.sun_path, text.c_str(), text.size() + 1);
-  const int bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
-  ::close(fd);
-  if (bound != 0) throw std::runtime_error("bind " + text);
-}
 
 // Bytes 1..255 from a fixed generator: garbage without a NUL, so the term parser sees it.
 std::string garbage(std::size_t size) {
@@ -59,10 +32,10 @@ std::string garbage(std::size_t size) {
 
 // A healthy PMU directory: type, two formats, an event.
 void write_base_pmu(const fs::path& dir, unsigned type) {
-  write_file(dir / "type", fmt::format("{}\n", type));
-  write_file(dir / "format" / "event", "config:0-7\n");
-  write_file(dir / "format" / "umask", "config:8-15\n");
-  write_file(dir / "events" / "ok", "event=0x3c\n");
+  write_text(dir / "type", fmt::format("{}\n", type));
+  write_text(dir / "format" / "event", "config:0-7\n");
+  write_text(dir / "format" / "umask", "config:8-15\n");
+  write_text(dir / "events" / "ok", "event=0x3c\n");
 }
 
 struct CaseRecipe {
@@ -185,20 +158,20 @@ std::vector<CaseRecipe> recipes() {
        {"file-too-large"},
        false,
        K::events,
-       [mebibyte](const fs::path& d) { write_file(d / "events" / "huge", mebibyte); }},
+       [mebibyte](const fs::path& d) { write_text(d / "events" / "huge", mebibyte); }},
       {"format_one_mebibyte",
        "format/huge",
        {"file-too-large"},
        false,
        K::events,
-       [mebibyte](const fs::path& d) { write_file(d / "format" / "huge", mebibyte); }},
+       [mebibyte](const fs::path& d) { write_text(d / "format" / "huge", mebibyte); }},
       {"type_one_mebibyte",
        "type",
        {"file-too-large"},
        false,
        K::nothing,
        [mebibyte](const fs::path& d) {
-         write_file(d / "type", "12" + std::string(kMebibyte, '3'));
+         write_text(d / "type", "12" + std::string(kMebibyte, '3'));
        }},
       {"event_nul_byte",
        "events/nul",
@@ -206,7 +179,7 @@ std::vector<CaseRecipe> recipes() {
        true,
        K::events,
        [](const fs::path& d) {
-         write_file(d / "events" / "nul", std::string_view("event=0x1\0,umask=2\n", 19));
+         write_text(d / "events" / "nul", std::string_view("event=0x1\0,umask=2\n", 19));
        }},
       {"format_nul_byte",
        "format/nul",
@@ -214,56 +187,56 @@ std::vector<CaseRecipe> recipes() {
        true,
        K::events,
        [](const fs::path& d) {
-         write_file(d / "format" / "nul", std::string_view("config:16\0-23\n", 14));
+         write_text(d / "format" / "nul", std::string_view("config:16\0-23\n", 14));
        }},
       {"type_nul_byte",
        "type",
        {"file-nul-byte"},
        true,
        K::nothing,
-       [](const fs::path& d) { write_file(d / "type", std::string_view("4\0\n", 3)); }},
+       [](const fs::path& d) { write_text(d / "type", std::string_view("4\0\n", 3)); }},
       {"event_name_invalid_utf8",
        "events/ev\xff\xfe",
        {"event-name-charset"},
        false,
        K::events,
-       [](const fs::path& d) { write_file(d / "events" / "ev\xff\xfe", "event=0x5\n"); }},
+       [](const fs::path& d) { write_text(d / "events" / "ev\xff\xfe", "event=0x5\n"); }},
       {"format_name_invalid_utf8",
        "format/f\xc3\x28",
        {"format-name-charset"},
        false,
        K::events,
-       [](const fs::path& d) { write_file(d / "format" / "f\xc3\x28", "config1:0-3\n"); }},
+       [](const fs::path& d) { write_text(d / "format" / "f\xc3\x28", "config1:0-3\n"); }},
       {"format_bit_1000",
        "format/wide",
        {"format-bit-out-of-range"},
        true,
        K::events,
-       [](const fs::path& d) { write_file(d / "format" / "wide", "config:1000\n"); }},
+       [](const fs::path& d) { write_text(d / "format" / "wide", "config:1000\n"); }},
       {"event_empty",
        "events/empty",
        {"event-empty"},
        false,
        K::events,
-       [](const fs::path& d) { write_file(d / "events" / "empty", ""); }},
+       [](const fs::path& d) { write_text(d / "events" / "empty", ""); }},
       {"format_empty",
        "format/empty",
        {"format-syntax", "format-empty"},
        true,
        K::events,
-       [](const fs::path& d) { write_file(d / "format" / "empty", ""); }},
+       [](const fs::path& d) { write_text(d / "format" / "empty", ""); }},
       {"type_empty",
        "type",
        {"pmu-type-invalid"},
        true,
        K::nothing,
-       [](const fs::path& d) { write_file(d / "type", ""); }},
+       [](const fs::path& d) { write_text(d / "type", ""); }},
       {"event_crlf",
        "events/crlf",
        {"terms-whitespace"},
        true,
        K::events,
-       [](const fs::path& d) { write_file(d / "events" / "crlf", "event=0x1\r\n"); }},
+       [](const fs::path& d) { write_text(d / "events" / "crlf", "event=0x1\r\n"); }},
       {"type_crlf",
        "type",
        {"pmu-type-trailing"},
@@ -273,32 +246,29 @@ std::vector<CaseRecipe> recipes() {
          std::ifstream in(d / "type");
          std::string type;
          in >> type;
-         write_file(d / "type", type + "\r\n");
+         write_text(d / "type", type + "\r\n");
        }},
       {"event_binary_garbage",
        "events/garbage",
        {"terms-syntax", "terms-stray-byte", "terms-missing-comma"},
        true,
        K::events,
-       [](const fs::path& d) { write_file(d / "events" / "garbage", garbage(300)); }},
+       [](const fs::path& d) { write_text(d / "events" / "garbage", garbage(300)); }},
       {"type_overflow",
        "type",
        {"pmu-type-invalid"},
        true,
        K::nothing,
-       [](const fs::path& d) { write_file(d / "type", "99999999999\n"); }},
+       [](const fs::path& d) { write_text(d / "type", "99999999999\n"); }},
   };
 }
 
 }  // namespace
 
 HostileTree::HostileTree() {
-  std::string pattern = (fs::temp_directory_path() / "pmucat-hostile-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  root_ = pattern;
   devices_ = root_ / "devices";
   write_base_pmu(devices_ / kGoodPmu, 42);
-  write_file(devices_ / kGoodPmu / "events" / "plain", "event=0x12");  // no trailing newline
+  write_text(devices_ / kGoodPmu / "events" / "plain", "event=0x12");  // no trailing newline
   unsigned type = 100;
   for (const auto& recipe : recipes()) {
     const std::string pmu = "hx_" + recipe.label;
@@ -328,16 +298,11 @@ HostileTree::HostileTree() {
       {"pmu_name_invalid_utf8", bad_name, bad_name, {"pmu-name-charset"}, false, "", 0});
 }
 
-HostileTree::~HostileTree() {
-  std::error_code ignored;
-  fs::remove_all(root_, ignored);
-}
-
 void HostileTree::add_big_pmu(const std::string& name, unsigned event_count) const {
   const fs::path dir = devices_ / name;
   write_base_pmu(dir, 999);
   for (unsigned i = 0; i < event_count; ++i) {
-    write_file(dir / "events" / fmt::format("e{:06}", i), fmt::format("event={:#x}\n", i & 0xff));
+    write_text(dir / "events" / fmt::format("e{:06}", i), fmt::format("event={:#x}\n", i & 0xff));
   }
 }
 

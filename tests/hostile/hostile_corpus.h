@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.h"
+
 namespace pmucat::hostile {
 
 // What the tools must say about one hostile entry, and what must still work beside it.
@@ -33,7 +35,6 @@ class HostileTree {
   HostileTree();
   HostileTree(const HostileTree&) = delete;
   HostileTree& operator=(const HostileTree&) = delete;
-  ~HostileTree();
 
   const std::filesystem::path& devices() const { return devices_; }
   const std::vector<HostileCase>& cases() const { return cases_; }
@@ -45,7 +46,7 @@ class HostileTree {
   void add_big_pmu(const std::string& name, unsigned event_count) const;
 
  private:
-  std::filesystem::path root_;
+  testing::ScratchDir root_{"hostile"};
   std::filesystem::path devices_;
   std::vector<HostileCase> cases_;
 };

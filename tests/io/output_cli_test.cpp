@@ -8,12 +8,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <thread>
 
-#include "../perfdata/model_builder.h"
-#include "../perfdata/run_command.h"
+#include "perfdata/model_builder.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat {
 namespace {
@@ -58,13 +61,13 @@ class OutputCli : public ::testing::Test {
     spec.events = 2;
     ASSERT_FALSE(write_perf_data(input_, test::demo_model(spec), {}));
   }
-  test::CommandResult encode(const std::string& output, const std::string& extra = "") {
+  testing::CommandResult encode(const std::string& output, const std::string& extra = "") {
     // In the scratch directory: a tool that took "-" for a file name would leave it there.
-    return test::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " + kSysfs +
-                             " " + extra + " -o " + output +
-                             " cpu/event=0x3c/ cpu/event=0xc0,umask=0x1/");
+    return testing::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " +
+                                kSysfs + " " + extra + " -o " + output +
+                                " cpu/event=0x3c/ cpu/event=0xc0,umask=0x1/");
   }
-  test::TempDir dir_;
+  testing::ScratchDir dir_;
   fs::path input_ = dir_ / "in.data";
 };
 
@@ -85,10 +88,10 @@ TEST_F(OutputCli, SymlinkStaysALinkOnEveryTool) {
     fs::create_symlink(target, link);
     std::string line = command;
     line.replace(line.find("LINK"), 4, quoted(link));
-    const auto r = test::run_command(line);
+    const auto r = testing::run_command(line);
     EXPECT_LE(r.status, 1) << line << "\n" << r.err;  // pmucheck: 1 = findings
     EXPECT_TRUE(fs::is_symlink(link)) << line;
-    EXPECT_NE(test::slurp(target), "stale") << line;
+    EXPECT_NE(testing::read_text(target), "stale") << line;
     struct stat info {};
     ASSERT_EQ(::stat(target.c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 07777, 0644u) << line;  // not the temporary's 0600
@@ -114,7 +117,7 @@ TEST_F(OutputCli, FifoGetsPipeModePerfData) {
     const auto r =
         tool == "pmuencode"
             ? encode(quoted(fifo))
-            : test::run_command(kData + " convert " + quoted(input_) + " " + quoted(fifo));
+            : testing::run_command(kData + " convert " + quoted(input_) + " " + quoted(fifo));
     // A reader still waiting for a writer gets one that closes at once (EOF); none waiting: ENXIO.
     const int release = ::open(("/proc/self/fd/" + std::to_string(fifo_inode)).c_str(),
                                O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -136,8 +139,9 @@ TEST_F(OutputCli, CharacterDeviceIsNotReplaced) {
   const auto node = dir_ / "null";
   if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) GTEST_SKIP() << "no mknod";
   EXPECT_EQ(encode(quoted(node)).status, 0);
-  EXPECT_EQ(test::run_command(kData + " convert " + quoted(input_) + " " + quoted(node)).status, 0);
-  EXPECT_LE(test::run_command(kCheck + " --sysfs " + kSysfs + " -o " + quoted(node)).status, 1);
+  EXPECT_EQ(testing::run_command(kData + " convert " + quoted(input_) + " " + quoted(node)).status,
+            0);
+  EXPECT_LE(testing::run_command(kCheck + " --sysfs " + kSysfs + " -o " + quoted(node)).status, 1);
   struct stat info {};
   ASSERT_EQ(::lstat(node.c_str(), &info), 0);
   EXPECT_TRUE(S_ISCHR(info.st_mode));
@@ -148,8 +152,8 @@ TEST_F(OutputCli, CharacterDeviceIsNotReplaced) {
 TEST_F(OutputCli, DashIsStandardOutput) {
   // Run in the scratch directory: a tool that took "-" for a file name would leave it there.
   const std::string in_scratch = "cd " + quoted(dir_.path()) + " && ";
-  const auto encoded = test::run_command(in_scratch + kEncode + " --sysfs " + kSysfs +
-                                         " -o - cpu/event=0x3c/ " + "cpu/event=0xc0,umask=0x1/");
+  const auto encoded = testing::run_command(in_scratch + kEncode + " --sysfs " + kSysfs +
+                                            " -o - cpu/event=0x3c/ " + "cpu/event=0xc0,umask=0x1/");
   ASSERT_EQ(encoded.status, 0) << encoded.err;
   const auto data = parse(encoded.out, "pmuencode -o -");
   ASSERT_TRUE(data) << data.error().message;
@@ -157,14 +161,14 @@ TEST_F(OutputCli, DashIsStandardOutput) {
   EXPECT_EQ(data->events.size(), 2u);
 
   const auto converted =
-      test::run_command(in_scratch + kData + " convert " + quoted(input_) + " -");
+      testing::run_command(in_scratch + kData + " convert " + quoted(input_) + " -");
   ASSERT_EQ(converted.status, 0) << converted.err;
   const auto again = parse(converted.out, "pmudata convert IN -");
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->mode, PerfDataMode::pipe);
 
   const auto checked =
-      test::run_command(in_scratch + kCheck + " --sysfs " + kSysfs + " --format ktap -o -");
+      testing::run_command(in_scratch + kCheck + " --sysfs " + kSysfs + " --format ktap -o -");
   EXPECT_LE(checked.status, 1);
   EXPECT_TRUE(checked.out.starts_with("KTAP version")) << checked.out.substr(0, 80);
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"in.data"});
@@ -175,15 +179,16 @@ TEST_F(OutputCli, EmptyPathDirectoryAndUnwritableAreExit2) {
   const std::string missing_dir = quoted(dir_ / "no/such/dir/out.pb");
   for (const std::string& output : {std::string("''"), quoted(dir_ / "d")}) {
     EXPECT_EQ(encode(output).status, 2) << output;
-    EXPECT_EQ(test::run_command(kData + " convert " + quoted(input_) + " " + output).status, 2)
+    EXPECT_EQ(testing::run_command(kData + " convert " + quoted(input_) + " " + output).status, 2)
         << output;
-    EXPECT_EQ(test::run_command(kCheck + " --sysfs " + kSysfs + " -o " + output).status, 2)
+    EXPECT_EQ(testing::run_command(kCheck + " --sysfs " + kSysfs + " -o " + output).status, 2)
         << output;
     EXPECT_EQ(
-        test::run_command(kCheck + " --sysfs " + kSysfs + " --write-baseline " + output).status, 2)
+        testing::run_command(kCheck + " --sysfs " + kSysfs + " --write-baseline " + output).status,
+        2)
         << output;
   }
-  const auto r = test::run_command(kData + " convert " + quoted(input_) + " " + missing_dir);
+  const auto r = testing::run_command(kData + " convert " + quoted(input_) + " " + missing_dir);
   EXPECT_EQ(r.status, 2) << r.err;             // an output I/O failure, not a rejected input
   EXPECT_EQ(encode("-", "--json").status, 2);  // both would go to standard output
   EXPECT_TRUE(fs::is_empty(dir_ / "d"));
@@ -193,12 +198,12 @@ TEST_F(OutputCli, EmptyPathDirectoryAndUnwritableAreExit2) {
 TEST_F(OutputCli, NewFilesGetTheUsualModeAndNoTemporaryRemains) {
   const auto encoded = dir_ / "new.data";
   const auto converted = dir_ / "new.pbtxt";
-  ASSERT_EQ(test::run_command("umask 022 && " + kEncode + " --sysfs " + kSysfs + " -o " +
-                              quoted(encoded) + " cpu/event=0x3c/")
+  ASSERT_EQ(testing::run_command("umask 022 && " + kEncode + " --sysfs " + kSysfs + " -o " +
+                                 quoted(encoded) + " cpu/event=0x3c/")
                 .status,
             0);
-  ASSERT_EQ(test::run_command("umask 022 && " + kData + " convert " + quoted(input_) + " " +
-                              quoted(converted))
+  ASSERT_EQ(testing::run_command("umask 022 && " + kData + " convert " + quoted(input_) + " " +
+                                 quoted(converted))
                 .status,
             0);
   for (const auto& path : {encoded, converted}) {
@@ -223,22 +228,22 @@ TEST_F(OutputCli, PmuencodeWritesOneSamplePerEventThatPerfShows) {
     for (const auto& e : data->events) decoded = decoded || decode_sample(r.payload, e.attr);
     EXPECT_TRUE(decoded);
   }
-  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
-  const auto report = test::run_command("perf report --stdio -i " + quoted(path));
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
+  const auto report = testing::run_command("perf report --stdio -i " + quoted(path));
   EXPECT_EQ(report.status, 0) << report.err;
   EXPECT_EQ(report.err, "");
   EXPECT_NE(report.out.find("of event 'cpu/event=0x3c/'"), std::string::npos) << report.out;
   EXPECT_NE(report.out.find("of event 'cpu/event=0xc0,umask=0x1/'"), std::string::npos)
       << report.out;
-  const auto script = test::run_command("perf script -i " + quoted(path));
+  const auto script = testing::run_command("perf script -i " + quoted(path));
   EXPECT_EQ(script.status, 0) << script.err;
   EXPECT_EQ(script.err, "");
   EXPECT_NE(script.out.find("cpu/event=0x3c/"), std::string::npos) << script.out;
   EXPECT_NE(script.out.find("cpu/event=0xc0,umask=0x1/"), std::string::npos) << script.out;
   // And in pipe mode from standard output.
   const auto piped =
-      test::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " + kSysfs +
-                        " -o - cpu/event=0x3c/ | perf script -i -");
+      testing::run_command("cd " + quoted(dir_.path()) + " && " + kEncode + " --sysfs " + kSysfs +
+                           " -o - cpu/event=0x3c/ | perf script -i -");
   EXPECT_EQ(piped.status, 0) << piped.err;
   EXPECT_NE(piped.out.find("cpu/event=0x3c/"), std::string::npos) << piped.out;
 }
@@ -247,7 +252,7 @@ TEST_F(OutputCli, PmuencodeWritesOneSamplePerEventThatPerfShows) {
 // makes its first write(2), writev(2) or pwrite(2) (deterministic, no timing). The old file stays
 // as it was and nothing else appears beside it.
 TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
-  if (test::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
+  if (testing::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
   fs::create_directory(dir_ / "out");
   const std::vector<std::pair<std::string, std::string>> commands = {
       {"enc.data", kEncode + " --sysfs " + kSysfs + " -o OUT cpu/event=0x3c/"},
@@ -261,12 +266,12 @@ TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
       std::ofstream(out) << "old";
       std::string line = command;
       line.replace(line.find("OUT"), 3, quoted(out));
-      const auto r = test::run_command(
+      const auto r = testing::run_command(
           "strace -f -qq -o " + quoted(dir_ / "strace.log") +
           " -e trace=write,writev,pwrite64 -e inject=write,writev,pwrite64:signal=" + signal_name +
           ":when=1 " + line);
       EXPECT_NE(r.status, 0) << signal_name << ": " << line;  // it died of the signal
-      EXPECT_EQ(test::slurp(out), "old") << signal_name << ": " << line;
+      EXPECT_EQ(testing::read_text(out), "old") << signal_name << ": " << line;
     }
     EXPECT_EQ(entries(dir_ / "out"),
               (std::vector<std::string>{"conv.data", "conv.pb", "enc.data", "report.ktap"}))
@@ -279,7 +284,7 @@ TEST_F(OutputCli, SignalMidWriteLeavesTheOldFileAndNoTemporary) {
 // so nothing but the finished capture is left: strace delivers the signal at the capture's
 // second mkdir(2) (staging exists) and at its wait for tar (the temporary archive exists).
 TEST_F(OutputCli, SignalDuringPmusnapLeavesNoStagingOrTemporary) {
-  if (test::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
+  if (testing::run_command("strace -V").status != 0) GTEST_SKIP() << "strace is not installed";
   if (!fs::exists(kSnap)) GTEST_SKIP() << kSnap << " not built";
   const fs::path tmp = dir_ / "tmp";
   const fs::path out_dir = dir_ / "snaps";
@@ -291,9 +296,9 @@ TEST_F(OutputCli, SignalDuringPmusnapLeavesNoStagingOrTemporary) {
   };
   for (const auto& [name, inject] : cases) {
     const fs::path out = out_dir / name;
-    const auto r = test::run_command("TMPDIR=" + quoted(tmp) + " strace -qq -o " +
-                                     quoted(dir_ / "strace.log") + " -e inject=" + inject + " " +
-                                     kSnap + " --sysfs " + kSysfs + " " + quoted(out));
+    const auto r = testing::run_command("TMPDIR=" + quoted(tmp) + " strace -qq -o " +
+                                        quoted(dir_ / "strace.log") + " -e inject=" + inject + " " +
+                                        kSnap + " --sysfs " + kSysfs + " " + quoted(out));
     EXPECT_NE(r.status, 0) << name << ": the signal was not delivered";
     EXPECT_TRUE(fs::exists(out)) << name << ": the capture was not completed before the signal";
   }

@@ -15,11 +15,14 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <thread>
 
-#include "../perfdata/model_builder.h"
-#include "../perfdata/run_command.h"
+#include "perfdata/model_builder.h"
 #include "pmucat/perfdata.h"
+#include "support/command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat {
 namespace {
@@ -67,7 +70,7 @@ class FifoReader {
 class OutputFileTest : public ::testing::TestWithParam<bool> {
  protected:
   OutputOptions options() const { return OutputOptions{.unnamed_temporary = GetParam()}; }
-  test::TempDir dir_;
+  testing::ScratchDir dir_;
 };
 
 INSTANTIATE_TEST_SUITE_P(Temporaries, OutputFileTest, ::testing::Values(true, false),
@@ -93,7 +96,7 @@ TEST_P(OutputFileTest, NewFileGetsTheUmaskModeAndNothingElseIsLeft) {
   const auto error = write_output_file(dir_ / "new.txt", "hello\n", options());
   ::umask(old_mask);
   ASSERT_FALSE(error) << error->message;
-  EXPECT_EQ(test::slurp(dir_ / "new.txt"), "hello\n");
+  EXPECT_EQ(testing::read_text(dir_ / "new.txt"), "hello\n");
   EXPECT_EQ(mode_of(dir_ / "new.txt") & 07777, 0640u);  // 0666 & ~027, not mkstemp's 0600
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"new.txt"});
 }
@@ -104,7 +107,7 @@ TEST_P(OutputFileTest, ReplacedFileKeepsItsMode) {
     put(path, "old");
     ASSERT_EQ(::chmod(path.c_str(), mode), 0);
     ASSERT_FALSE(write_output_file(path, "new", options()));
-    EXPECT_EQ(test::slurp(path), "new");
+    EXPECT_EQ(testing::read_text(path), "new");
     EXPECT_EQ(mode_of(path) & 07777, mode);
   }
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"kept.txt"});
@@ -122,7 +125,7 @@ TEST_P(OutputFileTest, SymlinkStaysALinkAndItsTargetIsReplaced) {
   EXPECT_TRUE(fs::is_symlink(dir_ / "a/link"));
   EXPECT_TRUE(fs::is_symlink(dir_ / "b/hop"));
   EXPECT_EQ(fs::read_symlink(dir_ / "a/link"), "../b/hop");
-  EXPECT_EQ(test::slurp(dir_ / "b/target.txt"), "new");
+  EXPECT_EQ(testing::read_text(dir_ / "b/target.txt"), "new");
   EXPECT_EQ(mode_of(dir_ / "b/target.txt") & 07777, 0604u);
   EXPECT_EQ(entries(dir_ / "a"), std::vector<std::string>{"link"});
   EXPECT_EQ(entries(dir_ / "b"), (std::vector<std::string>{"hop", "target.txt"}));
@@ -131,7 +134,7 @@ TEST_P(OutputFileTest, SymlinkStaysALinkAndItsTargetIsReplaced) {
   fs::create_symlink("created.txt", dir_ / "dangling");
   ASSERT_FALSE(write_output_file(dir_ / "dangling", "made", options()));
   EXPECT_TRUE(fs::is_symlink(dir_ / "dangling"));
-  EXPECT_EQ(test::slurp(dir_ / "created.txt"), "made");
+  EXPECT_EQ(testing::read_text(dir_ / "created.txt"), "made");
 }
 
 TEST_P(OutputFileTest, FifoIsStreamedIntoNotReplaced) {
@@ -235,7 +238,7 @@ TEST_P(OutputFileTest, AbandonedOutputLeavesTargetAndNoTemporary) {
       EXPECT_EQ(entries(dir_.path()).size(), 2u);  // the named temporary
     }
   }
-  EXPECT_EQ(test::slurp(path), "original");
+  EXPECT_EQ(testing::read_text(path), "original");
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"keep.txt"});
 }
 
@@ -282,7 +285,7 @@ TEST_P(OutputFileTest, TerminatingSignalsLeaveNoTemporary) {
 }
 
 TEST(OutputFileUnnamed, EvenSigkillLeavesNoTemporary) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   expect_no_temporary_after(SIGKILL, dir.path(), OutputOptions{});
 }
 
@@ -297,7 +300,7 @@ std::optional<fs::path> open_temporary_in(const fs::path& dir) {
 }
 
 TEST(PerfDataOutput, TemporaryHeaderStaysZeroedUntilTheLastWrite) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   test::ModelSpec spec;
   const PerfData model = test::demo_model(spec);
   auto writer = PerfDataWriter::create(dir / "big.data", model.events, model.features, {});
@@ -308,7 +311,7 @@ TEST(PerfDataOutput, TemporaryHeaderStaysZeroedUntilTheLastWrite) {
   const std::uint64_t written = writer->records_written();
   const auto temporary = open_temporary_in(dir.path());
   ASSERT_TRUE(temporary);
-  const std::vector<std::byte> partial = test::file_bytes(*temporary);
+  const std::vector<std::byte> partial = testing::read_bytes(*temporary);
   ASSERT_GT(partial.size(), 104u);
   EXPECT_TRUE(std::all_of(partial.begin(), partial.begin() + 104,
                           [](std::byte b) { return b == std::byte{0}; }));
@@ -321,7 +324,7 @@ TEST(PerfDataOutput, TemporaryHeaderStaysZeroedUntilTheLastWrite) {
 }
 
 TEST(PerfDataOutput, FifoGetsPipeModeOurReaderParses) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   const auto fifo = dir / "perf.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   test::ModelSpec spec;

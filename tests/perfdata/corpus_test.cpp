@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "pmucat/perfdata.h"
-#include "run_command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat {
 namespace {
@@ -70,26 +72,26 @@ TEST_P(Corpus, ReadsAndRewritesWithoutLoss) {
   ASSERT_TRUE(data) << data.error().message;
   EXPECT_FALSE(data->events.empty());
   EXPECT_FALSE(data->records.empty());
-  test::TempDir dir;
+  testing::ScratchDir dir;
   const auto out = dir / "rewritten.data";
   ASSERT_FALSE(write_perf_data(out, *data, options_like(*data)));
   const auto again = read_perf_data(out);
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(*again, *data);
-  for (const auto& p : check_perf_data(test::file_bytes(path()), GetParam())) {
+  for (const auto& p : check_perf_data(testing::read_bytes(path()), GetParam())) {
     EXPECT_NE(p.severity, Severity::error) << p.message;
   }
 }
 
 TEST_P(Corpus, MatchesPerfsView) {
-  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
   const auto data = read_perf_data(path());
   ASSERT_TRUE(data) << data.error().message;
-  const auto dump = test::run_command("perf report -D -i '" + path().string() + "'");
+  const auto dump = testing::run_command("perf report -D -i '" + path().string() + "'");
   EXPECT_EQ(our_record_counts(*data), perf_record_counts(dump.out));
 
   const auto header =
-      test::run_command("perf report --header-only -I -i '" + path().string() + "'");
+      testing::run_command("perf report --header-only -I -i '" + path().string() + "'");
   std::vector<std::string> perf_names;
   static const std::regex kEvent(R"(# event : name = ([^,]*),)");
   for (std::sregex_iterator it(header.out.begin(), header.out.end(), kEvent), end; it != end;
@@ -114,14 +116,14 @@ TEST_P(Corpus, MatchesPerfsView) {
 }
 
 TEST_P(Corpus, RewrittenFileGivesTheSamePerfScript) {
-  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
   const auto data = read_perf_data(path());
   ASSERT_TRUE(data);
-  test::TempDir dir;
+  testing::ScratchDir dir;
   const auto out = dir / "rewritten.data";
   ASSERT_FALSE(write_perf_data(out, *data, options_like(*data)));
-  const auto a = test::run_command("perf script -i '" + path().string() + "'");
-  const auto b = test::run_command("perf script -i '" + out.string() + "'");
+  const auto a = testing::run_command("perf script -i '" + path().string() + "'");
+  const auto b = testing::run_command("perf script -i '" + out.string() + "'");
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.out, b.out);
 }

@@ -2,32 +2,27 @@
 // their names, ids and PMU mappings.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_events.h"
 #include "pmucat/perfdata_features.h"
-#include "run_command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat {
 namespace {
 
-void put(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
 // A sysfs-like tree with one dynamic PMU (type 42) and the software PMU.
-Catalog fake_catalog(const test::TempDir& dir) {
+Catalog fake_catalog(const testing::ScratchDir& dir) {
   const auto root = dir / "devices";
-  put(root / "fakepmu/type", "42\n");
-  put(root / "fakepmu/format/event", "config:0-7\n");
-  put(root / "fakepmu/format/umask", "config:8-15\n");
-  put(root / "fakepmu/format/ldlat", "config1:0-15\n");
-  put(root / "fakepmu/events/foo", "event=0x3c,umask=0x1\n");
-  put(root / "software/type", "1\n");
+  testing::write_text(root / "fakepmu/type", "42\n");
+  testing::write_text(root / "fakepmu/format/event", "config:0-7\n");
+  testing::write_text(root / "fakepmu/format/umask", "config:8-15\n");
+  testing::write_text(root / "fakepmu/format/ldlat", "config1:0-15\n");
+  testing::write_text(root / "fakepmu/events/foo", "event=0x3c,umask=0x1\n");
+  testing::write_text(root / "software/type", "1\n");
   auto catalog = Catalog::open(root);
   EXPECT_TRUE(catalog);
   return std::move(*catalog);
@@ -40,7 +35,7 @@ class EventsFile : public ::testing::Test {
     EXPECT_TRUE(events) << (events ? "" : events.error().message);
     return events ? *events : std::vector<EncodedEvent>{};
   }
-  test::TempDir dir_;
+  testing::ScratchDir dir_;
 };
 
 TEST_F(EventsFile, ModelHasIdsNamesAndMappings) {
@@ -69,7 +64,7 @@ TEST_F(EventsFile, ModelHasIdsNamesAndMappings) {
   EXPECT_NE(std::find(pmus->begin(), pmus->end(), PmuMapping{42, "fakepmu"}), pmus->end());
   EXPECT_TRUE(data->features.count(feature::hostname));
   EXPECT_TRUE(data->features.count(feature::nrcpus));
-  EXPECT_TRUE(check_perf_data(test::file_bytes(path), "ev.data").size() <= 1);  // "no samples"
+  EXPECT_TRUE(check_perf_data(testing::read_bytes(path), "ev.data").size() <= 1);  // "no samples"
 }
 
 TEST_F(EventsFile, SingleEventKeepsItsAttr) {
@@ -101,7 +96,7 @@ TEST_F(EventsFile, Config3NeedsAVer8Reader) {
 }
 
 TEST_F(EventsFile, PerfOpensItWithNothingOnStderr) {
-  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
   const Catalog catalog = fake_catalog(dir_);
   const auto events = encode_ok(catalog, "fakepmu/event=0x3c,umask=0x1/u,fakepmu/foo/");
   for (std::uint32_t samples : {0u, 3u}) {
@@ -116,7 +111,7 @@ TEST_F(EventsFile, PerfOpensItWithNothingOnStderr) {
       if (mode == PerfDataMode::file) tools.push_back("evlist -v");
       if (samples > 0) tools.push_back("report --stdio");
       for (const auto& tool : tools) {
-        const auto r = test::run_command("perf " + tool + " -i '" + path.string() + "'");
+        const auto r = testing::run_command("perf " + tool + " -i '" + path.string() + "'");
         EXPECT_EQ(r.status, 0) << tool << " samples=" << samples;
         EXPECT_EQ(r.err, "") << tool << " samples=" << samples;
         if (tool == "evlist -v") {

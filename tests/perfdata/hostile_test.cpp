@@ -7,19 +7,21 @@
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
-#include "run_command.h"
+#include "support/command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat {
 namespace {
 
 std::vector<std::byte> demo_image(PerfDataMode mode, std::uint32_t events) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   test::ModelSpec spec;
   spec.mode = mode;
   spec.events = events;
   const auto model = test::demo_model(spec);
   EXPECT_FALSE(write_perf_data(dir / "x.data", model, options_like(model)));
-  return test::file_bytes(dir / "x.data");
+  return testing::read_bytes(dir / "x.data");
 }
 
 TEST(PerfDataHostile, EveryTruncationIsAnErrorOrAShorterValidFile) {
@@ -82,7 +84,7 @@ RC_GTEST_PROP(PerfDataHostile, BitFlipsNeverCrash, ()) {
   const auto result = parse_perf_data(image, "flipped.data");
   if (result) {
     // Whatever parsed must also be writable and re-readable without loss.
-    test::TempDir dir;
+    testing::ScratchDir dir;
     if (!result->other_endian && !write_perf_data(dir / "w.data", *result, options_like(*result))) {
       const auto again = read_perf_data(dir / "w.data");
       RC_ASSERT(again.has_value());
@@ -105,9 +107,9 @@ RC_GTEST_PROP(PerfDataHostile, RandomBytesNeverCrash, ()) {
 }
 
 std::vector<std::byte> image_of(const PerfData& model) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   EXPECT_FALSE(write_perf_data(dir / "x.data", model, options_like(model)));
-  return test::file_bytes(dir / "x.data");
+  return testing::read_bytes(dir / "x.data");
 }
 
 bool has_problem(const std::vector<Diagnostic>& problems, Severity severity,
@@ -210,7 +212,7 @@ TEST(PerfDataCheck, CompressedRecordsRaiseNoFalseAlarm) {
 }
 
 TEST(PerfDataInput, DirectoriesShortInputsAndUnknownFirstBytesAreRefused) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   const auto refused = [](const std::filesystem::path& path, std::string_view text) {
     const auto input = read_input(path);
     ASSERT_FALSE(input) << path;
@@ -230,7 +232,7 @@ TEST(PerfDataInput, DirectoriesShortInputsAndUnknownFirstBytesAreRefused) {
 }
 
 TEST(PerfDataInput, DeclaredSizesAndTheCapAreCheckedWhileReading) {
-  test::TempDir dir;
+  testing::ScratchDir dir;
   // A pipe-mode header, then a record whose size (0) can never be valid.
   std::string pipe = "PERFILE2";
   pipe += std::string("\x10\0\0\0\0\0\0\0", 8) + std::string(64, '\0');
@@ -318,7 +320,7 @@ TEST(PerfDataOtherEndian, ReadsABigEndianFile) {
   ASSERT_EQ(data->records.size(), 1u);
   EXPECT_EQ(data->records[0].type, record_type::finished_round);
   EXPECT_TRUE(data->features.count(feature::hostname));
-  test::TempDir dir;
+  testing::ScratchDir dir;
   EXPECT_TRUE(write_perf_data(dir / "out.data", *data, options_like(*data)));
 }
 

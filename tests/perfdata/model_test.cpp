@@ -10,19 +10,21 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_host.h"
 #include "pmucat/perfdata_records.h"
-#include "run_command.h"
+#include "support/command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat {
 namespace {
 
 using test::demo_model;
 using test::ModelSpec;
-using test::TempDir;
+using testing::ScratchDir;
 
-using test::file_bytes;
+using testing::read_bytes;
 
 TEST(PerfDataRoundTrip, FileModeIsLossless) {
-  TempDir dir;
+  ScratchDir dir;
   for (std::uint32_t events : {1u, 2u, 3u}) {
     ModelSpec spec;
     spec.events = events;
@@ -39,7 +41,7 @@ TEST(PerfDataRoundTrip, FileModeIsLossless) {
 }
 
 TEST(PerfDataRoundTrip, PipeModeIsLossless) {
-  TempDir dir;
+  ScratchDir dir;
   ModelSpec spec;
   spec.mode = PerfDataMode::pipe;
   spec.events = 2;
@@ -53,7 +55,7 @@ TEST(PerfDataRoundTrip, PipeModeIsLossless) {
 }
 
 TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
-  TempDir dir;
+  ScratchDir dir;
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
     ModelSpec spec;
     spec.mode = mode;
@@ -62,17 +64,17 @@ TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
     const auto back = read_perf_data(dir / "a.data");
     ASSERT_TRUE(back);
     ASSERT_FALSE(write_perf_data(dir / "b.data", *back, options_like(*back)));
-    EXPECT_EQ(file_bytes(dir / "a.data"), file_bytes(dir / "b.data"));
+    EXPECT_EQ(read_bytes(dir / "a.data"), read_bytes(dir / "b.data"));
   }
 }
 
 TEST(PerfDataLayout, FileModeHeaderMatchesPerfsOrder) {
-  TempDir dir;
+  ScratchDir dir;
   ModelSpec spec;
   spec.host_metadata = false;
   const PerfData model = demo_model(spec);
   ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
-  const auto bytes = file_bytes(dir / "a.data");
+  const auto bytes = read_bytes(dir / "a.data");
   auto u64 = [&bytes](std::size_t at) {
     std::uint64_t v = 0;
     std::memcpy(&v, bytes.data() + at, 8);
@@ -89,7 +91,7 @@ TEST(PerfDataLayout, FileModeHeaderMatchesPerfsOrder) {
 }
 
 TEST(PerfDataWriter, Config3NeedsVer8) {
-  TempDir dir;
+  ScratchDir dir;
   ModelSpec spec;
   PerfData model = demo_model(spec);
   model.events[0].attr.config[3] = 0x5;
@@ -120,7 +122,7 @@ TEST(PerfDataWriter, SmallAttrSizesRejectFieldsTheyCannotHold) {
 }
 
 TEST(PerfDataWriter, UnfinishedWriterLeavesNothing) {
-  TempDir dir;
+  ScratchDir dir;
   const auto path = dir / "never.data";
   {
     auto writer = PerfDataWriter::create(path, demo_model({}).events, {}, {});
@@ -133,17 +135,17 @@ TEST(PerfDataWriter, UnfinishedWriterLeavesNothing) {
 }
 
 TEST(PerfDataWriter, ExistingFileSurvivesFailedWrite) {
-  TempDir dir;
+  ScratchDir dir;
   const auto path = dir / "keep.data";
   { std::ofstream(path) << "old"; }
   PerfData model = demo_model({});
   model.events[0].attr.config[3] = 1;
   EXPECT_TRUE(write_perf_data(path, model, {}));
-  EXPECT_EQ(test::slurp(path), "old");
+  EXPECT_EQ(testing::read_text(path), "old");
 }
 
 TEST(PerfDataWriter, PipeModeTakesNoLateFeatures) {
-  TempDir dir;
+  ScratchDir dir;
   WriterOptions pipe;
   pipe.mode = PerfDataMode::pipe;
   auto writer = PerfDataWriter::create(dir / "p.data", demo_model({}).events, {}, pipe);
@@ -153,7 +155,7 @@ TEST(PerfDataWriter, PipeModeTakesNoLateFeatures) {
 }
 
 TEST(PerfDataWriter, FileModeAcceptsFeaturesAtTheEnd) {
-  TempDir dir;
+  ScratchDir dir;
   auto writer = PerfDataWriter::create(dir / "f.data", demo_model({}).events, {}, {});
   ASSERT_TRUE(writer);
   ASSERT_FALSE(writer->write(make_finished_round_record()));
@@ -165,7 +167,7 @@ TEST(PerfDataWriter, FileModeAcceptsFeaturesAtTheEnd) {
 }
 
 TEST(PerfDataWriter, OversizedRecordIsAnError) {
-  TempDir dir;
+  ScratchDir dir;
   auto writer = PerfDataWriter::create(dir / "f.data", demo_model({}).events, {}, {});
   ASSERT_TRUE(writer);
   Record big;
@@ -302,23 +304,23 @@ TEST(PerfDataHost, MetadataDescribesThisMachine) {
 }
 
 TEST(PerfDataCheck, ValidFileHasNoErrors) {
-  TempDir dir;
+  ScratchDir dir;
   ModelSpec spec;
   spec.events = 2;
   const PerfData model = demo_model(spec);
   ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
-  const auto problems = check_perf_data(file_bytes(dir / "a.data"), "a.data");
+  const auto problems = check_perf_data(read_bytes(dir / "a.data"), "a.data");
   for (const auto& p : problems) ADD_FAILURE() << p.message;
 }
 
 TEST(PerfDataCheck, ReportsPerfsFatalMultiEventMistakes) {
-  TempDir dir;
+  ScratchDir dir;
   ModelSpec spec;
   spec.events = 2;
   PerfData model = demo_model(spec);
   model.events[1].attr.sample_id_all = false;
   ASSERT_FALSE(write_perf_data(dir / "a.data", model, {}));
-  const auto problems = check_perf_data(file_bytes(dir / "a.data"), "a.data");
+  const auto problems = check_perf_data(read_bytes(dir / "a.data"), "a.data");
   ASSERT_FALSE(problems.empty());
   EXPECT_NE(problems.front().message.find("sample_id_all"), std::string::npos);
 }
@@ -354,7 +356,7 @@ RC_GTEST_PROP(PerfDataRoundTrip, RandomModels, ()) {
     model.features[*rc::gen::inRange<std::uint32_t>(18, 32)] =
         std::vector<std::byte>(*rc::gen::inRange<std::size_t>(1, 40), std::byte{0x5a});
   }
-  TempDir dir;
+  ScratchDir dir;
   RC_ASSERT(!write_perf_data(dir / "r.data", model, options_like(model)));
   const auto back = read_perf_data(dir / "r.data");
   RC_ASSERT(back.has_value());

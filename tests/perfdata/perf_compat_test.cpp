@@ -4,18 +4,20 @@
 
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
-#include "run_command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat {
 namespace {
 
-using test::run_command;
-using test::TempDir;
+using testing::run_command;
+using testing::ScratchDir;
 
 class PerfCompat : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
+    if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
   }
   // Runs `perf <tool> -i file` and expects success with an empty stderr.
   std::string perf_ok(const std::string& tool, const std::filesystem::path& file) {
@@ -27,7 +29,7 @@ class PerfCompat : public ::testing::Test {
 };
 
 TEST_F(PerfCompat, OurFilesOpenCleanly) {
-  TempDir dir;
+  ScratchDir dir;
   for (std::uint32_t events : {1u, 2u}) {
     test::ModelSpec spec;
     spec.events = events;
@@ -56,7 +58,7 @@ TEST_F(PerfCompat, OurFilesOpenCleanly) {
 }
 
 TEST_F(PerfCompat, PipeModeOpensCleanly) {
-  TempDir dir;
+  ScratchDir dir;
   test::ModelSpec spec;
   spec.mode = PerfDataMode::pipe;
   const auto model = test::demo_model(spec);
@@ -69,7 +71,7 @@ TEST_F(PerfCompat, PipeModeOpensCleanly) {
 }
 
 TEST_F(PerfCompat, PerfInjectReproducesOurFileByteForByte) {
-  TempDir dir;
+  ScratchDir dir;
   test::ModelSpec spec;
   spec.events = 2;
   auto model = test::demo_model(spec);
@@ -83,11 +85,11 @@ TEST_F(PerfCompat, PerfInjectReproducesOurFileByteForByte) {
   const auto r = run_command("perf inject -i '" + ours.string() + "' -o '" + copy.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(test::file_bytes(ours), test::file_bytes(copy));
+  EXPECT_EQ(testing::read_bytes(ours), testing::read_bytes(copy));
 }
 
 TEST_F(PerfCompat, PerfRecordedFileSurvivesOurReadAndWrite) {
-  TempDir dir;
+  ScratchDir dir;
   const auto recorded = dir / "recorded.data";
   const auto rec =
       run_command("perf record -q -e cpu-clock -o '" + recorded.string() +
@@ -116,7 +118,7 @@ TEST_F(PerfCompat, PerfRecordedFileSurvivesOurReadAndWrite) {
 }
 
 TEST_F(PerfCompat, PerfPipeRecordingSurvivesOurReadAndWrite) {
-  TempDir dir;
+  ScratchDir dir;
   const auto recorded = dir / "piped.data";
   const auto rec =
       run_command("perf record -q -e cpu-clock -o - -- /bin/true > '" + recorded.string() + "'");
@@ -127,7 +129,7 @@ TEST_F(PerfCompat, PerfPipeRecordingSurvivesOurReadAndWrite) {
   EXPECT_EQ(original->pipe_end_marker, std::optional<std::uint64_t>(feature::last));
   const auto rewritten = dir / "rewritten.data";
   ASSERT_FALSE(write_perf_data(rewritten, *original, options_like(*original)));
-  EXPECT_EQ(test::file_bytes(recorded), test::file_bytes(rewritten));
+  EXPECT_EQ(testing::read_bytes(recorded), testing::read_bytes(rewritten));
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include "model_builder.h"
 #include "pmucat/perfdata.h"
-#include "run_command.h"
+#include "support/command.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
 
 namespace pmucat {
 namespace {
@@ -22,10 +24,10 @@ class PmudataCli : public ::testing::Test {
     spec.events = 2;
     ASSERT_FALSE(write_perf_data(file_, test::demo_model(spec), {}));
   }
-  test::CommandResult tool(const std::string& args) {
-    return test::run_command(kTool + " " + args);
+  testing::CommandResult tool(const std::string& args) {
+    return testing::run_command(kTool + " " + args);
   }
-  test::TempDir dir_;
+  testing::ScratchDir dir_;
   std::filesystem::path file_ = dir_ / "in.data";
 };
 
@@ -46,7 +48,7 @@ TEST_F(PmudataCli, ConvertRoundTripsThroughProto) {
     const auto back = dir_ / "back.data";
     ASSERT_EQ(tool("convert '" + file_.string() + "' '" + proto.string() + "'").status, 0);
     ASSERT_EQ(tool("convert '" + proto.string() + "' '" + back.string() + "'").status, 0);
-    EXPECT_EQ(test::file_bytes(file_), test::file_bytes(back)) << ext;
+    EXPECT_EQ(testing::read_bytes(file_), testing::read_bytes(back)) << ext;
   }
   const auto piped = dir_ / "piped.data";
   ASSERT_EQ(tool("convert --to pipe '" + file_.string() + "' '" + piped.string() + "'").status, 0);
@@ -57,7 +59,7 @@ TEST_F(PmudataCli, ConvertRoundTripsThroughProto) {
 
 TEST_F(PmudataCli, CheckAndExitCodes) {
   EXPECT_EQ(tool("check '" + file_.string() + "'").status, 0);
-  auto bytes = test::file_bytes(file_);
+  auto bytes = testing::read_bytes(file_);
   bytes.resize(300);
   const auto cut = dir_ / "cut.data";
   {
@@ -106,7 +108,7 @@ const std::string kMemoryCap = "ulimit -v 1048576; ";
 TEST_F(PmudataCli, DeclaredAttrSizeIsCheckedBeforeAllocating) {
   const auto text = dir_ / "x.pbtxt";
   ASSERT_EQ(tool("convert " + quoted(file_) + " " + quoted(text)).status, 0);
-  std::string proto = test::slurp(text);
+  std::string proto = testing::read_text(text);
   const auto at = proto.find("size: 128");
   ASSERT_NE(at, std::string::npos);
   proto.replace(at, 9, "size: 4294967295");
@@ -114,7 +116,7 @@ TEST_F(PmudataCli, DeclaredAttrSizeIsCheckedBeforeAllocating) {
   write_text(bomb, proto);
   for (const std::string sub : {"info ", "convert --to pbtxt "}) {
     const std::string out = sub == "info " ? "" : " " + quoted(dir_ / "out.pbtxt");
-    const auto r = test::run_command(kMemoryCap + kTool + " " + sub + quoted(bomb) + out);
+    const auto r = testing::run_command(kMemoryCap + kTool + " " + sub + quoted(bomb) + out);
     EXPECT_EQ(r.status, 1) << sub << r.err;
     EXPECT_NE(r.err.find("file_attrs[0].attr.size 4294967295"), std::string::npos) << r.err;
   }
@@ -135,17 +137,17 @@ TEST_F(PmudataCli, EndlessStreamsAreRefusedEarly) {
   };
   for (const auto& c : cases) {
     for (const std::string sub : {"info", "check"}) {
-      const auto r =
-          test::run_command(kMemoryCap + "(timeout 60 sh -c \"" + c.writer + " > " + quoted(fifo) +
-                            "\" 2>/dev/null &); " + kTool + " " + sub + " " + quoted(fifo));
+      const auto r = testing::run_command(kMemoryCap + "(timeout 60 sh -c \"" + c.writer + " > " +
+                                          quoted(fifo) + "\" 2>/dev/null &); " + kTool + " " + sub +
+                                          " " + quoted(fifo));
       EXPECT_EQ(r.status, 1) << c.writer << ": " << r.err;
       EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.writer << ": " << r.err;
     }
   }
   // The cap is the user's to set.
   const auto r =
-      test::run_command("(timeout 60 sh -c \"yes > " + quoted(fifo) + "\" 2>/dev/null &); " +
-                        kTool + " info --max-input-size 1M " + quoted(fifo));
+      testing::run_command("(timeout 60 sh -c \"yes > " + quoted(fifo) + "\" 2>/dev/null &); " +
+                           kTool + " info --max-input-size 1M " + quoted(fifo));
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("1 MiB"), std::string::npos) << r.err;
 }

@@ -1,3 +1,4 @@
+// Internal unit test of src/perfdata/perf_data.proto: conversions read back with its code.
 // perf.data <-> PerfDataProto: lossless both ways for our files, perf's files and the corpus;
 // stable proto -> perf.data -> proto; quipper-only protos (no pmucat extensions) still convert.
 #include <gtest/gtest.h>
@@ -8,7 +9,8 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 #include "pmucat/perfdata_records.h"
-#include "run_command.h"
+#include "support/scratch_dir.h"
+#include "support/tools.h"
 
 namespace pmucat {
 namespace {
@@ -93,10 +95,10 @@ TEST(PerfDataProto, QuipperOnlyProtoStillConverts) {
   EXPECT_EQ(back->events, model.events);
   EXPECT_EQ(back->records, model.records);
   EXPECT_EQ(back->features, model.features);
-  if (!test::have_perf()) return;
-  test::TempDir dir;
+  if (!testing::have_perf()) return;
+  testing::ScratchDir dir;
   ASSERT_FALSE(write_perf_data(dir / "q.data", *back, {}));
-  const auto r = test::run_command("perf script -i '" + (dir / "q.data").string() + "'");
+  const auto r = testing::run_command("perf script -i '" + (dir / "q.data").string() + "'");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("event1:"), std::string::npos) << r.out;
@@ -206,10 +208,10 @@ TEST(PerfDataProto, CorpusIsLossless) {
 }
 
 TEST(PerfDataProto, PerfRecordedFileIsLossless) {
-  if (!test::have_perf()) GTEST_SKIP() << "perf is not installed";
-  test::TempDir dir;
-  const auto rec = test::run_command("perf record -q -e cpu-clock -o '" +
-                                     (dir / "r.data").string() + "' -- /bin/true");
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
+  testing::ScratchDir dir;
+  const auto rec = testing::run_command("perf record -q -e cpu-clock -o '" +
+                                        (dir / "r.data").string() + "' -- /bin/true");
   if (rec.status != 0) GTEST_SKIP() << "perf record is not permitted here";
   const auto data = read_perf_data(dir / "r.data");
   ASSERT_TRUE(data);
@@ -217,8 +219,8 @@ TEST(PerfDataProto, PerfRecordedFileIsLossless) {
   const auto proto = to_perf_data_proto(*data, ProtoFormat::binary);
   const auto back = from_perf_data_proto(*proto, ProtoFormat::binary, "r.pb");
   ASSERT_FALSE(write_perf_data(dir / "back.data", *back, options_like(*back)));
-  const auto a = test::run_command("perf script -i '" + (dir / "r.data").string() + "'");
-  const auto b = test::run_command("perf script -i '" + (dir / "back.data").string() + "'");
+  const auto a = testing::run_command("perf script -i '" + (dir / "r.data").string() + "'");
+  const auto b = testing::run_command("perf script -i '" + (dir / "back.data").string() + "'");
   EXPECT_EQ(a.out, b.out);
 }
 

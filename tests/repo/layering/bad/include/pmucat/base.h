@@ -1,0 +1,3 @@
+#pragma once
+#include "pmucat/orphan.h"
+int base();

@@ -1,0 +1,3 @@
+#pragma once
+#include "pmucat/base.h"
+int mid();

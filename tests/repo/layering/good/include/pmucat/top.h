@@ -1,0 +1,3 @@
+#pragma once
+#include <pmucat/mid.h>
+int top();

@@ -1,0 +1,5 @@
+#include "pmucat/base.h"
+
+#include <vector>
+
+int base() { return 1; }

@@ -1,0 +1,5 @@
+#include "extra.h"
+#include "mid/mid_private.h"
+#include "pmucat/mid.h"
+
+int extra() { return mid(); }

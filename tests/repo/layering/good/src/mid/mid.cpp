@@ -1,0 +1,4 @@
+#include "pmucat/mid.h"
+#include "mid_private.h"
+
+int mid() { return base(); }

@@ -1,0 +1,2 @@
+#pragma once
+int mid_private();

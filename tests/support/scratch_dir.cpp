@@ -1,0 +1,24 @@
+#include "support/scratch_dir.h"
+
+#include <stdlib.h>
+
+#include <stdexcept>
+#include <system_error>
+
+namespace pmucat::testing {
+
+ScratchDir::ScratchDir(std::string_view label) {
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / ("pmucat-" + std::string(label) + "-XXXXXX"))
+          .string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern);
+  path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  if (path_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+}  // namespace pmucat::testing
