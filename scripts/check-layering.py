@@ -31,28 +31,6 @@ import re
 import sys
 from pathlib import Path
 
-# FALLBACK, used only while no pmucat_module() declares HEADERS: which module owns each public
-# header of include/pmucat/. None marks the umbrella header, which includes every module and
-# belongs to none. Once the declarations carry HEADERS, this table is ignored (and can go).
-FALLBACK_PUBLIC_HEADERS = {
-    "diagnostic.h": "parser",
-    "expected.h": "parser",
-    "format.h": "parser",
-    "metadata.h": "parser",
-    "small_vector.h": "parser",
-    "suggest.h": "parser",
-    "terms.h": "parser",
-    "catalog.h": "catalog",
-    "attr.h": "encode",
-    "spec.h": "encode",
-    "encode.h": "encode",
-    "decode.h": "encode",
-    "output_file.h": "io",
-    "check.h": "check",
-    "perfdata.h": "perfdata",
-    "pmucat.h": None,
-}
-
 KEYWORDS = ("HEADERS", "SOURCES", "MODULES", "LIBS")
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".c", ".inc", ".def")
 INTERNAL_TEST_MARK = "// Internal unit test of "
@@ -137,15 +115,12 @@ class Layout:
                 if dep not in self.modules:
                     raise DeclarationError(
                         f"{module.cmake_file}: {module.name} uses unknown module {dep}")
-        self.uses_headers_keyword = any(m.headers for m in self.modules.values())
         self.public_owner = {}  # path relative to root -> module name (None: the umbrella)
-        if self.uses_headers_keyword:
-            for module in self.modules.values():
-                for header in module.headers:
-                    self.public_owner[Path("include/pmucat") / header] = module.name
-        else:
-            for header, owner in FALLBACK_PUBLIC_HEADERS.items():
-                self.public_owner[Path("include/pmucat") / header] = owner
+        for module in self.modules.values():
+            for header in module.headers:
+                self.public_owner[Path("include/pmucat") / header] = module.name
+        # The umbrella header belongs to no module (it includes a whole component).
+        self.public_owner[Path("include/pmucat/pmucat.h")] = None
         self.listed_source = {}
         for module in self.modules.values():
             for source in module.sources:
@@ -267,9 +242,7 @@ def check(root):
 
 
 def print_report(layout, violations, checked):
-    source = ("HEADERS of pmucat_module()" if layout.uses_headers_keyword else
-              "FALLBACK_PUBLIC_HEADERS in scripts/check-layering.py (no module declares HEADERS)")
-    print(f"module graph (src/*/CMakeLists.txt; public headers: {source})")
+    print("module graph (src/*/CMakeLists.txt; public headers: HEADERS of pmucat_module())")
     owned = {}
     for path, owner in layout.public_owner.items():
         owned.setdefault(owner, []).append(path.name)

@@ -31,7 +31,7 @@ bool is_quote(char c) {
 Diagnostic unterminated_quote(std::string_view text, std::size_t quote_at) {
   auto d = spec_error(DiagId::spec_unterminated_quote, text, quote_at, 1, "unterminated quote");
   d.fixit = FixIt{
-      make_diagnostic(Severity::note, "", encode_detail::kSpecFile, text, text.size(), 0, "").range,
+      make_diagnostic(Severity::note, "", spec_detail::kSpecFile, text, text.size(), 0, "").range,
       std::string(1, text[quote_at])};
   return d;
 }

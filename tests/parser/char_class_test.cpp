@@ -1,4 +1,4 @@
-// Internal unit on purpose: parser/char_class.h, the one byte-class table of the event grammar,
+// Internal unit test of src/parser/char_class.h: the one byte-class table of the event grammar,
 // against the classes written out byte by byte as perf's lexer states them.
 #include "parser/char_class.h"
 
