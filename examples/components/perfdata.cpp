@@ -1,6 +1,7 @@
 // pmucat::perfdata: encodes a spec, writes a perf.data and reads it back:
 // `consumer TREE SPEC OUTPUT`.
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_events.h"
 
 #include <cstdio>
 

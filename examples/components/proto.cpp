@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_proto.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
