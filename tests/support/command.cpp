@@ -139,18 +139,32 @@ Fd stdin_file(const std::string& text) {
   return fd;
 }
 
+// What the child execs, all built before fork(): after it, only async-signal-safe calls.
+struct ExecPlan {
+  explicit ExecPlan(const Command& command)
+      : environment(environment_for(command)),
+        program(program_path(command.argv.front(), environment)),
+        arguments(command.argv),
+        argv(null_terminated(arguments)),
+        envp(null_terminated(environment)),
+        cwd(command.cwd.string()) {}
+  ExecPlan(const ExecPlan&) = delete;  // argv and envp point into the strings above
+  ExecPlan& operator=(const ExecPlan&) = delete;
+
+  std::vector<std::string> environment;
+  std::string program;
+  std::vector<std::string> arguments;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+  std::string cwd;
+};
+
 }  // namespace
 
 CommandResult run(const Command& command) {
   CommandResult result;
   if (command.argv.empty()) return result;
-  // Everything the child needs is built before fork(): after it, only async-signal-safe calls.
-  std::vector<std::string> environment = environment_for(command);
-  const std::string program = program_path(command.argv.front(), environment);
-  std::vector<std::string> arguments = command.argv;
-  std::vector<char*> argv = null_terminated(arguments);
-  std::vector<char*> envp = null_terminated(environment);
-  const std::string cwd = command.cwd.string();
+  const ExecPlan plan(command);
 
   const Fd input = stdin_file(command.stdin_text.value_or(""));
   int out_pipe[2];
@@ -166,11 +180,11 @@ CommandResult run(const Command& command) {
   if (child < 0) return result;
   if (child == 0) {
     ::setpgid(0, 0);
-    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
+    if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) ::_exit(127);
     ::dup2(input.get(), 0);
     ::dup2(out_write.get(), 1);
     if (!command.inherit_stderr) ::dup2(err_write.get(), 2);
-    ::execve(program.c_str(), argv.data(), envp.data());
+    ::execve(plan.program.c_str(), plan.argv.data(), plan.envp.data());
     ::_exit(127);
   }
   ::setpgid(child, child);  // whichever of parent and child gets there first
@@ -198,12 +212,7 @@ CommandResult run_command(const std::string& script, std::chrono::seconds timeou
 CommandResult run_on_terminal(const Command& command) {
   CommandResult result;
   if (command.argv.empty()) return result;
-  std::vector<std::string> environment = environment_for(command);
-  const std::string program = program_path(command.argv.front(), environment);
-  std::vector<std::string> arguments = command.argv;
-  std::vector<char*> argv = null_terminated(arguments);
-  std::vector<char*> envp = null_terminated(environment);
-  const std::string cwd = command.cwd.string();
+  const ExecPlan plan(command);
 
   Fd master(::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC));
   char terminal[128];
@@ -216,14 +225,14 @@ CommandResult run_on_terminal(const Command& command) {
   if (child == 0) {
     // A session of its own makes the terminal the child's controlling terminal.
     ::setsid();
-    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
+    if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) ::_exit(127);
     const int slave = ::open(terminal, O_RDWR);
     if (slave < 0) ::_exit(127);
     ::dup2(slave, 0);
     ::dup2(slave, 1);
     ::dup2(slave, 2);
     if (slave > 2) ::close(slave);
-    ::execve(program.c_str(), argv.data(), envp.data());
+    ::execve(plan.program.c_str(), plan.argv.data(), plan.envp.data());
     ::_exit(127);
   }
   if (!drain({{master.get(), &result.out}}, Clock::now() + command.timeout)) {
