@@ -163,9 +163,9 @@ class Catalog {
   // any root above one that holds bus/event_source/devices, sys/bus/event_source/devices or
   // event_source/devices (`/sys`, `/`, a captured tree). Opens the devices folder without
   // listing it, unless a folder of another name has to be looked into to be accepted. The
-  // listing (one getdents pass; entries are not stat()ed, real ones are symlinks; files among
-  // them are skipped with a diagnostic) is read once, by the first call that needs every PMU:
-  // pmus(), match_pmus() of a pattern that is not a name, core_pmu()'s fallback, diagnostics().
+  // listing (files among the entries are skipped with a diagnostic) is read once, by the first
+  // call that needs every PMU: pmus(), match_pmus() of a pattern that is not a name,
+  // core_pmu()'s fallback, diagnostics().
   static Expected<Catalog> open(const std::filesystem::path& dir);
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();
