@@ -1,10 +1,10 @@
 // pmucat::perfdata: encodes a spec, writes a perf.data and reads it back:
 // `consumer TREE SPEC OUTPUT`.
 #include "pmucat/perfdata.h"
-#include "pmucat/perfdata_events.h"
 
 #include <cstdio>
 
+#include "pmucat/perfdata_events.h"
 #include "pmucat/pmucat.h"
 
 int main(int argc, char** argv) {
