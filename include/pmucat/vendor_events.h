@@ -1,0 +1,160 @@
+// The vendor JSON event catalogs perf builds into itself (`tools/perf/pmu-events/arch` of the
+// kernel tree): each architecture's mapfile.csv, the CPU identifier that selects a model, and a
+// model's JSON events turned into the term strings perf 6.1 builds from them (jevents.py).
+// Pure reading and conversion: nothing here knows about a sysfs tree (the catalog attaches these
+// events to its PMUs).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+
+namespace pmucat {
+
+// Diagnostic ids of this module:
+//  vendor-json-syntax     a JSON file that does not parse (located at the byte that failed); the
+//                         other files of the model still load
+//  vendor-json-field      an event object with a field of the wrong type or an unparsable number
+//                         (EventCode "0xzz"); the event is skipped, located at its object
+//  vendor-json-unreadable a JSON file or model directory that cannot be read
+//  vendor-event-duplicate two events of one model with the same name and PMU (perf keeps both and
+//                         uses the first in its table order; so do we: warning)
+//  vendor-std-event-unknown  ArchStdEvent names no architecture standard event (the event keeps
+//                         its own fields, as perf does; warning)
+//  mapfile-syntax         a mapfile.csv row without its four fields (skipped, located)
+//  mapfile-regex          a mapfile.csv CPU identifier that is not a POSIX extended regular
+//                         expression (the row never matches, as in perf; located)
+//  mapfile-no-match       no row of any mapfile matches the CPU identifier (note)
+
+// One row of an architecture's mapfile.csv: `CPUID-regex,Version,Directory,Type`.
+struct MapfileRow {
+  std::string cpuid;      // a POSIX extended regular expression (x86 `GenuineIntel-6-8F`)
+  std::string version;    // as written (unused by perf)
+  std::string directory;  // relative to the architecture directory: `sapphirerapids`, `arm/cortex-a53`
+  std::string type;       // `core` (the only type perf 6.1 uses)
+  std::uint32_t line = 0;  // 1-based line in the file, for diagnostics
+  friend bool operator==(const MapfileRow&, const MapfileRow&) = default;
+};
+
+struct Mapfile {
+  std::string arch;  // the architecture directory's name: x86, arm64, powerpc, s390, ...
+  std::string path;  // for diagnostics
+  std::vector<MapfileRow> rows;           // in file order (the first match wins)
+  std::vector<Diagnostic> diagnostics;    // skipped rows and bad regular expressions
+};
+
+// Parses mapfile.csv text: comment lines (`#`) and the header row (`Family-model,...`) are
+// skipped; blank lines too. Never fails: bad rows become diagnostics.
+Mapfile parse_mapfile(std::string_view text, std::string_view path, std::string arch);
+
+// How an architecture compares CPU identifiers with mapfile rows.
+enum class CpuidRules : std::uint8_t {
+  // x86 (perf's arch/x86 strcmp_cpuid_str): `Vendor-Family-Model-Stepping`. A row with all four
+  // parts needs an identifier with all four; a row with three ignores the identifier's stepping.
+  // The leftmost match must be as long as the compared part.
+  x86,
+  // Every other architecture: the leftmost match must be as long as the whole identifier.
+  whole,
+};
+CpuidRules cpuid_rules_for_arch(std::string_view arch);
+
+// True when `row_cpuid` (a POSIX extended regular expression, compiled as perf does with regcomp)
+// matches `cpuid` under `rules`. A pattern that does not compile matches nothing.
+bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRules rules);
+
+// The first row of `mapfile` that matches `cpuid`, or nullptr.
+const MapfileRow* find_mapfile_row(const Mapfile& mapfile, std::string_view cpuid);
+
+// A JSON event as perf 6.1 sees it. Strings are as written in the JSON unless said otherwise.
+struct VendorEvent {
+  std::string name;  // EventName, lower-cased (perf lower-cases JSON names)
+  // The PMU perf attaches the event to: Unit mapped by perf's table (`CBO` -> `uncore_cbox`,
+  // `L3PMC` -> `amd_l3`, `cpu_core`, ..., else `uncore_<unit lower-cased>`); empty for an event
+  // without Unit, which belongs to the core PMU(s).
+  std::string pmu;
+  std::string unit;  // Unit as written
+  // The term string perf builds and parses like an events/ file: `config=` (ConfigCode) or
+  // `event=` (EventCode's first value | ExtSel << 8, `%#llx`), then each of AnyThread `any=`,
+  // PortMask `ch_mask=`, CounterMask `cmask=`, EdgeDetect `edge=`, FCMask `fc_mask=`, Invert
+  // `inv=`, SampleAfterValue `period=`, UMask `umask=` whose value is not the string "0", in that
+  // order, then Filter, then `ldlat=`/`offcore_rsp=`/`frontend=` + MSRValue for MSRIndex 0x3F6 /
+  // 0x1A6 or 0x1A7 / 0x3F7. perf's six fixed names (inst_retired.any, cpu_clk_unhalted.thread,
+  // ...) get perf's fixed strings; an ArchStdEvent takes the standard event's string.
+  std::string terms;
+  std::string topic;               // the file name without `.json`, `-` as ' ' (`uncore memory`)
+  std::string brief_description;   // BriefDescription as written
+  std::string public_description;  // PublicDescription as written
+  std::string scale_unit;          // ScaleUnit (`64Bytes`, `1MB`)
+  bool per_pkg = false;            // PerPkg "1"
+  bool deprecated = false;         // Deprecated present and not "0"
+  std::string errata;              // Errata ("null" kept as written)
+  std::string pebs;                // PEBS ("0", "1", "2"; empty when absent)
+  bool data_la = false;            // Data_LA present (addresses when precise)
+  std::string counter;             // Counter ("0,1,2,3", "Fixed counter 1")
+  std::string counter_mask;        // CounterMask as written (also a term: cmask=)
+  std::string compat;              // Compat (system PMU identifier), empty for core tables
+  std::string arch_std_event;      // ArchStdEvent as written
+  // Where the event's object starts, for diagnostics: file, line, column.
+  SourceRange location;
+  friend bool operator==(const VendorEvent&, const VendorEvent&) = default;
+};
+
+// perf's decorated descriptions (what `perf list` prints): the trailing `.`/`. `/`.  ` removed,
+// `  Supports address when precise` (Data_LA), `  Spec update: <Errata>`, ` (Precise event)` /
+// ` (Must be precise)` (PEBS, when not already said) appended, and for events with a PMU,
+// `. Unit: <pmu> ` after the brief one. Empty stays empty (except the Unit suffix).
+std::string perf_brief_description(const VendorEvent& event);
+std::string perf_public_description(const VendorEvent& event);
+
+// One model directory's events.
+struct VendorModel {
+  std::string arch;       // x86
+  std::string directory;  // sapphirerapids (the mapfile's Directory)
+  std::string cpuid;      // the mapfile row's CPU identifier pattern that chose it
+  // Sorted as perf orders its table (events with a description first, then by topic, name, PMU),
+  // which decides which of two same-named events perf uses. Metric-only objects (no EventName)
+  // are not events and are left out.
+  std::vector<VendorEvent> events;
+  std::vector<Diagnostic> diagnostics;  // files that failed, skipped events, duplicates
+};
+
+// Reads every `*.json` file directly in `arch_dir / directory` (files in subdirectories are
+// other models). `arch_dir` is `.../pmu-events/arch/<arch>`; its own `*.json` files are the
+// architecture standard events ArchStdEvent refers to (arm64). A file that fails to parse is a
+// diagnostic and the rest still load; fails only when the model directory cannot be listed.
+Expected<VendorModel> load_vendor_model(const std::filesystem::path& arch_dir,
+                                        std::string_view directory);
+
+// Parses one JSON file's text (an array of event objects) into events, appending problems to
+// `diagnostics`. `std_events` are the architecture standard events (may be empty). Exposed for
+// tests and the fuzzer; load_vendor_model() uses it.
+std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
+                                           std::string_view topic,
+                                           const std::vector<VendorEvent>& std_events,
+                                           std::vector<Diagnostic>& diagnostics);
+
+// The model for `cpuid` found under `events_root` (a directory laid out like
+// `pmu-events/arch`: <arch>/mapfile.csv + model directories). The host's architecture is tried
+// first, then the others in name order. nullopt (and a mapfile-no-match note in `notes`) when
+// no mapfile row matches.
+struct VendorModelChoice {
+  std::string arch;
+  MapfileRow row;
+};
+std::optional<VendorModelChoice> choose_vendor_model(const std::filesystem::path& events_root,
+                                                     std::string_view cpuid,
+                                                     std::vector<Diagnostic>& notes);
+
+// The identifier perf computes for this machine: x86 `Vendor-Family-Model-Stepping` from CPUID
+// (model and stepping in upper-case hex), arm64 the MIDR of the first CPU with variant and
+// revision cleared (`0x%016lx`, read from `sysfs_root`/devices/system/cpu/cpuN/regs/
+// identification/midr_el1), else nullopt. `sysfs_root` is `/sys` normally.
+std::optional<std::string> host_cpuid(const std::filesystem::path& sysfs_root);
+
+}  // namespace pmucat
