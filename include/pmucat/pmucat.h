@@ -1,6 +1,6 @@
 // Umbrella header of the core component (CMake pmucat::core, pkg-config pmucat-core): every
-// header of io, attr, parser, catalog and encode (decode included), which need fmt only. The
-// other components have their own headers: check.h, diff.h, snapshot.h, capture_manifest.h
+// header of io, attr, parser, vendor, catalog and encode (decode included), which need fmt only.
+// The other components have their own headers: check.h, diff.h, snapshot.h, capture_manifest.h
 // (pmucat::check), perfdata*.h (pmucat::perfdata) and perfdata_proto.h (pmucat::proto). Configure
 // checks that this list is exactly the core component's headers (cmake/PmucatComponents.cmake).
 #pragma once
@@ -20,4 +20,5 @@
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
+#include "pmucat/vendor_events.h"
 #include "pmucat/version.h"

@@ -34,10 +34,11 @@ namespace pmucat {
 
 // One row of an architecture's mapfile.csv: `CPUID-regex,Version,Directory,Type`.
 struct MapfileRow {
-  std::string cpuid;      // a POSIX extended regular expression (x86 `GenuineIntel-6-8F`)
-  std::string version;    // as written (unused by perf)
-  std::string directory;  // relative to the architecture directory: `sapphirerapids`, `arm/cortex-a53`
-  std::string type;       // `core` (the only type perf 6.1 uses)
+  std::string cpuid;    // a POSIX extended regular expression (x86 `GenuineIntel-6-8F`)
+  std::string version;  // as written (unused by perf)
+  std::string
+      directory;     // relative to the architecture directory: `sapphirerapids`, `arm/cortex-a53`
+  std::string type;  // `core` (the only type perf 6.1 uses)
   std::uint32_t line = 0;  // 1-based line in the file, for diagnostics
   friend bool operator==(const MapfileRow&, const MapfileRow&) = default;
 };
@@ -45,8 +46,8 @@ struct MapfileRow {
 struct Mapfile {
   std::string arch;  // the architecture directory's name: x86, arm64, powerpc, s390, ...
   std::string path;  // for diagnostics
-  std::vector<MapfileRow> rows;           // in file order (the first match wins)
-  std::vector<Diagnostic> diagnostics;    // skipped rows and bad regular expressions
+  std::vector<MapfileRow> rows;         // in file order (the first match wins)
+  std::vector<Diagnostic> diagnostics;  // skipped rows and bad regular expressions
 };
 
 // Parses mapfile.csv text: comment lines (`#`) and the header row (`Family-model,...`) are
@@ -100,6 +101,14 @@ struct VendorEvent {
   std::string counter_mask;        // CounterMask as written (also a term: cmask=)
   std::string compat;              // Compat (system PMU identifier), empty for core tables
   std::string arch_std_event;      // ArchStdEvent as written
+  // When the event names a known ArchStdEvent and has no description of its own, perf copies the
+  // standard event's finished (decorated) description: brief/public_description then hold that
+  // text and the perf_*_description() functions return it unchanged.
+  bool brief_from_std_event = false;
+  bool public_from_std_event = false;
+  // perf's table key puts events without a BriefDescription (and without a Unit or a standard
+  // event's description) first; true when the event has one, even an empty one.
+  bool has_perf_description = false;
   // Where the event's object starts, for diagnostics: file, line, column.
   SourceRange location;
   friend bool operator==(const VendorEvent&, const VendorEvent&) = default;

@@ -1,0 +1,126 @@
+// A model directory's JSON files to one table, ordered as perf 6.1 orders its compiled table.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <tuple>
+#include <unordered_map>
+
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
+
+namespace pmucat {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The regular `*.json` files directly in `dir`, in name order (jevents.py walks sorted names).
+Expected<std::vector<fs::path>> list_json_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code error;
+  fs::directory_iterator it(dir, error);
+  if (error) {
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
+                                           dir.string(),
+                                           "cannot list the directory: " + error.message()));
+  }
+  for (fs::directory_iterator end; it != end; it.increment(error)) {
+    if (error) break;
+    std::error_code status_error;
+    const std::string name = it->path().filename().string();
+    if (name.ends_with(".json") && fs::is_regular_file(it->path(), status_error)) {
+      files.push_back(it->path());
+    }
+  }
+  if (error) {
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
+                                           dir.string(),
+                                           "cannot list the directory: " + error.message()));
+  }
+  std::sort(files.begin(), files.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+  return files;
+}
+
+std::optional<std::string> read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return std::move(text).str();
+}
+
+// jevents.py's topic: `metrics` for *metrics.json, else the name without `.json`, '-' as ' '.
+std::string topic_of(const std::string& file_name) {
+  if (file_name.ends_with("metrics.json")) return "metrics";
+  std::string topic = file_name.substr(0, file_name.size() - std::string_view(".json").size());
+  std::replace(topic.begin(), topic.end(), '-', ' ');
+  return topic;
+}
+
+// Every event of every file in `files`, appended to `events`.
+void load_files(const std::vector<fs::path>& files, bool with_topic,
+                const std::vector<VendorEvent>& std_events, std::vector<VendorEvent>& events,
+                std::vector<Diagnostic>& diagnostics) {
+  for (const fs::path& file : files) {
+    const std::optional<std::string> text = read_text(file);
+    if (!text) {
+      diagnostics.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
+                                                 file.string(), "cannot read the file"));
+      continue;
+    }
+    const std::string topic = with_topic ? topic_of(file.filename().string()) : std::string();
+    std::vector<VendorEvent> file_events =
+        parse_vendor_json(*text, file.string(), topic, std_events, diagnostics);
+    std::move(file_events.begin(), file_events.end(), std::back_inserter(events));
+  }
+}
+
+}  // namespace
+
+Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory) {
+  VendorModel model;
+  model.arch = arch_dir.filename().string();
+  model.directory = std::string(directory);
+
+  // The architecture standard events: the arch directory's own *.json files.
+  std::vector<VendorEvent> std_events;
+  if (auto std_files = list_json_files(arch_dir)) {
+    load_files(*std_files, false, {}, std_events, model.diagnostics);
+  } else {
+    model.diagnostics.push_back(std::move(std_files).error());
+  }
+
+  auto files = list_json_files(arch_dir / directory);
+  if (!files) return unexpected(std::move(files).error());
+  load_files(*files, true, std_events, model.events, model.diagnostics);
+
+  // perf's table key: events without a description first, then topic, name and PMU; a stable
+  // sort keeps file order among equal keys.
+  std::stable_sort(model.events.begin(), model.events.end(),
+                   [](const VendorEvent& a, const VendorEvent& b) {
+                     return std::tie(a.has_perf_description, a.topic, a.name, a.pmu) <
+                            std::tie(b.has_perf_description, b.topic, b.name, b.pmu);
+                   });
+  // Duplicates: same name and PMU anywhere in the table; the first in table order is perf's.
+  std::unordered_map<std::string, std::size_t> first_of;
+  for (std::size_t i = 0; i < model.events.size(); ++i) {
+    const VendorEvent& event = model.events[i];
+    const auto [it, inserted] = first_of.try_emplace(event.name + '\n' + event.pmu, i);
+    if (inserted) continue;
+    const VendorEvent& earlier = model.events[it->second];
+    Diagnostic warning;
+    warning.severity = Severity::warning;
+    warning.id = std::string(to_string(DiagId::vendor_event_duplicate));
+    warning.range = event.location;
+    warning.message = "event '" + event.name + "'" +
+                      (event.pmu.empty() ? std::string() : " of PMU " + event.pmu) +
+                      " is defined twice; the first, at " + earlier.location.file + ":" +
+                      std::to_string(earlier.location.line) + ", is used";
+    model.diagnostics.push_back(std::move(warning));
+  }
+  return model;
+}
+
+}  // namespace pmucat
