@@ -207,15 +207,15 @@ struct Context {
 std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& where,
                                          const Context& context) {
   EventObject fields(object);
+  // Metrics share the files; an object names an event with EventName, or takes the name of
+  // the standard event it refers to.
+  if (!fields.has("EventName") && !fields.has("ArchStdEvent")) return std::nullopt;
   const std::string* event_name = fields.text("EventName");
-  if (!event_name && fields.bad_field().empty()) return std::nullopt;  // a metric
   auto reject = [&](std::string message) -> std::optional<VendorEvent> {
     context.report(Severity::error, DiagId::vendor_json_field, where.offset,
                    std::move(message) + "; event skipped");
     return std::nullopt;
   };
-  // perf's table drops events whose name is empty.
-  if (event_name && event_name->empty()) return std::nullopt;
 
   VendorEvent event;
   event.name = event_name ? ascii_lower(*event_name) : std::string();
@@ -320,6 +320,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       // perf copies the standard event's term string, and each of its fields this event leaves
       // empty (finished descriptions, PMU, ScaleUnit, PerPkg, Deprecated, Compat).
       terms = standard->terms;
+      if (event.name.empty()) event.name = standard->name;
       if (vendor::jevents_brief(event).empty()) {
         event.brief_description = vendor::jevents_brief(*standard);
         event.brief_from_std_event = true;
@@ -339,6 +340,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       if (event.compat.empty()) event.compat = standard->compat;
     }
   }
+  if (event.name.empty()) return std::nullopt;  // perf's table drops nameless events
   const auto fixed = fixed_event_terms(event.name);
   event.terms = fixed ? std::string(*fixed) : std::move(terms);
   return event;

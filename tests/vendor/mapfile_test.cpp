@@ -1,0 +1,144 @@
+// mapfile.csv rows and perf's CPU identifier rules (x86 stepping, whole match elsewhere).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
+#include "support/scratch_dir.h"
+#include "vendor/host_cpuid.h"
+
+namespace {
+
+using pmucat::CpuidRules;
+using pmucat::DiagId;
+
+const std::filesystem::path kArch = PMUCAT_SOURCE_DIR "/tests/vendor/data/arch";
+
+TEST(Mapfile, SkipsFirstRowCommentsAndBlankLines) {
+  const pmucat::Mapfile mapfile = pmucat::parse_mapfile(
+      "Family-model,Version,Filename,EventType\n#comment,1,x,core\n\nA-1,v1,dir/a,core\r\n"
+      "B-2,v2,b\n",
+      "m.csv", "x86");
+  ASSERT_EQ(mapfile.rows.size(), 2u);
+  EXPECT_EQ(mapfile.rows[0].cpuid, "A-1");
+  EXPECT_EQ(mapfile.rows[0].version, "v1");
+  EXPECT_EQ(mapfile.rows[0].directory, "dir/a");
+  EXPECT_EQ(mapfile.rows[0].type, "core");
+  EXPECT_EQ(mapfile.rows[0].line, 4u);
+  EXPECT_EQ(mapfile.rows[1].type, "");
+  EXPECT_TRUE(mapfile.diagnostics.empty());
+}
+
+TEST(Mapfile, FirstRowIsSkippedEvenWhenAComment) {
+  // arm64's mapfile starts with comments and comments out its header: the first data row counts.
+  const pmucat::Mapfile mapfile =
+      pmucat::parse_mapfile("# Format:\n#Family-model,Version\n0x41,v1,arm/a53,core\n", "m.csv",
+                            "arm64");
+  ASSERT_EQ(mapfile.rows.size(), 1u);
+  EXPECT_EQ(mapfile.rows[0].directory, "arm/a53");
+}
+
+TEST(Mapfile, BadRowsAndRegexesAreLocated) {
+  const pmucat::Mapfile mapfile = pmucat::parse_mapfile(
+      "header\nonly,two\nGenuineIntel-6-(,v1,bad,core\nGenuineIntel-6-55,v1,good,core\n", "m.csv",
+      "x86");
+  ASSERT_EQ(mapfile.diagnostics.size(), 2u);
+  EXPECT_EQ(mapfile.diagnostics[0].id, DiagId::mapfile_syntax);
+  EXPECT_EQ(mapfile.diagnostics[0].range.line, 2u);
+  EXPECT_EQ(mapfile.diagnostics[1].id, DiagId::mapfile_regex);
+  EXPECT_EQ(mapfile.diagnostics[1].range.line, 3u);
+  EXPECT_EQ(mapfile.diagnostics[1].range.column, 1u);
+  // The bad row stays (perf keeps it) but never matches.
+  ASSERT_EQ(mapfile.rows.size(), 2u);
+  const pmucat::MapfileRow* row = pmucat::find_mapfile_row(mapfile, "GenuineIntel-6-55-4");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->directory, "good");
+}
+
+TEST(CpuidRules, X86StepIsIgnoredUnlessTheRowNamesOne) {
+  EXPECT_EQ(pmucat::cpuid_rules_for_arch("x86"), CpuidRules::x86);
+  EXPECT_EQ(pmucat::cpuid_rules_for_arch("arm64"), CpuidRules::whole);
+  const auto x86 = CpuidRules::x86;
+  EXPECT_TRUE(pmucat::cpuid_matches("GenuineIntel-6-8F", "GenuineIntel-6-8F-8", x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("GenuineIntel-6-(8F|CF)", "GenuineIntel-6-CF-2", x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("GenuineIntel-6-8F", "GenuineIntel-6-8F", x86));
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-8F", "GenuineIntel-6-8F0-8", x86));
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-8", "GenuineIntel-6-8F-8", x86));
+  // A row with a stepping needs an identifier with one, and compares all of it.
+  EXPECT_TRUE(pmucat::cpuid_matches("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55-4", x86));
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55-5", x86));
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55", x86));
+  // The regex searches the whole identifier: a match running into the stepping is too long.
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-8F.*", "GenuineIntel-6-8F-8", x86));
+  // perf compares lengths only, not where the match starts.
+  EXPECT_TRUE(pmucat::cpuid_matches("Intel-6-8F-8|GenuineIntel-6-8F", "GenuineIntel-6-8F-8",
+                                    x86));
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-(", "GenuineIntel-6-8F-8", x86));
+  // perf counts the row's dashes as written: a range like [5-9] makes it a "four part" row no
+  // more, so the stepping is dropped from the compared length and the row cannot match.
+  EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-55-[5-9]", "GenuineIntel-6-55-7", x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("GenuineIntel-6-55-[56789]", "GenuineIntel-6-55-7", x86));
+}
+
+TEST(CpuidRules, WholeIdentifierElsewhere) {
+  const auto whole = CpuidRules::whole;
+  EXPECT_TRUE(pmucat::cpuid_matches("0x00000000410fd0c0", "0x00000000410fd0c0", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("0x00000000410fd0c", "0x00000000410fd0c0", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("0x00000000410fd0c0", "0x00000000410fd0c01", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("004e[[:xdigit:]]{4}", "004e1202", whole));
+  // Dashes mean nothing outside x86: the whole identifier must match.
+  EXPECT_FALSE(pmucat::cpuid_matches("A-B-C", "A-B-C-D", whole));
+}
+
+TEST(ChooseVendorModel, FirstMatchingRowOfTheArchitectures) {
+  std::vector<pmucat::Diagnostic> notes;
+  auto choice = pmucat::choose_vendor_model(kArch, "GenuineIntel-6-8F-8", notes);
+  ASSERT_TRUE(choice.has_value());
+  EXPECT_EQ(choice->arch, "x86");
+  EXPECT_EQ(choice->row.directory, "testlake");
+  choice = pmucat::choose_vendor_model(kArch, "GenuineIntel-6-55-7", notes);
+  ASSERT_TRUE(choice.has_value());
+  EXPECT_EQ(choice->row.directory, "steplake2");
+  choice = pmucat::choose_vendor_model(kArch, "0x00000000410fd0c0", notes);
+  ASSERT_TRUE(choice.has_value());
+  EXPECT_EQ(choice->arch, "arm64");
+  EXPECT_EQ(choice->row.directory, "acme/core1");
+  notes.clear();
+  EXPECT_FALSE(pmucat::choose_vendor_model(kArch, "GenuineIntel-6-01-1", notes).has_value());
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes.back().id, DiagId::mapfile_no_match);
+  EXPECT_EQ(notes.back().severity, pmucat::Severity::note);
+  // The x86 mapfile's bad rows are reported on the way.
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
+                          [](const auto& d) { return d.id == DiagId::mapfile_regex; }));
+  EXPECT_FALSE(pmucat::choose_vendor_model(kArch / "nowhere", "x", notes).has_value());
+}
+
+TEST(HostCpuid, Arm64MidrOfTheFirstCpuWithVariantAndRevisionCleared) {
+  pmucat::testing::ScratchDir dir("vendor");
+  const auto write = [&](const std::string& cpu, const std::string& text) {
+    const auto path = dir.path() / "devices/system/cpu" / cpu / "regs/identification";
+    std::filesystem::create_directories(path);
+    std::ofstream(path / "midr_el1") << text;
+  };
+  EXPECT_FALSE(pmucat::vendor::arm64_midr_cpuid(dir.path()).has_value());
+  write("cpu10", "0x00000000413fd0c1\n");
+  write("cpu2", "0x00000000411fd0c3\n");
+  std::filesystem::create_directories(dir.path() / "devices/system/cpu/cpu1");
+  EXPECT_EQ(pmucat::vendor::arm64_midr_cpuid(dir.path()), "0x00000000410fd0c0");
+}
+
+TEST(HostCpuid, X86IdentifierHasFourParts) {
+#if defined(__x86_64__)
+  const auto id = pmucat::host_cpuid("/sys");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(std::count(id->begin(), id->end(), '-'), 3) << *id;
+#else
+  GTEST_SKIP() << "not an x86 host";
+#endif
+}
+
+}  // namespace
