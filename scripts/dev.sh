@@ -32,6 +32,7 @@ packages=(
   linux-perf util-linux perl tar gzip strace
   python3 python3-jsonschema libxml2-utils
   hyperfine gnuplot-nox libpfm4-dev time valgrind
+  linux-source-6.1
 )
 
 install_missing() {
@@ -58,6 +59,17 @@ if command -v ccache >/dev/null; then
   common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 
+# The vendor JSON event catalogs (the kernel's tools/perf/pmu-events/arch, matching the perf 6.1
+# the differential tests run), extracted once per checkout from linux-source-6.1's tarball into
+# .cache/ (not committed: another project's data) and shared by every build directory.
+prepare_events() {
+  local tarball=/usr/src/linux-source-6.1.tar.xz
+  [ -f "$tarball" ] || return 0
+  cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-6.1" \
+    -P cmake/PmucatExtractEvents.cmake
+  common_args+=("-DPMUCAT_PMU_EVENTS_DIR=$here/.cache/pmu-events/linux-6.1/arch")
+}
+
 configure_and_build() {
   # shellcheck disable=SC2086
   cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE="$build_type" \
@@ -68,20 +80,24 @@ configure_and_build() {
 case "${1:-}" in
   main)
     install_missing
+    prepare_events
     configure_and_build
     "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu
     ;;
   test)
     install_missing
+    prepare_events
     configure_and_build
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
   build)
     install_missing
+    prepare_events
     configure_and_build
     ;;
   asan)
     install_missing
+    prepare_events
     # clang 14, so the project is built warning-free by both compilers, and so the same objects
     # carry libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link): this one build runs the
     # suite under the sanitizers and gives the fuzz targets .ci/run runs. -O1 without full debug
@@ -106,6 +122,7 @@ case "${1:-}" in
     ;;
   release)
     install_missing
+    prepare_events
     # What a user gets from `cmake -DCMAKE_BUILD_TYPE=Release` (GCC -O3, whose inliner sees
     # warnings the default build does not): the library and the tools, without the test suite
     # the default build already ran.

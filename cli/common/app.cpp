@@ -18,6 +18,20 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
                    "pmusnap .tar.gz capture (default: $PMUCAT_SYSFS, else the live /sys)")
         ->envname("PMUCAT_SYSFS")
         ->type_name("DIR|FILE.tar.gz");
+    // PMUCAT_EVENTS_DIR and PMUCAT_CPUID are read by common/vendor.h, not by CLI11: an empty
+    // PMUCAT_EVENTS_DIR means "sysfs only", which CLI11 would take for "not set".
+    app.add_option("--events-dir", options.events_dir,
+                   "Vendor JSON event catalogs, laid out like the kernel's "
+                   "tools/perf/pmu-events/arch (default: $PMUCAT_EVENTS_DIR, else the installed "
+                   "catalog; empty: sysfs events only)")
+        ->type_name("DIR");
+    app.add_flag("--no-events-dir", options.no_events_dir,
+                 "Sysfs events only: no vendor JSON event names or descriptions");
+    app.add_option("--cpuid", options.cpuid,
+                   "CPU identifier choosing the JSON model, as perf's PERF_CPUID "
+                   "(GenuineIntel-6-8F-8, 0x00000000410fd0c0; default: $PMUCAT_CPUID, else the "
+                   "capture's, else this machine's when reading the live /sys)")
+        ->type_name("ID");
   }
   app.add_option("--color", options.color,
                  "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
@@ -35,7 +49,12 @@ std::string help_footer(const HelpText& help) {
   std::string text = "Examples:\n";
   text += examples;
   text += "\nEnvironment:\n";
-  if (help.reads_sysfs) text += "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n";
+  if (help.reads_sysfs) {
+    text += "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n";
+    text += "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (empty:\n";
+    text += "                 sysfs only)\n";
+    text += "  PMUCAT_CPUID   CPU identifier when --cpuid is not given\n";
+  }
   text += "  NO_COLOR       set to a non-empty value: no colour with --color=auto\n";
   text += "\nEXIT STATUS\n";
   text += "  0  success\n";

@@ -3,12 +3,19 @@
 // static validators to construct at start-up.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace pmucat::cli {
 
 struct CommonOptions {
   std::string sysfs;  // --sysfs DIR|FILE.tar.gz, else $PMUCAT_SYSFS, else empty (live /sys)
+  // --events-dir DIR (vendor JSON catalogs laid out like the kernel's pmu-events/arch); an empty
+  // value, like --no-events-dir, means sysfs only. Unset: $PMUCAT_EVENTS_DIR, else the installed
+  // catalog (common/vendor.h decides).
+  std::optional<std::string> events_dir;
+  bool no_events_dir = false;
+  std::optional<std::string> cpuid;  // --cpuid ID (perf's PERF_CPUID format); else $PMUCAT_CPUID
   std::string color = "auto";
   bool json = false;
 };

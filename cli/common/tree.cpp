@@ -1,5 +1,7 @@
 #include "common/tree.h"
 
+#include "common/vendor.h"
+
 namespace pmucat::cli {
 
 Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path) {
@@ -7,7 +9,16 @@ Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path) {
 }
 
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
-  return open_tree(std::filesystem::path(options.sysfs));
+  auto tree = open_tree(std::filesystem::path(options.sysfs));
+  if (!tree) return tree;
+  const std::filesystem::path devices = tree->catalog.devices_dir();
+  VendorOptions vendor = vendor_options(options, devices, std::nullopt);
+  if (vendor.events_dir.empty() || vendor.cpuid.empty()) return tree;
+  // Reopening the devices folder found above costs a few system calls and reads nothing else.
+  auto with_vendor = Catalog::open(devices, std::move(vendor));
+  if (!with_vendor) return unexpected(std::move(with_vendor.error()));
+  tree->catalog = std::move(*with_vendor);
+  return tree;
 }
 
 }  // namespace pmucat::cli

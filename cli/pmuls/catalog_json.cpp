@@ -46,6 +46,50 @@ void write_term(Out& out, const Term& term) {
   out.end_object();
 }
 
+// The JSON side of an event: our fields, then those `perf list -j` (perf >= 6.2) prints for an
+// event, under perf's names, so scripts written for perf's JSON read ours.
+template <class Out>
+void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event, const EventView& view) {
+  const VendorEvent& vendor = *event.vendor;
+  out.key("json");
+  out.begin_object();
+  out.key("terms");
+  out.value(vendor.terms);
+  out.key("file");
+  out.value(vendor.location.file);
+  out.key("line");
+  out.value(vendor.location.line);
+  out.key("topic");
+  out.value(vendor.topic);
+  out.key("deprecated");
+  out.value(vendor.deprecated);
+  out.key("errata");
+  out.value(vendor.errata);
+  out.key("pebs");
+  out.value(vendor.pebs);
+  out.key("counter");
+  out.value(vendor.counter);
+  out.key("counter_mask");
+  out.value(vendor.counter_mask);
+  out.key("scale_unit");
+  out.value(vendor.scale_unit);
+  out.end_object();
+  out.key("Unit");
+  out.value(pmu.name());
+  out.key("Topic");
+  out.value(vendor.topic);
+  out.key("EventName");
+  out.value(vendor.name);
+  out.key("EventType");
+  out.value("Kernel PMU event");
+  out.key("BriefDescription");
+  out.value(perf_brief_description(vendor));
+  out.key("PublicDescription");
+  out.value(perf_public_description(vendor));
+  out.key("Encoding");
+  out.value(view.perf_name);
+}
+
 template <class Out>
 void write_event(Out& out, const Pmu& pmu, const Event& event) {
   const EventView view = view_event(pmu, event);
@@ -90,6 +134,9 @@ void write_event(Out& out, const Pmu& pmu, const Event& event) {
   out.value(event.per_pkg);
   out.key("snapshot");
   out.value(event.snapshot);
+  out.key("source");
+  out.value(to_string(event.source));
+  if (event.vendor) write_vendor_fields(out, pmu, event, view);
   out.end_object();
 }
 

@@ -85,6 +85,19 @@ std::string render_event_detail(const Pmu& pmu, const Event& event, DiagnosticPr
                                           to_string(pmu.kind()))
                             : fmt::format("{} ({})", pmu.name(), to_string(pmu.kind()))});
   table.add_row({"file", event.path});
+  if (event.source != EventSource::sysfs)
+    table.add_row({"source", std::string(to_string(event.source))});
+  if (event.vendor) {
+    const VendorEvent& vendor = *event.vendor;
+    if (!vendor.topic.empty()) table.add_row({"topic", vendor.topic});
+    const std::string brief = perf_brief_description(vendor);
+    if (!brief.empty()) table.add_row({"description", brief});
+    const std::string detail = perf_public_description(vendor);
+    if (!detail.empty() && detail != brief) table.add_row({"details", detail});
+    if (event.source == EventSource::both) {
+      table.add_row({"json terms", vendor.terms});
+    }
+  }
   if (event.error) {
     table.add_row({"error", event.error->message});
   } else {

@@ -15,6 +15,7 @@
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
+#include "pmucat/vendor_events.h"
 
 namespace pmucat {
 
@@ -49,11 +50,23 @@ struct Format {
   friend bool operator==(const Format&, const Format&) = default;
 };
 
+// Where an event of a PMU comes from.
+enum class EventSource : std::uint8_t {
+  sysfs,  // an events/ file only
+  json,   // the vendor JSON catalog only
+  // Both, under one name (compared case-insensitively, as perf does): the sysfs file's terms
+  // encode (perf 6.1 keeps the first alias's terms, and sysfs aliases come first), the JSON event
+  // gives the descriptions.
+  both,
+};
+std::string_view to_string(EventSource source);
+
 struct Event {
-  std::string name;                 // the file name as found on disk
-  std::string path;                 // for diagnostics
-  std::string text;                 // raw content
-  TermList terms;                   // parsed terms; empty when `error` is set
+  std::string name;  // the file name as found on disk; a JSON-only event's lower-cased EventName
+  // For diagnostics: the events/ file, or `<json file>[<name>]` for a JSON-only event.
+  std::string path;
+  std::string text;  // raw content; a JSON-only event's term string (VendorEvent::terms)
+  TermList terms;    // parsed terms; empty when `error` is set
   std::optional<Diagnostic> error;  // unreadable or unparsable file
   // Metadata; only filled when the whole events/ directory was listed (Pmu::events()).
   bool metadata_loaded = false;
@@ -65,6 +78,11 @@ struct Event {
   // Metadata problems and the parser's lints of this event (a copy of terms.lints), so this
   // one list holds every warning about the event; `error` is not repeated here.
   std::vector<Diagnostic> diagnostics;
+  EventSource source = EventSource::sysfs;
+  // The JSON event (source json or both), shared by every PMU instance it belongs to. For
+  // `both`, the sysfs metadata above is kept (perf 6.1 overwrites it with the JSON's; see
+  // docs/perf-compat.md) and `vendor->terms` may encode differently from `terms`.
+  std::shared_ptr<const VendorEvent> vendor;
   friend bool operator==(const Event&, const Event&) = default;
 };
 
@@ -106,6 +124,10 @@ struct PmuInfo {
 
 // One PMU. Directory-backed PMUs load each part (attributes, formats, events) on first use and
 // cache it; every accessor is safe to call from several threads at once.
+namespace detail {
+class VendorCatalog;
+}
+
 class Pmu {
  public:
   // A PMU whose parts are all given (nothing is read from disk).
@@ -142,6 +164,10 @@ class Pmu {
   std::vector<Diagnostic> diagnostics() const;
 
  private:
+  friend class Catalog;
+  // The vendor events this PMU merges with its own; set by the catalog before the PMU is shared.
+  void attach_vendor(std::shared_ptr<const detail::VendorCatalog> vendor);
+
   struct State;
   explicit Pmu(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
@@ -151,11 +177,25 @@ class Pmu {
 // suffix, or hex with more than two digits); `pmu*`-style globs. See perf's test__pmu_match.
 bool pmu_name_matches(std::string_view pmu_name, std::string_view pattern);
 
+// perf's rule for attaching a JSON event of PMU `vendor_pmu` (its mapped Unit, `uncore_cha`,
+// or a comma list like `hisi_sicl,cpa`) to an uncore PMU named `pmu_name`: the tokens appear in
+// order, the last followed by nothing or by `[_]<digits>` (pmu_uncore_alias_match).
+bool vendor_pmu_matches(std::string_view vendor_pmu, std::string_view pmu_name);
+
 // Natural order: digit runs compare as numbers ("uncore_cha_2" < "uncore_cha_10").
 bool natural_less(std::string_view a, std::string_view b);
 
 // Case-insensitive (ASCII) equality, as event names compare.
 bool iequals(std::string_view a, std::string_view b);
+
+// Where the vendor JSON events of a catalog come from.
+struct VendorOptions {
+  // A directory laid out like the kernel's tools/perf/pmu-events/arch (<arch>/mapfile.csv and
+  // model directories of JSON files); empty: sysfs only.
+  std::filesystem::path events_dir;
+  // perf's CPU identifier (the format of PERF_CPUID) that chooses the model; empty: sysfs only.
+  std::string cpuid;
+};
 
 class Catalog {
  public:
@@ -167,10 +207,15 @@ class Catalog {
   // call that needs every PMU: pmus(), match_pmus() of a pattern that is not a name,
   // core_pmu()'s fallback, diagnostics().
   static Expected<Catalog> open(const std::filesystem::path& dir);
+  // The same, with the vendor JSON events of the model `vendor.cpuid` selects merged into the
+  // PMUs perf attaches them to. The JSON files are read on first need (an event lookup by a name
+  // sysfs lacks, or a listing); their problems are in vendor_diagnostics().
+  static Expected<Catalog> open(const std::filesystem::path& dir, VendorOptions vendor);
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();
   // A catalog of in-memory PMUs (tests, perf.data readers).
   static Catalog from_pmus(std::vector<Pmu> pmus);
+  static Catalog from_pmus(std::vector<Pmu> pmus, VendorOptions vendor);
 
   Catalog(Catalog&&) noexcept;
   Catalog& operator=(Catalog&&) noexcept;
@@ -188,7 +233,17 @@ class Catalog {
   // Problems with the tree itself (entries that are not PMU directories, unreadable entries).
   std::span<const Diagnostic> diagnostics() const;
 
+  const VendorOptions& vendor_options() const;
+  // The vendor model in use (read now if it was not yet), or nullptr: no events_dir or cpuid,
+  // no mapfile row for the cpuid, or an unreadable model directory.
+  const VendorModel* vendor_model() const;
+  // Problems reading the vendor catalog (reads it now if it was not yet): mapfile-no-match,
+  // JSON syntax errors, skipped events.
+  std::span<const Diagnostic> vendor_diagnostics() const;
+
  private:
+  static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalog> vendor);
+
   struct State;
   explicit Catalog(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

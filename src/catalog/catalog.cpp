@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "catalog/sysfs_file.h"
+#include "catalog/vendor_catalog.h"
 #include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
@@ -123,6 +124,10 @@ struct Catalog::State {
   std::string devices;  // devices_dir as a string; empty for from_pmus catalogs
   detail::UniqueFd devices_fd;
 
+  VendorOptions vendor_options;
+  // Null when the options name no events directory or no CPU identifier.
+  std::shared_ptr<const detail::VendorCatalog> vendor;
+
   mutable std::once_flag listed_once;
   mutable Listing listing;
   mutable std::atomic<bool> listed{false};
@@ -136,6 +141,9 @@ struct Catalog::State {
       auto directory = detail::Directory::open(devices_fd.get(), ".", devices);
       if (directory) {
         listing = make_listing(devices, directory->list());
+        if (vendor) {
+          for (Pmu& pmu : listing.pmus) attach(pmu, vendor);
+        }
       } else {
         listing.diagnostics.push_back(std::move(directory.error().diagnostic));
       }
@@ -162,6 +170,7 @@ const Pmu* Catalog::State::probe(std::string_view name) const {
     return nullptr;
   }
   auto pmu = std::make_unique<Pmu>(Pmu::from_directory(std::string(name), join(devices, name)));
+  if (vendor) Catalog::attach(*pmu, vendor);
   const Pmu* result = pmu.get();
   probed.emplace(std::string(name), std::move(pmu));
   return result;
@@ -224,6 +233,27 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
   return Catalog(std::move(state));
 }
 
+void Catalog::attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalog> vendor) {
+  pmu.attach_vendor(std::move(vendor));
+}
+
+namespace {
+
+std::shared_ptr<const detail::VendorCatalog> make_vendor(const VendorOptions& options) {
+  if (options.events_dir.empty() || options.cpuid.empty()) return nullptr;
+  return std::make_shared<const detail::VendorCatalog>(options);
+}
+
+}  // namespace
+
+Expected<Catalog> Catalog::open(const std::filesystem::path& dir, VendorOptions vendor) {
+  auto catalog = open(dir);
+  if (!catalog) return catalog;
+  catalog->state_->vendor = make_vendor(vendor);
+  catalog->state_->vendor_options = std::move(vendor);
+  return catalog;
+}
+
 Expected<Catalog> Catalog::open_default() {
   const char* sysfs = std::getenv("PMUCAT_SYSFS");
   if (sysfs != nullptr && *sysfs != '\0') return open(sysfs);
@@ -231,7 +261,16 @@ Expected<Catalog> Catalog::open_default() {
 }
 
 Catalog Catalog::from_pmus(std::vector<Pmu> pmus) {
+  return from_pmus(std::move(pmus), VendorOptions{});
+}
+
+Catalog Catalog::from_pmus(std::vector<Pmu> pmus, VendorOptions vendor) {
   auto state = std::make_unique<State>();
+  state->vendor = make_vendor(vendor);
+  state->vendor_options = std::move(vendor);
+  if (state->vendor) {
+    for (Pmu& pmu : pmus) attach(pmu, state->vendor);
+  }
   Listing listing;
   listing.pmus = std::move(pmus);
   std::stable_sort(listing.pmus.begin(), listing.pmus.end(),
@@ -279,6 +318,31 @@ const Pmu* Catalog::core_pmu() const {
 
 std::span<const Diagnostic> Catalog::diagnostics() const {
   return state_->list().diagnostics;
+}
+
+const VendorOptions& Catalog::vendor_options() const {
+  return state_->vendor_options;
+}
+
+const VendorModel* Catalog::vendor_model() const {
+  return state_->vendor ? state_->vendor->loaded().model.get() : nullptr;
+}
+
+std::span<const Diagnostic> Catalog::vendor_diagnostics() const {
+  if (!state_->vendor) return {};
+  return state_->vendor->loaded().diagnostics;
+}
+
+std::string_view to_string(EventSource source) {
+  switch (source) {
+    case EventSource::sysfs:
+      return "sysfs";
+    case EventSource::json:
+      return "json";
+    case EventSource::both:
+      return "both";
+  }
+  return "sysfs";
 }
 
 }  // namespace pmucat

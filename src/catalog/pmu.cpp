@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "catalog/pmu_parts.h"
+#include "catalog/vendor_catalog.h"
 #include "pmucat/catalog.h"
 #include "pmucat/metadata.h"
 
@@ -104,6 +105,14 @@ struct Pmu::State {
   LazyPart<detail::LoadedAttributes> attributes;
   LazyPart<FormatList> formats;
   LazyPart<EventIndex> events;
+  // The catalog's vendor JSON events (null: sysfs only); merged into `events` when it loads.
+  std::shared_ptr<const detail::VendorCatalog> vendor;
+  // A from_info PMU's events, indexed (with the vendor's) on first use.
+  mutable std::optional<std::vector<Event>> given_events;
+
+  detail::PmuAttachment attachment() const {
+    return detail::attachment_of(name, load_attributes().attributes);
+  }
 
   // Events found by find_event() probes before events() ran; node-based so that pointers
   // handed out stay valid.
@@ -136,8 +145,16 @@ struct Pmu::State {
   }
   const EventIndex& load_events() const {
     return events.get([&] {
-      if (listed_without(&detail::LoadedAttributes::may_have_events)) return EventIndex{};
-      detail::LoadedEvents loaded = detail::load_events(dir);
+      detail::LoadedEvents loaded;
+      if (given_events) {
+        loaded.events = std::move(*given_events);
+      } else if (!listed_without(&detail::LoadedAttributes::may_have_events)) {
+        loaded = detail::load_events(dir);
+      }
+      if (vendor) {
+        const auto json = vendor->events_for(attachment());
+        loaded.events = detail::merge_vendor_events(std::move(loaded.events), json);
+      }
       return index_events(std::move(loaded.events), std::move(loaded.diagnostics));
     });
   }
@@ -169,7 +186,7 @@ Pmu Pmu::from_info(PmuInfo info) {
   std::stable_sort(info.formats.begin(), info.formats.end(),
                    [](const Format& a, const Format& b) { return natural_less(a.name, b.name); });
   state->formats.set(FormatList{std::move(info.formats), {}});
-  state->events.set(index_events(std::move(info.events), {}));
+  state->given_events = std::move(info.events);
   return Pmu(std::move(state));
 }
 
@@ -244,6 +261,19 @@ const Event* Pmu::find_event(std::string_view name) const {
   }
   const std::span<const std::string> spellings(candidates.data(), distinct);
   const EventIndex* index = state_->events.peek();
+  // A name the vendor catalog has for this PMU is answered by the merged listing, so that the
+  // event carries its JSON side whichever way it was found first.
+  if (index == nullptr && state_->vendor) {
+    const std::vector<const VendorEvent*> named = state_->vendor->named(name);
+    if (!named.empty()) {
+      const detail::PmuAttachment attachment = state_->attachment();
+      if (std::any_of(named.begin(), named.end(), [&](const VendorEvent* event) {
+            return detail::attaches(*event, attachment);
+          })) {
+        index = &state_->load_events();
+      }
+    }
+  }
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
     for (const std::string& spelling : spellings) {
       if (const Event* event = state_->probe(spelling)) return event;
@@ -262,6 +292,10 @@ const Event* Pmu::find_event(std::string_view name) const {
                        [](const auto& entry, const std::string& key) { return entry.first < key; });
   if (found != index->lower.end() && found->first == lower) return &events[found->second];
   return nullptr;
+}
+
+void Pmu::attach_vendor(std::shared_ptr<const detail::VendorCatalog> vendor) {
+  state_->vendor = std::move(vendor);
 }
 
 std::vector<Diagnostic> Pmu::diagnostics() const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "pmucat/catalog.h"
 
@@ -79,6 +80,35 @@ bool pmu_name_matches(std::string_view pmu_name, std::string_view pattern) {
   std::string name_z(pmu_name);
   std::string pattern_z(pattern);
   return ::fnmatch(pattern_z.c_str(), name_z.c_str(), 0) == 0;
+}
+
+bool vendor_pmu_matches(std::string_view vendor_pmu, std::string_view pmu_name) {
+  // perf's pmu_uncore_alias_match(): the comma-separated tokens are found in order in the PMU
+  // name, the last one followed by nothing or by an optional '_' and decimal digits. perf moves
+  // past a found token by the length of the token that comes next, not of the one found; the
+  // same quirk is kept, bounded by the end of the name.
+  std::vector<std::string_view> tokens;
+  for (std::size_t start = 0; start <= vendor_pmu.size();) {
+    std::size_t comma = vendor_pmu.find(',', start);
+    if (comma == std::string_view::npos) comma = vendor_pmu.size();
+    if (comma > start) tokens.push_back(vendor_pmu.substr(start, comma - start));
+    start = comma + 1;
+  }
+  if (tokens.empty()) return false;
+  std::string_view rest = pmu_name;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    std::size_t found = rest.find(tokens[i]);
+    if (found == std::string_view::npos) return false;
+    rest.remove_prefix(found);
+    if (i + 1 == tokens.size()) {
+      std::string_view suffix = rest.substr(tokens[i].size());
+      if (suffix.empty()) return true;
+      if (suffix.front() == '_') suffix.remove_prefix(1);
+      return !suffix.empty() && std::all_of(suffix.begin(), suffix.end(), is_digit);
+    }
+    rest.remove_prefix(std::min(tokens[i + 1].size(), rest.size()));
+  }
+  return false;
 }
 
 bool natural_less(std::string_view a, std::string_view b) {

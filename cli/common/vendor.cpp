@@ -1,0 +1,94 @@
+#include "common/vendor.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <system_error>
+
+#include "pmucat/vendor_events.h"
+
+namespace pmucat::cli {
+namespace {
+
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+std::optional<std::string> non_empty(std::optional<std::string> value) {
+  if (value && value->empty()) return std::nullopt;
+  return value;
+}
+
+bool holds_catalog(const std::filesystem::path& dir) {
+  std::error_code error;
+  return std::filesystem::is_directory(dir, error);
+}
+
+// The catalog installed with the tools, else the one the build prepared (a tool run from the
+// build tree). PMUCAT_EVENTS_DIR_FROM_BIN / PMUCAT_EVENTS_DIR_BUILD come from
+// cmake/PmucatEvents.cmake.
+std::optional<std::string> installed_events_dir() {
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed = executable.parent_path() / PMUCAT_EVENTS_DIR_FROM_BIN;
+    if (holds_catalog(installed)) return installed.lexically_normal().string();
+  }
+  const std::string built = PMUCAT_EVENTS_DIR_BUILD;
+  if (!built.empty() && holds_catalog(built)) return built;
+  return std::nullopt;
+}
+
+bool is_live(const std::filesystem::path& tree_dir) {
+  std::error_code error;
+  return std::filesystem::equivalent(tree_dir, "/sys/bus/event_source/devices", error) && !error;
+}
+
+}  // namespace
+
+VendorOptions choose_vendor_options(const VendorInputs& inputs) {
+  VendorOptions options;
+  if (!inputs.option_no_events_dir) {
+    if (inputs.option_events_dir) {
+      options.events_dir = *inputs.option_events_dir;
+    } else if (inputs.env_events_dir) {
+      options.events_dir = *inputs.env_events_dir;
+    } else if (inputs.installed_events_dir) {
+      options.events_dir = *inputs.installed_events_dir;
+    }
+  }
+  if (inputs.option_cpuid) {
+    options.cpuid = *inputs.option_cpuid;
+  } else if (inputs.env_cpuid) {
+    options.cpuid = *inputs.env_cpuid;
+  } else if (inputs.capture_cpuid) {
+    options.cpuid = *inputs.capture_cpuid;
+  } else if (inputs.live_tree && inputs.host_cpuid) {
+    options.cpuid = *inputs.host_cpuid;
+  }
+  return options;
+}
+
+VendorOptions vendor_options(const CommonOptions& options, const std::filesystem::path& tree_dir,
+                             const std::optional<std::string>& capture_cpuid) {
+  VendorInputs inputs;
+  inputs.option_events_dir = options.events_dir;
+  inputs.option_no_events_dir = options.no_events_dir;
+  inputs.env_events_dir = environment("PMUCAT_EVENTS_DIR");
+  // Looked for only when nothing else names a directory: it costs a readlink and a stat.
+  if (!inputs.option_no_events_dir && !inputs.option_events_dir && !inputs.env_events_dir) {
+    inputs.installed_events_dir = installed_events_dir();
+  }
+  inputs.option_cpuid = options.cpuid;
+  inputs.env_cpuid = non_empty(environment("PMUCAT_CPUID"));
+  inputs.capture_cpuid = capture_cpuid;
+  inputs.live_tree = is_live(tree_dir);
+  if (inputs.live_tree && !inputs.option_cpuid && !inputs.env_cpuid && !capture_cpuid) {
+    inputs.host_cpuid = host_cpuid("/sys");
+  }
+  return choose_vendor_options(inputs);
+}
+
+}  // namespace pmucat::cli

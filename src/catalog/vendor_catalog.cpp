@@ -1,0 +1,172 @@
+// The vendor JSON events of a catalog: reading the model once, attaching and merging as perf 6.1.
+#include "catalog/vendor_catalog.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "pmucat/terms.h"
+
+namespace pmucat::detail {
+namespace {
+
+std::string ascii_lower(std::string_view text) {
+  std::string result(text);
+  for (char& c : result) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return result;
+}
+
+// perf's core PMU name for events without a Unit.
+std::string_view event_pmu_name(const VendorEvent& event, const PmuAttachment& pmu) {
+  if (!event.pmu.empty()) return event.pmu;
+  return pmu.has_cpus ? pmu.name : std::string_view("cpu");
+}
+
+bool same_name(const std::pair<std::string_view, std::size_t>& entry, std::string_view name) {
+  return entry.first < name;
+}
+
+}  // namespace
+
+PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attributes) {
+  PmuAttachment attachment;
+  attachment.name = name;
+  attachment.has_cpus = attributes.cpus.has_value();
+  // perf_pmu__hybrid_mounted(): a cpu_* PMU with `cpus` is a hybrid core PMU, never uncore.
+  const bool hybrid = attachment.name.starts_with("cpu_") && attachment.has_cpus;
+  attachment.is_uncore = attributes.cpumask.has_value() && !hybrid;
+  return attachment;
+}
+
+bool attaches(const VendorEvent& event, const PmuAttachment& pmu) {
+  const std::string_view name = event_pmu_name(event, pmu);
+  if (pmu.is_uncore && vendor_pmu_matches(name, pmu.name)) return true;
+  return name == pmu.name;
+}
+
+VendorCatalog::VendorCatalog(VendorOptions options) : options_(std::move(options)) {}
+
+const VendorCatalog::Loaded& VendorCatalog::loaded() const {
+  std::call_once(once_, [&] {
+    if (options_.events_dir.empty() || options_.cpuid.empty()) return;
+    auto choice = choose_vendor_model(options_.events_dir, options_.cpuid, loaded_.diagnostics);
+    if (!choice) return;
+    auto model = load_vendor_model(options_.events_dir / choice->arch, choice->row.directory);
+    if (!model) {
+      loaded_.diagnostics.push_back(std::move(model.error()));
+      return;
+    }
+    auto shared = std::make_shared<VendorModel>(std::move(*model));
+    if (shared->cpuid.empty()) shared->cpuid = choice->row.cpuid;
+    loaded_.diagnostics.insert(loaded_.diagnostics.end(), shared->diagnostics.begin(),
+                               shared->diagnostics.end());
+    loaded_.by_name.reserve(shared->events.size());
+    for (std::size_t i = 0; i < shared->events.size(); ++i) {
+      loaded_.by_name.emplace_back(shared->events[i].name, i);
+    }
+    std::stable_sort(loaded_.by_name.begin(), loaded_.by_name.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    loaded_.model = std::move(shared);
+  });
+  return loaded_;
+}
+
+std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
+    const PmuAttachment& pmu) const {
+  std::vector<std::shared_ptr<const VendorEvent>> result;
+  const Loaded& loaded = this->loaded();
+  if (!loaded.model) return result;
+  for (const VendorEvent& event : loaded.model->events) {
+    // Aliasing pointers: each shares the model's ownership, none copies an event.
+    if (attaches(event, pmu)) result.emplace_back(loaded.model, &event);
+  }
+  return result;
+}
+
+std::vector<const VendorEvent*> VendorCatalog::named(std::string_view name) const {
+  std::vector<const VendorEvent*> result;
+  const Loaded& loaded = this->loaded();
+  if (!loaded.model) return result;
+  const std::string lower = ascii_lower(name);
+  auto found = std::lower_bound(loaded.by_name.begin(), loaded.by_name.end(),
+                                std::string_view(lower), same_name);
+  for (; found != loaded.by_name.end() && found->first == lower; ++found) {
+    result.push_back(&loaded.model->events[found->second]);
+  }
+  return result;
+}
+
+Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {
+  Event event;
+  event.name = vendor->name;
+  event.path = fmt::format("{}[{}]", vendor->location.file, vendor->name);
+  event.text = vendor->terms;
+  event.metadata_loaded = true;
+  event.source = EventSource::json;
+  event.per_pkg = vendor->per_pkg;
+  if (!vendor->scale_unit.empty()) {
+    // perf reads ScaleUnit with strtod in the C locale: the number, then the unit as it follows.
+    const std::string& text = vendor->scale_unit;
+    double scale = 0;
+    const char* first = text.data();
+    while (first != text.data() + text.size() && (*first == ' ' || *first == '\t')) ++first;
+    auto [stop, status] =
+        std::from_chars(first, text.data() + text.size(), scale, std::chars_format::general);
+    if (status != std::errc()) {
+      scale = 0;
+      stop = text.data();
+    }
+    event.scale = scale;
+    event.scale_text = std::string(text.data(), stop);
+    event.unit = std::string(stop, text.data() + text.size());
+  }
+  auto terms = parse_terms(event.text, event.path, TermSyntax::event_file);
+  if (!terms) {
+    event.error = std::move(terms.error());
+  } else {
+    event.terms = std::move(*terms);
+    event.diagnostics = event.terms.lints;
+  }
+  event.vendor = std::move(vendor);
+  return event;
+}
+
+std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
+                                       std::span<const std::shared_ptr<const VendorEvent>> json) {
+  std::vector<Event> events = std::move(sysfs);
+  // The first event of each lower-cased name: perf merges into the first alias its strcasecmp()
+  // finds, and sysfs aliases come before JSON ones.
+  std::map<std::string, std::size_t, std::less<>> first_of;
+  for (std::size_t i = 0; i < events.size(); ++i) first_of.emplace(ascii_lower(events[i].name), i);
+  for (const std::shared_ptr<const VendorEvent>& vendor : json) {
+    auto found = first_of.find(vendor->name);
+    if (found == first_of.end()) {
+      first_of.emplace(vendor->name, events.size());
+      events.push_back(make_vendor_event(vendor));
+      continue;
+    }
+    Event& existing = events[found->second];
+    if (existing.error && existing.source == EventSource::sysfs) {
+      // perf dropped the sysfs alias it could not parse; the JSON event takes the name.
+      Event replacement = make_vendor_event(vendor);
+      replacement.diagnostics.insert(replacement.diagnostics.begin(), std::move(*existing.error));
+      existing = std::move(replacement);
+      continue;
+    }
+    const bool both_json_of_one_pmu = existing.source == EventSource::json && existing.vendor &&
+                                      !existing.vendor->pmu.empty() && !vendor->pmu.empty() &&
+                                      iequals(existing.vendor->pmu, vendor->pmu);
+    if (both_json_of_one_pmu) continue;  // perf keeps it, but finds the first
+    std::string text = vendor->terms;
+    if (!parse_terms(text, vendor->location.file, TermSyntax::event_file)) continue;
+    if (existing.source == EventSource::sysfs) existing.source = EventSource::both;
+    existing.vendor = vendor;
+  }
+  return events;
+}
+
+}  // namespace pmucat::detail

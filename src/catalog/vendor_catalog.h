@@ -1,0 +1,68 @@
+// The vendor JSON events of one catalog: the model read on first use, shared by every PMU, and
+// perf 6.1's rules for which PMU gets which event and how it merges with the sysfs aliases.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/catalog.h"
+#include "pmucat/vendor_events.h"
+
+namespace pmucat::detail {
+
+// What perf looks at in a PMU to attach JSON events to it.
+struct PmuAttachment {
+  std::string_view name;
+  bool has_cpus = false;   // a `cpus` file: a core PMU by perf's arm64 test, named in its own right
+  bool is_uncore = false;  // a `cpumask` file, and not a hybrid core PMU (cpu_* with `cpus`)
+};
+PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attributes);
+
+// True when perf 6.1 adds `event` to the PMU: the event's PMU (or, without one, the core PMU's
+// name: the PMU's own when it has `cpus`, else `cpu`) equals the PMU's name, or the PMU is an
+// uncore one that vendor_pmu_matches() it.
+bool attaches(const VendorEvent& event, const PmuAttachment& pmu);
+
+class VendorCatalog {
+ public:
+  explicit VendorCatalog(VendorOptions options);
+
+  const VendorOptions& options() const { return options_; }
+
+  struct Loaded {
+    std::shared_ptr<const VendorModel> model;  // null when no model was found or readable
+    // (lower-cased name, index into model->events), sorted by name then table order.
+    std::vector<std::pair<std::string_view, std::size_t>> by_name;
+    std::vector<Diagnostic> diagnostics;
+  };
+  // Reads the model on first call (thread-safe).
+  const Loaded& loaded() const;
+
+  // The model's events (table order) perf adds to `pmu`.
+  std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
+  // The model's events named `name` (case-insensitive), in table order, whatever their PMU.
+  std::vector<const VendorEvent*> named(std::string_view name) const;
+
+ private:
+  VendorOptions options_;
+  mutable std::once_flag once_;
+  mutable Loaded loaded_;
+};
+
+// A JSON event as an Event of a PMU (source json): its term string parsed like an events/ file,
+// ScaleUnit split into scale and unit as perf does (strtod's number, then the rest).
+Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor);
+
+// perf 6.1's merge of the JSON events attached to a PMU (`json`, table order) into its sysfs
+// events: a JSON event named like an existing event (case-insensitively) updates that event's
+// descriptions instead of adding one (its terms stay, so sysfs wins the encoding), unless both
+// are JSON events of the same PMU (perf then keeps both and finds the first); a JSON event whose
+// terms do not parse never merges (perf drops it).
+std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
+                                       std::span<const std::shared_ptr<const VendorEvent>> json);
+
+}  // namespace pmucat::detail

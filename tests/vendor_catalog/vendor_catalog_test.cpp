@@ -1,0 +1,241 @@
+// The catalog with vendor JSON events: which PMU gets which event, the merge with sysfs aliases
+// (perf 6.1's rules), provenance, and encoding JSON names like sysfs ones. Our own small JSON
+// files; the kernel's catalogs are tested in tests/vendor.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "support/temp_tree.h"
+
+namespace pmucat {
+namespace {
+
+using testing::TempTree;
+
+constexpr std::string_view kPipeline = R"([
+  {
+    "EventCode": "0xc0",
+    "EventName": "INST_RETIRED.ANY",
+    "BriefDescription": "Number of instructions retired.",
+    "SampleAfterValue": "2000003",
+    "UMask": "0x1"
+  },
+  {
+    "EventCode": "0x3c",
+    "EventName": "CYCLES",
+    "BriefDescription": "Core cycles (JSON side).",
+    "SampleAfterValue": "1000003",
+    "UMask": "0x0"
+  },
+  {
+    "EventCode": "0xd1",
+    "EventName": "MEM_LOAD_RETIRED.L3_MISS",
+    "BriefDescription": "Retired load instructions missed L3.",
+    "CounterMask": "0",
+    "PEBS": "1",
+    "SampleAfterValue": "50021",
+    "UMask": "0x20"
+  }
+])";
+
+constexpr std::string_view kUncore = R"([
+  {
+    "EventCode": "0x35",
+    "EventName": "UNC_CHA_TOR_INSERTS.IA_MISS",
+    "BriefDescription": "TOR inserts, IA misses.",
+    "PerPkg": "1",
+    "UMask": "0x21",
+    "Unit": "CHA"
+  },
+  {
+    "EventCode": "0x01",
+    "EventName": "UNC_M_CAS_COUNT.RD",
+    "BriefDescription": "DRAM reads.",
+    "PerPkg": "1",
+    "ScaleUnit": "64Bytes",
+    "UMask": "0x0f",
+    "Unit": "iMC"
+  }
+])";
+
+// A small Sapphire-Rapids-like tree and a one-model vendor catalog for it.
+struct Fixture {
+  Fixture() {
+    tree.write("devices/cpu/type", "4\n");
+    tree.write("devices/cpu/format/event", "config:0-7\n");
+    tree.write("devices/cpu/format/umask", "config:8-15\n");
+    tree.write("devices/cpu/format/cmask", "config:24-31\n");
+    tree.write("devices/cpu/events/cycles", "event=0x3c\n");
+    tree.write("devices/cpu/events/cycles.scale", "2\n");
+    for (const char* cha : {"uncore_cha_0", "uncore_cha_1"}) {
+      std::string base = std::string("devices/") + cha;
+      tree.write(base + "/type", cha == std::string_view("uncore_cha_0") ? "40\n" : "41\n");
+      tree.write(base + "/cpumask", "0\n");
+      tree.write(base + "/format/event", "config:0-7\n");
+      tree.write(base + "/format/umask", "config:8-15\n");
+    }
+    tree.write("devices/uncore_imc_free_running_0/type", "50\n");
+    tree.write("devices/uncore_imc_free_running_0/cpumask", "0\n");
+    tree.write("devices/uncore_imc_0/type", "51\n");
+    tree.write("devices/uncore_imc_0/cpumask", "0\n");
+    tree.write("devices/uncore_imc_0/format/event", "config:0-7\n");
+    tree.write("devices/uncore_imc_0/format/umask", "config:8-15\n");
+    tree.write("events/x86/mapfile.csv",
+               "Family-model,Version,Filename,EventType\n"
+               "GenuineIntel-6-8F,v1,testlake,core\n");
+    tree.write("events/x86/testlake/pipeline.json", kPipeline);
+    tree.write("events/x86/testlake/uncore-cache.json", kUncore);
+  }
+  Catalog open(std::string cpuid = "GenuineIntel-6-8F-8") const {
+    return std::move(Catalog::open(tree.path("devices"), {tree.path("events"), cpuid}).value());
+  }
+  TempTree tree;
+};
+
+TEST(VendorCatalog, JsonOnlyCoreEventBelongsToTheCorePmu) {
+  Fixture f;
+  Catalog catalog = f.open();
+  const Event* event = catalog.find_pmu("cpu")->find_event("inst_retired.any");
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->source, EventSource::json);
+  EXPECT_EQ(event->name, "inst_retired.any");
+  // perf's fixed string for this name, not the JSON fields.
+  EXPECT_EQ(event->text, "event=0xc0,period=2000003");
+  ASSERT_NE(event->vendor, nullptr);
+  EXPECT_EQ(event->vendor->brief_description, "Number of instructions retired.");
+  EXPECT_EQ(catalog.find_pmu("uncore_cha_0")->find_event("inst_retired.any"), nullptr);
+}
+
+TEST(VendorCatalog, NamesAreCaseInsensitive) {
+  Fixture f;
+  Catalog catalog = f.open();
+  const Event* event = catalog.find_pmu("cpu")->find_event("MEM_LOAD_RETIRED.L3_MISS");
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->name, "mem_load_retired.l3_miss");
+  EXPECT_EQ(event->text, "event=0xd1,period=50021,umask=0x20");
+}
+
+TEST(VendorCatalog, SysfsAliasKeepsItsTermsAndMetadataAndGainsTheJsonSide) {
+  Fixture f;
+  Catalog catalog = f.open();
+  const Event* event = catalog.find_pmu("cpu")->find_event("cycles");
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->source, EventSource::both);
+  EXPECT_EQ(event->text, "event=0x3c\n");
+  ASSERT_NE(event->vendor, nullptr);
+  EXPECT_EQ(event->vendor->terms, "event=0x3c,period=1000003,umask=0x0");
+  EXPECT_EQ(event->scale, 2.0);  // sysfs's .scale stays (perf 6.1 would reset it to 1)
+}
+
+TEST(VendorCatalog, UncoreEventGoesToEveryInstanceOfItsUnit) {
+  Fixture f;
+  Catalog catalog = f.open();
+  for (const char* cha : {"uncore_cha_0", "uncore_cha_1"}) {
+    const Event* event = catalog.find_pmu(cha)->find_event("unc_cha_tor_inserts.ia_miss");
+    ASSERT_NE(event, nullptr) << cha;
+    EXPECT_EQ(event->text, "event=0x35,umask=0x21");
+    EXPECT_TRUE(event->per_pkg);
+  }
+  EXPECT_EQ(catalog.find_pmu("cpu")->find_event("unc_cha_tor_inserts.ia_miss"), nullptr);
+  // `iMC` maps to uncore_imc: `_0` is an instance suffix, `_free_running_0` is not.
+  EXPECT_NE(catalog.find_pmu("uncore_imc_0")->find_event("unc_m_cas_count.rd"), nullptr);
+  EXPECT_EQ(catalog.find_pmu("uncore_imc_free_running_0")->find_event("unc_m_cas_count.rd"),
+            nullptr);
+}
+
+TEST(VendorCatalog, ScaleUnitSplitsLikeStrtod) {
+  Fixture f;
+  Catalog catalog = f.open();
+  const Event* event = catalog.find_pmu("uncore_imc_0")->find_event("unc_m_cas_count.rd");
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->scale, 64.0);
+  EXPECT_EQ(event->unit, "Bytes");
+}
+
+TEST(VendorCatalog, LookupBeforeAndAfterTheListingAgree) {
+  Fixture f;
+  Catalog early = f.open();
+  Catalog late = f.open();
+  const Pmu* late_cpu = late.find_pmu("cpu");
+  (void)late_cpu->events();
+  for (const char* name : {"cycles", "CYCLES", "inst_retired.any", "Inst_Retired.Any", "nope"}) {
+    const Event* a = early.find_pmu("cpu")->find_event(name);
+    const Event* b = late_cpu->find_event(name);
+    ASSERT_EQ(a == nullptr, b == nullptr) << name;
+    if (a != nullptr) {
+      EXPECT_EQ(a->name, b->name) << name;
+      EXPECT_EQ(a->source, b->source) << name;
+      EXPECT_EQ(a->text, b->text) << name;
+    }
+  }
+}
+
+TEST(VendorCatalog, ListingHoldsSysfsAndJsonEventsOnce) {
+  Fixture f;
+  Catalog catalog = f.open();
+  std::vector<std::pair<std::string, EventSource>> seen;
+  for (const Event& event : catalog.find_pmu("cpu")->events()) {
+    seen.emplace_back(event.name, event.source);
+  }
+  EXPECT_THAT(seen, ::testing::ElementsAre(
+                        std::pair<std::string, EventSource>{"cycles", EventSource::both},
+                        std::pair<std::string, EventSource>{"inst_retired.any", EventSource::json},
+                        std::pair<std::string, EventSource>{"mem_load_retired.l3_miss",
+                                                            EventSource::json}));
+}
+
+TEST(VendorCatalog, NoCpuidOrNoMatchMeansSysfsOnly) {
+  Fixture f;
+  Catalog without = f.open("");
+  EXPECT_EQ(without.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  EXPECT_EQ(without.vendor_model(), nullptr);
+
+  Catalog unmatched = f.open("AuthenticAMD-25-1-0");
+  EXPECT_EQ(unmatched.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  EXPECT_EQ(unmatched.vendor_model(), nullptr);
+  auto diagnostics = unmatched.vendor_diagnostics();
+  EXPECT_TRUE(std::any_of(diagnostics.begin(), diagnostics.end(),
+                          [](const Diagnostic& d) { return d.id == "mapfile-no-match"; }));
+}
+
+TEST(VendorCatalog, EncodesBareWithModifiersInsideAPmuAndOnEveryUncoreInstance) {
+  Fixture f;
+  Catalog catalog = f.open();
+  auto bare = encode(catalog, "inst_retired.any:u");
+  ASSERT_TRUE(bare) << bare.error().message;
+  ASSERT_EQ(bare->size(), 1u);
+  EXPECT_EQ((*bare)[0].pmu, "cpu");
+  EXPECT_EQ((*bare)[0].attr.type, 4u);
+  EXPECT_EQ((*bare)[0].attr.config, 0xc0u);
+  EXPECT_EQ((*bare)[0].attr.sample_period, 2000003u);
+  EXPECT_TRUE((*bare)[0].attr.exclude_kernel);
+
+  auto with_terms = encode(catalog, "cpu/MEM_LOAD_RETIRED.L3_MISS,cmask=2/");
+  ASSERT_TRUE(with_terms) << with_terms.error().message;
+  EXPECT_EQ((*with_terms)[0].attr.config, 0x020020d1u);
+
+  auto uncore = encode(catalog, "unc_cha_tor_inserts.ia_miss");
+  ASSERT_TRUE(uncore) << uncore.error().message;
+  ASSERT_EQ(uncore->size(), 2u);
+  EXPECT_EQ((*uncore)[0].pmu, "uncore_cha_0");
+  EXPECT_EQ((*uncore)[1].pmu, "uncore_cha_1");
+  EXPECT_EQ((*uncore)[1].attr.config, 0x2135u);
+}
+
+TEST(VendorPmuMatches, PerfsUncoreAliasRule) {
+  EXPECT_TRUE(vendor_pmu_matches("uncore_cha", "uncore_cha"));
+  EXPECT_TRUE(vendor_pmu_matches("uncore_cha", "uncore_cha_12"));
+  EXPECT_TRUE(vendor_pmu_matches("uncore_cha", "uncore_cha12"));
+  EXPECT_FALSE(vendor_pmu_matches("uncore_cha", "uncore_cha_"));
+  EXPECT_FALSE(vendor_pmu_matches("uncore_imc", "uncore_imc_free_running_0"));
+  EXPECT_FALSE(vendor_pmu_matches("uncore_cha", "uncore_chabox_1"));
+  // Tokens in order; perf skips past a found token by the *next* token's length.
+  EXPECT_TRUE(vendor_pmu_matches("hisi_sccl,ddrc", "hisi_sccl1_ddrc0"));
+  EXPECT_FALSE(vendor_pmu_matches("hisi_sccl,ddrc", "hisi_ddrc0_sccl1"));
+  EXPECT_FALSE(vendor_pmu_matches("", "cpu"));
+  EXPECT_FALSE(vendor_pmu_matches(",", "cpu"));
+}
+
+}  // namespace
+}  // namespace pmucat
