@@ -316,7 +316,10 @@ std::vector<Diagnostic> Pmu::diagnostics() const {
     if (event.error) result.push_back(*event.error);
     result.insert(result.end(), event.diagnostics.begin(), event.diagnostics.end());
   };
-  if (const EventIndex* index = state_->events.peek()) {
+  const EventIndex* index = state_->events.peek();
+  // A from_info PMU's events are in memory already: index them rather than report none.
+  if (index == nullptr && state_->given_events) index = &state_->load_events();
+  if (index != nullptr) {
     result.insert(result.end(), index->diagnostics.begin(), index->diagnostics.end());
     for (const Event& event : index->events) add_event(event);
   } else {

@@ -1,4 +1,5 @@
-// mapfile.csv rows and perf's CPU identifier rules (x86 stepping, whole match elsewhere).
+// Internal unit test of src/vendor (host_cpuid.h): mapfile.csv rows and perf's CPU
+// identifier rules (x86 stepping, whole match elsewhere).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,9 +35,8 @@ TEST(Mapfile, SkipsFirstRowCommentsAndBlankLines) {
 
 TEST(Mapfile, FirstRowIsSkippedEvenWhenAComment) {
   // arm64's mapfile starts with comments and comments out its header: the first data row counts.
-  const pmucat::Mapfile mapfile =
-      pmucat::parse_mapfile("# Format:\n#Family-model,Version\n0x41,v1,arm/a53,core\n", "m.csv",
-                            "arm64");
+  const pmucat::Mapfile mapfile = pmucat::parse_mapfile(
+      "# Format:\n#Family-model,Version\n0x41,v1,arm/a53,core\n", "m.csv", "arm64");
   ASSERT_EQ(mapfile.rows.size(), 1u);
   EXPECT_EQ(mapfile.rows[0].directory, "arm/a53");
 }
@@ -74,8 +74,7 @@ TEST(CpuidRules, X86StepIsIgnoredUnlessTheRowNamesOne) {
   // The regex searches the whole identifier: a match running into the stepping is too long.
   EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-8F.*", "GenuineIntel-6-8F-8", x86));
   // perf compares lengths only, not where the match starts.
-  EXPECT_TRUE(pmucat::cpuid_matches("Intel-6-8F-8|GenuineIntel-6-8F", "GenuineIntel-6-8F-8",
-                                    x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("Intel-6-8F-8|GenuineIntel-6-8F", "GenuineIntel-6-8F-8", x86));
   EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-(", "GenuineIntel-6-8F-8", x86));
   // perf counts the row's dashes as written: a range like [5-9] makes it a "four part" row no
   // more, so the stepping is dropped from the compared length and the row cannot match.

@@ -17,16 +17,20 @@ namespace {
 namespace fs = std::filesystem;
 using pmucat::VendorEvent;
 
+// $PMUCAT_PMU_EVENTS_DIR, else the tables the build prepared (empty when it had none).
 std::optional<fs::path> events_dir() {
   const char* dir = std::getenv("PMUCAT_PMU_EVENTS_DIR");
-  if (!dir || !*dir) return std::nullopt;
-  return fs::path(dir);
+  if (dir && *dir) return fs::path(dir);
+  const std::string_view built = PMUCAT_TEST_EVENTS_DIR;
+  if (built.empty()) return std::nullopt;
+  return fs::path(built);
 }
 
-#define REQUIRE_EVENTS_DIR()                                                                 \
-  const auto root = events_dir();                                                            \
-  if (!root) GTEST_SKIP() << "PMUCAT_PMU_EVENTS_DIR is unset (point it at a kernel tree's " \
-                             "tools/perf/pmu-events/arch)"
+#define REQUIRE_EVENTS_DIR()                                                          \
+  const auto root = events_dir();                                                     \
+  if (!root)                                                                          \
+  GTEST_SKIP() << "no events dir: the build prepared none and PMUCAT_PMU_EVENTS_DIR " \
+                  "is unset (point it at a kernel tree's tools/perf/pmu-events/arch)"
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -37,9 +41,8 @@ std::string read_text(const fs::path& path) {
 
 const VendorEvent* find(const pmucat::VendorModel& model, std::string_view name,
                         std::string_view pmu = "") {
-  const auto it = std::find_if(model.events.begin(), model.events.end(), [&](const auto& e) {
-    return e.name == name && e.pmu == pmu;
-  });
+  const auto it = std::find_if(model.events.begin(), model.events.end(),
+                               [&](const auto& e) { return e.name == name && e.pmu == pmu; });
   return it == model.events.end() ? nullptr : &*it;
 }
 
@@ -93,8 +96,7 @@ TEST(RealPmuEvents, SapphireRapidsAsPerfListsIt) {
   EXPECT_EQ(terms("ocr.demand_data_rd.any_response"),
             "event=0x2a,period=100003,umask=0x1,offcore_rsp=0x10001");
   // perf list: cpu/event=0xc6,period=0x186a7,umask=0x1,frontend=0x11/
-  EXPECT_EQ(terms("frontend_retired.dsb_miss"),
-            "event=0xc6,period=100007,umask=0x1,frontend=0x11");
+  EXPECT_EQ(terms("frontend_retired.dsb_miss"), "event=0xc6,period=100007,umask=0x1,frontend=0x11");
   // perf list: uncore_cha_0/event=0x35,umask=0xc001fe01/
   EXPECT_EQ(terms("unc_cha_tor_inserts.ia_miss", "uncore_cha"), "event=0x35,umask=0x00c001fe01");
   const VendorEvent* load_latency = find(model, "mem_trans_retired.load_latency_gt_4");
@@ -103,9 +105,9 @@ TEST(RealPmuEvents, SapphireRapidsAsPerfListsIt) {
   EXPECT_EQ(pmucat::perf_brief_description(*load_latency),
             "Counts randomly selected loads when the latency from first dispatch to completion "
             "is greater than 4 cycles  Supports address when precise (Must be precise)");
-  EXPECT_EQ(pmucat::perf_brief_description(*find(model, "unc_cha_tor_inserts.ia_miss",
-                                                  "uncore_cha")),
-            "TOR Inserts; misses from Local IA. Unit: uncore_cha ");
+  EXPECT_EQ(
+      pmucat::perf_brief_description(*find(model, "unc_cha_tor_inserts.ia_miss", "uncore_cha")),
+      "TOR Inserts; misses from Local IA. Unit: uncore_cha ");
   EXPECT_EQ(pmucat::perf_brief_description(*find(model, "frontend_retired.dsb_miss")),
             "Retired Instructions who experienced a critical DSB miss (Precise event)");
 }

@@ -1,5 +1,6 @@
-// One vendor JSON file to events: every field jevents.py reads, every term rule, descriptions,
-// and bad input (located diagnostics, never a throw).
+// Internal unit test of src/vendor (vendor_numbers.h): one vendor JSON file to events, every
+// field jevents.py reads, every term rule, descriptions, and bad input (located diagnostics,
+// never a throw).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -30,9 +31,8 @@ Parsed parse(std::string_view text, const std::vector<VendorEvent>& std_events =
 // The term string of the only event of `[object]`.
 std::string terms_of(std::string_view object) {
   const Parsed parsed = parse("[" + std::string(object) + "]");
-  EXPECT_TRUE(parsed.diagnostics.empty()) << (parsed.diagnostics.empty()
-                                                  ? ""
-                                                  : pmucat::render(parsed.diagnostics[0]));
+  EXPECT_TRUE(parsed.diagnostics.empty())
+      << (parsed.diagnostics.empty() ? "" : pmucat::render(parsed.diagnostics[0]));
   return parsed.events.size() == 1 ? parsed.events[0].terms : "<no event>";
 }
 
@@ -146,9 +146,15 @@ TEST(VendorJsonFields, EveryFieldKept) {
 }
 
 TEST(VendorJsonFields, PerPkgReadAsScanfDoes) {
-  for (const auto& [text, expected] : std::vector<std::pair<std::string, bool>>{
-           {"1", true}, {" 1", true}, {"01", true}, {"1x", true}, {"0", false}, {"2", false},
-           {"", false}, {"x", false}, {"-1", false}}) {
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, bool>>{{"1", true},
+                                                                                {" 1", true},
+                                                                                {"01", true},
+                                                                                {"1x", true},
+                                                                                {"0", false},
+                                                                                {"2", false},
+                                                                                {"", false},
+                                                                                {"x", false},
+                                                                                {"-1", false}}) {
     EXPECT_EQ(pmucat::vendor::scanf_int_is_one(text), expected) << text;
   }
 }
@@ -164,18 +170,27 @@ TEST(VendorJsonFields, DeprecatedIsAnyNonEmptyString) {
 }
 
 TEST(VendorJsonFields, UnitToPmuTable) {
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {"CBO", "uncore_cbox"},         {"QPI LL", "uncore_qpi"},
-      {"SBO", "uncore_sbox"},         {"iMPH-U", "uncore_arb"},
-      {"CPU-M-CF", "cpum_cf"},        {"CPU-M-SF", "cpum_sf"},
-      {"PAI-CRYPTO", "pai_crypto"},   {"UPI LL", "uncore_upi"},
-      {"hisi_sicl,cpa", "hisi_sicl,cpa"}, {"hisi_sccl,ddrc", "hisi_sccl,ddrc"},
-      {"hisi_sccl,hha", "hisi_sccl,hha"}, {"hisi_sccl,l3c", "hisi_sccl,l3c"},
-      {"imx8_ddr", "imx8_ddr"},       {"L3PMC", "amd_l3"},
-      {"DFPMC", "amd_df"},            {"cpu_core", "cpu_core"},
-      {"cpu_atom", "cpu_atom"},       {"CHA", "uncore_cha"},
-      {"cbo", "uncore_cbo"},          {"iMC", "uncore_imc"},
-      {"", ""}};
+  const std::vector<std::pair<std::string, std::string>> cases{{"CBO", "uncore_cbox"},
+                                                               {"QPI LL", "uncore_qpi"},
+                                                               {"SBO", "uncore_sbox"},
+                                                               {"iMPH-U", "uncore_arb"},
+                                                               {"CPU-M-CF", "cpum_cf"},
+                                                               {"CPU-M-SF", "cpum_sf"},
+                                                               {"PAI-CRYPTO", "pai_crypto"},
+                                                               {"UPI LL", "uncore_upi"},
+                                                               {"hisi_sicl,cpa", "hisi_sicl,cpa"},
+                                                               {"hisi_sccl,ddrc", "hisi_sccl,ddrc"},
+                                                               {"hisi_sccl,hha", "hisi_sccl,hha"},
+                                                               {"hisi_sccl,l3c", "hisi_sccl,l3c"},
+                                                               {"imx8_ddr", "imx8_ddr"},
+                                                               {"L3PMC", "amd_l3"},
+                                                               {"DFPMC", "amd_df"},
+                                                               {"cpu_core", "cpu_core"},
+                                                               {"cpu_atom", "cpu_atom"},
+                                                               {"CHA", "uncore_cha"},
+                                                               {"cbo", "uncore_cbo"},
+                                                               {"iMC", "uncore_imc"},
+                                                               {"", ""}};
   for (const auto& [unit, pmu] : cases) {
     const Parsed parsed = parse(R"([{"EventName":"a","Unit":")" + unit + R"("}])");
     ASSERT_EQ(parsed.events.size(), 1u) << unit;
@@ -204,10 +219,12 @@ TEST(VendorJsonDescriptions, DecoratedAsPerfList) {
     {"EventName":"h"}])");
   ASSERT_EQ(parsed.events.size(), 8u);
   const auto& e = parsed.events;
-  EXPECT_EQ(pmucat::perf_brief_description(e[0]), "Loads  Supports address when precise (Must be precise)");
+  EXPECT_EQ(pmucat::perf_brief_description(e[0]),
+            "Loads  Supports address when precise (Must be precise)");
   EXPECT_EQ(pmucat::perf_public_description(e[0]), pmucat::perf_brief_description(e[0]));
   EXPECT_EQ(pmucat::perf_brief_description(e[1]), "Branches  Spec update: SKL091 (Precise event)");
-  EXPECT_EQ(pmucat::perf_public_description(e[1]), "All branches  Spec update: SKL091 (Precise event)");
+  EXPECT_EQ(pmucat::perf_public_description(e[1]),
+            "All branches  Spec update: SKL091 (Precise event)");
   EXPECT_EQ(pmucat::perf_brief_description(e[2]), "Already (Precise Event)");
   EXPECT_EQ(pmucat::perf_brief_description(e[3]), "TOR inserts. Unit: uncore_cha ");
   EXPECT_EQ(pmucat::perf_public_description(e[3]), "TOR inserts. Unit: uncore_cha ");
@@ -288,9 +305,10 @@ TEST(VendorJsonErrors, NotAnArrayOrNotObjects) {
 }
 
 TEST(VendorJsonErrors, WrongFieldTypesSkipTheEventAtItsObject) {
-  const Parsed parsed = parse("[{\"EventName\":\"ok\"},\n {\"EventName\":\"bad\",\"UMask\":1},\n"
-                              " {\"EventName\":\"bad2\",\"EventCode\":\"0xzz\"},\n"
-                              " {\"EventName\":7},\n {\"EventName\":\"n\",\"Errata\":null}]");
+  const Parsed parsed = parse(
+      "[{\"EventName\":\"ok\"},\n {\"EventName\":\"bad\",\"UMask\":1},\n"
+      " {\"EventName\":\"bad2\",\"EventCode\":\"0xzz\"},\n"
+      " {\"EventName\":7},\n {\"EventName\":\"n\",\"Errata\":null}]");
   ASSERT_EQ(parsed.events.size(), 1u);
   ASSERT_EQ(parsed.diagnostics.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
@@ -324,8 +342,8 @@ TEST(VendorNumbers, PythonIntBaseZero) {
   EXPECT_EQ(parse_python_int_auto("00"), 0u);
   EXPECT_EQ(parse_python_int_auto("-0"), 0u);
   EXPECT_EQ(parse_python_int_auto("0xffffffffffffffff"), UINT64_MAX);
-  for (const char* bad : {"", "012", "0x", "1__0", "_1", "1_", "-1", "0x1g", "0x10000000000000000",
-                          "1.0", "0x 1"}) {
+  for (const char* bad :
+       {"", "012", "0x", "1__0", "_1", "1_", "-1", "0x1g", "0x10000000000000000", "1.0", "0x 1"}) {
     EXPECT_FALSE(parse_python_int_auto(bad).has_value()) << bad;
   }
   EXPECT_EQ(pmucat::vendor::parse_python_int_decimal("007"), 7u);
