@@ -286,7 +286,9 @@ int parse_and_run(int argc, char** argv) {
                  "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
                  "the output is the same for every N")
       ->check(CLI::Range(0, 256));
-  app.footer(help_footer({.examples = kExamples, .rejected = "unknown PMU or event"}));
+  app.footer(help_footer(
+      {.examples = kExamples,
+       .rejected = "unknown PMU or event, or no event matches --event GLOB, --topic, --search"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);
 }
