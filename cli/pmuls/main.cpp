@@ -39,7 +39,7 @@ constexpr const char* kExamples = R"(
       the same selection as JSON (schema in docs/cli.md)
   $ pmuls --event 'cas_count_*'
       the events whose names match a glob, on every PMU that has one
-  $ pmuls --search 'topdown slots'
+  $ pmuls --search 'topdown bound'
       the events whose name, topic or description holds both words
   $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --topic cache -v
       the cache events of the vendor JSON model for that CPU (in the test catalog), with their

@@ -200,9 +200,9 @@ TEST_F(Snapshot, ToolsChooseTheVendorModelTheCaptureRecorded) {
       run_command(tool("pmusnap") +
                   " --cpuid GenuineIntel-6-8F-8 --sysfs fixtures/sysfs/intel-spr " + capture_dir);
   ASSERT_EQ(snap.status, 0) << snap.out;
-  const std::string pmuls = "env -u PMUCAT_CPUID " + tool("pmuls") + " --sysfs " + capture_dir +
+  const std::string pmuls = tool("pmuls") + " --sysfs " + capture_dir +
                             " --events-dir fixtures/pmu-events/arch --pmu cpu --topic cache";
-  auto listed = run_command(pmuls);
+  auto listed = run_command("env -u PMUCAT_CPUID " + pmuls);
   EXPECT_EQ(listed.status, 0) << listed.out;
   EXPECT_NE(listed.out.find("cpu/l1d.replacement/"), std::string::npos) << listed.out;
   // --cpuid and $PMUCAT_CPUID name another model (one no mapfile row matches): no topics.

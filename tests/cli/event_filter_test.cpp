@@ -39,12 +39,14 @@ TEST(EventFilter, NoConditionSelectsEverythingButDeprecatedEvents) {
   EXPECT_TRUE(event_selected(json_event("l1d.replacement", "cache", "L1D lines"), filter));
   const Event old = json_event("uops.old", "pipeline", "Old", "", true);
   EXPECT_FALSE(event_selected(old, filter));
-  EXPECT_TRUE(event_selected(old, EventFilter{.deprecated = true}));
+  EventFilter with_deprecated;
+  with_deprecated.deprecated = true;
+  EXPECT_TRUE(event_selected(old, with_deprecated));
 }
 
 TEST(EventFilter, TopicsMatchExactlyIgnoringCaseAndSkipSysfsEvents) {
-  const EventFilter filter{.topics =
-                               parse_topics(std::vector<std::string>{"Cache, uncore memory"})};
+  EventFilter filter;
+  filter.topics = parse_topics(std::vector<std::string>{"Cache, uncore memory"});
   EXPECT_TRUE(filter.narrows());
   EXPECT_TRUE(event_selected(json_event("a", "cache", ""), filter));
   EXPECT_TRUE(event_selected(json_event("b", "uncore memory", ""), filter));
@@ -60,7 +62,8 @@ TEST(EventFilter, TopicListsAreSplitAndTrimmed) {
 }
 
 TEST(EventFilter, NameGlobIsCaseInsensitive) {
-  const EventFilter filter{.name_glob = "UNC_CHA_*"};
+  EventFilter filter;
+  filter.name_glob = "UNC_CHA_*";
   EXPECT_TRUE(event_selected(json_event("unc_cha_clockticks", "uncore cache", ""), filter));
   EXPECT_FALSE(event_selected(json_event("unc_m_cas_count.rd", "uncore memory", ""), filter));
   EXPECT_TRUE(glob_matches_nocase("mem-load?", "MEM-LOADS"));
@@ -80,7 +83,9 @@ TEST(EventFilter, SearchNeedsEveryWordInNameTopicOrDescriptions) {
   const Event event = json_event("mem_load_retired.l3_miss", "cache",
                                  "Retired loads that missed L3", "Counts retired LOADS, precisely");
   auto search = [](std::string words) {
-    return EventFilter{.words = parse_search_words(std::vector<std::string>{std::move(words)})};
+    EventFilter filter;
+    filter.words = parse_search_words(std::vector<std::string>{std::move(words)});
+    return filter;
   };
   EXPECT_TRUE(event_selected(event, search("l3_miss")));
   EXPECT_TRUE(event_selected(event, search("MISSED  cache")));
