@@ -187,9 +187,10 @@ int run(const Options& options) {
   }
 
   // --event GLOB, --topic, --search: only the PMUs with an event to show, and an error when no
-  // PMU has one.
+  // PMU has one. The text of --formats lists no events, so they do not narrow it.
+  const bool filtering = filter.narrows() && (options.common.json || !options.formats);
   std::vector<const Pmu*> listed;
-  if (filter.narrows() && !options.formats) {
+  if (filtering) {
     for (const Pmu* pmu : pmus) {
       if (!listed_events(*pmu, filter).empty()) listed.push_back(pmu);
     }
@@ -202,7 +203,7 @@ int run(const Options& options) {
   if (options.common.json) {
     OutputBuffer stdout_buffer(STDOUT_FILENO);
     const unsigned jobs = options.jobs != 0 ? options.jobs : automatic_jobs(kMaxAutomaticJobs);
-    write_catalog_json(*catalog, filter.narrows() ? listed : pmus, jobs, filter,
+    write_catalog_json(*catalog, filtering ? listed : pmus, jobs, filter,
                        [&](std::string_view text) { stdout_buffer.append(text); });
     return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
@@ -226,7 +227,7 @@ int run(const Options& options) {
         }
       }
     }
-  } else if (!whole_tree || filter.narrows()) {
+  } else if (!whole_tree || filtering) {
     EventListing listing;
     listing.long_form = options.long_form;
     listing.descriptions = options.no_desc     ? DescriptionKind::none
@@ -234,7 +235,7 @@ int run(const Options& options) {
                                                : DescriptionKind::brief;
     listing.columns = output_description_columns();
     listing.filter = filter;
-    for (const Pmu* pmu : filter.narrows() ? listed : pmus) {
+    for (const Pmu* pmu : filtering ? listed : pmus) {
       if (!out.empty()) out += '\n';
       out += render_pmu_events(*pmu, listing, printer);
     }
