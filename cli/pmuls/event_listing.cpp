@@ -47,18 +47,28 @@ std::string term_destination(const Pmu& pmu, const Term& term) {
 
 }  // namespace
 
+// perf list shows an event with a description under its topic, the others first, plainly.
+bool described(const Event& event) {
+  return event.vendor && !perf_brief_description(*event.vendor).empty();
+}
+
 std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filter) {
-  std::vector<const Event*> events;
+  struct Entry {
+    const Event* event;
+    bool described;
+  };
+  std::vector<Entry> entries;
   for (const Event& event : pmu.events()) {
-    if (event_selected(event, filter)) events.push_back(&event);
+    if (event_selected(event, filter)) entries.push_back({&event, described(event)});
   }
   // pmu.events() is in name order already: a stable sort keeps it within each group.
-  std::stable_sort(events.begin(), events.end(), [](const Event* a, const Event* b) {
-    const bool a_described = a->vendor != nullptr;
-    const bool b_described = b->vendor != nullptr;
-    if (a_described != b_described) return !a_described;
-    return event_topic(*a) < event_topic(*b);
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.described != b.described) return !a.described;
+    return event_topic(*a.event) < event_topic(*b.event);
   });
+  std::vector<const Event*> events;
+  events.reserve(entries.size());
+  for (const Entry& entry : entries) events.push_back(entry.event);
   return events;
 }
 
@@ -114,14 +124,15 @@ std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
   bool first_topic = true;
   for (const Event* event : events) {
     const std::size_t line_end = rows.find('\n', line_start) + 1;
-    if (event->vendor && (first_topic || event_topic(*event) != topic)) {
+    const bool with_description = described(*event);
+    if (with_description && (first_topic || event_topic(*event) != topic)) {
       topic = event_topic(*event);
       first_topic = false;
       out += fmt::format("\n  {}:\n", topic.empty() ? std::string_view("other") : topic);
     }
     out.append(rows, line_start, line_end - line_start);
     line_start = line_end;
-    if (event->vendor && listing.descriptions != DescriptionKind::none) {
+    if (with_description && listing.descriptions != DescriptionKind::none) {
       std::string description = perf_brief_description(*event->vendor);
       if (listing.descriptions == DescriptionKind::long_form) {
         std::string detail = perf_public_description(*event->vendor);

@@ -22,14 +22,15 @@ struct EventListing {
 };
 
 // The events of `pmu` the filter selects, in listing order, as perf list orders them: events
-// without a description first, then by topic; by name within each.
+// without a description (sysfs ones, JSON ones without text) first, then by topic; by name
+// within each.
 std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filter);
 
 // The PMU's heading (plus its attributes with `long_form`), then one line per listed event:
 // `pmu/name/`, its terms, its encoding, and unit, scale, per-pkg, snapshot and needed `?`
-// parameters where present. Events from the vendor JSON come under a `topic:` line, each with
-// its description wrapped below it in brackets (perf_brief_description, or the public one for
-// DescriptionKind::long_form). Problems with this PMU go to `printer` as warnings.
+// parameters where present. Vendor JSON events with a description come under a `topic:` line,
+// each with its description wrapped below it in brackets (perf_brief_description, or the public one
+// for DescriptionKind::long_form). Problems with this PMU go to `printer` as warnings.
 std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
                               DiagnosticPrinter& printer);
 

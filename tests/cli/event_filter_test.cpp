@@ -103,18 +103,17 @@ TEST(EventFilter, SearchWordsSplitAtBlanksAcrossValues) {
 TEST(EventListing, UndescribedEventsFirstThenByTopicThenName) {
   PmuInfo info;
   info.name = "cpu";
-  // In name order, as a PMU holds them.
-  info.events = {json_event("a.cache", "cache", "A"),
-                 json_event("b.pipe", "pipeline", "B"),
-                 sysfs_event("cycles"),
-                 json_event("d.cache", "cache", "D"),
-                 json_event("e.old", "cache", "E", "", true),
+  // In name order, as a PMU holds them. c.nodesc is a JSON event without a description: perf
+  // lists it with the sysfs events, not under its topic.
+  info.events = {json_event("a.cache", "cache", "A"), json_event("b.pipe", "pipeline", "B"),
+                 json_event("c.nodesc", "cache", ""), sysfs_event("cycles"),
+                 json_event("d.cache", "cache", "D"), json_event("e.old", "cache", "E", "", true),
                  sysfs_event("instructions")};
   const Pmu pmu = Pmu::from_info(std::move(info));
   std::vector<std::string> names;
   for (const Event* event : listed_events(pmu, {})) names.push_back(event->name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"cycles", "instructions", "a.cache", "d.cache", "b.pipe"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"cycles", "instructions", "c.nodesc", "a.cache",
+                                             "d.cache", "b.pipe"}));
 }
 
 TEST(EventListing, DescriptionsAreBracketedIndentedAndWrapped) {
