@@ -38,6 +38,10 @@ int run(int argc, char** argv) {
       "Print what was captured as JSON: {\"output\", \"cpuid\", \"pmus\", \"files\", "
       "\"not_captured\", "
       "\"unreadable\"}");
+  app.get_option("--cpuid")->description(
+      "CPU identifier to record in the manifest, as perf's PERF_CPUID (default: $PMUCAT_CPUID, "
+      "else the source capture's, else this machine's when capturing the live /sys); tools "
+      "reading the capture choose their vendor JSON model by it");
   app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
   bool allow_partial = false;
   app.add_flag("--allow-partial", allow_partial,
