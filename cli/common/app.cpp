@@ -50,12 +50,12 @@ std::string help_footer(const HelpText& help) {
   text += examples;
   text += "\nEnvironment:\n";
   if (help.reads_sysfs) {
-    text += "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n";
-    text += "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (empty:\n";
-    text += "                 sysfs only)\n";
-    text += "  PMUCAT_CPUID   CPU identifier when --cpuid is not given\n";
+    text += "  PMUCAT_SYSFS       tree to read when --sysfs is not given\n";
+    text += "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (set but\n";
+    text += "                     empty: sysfs only)\n";
+    text += "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n";
   }
-  text += "  NO_COLOR       set to a non-empty value: no colour with --color=auto\n";
+  text += "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n";
   text += "\nEXIT STATUS\n";
   text += "  0  success\n";
   text += fmt::format("  1  input rejected: {}\n", help.rejected);

@@ -8,11 +8,17 @@ Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path) {
   return snap::open_tree(path.empty() ? std::filesystem::path("/sys") : path);
 }
 
+std::optional<std::string> capture_cpuid(const std::filesystem::path& devices_dir) {
+  auto manifest = snap::read_capture_manifest(devices_dir);
+  if (!manifest) return std::nullopt;
+  return manifest->cpuid;
+}
+
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   auto tree = open_tree(std::filesystem::path(options.sysfs));
   if (!tree) return tree;
   const std::filesystem::path devices = tree->catalog.devices_dir();
-  VendorOptions vendor = vendor_options(options, devices, std::nullopt);
+  VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
   if (vendor.events_dir.empty() || vendor.cpuid.empty()) return tree;
   // Reopening the devices folder found above costs a few system calls and reads nothing else.
   auto with_vendor = Catalog::open(devices, std::move(vendor));

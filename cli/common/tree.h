@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "common/options.h"
 #include "pmucat/snapshot.h"
@@ -15,8 +17,15 @@ namespace pmucat::cli {
 // library's own default ($PMUCAT_SYSFS) is never consulted, --sysfs already carries it.
 Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path);
 
-// The tree the common options select: --sysfs / $PMUCAT_SYSFS, else the live /sys. Reads
-// nothing about any PMU (the devices folder is listed when first needed; see Catalog::open).
+// The CPU identifier the capture holding `devices_dir` recorded (its manifest's `cpuid`), or
+// nullopt: not a capture, a capture from before pmusnap recorded it, or a manifest that does not
+// parse (pmucheck reports that one; choosing a model is no place to fail).
+std::optional<std::string> capture_cpuid(const std::filesystem::path& devices_dir);
+
+// The tree the common options select: --sysfs / $PMUCAT_SYSFS, else the live /sys, with the
+// vendor JSON events of the model common/vendor.h chooses (a capture's recorded CPU identifier
+// counts when neither --cpuid nor $PMUCAT_CPUID is given). Reads nothing about any PMU (the
+// devices folder is listed when first needed; see Catalog::open).
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options);
 
 }  // namespace pmucat::cli

@@ -48,8 +48,20 @@ void write_term(Out& out, const Term& term) {
 
 // The JSON side of an event: our fields, then those `perf list -j` (perf >= 6.2) prints for an
 // event, under perf's names, so scripts written for perf's JSON read ours.
+// `cpu/event=0xc4,period=400009/`: what perf list -j calls the event's Encoding.
+std::string encoding_text(const Pmu& pmu, const Event& event) {
+  const std::string terms = event.error ? event.text : print_terms(event.terms.terms);
+  std::string text;
+  text.reserve(pmu.name().size() + terms.size() + 2);
+  text += pmu.name();
+  text += '/';
+  text += terms;
+  text += '/';
+  return text;
+}
+
 template <class Out>
-void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event, const EventView& view) {
+void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
   const VendorEvent& vendor = *event.vendor;
   out.key("json");
   out.begin_object();
@@ -74,20 +86,36 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event, const Eve
   out.key("scale_unit");
   out.value(vendor.scale_unit);
   out.end_object();
+  // perf list -j's object for the event, field for field (perf prints only the fields it has).
   out.key("Unit");
   out.value(pmu.name());
   out.key("Topic");
   out.value(vendor.topic);
   out.key("EventName");
   out.value(vendor.name);
+  if (!vendor.scale_unit.empty()) {
+    out.key("ScaleUnit");
+    out.value(vendor.scale_unit);
+  }
   out.key("EventType");
   out.value("Kernel PMU event");
-  out.key("BriefDescription");
-  out.value(perf_brief_description(vendor));
-  out.key("PublicDescription");
-  out.value(perf_public_description(vendor));
+  if (vendor.deprecated) {
+    out.key("Deprecated");
+    out.value("1");
+  }
+  if (std::string brief = perf_brief_description(vendor); !brief.empty()) {
+    out.key("BriefDescription");
+    out.value(brief);
+  }
+  // perf's pmu.c falls back to the brief text, so this is there whenever the brief one is.
+  if (std::string detail = perf_public_description(vendor); !detail.empty()) {
+    out.key("PublicDescription");
+    out.value(detail);
+  }
+  // perf's encoding is the PMU and the terms the event encodes with (the sysfs file's for an
+  // event both have), not the event's name.
   out.key("Encoding");
-  out.value(view.perf_name);
+  out.value(encoding_text(pmu, event));
 }
 
 template <class Out>
@@ -136,7 +164,7 @@ void write_event(Out& out, const Pmu& pmu, const Event& event) {
   out.value(event.snapshot);
   out.key("source");
   out.value(to_string(event.source));
-  if (event.vendor) write_vendor_fields(out, pmu, event, view);
+  if (event.vendor) write_vendor_fields(out, pmu, event);
   out.end_object();
 }
 
@@ -181,7 +209,7 @@ void write_format(Out& out, const Format& format) {
 }
 
 template <class Out>
-void write_pmu(Out& out, const Pmu& pmu, const Event* only_event) {
+void write_pmu(Out& out, const Pmu& pmu, const Event* only_event, const EventFilter& filter) {
   const PmuAttributes& attributes = pmu.attributes();
   out.begin_object();
   out.key("name");
@@ -218,7 +246,9 @@ void write_pmu(Out& out, const Pmu& pmu, const Event* only_event) {
   if (only_event != nullptr) {
     write_event(out, pmu, *only_event);
   } else {
-    for (const Event& event : pmu.events()) write_event(out, pmu, event);
+    for (const Event& event : pmu.events()) {
+      if (event_selected(event, filter)) write_event(out, pmu, event);
+    }
   }
   out.end_array();
   out.key("diagnostics");
@@ -240,9 +270,9 @@ constexpr std::size_t kPmuTextCapacity = 16 * 1024;
 
 }  // namespace
 
-Json pmu_to_json(const Pmu& pmu, const Event* only_event) {
+Json pmu_to_json(const Pmu& pmu, const Event* only_event, const EventFilter& filter) {
   JsonBuilder builder;
-  write_pmu(builder, pmu, only_event);
+  write_pmu(builder, pmu, only_event, filter);
   return builder.take();
 }
 
@@ -253,7 +283,12 @@ Json format_to_json(const Format& format) {
 }
 
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
+                        const EventFilter& filter,
                         const std::function<void(std::string_view)>& write) {
+  // A scratch copy of a PMU has no vendor JSON events (only the catalog attaches them): with a
+  // vendor model, the catalog's own PMUs are printed, and stay loaded.
+  const VendorOptions& vendor = catalog.vendor_options();
+  const bool scratch_copies = vendor.events_dir.empty() || vendor.cpuid.empty();
   // dump_json's layout with indent 2: the head and tail written here, each PMU by a JsonWriter.
   std::string head = "{\n  \"sysfs\": ";
   JsonWriter(head).value(catalog.devices_dir().string());
@@ -265,12 +300,14 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     const Pmu& listed = *pmus[i];
     // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
     std::optional<Pmu> scratch;
-    if (!listed.path().empty()) scratch = Pmu::from_directory(listed.name(), listed.path());
+    if (scratch_copies && !listed.path().empty()) {
+      scratch = Pmu::from_directory(listed.name(), listed.path());
+    }
     std::string text;
     text.reserve(kPmuTextCapacity);  // most PMUs print without the string growing
     text.assign(kPmuDepth * 2, ' ');
     JsonWriter writer(text, kPmuDepth);
-    write_pmu(writer, scratch ? *scratch : listed, nullptr);
+    write_pmu(writer, scratch ? *scratch : listed, nullptr, filter);
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
     return text;
   };

@@ -9,12 +9,13 @@
 
 #include "common/json.h"
 #include "pmucat/catalog.h"
+#include "pmuls/event_filter.h"
 
 namespace pmucat::cli {
 
 // One PMU: attributes, formats with their bit lists, and its events with terms and encodings.
-// When `only_event` is set, just the event of that name (case-insensitive) is included.
-Json pmu_to_json(const Pmu& pmu, const Event* only_event = nullptr);
+// When `only_event` is set, just that event is included; else the events `filter` selects.
+Json pmu_to_json(const Pmu& pmu, const Event* only_event = nullptr, const EventFilter& filter = {});
 
 // One format: name, word, canonical spec, bit list, mask, width and max.
 Json format_to_json(const Format& format);
@@ -26,8 +27,11 @@ Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus);
 // (JsonWriter, no Json values) and handed to `write` in order, in pieces: only a few PMUs' text
 // exists at once, so memory does not grow with the tree. Each directory-backed PMU is read into
 // a scratch Pmu that is dropped once printed, so the catalog's own PMUs stay unloaded. PMUs are
-// read and printed on up to `jobs` threads; `write` is called on the calling thread only.
+// read and printed on up to `jobs` threads; `write` is called on the calling thread only. Each
+// PMU lists the events `filter` selects. A catalog with vendor JSON events prints its own PMUs
+// (a scratch copy would lack those events), which then stay loaded.
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
+                        const EventFilter& filter,
                         const std::function<void(std::string_view)>& write);
 
 }  // namespace pmucat::cli

@@ -2,7 +2,10 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "common/text_table.h"
+#include "common/text_wrap.h"
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
@@ -44,13 +47,65 @@ std::string term_destination(const Pmu& pmu, const Term& term) {
 
 }  // namespace
 
-std::string render_pmu_events(const Pmu& pmu, bool long_form, DiagnosticPrinter& printer) {
+// perf list shows an event with a description under its topic, the others first, plainly.
+bool described(const Event& event) {
+  return event.vendor && !perf_brief_description(*event.vendor).empty();
+}
+
+std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filter) {
+  struct Entry {
+    const Event* event;
+    bool described;
+  };
+  std::vector<Entry> entries;
+  for (const Event& event : pmu.events()) {
+    if (event_selected(event, filter)) entries.push_back({&event, described(event)});
+  }
+  // pmu.events() is in name order already: a stable sort keeps it within each group.
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.described != b.described) return !a.described;
+    return event_topic(*a.event) < event_topic(*b.event);
+  });
+  std::vector<const Event*> events;
+  events.reserve(entries.size());
+  for (const Entry& entry : entries) events.push_back(entry.event);
+  return events;
+}
+
+std::string render_description(std::string_view description, std::size_t columns) {
+  constexpr std::size_t kIndent = 8;
+  // The text starts at column 8 and the last line ends with `]`; a too narrow terminal still
+  // gets one word a line.
+  const std::size_t width =
+      columns == 0 ? 0 : std::max<std::size_t>(columns, kIndent + 2) - kIndent;
+  std::vector<std::string> lines = wrap_words(description, width);
+  // Room for the closing bracket: rewrap the last line when it would pass the width.
+  if (width != 0 && !lines.empty() && lines.back().size() + 1 > width) {
+    std::string last = std::move(lines.back());
+    lines.pop_back();
+    std::vector<std::string> tail = wrap_words(last, width - 1);
+    lines.insert(lines.end(), tail.begin(), tail.end());
+  }
+  if (lines.empty()) lines.emplace_back();
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += i == 0 ? std::string(kIndent - 1, ' ') + '[' : std::string(kIndent, ' ');
+    out += lines[i];
+    if (i + 1 == lines.size()) out += ']';
+    out += '\n';
+  }
+  return out;
+}
+
+std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
+                              DiagnosticPrinter& printer) {
   std::string out = pmu_heading(pmu) + '\n';
-  if (long_form) out += pmu_attribute_lines(pmu, "  ");
+  if (listing.long_form) out += pmu_attribute_lines(pmu, "  ");
+  const std::vector<const Event*> events = listed_events(pmu, listing.filter);
   TextTable table({TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
                    TextTable::Align::left});
-  for (const Event& event : pmu.events()) {
-    const EventView view = view_event(pmu, event);
+  for (const Event* event : events) {
+    const EventView view = view_event(pmu, *event);
     std::string encoding;
     if (view.config) {
       encoding = encoding_text(*view.config);
@@ -58,10 +113,34 @@ std::string render_pmu_events(const Pmu& pmu, bool long_form, DiagnosticPrinter&
       encoding = "error: " + view.error->message;
       printer.print_as_warning(*view.error);
     }
-    const std::string terms = event.error ? std::string("-") : print_terms(event.terms.terms);
+    const std::string terms = event->error ? std::string("-") : print_terms(event->terms.terms);
     table.add_row({view.perf_name, terms, encoding, extras_text(view)});
   }
-  out += table.render("  ");
+  // One table keeps the columns aligned across topics; its lines are taken apart to put the
+  // topic headings and descriptions between them.
+  const std::string rows = table.render("  ");
+  std::size_t line_start = 0;
+  std::string_view topic;
+  bool first_topic = true;
+  for (const Event* event : events) {
+    const std::size_t line_end = rows.find('\n', line_start) + 1;
+    const bool with_description = described(*event);
+    if (with_description && (first_topic || event_topic(*event) != topic)) {
+      topic = event_topic(*event);
+      first_topic = false;
+      out += fmt::format("\n  {}:\n", topic.empty() ? std::string_view("other") : topic);
+    }
+    out.append(rows, line_start, line_end - line_start);
+    line_start = line_end;
+    if (with_description && listing.descriptions != DescriptionKind::none) {
+      std::string description = perf_brief_description(*event->vendor);
+      if (listing.descriptions == DescriptionKind::long_form) {
+        std::string detail = perf_public_description(*event->vendor);
+        if (!detail.empty()) description = std::move(detail);
+      }
+      if (!description.empty()) out += render_description(description, listing.columns);
+    }
+  }
   // Problems loading the PMU itself (event errors were reported above, once each).
   for (const Diagnostic& diagnostic : pmu.diagnostics()) {
     bool already_shown = false;
@@ -90,6 +169,7 @@ std::string render_event_detail(const Pmu& pmu, const Event& event, DiagnosticPr
   if (event.vendor) {
     const VendorEvent& vendor = *event.vendor;
     if (!vendor.topic.empty()) table.add_row({"topic", vendor.topic});
+    if (vendor.deprecated) table.add_row({"deprecated", "yes (listed only with --deprecated)"});
     const std::string brief = perf_brief_description(vendor);
     if (!brief.empty()) table.add_row({"description", brief});
     const std::string detail = perf_public_description(vendor);

@@ -1,17 +1,42 @@
 // The event views of pmuls: all events of a PMU (--pmu) and one event in full (--event).
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "common/diagnostics.h"
 #include "pmucat/catalog.h"
+#include "pmuls/event_filter.h"
 
 namespace pmucat::cli {
 
-// The PMU's heading (plus its attributes with `long_form`), then one line per event:
+// Which description of an event the listing prints under it.
+enum class DescriptionKind : unsigned char { none, brief, long_form };
+
+struct EventListing {
+  bool long_form = false;  // the PMU's attributes under its heading
+  DescriptionKind descriptions = DescriptionKind::brief;
+  std::size_t columns = 78;  // descriptions are wrapped to this width (0: no wrapping)
+  EventFilter filter;
+};
+
+// The events of `pmu` the filter selects, in listing order, as perf list orders them: events
+// without a description (sysfs ones, JSON ones without text) first, then by topic; by name
+// within each.
+std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filter);
+
+// The PMU's heading (plus its attributes with `long_form`), then one line per listed event:
 // `pmu/name/`, its terms, its encoding, and unit, scale, per-pkg, snapshot and needed `?`
-// parameters where present. Problems with this PMU go to `printer` as warnings.
-std::string render_pmu_events(const Pmu& pmu, bool long_form, DiagnosticPrinter& printer);
+// parameters where present. Vendor JSON events with a description come under a `topic:` line,
+// each with its description wrapped below it in brackets (perf_brief_description, or the public one
+// for DescriptionKind::long_form). Problems with this PMU go to `printer` as warnings.
+std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
+                              DiagnosticPrinter& printer);
+
+// `description` as perf list prints it: `[` at column 7, the text from column 8, wrapped so no
+// line passes `columns` (the closing `]` included), continuation lines indented by 8.
+std::string render_description(std::string_view description, std::size_t columns);
 
 // Everything about one event: where it lives, its terms, each term's field and bits, the
 // config words, metadata and parameters. Problems with it go to `printer` as warnings.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -10,10 +11,12 @@
 #include "common/ordered_parallel.h"
 #include "common/output_buffer.h"
 #include "common/pmu_selection.h"
+#include "common/text_wrap.h"
 #include "common/tree.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 #include "pmuls/catalog_json.h"
+#include "pmuls/event_filter.h"
 #include "pmuls/event_listing.h"
 #include "pmuls/pmu_summary.h"
 #include "pmuls/register_map.h"
@@ -34,12 +37,24 @@ constexpr const char* kExamples = R"(
       one event in full, on every PMU that has it
   $ pmuls --json --pmu cpu
       the same selection as JSON (schema in docs/cli.md)
+  $ pmuls --event 'cas_count_*'
+      the events whose names match a glob, on every PMU that has one
+  $ pmuls --search 'topdown bound'
+      the events whose name, topic or description holds both words
+  $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --topic cache -v
+      the cache events of the vendor JSON model for that CPU (in the test catalog), with their
+      long descriptions
 )";
 
 struct Options {
   CommonOptions common;
   std::vector<std::string> pmus;
   std::string event;
+  std::vector<std::string> topics;
+  std::vector<std::string> search;
+  bool deprecated = false;
+  bool long_desc = false;
+  bool no_desc = false;
   bool formats = false;
   bool long_form = false;
   unsigned jobs = 0;  // 0: one per CPU this process may use, at most kMaxAutomaticJobs
@@ -78,6 +93,58 @@ Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::stri
                         fmt::format("no PMU has an event named '{}'", name), std::move(hint));
 }
 
+EventFilter event_filter(const Options& options) {
+  EventFilter filter;
+  filter.topics = parse_topics(options.topics);
+  if (is_glob(options.event)) filter.name_glob = options.event;
+  filter.words = parse_search_words(options.search);
+  filter.deprecated = options.deprecated;
+  return filter;
+}
+
+// The options that narrowed the listing to nothing, as the command line had them.
+Diagnostic no_match_error(std::span<const Pmu* const> pmus, const Options& options) {
+  std::string text;
+  auto add = [&](std::string_view option, std::string_view value) {
+    if (!text.empty()) text += ' ';
+    text += fmt::format("{} '{}'", option, value);
+  };
+  if (is_glob(options.event)) add("--event", options.event);
+  for (const std::string& topic : options.topics) add("--topic", topic);
+  for (const std::string& words : options.search) add("--search", words);
+  std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
+  if (!options.topics.empty()) {
+    // The topics there are, so a misspelt one is easy to fix.
+    std::vector<std::string> topics;
+    for (const Pmu* pmu : pmus) {
+      for (const Event& event : pmu->events()) {
+        const std::string topic(event_topic(event));
+        if (!topic.empty() && std::find(topics.begin(), topics.end(), topic) == topics.end())
+          topics.push_back(topic);
+      }
+    }
+    std::sort(topics.begin(), topics.end());
+    if (topics.empty()) {
+      hint =
+          "no event has a topic: topics come from the vendor JSON events (see --events-dir "
+          "and --cpuid)";
+    } else {
+      hint.clear();
+      for (const std::string& topic : parse_topics(options.topics)) {
+        if (std::find(topics.begin(), topics.end(), topic) != topics.end()) continue;
+        if (auto suggestion = nearest_name(topic, topics)) {
+          hint = fmt::format("did you mean '{}'? ", *suggestion);
+          break;
+        }
+      }
+      hint += "the topics are: ";
+      for (std::size_t i = 0; i < topics.size(); ++i) hint += (i == 0 ? "" : ", ") + topics[i];
+    }
+  }
+  return argument_error(DiagId::event_no_match, "<options>", text, 0, text.size(),
+                        "no event matches", std::move(hint));
+}
+
 int run(const Options& options) {
   const ColorMode mode = color_mode(options.common);
   DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuls");
@@ -98,7 +165,8 @@ int run(const Options& options) {
   const bool whole_tree = options.pmus.empty();
   std::string out;
 
-  if (!options.event.empty()) {
+  const EventFilter filter = event_filter(options);
+  if (!options.event.empty() && !is_glob(options.event)) {
     const auto found = find_event_everywhere(pmus, options.event);
     if (found.empty()) {
       printer.print(unknown_event_error(pmus, options.event));
@@ -118,10 +186,24 @@ int run(const Options& options) {
     return to_int(ExitCode::success);
   }
 
+  // --event GLOB, --topic, --search: only the PMUs with an event to show, and an error when no
+  // PMU has one. The text of --formats lists no events, so they do not narrow it.
+  const bool filtering = filter.narrows() && (options.common.json || !options.formats);
+  std::vector<const Pmu*> listed;
+  if (filtering) {
+    for (const Pmu* pmu : pmus) {
+      if (!listed_events(*pmu, filter).empty()) listed.push_back(pmu);
+    }
+    if (listed.empty()) {
+      printer.print(no_match_error(pmus, options));
+      return to_int(ExitCode::rejected);
+    }
+  }
+
   if (options.common.json) {
     OutputBuffer stdout_buffer(STDOUT_FILENO);
     const unsigned jobs = options.jobs != 0 ? options.jobs : automatic_jobs(kMaxAutomaticJobs);
-    write_catalog_json(*catalog, pmus, jobs,
+    write_catalog_json(*catalog, filtering ? listed : pmus, jobs, filter,
                        [&](std::string_view text) { stdout_buffer.append(text); });
     return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
@@ -145,10 +227,17 @@ int run(const Options& options) {
         }
       }
     }
-  } else if (!whole_tree) {
-    for (const Pmu* pmu : pmus) {
+  } else if (!whole_tree || filtering) {
+    EventListing listing;
+    listing.long_form = options.long_form;
+    listing.descriptions = options.no_desc     ? DescriptionKind::none
+                           : options.long_desc ? DescriptionKind::long_form
+                                               : DescriptionKind::brief;
+    listing.columns = output_description_columns();
+    listing.filter = filter;
+    for (const Pmu* pmu : filtering ? listed : pmus) {
       if (!out.empty()) out += '\n';
-      out += render_pmu_events(*pmu, options.long_form, printer);
+      out += render_pmu_events(*pmu, listing, printer);
     }
   } else {
     out = render_pmu_summary(pmus, options.long_form);
@@ -174,8 +263,22 @@ int parse_and_run(int argc, char** argv) {
                  "Show the events of this PMU (name, uncore instance prefix or glob; repeatable)")
       ->type_name("NAME|GLOB");
   app.add_option("--event", options.event,
-                 "Show one event (case-insensitive) in full, on every PMU that has it")
-      ->type_name("NAME");
+                 "Show one event (case-insensitive) in full, on every PMU that has it; a glob "
+                 "(*, ?, [...]) lists the events whose names it matches")
+      ->type_name("NAME|GLOB");
+  app.add_option("--topic", options.topics,
+                 "List the events of this topic (cache, pipeline, uncore memory, ...: the vendor "
+                 "JSON file's; case-insensitive; repeatable or a comma list)")
+      ->type_name("TOPIC");
+  app.add_option("--search", options.search,
+                 "List the events whose name, topic or description holds every one of these "
+                 "words (case-insensitive substrings; repeatable)")
+      ->type_name("WORDS");
+  app.add_flag("--deprecated", options.deprecated,
+               "Also list the events the vendor JSON marks deprecated");
+  app.add_flag("-v,--long-desc", options.long_desc,
+               "Show the long (public) descriptions of vendor JSON events");
+  app.add_flag("--no-desc", options.no_desc, "Show no descriptions");
   app.add_flag("--formats", options.formats,
                "Show format fields and a bit map of each config word");
   app.add_flag("-l,--long", options.long_form,
@@ -184,7 +287,9 @@ int parse_and_run(int argc, char** argv) {
                  "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
                  "the output is the same for every N")
       ->check(CLI::Range(0, 256));
-  app.footer(help_footer({.examples = kExamples, .rejected = "unknown PMU or event"}));
+  app.footer(help_footer(
+      {.examples = kExamples,
+       .rejected = "unknown PMU or event, or no event matches --event GLOB, --topic, --search"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);
 }

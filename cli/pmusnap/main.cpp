@@ -8,6 +8,7 @@
 
 #include "common/app.h"
 #include "common/tree.h"
+#include "common/vendor.h"
 #include "pmucat/snapshot.h"
 
 namespace pmucat::cli {
@@ -22,6 +23,11 @@ constexpr const char* kExamples = R"(
       every tool reads the capture back with --sysfs
 )";
 
+std::optional<std::string> non_empty_cpuid(std::string cpuid) {
+  if (cpuid.empty()) return std::nullopt;
+  return cpuid;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"Capture a sysfs PMU tree (following symlinks) into OUT, a directory or a .tar.gz.",
                "pmusnap"};
@@ -29,8 +35,13 @@ int run(int argc, char** argv) {
   std::string out;
   add_common_options(app, common);
   app.get_option("--json")->description(
-      "Print what was captured as JSON: {\"output\", \"pmus\", \"files\", \"not_captured\", "
+      "Print what was captured as JSON: {\"output\", \"cpuid\", \"pmus\", \"files\", "
+      "\"not_captured\", "
       "\"unreadable\"}");
+  app.get_option("--cpuid")->description(
+      "CPU identifier to record in the manifest, as perf's PERF_CPUID (default: $PMUCAT_CPUID, "
+      "else the source capture's, else this machine's when capturing the live /sys); tools "
+      "reading the capture choose their vendor JSON model by it");
   app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
   bool allow_partial = false;
   app.add_flag("--allow-partial", allow_partial,
@@ -51,17 +62,23 @@ int run(int argc, char** argv) {
     return to_int(ExitCode::io);
   }
   const std::filesystem::path sysfs = tree->catalog.devices_dir();
+  // The identifier the tools would use for this tree (--cpuid, $PMUCAT_CPUID, the source
+  // capture's, this machine's for the live /sys) goes into the manifest, so the capture keeps
+  // choosing the same vendor JSON model on another machine.
+  options.cpuid = non_empty_cpuid(vendor_options(common, sysfs, capture_cpuid(sysfs)).cpuid);
   auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {
     printer.print(summary.error());
     return to_int(ExitCode::io);
   }
   if (json) {
-    nlohmann::json doc = {{"output", out},
-                          {"pmus", summary->pmus},
-                          {"files", summary->files},
-                          {"unreadable", summary->unreadable},
-                          {"not_captured", nlohmann::json::array()}};
+    nlohmann::json doc = {
+        {"output", out},
+        {"cpuid", options.cpuid ? nlohmann::json(*options.cpuid) : nlohmann::json(nullptr)},
+        {"pmus", summary->pmus},
+        {"files", summary->files},
+        {"unreadable", summary->unreadable},
+        {"not_captured", nlohmann::json::array()}};
     for (const auto& entry : summary->not_captured) {
       doc["not_captured"].push_back(
           {{"path", entry.path},

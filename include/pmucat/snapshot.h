@@ -32,6 +32,11 @@ struct CaptureOptions {
   // Replace an existing OUT: a regular .tar.gz file, or a directory holding a previous capture.
   // Never a symlink, FIFO, device or a directory pmusnap did not write.
   bool force = false;
+  // The CPU identifier (perf's PERF_CPUID format) of the machine the tree describes, recorded in
+  // the manifest's `cpuid` so tools reading the capture choose its vendor JSON model; absent:
+  // null. pmusnap passes the one its options, the source capture or this machine give
+  // (cli/common/vendor.h); the library never guesses it.
+  std::optional<std::string> cpuid;
 };
 
 // Copies the files tools read of every PMU under `sysfs` (a devices dir or a root above one)

@@ -35,19 +35,26 @@ std::string string_field(const nlohmann::json& item, const char* key) {
 }  // namespace
 
 Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& devices_dir) {
-  std::vector<NotCaptured> entries;
-  if (devices_dir.empty()) return entries;
+  auto manifest = read_capture_manifest(devices_dir);
+  if (!manifest) return unexpected(std::move(manifest.error()));
+  return std::move(manifest->not_captured);
+}
+
+Expected<Manifest> read_capture_manifest(const std::filesystem::path& devices_dir) {
+  Manifest result;
+  std::vector<NotCaptured>& entries = result.not_captured;
+  if (devices_dir.empty()) return result;
   fs::path normal = devices_dir.lexically_normal();
   if (normal.has_filename() == false) normal = normal.parent_path();
   // Only a capture's own layout: ROOT/bus/event_source/devices.
   if (normal.filename() != "devices" || normal.parent_path().filename() != "event_source" ||
       normal.parent_path().parent_path().filename() != "bus") {
-    return entries;
+    return result;
   }
   fs::path path = normal.parent_path().parent_path().parent_path() / kManifestName;
   std::error_code ec;
   auto status = fs::status(path, ec);
-  if (!fs::exists(status)) return entries;
+  if (!fs::exists(status)) return result;
   auto invalid = [&](std::string message) {
     return unexpected(make_file_diagnostic(Severity::error, DiagId::capture_manifest_invalid,
                                            path.string(), std::move(message)));
@@ -61,6 +68,11 @@ Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& de
   auto manifest = nlohmann::json::parse(text.str(), nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) return invalid("not a JSON object");
   if (string_field(manifest, "tool") != "pmusnap") return invalid("\"tool\" is not \"pmusnap\"");
+  if (auto cpuid = manifest.find("cpuid"); cpuid != manifest.end() && !cpuid->is_null()) {
+    if (!cpuid->is_string()) return invalid("\"cpuid\" is neither a string nor null");
+    // An empty identifier chooses no model, the same as none.
+    if (!cpuid->get_ref<const std::string&>().empty()) result.cpuid = cpuid->get<std::string>();
+  }
   auto add = [&](const nlohmann::json& item, std::string rule, std::string reason) {
     std::string entry_path = string_field(item, "path");
     if (!is_tree_path(entry_path)) {
@@ -88,7 +100,7 @@ Expected<std::vector<NotCaptured>> read_manifest(const std::filesystem::path& de
       }
     }
   }
-  return entries;
+  return result;
 }
 
 }  // namespace pmucat::snap

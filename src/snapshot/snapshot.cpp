@@ -242,7 +242,8 @@ struct Copier {
   }
 };
 
-nlohmann::json manifest_of(const Copier& copier, const fs::path& source) {
+nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
+                           const std::optional<std::string>& cpuid) {
   nlohmann::json not_captured = nlohmann::json::array();
   for (const NotCaptured& entry : copier.summary.not_captured) {
     nlohmann::json item = {{"path", entry.path}, {"reason", entry.reason}};
@@ -252,6 +253,7 @@ nlohmann::json manifest_of(const Copier& copier, const fs::path& source) {
   return {{"tool", "pmusnap"},
           {"manifest_version", kManifestVersion},
           {"source", source.string()},
+          {"cpuid", cpuid ? nlohmann::json(*cpuid) : nlohmann::json(nullptr)},
           {"max_file_size", kMaxCapturedFileSize},
           {"pmus", copier.summary.pmus},
           {"files", copier.summary.files},
@@ -260,7 +262,8 @@ nlohmann::json manifest_of(const Copier& copier, const fs::path& source) {
 
 }  // namespace
 
-Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root) {
+Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
+                            const std::optional<std::string>& cpuid) {
   auto catalog = Catalog::open(sysfs);
   if (!catalog) return unexpected(std::move(catalog).error());
   Copier copier;
@@ -274,10 +277,10 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root) {
   }
   std::error_code ec;
   fs::path source = fs::absolute(catalog->devices_dir(), ec);
-  copier.write_file(
-      root / kManifestName,
-      manifest_of(copier, source).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-          "\n");
+  copier.write_file(root / kManifestName,
+                    manifest_of(copier, source, cpuid)
+                            .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                        "\n");
   if (copier.write_error) return unexpected(std::move(*copier.write_error));
   return copier.summary;
 }

@@ -14,8 +14,10 @@
 
 namespace pmucat::snap {
 
-// Copies the tree at `sysfs` into `root`/bus/event_source/devices and writes the manifest.
-Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::filesystem::path& root);
+// Copies the tree at `sysfs` into `root`/bus/event_source/devices and writes the manifest, whose
+// `cpuid` is `cpuid` (null when absent).
+Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::filesystem::path& root,
+                            const std::optional<std::string>& cpuid);
 
 }  // namespace pmucat::snap
 

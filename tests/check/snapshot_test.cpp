@@ -124,5 +124,109 @@ TEST_F(Snapshot, CliCapturesAndEveryToolReadsTheCapture) {
             2);
 }
 
+TEST_F(Snapshot, TheCpuidGivenIsRecordedAndReadBack) {
+  const ScratchDir scratch("snap-cpuid");
+  CaptureOptions options;
+  options.cpuid = "GenuineIntel-6-8F-8";
+  fs::path out = scratch / "with";
+  ASSERT_TRUE(capture("fixtures/sysfs/intel-spr", out, options).has_value());
+  auto manifest = nlohmann::json::parse(pmucat::testing::read_text(out / kManifestName));
+  EXPECT_EQ(manifest["cpuid"], "GenuineIntel-6-8F-8");
+  auto read = read_capture_manifest(out / "bus/event_source/devices");
+  ASSERT_TRUE(read.has_value()) << render(read.error());
+  EXPECT_EQ(read->cpuid, "GenuineIntel-6-8F-8");
+
+  out = scratch / "without";
+  ASSERT_TRUE(capture("fixtures/sysfs/intel-spr", out).has_value());
+  manifest = nlohmann::json::parse(pmucat::testing::read_text(out / kManifestName));
+  ASSERT_TRUE(manifest.contains("cpuid"));
+  EXPECT_TRUE(manifest["cpuid"].is_null());
+  read = read_capture_manifest(out / "bus/event_source/devices");
+  ASSERT_TRUE(read.has_value()) << render(read.error());
+  EXPECT_EQ(read->cpuid, std::nullopt);
+}
+
+// A capture root with `manifest` as its manifest.
+fs::path capture_with_manifest(const ScratchDir& scratch, const std::string& name,
+                               const std::string& manifest) {
+  const fs::path devices = scratch / name / "bus/event_source/devices";
+  fs::create_directories(devices);
+  pmucat::testing::write_text(scratch / name / kManifestName, manifest);
+  return devices;
+}
+
+TEST_F(Snapshot, OlderManifestsWithoutACpuidStillRead) {
+  const ScratchDir scratch("snap-old-manifest");
+  auto v2 = read_capture_manifest(capture_with_manifest(
+      scratch, "v2",
+      R"({"tool":"pmusnap","manifest_version":2,"not_captured":[{"path":"cpu/events/x",)"
+      R"("rule":"file-unreadable","reason":"EIO"}]})"));
+  ASSERT_TRUE(v2.has_value()) << render(v2.error());
+  EXPECT_EQ(v2->cpuid, std::nullopt);
+  ASSERT_EQ(v2->not_captured.size(), 1u);
+  EXPECT_EQ(v2->not_captured[0].path, "cpu/events/x");
+  auto v1 = read_capture_manifest(capture_with_manifest(
+      scratch, "v1", R"({"tool":"pmusnap","unreadable":[{"path":"cpu/type","error":"EIO"}]})"));
+  ASSERT_TRUE(v1.has_value()) << render(v1.error());
+  EXPECT_EQ(v1->cpuid, std::nullopt);
+  EXPECT_EQ(v1->not_captured.size(), 1u);
+  // read_manifest, the older entry point, gives the same entries.
+  auto entries = read_manifest(scratch / "v2/bus/event_source/devices");
+  ASSERT_TRUE(entries.has_value());
+  EXPECT_EQ(*entries, v2->not_captured);
+}
+
+TEST_F(Snapshot, ManifestCpuidMustBeAStringOrNull) {
+  const ScratchDir scratch("snap-bad-cpuid");
+  auto null_cpuid = read_capture_manifest(
+      capture_with_manifest(scratch, "null", R"({"tool":"pmusnap","cpuid":null})"));
+  ASSERT_TRUE(null_cpuid.has_value());
+  EXPECT_EQ(null_cpuid->cpuid, std::nullopt);
+  auto empty_cpuid = read_capture_manifest(
+      capture_with_manifest(scratch, "empty", R"({"tool":"pmusnap","cpuid":""})"));
+  ASSERT_TRUE(empty_cpuid.has_value());
+  EXPECT_EQ(empty_cpuid->cpuid, std::nullopt) << "an empty identifier chooses no model";
+  auto number = read_capture_manifest(
+      capture_with_manifest(scratch, "number", R"({"tool":"pmusnap","cpuid":6})"));
+  ASSERT_FALSE(number.has_value());
+  EXPECT_NE(number.error().message.find("cpuid"), std::string::npos) << number.error().message;
+}
+
+// The tools use a capture's identifier unless --cpuid or $PMUCAT_CPUID names another.
+TEST_F(Snapshot, ToolsChooseTheVendorModelTheCaptureRecorded) {
+  const ScratchDir scratch("snap-cpuid-cli");
+  const std::string capture_dir = (scratch / "spr").string();
+  auto snap =
+      run_command(tool("pmusnap") +
+                  " --cpuid GenuineIntel-6-8F-8 --sysfs fixtures/sysfs/intel-spr " + capture_dir);
+  ASSERT_EQ(snap.status, 0) << snap.out;
+  const std::string pmuls = tool("pmuls") + " --sysfs " + capture_dir +
+                            " --events-dir fixtures/pmu-events/arch --pmu cpu --topic cache";
+  auto listed = run_command("env -u PMUCAT_CPUID " + pmuls);
+  EXPECT_EQ(listed.status, 0) << listed.out;
+  EXPECT_NE(listed.out.find("cpu/l1d.replacement/"), std::string::npos) << listed.out;
+  // --cpuid and $PMUCAT_CPUID name another model (one no mapfile row matches): no topics.
+  EXPECT_EQ(run_command(pmuls + " --cpuid GenuineIntel-6-55-4 2>/dev/null").status, 1);
+  EXPECT_EQ(run_command("PMUCAT_CPUID=GenuineIntel-6-55-4 " + pmuls + " 2>/dev/null").status, 1);
+
+  // A capture of a capture keeps the identifier; a fixture captured without one records null.
+  const std::string copy_dir = (scratch / "copy").string();
+  ASSERT_EQ(run_command("env -u PMUCAT_CPUID " + tool("pmusnap") + " --sysfs " + capture_dir + " " +
+                        copy_dir)
+                .status,
+            0);
+  auto copy = read_capture_manifest(fs::path(copy_dir) / "bus/event_source/devices");
+  ASSERT_TRUE(copy.has_value());
+  EXPECT_EQ(copy->cpuid, "GenuineIntel-6-8F-8");
+  const std::string bare_dir = (scratch / "bare").string();
+  ASSERT_EQ(run_command("env -u PMUCAT_CPUID " + tool("pmusnap") +
+                        " --sysfs fixtures/sysfs/intel-spr " + bare_dir)
+                .status,
+            0);
+  auto bare = read_capture_manifest(fs::path(bare_dir) / "bus/event_source/devices");
+  ASSERT_TRUE(bare.has_value());
+  EXPECT_EQ(bare->cpuid, std::nullopt);
+}
+
 }  // namespace
 }  // namespace pmucat::snap

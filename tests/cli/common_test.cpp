@@ -217,8 +217,11 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
             "      does x\n"
             "\n"
             "Environment:\n"
-            "  PMUCAT_SYSFS   tree to read when --sysfs is not given\n"
-            "  NO_COLOR       set to a non-empty value: no colour with --color=auto\n"
+            "  PMUCAT_SYSFS       tree to read when --sysfs is not given\n"
+            "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (set but\n"
+            "                     empty: sysfs only)\n"
+            "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n"
+            "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n"
             "\n"
             "EXIT STATUS\n"
             "  0  success\n"
@@ -226,6 +229,7 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
             "  2  usage error, or an I/O error (unreadable tree or file, unwritable output)\n");
   const std::string no_tree = help_footer({.examples = "", .rejected = "", .reads_sysfs = false});
   EXPECT_EQ(no_tree.find("PMUCAT_SYSFS"), std::string::npos);
+  EXPECT_EQ(no_tree.find("PMUCAT_CPUID"), std::string::npos);
 }
 
 }  // namespace

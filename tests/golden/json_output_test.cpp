@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "json_schema.h"
@@ -86,6 +87,27 @@ INSTANTIATE_TEST_SUITE_P(Trees, JsonOutput, ::testing::ValuesIn(kTrees),
                            }
                            return name;
                          });
+
+// With the fixture's vendor JSON model: sysfs, JSON-only and merged events all match the schema,
+// and every JSON event carries perf list -j's fields.
+TEST(JsonOutput, PmulsWithVendorEventsMatchesTheSchema) {
+  const json catalog = run_json(
+      "pmuls --json --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --deprecated",
+      "intel-spr");
+  expect_valid(load_schema("pmuls"), catalog, "pmuls --json with vendor events");
+  std::set<std::string> sources;
+  for (const json& pmu : catalog["pmus"]) {
+    for (const json& event : pmu["events"]) {
+      sources.insert(event["source"].get<std::string>());
+      if (!event.contains("json")) continue;
+      EXPECT_EQ(event["Unit"], pmu["name"]);
+      EXPECT_EQ(event["EventType"], "Kernel PMU event");
+      const std::string encoding = event["Encoding"];
+      EXPECT_EQ(encoding.rfind(pmu["name"].get<std::string>() + "/", 0), 0u) << encoding;
+    }
+  }
+  EXPECT_EQ(sources, (std::set<std::string>{"sysfs", "json", "both"}));
+}
 
 TEST(JsonOutput, DecodeMatchesTheSchema) {
   const json decoded = run_json("pmuencode --json --decode cpu config=0x403800023", "amd-zen4");

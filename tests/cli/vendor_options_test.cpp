@@ -1,0 +1,110 @@
+// Unit test of choose_vendor_options (cli/common/vendor.h): which vendor JSON catalog and CPU
+// identifier a tool uses, from every input that has a say.
+#include <gtest/gtest.h>
+
+#include "common/vendor.h"
+
+namespace pmucat::cli {
+namespace {
+
+// Every input set, each to a value that names it.
+VendorInputs everything() {
+  VendorInputs inputs;
+  inputs.option_events_dir = "option-dir";
+  inputs.env_events_dir = "env-dir";
+  inputs.installed_events_dir = "installed-dir";
+  inputs.option_cpuid = "option-cpuid";
+  inputs.env_cpuid = "env-cpuid";
+  inputs.capture_cpuid = "capture-cpuid";
+  inputs.host_cpuid = "host-cpuid";
+  inputs.live_tree = true;
+  return inputs;
+}
+
+TEST(ChooseVendorOptions, NothingGivenIsSysfsOnly) {
+  const VendorOptions chosen = choose_vendor_options({});
+  EXPECT_TRUE(chosen.events_dir.empty());
+  EXPECT_TRUE(chosen.cpuid.empty());
+}
+
+TEST(ChooseVendorOptions, EventsDirPrecedence) {
+  VendorInputs inputs = everything();
+  EXPECT_EQ(choose_vendor_options(inputs).events_dir, "option-dir");
+  inputs.option_events_dir.reset();
+  EXPECT_EQ(choose_vendor_options(inputs).events_dir, "env-dir");
+  inputs.env_events_dir.reset();
+  EXPECT_EQ(choose_vendor_options(inputs).events_dir, "installed-dir");
+  inputs.installed_events_dir.reset();
+  EXPECT_TRUE(choose_vendor_options(inputs).events_dir.empty());
+}
+
+TEST(ChooseVendorOptions, EmptyEventsDirMeansSysfsOnlyAndStopsTheSearch) {
+  VendorInputs inputs = everything();
+  inputs.option_events_dir = "";
+  EXPECT_TRUE(choose_vendor_options(inputs).events_dir.empty());
+  inputs.option_events_dir.reset();
+  inputs.env_events_dir = "";
+  EXPECT_TRUE(choose_vendor_options(inputs).events_dir.empty())
+      << "a set but empty $PMUCAT_EVENTS_DIR does not fall back to the installed catalog";
+}
+
+TEST(ChooseVendorOptions, NoEventsDirBeatsEverything) {
+  VendorInputs inputs = everything();
+  inputs.option_no_events_dir = true;
+  const VendorOptions chosen = choose_vendor_options(inputs);
+  EXPECT_TRUE(chosen.events_dir.empty());
+  EXPECT_EQ(chosen.cpuid, "option-cpuid") << "the identifier is decided on its own";
+}
+
+TEST(ChooseVendorOptions, CpuidPrecedenceOptionEnvironmentCaptureHost) {
+  VendorInputs inputs = everything();
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "option-cpuid");
+  inputs.option_cpuid.reset();
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "env-cpuid");
+  inputs.env_cpuid.reset();
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "capture-cpuid");
+  inputs.capture_cpuid.reset();
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "host-cpuid");
+  inputs.host_cpuid.reset();
+  EXPECT_TRUE(choose_vendor_options(inputs).cpuid.empty());
+}
+
+TEST(ChooseVendorOptions, TheCaptureBeatsTheHostEvenForTheLiveTree) {
+  VendorInputs inputs;
+  inputs.capture_cpuid = "capture-cpuid";
+  inputs.host_cpuid = "host-cpuid";
+  inputs.live_tree = true;
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "capture-cpuid");
+}
+
+TEST(ChooseVendorOptions, TheHostDescribesOnlyTheLiveTree) {
+  VendorInputs inputs;
+  inputs.host_cpuid = "host-cpuid";
+  inputs.live_tree = false;
+  EXPECT_TRUE(choose_vendor_options(inputs).cpuid.empty())
+      << "a fixture or another machine's tree is not described by this CPU";
+  inputs.live_tree = true;
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "host-cpuid");
+}
+
+TEST(ChooseVendorOptions, ACaptureCountsForAnyTree) {
+  VendorInputs inputs;
+  inputs.capture_cpuid = "capture-cpuid";
+  EXPECT_EQ(choose_vendor_options(inputs).cpuid, "capture-cpuid");
+}
+
+TEST(ChooseVendorOptions, DirectoryAndIdentifierAreIndependent) {
+  VendorInputs inputs;
+  inputs.installed_events_dir = "installed-dir";
+  VendorOptions chosen = choose_vendor_options(inputs);
+  EXPECT_EQ(chosen.events_dir, "installed-dir");
+  EXPECT_TRUE(chosen.cpuid.empty());
+  inputs = {};
+  inputs.env_cpuid = "env-cpuid";
+  chosen = choose_vendor_options(inputs);
+  EXPECT_TRUE(chosen.events_dir.empty());
+  EXPECT_EQ(chosen.cpuid, "env-cpuid");
+}
+
+}  // namespace
+}  // namespace pmucat::cli
