@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the vendor sysfs fixture trees under fixtures/sysfs/ (intel-spr, amd-zen4,
-arm-neoverse, power9).
+arm-neoverse, power9, intel-adl-hybrid, arm64-n1).
 
 The content is written from driver facts (bit positions, event codes, printf styles) collected in
 the project's reference notes; no file is copied from any captured tree. Each tree is laid out
@@ -9,14 +9,16 @@ like sysfs: the PMU directories live in <tree>/devices/<pmu>/ and
 the devices folder can be given to pmucat.
 
 Usage: scripts/gen-fixtures.py [OUTPUT_DIR]   (default: fixtures/sysfs next to this script)
-Re-running rewrites the four trees and nothing else.
+Re-running rewrites these trees and nothing else. A tree may also hold files outside its PMU
+directories (arm64-n1: devices/system/cpu/cpuN/regs/identification/midr_el1, which perf reads for
+the CPU identifier), written relative to the tree's root.
 """
 
 import os
 import shutil
 import sys
 
-TREES = ("intel-spr", "amd-zen4", "arm-neoverse", "power9")
+TREES = ("intel-spr", "amd-zen4", "arm-neoverse", "power9", "intel-adl-hybrid", "arm64-n1")
 
 
 class Tree:
@@ -24,6 +26,7 @@ class Tree:
 
     def __init__(self):
         self.pmus = {}  # name -> {relative path: bytes}
+        self.extra = {}  # files outside the PMU directories: {path relative to the root: text}
 
     def pmu(self, name, type_, mux="4"):
         files = {"type": f"{type_}\n", "uevent": ""}
@@ -50,6 +53,11 @@ class Tree:
                 with open(path, "wb") as out:
                     out.write(data)
             os.symlink(os.path.join("..", "..", "..", "devices", name), os.path.join(links, name))
+        for rel, content in sorted(self.extra.items()):
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as out:
+                out.write(content.encode())
 
 
 class Pmu:
@@ -469,11 +477,108 @@ def power9():
     return tree
 
 
+# --- Intel Alder Lake-S hybrid: 8 P-cores with SMT (CPUs 0-15), 8 E-cores (CPUs 16-23) ---------
+def intel_adl_hybrid():
+    tree = Tree()
+    generic = {"branch-instructions": (0xc4,), "branch-misses": (0xc5,),
+               "bus-cycles": (0x3c, 0x01), "cache-misses": (0x2e, 0x41),
+               "cache-references": (0x2e, 0x4f), "cpu-cycles": (0x3c,),
+               "instructions": (0xc0,), "ref-cycles": (0x00, 0x03)}
+    # Each core type is its own core PMU with `cpus`: cpu_core takes PERF_TYPE_RAW (4), cpu_atom
+    # a dynamic type (10 on ADL/RPL).
+    core = tree.pmu("cpu_core", 4)
+    core.formats(event="config:0-7", umask="config:8-15", edge="config:18", pc="config:19",
+                 inv="config:23", cmask="config:24-31", offcore_rsp="config1:0-63",
+                 ldlat="config1:0-15", frontend="config1:0-23")
+    core.attr("cpus", "0-15")
+    for name, codes in generic.items():
+        core.event(name, x86_show(*codes))
+    core.event("mem-loads", "event=0xcd,umask=0x1,ldlat=3")
+    core.event("mem-stores", "event=0xcd,umask=0x2")
+    core.event("mem-loads-aux", "event=0x03,umask=0x82")
+    core.event("slots", "event=0x00,umask=0x4")
+    topdown = ["retiring", "bad-spec", "fe-bound", "be-bound", "heavy-ops", "br-mispredict",
+               "fetch-lat", "mem-bound"]
+    for index, name in enumerate(topdown):
+        core.event(f"topdown-{name}", f"event=0x00,umask=0x{0x80 + index:x}")
+    core.caps(max_precise="3", branches="32", pmu_name="alderlake_hybrid")
+
+    atom = tree.pmu("cpu_atom", 10)
+    atom.formats(event="config:0-7", umask="config:8-15", edge="config:18", pc="config:19",
+                 inv="config:23", cmask="config:24-31", offcore_rsp="config1:0-63",
+                 ldlat="config1:0-15")
+    atom.attr("cpus", "16-23")
+    for name, codes in generic.items():
+        atom.event(name, x86_show(*codes))
+    atom.event("mem-loads", "event=0xd0,umask=0x5,ldlat=3")
+    atom.event("mem-stores", "event=0xd0,umask=0x6")
+    atom.caps(max_precise="3", branches="32", pmu_name="alderlake_hybrid")
+
+    client = dict(event="config:0-7", umask="config:8-15", edge="config:18", inv="config:23",
+                  cmask="config:24-28")
+    for box in range(10):
+        tree.pmu(f"uncore_cbox_{box}", 11 + box).formats(**client).attr("cpumask", "0")
+    tree.pmu("uncore_arb", 21).formats(**client).attr("cpumask", "0")
+    tree.pmu("uncore_clock", 22).formats(event="config:0-7").attr("cpumask", "0") \
+        .event("clockticks", "event=0xff")
+    mib = {"unit": "MiB", "scale": "6.103515625e-5"}
+    tree.pmu("uncore_imc_free_running_0", 23) \
+        .formats(event="config:0-7", umask="config:8-15").attr("cpumask", "0") \
+        .event("data_read", "event=0xff,umask=0x20", **mib) \
+        .event("data_write", "event=0xff,umask=0x21", **mib) \
+        .event("data_total", "event=0xff,umask=0x10", **mib)
+
+    tree.pmu("cstate_core", 8).formats(event="config:0-63").attr("cpumask", "0-23") \
+        .event("c1-residency", "event=0x00").event("c6-residency", "event=0x02") \
+        .event("c7-residency", "event=0x03")
+    tree.pmu("cstate_pkg", 9).formats(event="config:0-63").attr("cpumask", "0") \
+        .event("c2-residency", "event=0x00").event("c6-residency", "event=0x02") \
+        .event("c8-residency", "event=0x04").event("c10-residency", "event=0x06")
+    joules = {"unit": "Joules", "scale": "2.3283064365386962890625e-10"}
+    power = tree.pmu("power", 24).formats(event="config:0-7").attr("cpumask", "0")
+    for name, code in (("energy-cores", 0x01), ("energy-pkg", 0x02), ("energy-gpu", 0x04),
+                       ("energy-psys", 0x05)):
+        power.event(name, f"event=0x{code:02x}", **joules)
+    msr = tree.pmu("msr", 25).formats(event="config:0-63")
+    for name, code in (("tsc", 0x00), ("aperf", 0x01), ("mperf", 0x02), ("pperf", 0x03),
+                       ("smi", 0x04)):
+        msr.event(name, f"event=0x{code:02x}")
+    msr.event("cpu_thermal_margin", "event=0x07", unit="C", snapshot=True)
+    fixed_pmus(tree, kprobe_type=6, uprobe_type=7)
+    return tree
+
+
+# --- arm64 Neoverse N1 (ACPI), 8 CPUs; the MIDR selects the vendor JSON model ------------------
+def arm64_n1():
+    tree = Tree()
+    pmuv3 = tree.pmu("armv8_pmuv3_0", 8)
+    pmuv3.formats(event="config:0-15", long="config1:0")
+    pmuv3.attr("cpus", "0-7")
+    for name, code in PMUV3_EVENTS:
+        if code < 0x4000:  # the common events of PMCEID0/1; N1 has no 0x4000 range
+            pmuv3.event(name, f"event=0x{code:04x}")
+    spe = tree.pmu("arm_spe_0", 9)
+    spe.formats(ts_enable="config:0", pa_enable="config:1", pct_enable="config:2",
+                jitter="config:16", branch_filter="config:32", load_filter="config:33",
+                store_filter="config:34", event_filter="config1:0-63",
+                min_latency="config2:0-11")
+    spe.attr("cpumask", "0-7")
+    spe.caps(arch_inst="1", ernd="0", count_size="12", min_interval="1024")
+    # Neoverse N1 r3p1: implementer 0x41, variant 3, architecture 0xf, part 0xd0c, revision 1.
+    # perf clears variant and revision: the identifier is 0x00000000410fd0c0.
+    for cpu in range(8):
+        base = f"devices/system/cpu/cpu{cpu}/regs/identification"
+        tree.extra[f"{base}/midr_el1"] = "0x00000000413fd0c1\n"
+        tree.extra[f"{base}/revidr_el1"] = "0x0000000000000000\n"
+    fixed_pmus(tree, kprobe_type=6, uprobe_type=7)
+    return tree
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "fixtures", "sysfs")
     builders = {"intel-spr": intel_spr, "amd-zen4": amd_zen4, "arm-neoverse": arm_neoverse,
-                "power9": power9}
+                "power9": power9, "intel-adl-hybrid": intel_adl_hybrid, "arm64-n1": arm64_n1}
     for name in TREES:
         builders[name]().write(os.path.join(out, name))
         print(f"wrote {os.path.join(out, name)}")

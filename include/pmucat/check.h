@@ -119,7 +119,10 @@ struct Report {
 };
 
 // Runs every enabled rule over the PMUs `options` selects. Never throws; a file that cannot be
-// read becomes a finding and the rest is still checked.
+// read becomes a finding and the rest is still checked. When the catalog was opened with a vendor
+// catalog and a CPU identifier (VendorOptions), the vendor JSON rules run too: the model's load
+// problems and unmatched Units as tree findings, JSON events per PMU in its events check. JSON-only
+// events are judged by those rules alone, never as events/ files.
 Report run(const Catalog& catalog, const Options& options);
 
 // 0 when no error is left after the baseline (no warning either with `werror`), else 1.

@@ -62,6 +62,13 @@ void import_library_diagnostics(PmuContext& context);
 // On a pmusnap capture: replaces what the placeholders of this PMU's not-captured entries
 // caused with findings under the rule the original entries hit (from the capture manifest).
 void check_not_captured(PmuContext& context, std::span<const snap::NotCaptured> entries);
+// True when the catalog has a vendor JSON catalog and a CPU identifier: the vendor rules run.
+bool vendor_rules_apply(const Catalog& catalog);
+// The vendor model's load problems (vendor-json-invalid, mapfile-no-match, ...) and the Units no
+// PMU of the tree takes (vendor-unit-unmatched): findings about the tree, once per run.
+std::vector<Finding> check_vendor_catalog(const Catalog& catalog);
+// JSON events this PMU cannot encode, and sysfs aliases whose JSON namesake encodes differently.
+void check_vendor_events(PmuContext& context);
 // Opens each event with perf_event_open (--live).
 void check_live(PmuContext& context);
 

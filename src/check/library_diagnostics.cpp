@@ -1,5 +1,7 @@
 // The catalog and the parsers already report what they tolerate (lints) and what they could not
 // read; this file files each of those under a pmucheck rule instead of re-checking the text.
+#include <set>
+
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
@@ -19,7 +21,14 @@ void import_library_diagnostics(PmuContext& context) {
   (void)pmu.attributes();
   (void)pmu.formats();
   (void)pmu.events();
+  // The term-string lints and parse errors of JSON-only events (located in `<json>[<name>]`) are
+  // not problems of the tree: vendor-event-unencodable reports what matters of them.
+  std::set<std::string_view> json_events;
+  for (const Event& event : pmu.events()) {
+    if (event.source == EventSource::json) json_events.insert(event.path);
+  }
   for (Diagnostic& diagnostic : pmu.diagnostics()) {
+    if (!json_events.empty() && json_events.count(diagnostic.range.file) != 0) continue;
     if (std::optional<DiagId> rule = classify_library_diagnostic(diagnostic)) {
       context.add(*rule, std::move(diagnostic));
     } else {

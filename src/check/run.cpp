@@ -101,14 +101,16 @@ std::string_view skip_reason(Group group) {
 constexpr Group kPmuGroups[] = {Group::attributes, Group::cpumask,  Group::pmu_name, Group::format,
                                 Group::events,     Group::metadata, Group::names,    Group::live};
 
-PmuReport check_pmu(const Pmu& pmu, const std::filesystem::path& devices_dir,
-                    std::vector<Finding> extra, const Options& options,
-                    std::span<const snap::NotCaptured> not_captured, bool live_refused) {
+PmuReport check_pmu(const Catalog& catalog, const Pmu& pmu,
+                    const std::filesystem::path& devices_dir, std::vector<Finding> extra,
+                    const Options& options, std::span<const snap::NotCaptured> not_captured,
+                    bool live_refused) {
   detail::PmuContext context(pmu, devices_dir);
   detail::import_library_diagnostics(context);  // first: library locations win duplicates
   detail::check_formats(context);
   detail::check_events(context);
   detail::check_event_names(context);
+  if (detail::vendor_rules_apply(catalog)) detail::check_vendor_events(context);
   if (options.live) detail::check_live(context);
   detail::check_not_captured(context, not_captured);  // last: replaces placeholder findings
   std::vector<Finding> findings = std::move(context.findings());
@@ -224,6 +226,11 @@ Report run(const Catalog& catalog, const Options& given_options) {
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));
   }
+  for (Finding& finding : detail::check_vendor_catalog(catalog)) {
+    if (!is_enabled(finding.rule, options)) continue;
+    finding.baselined = options.baseline.covers(finding);
+    report.tree_findings.push_back(std::move(finding));
+  }
   std::sort(report.tree_findings.begin(), report.tree_findings.end(), finding_less);
 
   std::vector<const Pmu*> selected = select_pmus(catalog, options);
@@ -240,8 +247,8 @@ Report run(const Catalog& catalog, const Options& given_options) {
       for (const Finding& finding : cross_pmu) {
         if (finding.pmu == selected[i]->name()) extra.push_back(finding);
       }
-      report.pmus[i] = check_pmu(*selected[i], catalog.devices_dir(), std::move(extra), options,
-                                 not_captured, refused_live);
+      report.pmus[i] = check_pmu(catalog, *selected[i], catalog.devices_dir(), std::move(extra),
+                                 options, not_captured, refused_live);
     }
   };
   unsigned jobs = std::clamp<unsigned>(options.jobs, 1, 256);

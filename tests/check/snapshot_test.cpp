@@ -228,5 +228,25 @@ TEST_F(Snapshot, ToolsChooseTheVendorModelTheCaptureRecorded) {
   EXPECT_EQ(bare->cpuid, std::nullopt);
 }
 
+// A capture records no CPU identifier: `--cpuid` checks it against that model like the tree.
+TEST_F(Snapshot, CaptureIsCheckedAgainstTheCpuidModel) {
+  const ScratchDir scratch("snap-vendor");
+  const fs::path capture = scratch.path() / "v.tar.gz";
+  auto snap =
+      run_command(tool("pmusnap") + " --sysfs tests/check/data/vendor/devices " + capture.string());
+  ASSERT_EQ(snap.status, 0) << snap.out;
+  const std::string vendor =
+      " --events-dir tests/check/data/vendor/arch --cpuid GenuineIntel-6-8F-8 --format text";
+  auto check = run_command(tool("pmucheck") + " --sysfs " + capture.string() + vendor);
+  EXPECT_EQ(check.status, 1);
+  for (const char* rule : {"[vendor-event-encoding-differs]", "[vendor-event-unencodable]",
+                           "[vendor-unit-unmatched]", "[vendor-json-invalid]"}) {
+    EXPECT_NE(check.out.find(rule), std::string::npos) << rule << "\n" << check.out;
+  }
+  const std::string summary = check.out.substr(check.out.rfind('\n', check.out.size() - 2) + 1);
+  auto tree = run_command(tool("pmucheck") + " --sysfs tests/check/data/vendor/devices" + vendor);
+  EXPECT_EQ(summary, tree.out.substr(tree.out.rfind('\n', tree.out.size() - 2) + 1));
+}
+
 }  // namespace
 }  // namespace pmucat::snap
