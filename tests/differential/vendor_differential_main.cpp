@@ -1,5 +1,6 @@
 // vendor_differential_test's main: `--all` (every model, 50 events each: the full run of
-// docs/robustness.md), `--seed N`, `--count N` (events per model) on top of googletest's flags.
+// docs/robustness.md), `--seed N`, `--count N` (events per model, PMUCAT_VENDOR_DIFF_COUNT) on
+// top of googletest's flags.
 // They travel as environment variables so that ctest, which sets only the environment, and the
 // command line are one mechanism.
 #include <fmt/format.h>
@@ -26,8 +27,11 @@ int main(int argc, char** argv) {
                options.error());
     return 2;
   }
+  // --count is events per model here, in a variable of its own: PMUCAT_DIFF_COUNT (the sanitizer
+  // job's 20 random specs per tree) means something else to differential_test.
   for (const auto& [name, value] : pmucat::differential::environment_for(*options)) {
-    ::setenv(name.c_str(), value.c_str(), 1);
+    const bool count = name == "PMUCAT_DIFF_COUNT";
+    ::setenv(count ? "PMUCAT_VENDOR_DIFF_COUNT" : name.c_str(), value.c_str(), 1);
   }
   std::vector<char*> rest;
   for (auto& arg : options->rest) rest.push_back(arg.data());

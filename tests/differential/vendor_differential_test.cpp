@@ -50,9 +50,9 @@ std::uint64_t seed() {
   return env_number("PMUCAT_DIFF_SEED", 20261201);
 }
 
-// Events sampled per model: 50 in the full run; the ctest run keeps to ~1,300 perf runs.
+// Events sampled per model: 50 in the full run; 12 in the ctest run (~2,400 perf runs).
 unsigned events_per_model() {
-  return static_cast<unsigned>(env_number("PMUCAT_DIFF_COUNT", full_run() ? 50 : 8));
+  return static_cast<unsigned>(env_number("PMUCAT_VENDOR_DIFF_COUNT", full_run() ? 50 : 12));
 }
 
 // $PMUCAT_EVENTS_DIR, else the catalog the build prepared (-DPMUCAT_PMU_EVENTS_DIR or extracted).
@@ -98,7 +98,7 @@ std::string upper(std::string text) {
   return text;
 }
 
-enum class Variant : std::uint8_t { bare, pmu, user_term, modifier, upper_case };
+enum class Variant : std::uint8_t { bare, pmu, user_term, modifier, upper_case, invalid };
 const char* to_string(Variant variant) {
   switch (variant) {
     case Variant::bare:
@@ -111,6 +111,8 @@ const char* to_string(Variant variant) {
       return "modifier";
     case Variant::upper_case:
       return "upper-case";
+    case Variant::invalid:
+      return "invalid";
   }
   return "?";
 }
@@ -131,6 +133,18 @@ const VendorEvent* first_event(const std::vector<VendorEvent>& events, const Ven
     if (candidate.name == event.name && candidate.pmu == event.pmu) return &candidate;
   }
   return &event;
+}
+
+// The tree's core PMU (`cpu`, or `cpu_core` on hybrid models) and its first uncore unit (empty
+// when it has none), for specs that put an event on a PMU that does not have it.
+std::string tree_core_pmu(const VendorTree& tree) {
+  return tree.hybrid.contains("cpu_core") ? "cpu_core" : "cpu";
+}
+std::string first_uncore(const VendorTree& tree) {
+  for (const auto& pmu : tree.tree.pmus) {
+    if (!is_core_pmu(pmu.name)) return pmu.name;
+  }
+  return {};
 }
 
 // A seeded sample of `count` distinct event names, uncore ones up to two fifths when the model
@@ -200,6 +214,24 @@ std::vector<VendorCase> sample_cases(const std::vector<VendorEvent>& events, con
       add(upper(name), Variant::upper_case, {});
     } else {
       add(fmt::format("{}/{}/", pmu, upper(name)), Variant::upper_case, pmu);
+    }
+    // One spec both should reject: a value one past a field's maximum, a term no format has,
+    // or the event on a PMU that does not have it.
+    const std::string other_pmu =
+        is_uncore ? core_pmu_for(tree_core_pmu(tree)) : first_uncore(tree);
+    switch (other_pmu.empty() ? pick(2) : pick(3)) {
+      case 0: {
+        const std::string over =
+            is_uncore ? (event->pmu.starts_with("amd_") ? "umask=0x100" : "edge=2") : "cmask=0x100";
+        add(fmt::format("{}/{},{}/", pmu, name, over), Variant::invalid, pmu, over);
+        break;
+      }
+      case 1:
+        add(fmt::format("{}/{},pmucat_no_such_term=1/", pmu, name), Variant::invalid, pmu);
+        break;
+      default:
+        add(fmt::format("{}/{}/", other_pmu, name), Variant::invalid, other_pmu);
+        break;
     }
   }
   return cases;
@@ -327,7 +359,7 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
                                 << report;
 }
 
-INSTANTIATE_TEST_SUITE_P(X86, VendorModel, ::testing::ValuesIn(model_directories()),
+INSTANTIATE_TEST_SUITE_P(VendorDiff, VendorModel, ::testing::ValuesIn(model_directories()),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string name = param_info.param;
                            for (char& c : name)
@@ -337,7 +369,7 @@ INSTANTIATE_TEST_SUITE_P(X86, VendorModel, ::testing::ValuesIn(model_directories
 
 // The oracle hands PERF_CPUID to perf: with a model's identifier perf knows that model's JSON
 // events, with the default one it knows none.
-TEST(VendorOracle, PerfCpuidReachesPerf) {
+TEST(VendorDiffOracle, PerfCpuidReachesPerf) {
   if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;

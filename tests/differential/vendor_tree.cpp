@@ -49,7 +49,7 @@ constexpr std::array<Layout, 5> kAmdCore{{
 // Intel uncore building blocks (uncore_snbep.c and the client uncore): thresh8 is the server
 // name of the counter mask, `cmask` the client cbox's; ch_mask/fc_mask are the IIO port and
 // function masks (SKX 8/3 bits, ICX+ 12/3 bits higher up).
-constexpr std::array<Layout, 9> kIntelUncore{{
+constexpr std::array<Layout, 11> kIntelUncore{{
     {"event", "config:0-7", "config:0-7,21"},
     {"umask", "config:8-15", "config:8-15,32-63"},
     {"edge", "config:18", ""},
@@ -59,6 +59,8 @@ constexpr std::array<Layout, 9> kIntelUncore{{
     {"ch_mask", "config:36-43", "config:36-47"},
     {"filter_state", "config1:18-22", "config1:17-26"},
     {"filter_opc", "config1:23-31", "config1:52-60"},
+    {"filter_tid", "config1:0-5", "config1:0-9"},
+    {"filter_nc", "config1:62", ""},
 }};
 constexpr std::array<std::string_view, 5> kIntelUncoreAlways{"event", "umask", "edge", "inv",
                                                              "thresh"};

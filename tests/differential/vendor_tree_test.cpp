@@ -35,7 +35,7 @@ const PmuModel* find(const VendorTree& tree, const std::string& name) {
   return nullptr;
 }
 
-TEST(VendorCpuid, OverlappingRowsGetAnIdentifierOfTheirOwn) {
+TEST(VendorDiffCpuid, OverlappingRowsGetAnIdentifierOfTheirOwn) {
   const Mapfile mapfile = parse_mapfile(
       "Family-model,Version,Filename,EventType\n"
       "GenuineIntel-6-55-[56789ABCDEF],v1,cascadelakex,core\n"
@@ -54,7 +54,7 @@ TEST(VendorCpuid, OverlappingRowsGetAnIdentifierOfTheirOwn) {
   EXPECT_EQ(x86_cpuid_for_row(mapfile, mapfile.rows[5]), std::nullopt);  // shadowed by amdzen1
 }
 
-TEST(VendorTreeMaker, KernelBitsWhereKnownWiderWhereValuesNeedIt) {
+TEST(VendorDiffTree, KernelBitsWhereKnownWiderWhereValuesNeedIt) {
   const VendorTree tree = make_vendor_tree(
       {make_event("a", "", "event=0xcd,umask=0x1,period=20011,ldlat=0x80"),
        make_event("b", "uncore_cha", "event=0x35,umask=0x10c0008101"),
@@ -84,7 +84,7 @@ TEST(VendorTreeMaker, KernelBitsWhereKnownWiderWhereValuesNeedIt) {
   EXPECT_NE(cha->type_text, iio->type_text);
 }
 
-TEST(VendorTreeMaker, AmdAndHybridLayouts) {
+TEST(VendorDiffTree, AmdAndHybridLayouts) {
   const VendorTree amd = make_vendor_tree(
       {make_event("x", "", "event=0x1c0"), make_event("y", "amd_df", "event=0x1f,umask=0x7")},
       CpuVendor::amd);
@@ -111,7 +111,7 @@ fs::path events_dir() {
 
 // Every x86 row of the real mapfile gets an identifier, and on the tree made for its model
 // pmucat encodes every one of the model's events: the trees cover every term.
-TEST(VendorTreeMaker, EveryModelsEventsEncodeOnItsTree) {
+TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
   const fs::path path = events_dir() / "x86" / "mapfile.csv";
   std::ifstream in(path, std::ios::binary);
   if (events_dir().empty() || !in) GTEST_SKIP() << "no vendor events dir at " << path;
