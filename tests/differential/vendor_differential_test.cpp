@@ -258,6 +258,21 @@ std::string override_spec(const VendorCase& spec_case) {
   return fmt::format("{}/{}/", spec_case.pmu_written, terms);
 }
 
+constexpr const char* kHybridFallback = "perf61-hybrid-pmu-bare-name";
+
+// `cpu_core/NAME/` or `cpu_atom/NAME/`, one bare term that is no event of that PMU: perf 6.1
+// parses NAME again as a bare event name (its hybrid path) and builds it on every PMU that has
+// it; pmucat, like newer perf, rejects the term (docs/perf-compat.md, Vendor JSON events).
+bool hybrid_fallback(const VendorCase& spec_case, const VendorTree& tree) {
+  if (!tree.hybrid.contains(spec_case.pmu_written)) return false;
+  if (spec_case.spec != fmt::format("{}/{}/", spec_case.pmu_written, spec_case.event->name) &&
+      spec_case.spec !=
+          fmt::format("{}/{}/", spec_case.pmu_written, upper(spec_case.event->name))) {
+    return false;
+  }
+  return core_pmu_for(spec_case.event->pmu) != spec_case.pmu_written;
+}
+
 bool same(const OurResult& a, const OurResult& b) {
   return a.accepted() == b.accepted() && a.attrs == b.attrs;
 }
@@ -315,6 +330,7 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
   std::set<const VendorEvent*> events;
   std::set<const VendorEvent*> uncore_events;
   unsigned equal = 0;
+  unsigned documented = 0;
   unsigned perf_accepted = 0;
   std::vector<std::string> failures;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -329,6 +345,17 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
         perf.accepted() == ours.accepted() && (!perf.accepted() || perf.attrs == ours.attrs);
     if (agree) {
       ++equal;
+    } else if (hybrid_fallback(spec_case, tree)) {
+      // docs/perf-compat.md: perf 6.1 takes `cpu_core/NAME/` for the bare `NAME`, wherever it
+      // is; pmucat rejects it. Both sides asserted.
+      const OurResult bare = encode_words(*catalog, spec_case.event->name, Semantics::perf);
+      if (!ours.accepted() && perf.accepted() && perf.attrs == bare.attrs) {
+        ++documented;
+      } else {
+        failures.push_back(fmt::format(
+            "[{} / {}] {}: perf {} | pmucat {} | pmucat bare name {}", to_string(spec_case.variant),
+            kHybridFallback, spec_case.spec, describe(perf), describe(ours), describe(bare)));
+      }
     } else {
       failures.push_back(fmt::format("[{}] {} ({}): perf {} | pmucat {}",
                                      to_string(spec_case.variant), spec_case.spec,
@@ -349,9 +376,10 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
   for (const auto& name : tree.invented) invented += " " + name;
   fmt::print(
       "[vendor-diff] {} ({}): {} events ({} uncore), {} specs, perf accepted {}: {} equal, {} "
-      "differ; invented formats:{}\n",
+      "documented ({}), {} differ; invented formats:{}\n",
       directory, *cpuid, events.size(), uncore_events.size(), cases.size(), perf_accepted, equal,
-      cases.size() - equal, invented.empty() ? " none" : invented);
+      documented, kHybridFallback, cases.size() - equal - documented,
+      invented.empty() ? " none" : invented);
   std::string report;
   for (const auto& failure : failures) report += "  " + failure + "\n";
   EXPECT_TRUE(failures.empty()) << directory << " (" << *cpuid << "): " << failures.size()
@@ -389,6 +417,42 @@ TEST(VendorDiffOracle, PerfCpuidReachesPerf) {
   ASSERT_TRUE(with.results[0].accepted()) << with.results[0].output;
   EXPECT_EQ(with.results[0].attrs[0].type, 4U);
   EXPECT_EQ(with.results[0].attrs[0].config[0], 0xc0U);
+}
+
+// docs/perf-compat.md, Vendor JSON events: perf 6.1 takes `cpu_core/NAME/`, NAME no event of
+// cpu_core, for the bare NAME (here alderlake's memory controller event on both uncore_imc
+// instances); with a second term it rejects it. pmucat rejects both.
+TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
+  if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  auto model = load_vendor_model(events_dir() / "x86", "alderlake");
+  ASSERT_TRUE(model.has_value());
+  const VendorTree tree = make_vendor_tree(model->events, CpuVendor::intel);
+  const testing::ScratchDir scratch("vendor");
+  write_vendor_tree(tree, scratch / "devices");
+  options.cpuid = "GenuineIntel-6-97-0";
+  auto catalog = Catalog::open(scratch / "devices", VendorOptions{events_dir(), options.cpuid});
+  ASSERT_TRUE(catalog.has_value());
+  const std::vector<std::string> specs{"cpu_core/unc_m_cas_count_rd/", "unc_m_cas_count_rd",
+                                       "cpu_core/unc_m_cas_count_rd,cmask=2/"};
+  const OracleRun run = run_perf(scratch / "devices", specs, options);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  ASSERT_EQ(run.results.size(), 3U);
+  // perf: the hybrid PMU's spec is the bare name's two uncore_imc attrs.
+  ASSERT_TRUE(run.results[1].accepted()) << run.results[1].output;
+  EXPECT_EQ(run.results[1].attrs.size(), 2U);
+  EXPECT_EQ(run.results[1].attrs[0].config[0], 0x22U);
+  EXPECT_EQ(run.results[0].attrs, run.results[1].attrs) << run.results[0].output;
+  EXPECT_FALSE(run.results[2].accepted()) << run.results[2].output;
+  // pmucat: the bare name as perf; the hybrid PMU's spec rejected in both semantics.
+  EXPECT_EQ(encode_words(*catalog, specs[1], Semantics::perf).attrs, run.results[1].attrs);
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    const OurResult result = encode_words(*catalog, specs[0], semantics);
+    EXPECT_FALSE(result.accepted()) << describe(result.attrs);
+    EXPECT_NE(result.error.find("unc_m_cas_count_rd"), std::string::npos) << result.error;
+    EXPECT_FALSE(encode_words(*catalog, specs[2], semantics).accepted());
+  }
 }
 
 }  // namespace
