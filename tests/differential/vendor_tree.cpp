@@ -210,7 +210,7 @@ std::vector<std::string> instance_names(const std::string& pmu) {
 
 VendorTree make_vendor_tree(const std::vector<VendorEvent>& events, CpuVendor vendor) {
   std::map<std::string, PmuPlan> plans;  // mapped PMU name -> terms used
-  if (vendor == CpuVendor::intel || vendor == CpuVendor::amd) plans["cpu"];
+  plans["cpu"];  // x86 always has its core PMU (dropped below for hybrid models)
   for (const auto& event : events) {
     PmuPlan& plan = plans[core_pmu_for(event.pmu)];
     for (const auto& [name, value] : split_terms(event.terms)) {
