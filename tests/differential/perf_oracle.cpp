@@ -69,20 +69,20 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
     for (const auto& spec : specs) list << spec << '\n';
   }
   // perf reads no user config (PERF_CONFIG) and runs from the scratch dir; `true` is the workload.
-  // A CPUID no pmu-events table matches keeps the host's JSON events out of the fake PMUs, so
-  // perf encodes from sysfs alone (and starts faster).
+  // PERF_CPUID is options.cpuid: by default one no pmu-events table matches, which keeps the
+  // host's JSON events out of the fake PMUs.
   const std::string script = fmt::format(
       "mount --bind \"$1\" /sys/bus/event_source/devices || {{ echo {}; exit 99; }}; "
       "cd \"$3\" || exit 98; "
       "while IFS= read -r spec; do echo {}; "
-      "PERF_CONFIG=/dev/null PERF_CPUID=PmucatNone-0-0-0 timeout 30 \"$4\" stat -vv -e \"$spec\" "
+      "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" stat -vv -e \"$spec\" "
       "true </dev/null 2>&1; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
-  const std::string command =
-      fmt::format("unshare -m sh -c {} sh {} {} {} {} 2>&1", shell_quote(script),
-                  shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
-                  shell_quote(work.string()), shell_quote(options.perf));
+  const std::string command = fmt::format(
+      "unshare -m sh -c {} sh {} {} {} {} {} 2>&1", shell_quote(script),
+      shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
+      shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid));
   // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
   const testing::CommandResult output = run_command(command, std::chrono::hours(24));
   const auto done = output.out.rfind(kAllDone);

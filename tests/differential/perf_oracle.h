@@ -38,6 +38,10 @@ struct OracleOptions {
   // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run needs ~30 ms of CPU but
   // spends longer waiting, so more workers than cores pay off.
   unsigned workers = 4;
+  // PERF_CPUID in perf's environment: the vendor JSON table perf attaches to the tree's PMUs.
+  // The default matches no table, so perf encodes from sysfs alone (and starts faster); the
+  // vendor differential test names a model (`GenuineIntel-6-8F-0`).
+  std::string cpuid = "PmucatNone-0-0-0";
   static OracleOptions from_environment();
 };
 
