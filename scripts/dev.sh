@@ -13,7 +13,8 @@
 #              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14);
 #              ccache is used when installed (CCACHE_DISABLE=1 turns it off);
 #              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
-#              PMUCAT_DIFF_COUNT (default 20 there); release: RELEASE_BUILD_DIR (default build-release).
+#              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there);
+#              release: RELEASE_BUILD_DIR (default build-release).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -113,11 +114,12 @@ case "${1:-}" in
       "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DPMUCAT_SANITIZE=address,undefined \
       -DPMUCAT_BUILD_FUZZ=ON -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
     cmake --build "$build_dir" -j "$jobs"
-    # Leaks fail the run too; every report stops the process. The differential test's cost is the
-    # perf processes, not our code, so it compares fewer random specs here.
+    # Leaks fail the run too; every report stops the process. The differential tests' cost is the
+    # perf processes, not our code, so they compare fewer random specs and events here.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
       UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
       PMUCAT_DIFF_COUNT=${PMUCAT_DIFF_COUNT:-20} \
+      PMUCAT_VENDOR_DIFF_COUNT=${PMUCAT_VENDOR_DIFF_COUNT:-4} \
       ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
   release)
@@ -134,7 +136,7 @@ case "${1:-}" in
     "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu >/dev/null
     ;;
   *)
-    sed -n '2,16p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
     ;;
 esac
