@@ -159,7 +159,39 @@ struct Pmu::State {
     });
   }
   const Event* probe(const std::string& file_name) const;
+
+  // One name's merge of sysfs and JSON events, for lookups before events() has run: the sysfs
+  // case variants of the name (events/ listed, only those files read) merged with `json` (the
+  // JSON events of that name attaching to this PMU, table order) by the listing's own rule, so
+  // the answer is the listing's. Node-based so that pointers handed out stay valid.
+  mutable std::mutex named_mutex;
+  mutable std::map<std::string, std::unique_ptr<EventIndex>, std::less<>> named;
+  const EventIndex& merge_named(const std::string& lower,
+                                std::span<const std::shared_ptr<const VendorEvent>> json,
+                                std::optional<Diagnostic> lookup_error) const;
 };
+
+const EventIndex& Pmu::State::merge_named(const std::string& lower,
+                                          std::span<const std::shared_ptr<const VendorEvent>> json,
+                                          std::optional<Diagnostic> lookup_error) const {
+  std::lock_guard lock(named_mutex);
+  if (auto found = named.find(lower); found != named.end()) return *found->second;
+  detail::LoadedEvents loaded;
+  if (given_events) {
+    for (const Event& event : *given_events) {
+      if (iequals(event.name, lower)) loaded.events.push_back(event);
+    }
+  } else if (!listed_without(&detail::LoadedAttributes::may_have_events)) {
+    loaded = detail::load_events(dir, lower);
+  }
+  if (lookup_error) loaded.diagnostics.push_back(std::move(*lookup_error));
+  loaded.events = detail::merge_vendor_events(std::move(loaded.events), json);
+  auto index = std::make_unique<EventIndex>(
+      index_events(std::move(loaded.events), std::move(loaded.diagnostics)));
+  const EventIndex& result = *index;
+  named.emplace(lower, std::move(index));
+  return result;
+}
 
 const Event* Pmu::State::probe(const std::string& file_name) const {
   std::lock_guard lock(probe_mutex);
@@ -261,17 +293,23 @@ const Event* Pmu::find_event(std::string_view name) const {
   }
   const std::span<const std::string> spellings(candidates.data(), distinct);
   const EventIndex* index = state_->events.peek();
-  // A name the vendor catalog has for this PMU is answered by the merged listing, so that the
-  // event carries its JSON side whichever way it was found first.
+  // A name the vendor catalog has for this PMU is answered by that one name's merge (sysfs
+  // variants + its JSON events), so that the event carries its JSON side whichever way it was
+  // found first, without the PMU's whole listing.
   if (index == nullptr && state_->vendor) {
-    const std::vector<const VendorEvent*> named = state_->vendor->named(name);
-    if (!named.empty()) {
+    auto named = state_->vendor->named(lower);
+    std::vector<std::shared_ptr<const VendorEvent>> json;
+    std::optional<Diagnostic> lookup_error;
+    if (named) {
       const detail::PmuAttachment attachment = state_->attachment();
-      if (std::any_of(named.begin(), named.end(), [&](const VendorEvent* event) {
-            return detail::attaches(*event, attachment);
-          })) {
-        index = &state_->load_events();
+      for (std::shared_ptr<const VendorEvent>& event : *named) {
+        if (detail::attaches(*event, attachment)) json.push_back(std::move(event));
       }
+    } else {
+      lookup_error = std::move(named.error());
+    }
+    if (!json.empty() || lookup_error) {
+      index = &state_->merge_named(lower, json, std::move(lookup_error));
     }
   }
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
@@ -320,8 +358,15 @@ std::vector<Diagnostic> Pmu::diagnostics() const {
     result.insert(result.end(), index->diagnostics.begin(), index->diagnostics.end());
     for (const Event& event : index->events) add_event(event);
   } else {
-    std::lock_guard lock(state_->probe_mutex);
-    for (const auto& [name, event] : state_->probed) add_event(*event);
+    {
+      std::lock_guard lock(state_->probe_mutex);
+      for (const auto& [name, event] : state_->probed) add_event(*event);
+    }
+    std::lock_guard lock(state_->named_mutex);
+    for (const auto& [name, named] : state_->named) {
+      result.insert(result.end(), named->diagnostics.begin(), named->diagnostics.end());
+      for (const Event& event : named->events) add_event(event);
+    }
   }
   return result;
 }
