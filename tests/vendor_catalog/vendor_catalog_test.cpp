@@ -207,20 +207,20 @@ TEST(VendorCatalog, EncodesBareWithModifiersInsideAPmuAndOnEveryUncoreInstance) 
   ASSERT_EQ(bare->size(), 1u);
   EXPECT_EQ((*bare)[0].pmu, "cpu");
   EXPECT_EQ((*bare)[0].attr.type, 4u);
-  EXPECT_EQ((*bare)[0].attr.config, 0xc0u);
+  EXPECT_EQ((*bare)[0].attr.config[0], 0xc0u);
   EXPECT_EQ((*bare)[0].attr.sample_period, 2000003u);
   EXPECT_TRUE((*bare)[0].attr.exclude_kernel);
 
   auto with_terms = encode(catalog, "cpu/MEM_LOAD_RETIRED.L3_MISS,cmask=2/");
   ASSERT_TRUE(with_terms) << with_terms.error().message;
-  EXPECT_EQ((*with_terms)[0].attr.config, 0x020020d1u);
+  EXPECT_EQ((*with_terms)[0].attr.config[0], 0x020020d1u);
 
   auto uncore = encode(catalog, "unc_cha_tor_inserts.ia_miss");
   ASSERT_TRUE(uncore) << uncore.error().message;
   ASSERT_EQ(uncore->size(), 2u);
   EXPECT_EQ((*uncore)[0].pmu, "uncore_cha_0");
   EXPECT_EQ((*uncore)[1].pmu, "uncore_cha_1");
-  EXPECT_EQ((*uncore)[1].attr.config, 0x2135u);
+  EXPECT_EQ((*uncore)[1].attr.config[0], 0x2135u);
 }
 
 TEST(VendorPmuMatches, PerfsUncoreAliasRule) {
