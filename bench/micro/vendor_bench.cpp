@@ -85,6 +85,37 @@ void vendor_index_whole_model(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(events);
 }
 
+// Every PMU's merged events with the JSON descriptions read: the in-process work of listing the
+// whole catalog (what `pmuls --json` with vendor events needs, before formatting).
+void vendor_full_listing(benchmark::State& state, const fs::path& events_dir) {
+  if (events_dir.empty()) {
+    state.SkipWithError("no vendor catalog in this build (PMUCAT_PMU_EVENTS_DIR)");
+    return;
+  }
+  std::size_t events = 0;
+  for (auto _ : state) {
+    auto catalog = Catalog::open(kDevices, VendorOptions{events_dir, kCpuid});
+    if (!catalog) {
+      state.SkipWithError("cannot open the fixture");
+      break;
+    }
+    events = 0;
+    std::size_t description_bytes = 0;
+    for (const Pmu& pmu : catalog->pmus()) {
+      for (const Event& event : pmu.events()) {
+        ++events;
+        if (event.vendor) description_bytes += perf_public_description(*event.vendor).size();
+      }
+    }
+    benchmark::DoNotOptimize(description_bytes);
+  }
+  state.counters["events"] = static_cast<double>(events);
+}
+
+BENCHMARK_CAPTURE(vendor_full_listing, index, fs::path(PMUCAT_EVENTS_INDEX_DIR))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(vendor_full_listing, json_tree, fs::path(PMUCAT_EVENTS_JSON_DIR))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(vendor_find_event_cold, index, fs::path(PMUCAT_EVENTS_INDEX_DIR))
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(vendor_find_event_cold, json_tree, fs::path(PMUCAT_EVENTS_JSON_DIR))

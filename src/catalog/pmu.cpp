@@ -316,6 +316,11 @@ const Event* Pmu::find_event(std::string_view name) const {
     for (const std::string& spelling : spellings) {
       if (const Event* event = state_->probe(spelling)) return event;
     }
+    // No probe hit: another case variant may exist. One listing of events/ finds every variant
+    // and reads only those files; no JSON event of this name attaches here, so that one name's
+    // merge is the listing's answer, without reading every event file (and, with a vendor
+    // catalog, without decoding the whole model) as the PMU's listing would.
+    index = &state_->merge_named(lower, {}, std::nullopt);
   }
   if (index == nullptr) index = &state_->load_events();
   const std::vector<Event>& events = index->events;
