@@ -1,7 +1,11 @@
 // Pmu: one PMU, its parts loaded on first use (std::call_once) and cached.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <map>
 #include <mutex>
@@ -160,6 +164,31 @@ struct Pmu::State {
   }
   const Event* probe(const std::string& file_name) const;
 
+  // detail::attaches(event, attachment()), deciding by name where it can: a bare-name lookup
+  // asks every PMU, and the attributes it would read cost more than the rest of the lookup. A
+  // core event (no Unit) attaches to a PMU not named `cpu` only when it has `cpus`; a PMU
+  // directory without that entry cannot, which one fstatat() tells.
+  bool vendor_attaches(const VendorEvent& event) const {
+    if (attributes.peek() != nullptr || dir.empty()) {
+      return detail::attaches(event, attachment());
+    }
+    if (!event.pmu.empty()) {
+      if (event.pmu == name) return true;
+      if (!vendor_pmu_matches(event.pmu, name)) return false;
+      return detail::attaches(event, attachment());  // is this an uncore PMU?
+    }
+    if (name == "cpu") return true;
+    if (!vendor_pmu_matches("cpu", name) && !has_entry("cpus")) return false;
+    return detail::attaches(event, attachment());
+  }
+  // False only when `dir` certainly has no entry `entry_name` (fstatat says ENOENT).
+  bool has_entry(const char* entry_name) const {
+    struct stat status {};
+    const std::string entry_path = dir + "/" + entry_name;
+    return ::fstatat(AT_FDCWD, entry_path.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 ||
+           errno != ENOENT;
+  }
+
   // One name's merge of sysfs and JSON events, for lookups before events() has run: the sysfs
   // case variants of the name (events/ listed, only those files read) merged with `json` (the
   // JSON events of that name attaching to this PMU, table order) by the listing's own rule, so
@@ -301,9 +330,8 @@ const Event* Pmu::find_event(std::string_view name) const {
     std::vector<std::shared_ptr<const VendorEvent>> json;
     std::optional<Diagnostic> lookup_error;
     if (named) {
-      const detail::PmuAttachment attachment = state_->attachment();
       for (std::shared_ptr<const VendorEvent>& event : *named) {
-        if (detail::attaches(*event, attachment)) json.push_back(std::move(event));
+        if (state_->vendor_attaches(*event)) json.push_back(std::move(event));
       }
     } else {
       lookup_error = std::move(named.error());
