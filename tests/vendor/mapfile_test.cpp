@@ -34,9 +34,8 @@ TEST(Mapfile, SkipsFirstRowCommentsAndBlankLines) {
 
 TEST(Mapfile, FirstRowIsSkippedEvenWhenAComment) {
   // arm64's mapfile starts with comments and comments out its header: the first data row counts.
-  const pmucat::Mapfile mapfile =
-      pmucat::parse_mapfile("# Format:\n#Family-model,Version\n0x41,v1,arm/a53,core\n", "m.csv",
-                            "arm64");
+  const pmucat::Mapfile mapfile = pmucat::parse_mapfile(
+      "# Format:\n#Family-model,Version\n0x41,v1,arm/a53,core\n", "m.csv", "arm64");
   ASSERT_EQ(mapfile.rows.size(), 1u);
   EXPECT_EQ(mapfile.rows[0].directory, "arm/a53");
 }
@@ -74,8 +73,7 @@ TEST(CpuidRules, X86StepIsIgnoredUnlessTheRowNamesOne) {
   // The regex searches the whole identifier: a match running into the stepping is too long.
   EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-8F.*", "GenuineIntel-6-8F-8", x86));
   // perf compares lengths only, not where the match starts.
-  EXPECT_TRUE(pmucat::cpuid_matches("Intel-6-8F-8|GenuineIntel-6-8F", "GenuineIntel-6-8F-8",
-                                    x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("Intel-6-8F-8|GenuineIntel-6-8F", "GenuineIntel-6-8F-8", x86));
   EXPECT_FALSE(pmucat::cpuid_matches("GenuineIntel-6-(", "GenuineIntel-6-8F-8", x86));
   // perf counts the row's dashes as written: a range like [5-9] makes it a "four part" row no
   // more, so the stepping is dropped from the compared length and the row cannot match.
@@ -91,6 +89,21 @@ TEST(CpuidRules, WholeIdentifierElsewhere) {
   EXPECT_TRUE(pmucat::cpuid_matches("004e[[:xdigit:]]{4}", "004e1202", whole));
   // Dashes mean nothing outside x86: the whole identifier must match.
   EXPECT_FALSE(pmucat::cpuid_matches("A-B-C", "A-B-C-D", whole));
+}
+
+// Rows are skipped without compiling when their literal start is not in the identifier; a
+// quantified last byte, alternatives and escapes must not make that skip a row that matches.
+TEST(CpuidRules, LiteralStartNeverSkipsARowThatMatches) {
+  const auto whole = CpuidRules::whole;
+  EXPECT_TRUE(pmucat::cpuid_matches("abc?d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("abc*d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("abc{0,1}d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("xyz|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("x[|]z|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("a\\.d|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("(xyz|ab)d", "abd", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("abx(d|e)", "abd", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("x(y|abd)", "abd", whole));
 }
 
 TEST(ChooseVendorModel, FirstMatchingRowOfTheArchitectures) {
