@@ -57,7 +57,8 @@ std::string encode_vendor_index_failure(std::string_view arch, std::string_view 
 class VendorIndexModel {
  public:
   // Maps `file` read-only. Fails (vendor-index-unreadable, vendor-index-corrupt) when it cannot be
-  // read or its header and sections do not fit the bytes present.
+  // read or its header and sections do not fit the bytes present. The file must not shrink while
+  // mapped (SIGBUS): the generator writes a fresh index, it never rewrites one in place.
   static Expected<VendorIndexModel> open(const std::filesystem::path& file);
   // The same over bytes in memory (tests, the fuzzer); `path` names them in diagnostics.
   static Expected<VendorIndexModel> from_bytes(std::string bytes, std::string path);

@@ -195,6 +195,13 @@ struct Pmu::State {
   // the answer is the listing's. Node-based so that pointers handed out stay valid.
   mutable std::mutex named_mutex;
   mutable std::map<std::string, std::unique_ptr<EventIndex>, std::less<>> named;
+  // Each one-name merge lists events/ again; past a few names on one PMU the whole listing
+  // (read once, then shared by every lookup) costs less.
+  static constexpr std::size_t kNamedBeforeListing = 8;
+  bool few_named() const {
+    std::lock_guard lock(named_mutex);
+    return named.size() < kNamedBeforeListing;
+  }
   const EventIndex& merge_named(const std::string& lower,
                                 std::span<const std::shared_ptr<const VendorEvent>> json,
                                 std::optional<Diagnostic> lookup_error) const;
@@ -336,8 +343,10 @@ const Event* Pmu::find_event(std::string_view name) const {
     } else {
       lookup_error = std::move(named.error());
     }
-    if (!json.empty() || lookup_error) {
+    if ((!json.empty() || lookup_error) && state_->few_named()) {
       index = &state_->merge_named(lower, json, std::move(lookup_error));
+    } else if (!json.empty() || lookup_error) {
+      index = &state_->load_events();
     }
   }
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
@@ -348,7 +357,8 @@ const Event* Pmu::find_event(std::string_view name) const {
     // and reads only those files; no JSON event of this name attaches here, so that one name's
     // merge is the listing's answer, without reading every event file (and, with a vendor
     // catalog, without decoding the whole model) as the PMU's listing would.
-    index = &state_->merge_named(lower, {}, std::nullopt);
+    index = state_->few_named() ? &state_->merge_named(lower, {}, std::nullopt)
+                                : &state_->load_events();
   }
   if (index == nullptr) index = &state_->load_events();
   const std::vector<Event>& events = index->events;
