@@ -10,7 +10,8 @@ namespace pmucat::cli {
 
 struct CommonOptions {
   std::string sysfs;  // --sysfs DIR|FILE.tar.gz, else $PMUCAT_SYSFS, else empty (live /sys)
-  // --events-dir DIR (vendor JSON catalogs laid out like the kernel's pmu-events/arch); an empty
+  // --events-dir DIR (vendor JSON catalogs laid out like the kernel's pmu-events/arch, or a
+  // compiled vendor event index of one: pmucat/vendor_index.h); an empty
   // value, like --no-events-dir, means sysfs only. Unset: $PMUCAT_EVENTS_DIR, else the installed
   // catalog (common/vendor.h decides).
   std::optional<std::string> events_dir;

@@ -26,7 +26,7 @@ bool holds_catalog(const std::filesystem::path& dir) {
   return std::filesystem::is_directory(dir, error);
 }
 
-// The catalog installed with the tools, else the one the build prepared (a tool run from the
+// The index installed with the tools, else the one the build generated (a tool run from the
 // build tree). PMUCAT_EVENTS_DIR_FROM_BIN / PMUCAT_EVENTS_DIR_BUILD come from
 // cmake/PmucatEvents.cmake.
 std::optional<std::string> installed_events_dir() {

@@ -156,7 +156,9 @@ class Pmu {
   // Case-insensitive lookup; the exact spelling wins, then the all-lower, then the all-upper one,
   // then the first other case variant in byte order. Before events() has run this probes
   // events/<name>, events/<lower> and events/<UPPER> only (no directory read, no metadata); if
-  // none exists it falls back to reading the directory, so the answer is the same either way.
+  // none exists it lists the directory and reads that name's case variants (with metadata), so
+  // the answer is the same either way. A name the vendor catalog has for this PMU is merged on
+  // its own (that name's sysfs variants and JSON events), never the whole listing.
   const Event* find_event(std::string_view name) const;
 
   // Diagnostics gathered so far while loading this PMU (unreadable files, parse errors, lints):

@@ -1,5 +1,5 @@
 // Umbrella header of the core component (CMake pmucat::core, pkg-config pmucat-core): every
-// header of io, attr, parser, vendor, catalog and encode (decode included), which need fmt only.
+// header of io, attr, parser, vendor, vendor_index, catalog and encode (decode included), which need fmt only.
 // The other components have their own headers: check.h, diff.h, snapshot.h, capture_manifest.h
 // (pmucat::check), perfdata*.h (pmucat::perfdata) and perfdata_proto.h (pmucat::proto). Configure
 // checks that this list is exactly the core component's headers (cmake/PmucatComponents.cmake).
@@ -21,4 +21,5 @@
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_events.h"
+#include "pmucat/vendor_index.h"
 #include "pmucat/version.h"

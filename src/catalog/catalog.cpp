@@ -325,12 +325,12 @@ const VendorOptions& Catalog::vendor_options() const {
 }
 
 const VendorModel* Catalog::vendor_model() const {
-  return state_->vendor ? state_->vendor->loaded().model.get() : nullptr;
+  return state_->vendor ? state_->vendor->full().model.get() : nullptr;
 }
 
 std::span<const Diagnostic> Catalog::vendor_diagnostics() const {
   if (!state_->vendor) return {};
-  return state_->vendor->loaded().diagnostics;
+  return state_->vendor->full().diagnostics;
 }
 
 std::string_view to_string(EventSource source) {

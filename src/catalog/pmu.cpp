@@ -1,7 +1,11 @@
 // Pmu: one PMU, its parts loaded on first use (std::call_once) and cached.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <map>
 #include <mutex>
@@ -159,7 +163,71 @@ struct Pmu::State {
     });
   }
   const Event* probe(const std::string& file_name) const;
+
+  // detail::attaches(event, attachment()), deciding by name where it can: a bare-name lookup
+  // asks every PMU, and the attributes it would read cost more than the rest of the lookup. A
+  // core event (no Unit) attaches to a PMU not named `cpu` only when it has `cpus`; a PMU
+  // directory without that entry cannot, which one fstatat() tells.
+  bool vendor_attaches(const VendorEvent& event) const {
+    if (attributes.peek() != nullptr || dir.empty()) {
+      return detail::attaches(event, attachment());
+    }
+    if (!event.pmu.empty()) {
+      if (event.pmu == name) return true;
+      if (!vendor_pmu_matches(event.pmu, name)) return false;
+      return detail::attaches(event, attachment());  // is this an uncore PMU?
+    }
+    if (name == "cpu") return true;
+    if (!vendor_pmu_matches("cpu", name) && !has_entry("cpus")) return false;
+    return detail::attaches(event, attachment());
+  }
+  // False only when `dir` certainly has no entry `entry_name` (fstatat says ENOENT).
+  bool has_entry(const char* entry_name) const {
+    struct stat status {};
+    const std::string entry_path = dir + "/" + entry_name;
+    return ::fstatat(AT_FDCWD, entry_path.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 ||
+           errno != ENOENT;
+  }
+
+  // One name's merge of sysfs and JSON events, for lookups before events() has run: the sysfs
+  // case variants of the name (events/ listed, only those files read) merged with `json` (the
+  // JSON events of that name attaching to this PMU, table order) by the listing's own rule, so
+  // the answer is the listing's. Node-based so that pointers handed out stay valid.
+  mutable std::mutex named_mutex;
+  mutable std::map<std::string, std::unique_ptr<EventIndex>, std::less<>> named;
+  // Each one-name merge lists events/ again; past a few names on one PMU the whole listing
+  // (read once, then shared by every lookup) costs less.
+  static constexpr std::size_t kNamedBeforeListing = 8;
+  bool few_named() const {
+    std::lock_guard lock(named_mutex);
+    return named.size() < kNamedBeforeListing;
+  }
+  const EventIndex& merge_named(const std::string& lower,
+                                std::span<const std::shared_ptr<const VendorEvent>> json,
+                                std::optional<Diagnostic> lookup_error) const;
 };
+
+const EventIndex& Pmu::State::merge_named(const std::string& lower,
+                                          std::span<const std::shared_ptr<const VendorEvent>> json,
+                                          std::optional<Diagnostic> lookup_error) const {
+  std::lock_guard lock(named_mutex);
+  if (auto found = named.find(lower); found != named.end()) return *found->second;
+  detail::LoadedEvents loaded;
+  if (given_events) {
+    for (const Event& event : *given_events) {
+      if (iequals(event.name, lower)) loaded.events.push_back(event);
+    }
+  } else if (!listed_without(&detail::LoadedAttributes::may_have_events)) {
+    loaded = detail::load_events(dir, lower);
+  }
+  if (lookup_error) loaded.diagnostics.push_back(std::move(*lookup_error));
+  loaded.events = detail::merge_vendor_events(std::move(loaded.events), json);
+  auto index = std::make_unique<EventIndex>(
+      index_events(std::move(loaded.events), std::move(loaded.diagnostics)));
+  const EventIndex& result = *index;
+  named.emplace(lower, std::move(index));
+  return result;
+}
 
 const Event* Pmu::State::probe(const std::string& file_name) const {
   std::lock_guard lock(probe_mutex);
@@ -261,23 +329,36 @@ const Event* Pmu::find_event(std::string_view name) const {
   }
   const std::span<const std::string> spellings(candidates.data(), distinct);
   const EventIndex* index = state_->events.peek();
-  // A name the vendor catalog has for this PMU is answered by the merged listing, so that the
-  // event carries its JSON side whichever way it was found first.
+  // A name the vendor catalog has for this PMU is answered by that one name's merge (sysfs
+  // variants + its JSON events), so that the event carries its JSON side whichever way it was
+  // found first, without the PMU's whole listing.
   if (index == nullptr && state_->vendor) {
-    const std::vector<const VendorEvent*> named = state_->vendor->named(name);
-    if (!named.empty()) {
-      const detail::PmuAttachment attachment = state_->attachment();
-      if (std::any_of(named.begin(), named.end(), [&](const VendorEvent* event) {
-            return detail::attaches(*event, attachment);
-          })) {
-        index = &state_->load_events();
+    auto named = state_->vendor->named(lower);
+    std::vector<std::shared_ptr<const VendorEvent>> json;
+    std::optional<Diagnostic> lookup_error;
+    if (named) {
+      for (std::shared_ptr<const VendorEvent>& event : *named) {
+        if (state_->vendor_attaches(*event)) json.push_back(std::move(event));
       }
+    } else {
+      lookup_error = std::move(named.error());
+    }
+    if ((!json.empty() || lookup_error) && state_->few_named()) {
+      index = &state_->merge_named(lower, json, std::move(lookup_error));
+    } else if (!json.empty() || lookup_error) {
+      index = &state_->load_events();
     }
   }
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
     for (const std::string& spelling : spellings) {
       if (const Event* event = state_->probe(spelling)) return event;
     }
+    // No probe hit: another case variant may exist. One listing of events/ finds every variant
+    // and reads only those files; no JSON event of this name attaches here, so that one name's
+    // merge is the listing's answer, without reading every event file (and, with a vendor
+    // catalog, without decoding the whole model) as the PMU's listing would.
+    index = state_->few_named() ? &state_->merge_named(lower, {}, std::nullopt)
+                                : &state_->load_events();
   }
   if (index == nullptr) index = &state_->load_events();
   const std::vector<Event>& events = index->events;
@@ -323,8 +404,15 @@ std::vector<Diagnostic> Pmu::diagnostics() const {
     result.insert(result.end(), index->diagnostics.begin(), index->diagnostics.end());
     for (const Event& event : index->events) add_event(event);
   } else {
-    std::lock_guard lock(state_->probe_mutex);
-    for (const auto& [name, event] : state_->probed) add_event(*event);
+    {
+      std::lock_guard lock(state_->probe_mutex);
+      for (const auto& [name, event] : state_->probed) add_event(*event);
+    }
+    std::lock_guard lock(state_->named_mutex);
+    for (const auto& [name, named] : state_->named) {
+      result.insert(result.end(), named->diagnostics.begin(), named->diagnostics.end());
+      for (const Event& event : named->events) add_event(event);
+    }
   }
   return result;
 }

@@ -103,7 +103,7 @@ void attach(Event& event, MetadataFile& file) {
 
 }  // namespace
 
-LoadedEvents load_events(const std::string& pmu_dir) {
+LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower_name) {
   LoadedEvents loaded;
   std::string events_dir = pmu_dir + "/events";
   auto directory = Directory::open(AT_FDCWD, events_dir, events_dir);
@@ -117,6 +117,12 @@ LoadedEvents load_events(const std::string& pmu_dir) {
   for (DirEntry& entry : directory->list()) {
     std::string path = events_dir + "/" + entry.name;
     MetadataSuffix suffix = metadata_suffix(entry.name);
+    if (!only_lower_name.empty() &&
+        !iequals(suffix == MetadataSuffix::none ? std::string_view(entry.name)
+                                                : metadata_base_name(entry.name),
+                 only_lower_name)) {
+      continue;
+    }
     FileContent content = read_entry(*directory, entry, path);
     if (suffix == MetadataSuffix::none) {
       loaded.events.push_back(

@@ -55,8 +55,10 @@ struct LoadedEvents {
   std::vector<Event> events;            // sorted by name, metadata attached
   std::vector<Diagnostic> diagnostics;  // directory problems and orphan metadata files
 };
-// One listing of events/; metadata files are attached to their base events.
-LoadedEvents load_events(const std::string& pmu_dir);
+// One listing of events/; metadata files are attached to their base events. With
+// `only_lower_name`, only the entries whose (base) name lower-cases to it are read: every case
+// variant of one name and its metadata, for a lookup that merges one name (Pmu::find_event).
+LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower_name = {});
 
 // Opens events/<file_name> directly (no listing, no metadata). nullopt when the open cannot
 // tell whether the entry exists (ENOENT, ENOTDIR, ELOOP: the caller then lists the directory);

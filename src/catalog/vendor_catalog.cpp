@@ -55,6 +55,20 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
     if (options_.events_dir.empty() || options_.cpuid.empty()) return;
     auto choice = choose_vendor_model(options_.events_dir, options_.cpuid, loaded_.diagnostics);
     if (!choice) return;
+    loaded_.cpuid = choice->row.cpuid;
+    if (is_vendor_index(options_.events_dir)) {
+      // The compiled index: only the model file's header is read now.
+      auto index =
+          open_vendor_index_model(options_.events_dir, choice->arch, choice->row.directory);
+      if (!index) {
+        loaded_.diagnostics.push_back(std::move(index.error()));
+        return;
+      }
+      loaded_.diagnostics.insert(loaded_.diagnostics.end(), index->diagnostics().begin(),
+                                 index->diagnostics().end());
+      loaded_.index = std::move(*index);
+      return;
+    }
     auto model = load_vendor_model(options_.events_dir / choice->arch, choice->row.directory);
     if (!model) {
       loaded_.diagnostics.push_back(std::move(model.error()));
@@ -75,27 +89,55 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
   return loaded_;
 }
 
+const VendorCatalog::Full& VendorCatalog::full() const {
+  std::call_once(full_once_, [&] {
+    const Loaded& loaded = this->loaded();
+    full_.diagnostics = loaded.diagnostics;
+    if (!loaded.index) {
+      full_.model = loaded.model;
+      return;
+    }
+    auto model = loaded.index->model();
+    if (!model) {
+      full_.diagnostics.push_back(std::move(model.error()));
+      return;
+    }
+    if (model->cpuid.empty()) model->cpuid = loaded.cpuid;
+    full_.model = std::make_shared<const VendorModel>(std::move(*model));
+  });
+  return full_;
+}
+
 std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
     const PmuAttachment& pmu) const {
   std::vector<std::shared_ptr<const VendorEvent>> result;
-  const Loaded& loaded = this->loaded();
-  if (!loaded.model) return result;
-  for (const VendorEvent& event : loaded.model->events) {
+  const Full& full = this->full();
+  if (!full.model) return result;
+  for (const VendorEvent& event : full.model->events) {
     // Aliasing pointers: each shares the model's ownership, none copies an event.
-    if (attaches(event, pmu)) result.emplace_back(loaded.model, &event);
+    if (attaches(event, pmu)) result.emplace_back(full.model, &event);
   }
   return result;
 }
 
-std::vector<const VendorEvent*> VendorCatalog::named(std::string_view name) const {
-  std::vector<const VendorEvent*> result;
+Expected<std::vector<std::shared_ptr<const VendorEvent>>> VendorCatalog::named(
+    std::string_view name) const {
+  std::vector<std::shared_ptr<const VendorEvent>> result;
   const Loaded& loaded = this->loaded();
-  if (!loaded.model) return result;
   const std::string lower = ascii_lower(name);
+  if (loaded.index) {
+    auto events = loaded.index->named(lower);
+    if (!events) return unexpected(std::move(events.error()));
+    for (VendorEvent& event : *events) {
+      result.push_back(std::make_shared<const VendorEvent>(std::move(event)));
+    }
+    return result;
+  }
+  if (!loaded.model) return result;
   auto found = std::lower_bound(loaded.by_name.begin(), loaded.by_name.end(),
                                 std::string_view(lower), same_name);
   for (; found != loaded.by_name.end() && found->first == lower; ++found) {
-    result.push_back(&loaded.model->events[found->second]);
+    result.emplace_back(loaded.model, &loaded.model->events[found->second]);
   }
   return result;
 }

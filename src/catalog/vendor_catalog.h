@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "pmucat/catalog.h"
 #include "pmucat/vendor_events.h"
+#include "pmucat/vendor_index.h"
 
 namespace pmucat::detail {
 
@@ -27,30 +29,47 @@ PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attribut
 // uncore one that vendor_pmu_matches() it.
 bool attaches(const VendorEvent& event, const PmuAttachment& pmu);
 
+// The vendor events of one catalog. `events_dir` is either a JSON tree (the whole model is parsed
+// on first use: the slower path) or a compiled index (vendor_index.h: a lookup by name decodes
+// only that name's records; the whole model is decoded only for a listing).
 class VendorCatalog {
  public:
   explicit VendorCatalog(VendorOptions options);
 
   const VendorOptions& options() const { return options_; }
 
+  // The model chosen for the cpuid, opened (thread-safe, once).
   struct Loaded {
-    std::shared_ptr<const VendorModel> model;  // null when no model was found or readable
+    std::string cpuid;  // the mapfile row's pattern that chose the model
+    // JSON tree: the whole model (null when none was found or readable).
+    std::shared_ptr<const VendorModel> model;
     // (lower-cased name, index into model->events), sorted by name then table order.
     std::vector<std::pair<std::string_view, std::size_t>> by_name;
+    // Compiled index: the model's file, opened (its header and diagnostics read).
+    std::optional<VendorIndexModel> index;
     std::vector<Diagnostic> diagnostics;
   };
-  // Reads the model on first call (thread-safe).
   const Loaded& loaded() const;
+
+  // Every event of the model (the index decoded on first call; thread-safe, once).
+  struct Full {
+    std::shared_ptr<const VendorModel> model;  // null when none was found or readable
+    std::vector<Diagnostic> diagnostics;       // loaded()'s, and a corrupt index's error
+  };
+  const Full& full() const;
 
   // The model's events (table order) perf adds to `pmu`.
   std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
-  // The model's events named `name` (case-insensitive), in table order, whatever their PMU.
-  std::vector<const VendorEvent*> named(std::string_view name) const;
+  // The model's events named `name` (case-insensitive), in table order, whatever their PMU; an
+  // error when the index is corrupt where the name is looked up.
+  Expected<std::vector<std::shared_ptr<const VendorEvent>>> named(std::string_view name) const;
 
  private:
   VendorOptions options_;
   mutable std::once_flag once_;
   mutable Loaded loaded_;
+  mutable std::once_flag full_once_;
+  mutable Full full_;
 };
 
 // A JSON event as an Event of a PMU (source json): its term string parsed like an events/ file,
@@ -62,6 +81,9 @@ Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor);
 // descriptions instead of adding one (its terms stay, so sysfs wins the encoding), unless both
 // are JSON events of the same PMU (perf then keeps both and finds the first); a JSON event whose
 // terms do not parse never merges (perf drops it).
+// Names never interact: merging the sysfs events and JSON events of one lower-cased name gives
+// exactly that name's events of the whole merge, which is how a lookup merges one name without
+// the PMU's listing (Pmu::find_event) and gets the listing's answer.
 std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
                                        std::span<const std::shared_ptr<const VendorEvent>> json);
 

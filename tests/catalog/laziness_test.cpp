@@ -207,14 +207,17 @@ TEST(Laziness, MixedCaseNameNeedsTheListing) {
   tree.write("devices/pmu_a/events/Mixed_Case", "event=0x5\n");
   auto catalog = Catalog::open(tree.path("devices"));
   const Pmu* pmu = catalog->find_pmu("pmu_a");
-  // Both probes miss (mixed_case, MIXED_CASE), so the directory is read, and it is then
-  // cached: a file removed afterwards is still found.
+  // Both probes miss (mixed_case, MIXED_CASE), so the directory is listed and that name's
+  // variants read (with metadata), and only they: the other events are not loaded, so a file
+  // removed afterwards is not found, while the variant found stays cached.
   const Event* event = pmu->find_event("mixed_case");
   ASSERT_NE(event, nullptr);
   EXPECT_EQ(event->name, "Mixed_Case");
   EXPECT_TRUE(event->metadata_loaded);
   tree.remove("devices/pmu_a/events/clockticks");
-  EXPECT_NE(pmu->find_event("clockticks"), nullptr);
+  tree.remove("devices/pmu_a/events/Mixed_Case");
+  EXPECT_EQ(pmu->find_event("clockticks"), nullptr);
+  EXPECT_EQ(pmu->find_event("MIXED_case"), event);
 }
 
 TEST(ThreadSafety, ManyThreadsShareOneCatalog) {

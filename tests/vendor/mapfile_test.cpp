@@ -92,6 +92,21 @@ TEST(CpuidRules, WholeIdentifierElsewhere) {
   EXPECT_FALSE(pmucat::cpuid_matches("A-B-C", "A-B-C-D", whole));
 }
 
+// Rows are skipped without compiling when their literal start is not in the identifier; a
+// quantified last byte, alternatives and escapes must not make that skip a row that matches.
+TEST(CpuidRules, LiteralStartNeverSkipsARowThatMatches) {
+  const auto whole = CpuidRules::whole;
+  EXPECT_TRUE(pmucat::cpuid_matches("abc?d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("abc*d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("abc{0,1}d", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("xyz|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("x[|]z|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("a\\.d|abd", "abd", whole));
+  EXPECT_TRUE(pmucat::cpuid_matches("(xyz|ab)d", "abd", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("abx(d|e)", "abd", whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("x(y|abd)", "abd", whole));
+}
+
 TEST(ChooseVendorModel, FirstMatchingRowOfTheArchitectures) {
   std::vector<pmucat::Diagnostic> notes;
   auto choice = pmucat::choose_vendor_model(kArch, "GenuineIntel-6-8F-8", notes);

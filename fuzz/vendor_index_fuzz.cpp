@@ -1,0 +1,63 @@
+// A compiled vendor event index model file (include/pmucat/vendor_index.h) from any bytes: the
+// loader must stay inside the bytes it was given whatever the counts and offsets say, report a
+// vendor-index-corrupt error instead, and what it accepts must round-trip: encoding the decoded
+// model and decoding that gives the same model, and a lookup by name finds only that name.
+#include <string>
+#include <string_view>
+
+#include "fuzz_target.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/vendor_index.h"
+
+namespace {
+
+void check_error(const pmucat::Diagnostic& error, std::size_t size) {
+  PMUCAT_FUZZ_CHECK(error.id == "vendor-index-corrupt");
+  PMUCAT_FUZZ_CHECK(error.range.offset <= size);
+  PMUCAT_FUZZ_CHECK(!pmucat::render(error).empty());
+}
+
+void check_lookup(const pmucat::VendorIndexModel& index, std::string_view name, std::size_t size) {
+  auto found = index.named(name);
+  if (!found) return check_error(found.error(), size);
+  for (const pmucat::VendorEvent& event : *found) PMUCAT_FUZZ_CHECK(event.name == name);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string bytes(reinterpret_cast<const char*>(data), size);
+  auto index = pmucat::VendorIndexModel::from_bytes(bytes, "<fuzz>");
+  if (!index) {
+    check_error(index.error(), size);
+    return 0;
+  }
+  if (index->failure() != nullptr) {
+    PMUCAT_FUZZ_CHECK(!index->model().has_value());
+    return 0;
+  }
+  check_lookup(*index, "", size);
+  check_lookup(*index, "inst_retired.any", size);
+  auto model = index->model();
+  if (!model) {
+    check_error(model.error(), size);
+    return 0;
+  }
+  PMUCAT_FUZZ_CHECK(model->events.size() == index->size());
+  for (std::size_t i = 0; i < model->events.size() && i < 8; ++i) {
+    check_lookup(*index, model->events[i].name, size);
+  }
+  // What decodes re-encodes to a file that decodes to the same model.
+  auto again =
+      pmucat::VendorIndexModel::from_bytes(pmucat::encode_vendor_index_model(*model), "<again>");
+  PMUCAT_FUZZ_CHECK(again.has_value());
+  auto same = again->model();
+  PMUCAT_FUZZ_CHECK(same.has_value() && same->events == model->events &&
+                    same->diagnostics == model->diagnostics && same->arch == model->arch &&
+                    same->directory == model->directory && same->cpuid == model->cpuid);
+  for (const pmucat::VendorEvent& event : model->events) {
+    auto found = again->named(event.name);
+    PMUCAT_FUZZ_CHECK(found.has_value() && !found->empty());
+  }
+  return 0;
+}

@@ -1,0 +1,125 @@
+// The compiled vendor event index: a whole `pmu-events/arch` tree turned at build time into one
+// binary file per model, so that a tool finds one JSON event by name without parsing any JSON and
+// without decoding the rest of the model (issue 14).
+//
+// Layout of an index root (docs/catalog.md):
+//   pmucat-index.version          the marker: `pmucat-vendor-index <format version>`
+//   <arch>/mapfile.csv            a copy of the tree's mapfile (choose_vendor_model reads it)
+//   <arch>/<model file>           one per mapfile Directory: vendor_index_file_name(directory)
+//
+// A model file (little-endian; every string is a u32 length and its bytes, so any byte works):
+//   header   "PMUCATVI", u32 format version, u32 status (0 loaded, 1 the model failed to load),
+//            arch, directory, cpuid, u32 diagnostic count + the model's diagnostics (status 1:
+//            the one error load_vendor_model returned)
+//   names    u32 count, then count entries {u32 name offset, u32 name length, u32 table
+//            position, u32 record offset} sorted by (lower-case name, table position); the
+//            offsets are from the start of the file
+//   records  the events in perf's table order, every VendorEvent field
+// Readers trust no count or offset: each is checked against the bytes present before use, and a
+// bad one is a vendor-index-corrupt error at its byte offset.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic.h"
+#include "pmucat/expected.h"
+#include "pmucat/vendor_events.h"
+
+namespace pmucat {
+
+// Diagnostic ids of this module:
+//  vendor-index-corrupt     a model file or marker that is truncated, malformed or of another
+//                           format version (located at the byte offset that failed)
+//  vendor-index-unreadable  a model file or index root that cannot be read or written
+
+inline constexpr std::string_view kVendorIndexMarker = "pmucat-index.version";
+inline constexpr std::uint32_t kVendorIndexVersion = 1;
+
+// True when `root` holds the index marker (any version: a wrong one is reported on load).
+bool is_vendor_index(const std::filesystem::path& root);
+
+// The model file's name for a mapfile Directory: `/` and `%` percent-encoded (so `arm/cortex-a53`
+// and a directory really named `arm%2Fcortex-a53` cannot collide), then `.pmuidx`.
+std::string vendor_index_file_name(std::string_view directory);
+
+// A model file's bytes. `failure` set: the model did not load (load_vendor_model's error).
+std::string encode_vendor_index_model(const VendorModel& model);
+std::string encode_vendor_index_failure(std::string_view arch, std::string_view directory,
+                                        const Diagnostic& failure);
+
+// One model file, opened: the header and diagnostics decoded, names and records read on demand.
+// Copies share the bytes (a read-only mapping of the file, or a string).
+class VendorIndexModel {
+ public:
+  // Maps `file` read-only. Fails (vendor-index-unreadable, vendor-index-corrupt) when it cannot be
+  // read or its header and sections do not fit the bytes present. The file must not shrink while
+  // mapped (SIGBUS): the generator writes a fresh index, it never rewrites one in place.
+  static Expected<VendorIndexModel> open(const std::filesystem::path& file);
+  // The same over bytes in memory (tests, the fuzzer); `path` names them in diagnostics.
+  static Expected<VendorIndexModel> from_bytes(std::string bytes, std::string path);
+
+  const std::string& arch() const { return header_.arch; }
+  const std::string& directory() const { return header_.directory; }
+  // The error the model failed with at build time (load_vendor_model's), or null.
+  const Diagnostic* failure() const { return header_.failed ? &header_.failure : nullptr; }
+  // The model's load diagnostics (files that failed, skipped events, duplicates).
+  const std::vector<Diagnostic>& diagnostics() const { return header_.diagnostics; }
+  std::size_t size() const { return header_.count; }
+
+  // The events named `lower_name` (already lower-cased, as VendorEvent::name is), in table order:
+  // a binary search over the name section, decoding only the matching records.
+  Expected<std::vector<VendorEvent>> named(std::string_view lower_name) const;
+  // Every event in table order, with the header's fields and diagnostics: what load_vendor_model
+  // returned when the index was built.
+  Expected<VendorModel> model() const;
+
+ private:
+  struct Header {
+    std::string arch;
+    std::string directory;
+    std::string cpuid;
+    bool failed = false;
+    Diagnostic failure;
+    std::vector<Diagnostic> diagnostics;
+    std::uint32_t count = 0;
+    std::size_t names_offset = 0;    // first name entry
+    std::size_t records_offset = 0;  // first record
+  };
+  static Expected<VendorIndexModel> parse(std::shared_ptr<const void> owner, std::string_view bytes,
+                                          std::string path);
+  std::shared_ptr<const void> owner_;  // keeps `bytes_` alive
+  std::string_view bytes_;
+  std::string path_;
+  Header header_;
+};
+
+// load_vendor_model() for an index root: `<index_root>/<arch>/<model file of directory>`.
+// Fails like load_vendor_model did when the index was built, or when the file is missing or
+// corrupt.
+Expected<VendorIndexModel> open_vendor_index_model(const std::filesystem::path& index_root,
+                                                   std::string_view arch,
+                                                   std::string_view directory);
+
+// Builds an index of the JSON tree `json_root` (laid out like pmu-events/arch) in `index_root`:
+// every architecture with a mapfile.csv, every Directory its rows name. Diagnostic and event
+// locations name files relative to `json_root` (`x86/skylake/cache.json`): the index is installed
+// without the JSON. Fails on the first file it cannot write.
+struct VendorIndexSummary {
+  std::size_t archs = 0;
+  std::size_t models = 0;
+  std::size_t events = 0;
+  std::size_t bytes = 0;
+};
+Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& json_root,
+                                                const std::filesystem::path& index_root);
+
+// `path` relative to `root` when it lies under it (generic form), else unchanged: how the index
+// names the JSON files its events came from. Applied to every location of `model`.
+void relativize_vendor_model(VendorModel& model, const std::filesystem::path& root);
+
+}  // namespace pmucat

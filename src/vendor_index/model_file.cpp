@@ -1,0 +1,275 @@
+// One model file of the index: writing it, and reading it back bounded by the bytes present.
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+#include <system_error>
+#include <tuple>
+
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_index.h"
+#include "vendor_index/codec.h"
+
+namespace pmucat {
+namespace {
+
+namespace fs = std::filesystem;
+using vendor_index::Reader;
+using vendor_index::Writer;
+
+// The least bytes one record takes: fourteen empty strings, the flags, an empty location.
+constexpr std::size_t kMinRecordSize = 14 * 4 + 1 + 4 + 3 * 4 + 8;
+
+void write_header(Writer& writer, std::string_view arch, std::string_view directory,
+                  std::string_view cpuid, bool failed) {
+  for (char c : vendor_index::kMagic) writer.u8(static_cast<std::uint8_t>(c));
+  writer.u32(kVendorIndexVersion);
+  writer.u32(failed ? 1 : 0);
+  writer.str(arch);
+  writer.str(directory);
+  writer.str(cpuid);
+}
+
+Diagnostic corrupt(const std::string& path, std::size_t offset, std::string_view what) {
+  Diagnostic diagnostic =
+      make_file_diagnostic(Severity::error, DiagId::vendor_index_corrupt, path,
+                           fmt::format("corrupt vendor event index at byte {}: {}", offset, what));
+  diagnostic.range.offset = offset;
+  return diagnostic;
+}
+
+Diagnostic corrupt(const std::string& path, const Reader& reader) {
+  return corrupt(path, reader.failed_at(), reader.failure());
+}
+
+Diagnostic unreadable(const std::string& path, std::string_view what) {
+  return make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, path,
+                              std::string(what));
+}
+
+std::string percent_encoded(std::string_view directory) {
+  std::string name;
+  for (char c : directory) {
+    if (c == '/' || c == '%' || c == '\0') {
+      name += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      name += c;
+    }
+  }
+  return name;
+}
+
+}  // namespace
+
+bool is_vendor_index(const fs::path& root) {
+  std::error_code error;
+  return fs::is_regular_file(root / kVendorIndexMarker, error);
+}
+
+std::string vendor_index_file_name(std::string_view directory) {
+  return percent_encoded(directory) + ".pmuidx";
+}
+
+std::string encode_vendor_index_model(const VendorModel& model) {
+  Writer writer;
+  write_header(writer, model.arch, model.directory, model.cpuid, false);
+  writer.u32(static_cast<std::uint32_t>(model.diagnostics.size()));
+  for (const Diagnostic& diagnostic : model.diagnostics) writer.diagnostic(diagnostic);
+
+  const auto count = static_cast<std::uint32_t>(model.events.size());
+  writer.u32(count);
+  const std::size_t names_offset = writer.size();
+  for (std::size_t i = 0; i < std::size_t{count} * vendor_index::kNameEntrySize; ++i) writer.u8(0);
+  std::vector<std::uint32_t> record_offsets;
+  record_offsets.reserve(count);
+  for (const VendorEvent& event : model.events) {
+    record_offsets.push_back(static_cast<std::uint32_t>(writer.size()));
+    writer.event(event);
+  }
+  // The name section: (name, table position) order; each entry points at the name bytes of
+  // its record, which start after the record's u32 length.
+  std::vector<std::uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(model.events[a].name, a) < std::tie(model.events[b].name, b);
+  });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::uint32_t position = order[i];
+    const std::size_t entry = names_offset + i * vendor_index::kNameEntrySize;
+    writer.patch_u32(entry, record_offsets[position] + 4);
+    writer.patch_u32(entry + 4, static_cast<std::uint32_t>(model.events[position].name.size()));
+    writer.patch_u32(entry + 8, position);
+    writer.patch_u32(entry + 12, record_offsets[position]);
+  }
+  return std::move(writer).take();
+}
+
+std::string encode_vendor_index_failure(std::string_view arch, std::string_view directory,
+                                        const Diagnostic& failure) {
+  Writer writer;
+  write_header(writer, arch, directory, "", true);
+  writer.diagnostic(failure);
+  return std::move(writer).take();
+}
+
+Expected<VendorIndexModel> VendorIndexModel::parse(std::shared_ptr<const void> owner,
+                                                   std::string_view bytes, std::string path) {
+  VendorIndexModel model;
+  model.owner_ = std::move(owner);
+  model.bytes_ = bytes;
+  model.path_ = std::move(path);
+  Header& header = model.header_;
+  if (bytes.substr(0, vendor_index::kMagic.size()) != vendor_index::kMagic) {
+    return unexpected(corrupt(model.path_, 0, "not a pmucat vendor index model file"));
+  }
+  Reader reader(bytes, vendor_index::kMagic.size());
+  const std::uint32_t version = reader.u32();
+  if (reader.ok() && version != kVendorIndexVersion) {
+    return unexpected(
+        corrupt(model.path_, vendor_index::kMagic.size(),
+                fmt::format("format version {}, this pmucat reads {} (rebuild the index)", version,
+                            kVendorIndexVersion)));
+  }
+  const std::size_t status_at = reader.offset();
+  const std::uint32_t status = reader.u32();
+  if (reader.ok() && status > 1) return unexpected(corrupt(model.path_, status_at, "bad status"));
+  header.failed = status == 1;
+  header.arch = reader.str();
+  header.directory = reader.str();
+  header.cpuid = reader.str();
+  if (header.failed) {
+    header.failure = reader.diagnostic();
+  } else {
+    const std::uint32_t diagnostics = reader.count(vendor_index::kMinDiagnosticSize);
+    for (std::uint32_t i = 0; i < diagnostics && reader.ok(); ++i) {
+      header.diagnostics.push_back(reader.diagnostic());
+    }
+    header.count = reader.count(vendor_index::kNameEntrySize + kMinRecordSize);
+    header.names_offset = reader.offset();
+    header.records_offset =
+        header.names_offset + std::size_t{header.count} * vendor_index::kNameEntrySize;
+  }
+  if (!reader.ok()) return unexpected(corrupt(model.path_, reader));
+  return model;
+}
+
+Expected<VendorIndexModel> VendorIndexModel::from_bytes(std::string bytes, std::string path) {
+  auto owner = std::make_shared<const std::string>(std::move(bytes));
+  const std::string_view view = *owner;
+  return parse(std::move(owner), view, std::move(path));
+}
+
+Expected<VendorIndexModel> VendorIndexModel::open(const fs::path& file) {
+  const std::string path = file.string();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return unexpected(unreadable(path, std::strerror(errno)));
+  struct stat status {};
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    const int error = errno;
+    ::close(fd);
+    return unexpected(
+        unreadable(path, S_ISREG(status.st_mode) ? std::strerror(error) : "not a regular file"));
+  }
+  const auto size = static_cast<std::size_t>(status.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return unexpected(corrupt(path, 0, "empty file"));
+  }
+  // A read-only mapping: a lookup touches only the pages of the name section it searches and of
+  // the records it decodes.
+  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_error = errno;
+  ::close(fd);
+  if (address == MAP_FAILED) return unexpected(unreadable(path, std::strerror(map_error)));
+  std::shared_ptr<const void> owner(
+      address, [size](const void* mapped) { ::munmap(const_cast<void*>(mapped), size); });
+  const std::string_view bytes(static_cast<const char*>(address), size);
+  return parse(std::move(owner), bytes, path);
+}
+
+Expected<std::vector<VendorEvent>> VendorIndexModel::named(std::string_view lower_name) const {
+  std::vector<VendorEvent> events;
+  if (header_.failed) return events;
+  // The name of entry `i`, or an error offset.
+  std::optional<Diagnostic> error;
+  auto name_of = [&](std::size_t i) -> std::string_view {
+    const std::size_t entry = header_.names_offset + i * vendor_index::kNameEntrySize;
+    Reader reader(bytes_, entry);
+    const std::uint32_t offset = reader.u32();
+    const std::uint32_t size = reader.u32();
+    if (!reader.ok() || offset < header_.records_offset || offset > bytes_.size() ||
+        size > bytes_.size() - offset) {
+      if (!error) error = corrupt(path_, entry, "a name entry points outside the records");
+      return {};
+    }
+    return bytes_.substr(offset, size);
+  };
+  std::size_t low = 0;
+  std::size_t high = header_.count;
+  while (low < high) {
+    const std::size_t middle = low + (high - low) / 2;
+    if (name_of(middle) < lower_name) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+    if (error) return unexpected(std::move(*error));
+  }
+  for (std::size_t i = low; i < header_.count; ++i) {
+    if (name_of(i) != lower_name) break;
+    if (error) return unexpected(std::move(*error));
+    const std::size_t entry = header_.names_offset + i * vendor_index::kNameEntrySize;
+    Reader at(bytes_, entry + 12);
+    const std::uint32_t record = at.u32();
+    if (!at.ok() || record < header_.records_offset) {
+      return unexpected(corrupt(path_, entry + 12, "a record offset before the records"));
+    }
+    Reader reader(bytes_, record);
+    VendorEvent event = reader.event();
+    if (!reader.ok()) return unexpected(corrupt(path_, reader));
+    if (event.name != lower_name) {
+      return unexpected(corrupt(path_, record, "the record's name is not its entry's"));
+    }
+    events.push_back(std::move(event));
+  }
+  if (error) return unexpected(std::move(*error));
+  return events;
+}
+
+Expected<VendorModel> VendorIndexModel::model() const {
+  if (header_.failed) return unexpected(header_.failure);
+  VendorModel model;
+  model.arch = header_.arch;
+  model.directory = header_.directory;
+  model.cpuid = header_.cpuid;
+  model.diagnostics = header_.diagnostics;
+  model.events.reserve(header_.count);
+  Reader reader(bytes_, header_.records_offset);
+  for (std::uint32_t i = 0; i < header_.count && reader.ok(); ++i) {
+    model.events.push_back(reader.event());
+  }
+  if (!reader.ok()) return unexpected(corrupt(path_, reader));
+  return model;
+}
+
+Expected<VendorIndexModel> open_vendor_index_model(const fs::path& index_root,
+                                                   std::string_view arch,
+                                                   std::string_view directory) {
+  auto model = VendorIndexModel::open(index_root / arch / vendor_index_file_name(directory));
+  if (!model) return model;
+  if (model->arch() != arch || model->directory() != directory) {
+    return unexpected(corrupt(index_root.string(), 0,
+                              fmt::format("the model file of {}/{} holds {}/{}", arch, directory,
+                                          model->arch(), model->directory())));
+  }
+  if (const Diagnostic* failure = model->failure()) return unexpected(*failure);
+  return model;
+}
+
+}  // namespace pmucat

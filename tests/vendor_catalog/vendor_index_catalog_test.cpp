@@ -1,0 +1,190 @@
+// The catalog over a compiled vendor event index gives what it gives over the JSON tree, and a
+// lookup by name (one name merged, before any listing) gives what the PMU's listing gives, for
+// every name of the model on every PMU, over both forms of the catalog.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "pmucat/catalog.h"
+#include "pmucat/vendor_index.h"
+#include "support/temp_tree.h"
+
+namespace pmucat {
+namespace {
+
+using testing::TempTree;
+
+constexpr std::string_view kPipeline = R"([
+  {"EventCode": "0xc0", "EventName": "INST_RETIRED.ANY", "BriefDescription": "Instructions.",
+   "SampleAfterValue": "2000003", "UMask": "0x1"},
+  {"EventCode": "0x3c", "EventName": "CYCLES", "BriefDescription": "Cycles (JSON side).",
+   "SampleAfterValue": "1000003", "UMask": "0x0"},
+  {"EventCode": "0x2e", "EventName": "Mixed.Case", "BriefDescription": "Merges with a variant.",
+   "UMask": "0x4f"},
+  {"EventCode": "0xzz", "EventName": "BAD.CODE", "BriefDescription": "Skipped."},
+  {"EventCode": "0xd1", "EventName": "MEM_LOAD_RETIRED.L3_MISS", "PEBS": "1", "UMask": "0x20"}
+])";
+
+constexpr std::string_view kUncore = R"([
+  {"EventCode": "0x35", "EventName": "UNC_CHA_TOR_INSERTS.IA_MISS", "PerPkg": "1",
+   "UMask": "0x21", "Unit": "CHA", "BriefDescription": "TOR inserts."},
+  {"EventCode": "0x36", "EventName": "UNC_CHA_TOR_INSERTS.IA_MISS", "PerPkg": "1",
+   "UMask": "0x22", "Unit": "CHA", "BriefDescription": "Second of one name and PMU."},
+  {"EventCode": "0x01", "EventName": "UNC_M_CAS_COUNT.RD", "ScaleUnit": "64Bytes",
+   "UMask": "0x0f", "Unit": "iMC", "BriefDescription": "DRAM reads."},
+  {"EventCode": "0x3c", "EventName": "CYCLES", "Unit": "CHA", "BriefDescription": "Box cycles."}
+])";
+
+struct Fixture {
+  Fixture() {
+    tree.write("devices/cpu/type", "4\n");
+    tree.write("devices/cpu/format/event", "config:0-7\n");
+    tree.write("devices/cpu/format/umask", "config:8-15\n");
+    tree.write("devices/cpu/events/cycles", "event=0x3c\n");
+    tree.write("devices/cpu/events/cycles.scale", "2\n");
+    tree.write("devices/cpu/events/CYCLES", "event=0x3c,umask=1\n");
+    tree.write("devices/cpu/events/mixed.case", "event=0x2e\n");
+    tree.write("devices/cpu/events/MIXED.case.unit", "orphan\n");
+    tree.write("devices/cpu/events/broken", "event=\n");
+    for (const char* cha : {"uncore_cha_0", "uncore_cha_1"}) {
+      const std::string base = std::string("devices/") + cha;
+      tree.write(base + "/type", "40\n");
+      tree.write(base + "/cpumask", "0\n");
+      tree.write(base + "/format/event", "config:0-7\n");
+      tree.write(base + "/format/umask", "config:8-15\n");
+    }
+    tree.write("devices/uncore_cha_0/events/CYCLES", "event=0x1\n");
+    // A core PMU by its `cpus` file (perf's arm64/hybrid rule): core JSON events attach to it.
+    tree.write("devices/cpu_atom/type", "10\n");
+    tree.write("devices/cpu_atom/cpus", "4-7\n");
+    tree.write("devices/cpu_atom/format/event", "config:0-7\n");
+    tree.write("devices/cpu_atom/format/umask", "config:8-15\n");
+    tree.write("devices/uncore_imc_0/type", "51\n");
+    tree.write("devices/uncore_imc_0/cpumask", "0\n");
+    tree.write("devices/uncore_imc_0/format/event", "config:0-7\n");
+    tree.write("devices/uncore_imc_0/format/umask", "config:8-15\n");
+    tree.write("json/x86/mapfile.csv",
+               "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,testlake,core\n");
+    tree.write("json/x86/testlake/pipeline.json", kPipeline);
+    tree.write("json/x86/testlake/uncore-cache.json", kUncore);
+    auto summary = write_vendor_index(tree.path("json"), tree.path("index"));
+    EXPECT_TRUE(summary.has_value());
+  }
+  Catalog open(std::string_view events) const {
+    return std::move(
+        Catalog::open(tree.path("devices"), {tree.path(events), "GenuineIntel-6-8F-8"}).value());
+  }
+  TempTree tree;
+};
+
+// Events compared by value, the JSON side by its fields (not by which copy it points to), and
+// its location relative to the JSON tree.
+void expect_same_event(const Event& a, const Event& b, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.text, b.text);
+  EXPECT_EQ(a.terms, b.terms);
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.metadata_loaded, b.metadata_loaded);
+  EXPECT_EQ(a.unit, b.unit);
+  EXPECT_EQ(a.scale, b.scale);
+  EXPECT_EQ(a.per_pkg, b.per_pkg);
+  EXPECT_EQ(a.source, b.source);
+  ASSERT_EQ(a.vendor == nullptr, b.vendor == nullptr);
+  if (a.vendor) {
+    VendorEvent left = *a.vendor;
+    VendorEvent right = *b.vendor;
+    for (VendorEvent* event : {&left, &right}) {
+      const std::size_t at = event->location.file.find("x86/");
+      if (at != std::string::npos) event->location.file.erase(0, at);
+    }
+    EXPECT_EQ(left, right);
+  }
+}
+
+std::set<std::string> model_names(const Catalog& catalog) {
+  std::set<std::string> names;
+  for (const VendorEvent& event : catalog.vendor_model()->events) names.insert(event.name);
+  return names;
+}
+
+class BothForms : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BothForms, LookupOfOneNameIsTheListingsAnswer) {
+  Fixture f;
+  const Catalog listed = f.open(GetParam());
+  ASSERT_NE(listed.vendor_model(), nullptr);
+  std::set<std::string> names = model_names(listed);
+  for (const char* extra : {"CYCLES", "Cycles", "MIXED.CASE", "nope", "Bad.Code"}) {
+    names.insert(extra);
+  }
+  std::size_t found = 0;
+  for (const Pmu& pmu : listed.pmus()) (void)pmu.events();
+  for (const std::string& name : names) {
+    for (const Pmu& listed_pmu : listed.pmus()) {
+      // A fresh catalog per lookup: nothing listed, nothing probed before.
+      const Catalog fresh = f.open(GetParam());
+      const Pmu* pmu = fresh.find_pmu(listed_pmu.name());
+      ASSERT_NE(pmu, nullptr);
+      const Event* by_lookup = pmu->find_event(name);
+      const Event* by_listing = listed_pmu.find_event(name);
+      const std::string where = listed_pmu.name() + " " + name;
+      ASSERT_EQ(by_lookup == nullptr, by_listing == nullptr) << where;
+      if (by_lookup == nullptr) continue;
+      ++found;
+      expect_same_event(*by_lookup, *by_listing, where);
+    }
+  }
+  EXPECT_GE(found, 13U);
+
+  // One catalog asked every name in turn: past a few one-name merges a PMU lists itself whole,
+  // and the answers stay the listing's.
+  const Catalog shared = f.open(GetParam());
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& name : names) {
+      for (const Pmu& listed_pmu : listed.pmus()) {
+        const Event* by_lookup = shared.find_pmu(listed_pmu.name())->find_event(name);
+        const Event* by_listing = listed_pmu.find_event(name);
+        const std::string where = listed_pmu.name() + " " + name + " (shared)";
+        ASSERT_EQ(by_lookup == nullptr, by_listing == nullptr) << where;
+        if (by_lookup != nullptr) expect_same_event(*by_lookup, *by_listing, where);
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index"));
+
+TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
+  Fixture f;
+  const Catalog json = f.open("json");
+  const Catalog index = f.open("index");
+  ASSERT_NE(index.vendor_model(), nullptr);
+  EXPECT_EQ(index.vendor_model()->events.size(), json.vendor_model()->events.size());
+  EXPECT_EQ(index.vendor_model()->cpuid, json.vendor_model()->cpuid);
+  EXPECT_EQ(index.vendor_diagnostics().size(), json.vendor_diagnostics().size());
+  ASSERT_EQ(index.pmus().size(), json.pmus().size());
+  for (std::size_t p = 0; p < json.pmus().size(); ++p) {
+    const auto a = index.pmus()[p].events();
+    const auto b = json.pmus()[p].events();
+    ASSERT_EQ(a.size(), b.size()) << json.pmus()[p].name();
+    for (std::size_t e = 0; e < a.size(); ++e) {
+      expect_same_event(a[e], b[e], json.pmus()[p].name() + " " + b[e].name);
+    }
+  }
+}
+
+TEST(VendorIndexCatalog, CorruptModelFileIsADiagnosticNotACrash) {
+  Fixture f;
+  f.tree.write("index/x86/testlake.pmuidx", "PMUCATVI\x01\0\0\0");
+  const Catalog catalog = f.open("index");
+  EXPECT_EQ(catalog.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  EXPECT_NE(catalog.find_pmu("cpu")->find_event("cycles"), nullptr);  // sysfs still answers
+  EXPECT_EQ(catalog.vendor_model(), nullptr);
+  const auto diagnostics = catalog.vendor_diagnostics();
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_EQ(diagnostics.back().id, "vendor-index-corrupt");
+}
+
+}  // namespace
+}  // namespace pmucat
