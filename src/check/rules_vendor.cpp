@@ -214,8 +214,9 @@ void check_units(const Catalog& catalog, const VendorModel& model, std::vector<F
     pmus.push_back(::pmucat::detail::attachment_of(pmu.name(), pmu.attributes()));
   }
   for (const auto& [pmu_name, unit] : units) {
-    const bool taken = std::any_of(pmus.begin(), pmus.end(), [&](const auto& pmu) {
-      return ::pmucat::detail::attaches(*unit.first, pmu);
+    const VendorEvent& first = *unit.first;  // clang 14 cannot capture a structured binding
+    const bool taken = std::any_of(pmus.begin(), pmus.end(), [&first](const auto& pmu) {
+      return ::pmucat::detail::attaches(first, pmu);
     });
     if (taken) continue;
     Diagnostic diagnostic = defined_here(

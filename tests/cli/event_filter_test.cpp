@@ -1,4 +1,4 @@
-// Unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its listing
+// Internal unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its listing
 // order and its description layout.
 #include "pmuls/event_filter.h"
 

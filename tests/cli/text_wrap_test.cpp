@@ -1,4 +1,4 @@
-// Unit test of cli/common/text_wrap.h: wrapping descriptions and the width perf list uses.
+// Internal unit test of cli/common/text_wrap.h: wrapping descriptions and the width perf list uses.
 #include "common/text_wrap.h"
 
 #include <gtest/gtest.h>

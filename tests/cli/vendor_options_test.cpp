@@ -1,4 +1,4 @@
-// Unit test of choose_vendor_options (cli/common/vendor.h): which vendor JSON catalog and CPU
+// Internal unit test of choose_vendor_options (cli/common/vendor.h): which vendor JSON catalog and CPU
 // identifier a tool uses, from every input that has a say.
 #include <gtest/gtest.h>
 
