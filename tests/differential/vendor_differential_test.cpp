@@ -26,6 +26,9 @@
 #ifndef PMUCAT_EVENTS_DIR_BUILD
 #define PMUCAT_EVENTS_DIR_BUILD ""
 #endif
+#ifndef PMUCAT_EVENTS_JSON_DIR
+#define PMUCAT_EVENTS_JSON_DIR ""
+#endif
 
 namespace pmucat::differential {
 namespace {
@@ -55,12 +58,23 @@ unsigned events_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_VENDOR_DIFF_COUNT", full_run() ? 50 : 12));
 }
 
-// $PMUCAT_EVENTS_DIR, else the catalog the build prepared (-DPMUCAT_PMU_EVENTS_DIR or extracted).
+// The JSON tree the models and events are taken from: $PMUCAT_EVENTS_DIR, else the one the
+// build compiled (-DPMUCAT_PMU_EVENTS_DIR or extracted).
 fs::path events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  return PMUCAT_EVENTS_DIR_BUILD;
+  return PMUCAT_EVENTS_JSON_DIR;
+}
+
+// What pmucat's catalog reads: $PMUCAT_EVENTS_DIR, else the compiled index the build made from
+// that JSON tree (what the tools use), else the JSON tree.
+[[maybe_unused]] fs::path catalog_events_dir() {
+  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
+  return index.empty() ? events_dir() : index;
 }
 
 std::optional<Mapfile> read_x86_mapfile() {
@@ -314,7 +328,7 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
   const testing::ScratchDir scratch("vendor");
   const fs::path devices = scratch / "devices";
   write_vendor_tree(tree, devices);
-  auto catalog = Catalog::open(devices, VendorOptions{events_dir(), *cpuid});
+  auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), *cpuid});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
 
   Rng rng(label_seed(directory));
@@ -432,7 +446,8 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   const testing::ScratchDir scratch("vendor");
   write_vendor_tree(tree, scratch / "devices");
   options.cpuid = "GenuineIntel-6-97-0";
-  auto catalog = Catalog::open(scratch / "devices", VendorOptions{events_dir(), options.cpuid});
+  auto catalog =
+      Catalog::open(scratch / "devices", VendorOptions{catalog_events_dir(), options.cpuid});
   ASSERT_TRUE(catalog.has_value());
   const std::vector<std::string> specs{"cpu_core/unc_m_cas_count_rd/", "unc_m_cas_count_rd",
                                        "cpu_core/unc_m_cas_count_rd,cmask=2/"};

@@ -15,6 +15,9 @@
 #ifndef PMUCAT_EVENTS_DIR_BUILD
 #define PMUCAT_EVENTS_DIR_BUILD ""
 #endif
+#ifndef PMUCAT_EVENTS_JSON_DIR
+#define PMUCAT_EVENTS_JSON_DIR ""
+#endif
 
 namespace pmucat::differential {
 namespace {
@@ -102,11 +105,23 @@ TEST(VendorDiffTree, AmdAndHybridLayouts) {
   EXPECT_EQ(hybrid.hybrid, (std::set<std::string>{"cpu_atom", "cpu_core"}));
 }
 
+// The JSON tree the models and events are taken from: $PMUCAT_EVENTS_DIR, else the one the
+// build compiled (-DPMUCAT_PMU_EVENTS_DIR or extracted).
 fs::path events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  return PMUCAT_EVENTS_DIR_BUILD;
+  return PMUCAT_EVENTS_JSON_DIR;
+}
+
+// What pmucat's catalog reads: $PMUCAT_EVENTS_DIR, else the compiled index the build made from
+// that JSON tree (what the tools use), else the JSON tree.
+[[maybe_unused]] fs::path catalog_events_dir() {
+  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
+  return index.empty() ? events_dir() : index;
 }
 
 // Every x86 row of the real mapfile gets an identifier, and on the tree made for its model
@@ -129,7 +144,7 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
     const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
     const testing::ScratchDir scratch("vendor-tree");
     write_vendor_tree(tree, scratch / "devices");
-    auto catalog = Catalog::open(scratch / "devices", VendorOptions{events_dir(), *cpuid});
+    auto catalog = Catalog::open(scratch / "devices", VendorOptions{catalog_events_dir(), *cpuid});
     ASSERT_TRUE(catalog.has_value());
     unsigned failed = 0;
     for (const auto& event : model->events) {
