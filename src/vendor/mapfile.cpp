@@ -10,6 +10,7 @@
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
+#include "vendor/cpuid_prefilter.h"
 
 namespace pmucat {
 namespace {
@@ -85,8 +86,18 @@ std::string_view host_arch() {
 
 }  // namespace
 
-Mapfile parse_mapfile(std::string_view text, std::string_view path, std::string arch) {
+namespace {
+
+// The rows of a mapfile, each with the byte offset of its line, without compiling their regular
+// expressions: choosing a model compiles only the rows it has to try.
+struct ParsedRows {
   Mapfile mapfile;
+  std::vector<std::size_t> offsets;  // of each row's line, parallel to mapfile.rows
+};
+
+ParsedRows parse_rows(std::string_view text, std::string_view path, std::string arch) {
+  ParsedRows parsed;
+  Mapfile& mapfile = parsed.mapfile;
   mapfile.arch = std::move(arch);
   mapfile.path = std::string(path);
   std::size_t line_start = 0;
@@ -115,15 +126,31 @@ Mapfile parse_mapfile(std::string_view text, std::string_view path, std::string 
     row.directory = std::string(fields[2]);
     if (fields.size() > 3) row.type = std::string(fields[3]);
     row.line = line_number;
-    if (!PosixRegex(as_c_string(row.cpuid)).ok()) {
-      mapfile.diagnostics.push_back(make_diagnostic(
-          Severity::error, DiagId::mapfile_regex, path, text, offset, fields[0].size(),
-          "CPU identifier '" + row.cpuid +
-              "' is not a POSIX extended regular expression; the row never matches"));
-    }
     mapfile.rows.push_back(std::move(row));
+    parsed.offsets.push_back(offset);
   }
-  return mapfile;
+  return parsed;
+}
+
+Diagnostic bad_regex(const Mapfile& mapfile, std::string_view text, std::size_t row_index,
+                     std::size_t offset) {
+  const MapfileRow& row = mapfile.rows[row_index];
+  return make_diagnostic(Severity::error, DiagId::mapfile_regex, mapfile.path, text, offset,
+                         row.cpuid.size(),
+                         "CPU identifier '" + row.cpuid +
+                             "' is not a POSIX extended regular expression; the row never matches");
+}
+
+}  // namespace
+
+Mapfile parse_mapfile(std::string_view text, std::string_view path, std::string arch) {
+  ParsedRows parsed = parse_rows(text, path, std::move(arch));
+  for (std::size_t i = 0; i < parsed.mapfile.rows.size(); ++i) {
+    if (!PosixRegex(as_c_string(parsed.mapfile.rows[i].cpuid)).ok()) {
+      parsed.mapfile.diagnostics.push_back(bad_regex(parsed.mapfile, text, i, parsed.offsets[i]));
+    }
+  }
+  return std::move(parsed.mapfile);
 }
 
 CpuidRules cpuid_rules_for_arch(std::string_view arch) {
@@ -165,13 +192,92 @@ std::string_view literal_start(std::string_view pattern) {
   return literal;
 }
 
+bool is_plain(char c) {
+  return std::string_view(".[]()*+?{}|^$\\").find(c) == std::string_view::npos && c != '\0';
+}
+
+bool is_optional_quantifier(std::string_view pattern, std::size_t at) {
+  return at < pattern.size() && (pattern[at] == '*' || pattern[at] == '?' || pattern[at] == '{');
+}
+
+// The bytes that can follow the literal start in a match, when the pattern makes that plain: a
+// group of alternatives that each start with a plain byte (`(97|9A|B7)`), or a bracket of plain
+// bytes and ranges (`[56789A-F]`), not made optional by a quantifier. Empty when unknown.
+std::string next_bytes(std::string_view pattern, std::size_t at) {
+  if (at >= pattern.size()) return {};
+  std::string bytes;
+  if (pattern[at] == '(') {
+    std::size_t i = at + 1;
+    for (;;) {
+      if (i >= pattern.size() || !is_plain(pattern[i]) || is_optional_quantifier(pattern, i + 1)) {
+        return {};
+      }
+      bytes += pattern[i];
+      // Skip the rest of this alternative: plain bytes only, else give up.
+      ++i;
+      while (i < pattern.size() && pattern[i] != '|' && pattern[i] != ')') {
+        if (!is_plain(pattern[i])) return {};
+        ++i;
+      }
+      if (i >= pattern.size()) return {};
+      if (pattern[i] == ')') break;
+      ++i;  // past '|'
+    }
+    return is_optional_quantifier(pattern, i + 1) ? std::string() : bytes;
+  }
+  if (pattern[at] == '[') {
+    std::size_t i = at + 1;
+    if (i >= pattern.size() || pattern[i] == '^' || pattern[i] == ']') return {};
+    while (i < pattern.size() && pattern[i] != ']') {
+      const char first = pattern[i];
+      if (first == '[' || first == '\\') return {};  // classes, collating elements
+      if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+        const char last = pattern[i + 2];
+        if (last == '[' || static_cast<unsigned char>(last) < static_cast<unsigned char>(first)) {
+          return {};
+        }
+        for (int c = static_cast<unsigned char>(first); c <= static_cast<unsigned char>(last);
+             ++c) {
+          bytes += static_cast<char>(c);
+        }
+        i += 3;
+      } else {
+        bytes += first;
+        ++i;
+      }
+    }
+    if (i >= pattern.size()) return {};
+    return is_optional_quantifier(pattern, i + 1) ? std::string() : bytes;
+  }
+  return {};
+}
+
 }  // namespace
 
-bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRules rules) {
-  const std::string pattern = as_c_string(row_cpuid);
-  const std::string id = as_c_string(cpuid);
-  // A match contains the pattern's literal start: without it there is nothing to compile.
-  if (id.find(literal_start(pattern)) == std::string::npos) return false;
+namespace vendor {
+
+bool cpuid_may_match(std::string_view pattern, std::string_view id) {
+  const std::string_view literal = literal_start(pattern);
+  if (literal.empty()) return true;
+  // A plain byte right after the literal start is one a quantifier made optional: unknown.
+  const std::string next = literal.size() < pattern.size() && !is_plain(pattern[literal.size()])
+                               ? next_bytes(pattern, literal.size())
+                               : std::string();
+  for (std::size_t at = id.find(literal); at != std::string_view::npos;
+       at = id.find(literal, at + 1)) {
+    if (next.empty()) return true;
+    const std::size_t after = at + literal.size();
+    if (after < id.size() && next.find(id[after]) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace vendor
+
+namespace {
+
+bool row_matches(const PosixRegex& regex, const std::string& pattern, const std::string& id,
+                 CpuidRules rules) {
   std::size_t compared_length = id.size();
   if (rules == CpuidRules::x86) {
     const bool full_pattern = is_full_x86_cpuid(pattern);
@@ -180,8 +286,18 @@ bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRule
     // The whole identifier is searched; only the length the match must have drops the stepping.
     if (!full_pattern && full_id) compared_length = id.rfind('-');
   }
-  const std::optional<std::size_t> length = PosixRegex(pattern).match_length(id);
+  const std::optional<std::size_t> length = regex.match_length(id);
   return length && *length == compared_length;
+}
+
+}  // namespace
+
+bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRules rules) {
+  const std::string pattern = as_c_string(row_cpuid);
+  const std::string id = as_c_string(cpuid);
+  // What every match must hold decides most rows without compiling them (~10 us each).
+  if (!vendor::cpuid_may_match(pattern, id)) return false;
+  return row_matches(PosixRegex(pattern), pattern, id, rules);
 }
 
 const MapfileRow* find_mapfile_row(const Mapfile& mapfile, std::string_view cpuid) {
@@ -216,10 +332,22 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
                                            path.string(), "cannot read the mapfile"));
       continue;
     }
-    Mapfile mapfile = parse_mapfile(*text, path.string(), arch);
+    // Rows are compiled only when tried, so a bad regular expression is reported when a row
+    // before the match holds it (parse_mapfile() checks every row).
+    ParsedRows parsed = parse_rows(*text, path.string(), arch);
+    const Mapfile& mapfile = parsed.mapfile;
     notes.insert(notes.end(), mapfile.diagnostics.begin(), mapfile.diagnostics.end());
-    if (const MapfileRow* row = find_mapfile_row(mapfile, cpuid)) {
-      return VendorModelChoice{arch, *row};
+    const CpuidRules rules = cpuid_rules_for_arch(arch);
+    const std::string id = as_c_string(cpuid);
+    for (std::size_t i = 0; i < mapfile.rows.size(); ++i) {
+      const std::string pattern = as_c_string(mapfile.rows[i].cpuid);
+      if (!vendor::cpuid_may_match(pattern, id)) continue;
+      const PosixRegex regex(pattern);
+      if (!regex.ok()) {
+        notes.push_back(bad_regex(mapfile, *text, i, parsed.offsets[i]));
+        continue;
+      }
+      if (row_matches(regex, pattern, id, rules)) return VendorModelChoice{arch, mapfile.rows[i]};
     }
   }
   notes.push_back(make_file_diagnostic(

@@ -1,14 +1,20 @@
-// Internal unit test of src/vendor (host_cpuid.h): mapfile.csv rows and perf's CPU
-// identifier rules (x86 stepping, whole match elsewhere).
+// Internal unit test of src/vendor (host_cpuid.h, cpuid_prefilter.h): mapfile.csv rows and
+// perf's CPU identifier rules (x86 stepping, whole match elsewhere).
 #include <gtest/gtest.h>
+#include <regex.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 #include "support/scratch_dir.h"
+#include "vendor/cpuid_prefilter.h"
 #include "vendor/host_cpuid.h"
 
 namespace {
@@ -105,6 +111,86 @@ TEST(CpuidRules, LiteralStartNeverSkipsARowThatMatches) {
   EXPECT_TRUE(pmucat::cpuid_matches("(xyz|ab)d", "abd", whole));
   EXPECT_FALSE(pmucat::cpuid_matches("abx(d|e)", "abd", whole));
   EXPECT_FALSE(pmucat::cpuid_matches("x(y|abd)", "abd", whole));
+}
+
+// True when the extended regular expression matches anywhere in `id` (glibc, as perf).
+bool regex_finds(const std::string& pattern, const std::string& id) {
+  regex_t regex;
+  if (regcomp(&regex, pattern.c_str(), REG_EXTENDED) != 0) return false;
+  const bool found = regexec(&regex, id.c_str(), 0, nullptr, 0) == 0;
+  regfree(&regex);
+  return found;
+}
+
+// The prefilter may only skip a row the regular expression cannot match: checked against glibc
+// on every row of linux 6.1's mapfiles (when the build has them), hand-made patterns at the
+// edges of what it understands, and every x86 family/model/stepping and Arm MIDR it could see.
+TEST(CpuidPrefilter, NeverSkipsARowTheRegexMatches) {
+  std::vector<std::string> patterns = {"GenuineIntel-6-(97|9A|B7)",
+                                       "GenuineIntel-6-55-[56789ABCDEF]",
+                                       "GenuineIntel-6-9[6C]",
+                                       "AuthenticAMD-23-([12][0-9A-F]|[0-9A-F])",
+                                       "AuthenticAMD-25-[[:xdigit:]]+",
+                                       "GenuineIntel-6-(8F|)",
+                                       "GenuineIntel-6-(8F)?",
+                                       "GenuineIntel-6-[8F]*",
+                                       "GenuineIntel-6-8+F",
+                                       "GenuineIntel-6-(8+|9)F",
+                                       "GenuineIntel-6-[^9]F",
+                                       "GenuineIntel-6-[]8]F",
+                                       "GenuineIntel-6-[8-9A]F",
+                                       "GenuineIntel-6-(8.|9)",
+                                       "GenuineIntel-6-(8[F]|9)",
+                                       "GenuineIntel-6-8F|AuthenticAMD",
+                                       "GenuineIntel-6-(8|9){1,2}",
+                                       "GenuineIntel-6-\\(8",
+                                       "GenuineIntel-6-[8",
+                                       "^GenuineIntel-6-8F$",
+                                       "0x00000000410fd0c0",
+                                       "0x00000000410fd0[4-9a-f]0"};
+  for (const char* arch : {"x86", "arm64", "powerpc", "s390"}) {
+    std::ifstream in(std::filesystem::path(PMUCAT_TEST_EVENTS_DIR) / arch / "mapfile.csv");
+    std::ostringstream text;
+    text << in.rdbuf();
+    for (const pmucat::MapfileRow& row : pmucat::parse_mapfile(text.str(), "m", arch).rows) {
+      patterns.push_back(row.cpuid);
+    }
+  }
+  std::vector<std::string> ids;
+  const char* hex = "0123456789ABCDEF";
+  for (const char* vendor : {"GenuineIntel-6-", "AuthenticAMD-23-", "AuthenticAMD-25-"}) {
+    for (int model = 0; model < 256; ++model) {
+      const std::string base = std::string(vendor) + hex[model >> 4] + hex[model & 15];
+      ids.push_back(base);
+      for (int step = 0; step < 16; step += 5) ids.push_back(base + "-" + hex[step]);
+    }
+  }
+  for (int part = 0; part < 4096; part += 7) {
+    char midr[32];
+    std::snprintf(midr, sizeof midr, "0x00000000410f%03x0", part);
+    ids.push_back(midr);
+  }
+  std::size_t skipped = 0;
+  for (const std::string& pattern : patterns) {
+    for (const std::string& id : ids) {
+      if (pmucat::vendor::cpuid_may_match(pattern, id)) continue;
+      ++skipped;
+      EXPECT_FALSE(regex_finds(pattern, id)) << "'" << pattern << "' on " << id;
+    }
+  }
+  EXPECT_GT(skipped, ids.size()) << "the prefilter skips nothing";
+}
+
+TEST(CpuidPrefilter, SkipsTheAlternativesAndBracketsItUnderstands) {
+  using pmucat::vendor::cpuid_may_match;
+  EXPECT_FALSE(cpuid_may_match("GenuineIntel-6-(97|9A|B7)", "GenuineIntel-6-8F-8"));
+  EXPECT_TRUE(cpuid_may_match("GenuineIntel-6-(57|85)", "GenuineIntel-6-8F-8"));
+  EXPECT_FALSE(cpuid_may_match("GenuineIntel-6-55-[56789ABCDEF]", "GenuineIntel-6-55-4"));
+  EXPECT_TRUE(cpuid_may_match("GenuineIntel-6-55-[56789ABCDEF]", "GenuineIntel-6-55-7"));
+  // Optional or unknown continuations decide nothing.
+  EXPECT_TRUE(cpuid_may_match("GenuineIntel-6-(97|9A)?", "GenuineIntel-6-8F-8"));
+  EXPECT_TRUE(cpuid_may_match("GenuineIntel-6-[[:xdigit:]]", "GenuineIntel-6-8F-8"));
+  EXPECT_TRUE(cpuid_may_match("GenuineIntel-6-(9+|8)", "GenuineIntel-6-8F-8"));
 }
 
 TEST(ChooseVendorModel, FirstMatchingRowOfTheArchitectures) {
