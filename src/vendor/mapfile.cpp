@@ -17,11 +17,47 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A compiled POSIX extended regular expression, freed on scope exit.
+// An upper bound of how many copies of its parts glibc's regcomp makes for `pattern` (it expands
+// `x+` to `xx*` and `x{m,n}` to n copies, nested ones multiplied): a CPU identifier pattern of a
+// real mapfile needs at most 5, while a hostile one (`.++++…`, `(a{255}){255}`) takes gigabytes.
+bool within_compile_budget(std::string_view pattern) {
+  constexpr std::uint64_t kMaxCopies = 4096;
+  if (pattern.size() > 1024) return false;
+  std::uint64_t copies = 1;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    std::uint64_t factor = 1;
+    if (pattern[i] == '\\') {
+      ++i;
+    } else if (pattern[i] == '+') {
+      factor = 2;
+    } else if (pattern[i] == '{') {
+      // The largest number in the interval (its upper bound, or the lower one of `{m,}`).
+      std::uint64_t largest = 0;
+      std::uint64_t number = 0;
+      for (++i; i < pattern.size() && pattern[i] != '}'; ++i) {
+        if (pattern[i] >= '0' && pattern[i] <= '9') {
+          number = std::min<std::uint64_t>(number * 10 + static_cast<unsigned>(pattern[i] - '0'),
+                                           kMaxCopies + 1);
+        } else {
+          number = 0;
+        }
+        largest = std::max(largest, number);
+      }
+      factor = largest + 1;
+    }
+    copies *= factor;
+    if (copies > kMaxCopies) return false;
+  }
+  return true;
+}
+
+// A compiled POSIX extended regular expression, freed on scope exit. One over the compile budget
+// is not compiled: it matches nothing, like a pattern regcomp rejects.
 class PosixRegex {
  public:
   explicit PosixRegex(const std::string& pattern)
-      : ok_(regcomp(&regex_, pattern.c_str(), REG_EXTENDED) == 0) {}
+      : ok_(within_compile_budget(pattern) &&
+            regcomp(&regex_, pattern.c_str(), REG_EXTENDED) == 0) {}
   PosixRegex(const PosixRegex&) = delete;
   PosixRegex& operator=(const PosixRegex&) = delete;
   ~PosixRegex() {
@@ -135,10 +171,13 @@ ParsedRows parse_rows(std::string_view text, std::string_view path, std::string 
 Diagnostic bad_regex(const Mapfile& mapfile, std::string_view text, std::size_t row_index,
                      std::size_t offset) {
   const MapfileRow& row = mapfile.rows[row_index];
+  const std::string why = within_compile_budget(as_c_string(row.cpuid))
+                              ? "is not a POSIX extended regular expression"
+                              : "repeats more than pmucat compiles (glibc would copy it "
+                                "thousands of times)";
   return make_diagnostic(Severity::error, DiagId::mapfile_regex, mapfile.path, text, offset,
                          row.cpuid.size(),
-                         "CPU identifier '" + row.cpuid +
-                             "' is not a POSIX extended regular expression; the row never matches");
+                         "CPU identifier '" + row.cpuid + "' " + why + "; the row never matches");
 }
 
 }  // namespace

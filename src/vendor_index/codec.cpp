@@ -87,8 +87,10 @@ void Reader::fail(std::string message) {
 
 bool Reader::take(std::size_t size, const char* what) {
   if (!ok()) return false;
-  if (bytes_.size() - offset_ < size) {
-    fail(fmt::format("{} needs {} bytes, {} left", what, size, bytes_.size() - offset_));
+  // A reader may start at an offset taken from the file: past the end, nothing is left.
+  const std::size_t left = offset_ < bytes_.size() ? bytes_.size() - offset_ : 0;
+  if (left < size) {
+    fail(fmt::format("{} needs {} bytes, {} left", what, size, left));
     return false;
   }
   return true;

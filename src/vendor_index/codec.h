@@ -54,7 +54,9 @@ class Reader {
 
   bool ok() const { return failed_at_ == kNone; }
   std::size_t offset() const { return offset_; }
-  std::size_t remaining() const { return ok() ? bytes_.size() - offset_ : 0; }
+  std::size_t remaining() const {
+    return ok() && offset_ < bytes_.size() ? bytes_.size() - offset_ : 0;
+  }
   void fail(std::string message);
   // The first failure: its byte offset and what was wrong.
   std::size_t failed_at() const { return failed_at_; }

@@ -230,6 +230,9 @@ Expected<std::vector<VendorEvent>> VendorIndexModel::named(std::string_view lowe
     if (!at.ok() || record < header_.records_offset) {
       return unexpected(corrupt(path_, entry + 12, "a record offset before the records"));
     }
+    if (record >= bytes_.size()) {
+      return unexpected(corrupt(path_, entry + 12, "a record offset past the end of the file"));
+    }
     Reader reader(bytes_, record);
     VendorEvent event = reader.event();
     if (!reader.ok()) return unexpected(corrupt(path_, reader));

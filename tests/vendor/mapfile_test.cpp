@@ -181,6 +181,27 @@ TEST(CpuidPrefilter, NeverSkipsARowTheRegexMatches) {
   EXPECT_GT(skipped, ids.size()) << "the prefilter skips nothing";
 }
 
+// glibc's regcomp copies a repeated part once per repetition, nested ones multiplied: a hostile
+// mapfile row must cost a diagnostic, not gigabytes (found by fuzz/vendor_fuzz.cpp).
+TEST(Mapfile, PatternsThatRepeatTooMuchAreNotCompiled) {
+  const std::string stacked = "GenuineIntel-6-." + std::string(120, '+');
+  const std::string nested = "(((GenuineIntel){255}){255}){255}";
+  const std::string text = "Family-model,Version,Filename,EventType\n" + stacked + ",v1,a,core\n" +
+                           nested + ",v1,b,core\n";
+  const pmucat::Mapfile mapfile = pmucat::parse_mapfile(text, "mapfile.csv", "x86");
+  ASSERT_EQ(mapfile.rows.size(), 2u);
+  ASSERT_EQ(mapfile.diagnostics.size(), 2u);
+  for (const pmucat::Diagnostic& diagnostic : mapfile.diagnostics) {
+    EXPECT_EQ(diagnostic.id, pmucat::to_string(DiagId::mapfile_regex));
+  }
+  EXPECT_FALSE(pmucat::cpuid_matches(stacked, "GenuineIntel-6-8F-8", CpuidRules::x86));
+  // What real mapfiles repeat still compiles and matches.
+  EXPECT_TRUE(pmucat::cpuid_matches("AuthenticAMD-25-[[:xdigit:]]+", "AuthenticAMD-25-11-1",
+                                    CpuidRules::x86));
+  EXPECT_TRUE(pmucat::cpuid_matches("0x00000000004[bcd][[:xdigit:]]{4}", "0x00000000004b1234",
+                                    CpuidRules::whole));
+}
+
 TEST(CpuidPrefilter, SkipsTheAlternativesAndBracketsItUnderstands) {
   using pmucat::vendor::cpuid_may_match;
   EXPECT_FALSE(cpuid_may_match("GenuineIntel-6-(97|9A|B7)", "GenuineIntel-6-8F-8"));
