@@ -8,17 +8,12 @@
 #include <map>
 
 #include "pmucat/terms.h"
+#include "vendor/vendor_numbers.h"
 
 namespace pmucat::detail {
 namespace {
 
-std::string ascii_lower(std::string_view text) {
-  std::string result(text);
-  for (char& c : result) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return result;
-}
+using vendor::ascii_lower;
 
 // perf's core PMU name for events without a Unit.
 std::string_view event_pmu_name(const VendorEvent& event, const PmuAttachment& pmu) {

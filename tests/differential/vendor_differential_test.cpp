@@ -23,13 +23,6 @@
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
-#ifndef PMUCAT_EVENTS_DIR_BUILD
-#define PMUCAT_EVENTS_DIR_BUILD ""
-#endif
-#ifndef PMUCAT_EVENTS_JSON_DIR
-#define PMUCAT_EVENTS_JSON_DIR ""
-#endif
-
 namespace pmucat::differential {
 namespace {
 namespace fs = std::filesystem;
@@ -56,25 +49,6 @@ std::uint64_t seed() {
 // Events sampled per model: 50 in the full run; 12 in the ctest run (~2,400 perf runs).
 unsigned events_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_VENDOR_DIFF_COUNT", full_run() ? 50 : 12));
-}
-
-// The JSON tree the models and events are taken from: $PMUCAT_EVENTS_DIR, else the one the
-// build compiled (-DPMUCAT_PMU_EVENTS_DIR or extracted).
-fs::path events_dir() {
-  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return PMUCAT_EVENTS_JSON_DIR;
-}
-
-// What pmucat's catalog reads: $PMUCAT_EVENTS_DIR, else the compiled index the build made from
-// that JSON tree (what the tools use), else the JSON tree.
-[[maybe_unused]] fs::path catalog_events_dir() {
-  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
-  return index.empty() ? events_dir() : index;
 }
 
 std::optional<Mapfile> read_x86_mapfile() {

@@ -5,11 +5,34 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
+#ifndef PMUCAT_EVENTS_DIR_BUILD
+#define PMUCAT_EVENTS_DIR_BUILD ""
+#endif
+#ifndef PMUCAT_EVENTS_JSON_DIR
+#define PMUCAT_EVENTS_JSON_DIR ""
+#endif
+
 namespace pmucat::differential {
 namespace fs = std::filesystem;
+
+fs::path events_dir() {
+  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  return PMUCAT_EVENTS_JSON_DIR;
+}
+
+fs::path catalog_events_dir() {
+  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
+  return index.empty() ? events_dir() : index;
+}
 
 namespace {
 

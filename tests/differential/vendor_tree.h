@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -53,5 +54,12 @@ void write_vendor_tree(const VendorTree& tree, const std::filesystem::path& devi
 
 // `a=b,c` split into (name, value) pairs, values as written ("" for a bare term).
 std::vector<std::pair<std::string, std::string>> split_terms(const std::string& terms);
+
+// The JSON tree the models and events are taken from: $PMUCAT_EVENTS_DIR, else the one the
+// build compiled (-DPMUCAT_PMU_EVENTS_DIR or extracted); empty when there is none.
+std::filesystem::path events_dir();
+// What pmucat's catalog reads: $PMUCAT_EVENTS_DIR, else the compiled index the build made from
+// that JSON tree (what the tools use), else the JSON tree.
+std::filesystem::path catalog_events_dir();
 
 }  // namespace pmucat::differential

@@ -12,13 +12,6 @@
 #include "pmucat/catalog.h"
 #include "support/scratch_dir.h"
 
-#ifndef PMUCAT_EVENTS_DIR_BUILD
-#define PMUCAT_EVENTS_DIR_BUILD ""
-#endif
-#ifndef PMUCAT_EVENTS_JSON_DIR
-#define PMUCAT_EVENTS_JSON_DIR ""
-#endif
-
 namespace pmucat::differential {
 namespace {
 namespace fs = std::filesystem;
@@ -103,25 +96,6 @@ TEST(VendorDiffTree, AmdAndHybridLayouts) {
   ASSERT_NE(find(hybrid, "cpu_atom"), nullptr);
   EXPECT_EQ(find(hybrid, "cpu_core")->type_text, "4");
   EXPECT_EQ(hybrid.hybrid, (std::set<std::string>{"cpu_atom", "cpu_core"}));
-}
-
-// The JSON tree the models and events are taken from: $PMUCAT_EVENTS_DIR, else the one the
-// build compiled (-DPMUCAT_PMU_EVENTS_DIR or extracted).
-fs::path events_dir() {
-  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return PMUCAT_EVENTS_JSON_DIR;
-}
-
-// What pmucat's catalog reads: $PMUCAT_EVENTS_DIR, else the compiled index the build made from
-// that JSON tree (what the tools use), else the JSON tree.
-[[maybe_unused]] fs::path catalog_events_dir() {
-  if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
-  return index.empty() ? events_dir() : index;
 }
 
 // Every x86 row of the real mapfile gets an identifier, and on the tree made for its model
