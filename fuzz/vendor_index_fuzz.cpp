@@ -2,6 +2,7 @@
 // loader must stay inside the bytes it was given whatever the counts and offsets say, report a
 // vendor-index-corrupt error instead, and what it accepts must round-trip: encoding the decoded
 // model and decoding that gives the same model, and a lookup by name finds only that name.
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // What decodes re-encodes to a file that decodes to the same model.
   auto again =
       pmucat::VendorIndexModel::from_bytes(pmucat::encode_vendor_index_model(*model), "<again>");
+  if (!again) std::fprintf(stderr, "re-encoded model: %s\n", pmucat::render(again.error()).c_str());
   PMUCAT_FUZZ_CHECK(again.has_value());
   auto same = again->model();
   PMUCAT_FUZZ_CHECK(same.has_value() && same->events == model->events &&

@@ -15,7 +15,7 @@ namespace pmucat::vendor_index {
 inline constexpr std::string_view kMagic = "PMUCATVI";
 // Sizes that bound counts before anything is reserved: the least bytes one item can take.
 inline constexpr std::size_t kNameEntrySize = 16;
-inline constexpr std::size_t kMinDiagnosticSize = 1 + 4 + 24 + 4 * 4 + 1 + 4;
+inline constexpr std::size_t kMinDiagnosticSize = 1 + 4 + 24 + 3 * 4 + 1 + 4;
 // Notes of notes are not produced; the bound keeps a hostile file from nesting deeply.
 inline constexpr int kMaxNoteDepth = 4;
 

@@ -209,6 +209,21 @@ TEST(VendorIndex, RoundTripsAnyBytesAndFindsEveryNameInTableOrder) {
   EXPECT_EQ(odd->front(), model.events[3]);
 }
 
+// The least size of a diagnostic bounds the declared count: it must not exceed what the writer
+// produces, or a model with bare diagnostics and no events is refused (found by the fuzzer).
+TEST(VendorIndex, ModelWithOnlyBareDiagnosticsRoundTrips) {
+  VendorModel model;
+  model.arch = "x86";
+  model.directory = "d";
+  model.diagnostics.resize(3);
+  auto index = VendorIndexModel::from_bytes(pmucat::encode_vendor_index_model(model), "bare");
+  ASSERT_TRUE(index.has_value()) << pmucat::render(index.error());
+  auto decoded = index->model();
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_EQ(decoded->diagnostics, model.diagnostics);
+  EXPECT_TRUE(decoded->events.empty());
+}
+
 TEST(VendorIndex, EveryTruncationIsALocatedError) {
   const std::string bytes = pmucat::encode_vendor_index_model(small_model());
   for (std::size_t size = 0; size < bytes.size(); ++size) {
