@@ -163,7 +163,13 @@ Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {
   }
   auto terms = parse_terms(event.text, event.path, TermSyntax::event_file);
   if (!terms) {
+    // The term string is generated: point also at the JSON object it was generated from.
+    Diagnostic definition;
+    definition.severity = Severity::note;
+    definition.range = vendor->location;
+    definition.message = "the JSON event is defined here";
     event.error = std::move(terms.error());
+    event.error->notes.push_back(std::move(definition));
   } else {
     event.terms = std::move(*terms);
     event.diagnostics = event.terms.lints;

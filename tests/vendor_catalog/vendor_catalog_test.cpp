@@ -107,6 +107,24 @@ TEST(VendorCatalog, JsonOnlyCoreEventBelongsToTheCorePmu) {
   EXPECT_EQ(catalog.find_pmu("uncore_cha_0")->find_event("inst_retired.any"), nullptr);
 }
 
+// A JSON event whose generated term string does not parse: the error points into the term
+// string, and its note at the JSON object the string came from (file, line, column).
+TEST(VendorCatalog, UnparsableTermsNameTheirJsonObject) {
+  Fixture f;
+  f.tree.write("events/x86/testlake/zz-odd.json",
+               "[\n  {\n    \"EventCode\": \"0x1\",\n    \"EventName\": \"ODD.FILTER\",\n"
+               "    \"Filter\": \"=\"\n  }\n]\n");
+  Catalog catalog = f.open();
+  const Event* event = catalog.find_pmu("cpu")->find_event("odd.filter");
+  ASSERT_NE(event, nullptr);
+  ASSERT_TRUE(event->error.has_value());
+  ASSERT_EQ(event->error->notes.size(), 1u) << pmucat::render(*event->error);
+  const SourceRange& where = event->error->notes[0].range;
+  EXPECT_TRUE(where.file.ends_with("zz-odd.json")) << where.file;
+  EXPECT_EQ(where.line, 2u);
+  EXPECT_EQ(where.column, 3u);
+}
+
 TEST(VendorCatalog, NamesAreCaseInsensitive) {
   Fixture f;
   Catalog catalog = f.open();
