@@ -3,39 +3,115 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace pmucat::cli {
 namespace {
 
-// Text nlohmann would print between the quotes as is.
-bool needs_no_escaping(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
-}
-
 // `n` more bytes at the end of `out`, to be filled in: one size change instead of a capacity
-// check per character (the writer's output is mostly short names and punctuation).
+// check per character.
 char* grow(std::string& out, std::size_t n) {
   const std::size_t at = out.size();
   out.resize(at + n);
   return out.data() + at;
 }
 
-// `text` as a JSON string. Plain ASCII (almost every sysfs name, path and value) is copied; the
-// rest is left to nlohmann, so escapes and invalid UTF-8 (replaced, as dump_json does) come out
-// exactly as in a dumped document.
-void append_string(std::string& out, std::string_view text) {
-  if (needs_no_escaping(text)) {
-    char* at = grow(out, text.size() + 2);
-    *at++ = '"';
-    at = std::copy(text.begin(), text.end(), at);
-    *at = '"';
-  } else {
-    out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+// Whether a byte must not be copied as is: a control byte, a quote, a backslash, or one of
+// UTF-8 (>= 0x80).
+bool special(unsigned char byte) {
+  return byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\';
+}
+
+// The index of the first special byte of `text` at or after `from` (text.size() when none),
+// eight bytes per step: descriptions are long and almost all plain.
+std::size_t first_special(std::string_view text, std::size_t from) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighs = 0x8080808080808080u;
+  auto has_byte = [](std::uint64_t word, unsigned char byte) {
+    const std::uint64_t x = word ^ (kOnes * byte);
+    return (x - kOnes) & ~x & kHighs;
+  };
+  std::size_t i = from;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, sizeof word);
+    // Bytes >= 0x80 set their own high bit; bytes < 0x20 borrow in `word - 0x20...`.
+    const std::uint64_t found = (word & kHighs) | ((word - kOnes * 0x20) & ~word & kHighs) |
+                                has_byte(word, '"') | has_byte(word, '\\');
+    if (found != 0) break;
   }
+  for (; i < text.size(); ++i) {
+    if (special(static_cast<unsigned char>(text[i]))) return i;
+  }
+  return i;
+}
+
+// `text` as a JSON string, exactly as nlohmann dumps it (dump_json): ASCII is escaped here (runs
+// of plain bytes copied whole: descriptions are long and mostly plain); text with a byte >= 0x80
+// is left to nlohmann, so UTF-8 and its invalid sequences (replaced) come out as in a dump.
+void append_string(std::string& out, std::string_view text) {
+  const std::size_t start = out.size();
+  out += '"';
+  std::size_t copied = 0;  // bytes of `text` already in `out`
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    i = first_special(text, i);
+    if (i == text.size()) break;
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x80) {
+      out.resize(start);
+      out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+      return;
+    }
+    out.append(text.data() + copied, i - copied);
+    copied = i + 1;
+    switch (byte) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out += fmt::format("\\u{:04x}", byte);  // nlohmann's lower-case form
+    }
+  }
+  out.append(text.data() + copied, text.size() - copied);
+  out += '"';
 }
 
 constexpr unsigned kIndentStep = 2;  // dump_json's
+
+// Writes the separator (",\n", or "\n" for a container's first item) and `spaces` of indent at
+// `at`; returns the end.
+char* put_line_start(char* at, bool first, std::size_t spaces) {
+  if (!first) *at++ = ',';
+  *at++ = '\n';
+  return std::fill_n(at, spaces, ' ');
+}
+
+// Writes `text` (plain: first_special() found nothing) in quotes at `at`; returns the end.
+char* put_plain_string(char* at, std::string_view text) {
+  *at++ = '"';
+  at = std::copy(text.begin(), text.end(), at);
+  *at++ = '"';
+  return at;
+}
 
 }  // namespace
 
@@ -46,10 +122,7 @@ void JsonWriter::indent(std::size_t levels) {
 void JsonWriter::new_line_in_container() {
   Open& container = open_.back();
   const std::size_t spaces = depth() * kIndentStep;
-  char* at = grow(out_, spaces + (container.empty ? 1 : 2));
-  if (!container.empty) *at++ = ',';
-  *at++ = '\n';
-  std::fill_n(at, spaces, ' ');
+  put_line_start(grow(out_, spaces + (container.empty ? 1 : 2)), container.empty, spaces);
   container.empty = false;
 }
 
@@ -63,9 +136,21 @@ void JsonWriter::before_value() {
 }
 
 void JsonWriter::key(std::string_view name) {
-  new_line_in_container();
-  append_string(out_, name);
-  out_.append(": ", 2);
+  // Keys are short and plain: the line start, the key and ": " in one reservation.
+  if (first_special(name, 0) != name.size()) {
+    new_line_in_container();
+    append_string(out_, name);
+    out_.append(": ", 2);
+  } else {
+    Open& container = open_.back();
+    const std::size_t spaces = depth() * kIndentStep;
+    const std::size_t lead = spaces + (container.empty ? 1 : 2);
+    char* at = put_line_start(grow(out_, lead + name.size() + 4), container.empty, spaces);
+    at = put_plain_string(at, name);
+    *at++ = ':';
+    *at = ' ';
+    container.empty = false;
+  }
   after_key_ = true;
 }
 
@@ -87,7 +172,11 @@ void JsonWriter::close(char bracket) {
 
 void JsonWriter::value(std::string_view text) {
   before_value();
-  append_string(out_, text);
+  if (first_special(text, 0) == text.size()) {
+    put_plain_string(grow(out_, text.size() + 2), text);
+  } else {
+    append_string(out_, text);
+  }
 }
 
 void JsonWriter::value(bool flag) {

@@ -15,12 +15,24 @@ OutputBuffer::~OutputBuffer() {
 }
 
 void OutputBuffer::append(std::string_view text) {
+  if (text.size() >= flush_at_) {
+    // A large piece (a whole PMU's JSON) is written from where it is: copying it here would
+    // grow the buffer to its size, fresh memory that costs a page fault per 4 KiB.
+    flush();
+    write_all(text);
+    return;
+  }
   pending_.append(text);
   if (pending_.size() > flush_at_) flush();
 }
 
 bool OutputBuffer::flush() {
-  std::string_view rest = pending_;
+  write_all(pending_);
+  pending_.clear();
+  return ok_;
+}
+
+void OutputBuffer::write_all(std::string_view rest) {
   while (!rest.empty() && ok_) {
     ssize_t written = ::write(fd_, rest.data(), rest.size());
     if (written < 0) {
@@ -30,8 +42,6 @@ bool OutputBuffer::flush() {
     }
     rest.remove_prefix(static_cast<std::size_t>(written));
   }
-  pending_.clear();
-  return ok_;
 }
 
 }  // namespace pmucat::cli

@@ -25,6 +25,9 @@ class OutputBuffer {
   bool ok() const { return ok_; }
 
  private:
+  // Writes `rest` to fd_ unless a write failed before (what cannot be written is dropped).
+  void write_all(std::string_view rest);
+
   int fd_;
   std::size_t flush_at_;
   std::string pending_;

@@ -1,5 +1,6 @@
 #include "pmuls/catalog_json.h"
 
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -282,13 +283,35 @@ Json format_to_json(const Format& format) {
   return builder.take();
 }
 
+namespace {
+
+// Text buffers given back once written, for the next PMU to print into: a PMU's text reaches
+// megabytes, and fresh memory costs a page fault per 4 KiB (most of --json's system time).
+class TextBuffers {
+ public:
+  std::string take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return {};
+    std::string text = std::move(free_.back());
+    free_.pop_back();
+    text.clear();
+    return text;
+  }
+  void give(std::string text) {
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(text));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> free_;
+};
+
+}  // namespace
+
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
                         const EventFilter& filter,
                         const std::function<void(std::string_view)>& write) {
-  // A scratch copy of a PMU has no vendor JSON events (only the catalog attaches them): with a
-  // vendor model, the catalog's own PMUs are printed, and stay loaded.
-  const VendorOptions& vendor = catalog.vendor_options();
-  const bool scratch_copies = vendor.events_dir.empty() || vendor.cpuid.empty();
   // dump_json's layout with indent 2: the head and tail written here, each PMU by a JsonWriter.
   std::string head = "{\n  \"sysfs\": ";
   JsonWriter(head).value(catalog.devices_dir().string());
@@ -296,14 +319,13 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
   write(head);
   // Reading a PMU is mostly system calls, which run in parallel on several CPUs: PMUs are read
   // and printed on up to `jobs` threads, and written in order here.
+  TextBuffers buffers;
   auto print_pmu = [&](std::size_t i) {
     const Pmu& listed = *pmus[i];
-    // Only the printed text is kept, never the loaded PMU; a from_info PMU has nothing to load.
-    std::optional<Pmu> scratch;
-    if (scratch_copies && !listed.path().empty()) {
-      scratch = Pmu::from_directory(listed.name(), listed.path());
-    }
-    std::string text;
+    // Only the printed text is kept, never the loaded PMU (its memory goes to the next one); a
+    // from_pmus PMU has nothing to load.
+    const std::optional<Pmu> scratch = catalog.unloaded_copy(listed);
+    std::string text = buffers.take();
     text.reserve(kPmuTextCapacity);  // most PMUs print without the string growing
     text.assign(kPmuDepth * 2, ' ');
     JsonWriter writer(text, kPmuDepth);
@@ -311,8 +333,10 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
     return text;
   };
-  ordered_parallel(pmus.size(), jobs, kPmusInFlight, print_pmu,
-                   [&](std::size_t, const std::string& text) { write(text); });
+  ordered_parallel(pmus.size(), jobs, kPmusInFlight, print_pmu, [&](std::size_t, std::string text) {
+    write(text);
+    buffers.give(std::move(text));
+  });
   write("\n}\n");
 }
 

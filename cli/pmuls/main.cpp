@@ -237,7 +237,9 @@ int run(const Options& options) {
     listing.filter = filter;
     for (const Pmu* pmu : filtering ? listed : pmus) {
       if (!out.empty()) out += '\n';
-      out += render_pmu_events(*pmu, listing, printer);
+      // Unfiltered, each PMU is loaded here only: a copy frees its events for the next one.
+      const std::optional<Pmu> copy = filtering ? std::nullopt : catalog->unloaded_copy(*pmu);
+      out += render_pmu_events(copy ? *copy : *pmu, listing, printer);
     }
   } else {
     out = render_pmu_summary(pmus, options.long_form);

@@ -235,6 +235,12 @@ class Catalog {
   // Problems with the tree itself (entries that are not PMU directories, unreadable entries).
   std::span<const Diagnostic> diagnostics() const;
 
+  // A new Pmu over the same directory as `pmu` (one of this catalog's), with this catalog's
+  // vendor events attached and nothing loaded; nullopt for a PMU without a directory
+  // (from_pmus). For a caller that visits each PMU once, such as a whole listing: the copy's
+  // events are freed with it, where the listed PMU keeps them for the catalog's lifetime.
+  std::optional<Pmu> unloaded_copy(const Pmu& pmu) const;
+
   const VendorOptions& vendor_options() const;
   // The vendor model in use (read now if it was not yet), or nullptr: no events_dir or cpuid,
   // no mapfile row for the cpuid, or an unreadable model directory.

@@ -237,6 +237,13 @@ void Catalog::attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalog> vend
   pmu.attach_vendor(std::move(vendor));
 }
 
+std::optional<Pmu> Catalog::unloaded_copy(const Pmu& pmu) const {
+  if (pmu.path().empty()) return std::nullopt;
+  Pmu copy = Pmu::from_directory(pmu.name(), pmu.path());
+  if (state_->vendor) attach(copy, state_->vendor);
+  return copy;
+}
+
 namespace {
 
 std::shared_ptr<const detail::VendorCatalog> make_vendor(const VendorOptions& options) {

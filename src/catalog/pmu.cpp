@@ -9,6 +9,7 @@
 #include <climits>
 #include <map>
 #include <mutex>
+#include <numeric>
 
 #include "catalog/pmu_parts.h"
 #include "catalog/vendor_catalog.h"
@@ -77,12 +78,37 @@ struct EventIndex {
   std::vector<Diagnostic> diagnostics;
 };
 
+// Sorts by name, equal names kept in their order, without the buffer of whole events that a
+// stable sort of them allocates: an Event is ~600 bytes and a PMU has hundreds, and fresh memory
+// costs a page fault per 4 KiB. The order is found on indices, then applied by cycles.
+void sort_by_name(std::vector<Event>& events) {
+  std::vector<std::size_t> order(events.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&events](std::size_t a, std::size_t b) {
+    return events[a].name < events[b].name;
+  });
+  // Position j takes the event at order[j]; each cycle of the permutation moves once around.
+  for (std::size_t start = 0; start < order.size(); ++start) {
+    if (order[start] == start) continue;
+    Event held = std::move(events[start]);
+    std::size_t at = start;
+    while (order[at] != start) {
+      const std::size_t from = order[at];
+      events[at] = std::move(events[from]);
+      order[at] = at;
+      at = from;
+    }
+    events[at] = std::move(held);
+    order[at] = at;
+  }
+}
+
 EventIndex index_events(std::vector<Event> events, std::vector<Diagnostic> diagnostics) {
   EventIndex index;
-  std::stable_sort(events.begin(), events.end(),
-                   [](const Event& a, const Event& b) { return a.name < b.name; });
+  sort_by_name(events);
   index.events = std::move(events);
   index.diagnostics = std::move(diagnostics);
+  index.lower.reserve(index.events.size());
   for (std::size_t i = 0; i < index.events.size(); ++i) {
     index.lower.emplace_back(ascii_lower(index.events[i].name), i);
   }
@@ -95,6 +121,24 @@ struct FormatList {
   std::vector<Format> formats;  // sorted by name
   std::vector<Diagnostic> diagnostics;
 };
+
+// Which spelling answers, in order: the exact one, the all-lower one, the all-upper one, then any
+// other case variant (the first in byte order).
+const Event* find_in(const EventIndex& index, const std::string& lower,
+                     std::span<const std::string> spellings) {
+  const std::vector<Event>& events = index.events;
+  for (const std::string& spelling : spellings) {
+    auto found = std::lower_bound(
+        events.begin(), events.end(), spelling,
+        [](const Event& event, const std::string& key) { return event.name < key; });
+    if (found != events.end() && found->name == spelling) return &*found;
+  }
+  auto found =
+      std::lower_bound(index.lower.begin(), index.lower.end(), lower,
+                       [](const auto& entry, const std::string& key) { return entry.first < key; });
+  if (found != index.lower.end() && found->first == lower) return &events[found->second];
+  return nullptr;
+}
 
 }  // namespace
 
@@ -202,18 +246,28 @@ struct Pmu::State {
     std::lock_guard lock(named_mutex);
     return named.size() < kNamedBeforeListing;
   }
+  // `sysfs`: that name's sysfs events when the caller has listed them already.
   const EventIndex& merge_named(const std::string& lower,
                                 std::span<const std::shared_ptr<const VendorEvent>> json,
-                                std::optional<Diagnostic> lookup_error) const;
+                                std::optional<Diagnostic> lookup_error,
+                                std::optional<detail::LoadedEvents> sysfs = std::nullopt) const;
+  // A lookup with no JSON event of the name on this PMU: the spellings probed (unless
+  // `probe_first` is false: the caller expects a miss), then that one name's listing, both on
+  // one open of events/ (find_named_events).
+  const Event* find_sysfs_named(const std::string& lower, std::span<const std::string> spellings,
+                                bool probe_first) const;
 };
 
 const EventIndex& Pmu::State::merge_named(const std::string& lower,
                                           std::span<const std::shared_ptr<const VendorEvent>> json,
-                                          std::optional<Diagnostic> lookup_error) const {
+                                          std::optional<Diagnostic> lookup_error,
+                                          std::optional<detail::LoadedEvents> sysfs) const {
   std::lock_guard lock(named_mutex);
   if (auto found = named.find(lower); found != named.end()) return *found->second;
   detail::LoadedEvents loaded;
-  if (given_events) {
+  if (sysfs) {
+    loaded = std::move(*sysfs);
+  } else if (given_events) {
     for (const Event& event : *given_events) {
       if (iequals(event.name, lower)) loaded.events.push_back(event);
     }
@@ -227,6 +281,35 @@ const EventIndex& Pmu::State::merge_named(const std::string& lower,
   const EventIndex& result = *index;
   named.emplace(lower, std::move(index));
   return result;
+}
+
+const Event* Pmu::State::find_sysfs_named(const std::string& lower,
+                                          std::span<const std::string> spellings,
+                                          bool probe_first) const {
+  {
+    std::lock_guard lock(probe_mutex);
+    for (const std::string& spelling : spellings) {
+      if (auto found = probed.find(spelling); found != probed.end()) return found->second.get();
+    }
+  }
+  const EventIndex* index = nullptr;
+  if (!few_named()) {
+    index = &load_events();
+  } else if (listed_without(&detail::LoadedAttributes::may_have_events)) {
+    index = &merge_named(lower, {}, std::nullopt);
+  } else {
+    detail::NamedEvents found = detail::find_named_events(
+        dir, probe_first ? spellings : std::span<const std::string>(), lower);
+    if (found.probed) {
+      std::lock_guard lock(probe_mutex);
+      // Another thread may have probed the same file meanwhile: the first stored answers.
+      const std::string file_name = found.probed->name;
+      return probed.emplace(file_name, std::make_unique<Event>(std::move(*found.probed)))
+          .first->second.get();
+    }
+    index = &merge_named(lower, {}, std::nullopt, std::move(found.variants));
+  }
+  return find_in(*index, lower, spellings);
 }
 
 const Event* Pmu::State::probe(const std::string& file_name) const {
@@ -332,11 +415,13 @@ const Event* Pmu::find_event(std::string_view name) const {
   // A name the vendor catalog has for this PMU is answered by that one name's merge (sysfs
   // variants + its JSON events), so that the event carries its JSON side whichever way it was
   // found first, without the PMU's whole listing.
+  bool json_name = false;
   if (index == nullptr && state_->vendor) {
     auto named = state_->vendor->named(lower);
     std::vector<std::shared_ptr<const VendorEvent>> json;
     std::optional<Diagnostic> lookup_error;
     if (named) {
+      json_name = !named->empty();
       for (std::shared_ptr<const VendorEvent>& event : *named) {
         if (state_->vendor_attaches(*event)) json.push_back(std::move(event));
       }
@@ -350,29 +435,16 @@ const Event* Pmu::find_event(std::string_view name) const {
     }
   }
   if (index == nullptr && !state_->dir.empty() && probeable_event_name(name)) {
-    for (const std::string& spelling : spellings) {
-      if (const Event* event = state_->probe(spelling)) return event;
-    }
-    // No probe hit: another case variant may exist. One listing of events/ finds every variant
-    // and reads only those files; no JSON event of this name attaches here, so that one name's
-    // merge is the listing's answer, without reading every event file (and, with a vendor
-    // catalog, without decoding the whole model) as the PMU's listing would.
-    index = state_->few_named() ? &state_->merge_named(lower, {}, std::nullopt)
-                                : &state_->load_events();
+    // No JSON event of this name attaches here: a probe of each spelling, and when none hits
+    // (another case variant may exist) one listing of events/ that reads only that name's files,
+    // so that one name's merge is the listing's answer without reading every event file (and,
+    // with a vendor catalog, without decoding the whole model) as the PMU's listing would.
+    // A JSON name rarely has a sysfs file on a PMU its JSON events do not attach to (a bare name
+    // asks every PMU): the listing alone answers there, without probes that would miss.
+    return state_->find_sysfs_named(lower, spellings, !json_name);
   }
   if (index == nullptr) index = &state_->load_events();
-  const std::vector<Event>& events = index->events;
-  for (const std::string& spelling : spellings) {
-    auto found = std::lower_bound(
-        events.begin(), events.end(), spelling,
-        [](const Event& event, const std::string& key) { return event.name < key; });
-    if (found != events.end() && found->name == spelling) return &*found;
-  }
-  auto found =
-      std::lower_bound(index->lower.begin(), index->lower.end(), lower,
-                       [](const auto& entry, const std::string& key) { return entry.first < key; });
-  if (found != index->lower.end() && found->first == lower) return &events[found->second];
-  return nullptr;
+  return find_in(*index, lower, spellings);
 }
 
 void Pmu::attach_vendor(std::shared_ptr<const detail::VendorCatalog> vendor) {

@@ -101,29 +101,23 @@ void attach(Event& event, MetadataFile& file) {
   }
 }
 
-}  // namespace
-
-LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower_name) {
+// Lists an open events/ directory (see load_events).
+LoadedEvents list_events(Directory& directory, const std::string& events_dir,
+                         std::string_view only_lower_name) {
   LoadedEvents loaded;
-  std::string events_dir = pmu_dir + "/events";
-  auto directory = Directory::open(AT_FDCWD, events_dir, events_dir);
-  if (!directory) {
-    // Many PMUs have no events/ (uncore boxes, software); only other failures are reported.
-    if (!directory.error().missing())
-      loaded.diagnostics.push_back(std::move(directory.error().diagnostic));
-    return loaded;
-  }
   std::vector<MetadataFile> metadata;
-  for (DirEntry& entry : directory->list()) {
-    std::string path = events_dir + "/" + entry.name;
+  // With one name, an entry is that name or its metadata file (`name.unit`, ...).
+  auto of_the_name = [only_lower_name](std::string_view entry_name) {
+    return iequals(metadata_suffix(entry_name) == MetadataSuffix::none
+                       ? entry_name
+                       : metadata_base_name(entry_name),
+                   only_lower_name);
+  };
+  for (DirEntry& entry :
+       only_lower_name.empty() ? directory.list() : directory.list_if(of_the_name)) {
     MetadataSuffix suffix = metadata_suffix(entry.name);
-    if (!only_lower_name.empty() &&
-        !iequals(suffix == MetadataSuffix::none ? std::string_view(entry.name)
-                                                : metadata_base_name(entry.name),
-                 only_lower_name)) {
-      continue;
-    }
-    FileContent content = read_entry(*directory, entry, path);
+    std::string path = events_dir + "/" + entry.name;
+    FileContent content = read_entry(directory, entry, path);
     if (suffix == MetadataSuffix::none) {
       loaded.events.push_back(
           make_event(std::move(entry.name), std::move(path), std::move(content)));
@@ -153,18 +147,55 @@ LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower
   return loaded;
 }
 
+}  // namespace
+
+LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower_name) {
+  std::string events_dir = pmu_dir + "/events";
+  auto directory = Directory::open(AT_FDCWD, events_dir, events_dir);
+  if (!directory) {
+    LoadedEvents loaded;
+    // Many PMUs have no events/ (uncore boxes, software); only other failures are reported.
+    if (!directory.error().missing())
+      loaded.diagnostics.push_back(std::move(directory.error().diagnostic));
+    return loaded;
+  }
+  return list_events(*directory, events_dir, only_lower_name);
+}
+
+NamedEvents find_named_events(const std::string& pmu_dir, std::span<const std::string> spellings,
+                              std::string_view lower) {
+  NamedEvents found;
+  std::string events_dir = pmu_dir + "/events";
+  auto directory = Directory::open(AT_FDCWD, events_dir, events_dir);
+  if (!directory) {
+    if (!directory.error().missing())
+      found.variants.diagnostics.push_back(std::move(directory.error().diagnostic));
+    return found;
+  }
+  for (const std::string& spelling : spellings) {
+    // Relative to the open directory: the kernel walks one component, not the whole path.
+    std::string path = events_dir + "/" + spelling;
+    auto content = read_sysfs_file_if_present(directory->fd(), spelling, path);
+    if (content && !*content) continue;  // not there (or not telling): the listing decides
+    found.probed =
+        content ? make_event(spelling, std::move(path), std::move(**content))
+                : make_event(spelling, std::move(path), unexpected(std::move(content.error())));
+    return found;
+  }
+  found.variants = list_events(*directory, events_dir, lower);
+  return found;
+}
+
 std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& file_name) {
   std::string path = pmu_dir + "/events/" + file_name;
-  FileContent content = read_sysfs_file(AT_FDCWD, path, path);
   // ENOENT may also be a dangling link, ENOTDIR/ELOOP may come from the directories on the way:
   // the listing fallback tells those apart and reports them. ENAMETOOLONG (the name or the
   // whole path is too long for one open) is left to the listing as well.
-  if (!content &&
-      (content.error().missing() || content.error().error_number == ENOTDIR ||
-       content.error().error_number == ELOOP || content.error().error_number == ENAMETOOLONG)) {
-    return std::nullopt;
-  }
-  return make_event(file_name, std::move(path), std::move(content));
+  auto content = read_sysfs_file_if_present(AT_FDCWD, path, path);
+  if (!content)
+    return make_event(file_name, std::move(path), unexpected(std::move(content.error())));
+  if (!*content) return std::nullopt;
+  return make_event(file_name, std::move(path), std::move(**content));
 }
 
 }  // namespace pmucat::detail

@@ -19,8 +19,9 @@ bool is_digit(char c) {
 bool is_hex_digit(char c) {
   return std::isxdigit(static_cast<unsigned char>(c)) != 0;
 }
+// ASCII only, whatever the locale: names are ASCII, and a lookup must not depend on LC_CTYPE.
 char lower(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 bool is_glob(std::string_view pattern) {

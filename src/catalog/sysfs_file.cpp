@@ -69,18 +69,23 @@ std::string error_text(int error_number) {
   return description;
 }
 
-Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
-                                                   std::string_view display_path,
-                                                   unsigned char listed_type) {
+namespace {
+
+int open_for_reading(int dir_fd, const std::string& name) {
   int raw_fd;
   do {
     raw_fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   } while (raw_fd < 0 && errno == EINTR);
-  if (raw_fd < 0) {
-    if (errno == EISDIR) return unexpected(not_regular("a directory", display_path));
-    return unexpected(io_failure(errno, display_path, "open file"));
-  }
-  UniqueFd fd(raw_fd);
+  return raw_fd;
+}
+
+ReadFailure open_failure(int error_number, std::string_view display_path) {
+  if (error_number == EISDIR) return not_regular("a directory", display_path);
+  return io_failure(error_number, display_path, "open file");
+}
+
+Expected<std::string, ReadFailure> read_opened(UniqueFd fd, std::string_view display_path,
+                                               unsigned char listed_type) {
   if (listed_type != DT_REG) {
     struct stat status {};
     if (::fstat(fd.get(), &status) != 0) {
@@ -102,6 +107,32 @@ Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string
                            "file contains a NUL byte; sysfs attributes are text")});
   }
   return text;
+}
+
+}  // namespace
+
+Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string& name,
+                                                   std::string_view display_path,
+                                                   unsigned char listed_type) {
+  const int raw_fd = open_for_reading(dir_fd, name);
+  if (raw_fd < 0) return unexpected(open_failure(errno, display_path));
+  return read_opened(UniqueFd(raw_fd), display_path, listed_type);
+}
+
+Expected<std::optional<std::string>, ReadFailure> read_sysfs_file_if_present(
+    int dir_fd, const std::string& name, std::string_view display_path) {
+  const int raw_fd = open_for_reading(dir_fd, name);
+  if (raw_fd < 0) {
+    const int error_number = errno;
+    if (error_number == ENOENT || error_number == ENOTDIR || error_number == ELOOP ||
+        error_number == ENAMETOOLONG) {
+      return std::optional<std::string>();
+    }
+    return unexpected(open_failure(error_number, display_path));
+  }
+  auto text = read_opened(UniqueFd(raw_fd), display_path, DT_UNKNOWN);
+  if (!text) return unexpected(std::move(text.error()));
+  return std::optional<std::string>(std::move(*text));
 }
 
 ReadFailure not_regular_failure(unsigned char d_type, std::string_view display_path) {
@@ -187,7 +218,7 @@ void for_each_entry(int fd, char* buffer, std::size_t size, Visit&& visit) {
       std::string_view name(buffer + at + offsetof(dirent64, d_name));
       at += entry.d_reclen;
       if (name == "." || name == "..") continue;
-      if (!visit(DirEntry{std::string(name), entry.d_type})) return;
+      if (!visit(name, entry.d_type)) return;
     }
   }
 }
@@ -198,8 +229,19 @@ std::vector<DirEntry> Directory::list() {
   std::vector<DirEntry> entries;
   // Large enough for a whole sysfs directory in one call (the second call then returns 0).
   alignas(dirent64) char buffer[32 * 1024];
-  for_each_entry(fd_.get(), buffer, sizeof buffer, [&entries](DirEntry entry) {
-    entries.push_back(std::move(entry));
+  for_each_entry(fd_.get(), buffer, sizeof buffer,
+                 [&entries](std::string_view name, unsigned char type) {
+                   entries.push_back(DirEntry{std::string(name), type});
+                   return true;
+                 });
+  return entries;
+}
+
+std::vector<DirEntry> Directory::list_if(const std::function<bool(std::string_view)>& keep) {
+  std::vector<DirEntry> entries;
+  alignas(dirent64) char buffer[32 * 1024];
+  for_each_entry(fd_.get(), buffer, sizeof buffer, [&](std::string_view name, unsigned char type) {
+    if (keep(name)) entries.push_back(DirEntry{std::string(name), type});
     return true;
   });
   return entries;
@@ -209,7 +251,10 @@ void Directory::scan(std::size_t batch_bytes, const std::function<bool(const Dir
   // Whole dirent64 records: aligned for them, and room for at least one maximal name.
   std::vector<dirent64> storage(batch_bytes / sizeof(dirent64) + 1);
   for_each_entry(fd_.get(), reinterpret_cast<char*>(storage.data()),
-                 storage.size() * sizeof(dirent64), visit);
+                 storage.size() * sizeof(dirent64),
+                 [&visit](std::string_view name, unsigned char type) {
+                   return visit(DirEntry{std::string(name), type});
+                 });
 }
 
 std::string_view without_trailing_newline(std::string_view text) {

@@ -6,6 +6,7 @@
 #include <sys/types.h>  // mode_t
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,6 +58,13 @@ Expected<std::string, ReadFailure> read_sysfs_file(int dir_fd, const std::string
                                                    std::string_view display_path,
                                                    unsigned char listed_type = DT_UNKNOWN);
 
+// read_sysfs_file for a file that may well not be there: an open failing with ENOENT (nothing
+// there, or a dangling link), ENOTDIR or ELOOP (the path on the way) or ENAMETOOLONG gives
+// std::nullopt and builds no diagnostic, so that a probe which misses costs one failed open.
+// Anything else, including every failure after a successful open, is read_sysfs_file's.
+Expected<std::optional<std::string>, ReadFailure> read_sysfs_file_if_present(
+    int dir_fd, const std::string& name, std::string_view display_path);
+
 // The failure read_sysfs_file would report for an entry that readdir already says is not a
 // regular file or symlink (a directory, FIFO, socket or device), without touching it.
 ReadFailure not_regular_failure(unsigned char d_type, std::string_view display_path);
@@ -81,6 +89,8 @@ class Directory {
   // Every entry except "." and "..", in the order the file system lists them. Reads the
   // directory once; a read error ends the listing early (what was read is kept).
   std::vector<DirEntry> list();
+  // list(), keeping only the entries whose name `keep` accepts (the others are never copied).
+  std::vector<DirEntry> list_if(const std::function<bool(std::string_view)>& keep);
   // Entries in file-system order, read `batch_bytes` of records at a time, until `visit`
   // returns false: what is read stays proportional to what is visited, not to the directory.
   void scan(std::size_t batch_bytes, const std::function<bool(const DirEntry&)>& visit);

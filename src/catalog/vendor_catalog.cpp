@@ -86,21 +86,37 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
 
 const VendorCatalog::Full& VendorCatalog::full() const {
   std::call_once(full_once_, [&] {
-    const Loaded& loaded = this->loaded();
-    full_.diagnostics = loaded.diagnostics;
-    if (!loaded.index) {
-      full_.model = loaded.model;
-      return;
-    }
-    auto model = loaded.index->model();
-    if (!model) {
-      full_.diagnostics.push_back(std::move(model.error()));
-      return;
-    }
-    if (model->cpuid.empty()) model->cpuid = loaded.cpuid;
-    full_.model = std::make_shared<const VendorModel>(std::move(*model));
+    decode_full();
+    group_by_pmu(full_);
   });
   return full_;
+}
+
+void VendorCatalog::decode_full() const {
+  const Loaded& loaded = this->loaded();
+  full_.diagnostics = loaded.diagnostics;
+  if (!loaded.index) {
+    full_.model = loaded.model;
+    return;
+  }
+  auto model = loaded.index->model();
+  if (!model) {
+    full_.diagnostics.push_back(std::move(model.error()));
+    return;
+  }
+  if (model->cpuid.empty()) model->cpuid = loaded.cpuid;
+  full_.model = std::make_shared<const VendorModel>(std::move(*model));
+}
+
+void VendorCatalog::group_by_pmu(Full& full) {
+  if (!full.model) return;
+  std::map<std::string_view, std::size_t> group_of;
+  const std::vector<VendorEvent>& events = full.model->events;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    auto [found, added] = group_of.emplace(events[i].pmu, full.by_pmu.size());
+    if (added) full.by_pmu.emplace_back();
+    full.by_pmu[found->second].push_back(i);
+  }
 }
 
 std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
@@ -108,18 +124,33 @@ std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
   std::vector<std::shared_ptr<const VendorEvent>> result;
   const Full& full = this->full();
   if (!full.model) return result;
-  for (const VendorEvent& event : full.model->events) {
-    // Aliasing pointers: each shares the model's ownership, none copies an event.
-    if (attaches(event, pmu)) result.emplace_back(full.model, &event);
+  const std::vector<VendorEvent>& events = full.model->events;
+  std::vector<std::size_t> attached;
+  for (const std::vector<std::size_t>& group : full.by_pmu) {
+    if (attaches(events[group.front()], pmu))
+      attached.insert(attached.end(), group.begin(), group.end());
   }
+  std::sort(attached.begin(), attached.end());  // table order
+  result.reserve(attached.size());
+  // Aliasing pointers: each shares the model's ownership, none copies an event.
+  for (std::size_t i : attached) result.emplace_back(full.model, &events[i]);
   return result;
 }
 
-Expected<std::vector<std::shared_ptr<const VendorEvent>>> VendorCatalog::named(
-    std::string_view name) const {
+VendorCatalog::Named VendorCatalog::named(std::string_view name) const {
+  std::string lower = ascii_lower(name);
+  std::lock_guard lock(named_mutex_);
+  auto found = named_.find(lower);
+  if (found == named_.end()) {
+    Named events = look_up(lower);
+    found = named_.emplace(std::move(lower), std::move(events)).first;
+  }
+  return found->second;
+}
+
+VendorCatalog::Named VendorCatalog::look_up(const std::string& lower) const {
   std::vector<std::shared_ptr<const VendorEvent>> result;
   const Loaded& loaded = this->loaded();
-  const std::string lower = ascii_lower(name);
   if (loaded.index) {
     auto events = loaded.index->named(lower);
     if (!events) return unexpected(std::move(events.error()));
@@ -171,8 +202,10 @@ Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {
     event.error = std::move(terms.error());
     event.error->notes.push_back(std::move(definition));
   } else {
+    // No lints: they judge how a sysfs file is written (upper-case hex, ...), and this text is
+    // generated from the JSON's fields as perf's jevents does, not a file anyone wrote.
     event.terms = std::move(*terms);
-    event.diagnostics = event.terms.lints;
+    event.terms.lints.clear();
   }
   event.vendor = std::move(vendor);
   return event;
@@ -181,6 +214,7 @@ Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {
 std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
                                        std::span<const std::shared_ptr<const VendorEvent>> json) {
   std::vector<Event> events = std::move(sysfs);
+  events.reserve(events.size() + json.size());  // no regrowth: an Event is ~600 bytes
   // The first event of each lower-cased name: perf merges into the first alias its strcasecmp()
   // finds, and sysfs aliases come before JSON ones.
   std::map<std::string, std::size_t, std::less<>> first_of;

@@ -2,6 +2,7 @@
 // perf 6.1's rules for which PMU gets which event and how it merges with the sysfs aliases.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,14 +56,19 @@ class VendorCatalog {
   struct Full {
     std::shared_ptr<const VendorModel> model;  // null when none was found or readable
     std::vector<Diagnostic> diagnostics;       // loaded()'s, and a corrupt index's error
+    // The model's events grouped by their `pmu` field (indices in table order): whether an
+    // event attaches depends on that field alone, so a PMU asks once per group, not per event.
+    std::vector<std::vector<std::size_t>> by_pmu;
   };
   const Full& full() const;
 
   // The model's events (table order) perf adds to `pmu`.
   std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
   // The model's events named `name` (case-insensitive), in table order, whatever their PMU; an
-  // error when the index is corrupt where the name is looked up.
-  Expected<std::vector<std::shared_ptr<const VendorEvent>>> named(std::string_view name) const;
+  // error when the index is corrupt where the name is looked up. Remembered per name: a bare
+  // name asks every PMU of the tree, and each asks here.
+  using Named = Expected<std::vector<std::shared_ptr<const VendorEvent>>>;
+  Named named(std::string_view name) const;
 
  private:
   VendorOptions options_;
@@ -70,6 +76,12 @@ class VendorCatalog {
   mutable Loaded loaded_;
   mutable std::once_flag full_once_;
   mutable Full full_;
+  mutable std::mutex named_mutex_;
+  mutable std::map<std::string, Named, std::less<>> named_;
+
+  Named look_up(const std::string& lower) const;
+  void decode_full() const;
+  static void group_by_pmu(Full& full);
 };
 
 // A JSON event as an Event of a PMU (source json): its term string parsed like an events/ file,

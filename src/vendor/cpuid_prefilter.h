@@ -8,8 +8,8 @@ namespace pmucat::vendor {
 
 // False only when no match of the POSIX extended regular expression `pattern` can occur in `id`:
 // every match holds the pattern's literal start (`GenuineIntel-6-`), followed, when the pattern
-// makes it plain, by one byte of a group of plain alternatives or of a bracket (`(97|9A)`,
-// `[56789A-F]`). True says nothing: the row must still be compiled and run.
+// makes it plain, by one whole alternative of a group of plain ones (`(97|9A)`) or one byte of a
+// bracket (`[56789A-F]`). True says nothing: the row must still be compiled and run.
 bool cpuid_may_match(std::string_view pattern, std::string_view id);
 
 }  // namespace pmucat::vendor

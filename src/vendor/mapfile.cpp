@@ -1,11 +1,13 @@
 // mapfile.csv and the CPU identifier rules, as perf 6.1 applies them (jevents.py builds the table
 // from the csv; util/header.c and arch/x86/util/header.c compare identifiers with its rows).
+#include <fcntl.h>
 #include <regex.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "pmucat/diagnostic_ids.h"
@@ -96,13 +98,29 @@ std::vector<std::string_view> split_commas(std::string_view line) {
   }
 }
 
+// The whole of a regular file (never a FIFO or device: O_NONBLOCK, then fstat), read with plain
+// read() calls: an iostream would cost more than the mapfile's parse.
 std::optional<std::string> read_small_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> text;
+  struct stat status {};
+  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+    text.emplace();
+    char buffer[8192];
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        text.reset();
+        break;
+      }
+      if (got == 0) break;
+      text->append(buffer, static_cast<std::size_t>(got));
+    }
+  }
+  ::close(fd);
+  return text;
 }
 
 // The architecture perf was built for on this host: its own mapfile is the one perf reads.
@@ -239,32 +257,35 @@ bool is_optional_quantifier(std::string_view pattern, std::size_t at) {
   return at < pattern.size() && (pattern[at] == '*' || pattern[at] == '?' || pattern[at] == '{');
 }
 
-// The bytes that can follow the literal start in a match, when the pattern makes that plain: a
-// group of alternatives that each start with a plain byte (`(97|9A|B7)`), or a bracket of plain
-// bytes and ranges (`[56789A-F]`), not made optional by a quantifier. Empty when unknown.
-std::string next_bytes(std::string_view pattern, std::size_t at) {
+// What can follow the literal start in a match, when the pattern makes that plain: one of a
+// group of alternatives made of plain bytes only (`(97|9A|B7)`), or one byte of a bracket of
+// plain bytes and ranges (`[56789A-F]`), not made optional by a quantifier. Empty when unknown.
+std::vector<std::string> next_texts(std::string_view pattern, std::size_t at) {
   if (at >= pattern.size()) return {};
-  std::string bytes;
+  std::vector<std::string> texts;
   if (pattern[at] == '(') {
     std::size_t i = at + 1;
     for (;;) {
       if (i >= pattern.size() || !is_plain(pattern[i]) || is_optional_quantifier(pattern, i + 1)) {
         return {};
       }
-      bytes += pattern[i];
-      // Skip the rest of this alternative: plain bytes only, else give up.
+      // The whole alternative: plain bytes only, else give up.
+      const std::size_t start = i;
       ++i;
       while (i < pattern.size() && pattern[i] != '|' && pattern[i] != ')') {
         if (!is_plain(pattern[i])) return {};
         ++i;
       }
       if (i >= pattern.size()) return {};
+      texts.emplace_back(pattern.substr(start, i - start));
       if (pattern[i] == ')') break;
       ++i;  // past '|'
     }
-    return is_optional_quantifier(pattern, i + 1) ? std::string() : bytes;
+    if (is_optional_quantifier(pattern, i + 1)) return {};
+    return texts;
   }
   if (pattern[at] == '[') {
+    std::string bytes;
     std::size_t i = at + 1;
     if (i >= pattern.size() || pattern[i] == '^' || pattern[i] == ']') return {};
     while (i < pattern.size() && pattern[i] != ']') {
@@ -285,8 +306,9 @@ std::string next_bytes(std::string_view pattern, std::size_t at) {
         ++i;
       }
     }
-    if (i >= pattern.size()) return {};
-    return is_optional_quantifier(pattern, i + 1) ? std::string() : bytes;
+    if (i >= pattern.size() || is_optional_quantifier(pattern, i + 1)) return {};
+    for (char byte : bytes) texts.emplace_back(1, byte);
+    return texts;
   }
   return {};
 }
@@ -299,14 +321,17 @@ bool cpuid_may_match(std::string_view pattern, std::string_view id) {
   const std::string_view literal = literal_start(pattern);
   if (literal.empty()) return true;
   // A plain byte right after the literal start is one a quantifier made optional: unknown.
-  const std::string next = literal.size() < pattern.size() && !is_plain(pattern[literal.size()])
-                               ? next_bytes(pattern, literal.size())
-                               : std::string();
+  const std::vector<std::string> next =
+      literal.size() < pattern.size() && !is_plain(pattern[literal.size()])
+          ? next_texts(pattern, literal.size())
+          : std::vector<std::string>();
   for (std::size_t at = id.find(literal); at != std::string_view::npos;
        at = id.find(literal, at + 1)) {
     if (next.empty()) return true;
-    const std::size_t after = at + literal.size();
-    if (after < id.size() && next.find(id[after]) != std::string::npos) return true;
+    const std::string_view after = id.substr(at + literal.size());
+    for (const std::string& text : next) {
+      if (after.starts_with(text)) return true;
+    }
   }
   return false;
 }
@@ -315,18 +340,39 @@ bool cpuid_may_match(std::string_view pattern, std::string_view id) {
 
 namespace {
 
-bool row_matches(const PosixRegex& regex, const std::string& pattern, const std::string& id,
-                 CpuidRules rules) {
+// The length perf requires of the leftmost match of `pattern` in `id`, or nullopt when the
+// identifier's form already rules the row out.
+std::optional<std::size_t> required_match_length(const std::string& pattern, const std::string& id,
+                                                 CpuidRules rules) {
   std::size_t compared_length = id.size();
   if (rules == CpuidRules::x86) {
     const bool full_pattern = is_full_x86_cpuid(pattern);
     const bool full_id = is_full_x86_cpuid(id);
-    if (full_pattern && !full_id) return false;
+    if (full_pattern && !full_id) return std::nullopt;
     // The whole identifier is searched; only the length the match must have drops the stepping.
     if (!full_pattern && full_id) compared_length = id.rfind('-');
   }
+  return compared_length;
+}
+
+// A pattern without special bytes (most x86 rows: `GenuineIntel-6-8F`) matches exactly its own
+// bytes, so its leftmost match in `id` has the pattern's length when it occurs at all: such a
+// row is decided without compiling it.
+bool is_literal(const std::string& pattern) {
+  return !pattern.empty() && std::all_of(pattern.begin(), pattern.end(), is_plain);
+}
+
+bool literal_row_matches(const std::string& pattern, const std::string& id, CpuidRules rules) {
+  const std::optional<std::size_t> required = required_match_length(pattern, id, rules);
+  return required && id.find(pattern) != std::string::npos && pattern.size() == *required;
+}
+
+bool row_matches(const PosixRegex& regex, const std::string& pattern, const std::string& id,
+                 CpuidRules rules) {
+  const std::optional<std::size_t> required = required_match_length(pattern, id, rules);
+  if (!required) return false;
   const std::optional<std::size_t> length = regex.match_length(id);
-  return length && *length == compared_length;
+  return length && *length == *required;
 }
 
 }  // namespace
@@ -336,6 +382,7 @@ bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRule
   const std::string id = as_c_string(cpuid);
   // What every match must hold decides most rows without compiling them (~10 us each).
   if (!vendor::cpuid_may_match(pattern, id)) return false;
+  if (is_literal(pattern)) return literal_row_matches(pattern, id, rules);
   return row_matches(PosixRegex(pattern), pattern, id, rules);
 }
 
@@ -350,26 +397,14 @@ const MapfileRow* find_mapfile_row(const Mapfile& mapfile, std::string_view cpui
 std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root,
                                                      std::string_view cpuid,
                                                      std::vector<Diagnostic>& notes) {
-  std::vector<std::string> archs;
-  std::error_code error;
-  for (fs::directory_iterator it(events_root, error), end; !error && it != end;
-       it.increment(error)) {
-    std::error_code status_error;
-    if (fs::is_regular_file(it->path() / "mapfile.csv", status_error)) {
-      archs.push_back(it->path().filename().string());
-    }
-  }
-  std::sort(archs.begin(), archs.end());
-  const auto host = std::find(archs.begin(), archs.end(), host_arch());
-  if (host != archs.end()) std::rotate(archs.begin(), host, host + 1);
-
-  for (const std::string& arch : archs) {
+  const std::string id = as_c_string(cpuid);
+  auto choose_in = [&](const std::string& arch) -> std::optional<VendorModelChoice> {
     const fs::path path = events_root / arch / "mapfile.csv";
     const std::optional<std::string> text = read_small_text(path);
     if (!text) {
       notes.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
                                            path.string(), "cannot read the mapfile"));
-      continue;
+      return std::nullopt;
     }
     // Rows are compiled only when tried, so a bad regular expression is reported when a row
     // before the match holds it (parse_mapfile() checks every row).
@@ -377,10 +412,14 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
     const Mapfile& mapfile = parsed.mapfile;
     notes.insert(notes.end(), mapfile.diagnostics.begin(), mapfile.diagnostics.end());
     const CpuidRules rules = cpuid_rules_for_arch(arch);
-    const std::string id = as_c_string(cpuid);
     for (std::size_t i = 0; i < mapfile.rows.size(); ++i) {
       const std::string pattern = as_c_string(mapfile.rows[i].cpuid);
       if (!vendor::cpuid_may_match(pattern, id)) continue;
+      if (is_literal(pattern)) {
+        if (literal_row_matches(pattern, id, rules))
+          return VendorModelChoice{arch, mapfile.rows[i]};
+        continue;
+      }
       const PosixRegex regex(pattern);
       if (!regex.ok()) {
         notes.push_back(bad_regex(mapfile, *text, i, parsed.offsets[i]));
@@ -388,6 +427,28 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
       }
       if (row_matches(regex, pattern, id, rules)) return VendorModelChoice{arch, mapfile.rows[i]};
     }
+    return std::nullopt;
+  };
+  auto has_mapfile = [&](const fs::path& arch_dir) {
+    std::error_code status_error;
+    return fs::is_regular_file(arch_dir / "mapfile.csv", status_error);
+  };
+
+  // The host's architecture first, without listing the root: it answers almost every lookup.
+  const std::string host(host_arch());
+  if (has_mapfile(events_root / host)) {
+    if (auto choice = choose_in(host)) return choice;
+  }
+  std::vector<std::string> archs;
+  std::error_code error;
+  for (fs::directory_iterator it(events_root, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string arch = it->path().filename().string();
+    if (arch != host && has_mapfile(it->path())) archs.push_back(arch);
+  }
+  std::sort(archs.begin(), archs.end());
+  for (const std::string& arch : archs) {
+    if (auto choice = choose_in(arch)) return choice;
   }
   notes.push_back(make_file_diagnostic(
       Severity::note, DiagId::mapfile_no_match, events_root.string(),

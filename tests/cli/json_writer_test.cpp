@@ -85,6 +85,16 @@ TEST(JsonWriter, ReplacesInvalidUtf8AsDumpJsonDoes) {
   EXPECT_NE(written(document).find("\xef\xbf\xbd"), std::string::npos);  // U+FFFD
 }
 
+// Every ASCII byte, escaped by the writer itself, comes out as nlohmann escapes it: quotes and
+// backslashes, the short escapes, other control bytes as lower-case \u00xx, DEL as is.
+TEST(JsonWriter, EscapesEveryAsciiByteAsDumpJsonDoes) {
+  std::string every;
+  for (int byte = 0; byte < 0x80; ++byte) every += static_cast<char>(byte);
+  const Json document = {{every, every}, {"runs", "a\"b\\c\n" + every + "plain tail"}};
+  EXPECT_EQ(written(document), dumped(document));
+  EXPECT_NE(written(document).find("\\u001f"), std::string::npos);
+}
+
 TEST(JsonWriter, AnEmbeddedDocumentIsIndentedWhereItSits) {
   const Json inner = {{"line", 3}, {"notes", {"a", "b"}}};
   std::string text;

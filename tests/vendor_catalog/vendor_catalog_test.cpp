@@ -125,6 +125,24 @@ TEST(VendorCatalog, UnparsableTermsNameTheirJsonObject) {
   EXPECT_EQ(where.column, 3u);
 }
 
+// The sysfs-file lints (upper-case hex, ...) judge how a file is written; a JSON event's term
+// string is generated from the vendor's fields, so the same text gives no lint there.
+TEST(VendorCatalog, GeneratedTermsCarryNoSysfsLints) {
+  Fixture f;
+  f.tree.write("events/x86/testlake/zz-hex.json",
+               "[{\"EventCode\": \"0xC1\", \"EventName\": \"HEX.UPPER\", \"UMask\": \"0x0A\"}]\n");
+  f.tree.write("devices/cpu/events/sysfs_upper", "event=0xC1,umask=0x0A\n");
+  Catalog catalog = f.open();
+  const Event* json = catalog.find_pmu("cpu")->find_event("hex.upper");
+  ASSERT_NE(json, nullptr);
+  EXPECT_EQ(json->text, "event=0xc1,umask=0x0A");  // the umask as the JSON writes it
+  EXPECT_THAT(json->diagnostics, ::testing::IsEmpty());
+  EXPECT_THAT(json->terms.lints, ::testing::IsEmpty());
+  const Event* sysfs = catalog.find_pmu("cpu")->find_event("sysfs_upper");
+  ASSERT_NE(sysfs, nullptr);
+  EXPECT_THAT(sysfs->diagnostics, ::testing::Not(::testing::IsEmpty()));
+}
+
 TEST(VendorCatalog, NamesAreCaseInsensitive) {
   Fixture f;
   Catalog catalog = f.open();
