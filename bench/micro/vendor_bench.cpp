@@ -38,6 +38,31 @@ void vendor_find_event_cold(benchmark::State& state, const fs::path& events_dir)
   allocations.report(state);
 }
 
+// A bare name, as `pmuencode inst_retired.any` resolves it: every PMU of the tree asked (perf's
+// rule), the JSON event found on `cpu` only; the sysfs side of each PMU costs one open of
+// events/ (and one listing where it exists).
+void vendor_bare_name_cold(benchmark::State& state) {
+  const fs::path events_dir = PMUCAT_EVENTS_INDEX_DIR;
+  if (events_dir.empty()) {
+    state.SkipWithError("no vendor catalog in this build (PMUCAT_PMU_EVENTS_DIR)");
+    return;
+  }
+  AllocationScope allocations;
+  for (auto _ : state) {
+    auto catalog = Catalog::open(kDevices, VendorOptions{events_dir, kCpuid});
+    std::size_t found = 0;
+    if (catalog) {
+      for (const Pmu& pmu : catalog->pmus()) found += pmu.find_event("inst_retired.any") ? 1 : 0;
+    }
+    if (found != 1) {
+      state.SkipWithError("inst_retired.any is not on exactly one PMU");
+      break;
+    }
+    benchmark::DoNotOptimize(found);
+  }
+  allocations.report(state);
+}
+
 // The model file alone: map it, read its header, look one name up.
 void vendor_index_named(benchmark::State& state) {
   const fs::path root = PMUCAT_EVENTS_INDEX_DIR;
@@ -120,6 +145,7 @@ BENCHMARK_CAPTURE(vendor_find_event_cold, index, fs::path(PMUCAT_EVENTS_INDEX_DI
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(vendor_find_event_cold, json_tree, fs::path(PMUCAT_EVENTS_JSON_DIR))
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(vendor_bare_name_cold)->Unit(benchmark::kMicrosecond);
 BENCHMARK(vendor_index_named)->Unit(benchmark::kMicrosecond);
 BENCHMARK(vendor_index_whole_model)->Unit(benchmark::kMicrosecond);
 
