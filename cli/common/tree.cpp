@@ -19,7 +19,7 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   if (!tree) return tree;
   const std::filesystem::path devices = tree->catalog.devices_dir();
   VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
-  if (vendor.events_dir.empty() || vendor.cpuid.empty()) return tree;
+  if (vendor.events_dir.empty()) return tree;
   // Reopening the devices folder found above costs a few system calls and reads nothing else.
   auto with_vendor = Catalog::open(devices, std::move(vendor));
   if (!with_vendor) return unexpected(std::move(with_vendor.error()));

@@ -1,8 +1,9 @@
 // Umbrella header of the core component (CMake pmucat::core, pkg-config pmucat-core): every
-// header of io, attr, parser, vendor, vendor_index, catalog and encode (decode included), which need fmt only.
-// The other components have their own headers: check.h, diff.h, snapshot.h, capture_manifest.h
-// (pmucat::check), perfdata*.h (pmucat::perfdata) and perfdata_proto.h (pmucat::proto). Configure
-// checks that this list is exactly the core component's headers (cmake/PmucatComponents.cmake).
+// header of io, attr, parser, vendor, vendor_index, catalog and encode (decode included), which
+// need fmt only. The other components have their own headers: check.h, diff.h, snapshot.h,
+// capture_manifest.h (pmucat::check), perfdata*.h (pmucat::perfdata) and perfdata_proto.h
+// (pmucat::proto). Configure checks that this list is exactly the core component's headers
+// (cmake/PmucatComponents.cmake).
 #pragma once
 
 #include "pmucat/attr.h"

@@ -111,6 +111,9 @@ struct VendorEvent {
   bool has_perf_description = false;
   // Where the event's object starts, for diagnostics: file, line, column.
   SourceRange location;
+  // From a system table (a `sys` directory): perf adds it to a PMU whose `identifier` equals
+  // Compat and whose name matches the PMU, whatever the CPU model (load_vendor_sys_tables).
+  bool system_table = false;
   friend bool operator==(const VendorEvent&, const VendorEvent&) = default;
 };
 
@@ -140,6 +143,13 @@ struct VendorModel {
 Expected<VendorModel> load_vendor_model(const std::filesystem::path& arch_dir,
                                         std::string_view directory);
 
+// The system tables of one architecture: every directory named `sys` under `arch_dir`, found
+// as perf's jevents walks the tree (entries in name order, depth first), each loaded like a model
+// directory (load_vendor_model: its own table order) and appended in that order, every event
+// marked system_table. `directory` is "sys"; no `sys` directory gives an empty model. A
+// directory that cannot be listed is a diagnostic, and the rest still load.
+VendorModel load_vendor_sys_tables(const std::filesystem::path& arch_dir);
+
 // Parses one JSON file's text (an array of event objects) into events, appending problems to
 // `diagnostics`. `std_events` are the architecture standard events (may be empty). Exposed for
 // tests and the fuzzer; load_vendor_model() uses it.
@@ -147,6 +157,10 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
                                            std::vector<Diagnostic>& diagnostics);
+
+// The architecture directory perf is built for on this host (`x86`, `arm64`, `powerpc`, `s390`;
+// empty elsewhere): its mapfile is tried first, and its system tables are the ones perf has.
+std::string_view vendor_host_arch();
 
 // The model for `cpuid` found under `events_root` (a directory laid out like
 // `pmu-events/arch`: <arch>/mapfile.csv + model directories). The host's architecture is tried

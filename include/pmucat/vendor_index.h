@@ -105,10 +105,21 @@ Expected<VendorIndexModel> open_vendor_index_model(const std::filesystem::path& 
                                                    std::string_view arch,
                                                    std::string_view directory);
 
+// The file of an architecture's system tables (load_vendor_sys_tables) in the index. A model
+// file's name percent-encodes `%`, so no model directory can have this name.
+inline constexpr std::string_view kVendorIndexSysFile = "%sys.pmuidx";
+
+// `<index_root>/<arch>/%sys.pmuidx`, opened: nullopt when the architecture has no system tables
+// (no such file); an error when the file is corrupt or holds another architecture's tables.
+// Its events are marked system_table when decoded by named() or model() of the catalog.
+Expected<std::optional<VendorIndexModel>> open_vendor_index_sys(
+    const std::filesystem::path& index_root, std::string_view arch);
+
 // Builds an index of the JSON tree `json_root` (laid out like pmu-events/arch) in `index_root`:
-// every architecture with a mapfile.csv, every Directory its rows name. Diagnostic and event
-// locations name files relative to `json_root` (`x86/skylake/cache.json`): the index is installed
-// without the JSON. Fails on the first file it cannot write.
+// every architecture with a mapfile.csv, every Directory its rows name, and every architecture's
+// system tables (`sys` directories, `test` included: perf builds those in whatever its arch).
+// Diagnostic and event locations name files relative to `json_root` (`x86/skylake/cache.json`): the
+// index is installed without the JSON. Fails on the first file it cannot write.
 struct VendorIndexSummary {
   std::size_t archs = 0;
   std::size_t models = 0;

@@ -125,7 +125,7 @@ struct Catalog::State {
   detail::UniqueFd devices_fd;
 
   VendorOptions vendor_options;
-  // Null when the options name no events directory or no CPU identifier.
+  // Null when the options name no events directory.
   std::shared_ptr<const detail::VendorCatalog> vendor;
 
   mutable std::once_flag listed_once;
@@ -247,7 +247,9 @@ std::optional<Pmu> Catalog::unloaded_copy(const Pmu& pmu) const {
 namespace {
 
 std::shared_ptr<const detail::VendorCatalog> make_vendor(const VendorOptions& options) {
-  if (options.events_dir.empty() || options.cpuid.empty()) return nullptr;
+  // Without a CPU identifier no model is chosen, but the system tables still apply (they attach
+  // by the PMU's identifier).
+  if (options.events_dir.empty()) return nullptr;
   return std::make_shared<const detail::VendorCatalog>(options);
 }
 

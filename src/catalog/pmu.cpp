@@ -213,7 +213,7 @@ struct Pmu::State {
   // core event (no Unit) attaches to a PMU not named `cpu` only when it has `cpus`; a PMU
   // directory without that entry cannot, which one fstatat() tells.
   bool vendor_attaches(const VendorEvent& event) const {
-    if (attributes.peek() != nullptr || dir.empty()) {
+    if (attributes.peek() != nullptr || dir.empty() || event.system_table) {
       return detail::attaches(event, attachment());
     }
     if (!event.pmu.empty()) {

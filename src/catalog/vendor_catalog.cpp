@@ -34,10 +34,16 @@ PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attribut
   // perf_pmu__hybrid_mounted(): a cpu_* PMU with `cpus` is a hybrid core PMU, never uncore.
   const bool hybrid = attachment.name.starts_with("cpu_") && attachment.has_cpus;
   attachment.is_uncore = attributes.cpumask.has_value() && !hybrid;
+  if (attributes.identifier) attachment.identifier = *attributes.identifier;
   return attachment;
 }
 
 bool attaches(const VendorEvent& event, const PmuAttachment& pmu) {
+  if (event.system_table) {
+    // perf's pmu_add_sys_aliases(): only PMUs with an identifier, events with Compat and Unit.
+    return pmu.identifier && !event.compat.empty() && !event.pmu.empty() &&
+           event.compat == *pmu.identifier && vendor_pmu_matches(event.pmu, pmu.name);
+  }
   const std::string_view name = event_pmu_name(event, pmu);
   if (pmu.is_uncore && vendor_pmu_matches(name, pmu.name)) return true;
   return name == pmu.name;
@@ -51,6 +57,7 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
     auto choice = choose_vendor_model(options_.events_dir, options_.cpuid, loaded_.diagnostics);
     if (!choice) return;
     loaded_.cpuid = choice->row.cpuid;
+    loaded_.arch = choice->arch;
     if (is_vendor_index(options_.events_dir)) {
       // The compiled index: only the model file's header is read now.
       auto index =
@@ -108,6 +115,48 @@ void VendorCatalog::decode_full() const {
   full_.model = std::make_shared<const VendorModel>(std::move(*model));
 }
 
+const VendorCatalog::System& VendorCatalog::system() const {
+  std::call_once(system_once_, [&] {
+    if (options_.events_dir.empty()) return;
+    const Loaded& loaded = this->loaded();
+    std::vector<std::string> archs{loaded.arch.empty() ? std::string(vendor_host_arch())
+                                                       : loaded.arch};
+    if (archs.front() != "test") archs.emplace_back("test");
+    auto tables = std::make_shared<VendorModel>();
+    tables->directory = "sys";
+    auto take = [&](VendorModel&& table) {
+      for (VendorEvent& event : table.events) {
+        event.system_table = true;  // the index does not store it: its file says it
+        tables->events.push_back(std::move(event));
+      }
+      system_.diagnostics.insert(system_.diagnostics.end(), table.diagnostics.begin(),
+                                 table.diagnostics.end());
+    };
+    const bool index = is_vendor_index(options_.events_dir);
+    for (const std::string& arch : archs) {
+      if (arch.empty()) continue;
+      if (!index) {
+        take(load_vendor_sys_tables(options_.events_dir / arch));
+        continue;
+      }
+      auto file = open_vendor_index_sys(options_.events_dir, arch);
+      if (!file) {
+        system_.diagnostics.push_back(std::move(file.error()));
+        continue;
+      }
+      if (!*file) continue;
+      auto table = (*file)->model();
+      if (!table) {
+        system_.diagnostics.push_back(std::move(table.error()));
+        continue;
+      }
+      take(std::move(*table));
+    }
+    system_.tables = std::move(tables);
+  });
+  return system_;
+}
+
 void VendorCatalog::group_by_pmu(Full& full) {
   if (!full.model) return;
   std::map<std::string_view, std::size_t> group_of;
@@ -123,7 +172,10 @@ std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
     const PmuAttachment& pmu) const {
   std::vector<std::shared_ptr<const VendorEvent>> result;
   const Full& full = this->full();
-  if (!full.model) return result;
+  if (!full.model) {
+    append_system(pmu, result);
+    return result;
+  }
   const std::vector<VendorEvent>& events = full.model->events;
   std::vector<std::size_t> attached;
   for (const std::vector<std::size_t>& group : full.by_pmu) {
@@ -134,6 +186,7 @@ std::vector<std::shared_ptr<const VendorEvent>> VendorCatalog::events_for(
   result.reserve(attached.size());
   // Aliasing pointers: each shares the model's ownership, none copies an event.
   for (std::size_t i : attached) result.emplace_back(full.model, &events[i]);
+  append_system(pmu, result);
   return result;
 }
 
@@ -157,15 +210,31 @@ VendorCatalog::Named VendorCatalog::look_up(const std::string& lower) const {
     for (VendorEvent& event : *events) {
       result.push_back(std::make_shared<const VendorEvent>(std::move(event)));
     }
-    return result;
+  } else if (loaded.model) {
+    auto found = std::lower_bound(loaded.by_name.begin(), loaded.by_name.end(),
+                                  std::string_view(lower), same_name);
+    for (; found != loaded.by_name.end() && found->first == lower; ++found) {
+      result.emplace_back(loaded.model, &loaded.model->events[found->second]);
+    }
   }
-  if (!loaded.model) return result;
-  auto found = std::lower_bound(loaded.by_name.begin(), loaded.by_name.end(),
-                                std::string_view(lower), same_name);
-  for (; found != loaded.by_name.end() && found->first == lower; ++found) {
-    result.emplace_back(loaded.model, &loaded.model->events[found->second]);
+  // perf adds the system tables' aliases after the model's.
+  if (const auto& tables = system().tables) {
+    for (const VendorEvent& event : tables->events) {
+      if (event.name == lower) result.emplace_back(tables, &event);
+    }
   }
   return result;
+}
+
+void VendorCatalog::append_system(const PmuAttachment& pmu,
+                                  std::vector<std::shared_ptr<const VendorEvent>>& events) const {
+  // Only a PMU with an identifier can take a system event: the others skip the tables' load.
+  if (!pmu.identifier) return;
+  const auto& tables = system().tables;
+  if (!tables) return;
+  for (const VendorEvent& event : tables->events) {
+    if (attaches(event, pmu)) events.emplace_back(tables, &event);
+  }
 }
 
 Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {

@@ -22,12 +22,15 @@ struct PmuAttachment {
   std::string_view name;
   bool has_cpus = false;   // a `cpus` file: a core PMU by perf's arm64 test, named in its own right
   bool is_uncore = false;  // a `cpumask` file, and not a hybrid core PMU (cpu_* with `cpus`)
+  // The `identifier` file's first line (system tables attach by it); nullopt without the file.
+  std::optional<std::string_view> identifier;
 };
 PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attributes);
 
 // True when perf 6.1 adds `event` to the PMU: the event's PMU (or, without one, the core PMU's
 // name: the PMU's own when it has `cpus`, else `cpu`) equals the PMU's name, or the PMU is an
-// uncore one that vendor_pmu_matches() it.
+// uncore one that vendor_pmu_matches() it. A system-table event instead needs its Compat to
+// equal the PMU's identifier and its PMU (Unit) to vendor_pmu_matches() the PMU's name.
 bool attaches(const VendorEvent& event, const PmuAttachment& pmu);
 
 // The vendor events of one catalog. `events_dir` is either a JSON tree (the whole model is parsed
@@ -42,6 +45,7 @@ class VendorCatalog {
   // The model chosen for the cpuid, opened (thread-safe, once).
   struct Loaded {
     std::string cpuid;  // the mapfile row's pattern that chose the model
+    std::string arch;   // the chosen model's architecture directory (x86)
     // JSON tree: the whole model (null when none was found or readable).
     std::shared_ptr<const VendorModel> model;
     // (lower-cased name, index into model->events), sorted by name then table order.
@@ -62,9 +66,19 @@ class VendorCatalog {
   };
   const Full& full() const;
 
-  // The model's events (table order) perf adds to `pmu`.
+  // The model's events (table order), then the system tables', that perf adds to `pmu`.
   std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
-  // The model's events named `name` (case-insensitive), in table order, whatever their PMU; an
+  // The system tables (events attaching by the PMU's identifier, whatever the model): every
+  // `sys` directory of the chosen model's architecture (the host's without a model) and of
+  // `test`, as perf 6.1 builds them in (thread-safe, once). Events marked system_table.
+  struct System {
+    std::shared_ptr<const VendorModel> tables;  // null without an events directory
+    std::vector<Diagnostic> diagnostics;
+  };
+  const System& system() const;
+
+  // The model's events named `name` (case-insensitive), in table order, then the system tables'
+  // of that name, whatever their PMU; an
   // error when the index is corrupt where the name is looked up. Remembered per name: a bare
   // name asks every PMU of the tree, and each asks here.
   using Named = Expected<std::vector<std::shared_ptr<const VendorEvent>>>;
@@ -76,11 +90,16 @@ class VendorCatalog {
   mutable Loaded loaded_;
   mutable std::once_flag full_once_;
   mutable Full full_;
+  mutable std::once_flag system_once_;
+  mutable System system_;
   mutable std::mutex named_mutex_;
   mutable std::map<std::string, Named, std::less<>> named_;
 
   Named look_up(const std::string& lower) const;
   void decode_full() const;
+  // Appends the system tables' events that attach to `pmu`.
+  void append_system(const PmuAttachment& pmu,
+                     std::vector<std::shared_ptr<const VendorEvent>>& events) const;
   static void group_by_pmu(Full& full);
 };
 

@@ -394,6 +394,10 @@ const MapfileRow* find_mapfile_row(const Mapfile& mapfile, std::string_view cpui
   return nullptr;
 }
 
+std::string_view vendor_host_arch() {
+  return host_arch();
+}
+
 std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root,
                                                      std::string_view cpuid,
                                                      std::vector<Diagnostic>& notes) {

@@ -123,4 +123,63 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
   return model;
 }
 
+namespace {
+
+// The `sys` directories under `dir` (relative to `root`), in jevents' walk order: the entries
+// of each directory in name order, depth first; a `sys` directory is a table, not walked into.
+void find_sys_directories(const fs::path& root, const fs::path& dir, std::vector<std::string>& out,
+                          std::vector<Diagnostic>& diagnostics, int depth) {
+  // The kernel's tree is three levels deep (arm64/freescale/imx8mm/sys); a deeper one, or a
+  // symlink loop, is not walked further.
+  constexpr int kMaxDepth = 8;
+  if (depth > kMaxDepth) return;
+  std::error_code error;
+  std::vector<fs::path> subdirectories;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    std::error_code status_error;
+    if (it->is_directory(status_error)) subdirectories.push_back(it->path());
+  }
+  if (error) {
+    diagnostics.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
+                                               dir.string(),
+                                               "cannot list the directory: " + error.message()));
+    return;
+  }
+  std::sort(subdirectories.begin(), subdirectories.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+  for (const fs::path& subdirectory : subdirectories) {
+    if (subdirectory.filename() == "sys") {
+      out.push_back(subdirectory.lexically_relative(root).generic_string());
+    } else {
+      find_sys_directories(root, subdirectory, out, diagnostics, depth + 1);
+    }
+  }
+}
+
+}  // namespace
+
+VendorModel load_vendor_sys_tables(const fs::path& arch_dir) {
+  VendorModel tables;
+  tables.arch = arch_dir.filename().string();
+  tables.directory = "sys";
+  std::error_code error;
+  if (!fs::is_directory(arch_dir, error)) return tables;
+  std::vector<std::string> directories;
+  find_sys_directories(arch_dir, arch_dir, directories, tables.diagnostics, 0);
+  for (const std::string& directory : directories) {
+    auto table = load_vendor_model(arch_dir, directory);
+    if (!table) {
+      tables.diagnostics.push_back(std::move(table).error());
+      continue;
+    }
+    for (VendorEvent& event : table->events) {
+      event.system_table = true;
+      tables.events.push_back(std::move(event));
+    }
+    tables.diagnostics.insert(tables.diagnostics.end(), table->diagnostics.begin(),
+                              table->diagnostics.end());
+  }
+  return tables;
+}
+
 }  // namespace pmucat

@@ -275,4 +275,19 @@ Expected<VendorIndexModel> open_vendor_index_model(const fs::path& index_root,
   return model;
 }
 
+Expected<std::optional<VendorIndexModel>> open_vendor_index_sys(const fs::path& index_root,
+                                                                std::string_view arch) {
+  const fs::path file = index_root / arch / kVendorIndexSysFile;
+  std::error_code error;
+  if (!fs::exists(fs::symlink_status(file, error))) return std::optional<VendorIndexModel>();
+  auto model = VendorIndexModel::open(file);
+  if (!model) return unexpected(std::move(model).error());
+  if (model->arch() != arch || model->directory() != "sys") {
+    return unexpected(corrupt(file.string(), 0,
+                              fmt::format("the system tables of {} hold {}/{}", arch, model->arch(),
+                                          model->directory())));
+  }
+  return std::optional<VendorIndexModel>(std::move(*model));
+}
+
 }  // namespace pmucat

@@ -125,6 +125,27 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
       ++summary.models;
     }
   }
+  // Every architecture's system tables, those of `test` (which has no mapfile) included.
+  std::vector<std::string> all_archs;
+  for (fs::directory_iterator it(json_root, error), end; !error && it != end; it.increment(error)) {
+    std::error_code status_error;
+    if (it->is_directory(status_error)) all_archs.push_back(it->path().filename().string());
+  }
+  std::sort(all_archs.begin(), all_archs.end());
+  for (const std::string& arch : all_archs) {
+    VendorModel tables = load_vendor_sys_tables(json_root / arch);
+    if (tables.events.empty() && tables.diagnostics.empty()) continue;
+    relativize_vendor_model(tables, json_root);
+    const fs::path arch_out = index_root / arch;
+    if (!fs::create_directories(arch_out, error) && error) {
+      return unexpected(unwritable(arch_out, error.message()));
+    }
+    const std::string bytes = encode_vendor_index_model(tables);
+    const fs::path out = arch_out / kVendorIndexSysFile;
+    if (!write_text(out, bytes)) return unexpected(unwritable(out, "write failed"));
+    summary.events += tables.events.size();
+    summary.bytes += bytes.size();
+  }
   // The marker last: an interrupted build leaves a directory that is not taken for an index.
   const fs::path marker = index_root / kVendorIndexMarker;
   if (!write_text(marker, fmt::format("pmucat-vendor-index {}\n", kVendorIndexVersion))) {

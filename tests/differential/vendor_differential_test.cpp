@@ -444,5 +444,63 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   }
 }
 
+// perf 6.1 builds in the system tables of its architecture and of `test` (test_soc: Compat "v8"
+// on Unit sys_ddr_pmu, "0x01" on sys_ccn_pmu) and adds them to PMUs by identifier; the same
+// specs through pmucat's catalog, with and without a CPU identifier.
+TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
+  if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  VendorEvent core;
+  core.name = "inst_retired.any";
+  core.terms = "event=0xc0,period=2000003";
+  const VendorTree tree = make_vendor_tree({core}, CpuVendor::intel);
+  const testing::ScratchDir scratch("vendor-sys");
+  const std::filesystem::path devices = scratch / "devices";
+  write_vendor_tree(tree, devices);
+  auto write = [&](const std::string& relative, const std::string& text) {
+    std::filesystem::create_directories((devices / relative).parent_path());
+    std::ofstream(devices / relative) << text;
+  };
+  const struct {
+    const char* pmu;
+    const char* type;
+    const char* identifier;
+  } boxes[] = {{"uncore_sys_ddr_pmu0", "60", "v8"},
+               {"uncore_sys_ddr_pmu1", "61", "v9"},
+               {"uncore_sys_ccn_pmu", "62", "0x01"}};
+  for (const auto& box : boxes) {
+    const std::string base = box.pmu;
+    write(base + "/type", std::string(box.type) + "\n");
+    write(base + "/cpumask", "0\n");
+    write(base + "/identifier", std::string(box.identifier) + "\n");
+    write(base + "/format/event", "config:0-7\n");
+    write(base + "/format/config", "config:0-15\n");
+  }
+  const std::vector<std::string> specs{"sys_ddr_pmu.write_cycles", "SYS_CCN_PMU.READ_CYCLES",
+                                       "uncore_sys_ddr_pmu0/sys_ddr_pmu.write_cycles/",
+                                       "uncore_sys_ddr_pmu1/sys_ddr_pmu.write_cycles/",
+                                       "sys_ddr_pmu.write_cycles:u"};
+  options.cpuid = "GenuineIntel-6-8F-0";
+  const OracleRun run = run_perf(devices, specs, options);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  ASSERT_EQ(run.results.size(), specs.size());
+  ASSERT_TRUE(run.results[0].accepted()) << run.results[0].output;
+  ASSERT_EQ(run.results[0].attrs.size(), 1U);
+  EXPECT_EQ(run.results[0].attrs[0].type, 60U);
+  EXPECT_EQ(run.results[0].attrs[0].config[0], 0x2bU);
+  EXPECT_FALSE(run.results[3].accepted()) << run.results[3].output;
+  for (const std::string& cpuid : {options.cpuid, std::string()}) {
+    auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), cpuid});
+    ASSERT_TRUE(catalog.has_value());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const OurResult ours = encode_words(*catalog, specs[i], Semantics::perf);
+      EXPECT_EQ(ours.accepted(), run.results[i].accepted())
+          << specs[i] << " (cpuid '" << cpuid << "'): " << ours.error << run.results[i].output;
+      EXPECT_EQ(ours.attrs, run.results[i].attrs) << specs[i] << " (cpuid '" << cpuid << "')";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pmucat::differential

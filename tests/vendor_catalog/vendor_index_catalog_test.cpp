@@ -6,6 +6,7 @@
 #include <set>
 
 #include "pmucat/catalog.h"
+#include "pmucat/encode.h"
 #include "pmucat/vendor_index.h"
 #include "support/temp_tree.h"
 
@@ -33,6 +34,20 @@ constexpr std::string_view kUncore = R"([
   {"EventCode": "0x01", "EventName": "UNC_M_CAS_COUNT.RD", "ScaleUnit": "64Bytes",
    "UMask": "0x0f", "Unit": "iMC", "BriefDescription": "DRAM reads."},
   {"EventCode": "0x3c", "EventName": "CYCLES", "Unit": "CHA", "BriefDescription": "Box cycles."}
+])";
+
+// System tables (`sys` directories): events that attach by the PMU's identifier (Compat).
+constexpr std::string_view kBoardSys = R"([
+  {"EventCode": "0x2b", "EventName": "sysddr.write_cycles", "BriefDescription": "DDR writes.",
+   "Unit": "sysddr", "Compat": "v8"},
+  {"EventCode": "0x2a", "EventName": "sysddr.read_cycles", "BriefDescription": "DDR reads.",
+   "Unit": "sysddr", "Compat": "v8"},
+  {"ConfigCode": "0x7", "EventName": "sysddr.v9_only", "BriefDescription": "Other revision.",
+   "Unit": "sysddr", "Compat": "v9"}
+])";
+constexpr std::string_view kTestSys = R"([
+  {"ConfigCode": "0x2c", "EventName": "tsys.reads", "BriefDescription": "Test SoC reads.",
+   "Unit": "tsys", "Compat": "0x01"}
 ])";
 
 struct Fixture {
@@ -67,6 +82,24 @@ struct Fixture {
                "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,testlake,core\n");
     tree.write("json/x86/testlake/pipeline.json", kPipeline);
     tree.write("json/x86/testlake/uncore-cache.json", kUncore);
+    tree.write("json/x86/vendorx/board1/sys/ddrc.json", kBoardSys);
+    tree.write("json/test/soc/sys/uncore.json", kTestSys);
+    for (const char* ddr : {"uncore_sysddr_0", "uncore_sysddr_1"}) {
+      const std::string base = std::string("devices/") + ddr;
+      tree.write(base + "/type", ddr == std::string_view("uncore_sysddr_0") ? "60\n" : "61\n");
+      tree.write(base + "/cpumask", "0\n");
+      tree.write(base + "/identifier",
+                 ddr == std::string_view("uncore_sysddr_0") ? "v8\n" : "v9\n");
+      tree.write(base + "/format/event", "config:0-7\n");
+      tree.write(base + "/format/config", "config:0-15\n");
+    }
+    tree.write("devices/uncore_tsys/type", "62\n");
+    tree.write("devices/uncore_tsys/identifier", "0x01\n");
+    tree.write("devices/uncore_tsys/format/config", "config:0-15\n");
+    // The right identifier, but no PMU name the Unit matches.
+    tree.write("devices/other_ddr/type", "63\n");
+    tree.write("devices/other_ddr/identifier", "v8\n");
+    tree.write("devices/other_ddr/format/event", "config:0-7\n");
     auto summary = write_vendor_index(tree.path("json"), tree.path("index"));
     EXPECT_TRUE(summary.has_value());
   }
@@ -95,8 +128,10 @@ void expect_same_event(const Event& a, const Event& b, const std::string& where)
     VendorEvent left = *a.vendor;
     VendorEvent right = *b.vendor;
     for (VendorEvent* event : {&left, &right}) {
-      const std::size_t at = event->location.file.find("x86/");
-      if (at != std::string::npos) event->location.file.erase(0, at);
+      for (const char* arch : {"x86/", "test/"}) {
+        const std::size_t at = event->location.file.find(arch);
+        if (at != std::string::npos) event->location.file.erase(0, at);
+      }
     }
     EXPECT_EQ(left, right);
   }
@@ -115,7 +150,8 @@ TEST_P(BothForms, LookupOfOneNameIsTheListingsAnswer) {
   const Catalog listed = f.open(GetParam());
   ASSERT_NE(listed.vendor_model(), nullptr);
   std::set<std::string> names = model_names(listed);
-  for (const char* extra : {"CYCLES", "Cycles", "MIXED.CASE", "nope", "Bad.Code"}) {
+  for (const char* extra : {"CYCLES", "Cycles", "MIXED.CASE", "nope", "Bad.Code",
+                            "sysddr.write_cycles", "SYSDDR.V9_ONLY", "tsys.reads"}) {
     names.insert(extra);
   }
   std::size_t found = 0;
@@ -150,6 +186,41 @@ TEST_P(BothForms, LookupOfOneNameIsTheListingsAnswer) {
         if (by_lookup != nullptr) expect_same_event(*by_lookup, *by_listing, where);
       }
     }
+  }
+}
+
+// perf 6.1's pmu_add_sys_aliases(): a system-table event goes to every PMU whose identifier is
+// its Compat and whose name its Unit matches, after the model's events, whatever the CPU
+// identifier; `test`'s tables are built into perf too.
+TEST_P(BothForms, SystemTablesAttachByIdentifier) {
+  Fixture f;
+  for (const char* cpuid : {"GenuineIntel-6-8F-8", ""}) {
+    SCOPED_TRACE(cpuid);
+    const Catalog catalog =
+        std::move(Catalog::open(f.tree.path("devices"), {f.tree.path(GetParam()), cpuid}).value());
+    const Event* writes = catalog.find_pmu("uncore_sysddr_0")->find_event("SYSDDR.WRITE_CYCLES");
+    ASSERT_NE(writes, nullptr);
+    EXPECT_EQ(writes->source, EventSource::json);
+    EXPECT_EQ(writes->text, "event=0x2b");
+    ASSERT_NE(writes->vendor, nullptr);
+    EXPECT_TRUE(writes->vendor->system_table);
+    EXPECT_EQ(catalog.find_pmu("uncore_sysddr_1")->find_event("sysddr.write_cycles"), nullptr);
+    EXPECT_NE(catalog.find_pmu("uncore_sysddr_1")->find_event("sysddr.v9_only"), nullptr);
+    EXPECT_EQ(catalog.find_pmu("other_ddr")->find_event("sysddr.write_cycles"), nullptr);
+    EXPECT_EQ(catalog.find_pmu("cpu")->find_event("sysddr.write_cycles"), nullptr);
+    EXPECT_NE(catalog.find_pmu("uncore_tsys")->find_event("tsys.reads"), nullptr);
+
+    std::vector<std::string> listed;
+    for (const Event& event : catalog.find_pmu("uncore_sysddr_0")->events()) {
+      listed.push_back(event.name);
+    }
+    EXPECT_EQ(listed, (std::vector<std::string>{"sysddr.read_cycles", "sysddr.write_cycles"}));
+
+    auto encoded = encode(catalog, "sysddr.read_cycles");
+    ASSERT_TRUE(encoded) << encoded.error().message;
+    ASSERT_EQ(encoded->size(), 1u);
+    EXPECT_EQ((*encoded)[0].pmu, "uncore_sysddr_0");
+    EXPECT_EQ((*encoded)[0].attr.config[0], 0x2au);
   }
 }
 

@@ -102,6 +102,28 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
     EXPECT_TRUE(none->empty());
     compared += json->events.size();
   }
+  // Every architecture's system tables (`test` included, which has no mapfile).
+  std::error_code error;
+  for (fs::directory_iterator it(json_root, error), end; !error && it != end; it.increment(error)) {
+    if (!it->is_directory()) continue;
+    const std::string arch = it->path().filename().string();
+    SCOPED_TRACE(arch + " system tables");
+    pmucat::VendorModel json = pmucat::load_vendor_sys_tables(it->path());
+    pmucat::relativize_vendor_model(json, json_root);
+    auto file = pmucat::open_vendor_index_sys(index_root, arch);
+    ASSERT_TRUE(file.has_value()) << pmucat::render(file.error());
+    if (json.events.empty() && json.diagnostics.empty()) {
+      EXPECT_FALSE(file->has_value());
+      continue;
+    }
+    ASSERT_TRUE(file->has_value());
+    auto decoded = (*file)->model();
+    ASSERT_TRUE(decoded.has_value());
+    for (VendorEvent& event : decoded->events) event.system_table = true;  // the file says it
+    EXPECT_EQ(decoded->events, json.events);
+    EXPECT_EQ(decoded->diagnostics, json.diagnostics);
+    compared += json.events.size();
+  }
 }
 
 TEST(VendorIndex, TestTreeGivesTheJsonModels) {
