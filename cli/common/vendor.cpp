@@ -46,6 +46,23 @@ bool is_live(const std::filesystem::path& tree_dir) {
   return std::filesystem::equivalent(tree_dir, "/sys/bus/event_source/devices", error) && !error;
 }
 
+// The sysfs root above a devices folder (`<root>/bus/event_source/devices`) when it describes
+// arm64 CPUs: one stat of cpu0's MIDR decides, so other trees pay a single failed call.
+std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path& tree_dir) {
+  const std::filesystem::path devices = tree_dir.lexically_normal();
+  std::filesystem::path root = devices.parent_path();
+  if (devices.filename() != "devices" || root.filename() != "event_source") return std::nullopt;
+  root = root.parent_path();
+  if (root.filename() != "bus") return std::nullopt;
+  root = root.parent_path();
+  std::error_code error;
+  if (!std::filesystem::exists(root / "devices/system/cpu/cpu0/regs/identification/midr_el1",
+                               error)) {
+    return std::nullopt;
+  }
+  return root;
+}
+
 }  // namespace
 
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {
@@ -67,6 +84,12 @@ VendorOptions choose_vendor_options(const VendorInputs& inputs) {
     options.cpuid = *inputs.capture_cpuid;
   } else if (inputs.live_tree && inputs.host_cpuid) {
     options.cpuid = *inputs.host_cpuid;
+  } else if (inputs.tree_midr_cpuid) {
+    options.cpuid = *inputs.tree_midr_cpuid;
+  }
+  // perf 6.1 on arm64: each PMU's identifier from its own CPUs, unless PERF_CPUID names one.
+  if (inputs.midr_root && !inputs.option_cpuid && !inputs.env_cpuid) {
+    options.midr_root = *inputs.midr_root;
   }
   return options;
 }
@@ -87,6 +110,12 @@ VendorOptions vendor_options(const CommonOptions& options, const std::filesystem
   inputs.live_tree = is_live(tree_dir);
   if (inputs.live_tree && !inputs.option_cpuid && !inputs.env_cpuid && !capture_cpuid) {
     inputs.host_cpuid = host_cpuid("/sys");
+  }
+  if (!inputs.option_cpuid && !inputs.env_cpuid) {
+    if (auto root = tree_midr_root(tree_dir)) {
+      inputs.tree_midr_cpuid = arm64_midr_cpuid(*root);
+      if (inputs.tree_midr_cpuid) inputs.midr_root = std::move(root);
+    }
   }
   return choose_vendor_options(inputs);
 }

@@ -25,11 +25,16 @@ struct VendorInputs {
   // tree is not described by this CPU).
   std::optional<std::string> host_cpuid;
   bool live_tree = false;
+  // The tree's own arm64 MIDR files (devices/system/cpu/cpuN/regs/identification/midr_el1 under
+  // its sysfs root): the root, and the identifier of its first CPU. Absent on other trees.
+  std::optional<std::filesystem::path> midr_root;
+  std::optional<std::string> tree_midr_cpuid;
 };
 
 // First of: --no-events-dir (none), --events-dir, $PMUCAT_EVENTS_DIR, the installed catalog;
 // an empty directory means none. CPU identifier: --cpuid, $PMUCAT_CPUID, the capture's, the
-// host's for the live tree.
+// host's for the live tree, the tree's first CPU's MIDR. Without --cpuid or $PMUCAT_CPUID (perf's
+// PERF_CPUID), a tree with MIDR files chooses each PMU's model by its own CPUs (midr_root).
 VendorOptions choose_vendor_options(const VendorInputs& inputs);
 
 // The same from the process: the options, the environment, the catalog installed beside the

@@ -125,7 +125,7 @@ struct PmuInfo {
 // One PMU. Directory-backed PMUs load each part (attributes, formats, events) on first use and
 // cache it; every accessor is safe to call from several threads at once.
 namespace detail {
-class VendorCatalog;
+class VendorCatalogs;
 }
 
 class Pmu {
@@ -168,7 +168,7 @@ class Pmu {
  private:
   friend class Catalog;
   // The vendor events this PMU merges with its own; set by the catalog before the PMU is shared.
-  void attach_vendor(std::shared_ptr<const detail::VendorCatalog> vendor);
+  void attach_vendor(std::shared_ptr<const detail::VendorCatalogs> vendor);
 
   struct State;
   explicit Pmu(std::unique_ptr<State> state);
@@ -195,8 +195,15 @@ struct VendorOptions {
   // A directory laid out like the kernel's tools/perf/pmu-events/arch (<arch>/mapfile.csv and
   // model directories of JSON files); empty: sysfs only.
   std::filesystem::path events_dir;
-  // perf's CPU identifier (the format of PERF_CPUID) that chooses the model; empty: sysfs only.
+  // perf's CPU identifier (the format of PERF_CPUID) that chooses the model; empty: no model
+  // (the system tables still apply).
   std::string cpuid;
+  // A sysfs root (`/sys`, a capture) whose devices/system/cpu/cpuN/regs/identification/midr_el1
+  // files describe the tree's CPUs. When set, each PMU's model is chosen by the identifier of
+  // its own CPUs, as perf 6.1 does on arm64 without PERF_CPUID: the MIDR of the first CPU of its
+  // cpumask (else cpus) with a readable one; a PMU with neither gets no model. `cpuid` then
+  // only names the machine's model (Catalog::vendor_model()). Empty: `cpuid` for every PMU.
+  std::filesystem::path midr_root = {};
 };
 
 class Catalog {
@@ -250,7 +257,7 @@ class Catalog {
   std::span<const Diagnostic> vendor_diagnostics() const;
 
  private:
-  static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalog> vendor);
+  static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalogs> vendor);
 
   struct State;
   explicit Catalog(std::unique_ptr<State> state);

@@ -174,10 +174,26 @@ std::optional<VendorModelChoice> choose_vendor_model(const std::filesystem::path
                                                      std::string_view cpuid,
                                                      std::vector<Diagnostic>& notes);
 
+// perf's arm64 identifier of a tree's CPUs: the MIDR of the lowest-numbered CPU with a readable
+// `sysfs_root`/devices/system/cpu/cpuN/regs/identification/midr_el1, variant and revision
+// cleared, printed `0x%016lx`; nullopt when none has one or it is zero.
+std::optional<std::string> arm64_midr_cpuid(const std::filesystem::path& sysfs_root);
+
+// perf's powerpc identifier: the processor version register printed `%.8lx` (`004e1202`).
+std::string powerpc_cpuid(std::uint64_t pvr);
+
+// perf's s390 identifier from the texts of /proc/sysinfo and /proc/service_levels (nullopt when
+// that file is absent, as in a z/VM guest): `Manufacturer,Type,Model[,version,authorization]`
+// (`IBM,8561,703,T01,3.6,002f`), each field the words of its line joined as perf joins them and
+// cut to perf's buffer sizes; nullopt when Manufacturer, Type or Model is missing.
+std::optional<std::string> s390_cpuid(std::string_view sysinfo,
+                                      std::optional<std::string_view> service_levels);
+
 // The identifier perf computes for this machine: x86 `Vendor-Family-Model-Stepping` from CPUID
 // (model and stepping in upper-case hex), arm64 the MIDR of the first CPU with variant and
 // revision cleared (`0x%016lx`, read from `sysfs_root`/devices/system/cpu/cpuN/regs/
-// identification/midr_el1), else nullopt. `sysfs_root` is `/sys` normally.
+// identification/midr_el1), powerpc the PVR, s390 /proc/sysinfo and /proc/service_levels, else
+// nullopt. `sysfs_root` is `/sys` normally.
 std::optional<std::string> host_cpuid(const std::filesystem::path& sysfs_root);
 
 }  // namespace pmucat

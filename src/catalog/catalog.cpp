@@ -126,7 +126,7 @@ struct Catalog::State {
 
   VendorOptions vendor_options;
   // Null when the options name no events directory.
-  std::shared_ptr<const detail::VendorCatalog> vendor;
+  std::shared_ptr<const detail::VendorCatalogs> vendor;
 
   mutable std::once_flag listed_once;
   mutable Listing listing;
@@ -233,7 +233,7 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir) {
   return Catalog(std::move(state));
 }
 
-void Catalog::attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalog> vendor) {
+void Catalog::attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalogs> vendor) {
   pmu.attach_vendor(std::move(vendor));
 }
 
@@ -246,11 +246,11 @@ std::optional<Pmu> Catalog::unloaded_copy(const Pmu& pmu) const {
 
 namespace {
 
-std::shared_ptr<const detail::VendorCatalog> make_vendor(const VendorOptions& options) {
+std::shared_ptr<const detail::VendorCatalogs> make_vendor(const VendorOptions& options) {
   // Without a CPU identifier no model is chosen, but the system tables still apply (they attach
   // by the PMU's identifier).
   if (options.events_dir.empty()) return nullptr;
-  return std::make_shared<const detail::VendorCatalog>(options);
+  return std::make_shared<const detail::VendorCatalogs>(options);
 }
 
 }  // namespace
@@ -334,12 +334,12 @@ const VendorOptions& Catalog::vendor_options() const {
 }
 
 const VendorModel* Catalog::vendor_model() const {
-  return state_->vendor ? state_->vendor->full().model.get() : nullptr;
+  return state_->vendor ? state_->vendor->main().full().model.get() : nullptr;
 }
 
 std::span<const Diagnostic> Catalog::vendor_diagnostics() const {
   if (!state_->vendor) return {};
-  return state_->vendor->full().diagnostics;
+  return state_->vendor->main().full().diagnostics;
 }
 
 std::string_view to_string(EventSource source) {

@@ -154,7 +154,12 @@ struct Pmu::State {
   LazyPart<FormatList> formats;
   LazyPart<EventIndex> events;
   // The catalog's vendor JSON events (null: sysfs only); merged into `events` when it loads.
-  std::shared_ptr<const detail::VendorCatalog> vendor;
+  std::shared_ptr<const detail::VendorCatalogs> vendor;
+  // This PMU's vendor catalog (vendor must be set): the tree's one, or on an arm64 tree read
+  // by its MIDR files, the one of this PMU's CPUs (which needs its attributes).
+  const detail::VendorCatalog& vendor_catalog() const {
+    return vendor->per_pmu() ? vendor->for_pmu(load_attributes().attributes) : vendor->main();
+  }
   // A from_info PMU's events, indexed (with the vendor's) on first use.
   mutable std::optional<std::vector<Event>> given_events;
 
@@ -200,7 +205,7 @@ struct Pmu::State {
         loaded = detail::load_events(dir);
       }
       if (vendor) {
-        const auto json = vendor->events_for(attachment());
+        const auto json = vendor_catalog().events_for(attachment());
         loaded.events = detail::merge_vendor_events(std::move(loaded.events), json);
       }
       return index_events(std::move(loaded.events), std::move(loaded.diagnostics));
@@ -417,7 +422,7 @@ const Event* Pmu::find_event(std::string_view name) const {
   // found first, without the PMU's whole listing.
   bool json_name = false;
   if (index == nullptr && state_->vendor) {
-    auto named = state_->vendor->named(lower);
+    auto named = state_->vendor_catalog().named(lower);
     std::vector<std::shared_ptr<const VendorEvent>> json;
     std::optional<Diagnostic> lookup_error;
     if (named) {
@@ -447,7 +452,7 @@ const Event* Pmu::find_event(std::string_view name) const {
   return find_in(*index, lower, spellings);
 }
 
-void Pmu::attach_vendor(std::shared_ptr<const detail::VendorCatalog> vendor) {
+void Pmu::attach_vendor(std::shared_ptr<const detail::VendorCatalogs> vendor) {
   state_->vendor = std::move(vendor);
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <map>
 
+#include "catalog/sysfs_file.h"
 #include "pmucat/terms.h"
 #include "vendor/vendor_numbers.h"
 
@@ -235,6 +236,65 @@ void VendorCatalog::append_system(const PmuAttachment& pmu,
   for (const VendorEvent& event : tables->events) {
     if (attaches(event, pmu)) events.emplace_back(tables, &event);
   }
+}
+
+std::string midr_cpuid_of(const std::filesystem::path& sysfs_root,
+                          std::span<const std::uint32_t> cpus) {
+  for (std::uint32_t cpu : cpus) {
+    const std::string path =
+        (sysfs_root / fmt::format("devices/system/cpu/cpu{}", cpu) / "regs/identification/midr_el1")
+            .string();
+    auto text = read_sysfs_file(AT_FDCWD, path, path);
+    if (!text) continue;  // perf tries the next CPU of the PMU
+    // strtoul(text, NULL, 16), as perf reads it: an optional 0x, then hex digits.
+    std::string_view digits = first_line(*text);
+    while (!digits.empty() && (digits.front() == ' ' || digits.front() == '\t')) {
+      digits.remove_prefix(1);
+    }
+    if (digits.starts_with("0x") || digits.starts_with("0X")) digits.remove_prefix(2);
+    std::uint64_t midr = 0;
+    std::from_chars(digits.data(), digits.data() + digits.size(), midr, 16);
+    constexpr std::uint64_t kVariantMask = 0xfull << 20;
+    constexpr std::uint64_t kRevisionMask = 0xf;
+    midr &= ~(kVariantMask | kRevisionMask);
+    // perf stops at the first CPU it can read, and a zero MIDR gives no identifier.
+    return midr == 0 ? std::string() : fmt::format("0x{:016x}", midr);
+  }
+  return {};
+}
+
+VendorCatalogs::VendorCatalogs(VendorOptions options)
+    : main_(std::make_shared<const VendorCatalog>(std::move(options))) {}
+
+const VendorCatalog& VendorCatalogs::for_pmu(const PmuAttributes& attributes) const {
+  if (!per_pmu()) return *main_;
+  // perf's pmu_cpumask(): the cpumask file first, else cpus.
+  const CpuList* cpus = attributes.cpumask ? &*attributes.cpumask
+                        : attributes.cpus  ? &*attributes.cpus
+                                           : nullptr;
+  std::lock_guard lock(mutex_);
+  std::string cpuid;
+  if (cpus != nullptr) {
+    for (std::uint32_t cpu : cpus->cpus) {
+      auto [known, added] = midr_of_cpu_.try_emplace(cpu);
+      if (added) {
+        const std::uint32_t one[] = {cpu};
+        known->second = midr_cpuid_of(main_->options().midr_root, one);
+      }
+      if (!known->second.empty()) {
+        cpuid = known->second;
+        break;
+      }
+    }
+  }
+  auto found = by_cpuid_.find(cpuid);
+  if (found == by_cpuid_.end()) {
+    VendorOptions options = main_->options();
+    options.cpuid = cpuid;  // empty: no model for this PMU, as perf's NULL identifier
+    options.midr_root.clear();
+    found = by_cpuid_.emplace(cpuid, std::make_unique<VendorCatalog>(std::move(options))).first;
+  }
+  return *found->second;
 }
 
 Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor) {

@@ -103,6 +103,31 @@ class VendorCatalog {
   static void group_by_pmu(Full& full);
 };
 
+// The vendor catalogs of one tree: one model for every PMU (options.cpuid), or, with
+// options.midr_root, one per CPU identifier its PMUs' CPUs have (perf 6.1 on arm64, where a
+// big.LITTLE machine's core PMUs each get their own model). Thread-safe.
+class VendorCatalogs {
+ public:
+  explicit VendorCatalogs(VendorOptions options);
+  // True when the catalog of a PMU depends on its CPUs (options.midr_root set).
+  bool per_pmu() const { return !main_->options().midr_root.empty(); }
+  // options.cpuid's catalog: every PMU's without midr_root; the machine's with it.
+  const VendorCatalog& main() const { return *main_; }
+  // The catalog of a PMU with these attributes (its cpumask, else cpus, names its CPUs).
+  const VendorCatalog& for_pmu(const PmuAttributes& attributes) const;
+
+ private:
+  std::shared_ptr<const VendorCatalog> main_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::uint32_t, std::string> midr_of_cpu_;  // "" when unreadable
+  mutable std::map<std::string, std::unique_ptr<VendorCatalog>, std::less<>> by_cpuid_;
+};
+
+// perf's arm64 identifier of a PMU's CPUs: the MIDR of the first of `cpus` whose midr_el1 under
+// `sysfs_root` reads, variant and revision cleared, `0x%016lx`; empty when none does.
+std::string midr_cpuid_of(const std::filesystem::path& sysfs_root,
+                          std::span<const std::uint32_t> cpus);
+
 // A JSON event as an Event of a PMU (source json): its term string parsed like an events/ file,
 // ScaleUnit split into scale and unit as perf does (strtod's number, then the rest).
 Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor);

@@ -1,10 +1,11 @@
 // The CPU identifier perf 6.1 computes for the machine it runs on (arch/*/util/header.c).
-#include "vendor/host_cpuid.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "pmucat/vendor_events.h"
 
@@ -48,11 +49,108 @@ std::optional<std::string> x86_cpuid() {
 }
 #endif
 
-// The MIDR of the first CPU that has one, variant and revision cleared, as perf's arm64
-// get_cpuid_str prints it. Read from any sysfs root, so it is testable everywhere.
+#if defined(__powerpc__) || defined(__powerpc64__)
+std::uint64_t read_pvr() {
+  unsigned long pvr;
+  asm volatile("mfspr %0, 0x11f" : "=r"(pvr));  // SPRN_PVR; the kernel emulates it for users
+  return pvr;
+}
+#endif
+
+
+#if defined(__s390__) || defined(__s390x__)
+std::optional<std::string> read_whole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text;
+}
+#endif
+
+// The words of `line` after `prefix`, split at spaces and newlines as perf's strtok_r does
+// (a tab is part of a word).
+std::vector<std::string_view> words_after(std::string_view line, std::string_view prefix) {
+  std::vector<std::string_view> words;
+  std::string_view rest = line.substr(prefix.size());
+  while (!rest.empty()) {
+    const std::size_t start = rest.find_first_not_of(" \n");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const std::size_t end = rest.find_first_of(" \n");
+    words.push_back(rest.substr(0, end));
+    if (end == std::string_view::npos) break;
+    rest.remove_prefix(end);
+  }
+  return words;
+}
+
+// perf fills fixed buffers with scnprintf: at most `size` - 1 bytes end up in a field.
+void append_capped(std::string& field, std::string_view text, std::size_t size) {
+  if (field.size() + 1 >= size) return;
+  field.append(text.substr(0, size - 1 - field.size()));
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end == std::string_view::npos ? text.size() : end + 1));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return lines;
+}
+
 }  // namespace
 
-namespace vendor {
+std::string powerpc_cpuid(std::uint64_t pvr) {
+  return fmt::format("{:08x}", pvr);
+}
+
+std::optional<std::string> s390_cpuid(std::string_view sysinfo,
+                                      std::optional<std::string_view> service_levels) {
+  // perf's buffers: manufacturer[32], type[8], model[33], version[8], authorization[8].
+  std::string manufacturer;
+  std::string type;
+  std::string model;
+  for (std::string_view line : lines_of(sysinfo)) {
+    if (line.starts_with("Manufacturer:")) {
+      for (std::string_view word : words_after(line, "Manufacturer:")) {
+        append_capped(manufacturer, word, 32);
+      }
+    }
+    if (line.starts_with("Type:")) {
+      for (std::string_view word : words_after(line, "Type:")) append_capped(type, word, 8);
+    }
+    if (line.starts_with("Model:")) {
+      // Model capacity, then the model: joined by a comma; only the first Model: line counts.
+      for (std::string_view word : words_after(line, "Model:")) {
+        if (!model.empty()) append_capped(model, ",", 33);
+        append_capped(model, word, 33);
+      }
+      break;
+    }
+  }
+  if (manufacturer.empty() || type.empty() || model.empty()) return std::nullopt;
+  std::string version;
+  std::string authorization;
+  if (service_levels) {
+    for (std::string_view line : lines_of(*service_levels)) {
+      if (!line.starts_with("CPU-MF:")) continue;
+      for (std::string_view word : words_after(line, "CPU-MF:")) {
+        if (word.starts_with("version=")) append_capped(version, word.substr(8), 8);
+        if (word.starts_with("authorization=")) append_capped(authorization, word.substr(14), 8);
+      }
+    }
+  }
+  if (!version.empty() && !authorization.empty()) {
+    return fmt::format("{},{},{},{},{}", manufacturer, type, model, version, authorization);
+  }
+  return fmt::format("{},{},{}", manufacturer, type, model);
+}
+
+// The MIDR of the first CPU that has one, variant and revision cleared, as perf's arm64
+// get_cpuid_str prints it. Read from any sysfs root, so it is testable everywhere.
 std::optional<std::string> arm64_midr_cpuid(const fs::path& sysfs_root) {
   const fs::path cpu_dir = sysfs_root / "devices/system/cpu";
   std::vector<unsigned long> cpus;
@@ -79,14 +177,22 @@ std::optional<std::string> arm64_midr_cpuid(const fs::path& sysfs_root) {
   }
   return std::nullopt;
 }
-}  // namespace vendor
 
 std::optional<std::string> host_cpuid(const fs::path& sysfs_root) {
 #if defined(__x86_64__) || defined(__i386__)
   (void)sysfs_root;
   return x86_cpuid();
 #elif defined(__aarch64__)
-  return vendor::arm64_midr_cpuid(sysfs_root);
+  return arm64_midr_cpuid(sysfs_root);
+#elif defined(__powerpc__) || defined(__powerpc64__)
+  (void)sysfs_root;
+  return powerpc_cpuid(read_pvr());
+#elif defined(__s390__) || defined(__s390x__)
+  (void)sysfs_root;
+  const std::optional<std::string> sysinfo = read_whole("/proc/sysinfo");
+  if (!sysinfo) return std::nullopt;
+  const std::optional<std::string> levels = read_whole("/proc/service_levels");
+  return s390_cpuid(*sysinfo, levels ? std::optional<std::string_view>(*levels) : std::nullopt);
 #else
   (void)sysfs_root;
   return std::nullopt;

@@ -1,5 +1,5 @@
-// Internal unit test of choose_vendor_options (cli/common/vendor.h): which vendor JSON catalog and CPU
-// identifier a tool uses, from every input that has a say.
+// Internal unit test of choose_vendor_options (cli/common/vendor.h): which vendor JSON catalog and
+// CPU identifier a tool uses, from every input that has a say.
 #include <gtest/gtest.h>
 
 #include "common/vendor.h"
@@ -19,6 +19,28 @@ VendorInputs everything() {
   inputs.host_cpuid = "host-cpuid";
   inputs.live_tree = true;
   return inputs;
+}
+
+// A tree with MIDR files (arm64): each PMU's model by its own CPUs, as perf without PERF_CPUID;
+// --cpuid or $PMUCAT_CPUID (perf's PERF_CPUID) names one model for every PMU instead.
+TEST(ChooseVendorOptions, MidrFilesChooseEachPmusModelUnlessAnIdentifierIsGiven) {
+  VendorInputs inputs;
+  inputs.midr_root = "/trees/arm";
+  inputs.tree_midr_cpuid = "0x00000000410fd030";
+  VendorOptions chosen = choose_vendor_options(inputs);
+  EXPECT_EQ(chosen.midr_root, "/trees/arm");
+  EXPECT_EQ(chosen.cpuid, "0x00000000410fd030");  // the tree's first CPU names the machine
+  inputs.capture_cpuid = "capture-cpuid";
+  chosen = choose_vendor_options(inputs);
+  EXPECT_EQ(chosen.midr_root, "/trees/arm");
+  EXPECT_EQ(chosen.cpuid, "capture-cpuid");
+  inputs.env_cpuid = "env-cpuid";
+  chosen = choose_vendor_options(inputs);
+  EXPECT_TRUE(chosen.midr_root.empty());
+  EXPECT_EQ(chosen.cpuid, "env-cpuid");
+  inputs.env_cpuid.reset();
+  inputs.option_cpuid = "option-cpuid";
+  EXPECT_TRUE(choose_vendor_options(inputs).midr_root.empty());
 }
 
 TEST(ChooseVendorOptions, NothingGivenIsSysfsOnly) {

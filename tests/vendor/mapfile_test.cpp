@@ -1,4 +1,4 @@
-// Internal unit test of src/vendor (host_cpuid.h, cpuid_prefilter.h): mapfile.csv rows and
+// Internal unit test of src/vendor (cpuid_prefilter.h, host identifiers): mapfile.csv rows and
 // perf's CPU identifier rules (x86 stepping, whole match elsewhere).
 #include <gtest/gtest.h>
 #include <regex.h>
@@ -15,7 +15,6 @@
 #include "pmucat/vendor_events.h"
 #include "support/scratch_dir.h"
 #include "vendor/cpuid_prefilter.h"
-#include "vendor/host_cpuid.h"
 
 namespace {
 
@@ -266,6 +265,44 @@ TEST(Mapfile, PatternsThatRepeatTooMuchAreNotCompiled) {
                                     CpuidRules::whole));
 }
 
+// perf's powerpc identifier: the PVR as eight lower-case hex digits, which the mapfile's rows
+// (`004e[[:xdigit:]]{4}`) match whole.
+TEST(HostCpuid, PowerpcIsThePvrInEightHexDigits) {
+  EXPECT_EQ(pmucat::powerpc_cpuid(0x004e1202), "004e1202");
+  EXPECT_EQ(pmucat::powerpc_cpuid(0x80'0200), "00800200");
+  EXPECT_TRUE(pmucat::cpuid_matches("004e[[:xdigit:]]{4}", pmucat::powerpc_cpuid(0x004e1202),
+                                    CpuidRules::whole));
+  EXPECT_FALSE(pmucat::cpuid_matches("004e[[:xdigit:]]{4}", pmucat::powerpc_cpuid(0x00801200),
+                                     CpuidRules::whole));
+}
+
+// perf's s390 identifier from /proc/sysinfo and /proc/service_levels, as the mapfile's rows
+// expect it; words split at spaces only, the model's two words joined by a comma, only the first
+// Model: line, fields cut to perf's buffers, the version part only with both values.
+TEST(HostCpuid, S390IsManufacturerTypeModelAndCounterFacility) {
+  const std::string sysinfo =
+      "Manufacturer:         IBM\n"
+      "Type:                 8561\n"
+      "LIC Identifier:       0123456789abcdef\n"
+      "Model:                703              T01\n"
+      "Model Capacity:       703              00000000\n"
+      "Model:                999\n";
+  const std::string levels =
+      "CPU-MF: Counter facility: version=3.6 authorization=002f\n"
+      "CPU-MF: Sampling facility: min_rate=18228 max_rate=170650536 cpu_speed=5200 mode=basic\n";
+  const auto id = pmucat::s390_cpuid(sysinfo, levels);
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(*id, "IBM,8561,703,T01,3.6,002f");
+  EXPECT_TRUE(pmucat::cpuid_matches("^IBM.856[12].*3\\.6.[[:xdigit:]]+$", *id, CpuidRules::whole));
+  EXPECT_EQ(pmucat::s390_cpuid(sysinfo, std::nullopt), "IBM,8561,703,T01");
+  EXPECT_EQ(pmucat::s390_cpuid(sysinfo, "CPU-MF: Counter facility: version=3.6\n"),
+            "IBM,8561,703,T01");
+  EXPECT_EQ(pmucat::s390_cpuid("Manufacturer: IBM\nModel: 703\n", levels), std::nullopt);
+  // perf's type buffer holds 7 bytes; a tab is part of a word.
+  EXPECT_EQ(pmucat::s390_cpuid("Manufacturer: IBM\nType: 123456789\nModel: a\tb\n", std::nullopt),
+            "IBM,1234567,a\tb");
+}
+
 TEST(CpuidPrefilter, SkipsTheAlternativesAndBracketsItUnderstands) {
   using pmucat::vendor::cpuid_may_match;
   EXPECT_FALSE(cpuid_may_match("GenuineIntel-6-(97|9A|B7)", "GenuineIntel-6-8F-8"));
@@ -312,11 +349,11 @@ TEST(HostCpuid, Arm64MidrOfTheFirstCpuWithVariantAndRevisionCleared) {
     std::filesystem::create_directories(path);
     std::ofstream(path / "midr_el1") << text;
   };
-  EXPECT_FALSE(pmucat::vendor::arm64_midr_cpuid(dir.path()).has_value());
+  EXPECT_FALSE(pmucat::arm64_midr_cpuid(dir.path()).has_value());
   write("cpu10", "0x00000000413fd0c1\n");
   write("cpu2", "0x00000000411fd0c3\n");
   std::filesystem::create_directories(dir.path() / "devices/system/cpu/cpu1");
-  EXPECT_EQ(pmucat::vendor::arm64_midr_cpuid(dir.path()), "0x00000000410fd0c0");
+  EXPECT_EQ(pmucat::arm64_midr_cpuid(dir.path()), "0x00000000410fd0c0");
 }
 
 TEST(HostCpuid, X86IdentifierHasFourParts) {

@@ -1,4 +1,4 @@
-// Internal unit test of vendor::arm64_midr_cpuid (src/vendor/host_cpuid.h) on the fixture trees,
+// Unit test of arm64_midr_cpuid on the fixture trees,
 // with the catalog's vendor side: the hybrid Intel tree (fixtures/sysfs/intel-adl-hybrid) with
 // our own JSON and with the kernel's alderlake model, and the arm64 tree (fixtures/sysfs/arm64-n1)
 // whose midr_el1 files choose the model of tests/vendor/data/arch/arm64.
@@ -10,7 +10,6 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "support/temp_tree.h"
-#include "vendor/host_cpuid.h"
 
 namespace pmucat {
 namespace {
@@ -169,15 +168,15 @@ TEST(HybridFixture, KernelAlderlakeModelSplitsEventsByCoreType) {
 }
 
 TEST(Arm64Fixture, MidrFilesGiveTheIdentifierWithVariantAndRevisionCleared) {
-  EXPECT_EQ(vendor::arm64_midr_cpuid(kArm64), "0x00000000410fd0c0");
+  EXPECT_EQ(arm64_midr_cpuid(kArm64), "0x00000000410fd0c0");
   // The identifier comes from the sysfs root, not from the devices folder or a PMU directory.
-  EXPECT_EQ(vendor::arm64_midr_cpuid(kArm64 / "bus/event_source/devices"), std::nullopt);
+  EXPECT_EQ(arm64_midr_cpuid(kArm64 / "bus/event_source/devices"), std::nullopt);
   // Trees without the files (every other fixture) have none.
-  EXPECT_EQ(vendor::arm64_midr_cpuid(kSource / "fixtures/sysfs/arm-neoverse"), std::nullopt);
+  EXPECT_EQ(arm64_midr_cpuid(kSource / "fixtures/sysfs/arm-neoverse"), std::nullopt);
 }
 
 TEST(Arm64Fixture, MidrSelectsTheModelAndArchStdEventsEncode) {
-  const auto cpuid = vendor::arm64_midr_cpuid(kArm64);
+  const auto cpuid = arm64_midr_cpuid(kArm64);
   ASSERT_TRUE(cpuid.has_value());
   auto catalog = Catalog::open(kArm64, {kSource / "tests/vendor/data/arch", *cpuid});
   ASSERT_TRUE(catalog.has_value());
@@ -219,7 +218,7 @@ TEST(Arm64Fixture, MidrSelectsTheModelAndArchStdEventsEncode) {
 TEST(Arm64Fixture, KernelModelForTheMidr) {
   const auto events_dir = kernel_events_dir();
   if (!events_dir) GTEST_SKIP() << "no kernel pmu-events/arch configured";
-  auto catalog = Catalog::open(kArm64, {*events_dir, *vendor::arm64_midr_cpuid(kArm64)});
+  auto catalog = Catalog::open(kArm64, {*events_dir, *arm64_midr_cpuid(kArm64)});
   ASSERT_TRUE(catalog.has_value());
   ASSERT_NE(catalog->vendor_model(), nullptr);
   EXPECT_EQ(catalog->vendor_model()->directory, "arm/cortex-a76-n1");

@@ -235,6 +235,71 @@ TEST(VendorCatalog, NoCpuidOrNoMatchMeansSysfsOnly) {
                           [](const Diagnostic& d) { return d.id == "mapfile-no-match"; }));
 }
 
+// perf 6.1 on arm64 without PERF_CPUID: each PMU's table is the one of its own CPUs' MIDR (its
+// cpumask, else cpus), so a big.LITTLE machine's core PMUs each get their model; with one
+// identifier for the whole tree (PERF_CPUID, --cpuid) both get that one.
+TEST(VendorCatalog, ArmCorePmusTakeTheModelOfTheirOwnCpus) {
+  TempTree tree;
+  const struct {
+    const char* pmu;
+    const char* type;
+    const char* cpus;
+  } cores[] = {{"armv8_cortex_a53", "8", "0-1"}, {"armv8_cortex_a72", "9", "2-3"}};
+  for (const auto& core : cores) {
+    const std::string base = std::string("devices/") + core.pmu;
+    tree.write(base + "/type", std::string(core.type) + "\n");
+    tree.write(base + "/cpus", std::string(core.cpus) + "\n");
+    tree.write(base + "/format/event", "config:0-15\n");
+  }
+  tree.write("devices/uncore_dsu_0/type", "10\n");
+  tree.write("devices/uncore_dsu_0/cpumask", "3\n");
+  tree.write("devices/uncore_dsu_0/format/event", "config:0-15\n");
+  // MIDRs with a revision (cleared) and no readable file for cpu2 (perf tries the next CPU).
+  const char* midr[] = {"0x00000000410fd034\n", "0x00000000410fd034\n", nullptr,
+                        "0x00000000411fd081\n"};
+  for (int cpu = 0; cpu < 4; ++cpu) {
+    if (midr[cpu] == nullptr) continue;
+    tree.write(
+        "root/devices/system/cpu/cpu" + std::to_string(cpu) + "/regs/identification/midr_el1",
+        midr[cpu]);
+  }
+  tree.write("events/arm64/mapfile.csv",
+             "Family-model,Version,Filename,EventType\n"
+             "0x00000000410fd030,v1,arm/cortex-a53,core\n"
+             "0x00000000410fd080,v1,arm/cortex-a72,core\n");
+  tree.write("events/arm64/arm/cortex-a53/pipeline.json",
+             R"([{"EventCode": "0x11", "EventName": "A53_ONLY", "BriefDescription": "a53"},
+                 {"EventCode": "0x21", "EventName": "COMMON", "BriefDescription": "a53 side"}])");
+  tree.write("events/arm64/arm/cortex-a72/pipeline.json",
+             R"([{"EventCode": "0x12", "EventName": "A72_ONLY", "BriefDescription": "a72"},
+                 {"EventCode": "0x22", "EventName": "COMMON", "BriefDescription": "a72 side"},
+                 {"EventCode": "0x33", "EventName": "DSU_CYCLES", "Unit": "dsu",
+                  "BriefDescription": "dsu"}])");
+  VendorOptions per_pmu{tree.path("events"), "0x00000000410fd030"};
+  per_pmu.midr_root = tree.path("root");
+  const Catalog catalog = std::move(Catalog::open(tree.path("devices"), per_pmu).value());
+  const Pmu* a53 = catalog.find_pmu("armv8_cortex_a53");
+  const Pmu* a72 = catalog.find_pmu("armv8_cortex_a72");
+  EXPECT_NE(a53->find_event("a53_only"), nullptr);
+  EXPECT_EQ(a53->find_event("a72_only"), nullptr);
+  EXPECT_NE(a72->find_event("a72_only"), nullptr);
+  EXPECT_EQ(a72->find_event("a53_only"), nullptr);
+  // uncore_dsu_0's cpumask is CPU 3: the a72 model's uncore event.
+  EXPECT_NE(catalog.find_pmu("uncore_dsu_0")->find_event("dsu_cycles"), nullptr);
+  auto common = encode(catalog, "common");
+  ASSERT_TRUE(common) << common.error().message;
+  ASSERT_EQ(common->size(), 2u);
+  EXPECT_EQ((*common)[0].attr.config[0], 0x21u);
+  EXPECT_EQ((*common)[1].attr.config[0], 0x22u);
+  ASSERT_NE(catalog.vendor_model(), nullptr);
+  EXPECT_EQ(catalog.vendor_model()->directory, "arm/cortex-a53");
+
+  const Catalog one_model = std::move(
+      Catalog::open(tree.path("devices"), {tree.path("events"), "0x00000000410fd030"}).value());
+  EXPECT_NE(one_model.find_pmu("armv8_cortex_a72")->find_event("a53_only"), nullptr);
+  EXPECT_EQ(one_model.find_pmu("armv8_cortex_a72")->find_event("a72_only"), nullptr);
+}
+
 TEST(VendorCatalog, EncodesBareWithModifiersInsideAPmuAndOnEveryUncoreInstance) {
   Fixture f;
   Catalog catalog = f.open();
