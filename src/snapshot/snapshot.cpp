@@ -170,6 +170,30 @@ struct Copier {
     }
   }
 
+  // arm64: each CPU's MIDR (devices/system/cpu/cpuN/regs/identification/midr_el1 under the
+  // sysfs root above `devices`), so that tools choose each PMU's vendor model by its own CPUs
+  // on the capture as on the machine (docs/catalog.md). Nothing on other machines.
+  void copy_midr_files(const fs::path& devices, const fs::path& root) {
+    const fs::path source_root = devices.parent_path().parent_path().parent_path();
+    if (devices.parent_path().filename() != "event_source") return;
+    const fs::path cpu_dir = source_root / "devices/system/cpu";
+    std::error_code ec;
+    if (!fs::exists(cpu_dir / "cpu0/regs/identification/midr_el1", ec)) return;
+    for (fs::directory_iterator it(cpu_dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!name.starts_with("cpu") || name.size() == 3 ||
+          name.find_first_not_of("0123456789", 3) != std::string::npos) {
+        continue;
+      }
+      const fs::path from = it->path() / "regs/identification/midr_el1";
+      std::error_code status;
+      if (!fs::exists(from, status)) continue;
+      const std::string relative = "devices/system/cpu/" + name + "/regs/identification";
+      make_directory(root / relative);
+      copy_file(from, root / relative / "midr_el1", relative + "/midr_el1", false);
+    }
+  }
+
   void copy_pmu(const Pmu& pmu) {
     fs::path out_dir = devices_out / pmu.name();
     std::error_code ec;
@@ -277,6 +301,7 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   }
   std::error_code ec;
   fs::path source = fs::absolute(catalog->devices_dir(), ec);
+  copier.copy_midr_files(source, root);
   copier.write_file(root / kManifestName,
                     manifest_of(copier, source, cpuid)
                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +

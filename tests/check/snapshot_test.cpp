@@ -9,6 +9,7 @@
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
 #include "pmucat/diff.h"
+#include "pmucat/vendor_events.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
@@ -69,6 +70,25 @@ TEST_F(Snapshot, DirectoryCaptureReadsBackAsTheSameCatalog) {
     EXPECT_TRUE(diff::compare(open_catalog(tree), open_catalog(out)).changes.empty());
     EXPECT_TRUE(fs::exists(out / "pmusnap-manifest.json"));
   }
+}
+
+// An arm64 tree's MIDR files come along, so that tools choose each PMU's model by its CPUs on
+// the capture as on the machine; other trees get none.
+TEST_F(Snapshot, ArmMidrFilesAreCaptured) {
+  const fs::path arm = "fixtures/sysfs/arm64-n1";
+  if (!fs::exists(arm)) GTEST_SKIP() << arm << " missing";
+  const ScratchDir scratch("snap-midr");
+  ASSERT_TRUE(capture(arm, scratch / "arm").has_value());
+  for (int cpu : {0, 7}) {
+    const std::string relative =
+        "devices/system/cpu/cpu" + std::to_string(cpu) + "/regs/identification/midr_el1";
+    EXPECT_EQ(pmucat::testing::read_text(scratch / "arm" / relative),
+              pmucat::testing::read_text(arm / relative))
+        << relative;
+  }
+  EXPECT_EQ(arm64_midr_cpuid(scratch / "arm"), arm64_midr_cpuid(arm));
+  ASSERT_TRUE(capture("fixtures/sysfs/intel-spr", scratch / "spr").has_value());
+  EXPECT_FALSE(fs::exists(scratch / "spr/devices/system"));
 }
 
 TEST_F(Snapshot, TarballCaptureReadsBackThroughOpenTree) {
