@@ -16,7 +16,9 @@ struct LegacyEvent {
   std::uint64_t config = 0;
 };
 
-// The legacy event a bare name denotes (exact, case-sensitive as in perf's lexer).
+// The legacy event a bare name denotes (exact, case-sensitive as in perf's lexer): a hardware or
+// software event (`cycles`, `cs`), or a hardware cache event (`L1-dcache-load-misses`,
+// `LLC-prefetches`, `dTLB-loads`: PERF_TYPE_HW_CACHE, config type | op << 8 | result << 16).
 std::optional<LegacyEvent> find_legacy_event(std::string_view name);
 
 // Every legacy name, for suggestions.

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -500,6 +501,111 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
       EXPECT_EQ(ours.attrs, run.results[i].attrs) << specs[i] << " (cpuid '" << cpuid << "')";
     }
   }
+}
+
+// Hardware cache event names (issue 15): every spelling perf 6.1's lexer has for a cache type,
+// alone and with one or two operation/result words, against perf 6.1 (type, config and whether
+// it is accepted). Also what the lexer makes of case variants, unknown words, a third word, a
+// word a type does not support (iTLB-stores), and a built-in name that wins the lexer's tie
+// (`branches-loads`). CI: the edge cases and a seeded sample of 60; PMUCAT_VENDOR_DIFF_ALL=1
+// (or --all): every type spelling with every one- and two-word combination (6,006 specs).
+TEST(LegacyCacheDiff, CacheNamesMatchPerf) {
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const std::vector<std::string> types = {
+      "L1-dcache", "l1-d",     "l1d",  "L1-data", "L1-icache", "l1-i", "l1i",   "L1-instruction",
+      "LLC",       "L2",       "dTLB", "d-tlb",   "Data-TLB",  "iTLB", "i-tlb", "Instruction-TLB",
+      "branch",    "branches", "bpu",  "btb",     "bpc",       "node"};
+  const std::vector<std::string> words = {"load",
+                                          "loads",
+                                          "read",
+                                          "store",
+                                          "stores",
+                                          "write",
+                                          "prefetch",
+                                          "prefetches",
+                                          "speculative-read",
+                                          "speculative-load",
+                                          "refs",
+                                          "Reference",
+                                          "ops",
+                                          "access",
+                                          "misses",
+                                          "miss"};
+  std::vector<std::string> specs = {"l1-dcache-loads",
+                                    "llc-load-misses",
+                                    "LLC-Load-misses",
+                                    "LLC-load-MISSES",
+                                    "DTLB-loads",
+                                    "L1-dcache-reference",
+                                    "L1-dcache-load-load-misses",
+                                    "L1-dcache-loads-misses-refs",
+                                    "iTLB-stores",
+                                    "L1-icache-stores",
+                                    "branch-prefetches",
+                                    "branches-loads",
+                                    "branch-misses",
+                                    "branch-loads",
+                                    "LLC-loads:u",
+                                    "dTLB-load-misses:k",
+                                    "node-loads:uk",
+                                    "L1-dcache-",
+                                    "L1-dcachex",
+                                    "LLC-loadx",
+                                    "LLC-load_misses",
+                                    "LLC-2",
+                                    "L1-dcache-load-misses-",
+                                    "bpu-miss",
+                                    "l1d-refs-load",
+                                    "L1-data-misses-stores",
+                                    "Instruction-TLB-access"};
+  std::vector<std::string> combinations;
+  for (const std::string& type : types) {
+    combinations.push_back(type);
+    for (const std::string& first : words) {
+      combinations.push_back(type + "-" + first);
+      for (const std::string& second : words)
+        combinations.push_back(type + "-" + first + "-" + second);
+    }
+  }
+  if (full_run()) {
+    specs.insert(specs.end(), combinations.begin(), combinations.end());
+  } else {
+    std::mt19937_64 random(seed());
+    std::shuffle(combinations.begin(), combinations.end(), random);
+    specs.insert(specs.end(), combinations.begin(), combinations.begin() + 60);
+  }
+  VendorEvent core;
+  core.name = "inst_retired.any";
+  core.terms = "event=0xc0";
+  const VendorTree tree = make_vendor_tree({core}, CpuVendor::intel);
+  const testing::ScratchDir scratch("cache-names");
+  write_vendor_tree(tree, scratch / "devices");
+  const OracleRun run = run_perf(scratch / "devices", specs, options);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  ASSERT_EQ(run.results.size(), specs.size());
+  auto catalog = Catalog::open(scratch / "devices");
+  ASSERT_TRUE(catalog.has_value());
+  std::size_t accepted = 0;
+  std::size_t equal = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const PerfResult& perf = run.results[i];
+    accepted += perf.accepted() ? 1 : 0;
+    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+      const OurResult ours = encode_words(*catalog, specs[i], semantics);
+      EXPECT_EQ(ours.accepted(), perf.accepted())
+          << specs[i] << ": pmucat " << (ours.accepted() ? describe(ours.attrs) : ours.error)
+          << "\nperf: " << perf.output;
+      EXPECT_EQ(ours.attrs, perf.attrs) << specs[i];
+      if (semantics == Semantics::perf && ours.accepted() == perf.accepted() &&
+          ours.attrs == perf.attrs) {
+        ++equal;
+      }
+    }
+  }
+  std::printf("cache names: %zu specs, perf accepted %zu, pmucat equal %zu\n", specs.size(),
+              accepted, equal);
+  EXPECT_GT(accepted, specs.size() / 3) << "too few accepted specs to prove anything";
 }
 
 }  // namespace

@@ -148,6 +148,47 @@ TEST(LegacyNames, Perf61PrefersBuiltInNames) {
   EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software));
 }
 
+// Hardware cache events as perf 6.1 reads them (verified name by name against perf:
+// LegacyCacheDiff.CacheNamesMatchPerf): config = type | op << 8 | result << 16, the operation
+// defaulting to read and the result to access; the lexer's spellings are case-sensitive.
+TEST(LegacyNames, HardwareCacheEvents) {
+  const struct {
+    const char* spec;
+    std::uint64_t config;
+  } accepted[] = {
+      {"L1-dcache-load-misses", 0x10000},
+      {"L1-dcache-loads", 0x0},
+      {"l1d-store-miss", 0x10100},
+      {"L1-icache-prefetches", 0x201},
+      {"LLC-prefetch-misses", 0x10202},
+      {"L2", 0x2},
+      {"dTLB-load-misses:u", 0x10003},
+      {"Data-TLB-write-access", 0x103},
+      {"iTLB-loads", 0x4},
+      {"branch-loads", 0x5},
+      {"bpu-miss", 0x10005},
+      {"node-stores", 0x106},
+      {"node-misses-stores", 0x10106},     // the first word naming an operation sets it
+      {"LLC-refs-load", 0x2},              // a result before the operation
+      {"L1-data-misses-misses", 0x10000},  // a second result is ignored
+  };
+  for (const auto& c : accepted) {
+    const EncodedEvent event = encode_single(c.spec, Semantics::perf);
+    EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::hw_cache)) << c.spec;
+    EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
+  }
+  EXPECT_TRUE(encode_single("dTLB-load-misses:u", Semantics::perf).attr.exclude_kernel);
+  for (const char* rejected :
+       {"iTLB-stores", "L1-icache-stores", "branch-prefetches",  // operations the type lacks
+        "l1-dcache-loads", "LLC-Load-misses",                    // case: not the lexer's
+        "branches-loads",  // `branches` is the built-in branch-instructions: no cache type
+        "L1-dcache-load-load-misses", "L1-dcache-", "LLC-load_misses", "L1-dcachex"}) {
+    EncodeOptions perf;
+    perf.semantics = Semantics::perf;
+    EXPECT_FALSE(encode(catalog(), rejected, perf).has_value()) << rejected;
+  }
+}
+
 TEST(PmuMatching, InstancePrefixGivesOneAttrPerInstance) {
   auto encoded = encode(catalog(), "uncore_cha/event=0x1/");
   ASSERT_TRUE(encoded.has_value());
