@@ -18,8 +18,10 @@ constexpr LegacyEvent sw(std::uint64_t config) {
   return {PerfType::software, config};
 }
 
-// PERF_COUNT_HW_* and PERF_COUNT_SW_* with the spellings perf 6.1 accepts.
-constexpr std::array<Named, 27> kLegacy{{
+// PERF_COUNT_HW_* and PERF_COUNT_SW_* with the spellings perf 6.1 accepts. perf's tool events
+// (duration_time, user_time, system_time: counted by perf itself) are a software dummy event
+// in the attr perf builds (type 1, config 9).
+constexpr std::array<Named, 32> kLegacy{{
     {"cpu-cycles", hw(0)},
     {"cycles", hw(0)},
     {"instructions", hw(1)},
@@ -47,12 +49,12 @@ constexpr std::array<Named, 27> kLegacy{{
     {"alignment-faults", sw(7)},
     {"emulation-faults", sw(8)},
     {"dummy", sw(9)},
+    {"bpf-output", sw(10)},
+    {"cgroup-switches", sw(11)},
+    {"duration_time", sw(9)},
+    {"user_time", sw(9)},
+    {"system_time", sw(9)},
 }};
-
-// perf 6.1's other built-in names its lexer matches before the cache names (tool events and the
-// newer software events): they win a tie, so `branches` is never a cache type.
-constexpr std::array<std::string_view, 5> kOtherSymbols{"duration_time", "user_time", "system_time",
-                                                        "bpf-output", "cgroup-switches"};
 
 // The cache names perf 6.1's lexer knows (case-sensitive), in PERF_COUNT_HW_CACHE_* order: the
 // first spelling of each is perf's own.
@@ -90,9 +92,10 @@ std::size_t longest_prefix(std::string_view text, const Names& names) {
   return longest;
 }
 
-// The longest built-in symbol name `text` starts with: these lexer rules come first.
+// The longest built-in symbol name `text` starts with: these lexer rules come first, so they win
+// a tie (`branches` is never a cache type).
 std::size_t symbol_prefix(std::string_view text) {
-  std::size_t longest = longest_prefix(text, kOtherSymbols);
+  std::size_t longest = 0;
   for (const Named& entry : kLegacy) {
     if (text.starts_with(entry.name)) longest = std::max(longest, entry.name.size());
   }

@@ -505,11 +505,12 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
 
 // Hardware cache event names (issue 15): every spelling perf 6.1's lexer has for a cache type,
 // alone and with one or two operation/result words, against perf 6.1 (type, config and whether
-// it is accepted). Also what the lexer makes of case variants, unknown words, a third word, a
+// it is accepted), and every other built-in name (hardware, software, tool). Also what the lexer
+// makes of case variants, unknown words, a third word, a
 // word a type does not support (iTLB-stores), and a built-in name that wins the lexer's tie
 // (`branches-loads`). CI: the edge cases and a seeded sample of 60; PMUCAT_VENDOR_DIFF_ALL=1
 // (or --all): every type spelling with every one- and two-word combination (6,006 specs).
-TEST(LegacyCacheDiff, CacheNamesMatchPerf) {
+TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const std::vector<std::string> types = {
@@ -532,33 +533,21 @@ TEST(LegacyCacheDiff, CacheNamesMatchPerf) {
                                           "access",
                                           "misses",
                                           "miss"};
-  std::vector<std::string> specs = {"l1-dcache-loads",
-                                    "llc-load-misses",
-                                    "LLC-Load-misses",
-                                    "LLC-load-MISSES",
-                                    "DTLB-loads",
-                                    "L1-dcache-reference",
-                                    "L1-dcache-load-load-misses",
-                                    "L1-dcache-loads-misses-refs",
-                                    "iTLB-stores",
-                                    "L1-icache-stores",
-                                    "branch-prefetches",
-                                    "branches-loads",
-                                    "branch-misses",
-                                    "branch-loads",
-                                    "LLC-loads:u",
-                                    "dTLB-load-misses:k",
-                                    "node-loads:uk",
-                                    "L1-dcache-",
-                                    "L1-dcachex",
-                                    "LLC-loadx",
-                                    "LLC-load_misses",
-                                    "LLC-2",
-                                    "L1-dcache-load-misses-",
-                                    "bpu-miss",
-                                    "l1d-refs-load",
-                                    "L1-data-misses-stores",
-                                    "Instruction-TLB-access"};
+  std::vector<std::string> specs = {
+      "l1-dcache-loads", "llc-load-misses", "LLC-Load-misses", "LLC-load-MISSES", "DTLB-loads",
+      "L1-dcache-reference", "L1-dcache-load-load-misses", "L1-dcache-loads-misses-refs",
+      "iTLB-stores", "L1-icache-stores", "branch-prefetches", "branches-loads", "branch-misses",
+      "branch-loads", "LLC-loads:u", "dTLB-load-misses:k", "node-loads:uk", "L1-dcache-",
+      "L1-dcachex", "LLC-loadx", "LLC-load_misses", "LLC-2", "L1-dcache-load-misses-", "bpu-miss",
+      "l1d-refs-load", "L1-data-misses-stores", "Instruction-TLB-access",
+      // The other built-in names: hardware, software, tool events.
+      "cpu-cycles", "cycles", "instructions", "cache-references", "cache-misses",
+      "branch-instructions", "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+      "idle-cycles-frontend", "stalled-cycles-backend", "idle-cycles-backend", "ref-cycles",
+      "cpu-clock", "task-clock", "page-faults", "faults", "context-switches", "cs",
+      "cpu-migrations", "migrations", "minor-faults", "major-faults", "alignment-faults",
+      "emulation-faults", "dummy", "bpf-output", "cgroup-switches", "duration_time", "user_time",
+      "system_time", "duration_time:u", "cs:k"};
   std::vector<std::string> combinations;
   for (const std::string& type : types) {
     combinations.push_back(type);
@@ -603,8 +592,8 @@ TEST(LegacyCacheDiff, CacheNamesMatchPerf) {
       }
     }
   }
-  std::printf("cache names: %zu specs, perf accepted %zu, pmucat equal %zu\n", specs.size(),
-              accepted, equal);
+  std::printf("built-in and cache names: %zu specs, perf accepted %zu, pmucat equal %zu\n",
+              specs.size(), accepted, equal);
   EXPECT_GT(accepted, specs.size() / 3) << "too few accepted specs to prove anything";
 }
 

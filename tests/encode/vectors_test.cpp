@@ -148,8 +148,25 @@ TEST(LegacyNames, Perf61PrefersBuiltInNames) {
   EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software));
 }
 
+// perf 6.1's newer software events and its tool events (which perf counts itself; the attr it
+// builds is the software dummy event), as perf 6.1 printed them.
+TEST(LegacyNames, SoftwareAndToolEvents) {
+  const struct {
+    const char* spec;
+    std::uint64_t config;
+  } cases[] = {{"bpf-output", 10}, {"cgroup-switches", 11}, {"duration_time", 9},
+               {"user_time", 9},   {"system_time", 9},      {"duration_time:u", 9}};
+  for (const auto& c : cases) {
+    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+      const EncodedEvent event = encode_single(c.spec, semantics);
+      EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software)) << c.spec;
+      EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
+    }
+  }
+}
+
 // Hardware cache events as perf 6.1 reads them (verified name by name against perf:
-// LegacyCacheDiff.CacheNamesMatchPerf): config = type | op << 8 | result << 16, the operation
+// LegacyNamesDiff.BuiltInAndCacheNamesMatchPerf): config = type | op << 8 | result << 16, the operation
 // defaulting to read and the result to access; the lexer's spellings are case-sensitive.
 TEST(LegacyNames, HardwareCacheEvents) {
   const struct {
