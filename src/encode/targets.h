@@ -116,6 +116,15 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     case SpecForm::raw: {
       // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
       if (lookup.has_event_owner(event.name)) return on_event_name();
+      if (event.name.starts_with("r0x")) {
+        // perf 6.1's lexer has r<hex> outside a PMU's terms, and r0x<hex> only inside them:
+        // `r0x3c` is an event name there, which no PMU has.
+        Diagnostic error = unknown_event_error(catalog, event, spec);
+        error.hint = "a raw event is r followed by hex digits, without 0x (r" +
+                     std::string(event.name.substr(3)) +
+                     "); r0x<hex> is a term inside a PMU (cpu/" + std::string(event.name) + "/)";
+        return error;
+      }
       TermView config;
       config.name = "config";
       config.kind = TermValueKind::number;

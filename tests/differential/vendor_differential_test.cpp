@@ -547,7 +547,9 @@ TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
       "cpu-clock", "task-clock", "page-faults", "faults", "context-switches", "cs",
       "cpu-migrations", "migrations", "minor-faults", "major-faults", "alignment-faults",
       "emulation-faults", "dummy", "bpf-output", "cgroup-switches", "duration_time", "user_time",
-      "system_time", "duration_time:u", "cs:k"};
+      "system_time", "duration_time:u", "cs:k",
+      // Raw events: r<hex> outside a PMU, r0x<hex> only inside one.
+      "r3c", "r0x3c", "rc0:u", "cpu/r0x3c/"};
   std::vector<std::string> combinations;
   for (const std::string& type : types) {
     combinations.push_back(type);

@@ -126,6 +126,21 @@ TEST(ParseEventsVectors, SoftwareRaw) {
   }
 }
 
+// perf 6.1's lexer: r<hex> is a raw event outside a PMU, r0x<hex> only a term inside one (the
+// issue's `r0x3c`, which perf 6.1 rejects as an unknown event); both semantics follow it.
+TEST(ParseEventsVectors, TopLevelRawHasNo0x) {
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    EncodeOptions options;
+    options.semantics = semantics;
+    EXPECT_TRUE(encode(catalog(), "r1a3", options).has_value());
+    EXPECT_TRUE(encode(catalog(), "cpu/r0x1a3/", options).has_value());
+    auto rejected = encode(catalog(), "r0x1a3:u", options);
+    ASSERT_FALSE(rejected.has_value());
+    EXPECT_EQ(rejected.error().id, "event-unknown");
+    EXPECT_NE(rejected.error().hint.find("(r1a3)"), std::string::npos) << rejected.error().hint;
+  }
+}
+
 TEST(ParseEventsVectors, TermsOnlyListOnTheCorePmu) {
   // perf assigns config three times (config=10, read -> r0xead, r0xead), the last wins, then
   // ORs umask=1; pmucat refuses to assign a config word twice.
@@ -166,8 +181,8 @@ TEST(LegacyNames, SoftwareAndToolEvents) {
 }
 
 // Hardware cache events as perf 6.1 reads them (verified name by name against perf:
-// LegacyNamesDiff.BuiltInAndCacheNamesMatchPerf): config = type | op << 8 | result << 16, the operation
-// defaulting to read and the result to access; the lexer's spellings are case-sensitive.
+// LegacyNamesDiff.BuiltInAndCacheNamesMatchPerf): config = type | op << 8 | result << 16, the
+// operation defaulting to read and the result to access; the lexer's spellings are case-sensitive.
 TEST(LegacyNames, HardwareCacheEvents) {
   const struct {
     const char* spec;
