@@ -194,6 +194,17 @@ std::optional<LegacyEvent> find_legacy_event(std::string_view name) {
 std::vector<std::string> legacy_event_names() {
   std::vector<std::string> names;
   for (const Named& entry : kLegacy) names.emplace_back(entry.name);
+  // The cache events under the names perf gives them (`L1-dcache-loads`, then
+  // `L1-dcache-load-misses`): each type with each operation it supports.
+  for (unsigned type = 0; type < kCacheTypes.size(); ++type) {
+    for (unsigned op = 0; op < kCacheOps.size(); ++op) {
+      if ((kCacheOpsValid[type] & (1u << op)) == 0) continue;
+      const std::string prefix = std::string(kCacheTypes[type][0]) + "-";
+      names.push_back(prefix + std::string(kCacheOps[op][1]));
+      names.push_back(prefix + std::string(kCacheOps[op][0]) + "-" +
+                      std::string(kCacheResults[1][0]));
+    }
+  }
   return names;
 }
 

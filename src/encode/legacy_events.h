@@ -21,7 +21,8 @@ struct LegacyEvent {
 // `LLC-prefetches`, `dTLB-loads`: PERF_TYPE_HW_CACHE, config type | op << 8 | result << 16).
 std::optional<LegacyEvent> find_legacy_event(std::string_view name);
 
-// Every legacy name, for suggestions.
+// Every legacy name, for suggestions: the hardware and software names, and each cache event
+// under perf's own name for it (`L1-dcache-loads`, `L1-dcache-load-misses`, ...).
 std::vector<std::string> legacy_event_names();
 
 }  // namespace pmucat::encode_detail

@@ -210,6 +210,13 @@ TEST(LegacyNames, HardwareCacheEvents) {
     EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
   }
   EXPECT_TRUE(encode_single("dTLB-load-misses:u", Semantics::perf).attr.exclude_kernel);
+  // A misspelt cache name gets perf's name for the event it resembles.
+  auto misspelt = encode(catalog(), "L1-dcache-load-mises");
+  ASSERT_FALSE(misspelt.has_value());
+  EXPECT_EQ(misspelt.error().hint, "did you mean 'L1-dcache-load-misses'?");
+  misspelt = encode(catalog(), "iTLB-lods");
+  ASSERT_FALSE(misspelt.has_value());
+  EXPECT_EQ(misspelt.error().hint, "did you mean 'iTLB-loads'?");
   for (const char* rejected :
        {"iTLB-stores", "L1-icache-stores", "branch-prefetches",  // operations the type lacks
         "l1-dcache-loads", "LLC-Load-misses",                    // case: not the lexer's
