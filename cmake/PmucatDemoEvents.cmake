@@ -1,0 +1,127 @@
+# The demo vendor model `demolake` of fixtures/pmu-events (its README): our own events, written
+# at configure time as fixtures/pmu-events/arch/x86/demolake/<topic>.json, the layout the vendor
+# reader takes. Kept here as records: no JSON file in the kernel's layout is committed (the
+# kernel's own are extracted at build time, cmake/PmucatEvents.cmake).
+# pmucat_demo_event(TOPIC Field Value [Field Value ...]): one event object, fields in this order;
+# pmucat_demo_indent(TOPIC N): that file is indented by N spaces (2 otherwise).
+
+pmucat_demo_indent(uncore-cache 4)
+pmucat_demo_indent(uncore-memory 4)
+
+pmucat_demo_event(cache
+  EventName "L1D.REPLACEMENT"
+  EventCode "0x51"
+  UMask "0x1"
+  SampleAfterValue "100003"
+  Counter "0,1,2,3"
+  BriefDescription "Lines the L1 data cache took in, each evicting one"
+  PublicDescription "How many lines entered the L1 data cache, one eviction each: it grows with the part of the working set that does not fit, whatever brought the line in (loads, stores, prefetches).")
+pmucat_demo_event(cache
+  EventName "MEM_LOAD_RETIRED.L3_MISS"
+  EventCode "0xd1"
+  UMask "0x20"
+  SampleAfterValue "50021"
+  Counter "0,1,2,3"
+  PEBS "1"
+  Data_LA "1"
+  BriefDescription "Loads that retired after their data came from beyond the L3")
+pmucat_demo_event(cache
+  EventName "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32"
+  EventCode "0xcd"
+  UMask "0x1"
+  MSRIndex "0x3F6"
+  MSRValue "0x20"
+  SampleAfterValue "100007"
+  Counter "1,2,3,4,5,6,7"
+  PEBS "2"
+  Data_LA "1"
+  BriefDescription "Sampled loads slower than 32 core cycles")
+pmucat_demo_event(frontend
+  EventName "FRONTEND_RETIRED.DSB_MISS"
+  EventCode "0xc6"
+  UMask "0x1"
+  MSRIndex "0x3F7"
+  MSRValue "0x11"
+  SampleAfterValue "100007"
+  Counter "0,1,2,3,4,5,6,7"
+  PEBS "1"
+  BriefDescription "Completed instructions whose fetch missed the decoded-uop cache")
+pmucat_demo_event(pipeline
+  EventName "INST_RETIRED.ANY"
+  UMask "0x1"
+  SampleAfterValue "2000003"
+  Counter "Fixed counter 0"
+  PEBS "1"
+  BriefDescription "Instructions that completed (the fixed instruction counter)"
+  PublicDescription "One count per instruction that completes, however many micro-operations it had; this demo model puts it on the fixed counter only.")
+pmucat_demo_event(pipeline
+  EventName "BR_INST_RETIRED.ALL_BRANCHES"
+  EventCode "0xc4"
+  SampleAfterValue "400009"
+  Counter "0,1,2,3,4,5,6,7"
+  PEBS "1"
+  BriefDescription "Branches that completed, taken or not")
+pmucat_demo_event(pipeline
+  EventName "BR_MISP_RETIRED.ALL_BRANCHES"
+  EventCode "0xc5"
+  SampleAfterValue "400009"
+  Counter "0,1,2,3,4,5,6,7"
+  PEBS "1"
+  BriefDescription "Completed branches the predictor got wrong"
+  PublicDescription "Completed branches whose direction or target was predicted wrong; each one throws away the work fetched after it.")
+pmucat_demo_event(pipeline
+  EventName "UOPS_ISSUED.ANY_OLD"
+  EventCode "0xae"
+  UMask "0x1"
+  SampleAfterValue "2000003"
+  Counter "0,1,2,3,4,5,6,7"
+  Deprecated "1"
+  BriefDescription "Old name of the issued micro-operation count (see uops_issued.any)")
+pmucat_demo_event(pipeline
+  EventName "UOPS_ISSUED.ANY"
+  EventCode "0xae"
+  UMask "0x1"
+  SampleAfterValue "2000003"
+  Counter "0,1,2,3,4,5,6,7"
+  BriefDescription "Micro-operations handed from the front end to the back end")
+pmucat_demo_event(pipeline
+  EventName "UOPS_ISSUED.STALL_CYCLES"
+  EventCode "0xae"
+  UMask "0x1"
+  CounterMask "1"
+  Invert "1"
+  SampleAfterValue "1000003"
+  Counter "0,1,2,3,4,5,6,7"
+  BriefDescription "Cycles in which the front end handed over nothing")
+pmucat_demo_event(uncore-cache
+  BriefDescription "Uncore cache agent clock ticks"
+  Counter "0,1,2,3"
+  EventCode "0x01"
+  EventName "UNC_CHA_CLOCKTICKS"
+  PerPkg "1"
+  Unit "CHA")
+pmucat_demo_event(uncore-cache
+  BriefDescription "Table of requests inserts: misses from local cores"
+  Counter "0,1,2,3"
+  EventCode "0x35"
+  EventName "UNC_CHA_TOR_INSERTS.IA_MISS"
+  PerPkg "1"
+  UMask "0xc001fe01"
+  Unit "CHA")
+pmucat_demo_event(uncore-memory
+  BriefDescription "DRAM read commands, in 64-byte lines"
+  Counter "0,1,2,3"
+  EventCode "0x05"
+  EventName "UNC_M_CAS_COUNT.RD"
+  PerPkg "1"
+  ScaleUnit "64Bytes"
+  UMask "0xcf"
+  Unit "iMC")
+pmucat_demo_event(uncore-memory
+  BriefDescription "DRAM read commands (the driver's alias)"
+  Counter "0,1,2,3"
+  EventCode "0x05"
+  EventName "CAS_COUNT_READ"
+  PerPkg "1"
+  UMask "0xcf"
+  Unit "iMC")
