@@ -174,6 +174,10 @@ std::optional<VendorModelChoice> choose_vendor_model(const std::filesystem::path
                                                      std::string_view cpuid,
                                                      std::vector<Diagnostic>& notes);
 
+// perf's arm64 identifier from the text of a midr_el1 file: the number read as strtoul(text, 0,
+// 16) reads it, variant and revision cleared, printed `0x%016lx`; nullopt when that is zero.
+std::optional<std::string> arm64_cpuid_from_midr(std::string_view text);
+
 // perf's arm64 identifier of a tree's CPUs: the MIDR of the lowest-numbered CPU with a readable
 // `sysfs_root`/devices/system/cpu/cpuN/regs/identification/midr_el1, variant and revision
 // cleared, printed `0x%016lx`; nullopt when none has one or it is zero.

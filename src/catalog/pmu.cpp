@@ -211,7 +211,6 @@ struct Pmu::State {
       return index_events(std::move(loaded.events), std::move(loaded.diagnostics));
     });
   }
-  const Event* probe(const std::string& file_name) const;
 
   // detail::attaches(event, attachment()), deciding by name where it can: a bare-name lookup
   // asks every PMU, and the attributes it would read cost more than the rest of the lookup. A
@@ -315,17 +314,6 @@ const Event* Pmu::State::find_sysfs_named(const std::string& lower,
     index = &merge_named(lower, {}, std::nullopt, std::move(found.variants));
   }
   return find_in(*index, lower, spellings);
-}
-
-const Event* Pmu::State::probe(const std::string& file_name) const {
-  std::lock_guard lock(probe_mutex);
-  if (auto found = probed.find(file_name); found != probed.end()) return found->second.get();
-  std::optional<Event> event = detail::probe_event(dir, file_name);
-  if (!event) return nullptr;
-  auto stored = std::make_unique<Event>(std::move(*event));
-  const Event* result = stored.get();
-  probed.emplace(file_name, std::move(stored));
-  return result;
 }
 
 Pmu::Pmu(std::unique_ptr<State> state) : state_(std::move(state)) {}

@@ -186,16 +186,4 @@ NamedEvents find_named_events(const std::string& pmu_dir, std::span<const std::s
   return found;
 }
 
-std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& file_name) {
-  std::string path = pmu_dir + "/events/" + file_name;
-  // ENOENT may also be a dangling link, ENOTDIR/ELOOP may come from the directories on the way:
-  // the listing fallback tells those apart and reports them. ENAMETOOLONG (the name or the
-  // whole path is too long for one open) is left to the listing as well.
-  auto content = read_sysfs_file_if_present(AT_FDCWD, path, path);
-  if (!content)
-    return make_event(file_name, std::move(path), unexpected(std::move(content.error())));
-  if (!*content) return std::nullopt;
-  return make_event(file_name, std::move(path), std::move(**content));
-}
-
 }  // namespace pmucat::detail

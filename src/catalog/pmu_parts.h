@@ -61,15 +61,12 @@ struct LoadedEvents {
 // variant of one name and its metadata, for a lookup that merges one name (Pmu::find_event).
 LoadedEvents load_events(const std::string& pmu_dir, std::string_view only_lower_name = {});
 
-// Opens events/<file_name> directly (no listing, no metadata). nullopt when the open cannot
-// tell whether the entry exists (ENOENT, ENOTDIR, ELOOP: the caller then lists the directory);
-// otherwise the event, with `error` set when it could not be read or parsed.
-std::optional<Event> probe_event(const std::string& pmu_dir, const std::string& file_name);
-
 // One name's sysfs events for a lookup before the PMU's listing, with events/ opened once: each
-// of `spellings` (in order) probed by openat() on that directory, the first found returned alone
-// as probe_event() would; when none is there, the same directory listed for every case variant
-// of `lower` (load_events(pmu_dir, lower)'s answer). A PMU without events/ costs one failed open.
+// of `spellings` (in order) probed by openat() on that directory (ENOENT, ENOTDIR, ELOOP or
+// ENAMETOOLONG: not there, the listing decides), the first found returned alone, without
+// metadata, with `error` set when it could not be read or parsed; when none is there, the same
+// directory listed for every case variant of `lower` (load_events(pmu_dir, lower)'s answer). A PMU
+// without events/ costs one failed open.
 struct NamedEvents {
   std::optional<Event> probed;  // a spelling's file, opened directly
   LoadedEvents variants;        // otherwise: every case variant of the name, metadata attached

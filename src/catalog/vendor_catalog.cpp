@@ -245,20 +245,9 @@ std::string midr_cpuid_of(const std::filesystem::path& sysfs_root,
         (sysfs_root / fmt::format("devices/system/cpu/cpu{}", cpu) / "regs/identification/midr_el1")
             .string();
     auto text = read_sysfs_file(AT_FDCWD, path, path);
-    if (!text) continue;  // perf tries the next CPU of the PMU
-    // strtoul(text, NULL, 16), as perf reads it: an optional 0x, then hex digits.
-    std::string_view digits = first_line(*text);
-    while (!digits.empty() && (digits.front() == ' ' || digits.front() == '\t')) {
-      digits.remove_prefix(1);
-    }
-    if (digits.starts_with("0x") || digits.starts_with("0X")) digits.remove_prefix(2);
-    std::uint64_t midr = 0;
-    std::from_chars(digits.data(), digits.data() + digits.size(), midr, 16);
-    constexpr std::uint64_t kVariantMask = 0xfull << 20;
-    constexpr std::uint64_t kRevisionMask = 0xf;
-    midr &= ~(kVariantMask | kRevisionMask);
-    // perf stops at the first CPU it can read, and a zero MIDR gives no identifier.
-    return midr == 0 ? std::string() : fmt::format("0x{:016x}", midr);
+    // perf tries the next CPU of the PMU, and stops at the first whose file gives a line.
+    if (!text || text->empty()) continue;
+    return arm64_cpuid_from_midr(*text).value_or(std::string());
   }
   return {};
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmucat/vendor_events.h"
+#include "vendor/text_file.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -54,16 +55,6 @@ std::uint64_t read_pvr() {
   unsigned long pvr;
   asm volatile("mfspr %0, 0x11f" : "=r"(pvr));  // SPRN_PVR; the kernel emulates it for users
   return pvr;
-}
-#endif
-
-
-#if defined(__s390__) || defined(__s390x__)
-std::optional<std::string> read_whole(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text;
 }
 #endif
 
@@ -165,17 +156,22 @@ std::optional<std::string> arm64_midr_cpuid(const fs::path& sysfs_root) {
   }
   std::sort(cpus.begin(), cpus.end());
   for (unsigned long cpu : cpus) {
-    std::ifstream in(cpu_dir / fmt::format("cpu{}", cpu) / "regs/identification/midr_el1");
-    std::string text;
-    if (!in || !std::getline(in, text)) continue;
-    constexpr unsigned long kVariantMask = 0xful << 20;
-    constexpr unsigned long kRevisionMask = 0xf;
-    const unsigned long midr =
-        std::strtoul(text.c_str(), nullptr, 16) & ~(kVariantMask | kRevisionMask);
-    if (midr == 0) return std::nullopt;
-    return fmt::format("0x{:016x}", midr);
+    const std::optional<std::string> text = vendor::read_text_file(
+        cpu_dir / fmt::format("cpu{}", cpu) / "regs/identification/midr_el1");
+    // perf stops at the first CPU whose file gives a line (fgets).
+    if (text && !text->empty()) return arm64_cpuid_from_midr(*text);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> arm64_cpuid_from_midr(std::string_view text) {
+  const std::string line(text.substr(0, text.find('\n')));
+  constexpr unsigned long kVariantMask = 0xful << 20;
+  constexpr unsigned long kRevisionMask = 0xf;
+  const unsigned long midr =
+      std::strtoul(line.c_str(), nullptr, 16) & ~(kVariantMask | kRevisionMask);
+  if (midr == 0) return std::nullopt;
+  return fmt::format("0x{:016x}", midr);
 }
 
 std::optional<std::string> host_cpuid(const fs::path& sysfs_root) {
@@ -189,9 +185,9 @@ std::optional<std::string> host_cpuid(const fs::path& sysfs_root) {
   return powerpc_cpuid(read_pvr());
 #elif defined(__s390__) || defined(__s390x__)
   (void)sysfs_root;
-  const std::optional<std::string> sysinfo = read_whole("/proc/sysinfo");
+  const std::optional<std::string> sysinfo = vendor::read_text_file("/proc/sysinfo");
   if (!sysinfo) return std::nullopt;
-  const std::optional<std::string> levels = read_whole("/proc/service_levels");
+  const std::optional<std::string> levels = vendor::read_text_file("/proc/service_levels");
   return s390_cpuid(*sysinfo, levels ? std::optional<std::string_view>(*levels) : std::nullopt);
 #else
   (void)sysfs_root;

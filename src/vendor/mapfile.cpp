@@ -1,18 +1,15 @@
 // mapfile.csv and the CPU identifier rules, as perf 6.1 applies them (jevents.py builds the table
 // from the csv; util/header.c and arch/x86/util/header.c compare identifiers with its rows).
-#include <fcntl.h>
 #include <regex.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <system_error>
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 #include "vendor/cpuid_prefilter.h"
+#include "vendor/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -96,31 +93,6 @@ std::vector<std::string_view> split_commas(std::string_view line) {
     if (comma == std::string_view::npos) return fields;
     start = comma + 1;
   }
-}
-
-// The whole of a regular file (never a FIFO or device: O_NONBLOCK, then fstat), read with plain
-// read() calls: an iostream would cost more than the mapfile's parse.
-std::optional<std::string> read_small_text(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return std::nullopt;
-  std::optional<std::string> text;
-  struct stat status {};
-  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
-    text.emplace();
-    char buffer[8192];
-    for (;;) {
-      const ssize_t got = ::read(fd, buffer, sizeof buffer);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) {
-        text.reset();
-        break;
-      }
-      if (got == 0) break;
-      text->append(buffer, static_cast<std::size_t>(got));
-    }
-  }
-  ::close(fd);
-  return text;
 }
 
 // The architecture perf was built for on this host: its own mapfile is the one perf reads.
@@ -404,7 +376,7 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
   const std::string id = as_c_string(cpuid);
   auto choose_in = [&](const std::string& arch) -> std::optional<VendorModelChoice> {
     const fs::path path = events_root / arch / "mapfile.csv";
-    const std::optional<std::string> text = read_small_text(path);
+    const std::optional<std::string> text = vendor::read_text_file(path);
     if (!text) {
       notes.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
                                            path.string(), "cannot read the mapfile"));

@@ -1,13 +1,12 @@
 // A model directory's JSON files to one table, ordered as perf 6.1 orders its compiled table.
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 #include <tuple>
 #include <unordered_map>
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
+#include "vendor/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -42,15 +41,6 @@ Expected<std::vector<fs::path>> list_json_files(const fs::path& dir) {
   return files;
 }
 
-std::optional<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
-}
-
 // jevents.py's topic: `metrics` for *metrics.json, else the name without `.json`, '-' as ' '.
 std::string topic_of(const std::string& file_name) {
   if (file_name.ends_with("metrics.json")) return "metrics";
@@ -64,7 +54,7 @@ void load_files(const std::vector<fs::path>& files, bool with_topic,
                 const std::vector<VendorEvent>& std_events, std::vector<VendorEvent>& events,
                 std::vector<Diagnostic>& diagnostics) {
   for (const fs::path& file : files) {
-    const std::optional<std::string> text = read_text(file);
+    const std::optional<std::string> text = vendor::read_text_file(file);
     if (!text) {
       diagnostics.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
                                                  file.string(), "cannot read the file"));

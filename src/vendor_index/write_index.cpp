@@ -9,6 +9,7 @@
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index.h"
+#include "vendor/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -18,15 +19,6 @@ namespace fs = std::filesystem;
 Diagnostic unwritable(const fs::path& path, std::string_view what) {
   return make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, path.string(),
                               fmt::format("cannot write the index: {}", what));
-}
-
-std::optional<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
 }
 
 bool write_text(const fs::path& path, std::string_view bytes) {
@@ -91,7 +83,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 
   for (const std::string& arch : archs) {
     const fs::path mapfile_path = json_root / arch / "mapfile.csv";
-    const std::optional<std::string> mapfile_text = read_text(mapfile_path);
+    const std::optional<std::string> mapfile_text = vendor::read_text_file(mapfile_path);
     if (!mapfile_text) {
       return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
                                              mapfile_path.string(), "cannot read the mapfile"));

@@ -384,18 +384,24 @@ INSTANTIATE_TEST_SUITE_P(VendorDiff, VendorModel, ::testing::ValuesIn(model_dire
                            return name;
                          });
 
+// An Intel tree whose core PMU knows the one JSON-style event inst_retired.any (event=0xc0,
+// period=2000003), written to `scratch`/devices; returns that folder.
+std::filesystem::path write_core_tree(const testing::ScratchDir& scratch) {
+  VendorEvent event;
+  event.name = "inst_retired.any";
+  event.terms = "event=0xc0,period=2000003";
+  write_vendor_tree(make_vendor_tree({event}, CpuVendor::intel), scratch / "devices");
+  return scratch / "devices";
+}
+
 // The oracle hands PERF_CPUID to perf: with a model's identifier perf knows that model's JSON
 // events, with the default one it knows none.
 TEST(VendorDiffOracle, PerfCpuidReachesPerf) {
   if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  VendorEvent event;
-  event.name = "inst_retired.any";
-  event.terms = "event=0xc0,period=2000003";
-  const VendorTree tree = make_vendor_tree({event}, CpuVendor::intel);
   const testing::ScratchDir scratch("vendor");
-  write_vendor_tree(tree, scratch / "devices");
+  write_core_tree(scratch);
   const auto without = run_perf(scratch / "devices", {"inst_retired.any"}, options);
   options.cpuid = "GenuineIntel-6-8F-0";
   const auto with = run_perf(scratch / "devices", {"inst_retired.any"}, options);
@@ -452,13 +458,8 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
   if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  VendorEvent core;
-  core.name = "inst_retired.any";
-  core.terms = "event=0xc0,period=2000003";
-  const VendorTree tree = make_vendor_tree({core}, CpuVendor::intel);
   const testing::ScratchDir scratch("vendor-sys");
-  const std::filesystem::path devices = scratch / "devices";
-  write_vendor_tree(tree, devices);
+  const std::filesystem::path devices = write_core_tree(scratch);
   auto write = [&](const std::string& relative, const std::string& text) {
     std::filesystem::create_directories((devices / relative).parent_path());
     std::ofstream(devices / relative) << text;
@@ -566,12 +567,8 @@ TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
     std::shuffle(combinations.begin(), combinations.end(), random);
     specs.insert(specs.end(), combinations.begin(), combinations.begin() + 60);
   }
-  VendorEvent core;
-  core.name = "inst_retired.any";
-  core.terms = "event=0xc0";
-  const VendorTree tree = make_vendor_tree({core}, CpuVendor::intel);
   const testing::ScratchDir scratch("cache-names");
-  write_vendor_tree(tree, scratch / "devices");
+  write_core_tree(scratch);
   const OracleRun run = run_perf(scratch / "devices", specs, options);
   ASSERT_TRUE(run.failure.empty()) << run.failure;
   ASSERT_EQ(run.results.size(), specs.size());
