@@ -2,6 +2,7 @@
 // pmucat deliberately differs, and EncodeOptions::semantics to get perf's behaviour instead).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,6 +63,10 @@ struct EncodedEvent {
   EventSettings settings;
   std::string perf_string;           // canonical spec that `perf stat -e` accepts for the same attr
   std::vector<Diagnostic> warnings;  // e.g. a format word this kernel ABI lacks
+  // Event groups (`{a,b}:mods`, `name{a,b}`): the index in encode()'s result of this attr's group
+  // leader (its own index for the leader); nullopt for an event outside any group.
+  std::optional<std::size_t> group_leader;
+  std::string group_name;  // `name{...}`'s name; empty when unnamed or outside a group
   friend bool operator==(const EncodedEvent&, const EncodedEvent&) = default;
 };
 
