@@ -62,6 +62,20 @@ Expected<std::vector<EncodedEvent>> encode_on(const Catalog& catalog, const std:
   }
   for (const EventSpec& item : *parsed) {
     if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
+    // A built-in name (`cycles`) means the core PMUs' event; with --pmu it is the chosen PMU's
+    // event of that name.
+    for (const Pmu* pmu : pmus) {
+      if (pmu->find_event(item.name) == nullptr) continue;
+      auto encoded = encode(
+          catalog, fmt::format("{}/{}/{}", pmu->name(), item.name, item.modifiers.text), options);
+      if (!encoded) return unexpected(encoded.error());
+      for (EncodedEvent& event : *encoded) {
+        event.spec = item.text;
+        kept.push_back(std::move(event));
+      }
+      names_kept.insert(item.text);
+    }
+    if (names_kept.count(item.text) != 0) continue;
     Diagnostic error = make_diagnostic(
         Severity::error, DiagId::event_not_on_pmu, "<spec>", spec, item.offset, item.name.size(),
         fmt::format("event '{}' is not on PMU '{}'", item.name, pattern));

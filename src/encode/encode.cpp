@@ -2,6 +2,7 @@
 #include "pmucat/encode.h"
 
 #include <utility>
+#include <vector>
 
 #include "encode/encode_terms.h"
 #include "encode/targets.h"
@@ -17,11 +18,17 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
                                      const EncodeOptions& options) {
   if (target.pmu == nullptr) {
     EncodedEvent encoded;
+    std::vector<TermView> printed_specials;
+    if (auto error = encode_detail::encode_legacy(
+            target, event.modifiers, spec, options, encoded.attr,
+            encode_detail::CoreExtras{&encoded.settings, &printed_specials})) {
+      return unexpected(std::move(*error));
+    }
     encoded.spec = std::string(event.text);
-    encoded.event = std::string(event.name);
-    encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, encoded.attr);
-    const std::string mods = canonical_modifiers(event.modifiers);
-    encoded.perf_string = mods.empty() ? encoded.event : encoded.event + ":" + mods;
+    encoded.event = std::string(target.name);
+    if (target.core != nullptr) encoded.pmu = target.core->name();
+    encoded.perf_string =
+        encode_detail::legacy_perf_string(target, encoded.attr, printed_specials, event.modifiers);
     return encoded;
   }
   if (auto error = encode_detail::pmu_type_error(target, spec, options.semantics)) {
@@ -46,14 +53,19 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
   std::vector<EncodedEvent> out;
   encode_detail::DirectLookup lookup(catalog);
   for (const spec_detail::EventSpecView& event : views.events) {
-    auto error =
-        encode_detail::for_each_target(lookup, spec, event, views.terms_of(event), options,
-                                       [&](const Target& target) -> std::optional<Diagnostic> {
-                                         auto encoded = encode_target(target, spec, event, options);
-                                         if (!encoded) return std::move(encoded).error();
-                                         out.push_back(std::move(*encoded));
-                                         return std::nullopt;
-                                       });
+    auto error = encode_detail::for_each_target(
+        lookup, spec, event, views.terms_of(event), options,
+        [&](const Target& target) -> std::optional<Diagnostic> {
+          auto encoded = encode_target(target, spec, event, options);
+          if (!encoded) return std::move(encoded).error();
+          out.push_back(std::move(*encoded));
+          return std::nullopt;
+        },
+        [&](const Target& target) -> std::optional<Diagnostic> {
+          auto encoded = encode_target(target, spec, event, options);
+          if (!encoded) return std::move(encoded).error();
+          return std::nullopt;
+        });
     if (error) return unexpected(std::move(*error));
   }
   return out;

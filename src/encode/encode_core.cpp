@@ -84,9 +84,9 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
     for (const Event& event : pmu_.events()) candidates.push_back(event.name);  // a mistyped event
   }
   valid.insert(valid.end(), specials.begin(), specials.end());
-  Diagnostic d =
-      error_at(item, false, DiagId::term_unknown,
-               fmt::format("unknown term '{}' for PMU '{}'", item.term.name, pmu_.name()));
+  Diagnostic d = error_at(
+      item, false, DiagId::term_unknown,
+      fmt::format("unknown term '{}' for {} '{}'", item.term.name, owner_kind_, pmu_.name()));
   // perf drops bytes outside ASCII, so `évent` reaches it as `vent`: the word the user wrote,
   // with those characters, is what the caret marks and the fix-it replaces.
   std::size_t word_start = item.term.offset;
@@ -103,9 +103,9 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
     const std::string_view written = spec_.substr(word_start, word_end - word_start);
     const std::size_t end = std::max<std::size_t>(item.term.offset + item.term.length, word_end);
     d = spec_error(DiagId::term_unknown, spec_, word_start, end - word_start,
-                   fmt::format("unknown term '{}' for PMU '{}': perf drops the non-ASCII "
+                   fmt::format("unknown term '{}' for {} '{}': perf drops the non-ASCII "
                                "characters and reads '{}'",
-                               written, pmu_.name(), item.term.name));
+                               written, owner_kind_, pmu_.name(), item.term.name));
   }
   std::string hint;
   if (auto nearest = nearest_name(item.term.name, candidates)) {

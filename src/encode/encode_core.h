@@ -53,6 +53,10 @@ class TermEncoder {
   std::optional<Diagnostic> run(std::span<const TermView> terms, const Modifiers& modifiers,
                                 Attr& attr, const CoreExtras& extras = {});
 
+  // Diagnostics name the PMU as an event (`unknown term 'x' for event 'cycles'`): the encoder
+  // works on the hard-coded terms of a built-in event (a PMU without formats).
+  void describe_owner_as_event() { owner_kind_ = "event"; }
+
   // After run(): the alias used (or nullptr) and the classified terms.
   const Event* alias() const { return alias_; }
   std::span<const Item> items() const { return scratch_.items; }
@@ -94,6 +98,7 @@ class TermEncoder {
   std::optional<Diagnostic> pmu_type(Attr& attr) const;
 
   const Pmu& pmu_;
+  std::string_view owner_kind_ = "PMU";
   std::string_view spec_;
   const EncodeOptions& options_;
   bool perf_;

@@ -58,6 +58,21 @@ struct Encoder::State {
     last_table = &found->second;
     return &found->second;
   }
+
+  std::optional<Diagnostic> encode(const encode_detail::Target& target, std::string_view spec,
+                                   const EventSpecView& event, Attr& out, EncodedSource& source) {
+    if (target.pmu == nullptr) {
+      source = EncodedSource{};
+      return encode_detail::encode_legacy(target, event.modifiers, spec, options, out);
+    }
+    auto table = term_table(target, spec);
+    if (!table) return std::move(table).error();
+    encode_detail::TermEncoder encoder(*target.pmu, spec, options, scratch, *table);
+    if (auto problem = encoder.run(target.terms, event.modifiers, out)) return problem;
+    if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
+    source = EncodedSource{target.pmu, encoder.alias()};
+    return std::nullopt;
+  }
 };
 
 Encoder::Encoder(const Catalog& catalog, EncodeOptions options)
@@ -84,18 +99,18 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   auto error = encode_detail::for_each_target(
       lookup, spec, event, state.views.terms_of(event), options,
       [&](const Target& target) -> std::optional<Diagnostic> {
-        if (++targets > 1) return std::nullopt;  // only counted: the spec is rejected below
-        if (target.pmu == nullptr) {
-          encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, out);
+        if (targets > 0) {  // only counted: the spec is rejected below
+          ++targets;
           return std::nullopt;
         }
-        auto table = state.term_table(target, spec);
-        if (!table) return std::move(table).error();
-        encode_detail::TermEncoder encoder(*target.pmu, spec, options, state.scratch, *table);
-        if (auto problem = encoder.run(target.terms, event.modifiers, out)) return problem;
-        if (target.raw_type) out.type = static_cast<std::uint32_t>(PerfType::raw);
-        source = EncodedSource{target.pmu, encoder.alias()};
+        if (auto problem = state.encode(target, spec, event, out, source)) return problem;
+        ++targets;
         return std::nullopt;
+      },
+      [&](const Target& target) -> std::optional<Diagnostic> {
+        Attr attr;
+        EncodedSource ignored;
+        return state.encode(target, spec, event, attr, ignored);
       });
   if (error) return unexpected(std::move(*error));
   if (targets > 1) {

@@ -11,6 +11,27 @@ std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view
   return owners;
 }
 
+std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics) {
+  std::vector<const Pmu*> hybrid;
+  if (semantics != Semantics::perf && catalog.find_pmu("cpu") != nullptr) return hybrid;
+  for (const Pmu& pmu : catalog.pmus()) {
+    if (!pmu.name().starts_with("cpu_")) continue;
+    const std::optional<CpuList>& cpus = pmu.attributes().cpus;
+    if (cpus && !cpus->cpus.empty()) hybrid.push_back(&pmu);
+  }
+  return hybrid;
+}
+
+std::vector<const Pmu*> core_pmus_with_event(const Catalog& catalog, std::string_view name,
+                                             Semantics semantics) {
+  std::vector<const Pmu*> cores = hybrid_pmus(catalog, semantics);
+  if (cores.empty()) {
+    if (const Pmu* core = catalog.core_pmu()) cores.push_back(core);
+  }
+  std::erase_if(cores, [&](const Pmu* core) { return core->find_event(name) == nullptr; });
+  return cores;
+}
+
 std::span<const Pmu* const> EventOwners::of(const Catalog& catalog, std::string_view name) {
   auto found = owners_.find(name);
   if (found == owners_.end()) {
@@ -37,6 +58,18 @@ const Pmu* KnownPmus::find(const Catalog& catalog, std::string_view exact_name) 
 const Pmu* KnownPmus::core(const Catalog& catalog) {
   if (core_ == nullptr) core_ = catalog.core_pmu();
   return core_;
+}
+
+}  // namespace pmucat::encode_detail
+
+namespace pmucat::encode_detail {
+
+std::span<const Pmu* const> KnownPmus::hybrid(const Catalog& catalog, Semantics semantics) {
+  if (!hybrid_ || hybrid_semantics_ != semantics) {
+    hybrid_ = hybrid_pmus(catalog, semantics);
+    hybrid_semantics_ = semantics;
+  }
+  return *hybrid_;
 }
 
 }  // namespace pmucat::encode_detail

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,11 +14,23 @@
 #include <vector>
 
 #include "pmucat/catalog.h"
+#include "pmucat/encode.h"
 
 namespace pmucat::encode_detail {
 
 // The PMUs of `catalog` with an event `name` (Pmu::find_event), in catalog order.
 std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view name);
+
+// The core PMUs of a hybrid machine, in catalog order: as perf 6.1 has them, every `cpu_*` PMU
+// whose `cpus` file lists CPUs (`cpu_core`, `cpu_atom`). A built-in hardware, cache or raw event
+// is built once per such PMU. With pmucat semantics a tree with a `cpu` PMU has none, found
+// without listing the tree (a legacy name costs the same on 135 PMUs as on 1,250).
+std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics);
+
+// The core PMUs (hybrid_pmus(), else Catalog::core_pmu()) with an event `name`, in that order:
+// where a built-in name such as `cycles` finds a sysfs or JSON event in pmucat semantics.
+std::vector<const Pmu*> core_pmus_with_event(const Catalog& catalog, std::string_view name,
+                                             Semantics semantics);
 
 struct NameHash {
   using is_transparent = void;
@@ -42,6 +55,7 @@ class KnownPmus {
  public:
   const Pmu* find(const Catalog& catalog, std::string_view exact_name);
   const Pmu* core(const Catalog& catalog);
+  std::span<const Pmu* const> hybrid(const Catalog& catalog, Semantics semantics);
 
  private:
   std::unordered_map<std::string, const Pmu*, NameHash, std::equal_to<>> pmus_;
@@ -50,11 +64,15 @@ class KnownPmus {
   std::string last_name_;
   const Pmu* last_ = nullptr;
   const Pmu* core_ = nullptr;
+  std::optional<std::vector<const Pmu*>> hybrid_;  // for hybrid_semantics_
+  Semantics hybrid_semantics_ = Semantics::pmucat;
 };
 
 // Everything the Encoder remembers about one catalog's PMUs.
 struct CatalogMemo {
   EventOwners event_owners;
+  // core_pmus_with_event() per name (one semantics per Encoder).
+  std::unordered_map<std::string, std::vector<const Pmu*>, NameHash, std::equal_to<>> core_owners;
   KnownPmus pmus;
 };
 

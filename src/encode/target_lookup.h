@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <concepts>
 #include <optional>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "encode/event_owners.h"
 #include "pmucat/catalog.h"
@@ -28,6 +30,8 @@ concept TargetLookup = requires(Lookup& lookup, std::string_view name) {
   { lookup.find_pmu(name) } -> std::same_as<const Pmu*>;  // exact name; nullptr if none
   { lookup.core_pmu() } -> std::same_as<const Pmu*>;
   { lookup.has_event_owner(name) } -> std::same_as<bool>;
+  { lookup.hybrid_pmus(Semantics::perf) } -> std::same_as<std::span<const Pmu* const>>;
+  { lookup.core_event_owners(name, Semantics::perf) } -> std::same_as<std::span<const Pmu* const>>;
 };
 
 class DirectLookup {
@@ -37,6 +41,14 @@ class DirectLookup {
   const Catalog& catalog() const { return catalog_; }
   const Pmu* find_pmu(std::string_view name) const { return catalog_.find_pmu(name); }
   const Pmu* core_pmu() const { return catalog_.core_pmu(); }
+  std::span<const Pmu* const> hybrid_pmus(Semantics semantics) {
+    if (!hybrid_) hybrid_ = encode_detail::hybrid_pmus(catalog_, semantics);
+    return *hybrid_;
+  }
+  std::span<const Pmu* const> core_event_owners(std::string_view name, Semantics semantics) {
+    core_owners_ = core_pmus_with_event(catalog_, name, semantics);
+    return core_owners_;
+  }
   bool has_event_owner(std::string_view name) const {
     return std::any_of(catalog_.pmus().begin(), catalog_.pmus().end(),
                        [&](const Pmu& pmu) { return pmu.find_event(name) != nullptr; });
@@ -53,6 +65,8 @@ class DirectLookup {
 
  private:
   const Catalog& catalog_;
+  std::optional<std::vector<const Pmu*>> hybrid_;  // one encode() uses one semantics
+  std::vector<const Pmu*> core_owners_;            // the last core_event_owners()
 };
 
 class MemoLookup {
@@ -63,6 +77,18 @@ class MemoLookup {
   const Catalog& catalog() const { return catalog_; }
   const Pmu* find_pmu(std::string_view name) { return memo_.pmus.find(catalog_, name); }
   const Pmu* core_pmu() { return memo_.pmus.core(catalog_); }
+  std::span<const Pmu* const> hybrid_pmus(Semantics semantics) {
+    return memo_.pmus.hybrid(catalog_, semantics);
+  }
+  std::span<const Pmu* const> core_event_owners(std::string_view name, Semantics semantics) {
+    auto found = memo_.core_owners.find(name);
+    if (found == memo_.core_owners.end()) {
+      found = memo_.core_owners
+                  .emplace(std::string(name), core_pmus_with_event(catalog_, name, semantics))
+                  .first;
+    }
+    return found->second;
+  }
   bool has_event_owner(std::string_view name) {
     return !memo_.event_owners.of(catalog_, name).empty();
   }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,13 +30,108 @@ std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view 
   return d;
 }
 
-void encode_legacy(const LegacyEvent& legacy, const Modifiers& modifiers, Semantics semantics,
-                   Attr& attr) {
-  attr = Attr{};
-  attr.type = static_cast<std::uint32_t>(legacy.type);
-  attr.size = semantics == Semantics::perf ? kAttrSizeVer7 : kAttrSizeVer8;
-  attr.config[0] = legacy.config;
-  apply_modifiers(modifiers, attr);
+namespace {
+
+bool has_extended_type(PerfType type) {
+  return type == PerfType::hardware || type == PerfType::hw_cache;
+}
+
+// perf's PERF_PMU_TYPE_SHIFT: a hybrid core PMU's type above the hardware or cache event id.
+constexpr unsigned kExtendedTypeShift = 32;
+constexpr std::uint64_t kEventIdMask = 0xffff'ffff;
+
+std::uint32_t legacy_type(const Target& target) {
+  if (target.legacy.type == PerfType::raw && target.core != nullptr) {
+    return target.core->type().value_or(static_cast<std::uint32_t>(PerfType::raw));
+  }
+  return static_cast<std::uint32_t>(target.legacy.type);
+}
+
+void extend(const Target& target, Attr& attr) {
+  if (target.core == nullptr || !has_extended_type(target.legacy.type)) return;
+  attr.config[0] = (attr.config[0] & kEventIdMask) |
+                   (std::uint64_t{target.core->type().value_or(0)} << kExtendedTypeShift);
+}
+
+}  // namespace
+
+std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& modifiers,
+                                        std::string_view spec, const EncodeOptions& options,
+                                        Attr& attr, const CoreExtras& extras) {
+  if (target.terms.empty()) {
+    attr = Attr{};
+    attr.type = legacy_type(target);
+    attr.size = options.semantics == Semantics::perf ? kAttrSizeVer7 : kAttrSizeVer8;
+    attr.config[0] = target.legacy.config;
+    extend(target, attr);
+    apply_modifiers(modifiers, attr);
+    return std::nullopt;
+  }
+  // perf's hard-coded terms only: the terms of a PMU without formats or events. The event's
+  // config is where a `config=` term replaces it, as perf assigns config terms.
+  PmuInfo info;
+  info.name = std::string(target.name);
+  info.attributes.type = legacy_type(target);
+  info.attributes.type_text = std::to_string(*info.attributes.type);
+  const Pmu pmu = Pmu::from_info(std::move(info));
+  CoreScratch scratch;
+  TermEncoder encoder(pmu, spec, options, scratch);
+  encoder.describe_owner_as_event();
+  if (auto error = encoder.run(target.terms, modifiers, attr, extras)) return error;
+  const bool config_term = std::any_of(target.terms.begin(), target.terms.end(),
+                                       [](const TermView& term) { return term.name == "config"; });
+  if (!config_term) attr.config[0] = target.legacy.config;
+  extend(target, attr);
+  return std::nullopt;
+}
+
+std::string legacy_perf_string(const Target& target, const Attr& attr,
+                               std::span<const TermView> printed, const Modifiers& modifiers) {
+  const std::string mods = canonical_modifiers(modifiers);
+  std::vector<Term> terms;
+  const std::uint64_t config = target.core != nullptr && has_extended_type(target.legacy.type)
+                                   ? attr.config[0] & kEventIdMask
+                                   : attr.config[0];
+  auto number = [&](std::string name, std::uint64_t value) {
+    Term& term = terms.emplace_back();
+    term.name = std::move(name);
+    term.kind = TermValueKind::number;
+    term.value = value;
+    term.style = NumberStyle::hex;
+  };
+  if (config != target.legacy.config) number("config", config);
+  for (unsigned word = 1; word < kConfigWords; ++word) {
+    if (attr.config[word] != 0) number(fmt::format("config{}", word), attr.config[word]);
+  }
+  for (const TermView& term : printed) terms.push_back(term.to_term());
+  if (terms.empty() && target.core != nullptr && has_extended_type(target.legacy.type)) {
+    // One core PMU of a hybrid machine: perf 6.1 reads `cpu_core/cycles/` as that one.
+    return fmt::format("{}/{}/{}", target.core->name(), target.name, mods);
+  }
+  if (terms.empty())
+    return mods.empty() ? std::string(target.name) : fmt::format("{}:{}", target.name, mods);
+  return fmt::format("{}/{}/{}", target.name, print_terms(terms), mods);
+}
+
+bool is_tool_event(std::string_view name) {
+  return name == "duration_time" || name == "user_time" || name == "system_time";
+}
+
+Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec) {
+  Diagnostic d =
+      spec_error(DiagId::event_tool_terms, spec, event.offset, event.text.size(),
+                 fmt::format("'{}' is counted by perf itself and takes no terms", event.pmu));
+  d.hint = fmt::format("write '{}' or '{}//'", event.pmu, event.pmu);
+  return d;
+}
+
+void note_perf_fallback(Diagnostic& error, std::span<const std::string> accepting,
+                        const EventSpecView& event, std::string_view spec) {
+  error.notes.push_back(make_diagnostic(
+      Severity::note, "", spec_detail::kSpecFile, spec, event.pmu_offset, event.pmu.size(),
+      fmt::format("perf 6.1 would retry on the PMUs named like it with a number and use {} "
+                  "instead; name {} to get that",
+                  fmt::join(accepting, ", "), accepting.size() == 1 ? "it" : "them")));
 }
 
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec) {

@@ -3,11 +3,15 @@
 // allocates unless it reports an error.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "encode/encode_core.h"
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
 #include "encode/target_lookup.h"
@@ -22,19 +26,37 @@ using spec_detail::EventSpecView;
 struct Target {
   const Pmu* pmu = nullptr;  // nullptr: the built-in event `legacy`
   LegacyEvent legacy;
-  std::span<const TermView> terms;  // valid during the visit only
+  std::span<const TermView> terms;  // valid during the visit only; a built-in event's terms
+                                    // (`cycles/period=1000/`) are perf's hard-coded ones only
   std::size_t pmu_offset = 0;       // what a pmu-no-type error underlines
   std::size_t pmu_length = 0;
   bool raw_type = false;  // perf 6.1 gives `rHEX` PERF_TYPE_RAW whatever the PMU's type is
+  // A built-in hardware or cache event on a hybrid machine: the core PMU it counts on, whose
+  // type goes into config bits 32-63 (perf's extended type). A raw event with terms
+  // (`r3c/period=1/`): the PMU whose type it gets (hybrid, or pmucat semantics), else nullptr.
+  const Pmu* core = nullptr;
+  std::string_view name;  // a built-in or raw event: its name as written (`cycles`, `r3c`)
 };
 
 // pmu-no-type when the PMU's type is unusable with these semantics.
 std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
                                          Semantics semantics);
 
-// The attr of a built-in event.
-void encode_legacy(const LegacyEvent& legacy, const Modifiers& modifiers, Semantics semantics,
-                   Attr& attr);
+// The attr of a built-in or raw event target (`pmu == nullptr`): type, config (with the
+// extended type of its core PMU on a hybrid machine), perf's hard-coded terms when it has some
+// (`cycles/period=1000/`, through `extras` as for PMU terms) and modifier bits.
+std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& modifiers,
+                                        std::string_view spec, const EncodeOptions& options,
+                                        Attr& attr, const CoreExtras& extras = {});
+
+// The canonical spec of such an attr: `cycles:u`, `cpu_core/cycles/u` (one core PMU of a hybrid
+// machine), `cycles/period=0x3e8/u` (with hard-coded terms; `printed` are the effective ones).
+std::string legacy_perf_string(const Target& target, const Attr& attr,
+                               std::span<const TermView> printed, const Modifiers& modifiers);
+
+// True for perf's tool events (`duration_time`, `user_time`, `system_time`): counted by perf
+// itself, they take no terms (`duration_time//` only).
+bool is_tool_event(std::string_view name);
 
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec);
 Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
@@ -43,29 +65,127 @@ Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& even
                                std::string_view spec);
 Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spec,
                                 const EncodeOptions& options);
+Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec);
+// What the default semantics say when the PMU named exactly rejects the terms and perf 6.1
+// would have retried on its numbered namesakes (`foo` -> `foo10`, `foo_2`): `error` gains a
+// note naming those that accept the spec.
+void note_perf_fallback(Diagnostic& error, std::span<const std::string> accepting,
+                        const EventSpecView& event, std::string_view spec);
 
 // Calls `visit(const Target&) -> std::optional<Diagnostic>` for each target of `event` in
 // encode()'s order; stops at the first error. `spec` is the whole list, `terms` the event's.
-template <TargetLookup Lookup, class Visit>
+// `try_visit(const Target&) -> std::optional<Diagnostic>` encodes a target without keeping it:
+// perf 6.1's fallback from a PMU that rejects the terms to its numbered namesakes asks it which
+// of those accept them.
+template <TargetLookup Lookup, class Visit, class TryVisit>
 std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
                                           const EventSpecView& event,
                                           std::span<const TermView> terms,
-                                          const EncodeOptions& options, Visit&& visit) {
+                                          const EncodeOptions& options, Visit&& visit,
+                                          TryVisit&& try_visit) {
   const Catalog& catalog = lookup.catalog();
   const bool perf = options.semantics == Semantics::perf;
-  auto on_default_pmu = [&](std::span<const TermView> pmu_terms) -> std::optional<Diagnostic> {
+  std::string_view legacy_name = event.form == SpecForm::pmu_terms ? event.pmu : event.name;
+  auto legacy_target = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
+                           const Pmu* core) {
+    Target target;
+    target.name = legacy_name;
+    target.legacy = legacy;
+    target.terms = legacy_terms;
+    target.pmu_offset = event.offset;
+    target.pmu_length = event.text.size();
+    target.core = core;
+    return target;
+  };
+  // A built-in or raw event: once, or on a hybrid machine once per core PMU (`only`: that one)
+  // for the hardware, cache and raw events, as perf does.
+  auto on_legacy = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
+                       const Pmu* only) -> std::optional<Diagnostic> {
+    if (legacy.type != PerfType::software) {
+      bool any = false;
+      for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
+        if (only != nullptr && core->name() != only->name()) continue;
+        if (auto error = visit(legacy_target(legacy, legacy_terms, core))) return error;
+        any = true;
+      }
+      if (any) return std::nullopt;
+    }
+    const Pmu* core = nullptr;
+    if (legacy.type == PerfType::raw && !perf) {
+      // pmucat gives a raw event the core PMU's type (`r3c/period=1/` as `r3c`).
+      core = lookup.core_pmu();
+      if (core == nullptr) return no_default_pmu_error(event, spec, options);
+    }
+    return visit(legacy_target(legacy, legacy_terms, core));
+  };
+  auto on_pmu = [&](const Pmu& pmu, std::span<const TermView> pmu_terms, std::size_t offset,
+                    std::size_t length, bool raw_type) {
+    Target target;
+    target.pmu = &pmu;
+    target.terms = pmu_terms;
+    target.pmu_offset = offset;
+    target.pmu_length = length;
+    target.raw_type = raw_type;
+    return visit(target);
+  };
+  auto on_default_pmu = [&](std::span<const TermView> pmu_terms,
+                            bool raw) -> std::optional<Diagnostic> {
+    if (options.default_pmu.empty() && raw) {
+      // perf builds a raw event once per hybrid core PMU, with that PMU's type.
+      bool hybrid = false;
+      for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
+        hybrid = true;
+        if (auto error = on_pmu(*core, pmu_terms, event.offset, event.text.size(), false)) {
+          return error;
+        }
+      }
+      if (hybrid) return std::nullopt;
+    }
     const Pmu* pmu =
         options.default_pmu.empty() ? lookup.core_pmu() : lookup.find_pmu(options.default_pmu);
     if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
-    Target target{pmu, {}, pmu_terms, event.offset, event.text.size(), false};
-    target.raw_type = perf && event.form == SpecForm::raw;
-    return visit(target);
+    return on_pmu(*pmu, pmu_terms, event.offset, event.text.size(), perf && raw);
+  };
+  // A bare name that is also a built-in event: perf 6.1 takes the built-in event. pmucat (and
+  // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
+  // the built-in names are core events, and asking every PMU would cost a probe per PMU.
+  auto on_legacy_name = [&](const LegacyEvent& legacy) -> std::optional<Diagnostic> {
+    if (perf) return on_legacy(legacy, {}, nullptr);
+    TermView reference;
+    reference.name = event.name;
+    reference.kind = TermValueKind::none;
+    reference.offset = event.offset;
+    reference.length = static_cast<std::uint32_t>(event.name.size());
+    reference.value_offset = event.offset;
+    const std::span<const TermView> as_term(&reference, 1);
+    const auto owners = lookup.core_event_owners(event.name, options.semantics);
+    auto owns = [&](const Pmu& pmu) {
+      return std::any_of(owners.begin(), owners.end(),
+                         [&](const Pmu* owner) { return owner->name() == pmu.name(); });
+    };
+    const auto hybrid = lookup.hybrid_pmus(options.semantics);
+    const bool extended = legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache;
+    if (!hybrid.empty() && extended) {
+      // Each core PMU: its own event of that name, else the built-in one with its extended type.
+      for (const Pmu* core : hybrid) {
+        auto error = owns(*core) ? on_pmu(*core, as_term, event.offset, event.name.size(), false)
+                                 : visit(legacy_target(legacy, {}, core));
+        if (error) return error;
+      }
+      return std::nullopt;
+    }
+    for (const Pmu* owner : owners) {
+      if (auto error = on_pmu(*owner, as_term, event.offset, event.name.size(), false)) {
+        return error;
+      }
+    }
+    if (!owners.empty()) return std::nullopt;
+    return visit(legacy_target(legacy, {}, nullptr));
   };
   auto on_event_name = [&]() -> std::optional<Diagnostic> {
-    // perf 6.1 prefers its built-in names (`cycles` is PERF_TYPE_HARDWARE even where a PMU has
-    // an events/cycles file); newer perf and pmucat prefer the sysfs event.
-    const std::optional<LegacyEvent> legacy = find_legacy_event(event.name);
-    if (perf && legacy) return visit(Target{nullptr, *legacy, {}, 0, 0, false});
+    if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.name)) {
+      return on_legacy_name(*legacy);
+    }
     // A reference to the event as a bare term, so the usual alias rules and diagnostics apply.
     TermView reference;
     reference.name = event.name;
@@ -76,43 +196,102 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     bool found = false;
     if (auto error = lookup.for_each_event_owner(event.name, [&](const Pmu& pmu) {
           found = true;
-          Target target{
-              &pmu, {}, std::span<const TermView>(&reference, 1), event.offset, event.name.size(),
-              false};
-          return visit(target);
+          return on_pmu(pmu, std::span<const TermView>(&reference, 1), event.offset,
+                        event.name.size(), false);
         })) {
       return error;
     }
     if (found) return std::nullopt;
-    if (legacy) return visit(Target{nullptr, *legacy, {}, 0, 0, false});
     return unknown_event_error(catalog, event, spec);
+  };
+  // `cpu_core/cycles/`: perf parses a hybrid core PMU's only term again as an event of that
+  // PMU when it is no event (alias) of the PMU. pmucat takes it for the built-in names only
+  // (docs/perf-compat.md).
+  auto hybrid_builtin = [&](const Pmu& pmu) -> std::optional<LegacyEvent> {
+    if (terms.size() != 1 || terms[0].name == "event") return std::nullopt;
+    if (!perf && terms[0].kind != TermValueKind::none) return std::nullopt;
+    if (!pmu.name().starts_with("cpu_")) return std::nullopt;
+    const auto hybrid = lookup.hybrid_pmus(options.semantics);
+    // By name: a PMU found before the tree was listed is another object than the listed one.
+    if (std::none_of(hybrid.begin(), hybrid.end(),
+                     [&](const Pmu* core) { return core->name() == pmu.name(); })) {
+      return std::nullopt;
+    }
+    if (pmu.find_event(terms[0].name) != nullptr) return std::nullopt;
+    return find_legacy_event(terms[0].name);
   };
 
   switch (event.form) {
     case SpecForm::pmu_terms: {
+      // `cycles/period=1000/`, `r3c/period=1/`: a built-in or raw event with perf's hard-coded
+      // terms. perf's lexer decides by the name, before PMUs; pmucat lets a PMU of that name win.
+      const Pmu* exact = nullptr;
+      if (!perf) exact = lookup.find_pmu(event.pmu);
+      if (exact == nullptr) {
+        if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.pmu)) {
+          if (is_tool_event(event.pmu) && !terms.empty()) {
+            return tool_event_terms_error(event, spec);
+          }
+          return on_legacy(*legacy, terms, nullptr);
+        }
+        if (const auto raw = spec_detail::raw_term_value(event.pmu);
+            raw && !event.pmu.starts_with("r0x")) {
+          return on_legacy(LegacyEvent{PerfType::raw, *raw}, terms, nullptr);
+        }
+      }
       if (perf && event.pmu.find('-') != std::string_view::npos) {
         return pmu_hyphen_error(event, spec);
       }
-      auto on_pmu = [&](const Pmu& pmu) {
-        return visit(Target{&pmu, {}, terms, event.pmu_offset, event.pmu.size(), false});
-      };
-      // The exact PMU, else its instances (select_pmus, without building a list).
-      if (const Pmu* exact = lookup.find_pmu(event.pmu)) return on_pmu(*exact);
+      if (exact == nullptr) exact = lookup.find_pmu(event.pmu);
+      if (exact != nullptr) {
+        if (const auto builtin = hybrid_builtin(*exact)) {
+          legacy_name = terms[0].name;
+          return on_legacy(*builtin, {}, exact);
+        }
+        std::optional<Diagnostic> failed =
+            on_pmu(*exact, terms, event.pmu_offset, event.pmu.size(), false);
+        if (!failed) return std::nullopt;
+        // perf 6.1 retries a PMU that rejects the terms on its numbered namesakes (`foo` ->
+        // `foo10`, `foo_2`) and keeps those that take them.
+        std::vector<std::string> accepting;
+        for (const Pmu& pmu : catalog.pmus()) {
+          if (&pmu == exact || !perf61_instance_of(pmu.name(), event.pmu)) continue;
+          Target target;
+          target.pmu = &pmu;
+          target.terms = terms;
+          target.pmu_offset = event.pmu_offset;
+          target.pmu_length = event.pmu.size();
+          if (perf ? !visit(target) : !try_visit(target)) accepting.push_back(pmu.name());
+        }
+        if (accepting.empty()) return failed;
+        if (perf) return std::nullopt;
+        note_perf_fallback(*failed, accepting, event, spec);
+        return failed;
+      }
+      // No PMU of that name: its instances (select_pmus, without building a list). perf 6.1
+      // keeps the instances that take the terms; pmucat wants all of them to.
       bool found = false;
+      std::optional<Diagnostic> first_failure;
       for (const Pmu& pmu : catalog.pmus()) {
         const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
                                    : pmu_name_matches(pmu.name(), event.pmu);
         if (!selected) continue;
-        found = true;
-        if (auto error = on_pmu(pmu)) return error;
+        auto error = on_pmu(pmu, terms, event.pmu_offset, event.pmu.size(), false);
+        if (!error) {
+          found = true;
+        } else if (!perf) {
+          return error;
+        } else if (!first_failure) {
+          first_failure = std::move(error);
+        }
       }
-      if (!found) return unknown_pmu_error(catalog, event, spec);
+      if (!found) return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);
       return std::nullopt;
     }
     case SpecForm::event_name:
       return on_event_name();
     case SpecForm::terms_only:
-      return on_default_pmu(terms);
+      return on_default_pmu(terms, false);
     case SpecForm::raw: {
       // `read` looks like r+hex: an event of that name wins, as with newer perf's fix_raw.
       if (lookup.has_event_owner(event.name)) return on_event_name();
@@ -134,7 +313,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       config.length = static_cast<std::uint32_t>(event.name.size());
       config.value_offset = event.offset;
       config.value_length = config.length;
-      return on_default_pmu(std::span<const TermView>(&config, 1));
+      return on_default_pmu(std::span<const TermView>(&config, 1), true);
     }
   }
   return std::nullopt;

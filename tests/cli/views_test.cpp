@@ -222,9 +222,12 @@ TEST(EncodeSpecs, PmuOptionChoosesThePmuForBareTerms) {
 TEST(EncodeSpecs, PmuOptionNarrowsBareEventNames) {
   const Catalog catalog = amd_catalog();
   const std::vector<std::string> specs = {"cpu-cycles"};
+  // A built-in name is the core PMU's event (or the built-in encoding) by default...
   const EncodeResult everywhere = encode_specs(catalog, specs, "", {});
   ASSERT_TRUE(everywhere.errors.empty()) << everywhere.errors.front().message;
-  EXPECT_EQ(everywhere.events.size(), 2u);
+  ASSERT_EQ(everywhere.events.size(), 1u);
+  EXPECT_EQ(everywhere.events[0].pmu, "cpu");
+  // ... and the chosen PMU's event of that name with --pmu.
   const EncodeResult narrowed = encode_specs(catalog, specs, "amd_l3", {});
   ASSERT_TRUE(narrowed.errors.empty()) << narrowed.errors.front().message;
   ASSERT_EQ(narrowed.events.size(), 1u);
@@ -313,7 +316,8 @@ std::vector<EncodedEvent> encode_or_fail(const Catalog& catalog, const std::stri
 
 TEST(EncodeOutput, JsonMatchesTheSchema) {
   const Catalog catalog = amd_catalog();
-  const auto events = encode_or_fail(catalog, "cpu/event=0x423,inv,cmask=0x3/uk,cpu-cycles");
+  const auto events =
+      encode_or_fail(catalog, "cpu/event=0x423,inv,cmask=0x3/uk,cpu-cycles,amd_l3/cpu-cycles/");
   ASSERT_EQ(events.size(), 3u);
   auto items = nlohmann::json::array();
   for (const EncodedEvent& event : events)
@@ -325,7 +329,7 @@ TEST(EncodeOutput, JsonMatchesTheSchema) {
 
 TEST(EncodeOutput, PerfStringsOnePerLine) {
   const Catalog catalog = amd_catalog();
-  const auto events = encode_or_fail(catalog, "cpu-cycles");
+  const auto events = encode_or_fail(catalog, "cpu-cycles,amd_l3/cpu-cycles/");
   const std::string text = render_perf_strings(events);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "comparison.h"
+#include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "pmucat/vendor_events.h"
@@ -27,25 +28,6 @@
 namespace pmucat::differential {
 namespace {
 namespace fs = std::filesystem;
-
-std::uint64_t env_number(const char* name, std::uint64_t fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  try {
-    return std::stoull(text, nullptr, 0);
-  } catch (const std::exception&) {
-    return fallback;
-  }
-}
-
-bool full_run() {
-  const char* all = std::getenv("PMUCAT_VENDOR_DIFF_ALL");
-  return all != nullptr && std::string(all) == "1";
-}
-
-std::uint64_t seed() {
-  return env_number("PMUCAT_DIFF_SEED", 20261201);
-}
 
 // Events sampled per model: 50 in the full run; 12 in the ctest run (~2,400 perf runs).
 unsigned events_per_model() {

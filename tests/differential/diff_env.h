@@ -1,0 +1,34 @@
+// The environment knobs every differential suite reads: the full run, the seed of the sampled
+// CI run, and sample sizes.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+namespace pmucat::differential {
+
+// A number from the environment (decimal or 0x hex), or `fallback` when unset or unreadable.
+inline std::uint64_t env_number(const char* name, std::uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  try {
+    return std::stoull(text, nullptr, 0);
+  } catch (const std::exception&) {
+    return fallback;
+  }
+}
+
+// PMUCAT_VENDOR_DIFF_ALL=1 (or the test main's --all): every case instead of CI's sample.
+inline bool full_run() {
+  const char* all = std::getenv("PMUCAT_VENDOR_DIFF_ALL");
+  return all != nullptr && std::string(all) == "1";
+}
+
+// PMUCAT_DIFF_SEED: which sample CI's run takes.
+inline std::uint64_t seed() {
+  return env_number("PMUCAT_DIFF_SEED", 20261201);
+}
+
+}  // namespace pmucat::differential

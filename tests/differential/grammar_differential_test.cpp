@@ -1,0 +1,210 @@
+// perf 6.1 against pmucat on the event grammar beyond one PMU's terms (issue 15): built-in and
+// raw events with perf's hard-coded terms (`cycles/period=1000/`), hybrid machines (one attr
+// per core PMU with the extended type in config bits 32-63), and perf's fallback from a PMU that
+// rejects the terms to its numbered namesakes. Every case runs in CI (a few seconds);
+// docs/robustness.md has the figures.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "comparison.h"
+#include "perf_oracle.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "support/files.h"
+#include "support/scratch_dir.h"
+
+namespace pmucat::differential {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Tally {
+  std::size_t specs = 0;
+  std::size_t perf_accepted = 0;
+  std::size_t equal = 0;
+};
+
+// Runs `specs` through perf 6.1 and pmucat (both semantics) on `devices`. With perf semantics
+// every spec must give perf's attrs (or be rejected by both); with pmucat semantics too, except
+// the specs in `default_differs` (documented in docs/perf-compat.md), which must differ.
+Tally compare_on_tree(const fs::path& devices, const std::vector<std::string>& specs,
+                      const std::set<std::string>& default_differs) {
+  Tally tally;
+  OracleOptions options = OracleOptions::from_environment();
+  const OracleRun run = run_perf(devices, specs, options);
+  EXPECT_TRUE(run.failure.empty()) << run.failure;
+  if (run.results.size() != specs.size()) {
+    ADD_FAILURE() << "perf ran " << run.results.size() << " of " << specs.size() << " specs";
+    return tally;
+  }
+  auto catalog = Catalog::open(devices);
+  if (!catalog) {
+    ADD_FAILURE() << catalog.error().message;
+    return tally;
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const PerfResult& perf = run.results[i];
+    ++tally.specs;
+    tally.perf_accepted += perf.accepted() ? 1 : 0;
+    const OurResult ours = encode_words(*catalog, specs[i], Semantics::perf);
+    const bool equal = ours.accepted() == perf.accepted() && ours.attrs == perf.attrs;
+    EXPECT_TRUE(equal) << specs[i] << ": pmucat "
+                       << (ours.accepted() ? describe(ours.attrs) : "rejected: " + ours.error)
+                       << "\nperf: " << perf.output;
+    tally.equal += equal ? 1 : 0;
+    const OurResult ours_default = encode_words(*catalog, specs[i], Semantics::pmucat);
+    const bool same_as_perf =
+        ours_default.accepted() == ours.accepted() && ours_default.attrs == ours.attrs;
+    EXPECT_EQ(same_as_perf, default_differs.count(specs[i]) == 0)
+        << specs[i] << ": pmucat semantics "
+        << (ours_default.accepted() ? describe(ours_default.attrs)
+                                    : "rejected: " + ours_default.error)
+        << ", perf semantics " << (ours.accepted() ? describe(ours.attrs) : ours.error);
+  }
+  return tally;
+}
+
+// perf 6.1 on a hybrid machine (fixtures/sysfs/intel-adl-hybrid: cpu_core type 4, cpu_atom
+// type 10, both with `cpus`): built-in hardware and cache events once per core PMU with the
+// PMU's type in config bits 32-63, raw events once per core PMU with its type, software and tool
+// events once, `cpu_core/NAME/` for one core PMU. perf probes each hybrid cache event by opening
+// it and drops those the running kernel lacks; the attrs it printed for the probe are compared.
+TEST(HybridDiff, BuiltInRawAndPmuFormsMatchPerf) {
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const fs::path devices =
+      fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-adl-hybrid" / "devices";
+  const std::vector<std::string> specs = {"cycles",
+                                          "cycles:u",
+                                          "instructions:k",
+                                          "branches",
+                                          "cache-misses",
+                                          "ref-cycles",
+                                          "bus-cycles",
+                                          "stalled-cycles-frontend",
+                                          "cpu-clock",
+                                          "cs:u",
+                                          "duration_time",
+                                          "cpu_core/cycles/",
+                                          "cpu_atom/cycles/",
+                                          "cpu_core/cycles/u",
+                                          "cpu_atom/branches/k",
+                                          "cpu_core/cs/",
+                                          "cpu_atom/cpu-clock/",
+                                          "cpu_core/duration_time/",
+                                          "cpu_atom/instructions/",
+                                          "cpu_core/instructions/",
+                                          "cpu_core/cycles,period=1/",
+                                          "cpu_core/event=0x3c/",
+                                          "cpu_core/r3c/",
+                                          "r3c",
+                                          "rc0:u",
+                                          "r1a3/period=7/",
+                                          "cycles/period=1000/",
+                                          "instructions/config=2/",
+                                          "branches/name=br/",
+                                          "cycles//",
+                                          "cs/period=1/",
+                                          "L1-dcache-load-misses",
+                                          "LLC-loads:u",
+                                          "cpu_core/L1-dcache-load-misses/",
+                                          "cpu_atom/L1-icache-loads/",
+                                          "dTLB-loads/period=3/",
+                                          "cycles,instructions",
+                                          "cpu_core/foo/",
+                                          "cycles/foo/"};
+  // pmucat (like perf >= 6.10) takes a core PMU's sysfs event over the built-in name, and
+  // resolves `cpu_core/NAME/` for the built-in names only.
+  const std::set<std::string> default_differs = {"instructions:k", "cache-misses", "ref-cycles",
+                                                 "bus-cycles", "cycles,instructions"};
+  const Tally tally = compare_on_tree(devices, specs, default_differs);
+  std::printf("hybrid: %zu specs, perf accepted %zu, pmucat equal %zu\n", tally.specs,
+              tally.perf_accepted, tally.equal);
+  EXPECT_GT(tally.perf_accepted, specs.size() / 2);
+}
+
+// perf's hard-coded terms on built-in, cache and raw events of a non-hybrid machine: a `config`
+// term replaces the event's config, `period`/`name`/`metric-id` go where they go for PMU events,
+// format terms are unknown, tool events take none.
+TEST(LegacyTermsDiff, BuiltInEventsWithTermsMatchPerf) {
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const fs::path devices =
+      fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices";
+  const std::vector<std::string> specs = {"cycles/period=1000/",
+                                          "cycles/name=foo/u",
+                                          "cpu-clock/period=1/",
+                                          "L1-dcache-loads/period=1/",
+                                          "cycles//",
+                                          "cycles/config=2/",
+                                          "cycles/event=0x3c/",
+                                          "instructions/period=9/k",
+                                          "instructions/config=2/",
+                                          "cs/period=1/",
+                                          "cycles/foo/",
+                                          "branches/metric-id=x/",
+                                          "cycles/config1=1,config2=2/",
+                                          "r3c/period=1/",
+                                          "r3c//u",
+                                          "r3c/config=5/",
+                                          "r3c/umask=1/",
+                                          "L1-dcache-load-misses/config=0x10001/",
+                                          "LLC-loads/period=5/pp",
+                                          "duration_time//",
+                                          "duration_time/period=1/",
+                                          "cycles/period=1/,cs//",
+                                          "cpu/cycles/",
+                                          "cpu/L1-dcache-loads/",
+                                          "faults/period=2/k"};
+  // pmucat rejects a repeated config word from the user (difference 2), and gives raw events
+  // the core PMU's type (here also 4).
+  const std::set<std::string> default_differs = {};
+  const Tally tally = compare_on_tree(devices, specs, default_differs);
+  std::printf("built-in events with terms: %zu specs, perf accepted %zu, pmucat equal %zu\n",
+              tally.specs, tally.perf_accepted, tally.equal);
+  EXPECT_GT(tally.perf_accepted, specs.size() / 2);
+}
+
+// perf 6.1 retries a PMU that rejects the terms (unknown term, value too wide) on the PMUs named
+// like it with a numeric suffix, and keeps those that take the terms; without a PMU of the name
+// it keeps the instances that take them. pmucat semantics reject both with a note naming them.
+TEST(FallbackDiff, RejectingPmuFallsBackToNumberedNamesakes) {
+  OracleOptions options = OracleOptions::from_environment();
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const testing::ScratchDir scratch("fallback");
+  const fs::path devices = scratch / "devices";
+  auto pmu = [&](const std::string& name, std::uint32_t type,
+                 const std::vector<std::pair<std::string, std::string>>& formats) {
+    testing::write_text(devices / name / "type", fmt::format("{}\n", type));
+    for (const auto& [field, bits] : formats) {
+      testing::write_text(devices / name / "format" / field, bits + "\n");
+    }
+  };
+  pmu("cpu", 4, {{"event", "config:0-7"}, {"umask", "config:8-15"}});
+  pmu("fake", 10042, {{"event", "config:0-7"}});
+  pmu("fake10", 10043, {{"event", "config:0-15"}, {"umask", "config:16-23"}});
+  pmu("fake_2", 10044, {{"event", "config:0-7"}, {"umask", "config:8-15"}});
+  pmu("fakeq", 10045, {{"event", "config:0-7"}, {"umask", "config:8-15"}});
+  pmu("solo", 10046, {{"event", "config:0-7"}});
+  pmu("multi_0", 10047, {{"event", "config:0-7"}});
+  pmu("multi_1", 10048, {{"event", "config:0-7"}, {"umask", "config:8-15"}});
+  const std::vector<std::string> specs = {"fake/event=0x1/",        "fake/event=0x1,umask=0x2/",
+                                          "fake/event=0x1ff/",      "fake/event=0x1ffff/",
+                                          "fake/umask=1/u",         "solo/umask=1/",
+                                          "multi/event=1,umask=2/", "multi/event=1/",
+                                          "fake10/umask=3/"};
+  const std::set<std::string> default_differs = {"fake/event=0x1,umask=0x2/", "fake/event=0x1ff/",
+                                                 "fake/umask=1/u", "multi/event=1,umask=2/"};
+  const Tally tally = compare_on_tree(devices, specs, default_differs);
+  std::printf("exact PMU fallback: %zu specs, perf accepted %zu, pmucat equal %zu\n", tally.specs,
+              tally.perf_accepted, tally.equal);
+}
+
+}  // namespace
+}  // namespace pmucat::differential
