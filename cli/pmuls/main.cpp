@@ -200,8 +200,16 @@ int run(const Options& options) {
     }
     const std::vector<const ListedEvent*> named = find_listed_events(listed, options.event);
     if (found.empty() && named.empty()) {
-      printer.print(unknown_event_error(
-          kinds.has(ListKind::pmu) ? pmus : std::span<const Pmu* const>{}, listed, options.event));
+      Diagnostic error = unknown_event_error(
+          kinds.has(ListKind::pmu) ? pmus : std::span<const Pmu* const>{}, listed, options.event);
+      // A built-in of a kind --kind left out: say which kind lists it.
+      const std::vector<ListedEvent> every =
+          builtin_listed_events(*catalog, KindSet::all_builtins());
+      if (const auto other = find_listed_events(every, options.event); !other.empty()) {
+        error.hint = fmt::format("'{}' is a {} event: add --kind {}", other.front()->name,
+                                 other.front()->kind, other.front()->kind);
+      }
+      printer.print(error);
       return to_int(ExitCode::rejected);
     }
     if (options.common.json) {
