@@ -254,7 +254,10 @@ int run(const Options& options) {
   // --event GLOB, --topic, --search, --kind: only the PMUs with an event to show, and an error
   // when nothing is left. The text of --formats lists no events, so they do not narrow it.
   const bool pmu_kind = kinds.has(ListKind::pmu);
-  const bool filtering = (filter.narrows() || explicit_kinds) && !text_formats;
+  // --kind narrows the text to PMUs with events; --json keeps every PMU (its formats and
+  // attributes are data too) unless a filter narrows it.
+  const bool filtering =
+      (filter.narrows() || (explicit_kinds && !options.common.json)) && !text_formats;
   std::vector<const Pmu*> listed_pmus;
   if (filtering) {
     if (pmu_kind) {

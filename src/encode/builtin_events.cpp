@@ -10,18 +10,32 @@
 namespace pmucat {
 namespace {
 
-// What perf list sorts a hardware or software line by: the text it prints, `name OR alias`.
-std::string listed_text(const BuiltinEvent& event) {
-  std::string text = event.name;
-  for (const std::string& alias : event.aliases) text += " OR " + alias;
-  return text;
+// perf list sorts a hardware or software section by the text it prints, `name OR alias`:
+// compared piecewise here, without building the text.
+bool listed_text_less(const BuiltinEvent& a, const BuiltinEvent& b) {
+  auto piece = [](const BuiltinEvent& event, std::size_t i) -> std::string_view {
+    // name, " OR ", alias, " OR ", alias...
+    if (i == 0) return event.name;
+    if (i % 2 == 1) return i / 2 < event.aliases.size() ? std::string_view(" OR ") : "";
+    return event.aliases[i / 2 - 1];
+  };
+  std::size_t ia = 0, ib = 0;
+  std::string_view ta = piece(a, 0), tb = piece(b, 0);
+  while (true) {
+    while (ta.empty() && ia < 2 * a.aliases.size()) ta = piece(a, ++ia);
+    while (tb.empty() && ib < 2 * b.aliases.size()) tb = piece(b, ++ib);
+    if (ta.empty() || tb.empty()) return ta.empty() && !tb.empty();
+    if (ta.front() != tb.front()) {
+      return static_cast<unsigned char>(ta.front()) < static_cast<unsigned char>(tb.front());
+    }
+    ta.remove_prefix(1);
+    tb.remove_prefix(1);
+  }
 }
 
 void sort_by_listed_text(std::vector<BuiltinEvent>::iterator first,
                          std::vector<BuiltinEvent>::iterator last) {
-  std::sort(first, last, [](const BuiltinEvent& a, const BuiltinEvent& b) {
-    return listed_text(a) < listed_text(b);
-  });
+  std::sort(first, last, listed_text_less);
 }
 
 // A `cpus` file in the PMU's directory (a from_info PMU: its attributes say): a stat, not a read

@@ -1,7 +1,5 @@
 #include "encode/legacy_events.h"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <array>
 
@@ -198,7 +196,14 @@ std::vector<CacheEventName> cache_event_names() {
       "L1 data cache",   "L1 instruction cache", "Last-level cache",      "Data TLB",
       "Instruction TLB", "Branch predictor",     "Local NUMA node memory"};
   constexpr std::array<std::string_view, 3> kOpText{"load", "store", "prefetch"};
+  auto describe = [](std::string_view type, std::string_view op, std::string_view result) {
+    std::string text;
+    text.reserve(type.size() + op.size() + result.size() + 2);
+    text.append(type).append(" ").append(op).append(" ").append(result);
+    return text;
+  };
   std::vector<CacheEventName> names;
+  names.reserve(32);
   // Each type with each operation it supports, as perf names them: the access count
   // `TYPE-OPs` (`L1-dcache-loads`), then the misses `TYPE-OP-misses`.
   for (unsigned type = 0; type < kCacheTypes.size(); ++type) {
@@ -208,11 +213,11 @@ std::vector<CacheEventName> cache_event_names() {
       const std::uint64_t config = type | (std::uint64_t{op} << 8);
       names.push_back({prefix + std::string(kCacheOps[op][1]),
                        {PerfType::hw_cache, config},
-                       fmt::format("{} {} accesses", kTypeText[type], kOpText[op])});
+                       describe(kTypeText[type], kOpText[op], "accesses")});
       names.push_back(
           {prefix + std::string(kCacheOps[op][0]) + "-" + std::string(kCacheResults[1][0]),
            {PerfType::hw_cache, config | (std::uint64_t{1} << 16)},
-           fmt::format("{} {} misses", kTypeText[type], kOpText[op])});
+           describe(kTypeText[type], kOpText[op], "misses")});
     }
   }
   return names;
