@@ -338,7 +338,7 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     write(text);
     buffers.give(std::move(text));
   });
-  write(more_members);
+  if (!more_members.empty()) write(more_members);
   write("\n}\n");
 }
 
