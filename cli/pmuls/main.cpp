@@ -365,7 +365,7 @@ int parse_and_run(int argc, char** argv) {
                  "(the PMUs' sysfs and JSON events) or all (comma list or repeatable; default: "
                  "pmu, and every kind for --json of the whole tree)")
       ->type_name("KIND[,KIND]")
-      ->check(CLI::Validator(kind_check, "KIND[,KIND]"));
+      ->check(CLI::Validator(kind_check, ""));
   app.add_flag("--deprecated", options.deprecated,
                "Also list the events the vendor JSON marks deprecated");
   app.add_flag("-v,--long-desc", options.long_desc,
