@@ -116,10 +116,15 @@ _pmuls() {
     case $prev in
         --pmu) COMPREPLY=($(compgen -W "$(_pmucat_pmus)" -- "$cur")); return ;;
         --event) COMPREPLY=($(compgen -W "$(_pmucat_all_events)" -- "$cur")); return ;;
+        --kind)
+            # A comma list: complete the item after the last comma.
+            local prefix=${cur%"${cur##*,}"}
+            COMPREPLY=($(compgen -P "$prefix" -W 'hw sw tool cache pmu all' -- "${cur##*,}"))
+            return ;;
         -j | --jobs | --topic | --search) return ;;
     esac
     COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json --pmu
-        --event --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
+        --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
         --help --version' -- "$cur"))
 }
 

@@ -311,7 +311,8 @@ class TextBuffers {
 
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
                         const EventFilter& filter,
-                        const std::function<void(std::string_view)>& write) {
+                        const std::function<void(std::string_view)>& write,
+                        std::string_view more_members) {
   // dump_json's layout with indent 2: the head and tail written here, each PMU by a JsonWriter.
   std::string head = "{\n  \"sysfs\": ";
   JsonWriter(head).value(catalog.devices_dir().string());
@@ -337,6 +338,7 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     write(text);
     buffers.give(std::move(text));
   });
+  if (!more_members.empty()) write(more_members);
   write("\n}\n");
 }
 

@@ -29,9 +29,11 @@ Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus);
 // a scratch Pmu that is dropped once printed, so the catalog's own PMUs stay unloaded. PMUs are
 // read and printed on up to `jobs` threads; `write` is called on the calling thread only. Each
 // PMU lists the events `filter` selects. A catalog with vendor JSON events prints its own PMUs
-// (a scratch copy would lack those events), which then stay loaded.
+// (a scratch copy would lack those events), which then stay loaded. `more_members` is written
+// after `pmus` as it is (`,\n  "events": [...]`: the built-in events, laid out one level deep).
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
                         const EventFilter& filter,
-                        const std::function<void(std::string_view)>& write);
+                        const std::function<void(std::string_view)>& write,
+                        std::string_view more_members = {});
 
 }  // namespace pmucat::cli

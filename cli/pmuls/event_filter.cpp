@@ -21,16 +21,6 @@ std::string_view trim_blanks(std::string_view text) {
   return text;
 }
 
-// `haystack` holds `needle` (already lower case), ignoring ASCII case.
-bool contains_nocase(std::string_view haystack, std::string_view needle) {
-  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                        [](char a, char b) {
-                          if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-                          return a == b;
-                        });
-  return it != haystack.end();
-}
-
 }  // namespace
 
 std::vector<std::string> parse_topics(std::span<const std::string> values) {
@@ -72,6 +62,15 @@ bool glob_matches_nocase(std::string_view pattern, std::string_view text) {
 
 std::string_view event_topic(const Event& event) {
   return event.vendor ? std::string_view(event.vendor->topic) : std::string_view();
+}
+
+bool contains_nocase(std::string_view haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                        [](char a, char b) {
+                          if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+                          return a == b;
+                        });
+  return it != haystack.end();
 }
 
 bool event_selected(const Event& event, const EventFilter& filter) {

@@ -41,6 +41,9 @@ bool is_glob(std::string_view text);
 // fnmatch(3) without flags over the lower-cased pattern and text.
 bool glob_matches_nocase(std::string_view pattern, std::string_view text);
 
+// `haystack` holds `needle` (already lower case), ignoring ASCII case: a --search word.
+bool contains_nocase(std::string_view haystack, std::string_view needle);
+
 // Whether `event` passes `filter`.
 bool event_selected(const Event& event, const EventFilter& filter);
 

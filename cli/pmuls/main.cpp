@@ -18,6 +18,7 @@
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_filter.h"
 #include "pmuls/event_listing.h"
+#include "pmuls/listed_events.h"
 #include "pmuls/pmu_summary.h"
 #include "pmuls/register_map.h"
 
@@ -41,6 +42,11 @@ constexpr const char* kExamples = R"(
       the events whose names match a glob, on every PMU that has one
   $ pmuls --search 'topdown bound'
       the events whose name, topic or description holds both words
+  $ pmuls --kind hw,sw,cache,tool
+      perf's built-in hardware, software, hardware cache and tool events, as perf list prints
+      them, each marked when this tree cannot count it
+  $ pmuls --kind all --event 'cache*'
+      the built-in and PMU events whose names match a glob
   $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --topic cache -v
       the cache events of the vendor JSON model for that CPU (in the test catalog), with their
       long descriptions
@@ -52,6 +58,7 @@ struct Options {
   std::string event;
   std::vector<std::string> topics;
   std::vector<std::string> search;
+  std::vector<std::string> kinds;
   bool deprecated = false;
   bool long_desc = false;
   bool no_desc = false;
@@ -81,16 +88,23 @@ std::vector<std::pair<const Pmu*, const Event*>> find_event_everywhere(
   return found;
 }
 
-Diagnostic unknown_event_error(std::span<const Pmu* const> pmus, const std::string& name) {
+Diagnostic unknown_event_error(std::span<const Pmu* const> pmus,
+                               std::span<const ListedEvent> listed, const std::string& name) {
   std::vector<std::string> names;
   for (const Pmu* pmu : pmus) {
     for (const Event& event : pmu->events()) names.push_back(event.name);
+  }
+  for (const ListedEvent& event : listed) {
+    names.push_back(event.name);
+    for (const std::string& alias : event.aliases) names.push_back(alias);
   }
   std::string hint = "run 'pmuls --pmu PMU' to see the events of a PMU";
   if (auto suggestion = nearest_name(name, names))
     hint = fmt::format("did you mean '{}'?", *suggestion);
   return argument_error(DiagId::event_unknown, "<event>", name, 0, name.size(),
-                        fmt::format("no PMU has an event named '{}'", name), std::move(hint));
+                        listed.empty() ? fmt::format("no PMU has an event named '{}'", name)
+                                       : fmt::format("no event is named '{}'", name),
+                        std::move(hint));
 }
 
 EventFilter event_filter(const Options& options) {
@@ -109,6 +123,7 @@ Diagnostic no_match_error(std::span<const Pmu* const> pmus, const Options& optio
     if (!text.empty()) text += ' ';
     text += fmt::format("{} '{}'", option, value);
   };
+  for (const std::string& kind : options.kinds) add("--kind", kind);
   if (is_glob(options.event)) add("--event", options.event);
   for (const std::string& topic : options.topics) add("--topic", topic);
   for (const std::string& words : options.search) add("--search", words);
@@ -166,35 +181,91 @@ int run(const Options& options) {
   std::string out;
 
   const EventFilter filter = event_filter(options);
+  // Without --kind the text views list the PMUs' events as they always have; --event NAME falls
+  // back to the built-in events when no PMU has the name.
+  const bool explicit_kinds = !options.kinds.empty();
+  KindSet kinds;
+  if (explicit_kinds) {
+    kinds = parse_kinds(options.kinds);
+  } else {
+    kinds.add(ListKind::pmu);
+  }
+
   if (!options.event.empty() && !is_glob(options.event)) {
-    const auto found = find_event_everywhere(pmus, options.event);
-    if (found.empty()) {
-      printer.print(unknown_event_error(pmus, options.event));
+    std::vector<std::pair<const Pmu*, const Event*>> found;
+    if (kinds.has(ListKind::pmu)) found = find_event_everywhere(pmus, options.event);
+    std::vector<ListedEvent> listed;
+    if (kinds.has_non_pmu() || (!explicit_kinds && found.empty())) {
+      listed = builtin_listed_events(*catalog, explicit_kinds ? kinds : KindSet::all_builtins());
+    }
+    const std::vector<const ListedEvent*> named = find_listed_events(listed, options.event);
+    if (found.empty() && named.empty()) {
+      Diagnostic error = unknown_event_error(
+          kinds.has(ListKind::pmu) ? pmus : std::span<const Pmu* const>{}, listed, options.event);
+      // A built-in of a kind --kind left out: say which kind lists it.
+      const std::vector<ListedEvent> every =
+          builtin_listed_events(*catalog, KindSet::all_builtins());
+      if (const auto other = find_listed_events(every, options.event); !other.empty()) {
+        error.hint = fmt::format("'{}' is a {} event: add --kind {}", other.front()->name,
+                                 other.front()->kind, other.front()->kind);
+      }
+      printer.print(error);
       return to_int(ExitCode::rejected);
     }
     if (options.common.json) {
       std::vector<Json> items;
       for (const auto& [pmu, event] : found) items.push_back(pmu_to_json(*pmu, event));
-      write_stdout(dump_json(catalog_to_json(*catalog, items)));
+      Json document = catalog_to_json(*catalog, items);
+      if (!named.empty() || kinds.has_non_pmu()) {
+        std::vector<ListedEvent> copies;
+        for (const ListedEvent* event : named) copies.push_back(*event);
+        document["events"] = listed_events_to_json(copies);
+      }
+      write_stdout(dump_json(document));
       return to_int(ExitCode::success);
     }
     for (const auto& [pmu, event] : found) {
       if (!out.empty()) out += '\n';
       out += render_event_detail(*pmu, *event, printer);
     }
+    for (const ListedEvent* event : named) {
+      if (!out.empty()) out += '\n';
+      out += render_listed_event_detail(*event);
+    }
     write_stdout(out);
     return to_int(ExitCode::success);
   }
 
-  // --event GLOB, --topic, --search: only the PMUs with an event to show, and an error when no
-  // PMU has one. The text of --formats lists no events, so they do not narrow it.
-  const bool filtering = filter.narrows() && (options.common.json || !options.formats);
-  std::vector<const Pmu*> listed;
-  if (filtering) {
-    for (const Pmu* pmu : pmus) {
-      if (!listed_events(*pmu, filter).empty()) listed.push_back(pmu);
+  // perf list -j lists every kind, and so does --json of the whole tree without --kind: the
+  // built-ins come as a member of their own (`events`), so readers of `pmus` see no change.
+  if (!explicit_kinds && options.common.json && whole_tree) {
+    kinds = KindSet::all_builtins();
+    kinds.add(ListKind::pmu);
+  }
+  const bool text_formats = options.formats && !options.common.json;
+  std::vector<ListedEvent> listed;
+  if (kinds.has_non_pmu() && !text_formats) {
+    for (ListedEvent& event : builtin_listed_events(*catalog, kinds)) {
+      if (listed_event_selected(event, filter)) listed.push_back(std::move(event));
     }
-    if (listed.empty()) {
+  }
+  // (Tracepoints, once listed, join `listed` here: after the PMU events in perf list's text.)
+
+  // --event GLOB, --topic, --search, --kind: only the PMUs with an event to show, and an error
+  // when nothing is left. The text of --formats lists no events, so they do not narrow it.
+  const bool pmu_kind = kinds.has(ListKind::pmu);
+  // --kind narrows the text to PMUs with events; --json keeps every PMU (its formats and
+  // attributes are data too) unless a filter narrows it.
+  const bool filtering =
+      (filter.narrows() || (explicit_kinds && !options.common.json)) && !text_formats;
+  std::vector<const Pmu*> listed_pmus;
+  if (filtering) {
+    if (pmu_kind) {
+      for (const Pmu* pmu : pmus) {
+        if (!listed_events(*pmu, filter).empty()) listed_pmus.push_back(pmu);
+      }
+    }
+    if (listed_pmus.empty() && listed.empty()) {
       printer.print(no_match_error(pmus, options));
       return to_int(ExitCode::rejected);
     }
@@ -203,8 +274,13 @@ int run(const Options& options) {
   if (options.common.json) {
     OutputBuffer stdout_buffer(STDOUT_FILENO);
     const unsigned jobs = options.jobs != 0 ? options.jobs : automatic_jobs(kMaxAutomaticJobs);
-    write_catalog_json(*catalog, filtering ? listed : pmus, jobs, filter,
-                       [&](std::string_view text) { stdout_buffer.append(text); });
+    std::string more;
+    if (kinds.has_non_pmu()) more = ",\n  \"events\": " + listed_events_json_text(listed);
+    std::span<const Pmu* const> printed;
+    if (pmu_kind) printed = filtering ? listed_pmus : pmus;
+    write_catalog_json(
+        *catalog, printed, jobs, filter, [&](std::string_view text) { stdout_buffer.append(text); },
+        more);
     return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
 
@@ -227,6 +303,14 @@ int run(const Options& options) {
         }
       }
     }
+    write_stdout(out);
+    return to_int(printer.had_error() ? ExitCode::rejected : ExitCode::success);
+  }
+
+  // perf list's order: the built-in events, then the PMUs' events.
+  out += render_listed_events(listed);
+  if (!pmu_kind) {
+    // Nothing more to list.
   } else if (!whole_tree || filtering) {
     EventListing listing;
     listing.long_form = options.long_form;
@@ -235,7 +319,7 @@ int run(const Options& options) {
                                                : DescriptionKind::brief;
     listing.columns = output_description_columns();
     listing.filter = filter;
-    for (const Pmu* pmu : filtering ? listed : pmus) {
+    for (const Pmu* pmu : filtering ? listed_pmus : pmus) {
       if (!out.empty()) out += '\n';
       // Unfiltered, each PMU is loaded here only: a copy frees its events for the next one.
       const std::optional<Pmu> copy = filtering ? std::nullopt : catalog->unloaded_copy(*pmu);
@@ -276,6 +360,12 @@ int parse_and_run(int argc, char** argv) {
                  "List the events whose name, topic or description holds every one of these "
                  "words (case-insensitive substrings; repeatable)")
       ->type_name("WORDS");
+  app.add_option("--kind", options.kinds,
+                 "List events of these kinds: hw, sw, tool, cache (perf's built-in events), pmu "
+                 "(the PMUs' sysfs and JSON events) or all (comma list or repeatable; default: "
+                 "pmu, and every kind for --json of the whole tree)")
+      ->type_name("KIND[,KIND]")
+      ->check(CLI::Validator(kind_check, ""));
   app.add_flag("--deprecated", options.deprecated,
                "Also list the events the vendor JSON marks deprecated");
   app.add_flag("-v,--long-desc", options.long_desc,

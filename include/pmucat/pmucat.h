@@ -7,6 +7,7 @@
 #pragma once
 
 #include "pmucat/attr.h"
+#include "pmucat/builtin_events.h"
 #include "pmucat/catalog.h"
 #include "pmucat/decode.h"
 #include "pmucat/diagnostic.h"

@@ -6,11 +6,6 @@
 namespace pmucat::encode_detail {
 namespace {
 
-struct Named {
-  std::string_view name;
-  LegacyEvent event;
-};
-
 constexpr LegacyEvent hw(std::uint64_t config) {
   return {PerfType::hardware, config};
 }
@@ -18,42 +13,40 @@ constexpr LegacyEvent sw(std::uint64_t config) {
   return {PerfType::software, config};
 }
 
-// PERF_COUNT_HW_* and PERF_COUNT_SW_* with the spellings perf 6.1 accepts. perf's tool events
-// (duration_time, user_time, system_time: counted by perf itself) are a software dummy event
-// in the attr perf builds (type 1, config 9).
-constexpr std::array<Named, 32> kLegacy{{
-    {"cpu-cycles", hw(0)},
-    {"cycles", hw(0)},
-    {"instructions", hw(1)},
-    {"cache-references", hw(2)},
-    {"cache-misses", hw(3)},
-    {"branch-instructions", hw(4)},
-    {"branches", hw(4)},
-    {"branch-misses", hw(5)},
-    {"bus-cycles", hw(6)},
-    {"stalled-cycles-frontend", hw(7)},
-    {"idle-cycles-frontend", hw(7)},
-    {"stalled-cycles-backend", hw(8)},
-    {"idle-cycles-backend", hw(8)},
-    {"ref-cycles", hw(9)},
-    {"cpu-clock", sw(0)},
-    {"task-clock", sw(1)},
-    {"page-faults", sw(2)},
-    {"faults", sw(2)},
-    {"context-switches", sw(3)},
-    {"cs", sw(3)},
-    {"cpu-migrations", sw(4)},
-    {"migrations", sw(4)},
-    {"minor-faults", sw(5)},
-    {"major-faults", sw(6)},
-    {"alignment-faults", sw(7)},
-    {"emulation-faults", sw(8)},
-    {"dummy", sw(9)},
-    {"bpf-output", sw(10)},
-    {"cgroup-switches", sw(11)},
-    {"duration_time", sw(9)},
-    {"user_time", sw(9)},
-    {"system_time", sw(9)},
+using enum BuiltinKind;
+
+// PERF_COUNT_HW_* and PERF_COUNT_SW_* in perf 6.1's enum order, each with perf's name and the
+// alias it lists after `OR`, then perf's tool events (duration_time, user_time, system_time:
+// counted by perf itself), which are a software dummy event in the attr perf builds (type 1,
+// config 9). Both spellings are accepted by perf's lexer; the descriptions are pmucat's.
+constexpr std::array<LegacySymbol, 25> kSymbols{{
+    {"cpu-cycles", "cycles", hardware, hw(0), "CPU cycles (the core clock, which may vary)"},
+    {"instructions", "", hardware, hw(1), "Retired instructions"},
+    {"cache-references", "", hardware, hw(2), "Cache accesses (usually the last-level cache's)"},
+    {"cache-misses", "", hardware, hw(3), "Cache misses (usually the last-level cache's)"},
+    {"branch-instructions", "branches", hardware, hw(4), "Retired branch instructions"},
+    {"branch-misses", "", hardware, hw(5), "Mispredicted branch instructions"},
+    {"bus-cycles", "", hardware, hw(6), "Bus cycles"},
+    {"stalled-cycles-frontend", "idle-cycles-frontend", hardware, hw(7),
+     "Cycles the front end issued no instructions"},
+    {"stalled-cycles-backend", "idle-cycles-backend", hardware, hw(8),
+     "Cycles stalled in the back end"},
+    {"ref-cycles", "", hardware, hw(9), "Reference cycles, at a constant rate"},
+    {"cpu-clock", "", software, sw(0), "A per-CPU high-resolution timer, in nanoseconds"},
+    {"task-clock", "", software, sw(1), "Time the task ran on a CPU, in nanoseconds"},
+    {"page-faults", "faults", software, sw(2), "Page faults"},
+    {"context-switches", "cs", software, sw(3), "Context switches"},
+    {"cpu-migrations", "migrations", software, sw(4), "Moves of the task to another CPU"},
+    {"minor-faults", "", software, sw(5), "Page faults served without I/O"},
+    {"major-faults", "", software, sw(6), "Page faults that needed I/O"},
+    {"alignment-faults", "", software, sw(7), "Unaligned accesses the kernel fixed up"},
+    {"emulation-faults", "", software, sw(8), "Instructions the kernel emulated"},
+    {"dummy", "", software, sw(9), "Counts nothing: carries sideband records (mmap, comm) alone"},
+    {"bpf-output", "", software, sw(10), "Output of BPF programs (bpf_perf_event_output)"},
+    {"cgroup-switches", "", software, sw(11), "Context switches to a task of another cgroup"},
+    {"duration_time", "", tool, sw(9), "Wall-clock time of the run, measured by perf"},
+    {"user_time", "", tool, sw(9), "User-mode CPU time of the command, measured by perf"},
+    {"system_time", "", tool, sw(9), "Kernel-mode CPU time of the command, measured by perf"},
 }};
 
 // The cache names perf 6.1's lexer knows (case-sensitive), in PERF_COUNT_HW_CACHE_* order: the
@@ -96,8 +89,10 @@ std::size_t longest_prefix(std::string_view text, const Names& names) {
 // a tie (`branches` is never a cache type).
 std::size_t symbol_prefix(std::string_view text) {
   std::size_t longest = 0;
-  for (const Named& entry : kLegacy) {
-    if (text.starts_with(entry.name)) longest = std::max(longest, entry.name.size());
+  for (const LegacySymbol& entry : kSymbols) {
+    for (std::string_view name : {entry.name, entry.alias}) {
+      if (!name.empty() && text.starts_with(name)) longest = std::max(longest, name.size());
+    }
   }
   return longest;
 }
@@ -185,26 +180,56 @@ std::optional<LegacyEvent> find_cache_event(std::string_view name) {
 }  // namespace
 
 std::optional<LegacyEvent> find_legacy_event(std::string_view name) {
-  for (const Named& entry : kLegacy) {
-    if (entry.name == name) return entry.event;
+  if (name.empty()) return std::nullopt;
+  for (const LegacySymbol& entry : kSymbols) {
+    if (entry.name == name || entry.alias == name) return entry.event;
   }
   return find_cache_event(name);
 }
 
-std::vector<std::string> legacy_event_names() {
-  std::vector<std::string> names;
-  for (const Named& entry : kLegacy) names.emplace_back(entry.name);
-  // The cache events under the names perf gives them (`L1-dcache-loads`, then
-  // `L1-dcache-load-misses`): each type with each operation it supports.
+std::span<const LegacySymbol> legacy_symbols() {
+  return kSymbols;
+}
+
+std::vector<CacheEventName> cache_event_names() {
+  constexpr std::array<std::string_view, 7> kTypeText{
+      "L1 data cache",   "L1 instruction cache", "Last-level cache",      "Data TLB",
+      "Instruction TLB", "Branch predictor",     "Local NUMA node memory"};
+  constexpr std::array<std::string_view, 3> kOpText{"load", "store", "prefetch"};
+  auto describe = [](std::string_view type, std::string_view op, std::string_view result) {
+    std::string text;
+    text.reserve(type.size() + op.size() + result.size() + 2);
+    text.append(type).append(" ").append(op).append(" ").append(result);
+    return text;
+  };
+  std::vector<CacheEventName> names;
+  names.reserve(32);
+  // Each type with each operation it supports, as perf names them: the access count
+  // `TYPE-OPs` (`L1-dcache-loads`), then the misses `TYPE-OP-misses`.
   for (unsigned type = 0; type < kCacheTypes.size(); ++type) {
     for (unsigned op = 0; op < kCacheOps.size(); ++op) {
       if ((kCacheOpsValid[type] & (1u << op)) == 0) continue;
       const std::string prefix = std::string(kCacheTypes[type][0]) + "-";
-      names.push_back(prefix + std::string(kCacheOps[op][1]));
-      names.push_back(prefix + std::string(kCacheOps[op][0]) + "-" +
-                      std::string(kCacheResults[1][0]));
+      const std::uint64_t config = type | (std::uint64_t{op} << 8);
+      names.push_back({prefix + std::string(kCacheOps[op][1]),
+                       {PerfType::hw_cache, config},
+                       describe(kTypeText[type], kOpText[op], "accesses")});
+      names.push_back(
+          {prefix + std::string(kCacheOps[op][0]) + "-" + std::string(kCacheResults[1][0]),
+           {PerfType::hw_cache, config | (std::uint64_t{1} << 16)},
+           describe(kTypeText[type], kOpText[op], "misses")});
     }
   }
+  return names;
+}
+
+std::vector<std::string> legacy_event_names() {
+  std::vector<std::string> names;
+  for (const LegacySymbol& entry : kSymbols) {
+    names.emplace_back(entry.name);
+    if (!entry.alias.empty()) names.emplace_back(entry.alias);
+  }
+  for (CacheEventName& cache : cache_event_names()) names.push_back(std::move(cache.name));
   return names;
 }
 

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "pmucat/attr.h"
+#include "pmucat/builtin_events.h"
 
 namespace pmucat::encode_detail {
 
@@ -20,6 +22,30 @@ struct LegacyEvent {
 // software event (`cycles`, `cs`), or a hardware cache event (`L1-dcache-load-misses`,
 // `LLC-prefetches`, `dTLB-loads`: PERF_TYPE_HW_CACHE, config type | op << 8 | result << 16).
 std::optional<LegacyEvent> find_legacy_event(std::string_view name);
+
+// A hardware, software or tool event as perf 6.1's tables have it: perf's name, the alias it
+// lists after `OR` ("" for none), and the attr both spellings encode to.
+struct LegacySymbol {
+  std::string_view name;
+  std::string_view alias;
+  BuiltinKind kind;
+  LegacyEvent event;
+  std::string_view description;
+};
+
+// The hardware, software and tool events, in perf's enum order (hardware, software, tool).
+std::span<const LegacySymbol> legacy_symbols();
+
+// A hardware cache event under the name perf lists it by.
+struct CacheEventName {
+  std::string name;
+  LegacyEvent event;
+  std::string description;
+};
+
+// Every cache type with every operation it supports, access count then misses
+// (`L1-dcache-loads`, `L1-dcache-load-misses`, ...), in PERF_COUNT_HW_CACHE_* order.
+std::vector<CacheEventName> cache_event_names();
 
 // Every legacy name, for suggestions: the hardware and software names, and each cache event
 // under perf's own name for it (`L1-dcache-loads`, `L1-dcache-load-misses`, ...).
