@@ -114,7 +114,10 @@ std::string legacy_perf_string(const Target& target, const Attr& attr,
 }
 
 bool is_tool_event(std::string_view name) {
-  return name == "duration_time" || name == "user_time" || name == "system_time";
+  const auto symbols = legacy_symbols();
+  return std::any_of(symbols.begin(), symbols.end(), [&](const LegacySymbol& symbol) {
+    return symbol.kind == BuiltinKind::tool && (symbol.name == name || symbol.alias == name);
+  });
 }
 
 Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec) {
