@@ -1,0 +1,156 @@
+// Issue 15's forms without the perf oracle: hybrid machines, built-in and raw events with
+// hard-coded terms, and perf 6.1's fallback from a PMU that rejects the terms (the same cases
+// run against perf 6.1 in tests/differential/grammar_differential_test.cpp).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pmucat/encode.h"
+#include "sample_tree.h"
+
+namespace pmucat {
+namespace {
+
+using testing::make_pmu;
+
+// A core PMU of a hybrid machine: formats and events as make_pmu builds them, plus `cpus`.
+Pmu core_pmu(const std::string& name, const std::string& type, const std::string& cpus,
+             const std::vector<testing::NamedText>& events = {}) {
+  const Pmu parsed =
+      make_pmu(name, type, {{"event", "config:0-7"}, {"umask", "config:8-15"}}, events);
+  PmuInfo info;
+  info.name = name;
+  info.attributes.type = static_cast<std::uint32_t>(std::stoul(type));
+  info.attributes.type_text = type;
+  info.attributes.cpus = CpuList{cpus, {0}};
+  info.formats.assign(parsed.formats().begin(), parsed.formats().end());
+  info.events.assign(parsed.events().begin(), parsed.events().end());
+  return Pmu::from_info(std::move(info));
+}
+
+Catalog hybrid_catalog() {
+  std::vector<Pmu> pmus;
+  pmus.push_back(core_pmu("cpu_atom", "10", "16-23", {{"instructions", "event=0xc0"}}));
+  pmus.push_back(core_pmu("cpu_core", "4", "0-15"));
+  pmus.push_back(
+      make_pmu("uncore_imc", "20", {{"event", "config:0-7"}}, {{"cycles", "event=0x1"}}));
+  return Catalog::from_pmus(std::move(pmus));
+}
+
+EncodeOptions options_for(Semantics semantics) {
+  EncodeOptions options;
+  options.semantics = semantics;
+  return options;
+}
+
+std::vector<EncodedEvent> encode_ok(const Catalog& catalog, const std::string& spec,
+                                    Semantics semantics) {
+  auto encoded = encode(catalog, spec, options_for(semantics));
+  EXPECT_TRUE(encoded) << spec << ": " << (encoded ? "" : encoded.error().message);
+  return encoded ? *encoded : std::vector<EncodedEvent>{};
+}
+
+TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
+  const Catalog catalog = hybrid_catalog();
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    const auto cycles = encode_ok(catalog, "cycles:u", semantics);
+    ASSERT_EQ(cycles.size(), 2u);
+    EXPECT_EQ(cycles[0].attr.type, 0u);
+    EXPECT_EQ(cycles[0].attr.config[0], 0xa00000000u);
+    EXPECT_EQ(cycles[0].perf_string, "cpu_atom/cycles/u");
+    EXPECT_EQ(cycles[1].attr.config[0], 0x400000000u);
+    EXPECT_TRUE(cycles[1].attr.exclude_kernel);
+    const auto cache = encode_ok(catalog, "L1-dcache-load-misses", semantics);
+    ASSERT_EQ(cache.size(), 2u);
+    EXPECT_EQ(cache[1].attr.type, 3u);
+    EXPECT_EQ(cache[1].attr.config[0], 0x400010000u);
+    const auto raw = encode_ok(catalog, "r3c", semantics);
+    ASSERT_EQ(raw.size(), 2u);
+    EXPECT_EQ(raw[0].attr.type, 10u);
+    EXPECT_EQ(raw[1].attr.type, 4u);
+    EXPECT_EQ(raw[1].attr.config[0], 0x3cu);
+    EXPECT_EQ(encode_ok(catalog, "cs", semantics).size(), 1u);
+    const auto one = encode_ok(catalog, "cpu_core/cycles/k", semantics);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].attr.config[0], 0x400000000u);
+    EXPECT_EQ(one[0].perf_string, "cpu_core/cycles/k");
+    const auto software = encode_ok(catalog, "cpu_atom/cs/", semantics);
+    ASSERT_EQ(software.size(), 1u);
+    EXPECT_EQ(software[0].attr.type, 1u);
+    // A second term makes it an unknown term, as in perf 6.1.
+    EXPECT_FALSE(encode(catalog, "cpu_core/cycles,period=1/", options_for(semantics)).has_value());
+  }
+  // perf 6.1 takes the built-in `instructions` on both; pmucat the sysfs event cpu_atom has.
+  const auto perf = encode_ok(catalog, "instructions", Semantics::perf);
+  ASSERT_EQ(perf.size(), 2u);
+  EXPECT_EQ(perf[0].attr.config[0], 0xa00000001u);
+  const auto ours = encode_ok(catalog, "instructions", Semantics::pmucat);
+  ASSERT_EQ(ours.size(), 2u);
+  EXPECT_EQ(ours[0].attr.type, 10u);
+  EXPECT_EQ(ours[0].attr.config[0], 0xc0u);
+  EXPECT_EQ(ours[1].attr.config[0], 0x400000001u);
+}
+
+TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
+  const Catalog catalog = testing::extended_catalog();
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    auto events = encode_ok(catalog, "instructions/config=2,period=1000/u", semantics);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].attr.type, 0u);
+    EXPECT_EQ(events[0].attr.config[0], 2u);
+    EXPECT_EQ(events[0].attr.sample_period, 1000u);
+    EXPECT_EQ(events[0].perf_string, "instructions/config=0x2,period=0x3e8/u");
+    events = encode_ok(catalog, "L1-dcache-loads/name=loads/", semantics);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].attr.type, 3u);
+    EXPECT_EQ(events[0].settings.name, "loads");
+    events = encode_ok(catalog, "cycles//", semantics);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].perf_string, "cycles");
+    auto unknown = encode(catalog, "cycles/umask=1/", options_for(semantics));
+    ASSERT_FALSE(unknown.has_value());
+    EXPECT_EQ(unknown.error().message, "unknown term 'umask' for event 'cycles'");
+    auto tool = encode(catalog, "duration_time/period=1/", options_for(semantics));
+    ASSERT_FALSE(tool.has_value());
+    EXPECT_EQ(tool.error().id, "event-tool-terms");
+  }
+}
+
+Catalog fallback_catalog() {
+  std::vector<Pmu> pmus;
+  pmus.push_back(make_pmu("fake", "42", {{"event", "config:0-7"}}, {}));
+  pmus.push_back(
+      make_pmu("fake10", "43", {{"event", "config:0-15"}, {"umask", "config:16-23"}}, {}));
+  pmus.push_back(make_pmu("fake_2", "44", {{"event", "config:0-7"}}, {}));
+  pmus.push_back(make_pmu("fakeq", "45", {{"event", "config:0-7"}, {"umask", "config:8-15"}}, {}));
+  return Catalog::from_pmus(std::move(pmus));
+}
+
+TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
+  const Catalog catalog = fallback_catalog();
+  const auto perf = encode_ok(catalog, "fake/event=1,umask=2/", Semantics::perf);
+  ASSERT_EQ(perf.size(), 1u);
+  EXPECT_EQ(perf[0].pmu, "fake10");
+  EXPECT_EQ(perf[0].attr.config[0], 0x20001u);
+  const auto wide = encode_ok(catalog, "fake/event=0x1ff/", Semantics::perf);
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_EQ(wide[0].pmu, "fake10");
+  // Accepted by the PMU itself: no fallback.
+  EXPECT_EQ(encode_ok(catalog, "fake/event=1/", Semantics::perf).size(), 1u);
+  // pmucat semantics: the error, with a note naming the PMU perf would have used.
+  auto ours = encode(catalog, "fake/event=1,umask=2/");
+  ASSERT_FALSE(ours.has_value());
+  EXPECT_EQ(ours.error().id, "term-unknown");
+  ASSERT_EQ(ours.error().notes.size(), 1u);
+  EXPECT_NE(ours.error().notes[0].message.find("fake10"), std::string::npos);
+  EXPECT_EQ(ours.error().notes[0].message.find("fakeq"), std::string::npos);
+  // Nothing accepts it: perf's error for the PMU named, in both semantics, without a note.
+  auto none = encode(catalog, "fake/bogus=1/", options_for(Semantics::perf));
+  ASSERT_FALSE(none.has_value());
+  EXPECT_TRUE(none.error().notes.empty());
+}
+
+}  // namespace
+}  // namespace pmucat
