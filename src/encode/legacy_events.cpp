@@ -73,6 +73,27 @@ constexpr std::array<std::array<std::string_view, 4>, 2> kCacheResults{{
 // prefetch, ITLB and BPU read only, the others all three.
 constexpr std::array<unsigned, 7> kCacheOpsValid{7, 5, 7, 7, 1, 1, 7};
 
+// What the built-in names (kSymbols) and the cache types' spellings (kCacheTypes) start with:
+// most names a spec holds (PMU names such as `cpu`, `uncore_imc_0`) are told apart by a lookup
+// here instead of a walk of every table (perf's lexer is case-sensitive).
+// Per first byte, a bit for each length (below 32) a built-in name with that byte has.
+constexpr std::array<std::uint32_t, 256> symbol_shapes() {
+  std::array<std::uint32_t, 256> table{};
+  for (std::size_t i = 0; i < kSymbols.size(); ++i) {
+    for (std::string_view name : {kSymbols[i].name, kSymbols[i].alias}) {
+      if (!name.empty()) table[static_cast<unsigned char>(name.front())] |= 1u << name.size();
+    }
+  }
+  return table;
+}
+constexpr std::array<std::uint32_t, 256> kSymbolShapes = symbol_shapes();
+static_assert(std::all_of(kSymbols.begin(), kSymbols.end(), [](const LegacySymbol& symbol) {
+  return symbol.name.size() < 32 && symbol.alias.size() < 32;
+}));
+// GCC 12 cannot read kCacheTypes in a constant expression: its spellings' first bytes, checked
+// against the table by CacheEvents.EveryTypeSpellingIsFound (tests/encode/grammar_forms_test.cpp).
+constexpr std::string_view kCacheFirstBytes = "LlDdIibn";
+
 // The length of the longest of `names` that `text` starts with (case-sensitive: the lexer's).
 template <class Names>
 std::size_t longest_prefix(std::string_view text, const Names& names) {
@@ -181,9 +202,13 @@ std::optional<LegacyEvent> find_cache_event(std::string_view name) {
 
 std::optional<LegacyEvent> find_legacy_event(std::string_view name) {
   if (name.empty()) return std::nullopt;
-  for (const LegacySymbol& entry : kSymbols) {
-    if (entry.name == name || entry.alias == name) return entry.event;
+  if (name.size() < 32 &&
+      (kSymbolShapes[static_cast<unsigned char>(name.front())] & (1u << name.size())) != 0) {
+    for (const LegacySymbol& entry : kSymbols) {
+      if (entry.name == name || entry.alias == name) return entry.event;
+    }
   }
+  if (kCacheFirstBytes.find(name.front()) == std::string_view::npos) return std::nullopt;
   return find_cache_event(name);
 }
 

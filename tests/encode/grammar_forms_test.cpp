@@ -152,5 +152,20 @@ TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
   EXPECT_TRUE(none.error().notes.empty());
 }
 
+// Every cache type spelling of perf 6.1's lexer is found (find_legacy_event rejects a name by its
+// first byte before reading the cache tables).
+TEST(CacheEvents, EveryTypeSpellingIsFound) {
+  const Catalog catalog = testing::extended_catalog();
+  const char* spellings[] = {
+      "L1-dcache", "l1-d", "l1d",  "L1-data", "L1-icache", "l1-i", "l1i",   "L1-instruction",
+      "LLC",       "L2",   "dTLB", "d-tlb",   "Data-TLB",  "iTLB", "i-tlb", "Instruction-TLB",
+      "branch",    "bpu",  "btb",  "bpc",     "node"};
+  for (const char* spelling : spellings) {
+    const auto events = encode_ok(catalog, std::string(spelling) + "-loads", Semantics::perf);
+    ASSERT_EQ(events.size(), 1u) << spelling;
+    EXPECT_EQ(events[0].attr.type, 3u) << spelling;
+  }
+}
+
 }  // namespace
 }  // namespace pmucat
