@@ -49,6 +49,10 @@ struct EventSettings {
   std::optional<std::string> call_graph;   // call-graph=fp|dwarf|lbr|no
   std::optional<std::string> branch_type;  // branch_type= as written
   std::vector<std::string> driver_config;  // @cfg terms
+  // The effective special terms other than config words (one per name, the last one given, from
+  // the alias or the user), in order: perf applies them again over its tool defaults
+  // (apply_tool_defaults() in pmucat/tool_defaults.h).
+  std::vector<Term> special_terms;
   friend bool operator==(const EventSettings&, const EventSettings&) = default;
 };
 
