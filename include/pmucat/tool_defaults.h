@@ -14,7 +14,8 @@ namespace pmucat {
 // event) into the attr the tool opens. `events` must come from encode() with the same
 // EncodeOptions::tool, so that only the special terms this tool honours are in the attrs and in
 // EventSettings::special_terms; EncodedEvent::group_leader says which events form a group and
-// which one leads it. Idempotent: a second call changes nothing.
+// which one leads it. Call it once, on encode()'s output: it reads the `S` modifier from the
+// READ sample bit, which after a call members of a sample-read group carry too.
 //
 // Modelled for perf 6.1 on a kernel with every attr feature (>= 6.0): not modelled are the
 // side-band `dummy` event perf record opens for BPF events (it is not in perf.data), the tracking

@@ -75,15 +75,15 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
       "mount --bind \"$1\" /sys/bus/event_source/devices || {{ echo {}; exit 99; }}; "
       "cd \"$3\" || exit 98; "
       "while IFS= read -r spec; do echo {}; "
-      "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" \"$6\" -vv -e \"$spec\" "
+      "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" $6 -vv -e \"$spec\" "
       "true </dev/null 2>&1; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
-  const std::string command = fmt::format(
-      "unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
-      shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
-      shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
-      shell_quote(options.command));
+  const std::string command =
+      fmt::format("unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
+                  shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
+                  shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
+                  shell_quote(options.command));
   // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
   const testing::CommandResult output = run_command(command, std::chrono::hours(24));
   const auto done = output.out.rfind(kAllDone);

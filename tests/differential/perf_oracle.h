@@ -23,7 +23,7 @@ struct AttrWords {
 std::string to_string(const AttrWords& words);
 
 struct PerfResult {
-  std::vector<AttrWords> attrs;       // distinct attrs, sorted; empty when perf rejected the spec
+  std::vector<AttrWords> attrs;  // distinct attrs, sorted; empty when perf rejected the spec
   // Every attr block perf printed, in print order, each as its "name value" lines (names as perf
   // spells them, single spaces): all fields, for the tool-defaults differential.
   std::vector<std::vector<std::string>> blocks;
@@ -49,8 +49,8 @@ struct OracleOptions {
   // The default matches no table, so perf encodes from sysfs alone (and starts faster); the
   // vendor differential test names a model (`GenuineIntel-6-8F-0`).
   std::string cpuid = "PmucatNone-0-0-0";
-  // The perf command run with `-vv -e SPEC true`: stat, or record (which writes perf.data in a
-  // scratch directory).
+  // The perf command and its options, run with `-vv -e SPEC true` (split at spaces): `stat`, or
+  // `record -o perf.data` (in a scratch directory).
   std::string command = "stat";
   static OracleOptions from_environment();
 };

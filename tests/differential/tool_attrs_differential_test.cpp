@@ -1,8 +1,8 @@
 // The full attrs of `perf stat -e SPEC true` and `perf record -e SPEC true` (perf 6.1) against
 // pmucat's encode() + apply_tool_defaults(): every field perf prints, on generated specs (built-in
 // names, raw, sysfs terms and aliases, modifiers, special terms, lists) over the intel-spr fixture.
-// CI: a seeded sample of 40 specs per tool; PMUCAT_TOOL_DIFF_ALL=1: every generated spec
-// (docs/robustness.md). Skipped without root or perf.
+// CI: a seeded sample (PMUCAT_DIFF_SEED) of 40 stat and 16 record specs; PMUCAT_TOOL_DIFF_ALL=1:
+// every generated spec (docs/robustness.md). Skipped without root or perf.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -37,21 +37,37 @@ std::uint64_t seed() {
   return std::strtoull(text, nullptr, 0);
 }
 
-fs::path fixture_devices() { return fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/intel-spr/devices"; }
+fs::path fixture_devices() {
+  return fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/intel-spr/devices";
+}
 
 // The specs: events of every class, alone, with modifiers, with special terms, and in lists.
 std::vector<std::string> generate_specs(Tool tool) {
-  std::vector<std::string> events = {
-      "cpu-clock", "task-clock", "page-faults", "cs", "cpu-migrations", "minor-faults",
-      "dummy", "duration_time", "r3c", "rc0", "cpu/event=0x3c/", "cpu/event=0xc0,umask=0x1/",
-      "cpu/event=0xd1,umask=0x8,cmask=2,inv/", "cpu/config=0x1234,config1=0x5/", "cpu/mem-loads/",
-      "cpu/instructions/", "cpu/cpu-cycles/", "cpu/el-abort/", "mem-stores"};
+  std::vector<std::string> events = {"cpu-clock",
+                                     "task-clock",
+                                     "page-faults",
+                                     "cs",
+                                     "cpu-migrations",
+                                     "minor-faults",
+                                     "dummy",
+                                     "duration_time",
+                                     "r3c",
+                                     "rc0",
+                                     "cpu/event=0x3c/",
+                                     "cpu/event=0xc0,umask=0x1/",
+                                     "cpu/event=0xd1,umask=0x8,cmask=2,inv/",
+                                     "cpu/config=0x1234,config1=0x5/",
+                                     "cpu/mem-loads/",
+                                     "cpu/instructions/",
+                                     "cpu/cpu-cycles/",
+                                     "cpu/el-abort/",
+                                     "mem-stores"};
   if (tool == Tool::stat) {
     // perf record falls back from hardware events the host lacks to cpu-clock.
     events.insert(events.end(), {"cycles", "instructions", "LLC-load-misses", "branch-misses"});
   }
-  const std::vector<std::string> modifiers = {"", ":u", ":k", ":p", ":pp", ":G", ":H", ":uk",
-                                              ":D", ":e", ":I", ":S", ":W"};
+  const std::vector<std::string> modifiers = {"",    ":u", ":k", ":p", ":pp", ":G", ":H",
+                                              ":uk", ":D", ":e", ":I", ":S",  ":W"};
   std::vector<std::string> terms = {"period=1000", "period=0x2000"};
   if (tool == Tool::record) {
     terms.insert(terms.end(),
@@ -73,16 +89,17 @@ std::vector<std::string> generate_specs(Tool tool) {
     const std::string inner = event.substr(0, event.size() - 1);
     for (const std::string& term : terms) specs.push_back(inner + "," + term + "/");
   }
-  for (const std::string& term : terms) specs.push_back("cpu-clock/" + term + "/");
   // Lists: the first event tracks, the others need sample IDs (IDENTIFIER when types differ).
   const std::vector<std::string> lists = {
-      "cpu-clock,task-clock", "cpu-clock,task-clock,page-faults", "task-clock:u,cs:k",
-      "cpu-clock,cpu/event=0x3c/", "cpu/event=0x3c/,cpu/event=0xc0/", "cs:S,cpu-clock"};
+      "cpu-clock,task-clock",      "cpu-clock,task-clock,page-faults", "task-clock:u,cs:k",
+      "cpu-clock,cpu/event=0x3c/", "cpu/event=0x3c/,cpu/event=0xc0/",  "cs:S,cpu-clock"};
   specs.insert(specs.end(), lists.begin(), lists.end());
   if (tool == Tool::record) {
-    specs.insert(specs.end(), {"cpu-clock/period=1000/,task-clock", "cpu-clock/freq=50/,cs",
-                               "cpu-clock/time=0/,task-clock", "cpu-clock/call-graph=fp/,cs",
-                               "cpu-clock/overwrite/,task-clock/inherit=0/"});
+    // Terms on a later event (only sysfs events take terms here: built-in names with terms are
+    // another part of issue 15); the first event opens, so perf prints the second too.
+    specs.insert(specs.end(),
+                 {"cs,cpu/event=0x3c,period=1000/", "task-clock,cpu/event=0x3c,time=0/",
+                  "cs:u,cpu/event=0x3c,freq=50,call-graph=fp/"});
   }
   return specs;
 }
@@ -105,7 +122,8 @@ Ours encode_full(const Catalog& catalog, const std::string& spec, Tool tool) {
     std::istringstream lines(dump_attr(event.attr));
     std::string line;
     while (std::getline(lines, line)) {
-      if (std::string normal = normalise_attr_line(line); !normal.empty()) {
+      // perf prints no zero field, type 0 (PERF_TYPE_HARDWARE) included.
+      if (std::string normal = normalise_attr_line(line); !normal.empty() && normal != "type 0") {
         block.push_back(std::move(normal));
       }
     }
@@ -138,12 +156,16 @@ std::string show(const std::vector<Block>& blocks) {
 void run_tool(Tool tool) {
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  options.command = tool == Tool::stat ? "stat" : "record";
+  // An explicit output file: with standard output a pipe, perf record would write there (pipe
+  // mode, which gives a lone event a sample ID).
+  options.command = tool == Tool::stat ? "stat" : "record -o perf.data";
   std::vector<std::string> specs = generate_specs(tool);
   if (!full_run()) {
     std::mt19937_64 random(seed());
     std::shuffle(specs.begin(), specs.end(), random);
-    specs.resize(std::min<std::size_t>(specs.size(), 40));
+    // perf record really records `true` (~0.4 s a spec): fewer of them.
+    specs.resize(std::min<std::size_t>(specs.size(), tool == Tool::stat ? 40 : 16));
+    if (tool == Tool::stat) specs.push_back("duration_time");
   }
   auto tree = MaterialisedTree::copy_of(fixture_devices());
   ASSERT_TRUE(tree.has_value());
@@ -165,9 +187,16 @@ void run_tool(Tool tool) {
     if (theirs.empty() || !ours.error.empty()) continue;
     // perf prints the attrs it opened before the (expected) first failure: its first block is
     // our first attr, and each block it printed is one of ours.
-    bool same = theirs.front() == ours.blocks.front();
+    std::vector<Block> expected = ours.blocks;
+    if (tool == Tool::stat && specs[i] == "duration_time") {
+      // Known difference (docs/perf-compat.md): perf 6.1's stat opens a lone, unmodified
+      // duration_time without enable_on_exec (with a modifier or beside another event it is set).
+      auto& block = expected.front();
+      block.erase(std::find(block.begin(), block.end(), "enable_on_exec 1"));
+    }
+    bool same = theirs.front() == expected.front();
     for (const Block& block : theirs) {
-      same = same && std::find(ours.blocks.begin(), ours.blocks.end(), block) != ours.blocks.end();
+      same = same && std::find(expected.begin(), expected.end(), block) != expected.end();
     }
     EXPECT_TRUE(same) << specs[i] << "\npmucat:\n"
                       << show(ours.blocks) << "perf:\n"
@@ -178,9 +207,13 @@ void run_tool(Tool tool) {
               options.command.c_str(), specs.size(), accepted, equal);
 }
 
-TEST(ToolAttrsDiff, PerfStatAttrsMatchPerf61) { run_tool(Tool::stat); }
+TEST(ToolAttrsDiff, PerfStatAttrsMatchPerf61) {
+  run_tool(Tool::stat);
+}
 
-TEST(ToolAttrsDiff, PerfRecordAttrsMatchPerf61) { run_tool(Tool::record); }
+TEST(ToolAttrsDiff, PerfRecordAttrsMatchPerf61) {
+  run_tool(Tool::record);
+}
 
 }  // namespace
 }  // namespace pmucat::differential
