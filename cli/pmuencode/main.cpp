@@ -36,8 +36,8 @@ constexpr const char* kExamples = R"(
       JSON: type, config..config3 as unsigned integers, every field set
   $ pmuencode --for record 'cpu/event=0x3c,period=100000/'
       the full attr perf record opens (sample_type, freq, tracking bits, ...)
-  $ pmuencode --for stat '{cpu/event=0x3c/,cpu/event=0xc0/}'
-      the full attrs perf stat opens, leader and member
+  $ pmuencode --for stat 'cpu/event=0x3c/,cpu/event=0xc0/u'
+      the full attrs perf stat opens for this event list
   $ pmuencode --c 'cpu/event=0x3c/k'
       a C initializer for struct perf_event_attr
   $ pmuencode -o /tmp/pmucat-events.data 'cpu/event=0x3c/'
