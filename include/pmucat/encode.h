@@ -53,6 +53,9 @@ struct EventSettings {
   // the alias or the user), in order: perf applies them again over its tool defaults
   // (apply_tool_defaults() in pmucat/tool_defaults.h).
   std::vector<Term> special_terms;
+  // `P`: perf record opens the event with precise_ip 3 first and lowers it until the open
+  // succeeds; the spec's attr keeps precise_ip 0 (apply_tool_defaults() sets the 3).
+  bool precise_max = false;
   friend bool operator==(const EventSettings&, const EventSettings&) = default;
 };
 

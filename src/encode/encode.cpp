@@ -20,6 +20,7 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
     encoded.spec = std::string(event.text);
     encoded.event = std::string(event.name);
     encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, encoded.attr);
+    encoded.settings.precise_max = event.modifiers.max_precise;
     const std::string mods = canonical_modifiers(event.modifiers);
     encoded.perf_string = mods.empty() ? encoded.event : encoded.event + ":" + mods;
     return encoded;

@@ -99,6 +99,7 @@ void apply_record(EncodedEvent& event, bool tracking, bool leader, std::size_t g
   attr.comm_exec = tracking;
   attr.disabled = leader;
   attr.enable_on_exec = leader;
+  if (event.settings.precise_max) attr.precise_ip = 3;  // the first of perf's tries
   // perf gives every event an ID in read_format (each evsel has a unit or its own CPUs).
   attr.read_format |= read_fmt::id;
   reapply_terms(event);

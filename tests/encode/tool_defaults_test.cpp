@@ -211,6 +211,13 @@ TEST(ToolDefaultsRecord, SampleReadMemberKeepsItsOwnPeriod) {
   EXPECT_EQ(events[1].attr.sample_type, events[0].attr.sample_type);
 }
 
+TEST(ToolDefaultsRecord, MaxPreciseStartsAtThree) {
+  EXPECT_EQ(full("cpu/event=0x3c/P", Tool::record)[0].attr.precise_ip, 3);
+  EXPECT_EQ(full("cs:P", Tool::record)[0].attr.precise_ip, 3);
+  EXPECT_EQ(full("cpu/event=0x3c/P", Tool::stat)[0].attr.precise_ip, 0);
+  EXPECT_EQ(full("cpu/event=0x3c/pp", Tool::record)[0].attr.precise_ip, 2);
+}
+
 TEST(ToolDefaultsRecord, LoneSampleReadEventHasNoGroupFormat) {
   const auto events = full("cpu/event=0x3c/S", Tool::record);
   ASSERT_EQ(events.size(), 1U);
