@@ -66,8 +66,8 @@ std::vector<std::string> generate_specs(Tool tool) {
     // perf record falls back from hardware events the host lacks to cpu-clock.
     events.insert(events.end(), {"cycles", "instructions", "LLC-load-misses", "branch-misses"});
   }
-  const std::vector<std::string> modifiers = {"",    ":u", ":k", ":p", ":pp", ":G", ":H",
-                                              ":uk", ":D", ":e", ":I", ":S",  ":W"};
+  const std::vector<std::string> modifiers = {"",   ":u", ":k", ":p", ":pp", ":G", ":H", ":uk",
+                                              ":D", ":e", ":I", ":S", ":W",  ":P", ":b", ":uP"};
   std::vector<std::string> terms = {"period=1000", "period=0x2000"};
   if (tool == Tool::record) {
     terms.insert(terms.end(),
