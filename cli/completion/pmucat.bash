@@ -135,16 +135,17 @@ _pmuencode() {
     case $prev in
         --pmu) COMPREPLY=($(compgen -W "$(_pmucat_pmus)" -- "$cur")); return ;;
         -o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --for) COMPREPLY=($(compgen -W 'stat record' -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json
-            --pmu --perf --c --decode --perf-semantics --output --help --version' -- "$cur"))
+            --pmu --perf --c --decode --perf-semantics --for --output --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --events-dir | --cpuid | --color | --pmu | -o | --output) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --color | --pmu | --for | -o | --output) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac

@@ -13,6 +13,7 @@
 #include "pmucat/decode.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_events.h"
+#include "pmucat/tool_defaults.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
 #include "pmuencode/output.h"
@@ -33,6 +34,10 @@ constexpr const char* kExamples = R"(
       canonical strings for 'perf stat -e', one per PMU instance
   $ pmuencode --json 'cpu/event=0xd1,umask=0x8/pp'
       JSON: type, config..config3 as unsigned integers, every field set
+  $ pmuencode --for record 'cpu/event=0x3c,period=100000/'
+      the full attr perf record opens (sample_type, freq, tracking bits, ...)
+  $ pmuencode --for stat 'cpu/event=0x3c/,cpu/event=0xc0/u'
+      the full attrs perf stat opens for this event list
   $ pmuencode --c 'cpu/event=0x3c/k'
       a C initializer for struct perf_event_attr
   $ pmuencode -o /tmp/pmucat-events.data 'cpu/event=0x3c/'
@@ -50,6 +55,7 @@ struct Options {
   bool c_initializer = false;
   bool decode = false;
   bool perf_semantics = false;
+  std::string for_tool;           // --for: stat or record; empty: the spec's fields only
   std::string output_file;        // -o: also write a perf.data file
   std::vector<std::string> argv;  // for the perf.data CMDLINE feature
 };
@@ -143,13 +149,15 @@ int run(const Options& options) {
 
   EncodeOptions encode_options;
   if (options.perf_semantics) encode_options.semantics = Semantics::perf;
-  const EncodeResult result =
-      encode_specs(*catalog, options.arguments, options.pmu, encode_options);
+  if (options.for_tool == "stat") encode_options.tool = Tool::stat;
+  EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
   if (!result.errors.empty()) return to_int(ExitCode::rejected);
   for (const EncodedEvent& event : result.events) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
+  // Every SPEC argument joins one event list, as repeated -e options do in perf.
+  if (!options.for_tool.empty()) apply_tool_defaults(result.events, encode_options.tool);
 
   if (!options.output_file.empty() &&
       !write_output_file(*catalog, options, result.events, printer)) {
@@ -193,6 +201,13 @@ int parse_and_run(int argc, char** argv) {
   app.add_flag("--perf-semantics", options.perf_semantics,
                "OR a user term into the same field of an event alias, as perf 6.1 does, instead "
                "of overriding it");
+  app.add_option("--for", options.for_tool,
+                 "Print the full attrs this perf command opens (perf 6.1, default options, a "
+                 "workload): sample_type, read_format, freq, disabled, inherit, tracking bits. "
+                 "stat also rejects the sampling terms perf stat rejects. Without --for: only "
+                 "what the spec determines, with perf record's meaning of the special terms")
+      ->type_name("stat|record")
+      ->check(CLI::IsMember({"stat", "record"}));
   app.add_option("-o,--output", options.output_file,
                  "Also write a perf.data file describing the attrs, with one sample per event "
                  "(the default dump is then not printed); - is standard output, and a FIFO, "

@@ -49,6 +49,13 @@ struct EventSettings {
   std::optional<std::string> call_graph;   // call-graph=fp|dwarf|lbr|no
   std::optional<std::string> branch_type;  // branch_type= as written
   std::vector<std::string> driver_config;  // @cfg terms
+  // The effective special terms other than config words (one per name, the last one given, from
+  // the alias or the user), in order: perf applies them again over its tool defaults
+  // (apply_tool_defaults() in pmucat/tool_defaults.h).
+  std::vector<Term> special_terms;
+  // `P`: perf record opens the event with precise_ip 3 first and lowers it until the open
+  // succeeds; the spec's attr keeps precise_ip 0 (apply_tool_defaults() sets the 3).
+  bool precise_max = false;
   friend bool operator==(const EventSettings&, const EventSettings&) = default;
 };
 

@@ -22,6 +22,7 @@
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
+#include "pmucat/tool_defaults.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/version.h"

@@ -29,6 +29,7 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
     if (target.core != nullptr) encoded.pmu = target.core->name();
     encoded.perf_string =
         encode_detail::legacy_perf_string(target, encoded.attr, printed_specials, event.modifiers);
+    encoded.settings.precise_max = event.modifiers.max_precise;
     return encoded;
   }
   if (auto error = encode_detail::pmu_type_error(target, spec, options.semantics)) {

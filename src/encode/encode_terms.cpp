@@ -33,6 +33,8 @@ Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermVie
   std::vector<Term> printed;
   printed.reserve(printed_specials.size());
   for (const TermView& term : printed_specials) printed.push_back(term.to_term());
+  event.settings.special_terms = printed;
+  event.settings.precise_max = modifiers.max_precise;
   event.perf_string = perf_string(pmu, event.attr.config, used, printed, modifiers);
   return event;
 }

@@ -75,14 +75,15 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
       "mount --bind \"$1\" /sys/bus/event_source/devices || {{ echo {}; exit 99; }}; "
       "cd \"$3\" || exit 98; "
       "while IFS= read -r spec; do echo {}; "
-      "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" stat -vv -e \"$spec\" "
+      "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" $6 -vv -e \"$spec\" "
       "true </dev/null 2>&1; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
-  const std::string command = fmt::format(
-      "unshare -m sh -c {} sh {} {} {} {} {} 2>&1", shell_quote(script),
-      shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
-      shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid));
+  const std::string command =
+      fmt::format("unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
+                  shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
+                  shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
+                  shell_quote(options.command));
   // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
   const testing::CommandResult output = run_command(command, std::chrono::hours(24));
   const auto done = output.out.rfind(kAllDone);
@@ -114,6 +115,16 @@ std::string to_string(const AttrWords& words) {
   return text;
 }
 
+std::string normalise_attr_line(const std::string& line) {
+  const std::string field = trim_left(line);
+  const auto space = field.find_last_of(' ');
+  if (space == std::string::npos || field.starts_with("perf_event_attr:")) return {};
+  std::string name = field.substr(0, space);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  if (name.empty()) return {};
+  return name + ' ' + field.substr(space + 1);
+}
+
 PerfResult parse_perf_output(const std::string& output) {
   PerfResult result;
   result.output = output;
@@ -124,6 +135,7 @@ PerfResult parse_perf_output(const std::string& output) {
   while (std::getline(lines, line)) {
     if (line.starts_with("perf_event_attr:")) {
       block = AttrWords{};
+      result.blocks.emplace_back();
       continue;
     }
     if (block) {
@@ -131,6 +143,9 @@ PerfResult parse_perf_output(const std::string& output) {
         result.attrs.push_back(*block);
         block.reset();
         continue;
+      }
+      if (std::string normal = normalise_attr_line(line); !normal.empty()) {
+        result.blocks.back().push_back(std::move(normal));
       }
       const std::string field = trim_left(line);
       const std::string value = last_word(field);
@@ -231,6 +246,15 @@ void restore_materialised_types(PerfResult& result) {
     }
   }
   std::sort(result.attrs.begin(), result.attrs.end());
+  for (std::vector<std::string>& block : result.blocks) {
+    for (std::string& field : block) {
+      if (!field.starts_with("type ")) continue;
+      const auto type = parse_number(field.substr(5));
+      if (type >= kFirstDynamicType + kMaterialisedTypeOffset) {
+        field = fmt::format("type {}", type - kMaterialisedTypeOffset);
+      }
+    }
+  }
 }
 
 std::optional<MaterialisedTree> MaterialisedTree::copy_of(const fs::path& devices_dir) {

@@ -23,14 +23,21 @@ struct AttrWords {
 std::string to_string(const AttrWords& words);
 
 struct PerfResult {
-  std::vector<AttrWords> attrs;       // distinct attrs, sorted; empty when perf rejected the spec
+  std::vector<AttrWords> attrs;  // distinct attrs, sorted; empty when perf rejected the spec
+  // Every attr block perf printed, in print order, each as its "name value" lines (names as perf
+  // spells them, single spaces): all fields, for the tool-defaults differential.
+  std::vector<std::vector<std::string>> blocks;
   std::vector<std::string> warnings;  // "WARNING: ..." lines
   std::string error;                  // perf's last error lines when it rejected the spec
   std::string output;                 // everything perf printed, for reports
   bool accepted() const { return !attrs.empty(); }
 };
 
-// Parses the output of one `perf stat -vv -e SPEC true` run.
+// One attr dump line ("  name    value", as perf -vv and pmucat::dump_attr() print it) as
+// "name value" with single spaces; empty for a line that is not a field.
+std::string normalise_attr_line(const std::string& line);
+
+// Parses the output of one `perf stat -vv -e SPEC true` (or `perf record -vv`) run.
 PerfResult parse_perf_output(const std::string& output);
 
 struct OracleOptions {
@@ -42,6 +49,9 @@ struct OracleOptions {
   // The default matches no table, so perf encodes from sysfs alone (and starts faster); the
   // vendor differential test names a model (`GenuineIntel-6-8F-0`).
   std::string cpuid = "PmucatNone-0-0-0";
+  // The perf command and its options, run with `-vv -e SPEC true` (split at spaces): `stat`, or
+  // `record -o perf.data` (in a scratch directory).
+  std::string command = "stat";
   static OracleOptions from_environment();
 };
 

@@ -1,0 +1,26 @@
+// The attrs a perf command opens for an encoded event list: encode() gives what the spec
+// determines; apply_tool_defaults() adds what `perf stat -e SPEC -- cmd` or
+// `perf record -e SPEC -- cmd` (perf 6.1, default options, a workload rather than -a) sets on
+// top. See docs/perf-compat.md "What the encoded attr contains".
+#pragma once
+
+#include <span>
+
+#include "pmucat/encode.h"
+
+namespace pmucat {
+
+// Completes every attr of `events` (one evlist, in order: the first is perf record's tracking
+// event) into the attr the tool opens. `events` must come from encode() with the same
+// EncodeOptions::tool, so that only the special terms this tool honours are in the attrs and in
+// EventSettings::special_terms; EncodedEvent::group_leader says which events form a group and
+// which one leads it. Call it once, on encode()'s output: it reads the `S` modifier from the
+// READ sample bit, which after a call members of a sample-read group carry too.
+//
+// Modelled for perf 6.1 on a kernel with every attr feature (>= 6.0): not modelled are the
+// side-band `dummy` event perf record opens for BPF events (it is not in perf.data), the tracking
+// `dummy` it adds on hybrid machines, the AUX-area/topdown read-sampler rules and the fallbacks
+// perf takes after a failed open (cycles -> cpu-clock, precise_ip probing).
+void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool);
+
+}  // namespace pmucat
