@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "encode/encode_terms.h"
+#include "encode/group_modifiers.h"
 #include "encode/targets.h"
 #include "parser/spec_views.h"
 
@@ -35,6 +36,27 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
   return encoded;
 }
 
+// Makes out[first..] (the attrs of `event`, a member of `group`) members of the group: leader
+// index, group name and the group's modifiers.
+std::optional<Diagnostic> join_group(const spec_detail::SpecGroupView& group,
+                                     const spec_detail::EventSpecView& event, std::string_view spec,
+                                     const EncodeOptions& options,
+                                     std::optional<std::size_t>& leader, std::size_t first,
+                                     std::vector<EncodedEvent>& out) {
+  for (std::size_t i = first; i < out.size(); ++i) {
+    if (!leader) leader = i;
+    EncodedEvent& member = out[i];
+    member.group_leader = *leader;
+    member.group_name = std::string(group.name);
+    if (group.has_modifiers) member.group_modifiers = canonical_modifiers(group.modifiers);
+    if (auto problem = encode_detail::apply_group_modifiers(group, event.modifiers, i == *leader,
+                                                            options.tool, spec, member.attr)) {
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
@@ -45,7 +67,11 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
   }
   std::vector<EncodedEvent> out;
   encode_detail::DirectLookup lookup(catalog);
+  // Each group's leader: the first attr its first member gives (perf 6.1 sets the leader before
+  // expanding nothing further, so a member on several PMUs adds several members).
+  std::vector<std::optional<std::size_t>> leaders(views.groups.size());
   for (const spec_detail::EventSpecView& event : views.events) {
+    const std::size_t first = out.size();
     auto error =
         encode_detail::for_each_target(lookup, spec, event, views.terms_of(event), options,
                                        [&](const Target& target) -> std::optional<Diagnostic> {
@@ -55,6 +81,12 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
                                          return std::nullopt;
                                        });
     if (error) return unexpected(std::move(*error));
+    if (event.group) {
+      if (auto problem = join_group(views.groups[*event.group], event, spec, options,
+                                    leaders[*event.group], first, out)) {
+        return unexpected(std::move(*problem));
+      }
+    }
   }
   return out;
 }
