@@ -252,6 +252,14 @@ Diagnostic nested_group_error(std::string_view text, std::size_t brace,
   return d;
 }
 
+// perf 6.1's name token, which a group name is: [a-zA-Z_*?[\]][a-zA-Z0-9_*?.[\]!]*.
+bool is_group_name_char(char c, bool first) {
+  if (char_class::is_alpha(c) || c == '_' || c == '*' || c == '?' || c == '[' || c == ']') {
+    return true;
+  }
+  return !first && (char_class::is_digit(c) || c == '.' || c == '!');
+}
+
 // A list item's group punctuation: an opening `[name]{` before the event and a closing
 // `}[:mods]` after it. Narrows [begin, end) to the event itself and opens/closes groups in `out`.
 // `open` is the index of the group the previous item left open.
@@ -263,11 +271,19 @@ std::optional<Diagnostic> strip_group_punctuation(std::string_view text, std::si
   const std::size_t brace = find_top_level(text, begin, end, '{');
   if (brace != std::string_view::npos) {
     if (open) return nested_group_error(text, brace, out.groups[*open]);
-    const std::size_t bad = first_rejected(text, begin, brace, char_class::is_event_name_char);
-    if (bad != brace) {
+    // After a PMU's terms or an event's modifiers the brace cannot open a group; any other
+    // prefix is a group name.
+    const std::string_view prefix = text.substr(begin, brace - begin);
+    if (prefix.find_first_of("/:") != std::string_view::npos) {
       return spec_error(DiagId::spec_group_brace, text, brace, 1,
                         "unexpected '{': a group opens at the start of an event, "
                         "optionally after its name (name{...})");
+    }
+    for (std::size_t i = begin; i < brace; ++i) {
+      if (!is_group_name_char(text[i], i == begin)) {
+        return spec_error(DiagId::spec_group_name, text, i, 1,
+                          fmt::format("unexpected {} in group name", describe_byte(text[i])));
+      }
     }
     spec_detail::SpecGroupView& group = out.groups.emplace_back();
     group.name = text.substr(begin, brace - begin);
@@ -305,6 +321,12 @@ std::optional<Diagnostic> strip_group_punctuation(std::string_view text, std::si
     return d;
   }
   if (rest < end) {
+    if (rest + 1 == end && text[rest] == ':') {
+      auto d = spec_error(DiagId::spec_group_trailing, text, rest, 1,
+                          "missing modifiers after the group's ':'");
+      d.fixit = FixIt{d.range, ""};
+      return d;
+    }
     if (text[rest] != ':') {
       auto d = spec_error(DiagId::spec_group_trailing, text, rest, end - rest,
                           "unexpected text after '}': a group's modifiers follow ':'");

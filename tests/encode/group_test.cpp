@@ -103,6 +103,11 @@ TEST(SpecGroupErrors, IdsAndColumns) {
   EXPECT_EQ(parse_error("{a},{b").id, "spec-group-unclosed");
   EXPECT_EQ(parse_error("{a},{b").range.column, 7u);
   EXPECT_EQ(parse_error("{a}{b}").id, "spec-group-nested");
+  EXPECT_EQ(parse_error("{a}:").id, "spec-group-trailing");
+  EXPECT_EQ(parse_error("g-1{a}").id, "spec-group-name");
+  EXPECT_EQ(parse_error("g-1{a}").range.column, 2u);
+  EXPECT_EQ(parse_error("1g{a}").id, "spec-group-name");
+  EXPECT_TRUE(parse_spec_groups("g_1.x!{a}").has_value());
 }
 
 // ---- encoding ----
