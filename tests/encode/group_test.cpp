@@ -229,6 +229,29 @@ TEST(GroupEncode, MembersOnDifferentPmusShareOneLeader) {
   EXPECT_EQ(events[1].group_leader, 0u);
 }
 
+// perf 6.1 splits a group of bare uncore event names of one block into one group per instance,
+// members round-robin, `D` on every leader; with `pmu/alias/` (not a bare name) it does not.
+TEST(GroupEncode, UncoreAliasGroupsSplitPerInstance) {
+  const auto catalog =
+      Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr/devices");
+  ASSERT_TRUE(catalog.has_value());
+  const auto split = encode_ok(*catalog, "{cas_count_read,cas_count_write}:D");
+  ASSERT_EQ(split.size(), 8u);  // uncore_imc_0..3, read then write
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(split[i].group_leader, i % 4) << i;
+    EXPECT_EQ(split[i].attr.pinned, i < 4) << i;
+    EXPECT_EQ(split[i].pmu, split[i % 4].pmu);
+  }
+  const auto whole =
+      encode_ok(*catalog, "{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}");
+  ASSERT_EQ(whole.size(), 8u);
+  for (const EncodedEvent& e : whole) EXPECT_EQ(e.group_leader, 0u);
+  // One event alias alone: nothing to split, one group led by the first instance.
+  const auto one = encode_ok(*catalog, "{cas_count_read}");
+  ASSERT_EQ(one.size(), 4u);
+  for (const EncodedEvent& e : one) EXPECT_EQ(e.group_leader, 0u);
+}
+
 TEST(GroupEncode, EncoderTakesOneMemberGroupsOnly) {
   Encoder encoder(catalog());
   Attr attr;
