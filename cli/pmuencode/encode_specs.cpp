@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "common/pmu_selection.h"
@@ -12,10 +13,33 @@
 namespace pmucat::cli {
 namespace {
 
-void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent> events) {
-  for (EncodedEvent& event : events) {
-    if (std::find(into.begin(), into.end(), event) == into.end()) into.push_back(std::move(event));
+// Group leaders are indices into one encode() result: when events move into another vector,
+// `moved[i]` is where event i went (nullopt: dropped). A member whose leader was dropped follows
+// the first kept member of its group.
+void remap_leaders(std::vector<EncodedEvent>& into, std::size_t appended_from,
+                   const std::vector<std::optional<std::size_t>>& moved,
+                   const std::vector<std::optional<std::size_t>>& old_leader) {
+  std::vector<std::optional<std::size_t>> new_leader(moved.size());
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    if (!moved[i] || !old_leader[i] || *moved[i] < appended_from) continue;
+    std::optional<std::size_t>& leader = new_leader[*old_leader[i]];
+    if (!leader) leader = moved[*old_leader[i]] ? moved[*old_leader[i]] : moved[i];
+    into[*moved[i]].group_leader = leader;
   }
+}
+
+void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent> events) {
+  const std::size_t appended_from = into.size();
+  std::vector<std::optional<std::size_t>> moved(events.size());
+  std::vector<std::optional<std::size_t>> old_leader(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EncodedEvent& event = events[i];
+    old_leader[i] = event.group_leader;
+    auto found = std::find(into.begin(), into.end(), event);
+    moved[i] = static_cast<std::size_t>(found - into.begin());
+    if (found == into.end()) into.push_back(std::move(event));
+  }
+  remap_leaders(into, appended_from, moved, old_leader);
 }
 
 // Encodes one argument on the PMUs `pmus` (the --pmu selection).
@@ -51,15 +75,21 @@ Expected<std::vector<EncodedEvent>> encode_on(const Catalog& catalog, const std:
   // A bare event name expands on every PMU that has it; --pmu narrows that.
   std::vector<EncodedEvent> kept;
   std::set<std::string> names_kept;
-  for (EncodedEvent& event : events) {
+  std::vector<std::optional<std::size_t>> moved(events.size());
+  std::vector<std::optional<std::size_t>> old_leader(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EncodedEvent& event = events[i];
+    old_leader[i] = event.group_leader;
     if (event_name_specs.count(event.spec) != 0) {
       const bool selected = std::any_of(pmus.begin(), pmus.end(),
                                         [&](const Pmu* pmu) { return pmu->name() == event.pmu; });
       if (!selected) continue;
       names_kept.insert(event.spec);
     }
+    moved[i] = kept.size();
     kept.push_back(std::move(event));
   }
+  remap_leaders(kept, 0, moved, old_leader);
   for (const EventSpec& item : *parsed) {
     if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
     // A built-in name (`cycles`) means the core PMUs' event; with --pmu it is the chosen PMU's
@@ -102,7 +132,12 @@ EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> s
     auto encoded = pmu_pattern.empty() ? encode(catalog, spec, options)
                                        : encode_on(catalog, spec, pmu_pattern, pmus, options);
     if (encoded) {
-      for (EncodedEvent& event : *encoded) result.events.push_back(std::move(event));
+      // Each argument's group leaders index its own result.
+      const std::size_t base = result.events.size();
+      for (EncodedEvent& event : *encoded) {
+        if (event.group_leader) *event.group_leader += base;
+        result.events.push_back(std::move(event));
+      }
     } else {
       result.errors.push_back(std::move(encoded.error()));
     }

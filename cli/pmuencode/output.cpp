@@ -64,25 +64,62 @@ std::string c_body(const EncodedEvent& event, std::string_view indent) {
   return out;
 }
 
+// perf's group syntax around the members' canonical strings: `name{a,b}:mods`.
+std::string group_perf_string(std::span<const EncodedEvent> events, std::size_t leader) {
+  const EncodedEvent& first = events[leader];
+  std::string out = first.group_name + "{";
+  bool comma = false;
+  for (const EncodedEvent& member : events) {
+    if (member.group_leader != leader) continue;
+    if (comma) out += ',';
+    out += member.perf_string;
+    comma = true;
+  }
+  out += '}';
+  if (!first.group_modifiers.empty()) out += ":" + first.group_modifiers;
+  return out;
+}
+
+// "group: leader of name{...}" / "group: member, leader #N".
+std::string group_line(std::span<const EncodedEvent> events, std::size_t index) {
+  const EncodedEvent& event = events[index];
+  if (!event.group_leader) return {};
+  const std::size_t leader = *event.group_leader;
+  if (leader == index) {
+    return fmt::format("group: leader of {}\n", group_perf_string(events, leader));
+  }
+  return fmt::format("group: member #{}, leader #{} ({})\n", index, leader,
+                     events[leader].perf_string);
+}
+
 }  // namespace
 
 std::string render_attr_dumps(std::span<const EncodedEvent> events) {
   std::string out;
-  for (const EncodedEvent& event : events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EncodedEvent& event = events[i];
     if (!out.empty()) out += '\n';
     out += kDashes;
     out += dump_attr(event.attr);  // starts with perf's "perf_event_attr:" line
     out += kDashes;
     out += event.perf_string;
     out += '\n';
+    out += group_line(events, i);
   }
   return out;
 }
 
 std::string render_perf_strings(std::span<const EncodedEvent> events) {
   std::string out;
-  for (const EncodedEvent& event : events) {
-    out += event.perf_string;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EncodedEvent& event = events[i];
+    if (!event.group_leader) {
+      out += event.perf_string;
+    } else if (*event.group_leader == i) {
+      out += group_perf_string(events, i);  // members print inside their leader's braces
+    } else {
+      continue;
+    }
     out += '\n';
   }
   return out;
@@ -98,8 +135,15 @@ std::string render_c_initializer(std::span<const EncodedEvent> events) {
     return out;
   }
   out += "struct perf_event_attr attrs[] = {\n";
-  for (const EncodedEvent& event : events) {
-    out += fmt::format("\t/* {} */\n\t{{\n", comment_safe(event.perf_string));
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EncodedEvent& event = events[i];
+    out += fmt::format("\t/* {} */\n", comment_safe(event.perf_string));
+    if (event.group_leader) {
+      out += *event.group_leader == i ? "\t/* group leader: open first, group_fd -1 */\n"
+                                      : fmt::format("\t/* group member: group_fd of attrs[{}] */\n",
+                                                    *event.group_leader);
+    }
+    out += "\t{\n";
     out += c_body(event, "\t\t");
     out += "\t},\n";
   }
@@ -122,6 +166,11 @@ Json encoded_to_json(const EncodedEvent& event) {
   if (settings.branch_type) out["branch_type"] = *settings.branch_type;
   if (!settings.driver_config.empty()) out["driver_config"] = settings.driver_config;
   out["perf"] = event.perf_string;
+  if (event.group_leader) {
+    out["group_leader"] = *event.group_leader;
+    if (!event.group_name.empty()) out["group_name"] = event.group_name;
+    if (!event.group_modifiers.empty()) out["group_modifiers"] = event.group_modifiers;
+  }
   return out;
 }
 

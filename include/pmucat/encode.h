@@ -74,6 +74,9 @@ struct EncodedEvent {
   // leader (its own index for the leader); nullopt for an event outside any group.
   std::optional<std::size_t> group_leader;
   std::string group_name;  // `name{...}`'s name; empty when unnamed or outside a group
+  // The group's `}:mods`, canonical (already applied to attr; kept so the group's perf string
+  // can be printed); empty when none or outside a group.
+  std::string group_modifiers;
   friend bool operator==(const EncodedEvent&, const EncodedEvent&) = default;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,12 +57,36 @@ struct EventSpec {
   std::uint64_t raw_config = 0;  // raw: the value
   TermList terms;                // pmu_terms / terms_only (offsets index the whole list)
   Modifiers modifiers;
+  // The event group (`{a,b}:mods`, `name{a,b}`) this event is a member of: an index into
+  // SpecList::groups; nullopt outside any group.
+  std::optional<std::uint32_t> group;
   friend bool operator==(const EventSpec&, const EventSpec&) = default;
+};
+
+// One `[name]{...}[:mods]` of a list. Its members are the events whose `group` is its index, in
+// list order; the first is the leader.
+struct SpecGroup {
+  std::string name;            // `name{...}`; empty when unnamed
+  Modifiers modifiers;         // after `}:`; applied to every member as perf does (see encode.h)
+  bool has_modifiers = false;  // a `:mods` followed the `}`
+  std::uint32_t offset = 0;    // the group's text in the whole list: from its name (or `{`) through
+  std::uint32_t length = 0;    // its modifiers (or `}`)
+  friend bool operator==(const SpecGroup&, const SpecGroup&) = default;
+};
+
+struct SpecList {
+  std::vector<EventSpec> events;
+  std::vector<SpecGroup> groups;
+  friend bool operator==(const SpecList&, const SpecList&) = default;
 };
 
 // Splits and parses a comma-separated list. Commas inside `pmu/.../` and quotes do not split.
 // A list of bare terms (`event=0x1,umask=2`) is one terms_only spec. Errors point into `text`,
 // named "<spec>".
 Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text);
+
+// parse_spec_list() with the groups the events' `group` indices refer to. Braces group the
+// events inside them; nested, unbalanced or empty groups are located errors.
+Expected<SpecList> parse_spec_groups(std::string_view text);
 
 }  // namespace pmucat

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "encode/encode_terms.h"
+#include "encode/group_modifiers.h"
 #include "encode/targets.h"
 #include "parser/spec_views.h"
 
@@ -43,6 +44,68 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
   return encoded;
 }
 
+// What encode() remembers of each attr while a group is open.
+struct MemberInfo {
+  std::size_t event = 0;      // index in SpecViews::events
+  bool uncore_alias = false;  // perf 6.1's use_uncore_alias: a bare event name on an uncore PMU
+};
+
+// perf 6.1's is_same_uncore_block: the names agree up to their last '_' (uncore_imc_0/_1).
+bool same_uncore_block(std::string_view a, std::string_view b) {
+  const std::size_t end_a = a.rfind('_');
+  const std::size_t end_b = b.rfind('_');
+  return end_a != std::string_view::npos && end_a == end_b &&
+         a.substr(0, end_a) == b.substr(0, end_b);
+}
+
+// The leader of each attr in out[first, end): the first one, except that perf 6.1 splits a group
+// whose members are all bare uncore event names of one uncore block into one group per PMU
+// instance (`{cas_count_read,cas_count_write}` on uncore_imc_0..3: four groups of two), members
+// going round-robin to the leaders.
+void set_leaders(std::vector<EncodedEvent>& out, const std::vector<MemberInfo>& info,
+                 std::size_t first, std::size_t end) {
+  for (std::size_t i = first; i < end; ++i) out[i].group_leader = first;
+  std::vector<std::size_t> leaders;
+  bool collecting = true;
+  for (std::size_t i = first; i < end; ++i) {
+    if (!info[i].uncore_alias || !same_uncore_block(out[first].pmu, out[i].pmu)) return;
+    if (!collecting) continue;
+    if (i != first && out[i].pmu == out[first].pmu) {
+      collecting = false;
+      continue;
+    }
+    leaders.push_back(i);
+  }
+  if (leaders.size() == end - first) return;
+  std::size_t next = 0;
+  for (std::size_t i = first; i < end; ++i) {
+    if (next >= leaders.size()) next = 0;
+    out[i].group_leader = leaders[next++];
+  }
+}
+
+// Closes a group whose attrs are out[first, end): leaders, name, then the group's modifiers (after
+// the leaders, as perf applies them: `D` and `e` go to every leader).
+std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
+                                      const spec_detail::SpecGroupView& group,
+                                      const std::vector<MemberInfo>& info, std::string_view spec,
+                                      const EncodeOptions& options, std::size_t first,
+                                      std::vector<EncodedEvent>& out) {
+  const std::size_t end = out.size();
+  set_leaders(out, info, first, end);
+  for (std::size_t i = first; i < end; ++i) {
+    EncodedEvent& member = out[i];
+    member.group_name = std::string(group.name);
+    if (group.has_modifiers) member.group_modifiers = canonical_modifiers(group.modifiers);
+    if (auto problem = encode_detail::apply_group_modifiers(
+            group, views.events[info[i].event].modifiers, member.group_leader == i, options.tool,
+            spec, member.attr)) {
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
@@ -52,14 +115,23 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
     return unexpected(std::move(*error));
   }
   std::vector<EncodedEvent> out;
+  std::vector<MemberInfo> info;  // parallel to out
   encode_detail::DirectLookup lookup(catalog);
-  for (const spec_detail::EventSpecView& event : views.events) {
+  // Where the open group's attrs start in `out`.
+  std::size_t group_first = 0;
+  for (std::size_t e = 0; e < views.events.size(); ++e) {
+    const spec_detail::EventSpecView& event = views.events[e];
+    if (event.group && views.groups[*event.group].first_event == e) group_first = out.size();
     auto error = encode_detail::for_each_target(
         lookup, spec, event, views.terms_of(event), options,
         [&](const Target& target) -> std::optional<Diagnostic> {
           auto encoded = encode_target(target, spec, event, options);
           if (!encoded) return std::move(encoded).error();
           out.push_back(std::move(*encoded));
+          const bool uncore_alias = event.group && event.form == SpecForm::event_name &&
+                                    target.pmu != nullptr &&
+                                    target.pmu->attributes().cpumask.has_value();
+          info.push_back(MemberInfo{e, uncore_alias});
           return std::nullopt;
         },
         [&](const Target& target) -> std::optional<Diagnostic> {
@@ -68,6 +140,12 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
           return std::nullopt;
         });
     if (error) return unexpected(std::move(*error));
+    if (event.group && views.groups[*event.group].end_event == e + 1) {
+      if (auto problem = close_group(views, views.groups[*event.group], info, spec, options,
+                                     group_first, out)) {
+        return unexpected(std::move(*problem));
+      }
+    }
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "encode/encode_core.h"
+#include "encode/group_modifiers.h"
 #include "encode/targets.h"
 #include "encode/term_table.h"
 #include "parser/spec_diagnostics.h"
@@ -116,6 +117,13 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),
                                     fmt::format("'{}' stands for {} attrs", event.text, targets)));
+  }
+  if (event.group) {
+    // A one-member group: its leader is itself.
+    if (auto problem = encode_detail::apply_group_modifiers(
+            state.views.groups[*event.group], event.modifiers, true, options.tool, spec, out)) {
+      return unexpected(std::move(*problem));
+    }
   }
   return source;
 }

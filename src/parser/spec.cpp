@@ -184,10 +184,6 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
   if (name.empty()) {
     return spec_error(DiagId::spec_empty_name, text, begin, 1, "missing event name before ':'");
   }
-  if (name.front() == '{' || name.find('}') != std::string_view::npos) {
-    return spec_error(DiagId::spec_group, text, begin, end - begin,
-                      "event groups ('{...}') are not supported");
-  }
   const std::size_t bad = first_rejected(text, begin, name_end, char_class::is_event_name_char);
   if (bad != name_end) {
     return spec_error(DiagId::spec_bad_event_name, text, bad, 1,
@@ -213,6 +209,151 @@ std::optional<Diagnostic> parse_named_item(std::string_view text, std::size_t be
   return std::nullopt;
 }
 
+// The first `c` in [begin, end) outside quotes and `/.../`, or npos.
+std::size_t find_top_level(std::string_view text, std::size_t begin, std::size_t end, char c) {
+  bool in_slashes = false;
+  char quote = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const char at = text[i];
+    if (quote != 0) {
+      if (at == quote) quote = 0;
+    } else if (is_quote(at)) {
+      quote = at;
+    } else if (at == '/') {
+      in_slashes = !in_slashes;
+    } else if (at == c && !in_slashes) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+bool has_top_level_brace(std::string_view text) {
+  return find_top_level(text, 0, text.size(), '{') != std::string_view::npos ||
+         find_top_level(text, 0, text.size(), '}') != std::string_view::npos;
+}
+
+std::size_t skip_blanks(std::string_view text, std::size_t begin, std::size_t end) {
+  while (begin < end && char_class::is_blank(text[begin])) ++begin;
+  return begin;
+}
+
+std::size_t trim_blanks_back(std::string_view text, std::size_t begin, std::size_t end) {
+  while (end > begin && char_class::is_blank(text[end - 1])) --end;
+  return end;
+}
+
+Diagnostic nested_group_error(std::string_view text, std::size_t brace,
+                              const spec_detail::SpecGroupView& open) {
+  auto d = spec_error(DiagId::spec_group_nested, text, brace, 1,
+                      "nested event group: perf's groups do not nest");
+  d.hint = fmt::format("the enclosing group opens at column {}; close it with '}}' first",
+                       open.offset + 1);
+  return d;
+}
+
+// perf 6.1's name token, which a group name is: [a-zA-Z_*?[\]][a-zA-Z0-9_*?.[\]!]*.
+bool is_group_name_char(char c, bool first) {
+  if (char_class::is_alpha(c) || c == '_' || c == '*' || c == '?' || c == '[' || c == ']') {
+    return true;
+  }
+  return !first && (char_class::is_digit(c) || c == '.' || c == '!');
+}
+
+// A list item's group punctuation: an opening `[name]{` before the event and a closing
+// `}[:mods]` after it. Narrows [begin, end) to the event itself and opens/closes groups in `out`.
+// `open` is the index of the group the previous item left open.
+std::optional<Diagnostic> strip_group_punctuation(std::string_view text, std::size_t& begin,
+                                                  std::size_t& end, SpecViews& out,
+                                                  std::optional<std::uint32_t>& open,
+                                                  bool& closes) {
+  closes = false;
+  const std::size_t brace = find_top_level(text, begin, end, '{');
+  if (brace != std::string_view::npos) {
+    if (open) return nested_group_error(text, brace, out.groups[*open]);
+    // After a PMU's terms or an event's modifiers the brace cannot open a group; any other
+    // prefix is a group name.
+    const std::string_view prefix = text.substr(begin, brace - begin);
+    if (prefix.find_first_of("/:") != std::string_view::npos) {
+      return spec_error(DiagId::spec_group_brace, text, brace, 1,
+                        "unexpected '{': a group opens at the start of an event, "
+                        "optionally after its name (name{...})");
+    }
+    for (std::size_t i = begin; i < brace; ++i) {
+      if (!is_group_name_char(text[i], i == begin)) {
+        return spec_error(DiagId::spec_group_name, text, i, 1,
+                          fmt::format("unexpected {} in group name", describe_byte(text[i])));
+      }
+    }
+    spec_detail::SpecGroupView& group = out.groups.emplace_back();
+    group.name = text.substr(begin, brace - begin);
+    group.offset = u32(begin);
+    group.first_event = u32(out.events.size());
+    open = u32(out.groups.size() - 1);
+    begin = skip_blanks(text, brace + 1, end);
+    const std::size_t again = find_top_level(text, begin, end, '{');
+    if (again != std::string_view::npos) return nested_group_error(text, again, group);
+  }
+  const std::size_t close = find_top_level(text, begin, end, '}');
+  if (close == std::string_view::npos) return std::nullopt;
+  if (!open) {
+    auto d = spec_error(DiagId::spec_group_unopened, text, close, 1,
+                        "'}' without a '{' opening its group");
+    d.fixit = FixIt{d.range, ""};
+    return d;
+  }
+  spec_detail::SpecGroupView& group = out.groups[*open];
+  const std::size_t event_end = trim_blanks_back(text, begin, close);
+  if (event_end == begin) {
+    if (group.first_event == out.events.size()) {
+      return spec_error(DiagId::spec_group_empty, text, group.offset, close + 1 - group.offset,
+                        "empty event group: a group needs at least one event");
+    }
+    auto d = spec_error(DiagId::spec_empty_event, text, begin, 0, "empty event in the list");
+    return d;
+  }
+  const std::size_t rest = close + 1;
+  const std::size_t stray = find_top_level(text, rest, end, '}');
+  if (stray != std::string_view::npos) {
+    auto d = spec_error(DiagId::spec_group_unopened, text, stray, 1,
+                        "'}' without a '{' opening its group");
+    d.fixit = FixIt{d.range, ""};
+    return d;
+  }
+  if (rest < end) {
+    if (rest + 1 == end && text[rest] == ':') {
+      auto d = spec_error(DiagId::spec_group_trailing, text, rest, 1,
+                          "missing modifiers after the group's ':'");
+      d.fixit = FixIt{d.range, ""};
+      return d;
+    }
+    if (text[rest] != ':') {
+      auto d = spec_error(DiagId::spec_group_trailing, text, rest, end - rest,
+                          "unexpected text after '}': a group's modifiers follow ':'");
+      if (parse_modifiers(text.substr(rest, end - rest), text, u32(rest))) {
+        d.fixit = FixIt{spec_error(DiagId::spec_group_trailing, text, rest, 0, "").range, ":"};
+      }
+      return d;
+    }
+    auto mods = parse_modifiers(text.substr(rest + 1, end - rest - 1), text, u32(rest + 1));
+    if (!mods) return std::move(mods).error();
+    group.modifiers = std::move(*mods);
+    group.has_modifiers = true;
+  }
+  group.length = u32(end - group.offset);
+  end = event_end;
+  closes = true;
+  return std::nullopt;
+}
+
+Diagnostic unclosed_group_error(std::string_view text, const spec_detail::SpecGroupView& group) {
+  auto d = spec_error(
+      DiagId::spec_group_unclosed, text, text.size(), 0,
+      fmt::format("missing '}}' to close the group opened at column {}", group.offset + 1));
+  d.fixit = FixIt{d.range, "}"};
+  return d;
+}
+
 }  // namespace
 
 namespace spec_detail {
@@ -235,10 +376,16 @@ void SpecViews::clear() {
   events.clear();
   terms.clear();
   lints.clear();
+  groups.clear();
 }
 
 std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out) {
-  if (scan_simple_spec(text, out)) return std::nullopt;
+  if (scan_simple_spec(text, out)) {
+    // The scanner takes no braces; it reuses the last event, which may have been a member.
+    out.groups.clear();
+    out.events.front().group.reset();
+    return std::nullopt;
+  }
   return parse_spec_views_full(text, out);
 }
 
@@ -253,14 +400,18 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
       })) {
     return error;
   }
-  if (any_equals && !any_slash) {
+  // Braces outside `/.../` and quotes: event groups. Only then does an item carry group
+  // punctuation, so lists without them parse exactly as before.
+  const bool grouped = has_top_level_brace(text);
+  std::optional<std::uint32_t> open_group;
+  if (any_equals && !any_slash && !grouped) {
     // A bare term list (`event=0x423,inv,cmask=0x3`) is one event for a caller-chosen PMU.
     EventSpecView& spec = out.events.emplace_back();
     spec.form = SpecForm::terms_only;
     spec.text = text;
     return parse_spec_terms(text, 0, text.size(), out, spec);
   }
-  return for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
+  auto error = for_each_item(text, [&](const ListItem& item) -> std::optional<Diagnostic> {
     std::size_t begin = item.begin;
     std::size_t end = item.end;
     while (begin < end && char_class::is_blank(text[begin])) ++begin;
@@ -273,25 +424,57 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
       if (trailing) d.fixit = FixIt{d.range, ""};
       return d;
     }
+    bool closes = false;
+    if (grouped) {
+      if (auto problem = strip_group_punctuation(text, begin, end, out, open_group, closes)) {
+        return problem;
+      }
+      if (end <= begin) {
+        return spec_error(DiagId::spec_empty_event, text, begin, 0, "empty event in the list");
+      }
+    }
     EventSpecView spec;
     spec.text = text.substr(begin, end - begin);
     spec.offset = u32(begin);
-    auto error = item.has_slash ? parse_pmu_item(text, begin, end, out, spec)
-                                : parse_named_item(text, begin, end, spec);
-    if (error) return error;
+    spec.group = open_group;
+    auto problem = item.has_slash ? parse_pmu_item(text, begin, end, out, spec)
+                                  : parse_named_item(text, begin, end, spec);
+    if (problem) return problem;
     out.events.push_back(std::move(spec));
+    if (closes) {
+      out.groups[*open_group].end_event = u32(out.events.size());
+      open_group.reset();
+    }
     return std::nullopt;
   });
+  if (error) return error;
+  if (open_group) return unclosed_group_error(text, out.groups[*open_group]);
+  return std::nullopt;
 }
 
 }  // namespace spec_detail
 
 Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
+  auto list = parse_spec_groups(text);
+  if (!list) return unexpected(std::move(list).error());
+  return std::move(list->events);
+}
+
+Expected<SpecList> parse_spec_groups(std::string_view text) {
   spec_detail::SpecViews views;
   if (auto error = spec_detail::parse_spec_views(text, views)) {
     return unexpected(std::move(*error));
   }
-  std::vector<EventSpec> specs;
+  SpecList list;
+  for (const spec_detail::SpecGroupView& view : views.groups) {
+    SpecGroup& group = list.groups.emplace_back();
+    group.name = std::string(view.name);
+    group.modifiers = view.modifiers;
+    group.has_modifiers = view.has_modifiers;
+    group.offset = view.offset;
+    group.length = view.length;
+  }
+  std::vector<EventSpec>& specs = list.events;
   specs.reserve(views.events.size());
   for (const EventSpecView& view : views.events) {
     EventSpec& spec = specs.emplace_back();
@@ -306,8 +489,9 @@ Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
     spec.terms.lints.assign(views.lints.begin() + view.lints_begin,
                             views.lints.begin() + view.lints_end);
     spec.modifiers = view.modifiers;
+    spec.group = view.group;
   }
-  return specs;
+  return list;
 }
 
 }  // namespace pmucat

@@ -27,6 +27,15 @@ struct EventSpecView {
   std::uint32_t terms_begin = 0, terms_end = 0;
   std::uint32_t lints_begin = 0, lints_end = 0;
   Modifiers modifiers;  // its text is at most 15 bytes (13 letters and `ppp`): never allocates
+  std::optional<std::uint32_t> group;  // index into SpecViews::groups
+};
+
+struct SpecGroupView {
+  std::string_view name;
+  Modifiers modifiers;
+  bool has_modifiers = false;
+  std::uint32_t offset = 0, length = 0;
+  std::uint32_t first_event = 0, end_event = 0;  // its members: [first_event, end_event) of events
 };
 
 // Reusable: clear() keeps the vectors' capacity.
@@ -34,6 +43,7 @@ struct SpecViews {
   std::vector<EventSpecView> events;
   std::vector<TermView> terms;
   std::vector<Diagnostic> lints;  // rebased onto the whole list
+  std::vector<SpecGroupView> groups;
   // The scanner's last successfully parsed modifiers (their text included). parse_modifiers
   // depends on the text alone, and an Encoder sees the same few modifier strings over and over;
   // clear() keeps it.

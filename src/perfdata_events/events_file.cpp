@@ -104,6 +104,43 @@ SampleFields synthetic_sample(const Attr& a, std::uint64_t id, std::uint64_t ip,
   return f;
 }
 
+// perf's GROUP_DESC: one entry per group of more than one member (perf writes no others), its
+// members the attrs right after the leader. perf rebuilds groups from the order of the attrs, so
+// a group whose members are not contiguous after their leader is left out.
+std::vector<GroupDesc> group_descs(std::span<const EncodedEvent> events) {
+  std::vector<GroupDesc> out;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].group_leader != i) continue;
+    std::size_t end = i + 1;
+    while (end < events.size() && events[end].group_leader == i) ++end;
+    const bool contiguous =
+        std::none_of(events.begin() + static_cast<std::ptrdiff_t>(end), events.end(),
+                     [i](const EncodedEvent& e) { return e.group_leader == i; });
+    if (end - i < 2 || !contiguous) continue;
+    out.push_back(GroupDesc{events[i].group_name.empty() ? "{anon_group}" : events[i].group_name,
+                            static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end - i)});
+  }
+  return out;
+}
+
+// What perf record sets on a group's attrs: the leader alone starts disabled and is enabled at
+// exec (the kernel switches the members with it); a group that samples reads (`S`) reads every
+// member in one go (PERF_FORMAT_GROUP, with ids to tell them apart).
+void set_group_bits(const GroupDesc& group, std::vector<PerfEventEntry>& entries) {
+  bool sample_read = false;
+  for (std::uint32_t k = 0; k < group.members; ++k) {
+    Attr& a = entries[group.leader_index + k].attr;
+    const bool leader = k == 0;
+    a.disabled = leader;
+    a.enable_on_exec = leader;
+    sample_read = sample_read || (a.sample_type & sample::read) != 0;
+  }
+  if (!sample_read) return;
+  for (std::uint32_t k = 0; k < group.members; ++k) {
+    entries[group.leader_index + k].attr.read_format |= read_fmt::group | read_fmt::id;
+  }
+}
+
 }  // namespace
 
 std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& path,
@@ -127,7 +164,11 @@ std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& pa
     entries.push_back(std::move(entry));
   }
 
+  const std::vector<GroupDesc> groups = group_descs(events);
+  for (const GroupDesc& group : groups) set_group_bits(group, entries);
+
   auto features = host_features(collect_host_metadata(options.cmdline));
+  if (!groups.empty()) features[feature::group_desc] = encode_group_desc(groups);
   features[feature::event_desc] = encode_event_desc(entries, options.writer.attr_size);
   features[feature::pmu_mappings] = encode_pmu_mappings(pmu_mappings(events, catalog));
 

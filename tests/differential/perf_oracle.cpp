@@ -108,6 +108,13 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
 
 }  // namespace
 
+std::string to_string(const AttrBits& bits) {
+  return fmt::format("eu={} ek={} eh={} eG={} eH={} eI={} pinned={} exclusive={} precise={}",
+                     bits.exclude_user, bits.exclude_kernel, bits.exclude_hv, bits.exclude_guest,
+                     bits.exclude_host, bits.exclude_idle, bits.pinned, bits.exclusive,
+                     bits.precise_ip);
+}
+
 std::string to_string(const AttrWords& words) {
   std::string text = fmt::format("type={} config={:#x} config1={:#x} config2={:#x}", words.type,
                                  words.config[0], words.config[1], words.config[2]);
@@ -131,16 +138,19 @@ PerfResult parse_perf_output(const std::string& output) {
   std::istringstream lines(output);
   std::string line;
   std::optional<AttrWords> block;
+  AttrBits bits;
   std::vector<std::string> other;
   while (std::getline(lines, line)) {
     if (line.starts_with("perf_event_attr:")) {
       block = AttrWords{};
       result.blocks.emplace_back();
+      bits = AttrBits{};
       continue;
     }
     if (block) {
       if (line.starts_with("----------")) {
         result.attrs.push_back(*block);
+        result.printed.emplace_back(*block, bits);
         block.reset();
         continue;
       }
@@ -149,6 +159,17 @@ PerfResult parse_perf_output(const std::string& output) {
       }
       const std::string field = trim_left(line);
       const std::string value = last_word(field);
+      const std::string name = field.substr(0, field.find(' '));
+      const bool set = parse_number(value) != 0;
+      if (name == "exclude_user") bits.exclude_user = set;
+      if (name == "exclude_kernel") bits.exclude_kernel = set;
+      if (name == "exclude_hv") bits.exclude_hv = set;
+      if (name == "exclude_guest") bits.exclude_guest = set;
+      if (name == "exclude_host") bits.exclude_host = set;
+      if (name == "exclude_idle") bits.exclude_idle = set;
+      if (name == "pinned") bits.pinned = set;
+      if (name == "exclusive") bits.exclusive = set;
+      if (name == "precise_ip") bits.precise_ip = static_cast<unsigned>(parse_number(value));
       if (field.starts_with("type ")) block->type = static_cast<std::uint32_t>(parse_number(value));
       if (field.starts_with("config ")) block->config[0] = parse_number(value);
       if (field.starts_with("{ bp_addr, config1 }")) block->config[1] = parse_number(value);
@@ -162,7 +183,10 @@ PerfResult parse_perf_output(const std::string& output) {
       other.push_back(line);
     }
   }
-  if (block) result.attrs.push_back(*block);
+  if (block) {
+    result.attrs.push_back(*block);
+    result.printed.emplace_back(*block, bits);
+  }
   std::sort(result.attrs.begin(), result.attrs.end());
   result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());
   if (result.attrs.empty()) {
@@ -253,6 +277,11 @@ void restore_materialised_types(PerfResult& result) {
       if (type >= kFirstDynamicType + kMaterialisedTypeOffset) {
         field = fmt::format("type {}", type - kMaterialisedTypeOffset);
       }
+    }
+  }
+  for (auto& [words, bits] : result.printed) {
+    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
+      words.type -= kMaterialisedTypeOffset;
     }
   }
 }

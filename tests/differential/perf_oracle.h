@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/scratch_dir.h"
@@ -22,11 +23,23 @@ struct AttrWords {
 };
 std::string to_string(const AttrWords& words);
 
+// The modifier-related bits of an attr (event groups compare these too).
+struct AttrBits {
+  bool exclude_user = false, exclude_kernel = false, exclude_hv = false;
+  bool exclude_guest = false, exclude_host = false, exclude_idle = false;
+  bool pinned = false, exclusive = false;
+  unsigned precise_ip = 0;
+  friend auto operator<=>(const AttrBits&, const AttrBits&) = default;
+};
+std::string to_string(const AttrBits& bits);
+
 struct PerfResult {
   std::vector<AttrWords> attrs;  // distinct attrs, sorted; empty when perf rejected the spec
   // Every attr block perf printed, in print order, each as its "name value" lines (names as perf
   // spells them, single spaces): all fields, for the tool-defaults differential.
   std::vector<std::vector<std::string>> blocks;
+  // Every attr block in the order perf printed it (repeats kept), with its modifier bits.
+  std::vector<std::pair<AttrWords, AttrBits>> printed;
   std::vector<std::string> warnings;  // "WARNING: ..." lines
   std::string error;                  // perf's last error lines when it rejected the spec
   std::string output;                 // everything perf printed, for reports

@@ -169,7 +169,7 @@ TEST(SpecListErrors, MissingPmuNameStraySlashGroupsAndQuotes) {
   EXPECT_EQ(parse_error("/event=1/").id, "spec-missing-pmu");
   const Diagnostic stray = parse_error("cpu/event=1/u/");
   EXPECT_EQ(stray.range.column, 14u);
-  EXPECT_EQ(parse_error("{cycles,instructions}").id, "spec-group");
+  EXPECT_EQ(parse_error("{cycles,{instructions}}").id, "spec-group-nested");
   EXPECT_EQ(parse_error("cpu/name='abc/").id, "spec-unterminated-quote");
   EXPECT_EQ(parse_error("cpu/event=0X1/").range.file, "<spec>");
   const Diagnostic bad_name = parse_error("cyc$les");

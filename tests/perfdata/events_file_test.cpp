@@ -132,5 +132,66 @@ TEST_F(EventsFile, PerfOpensItWithNothingOnStderr) {
   }
 }
 
+TEST_F(EventsFile, GroupsGetGroupDescAndLeaderBits) {
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events = encode_ok(
+      catalog, "fakepmu/event=1/,top{fakepmu/event=2/,fakepmu/foo/}:u,{fakepmu/event=3/}");
+  ASSERT_EQ(events.size(), 4u);
+  const auto path = dir_ / "groups.data";
+  ASSERT_FALSE(write_events_perf_data(path, events, catalog));
+  const auto data = read_perf_data(path);
+  ASSERT_TRUE(data) << data.error().message;
+  // A one-member group is no group for perf (it writes only groups of two or more).
+  const auto groups = decode_group_desc(data->features.at(feature::group_desc));
+  ASSERT_TRUE(groups);
+  EXPECT_EQ(*groups, (std::vector<GroupDesc>{{"top", 1, 2}}));
+  EXPECT_TRUE(data->events[1].attr.disabled);
+  EXPECT_TRUE(data->events[1].attr.enable_on_exec);
+  EXPECT_FALSE(data->events[2].attr.disabled);
+  EXPECT_FALSE(data->events[2].attr.enable_on_exec);
+  EXPECT_TRUE(data->events[2].attr.exclude_kernel);  // the group's `u`
+}
+
+TEST_F(EventsFile, SampleReadGroupsReadEveryMember) {
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events = encode_ok(catalog, "{fakepmu/event=2/,fakepmu/event=3/}:S");
+  ASSERT_FALSE(write_events_perf_data(dir_ / "s.data", events, catalog));
+  const auto data = read_perf_data(dir_ / "s.data");
+  ASSERT_TRUE(data);
+  for (const auto& e : data->events) {
+    EXPECT_EQ(e.attr.read_format & (read_fmt::group | read_fmt::id),
+              read_fmt::group | read_fmt::id);
+  }
+}
+
+TEST_F(EventsFile, PerfSeesTheGroups) {
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
+  const Catalog catalog = fake_catalog(dir_);
+  const auto events =
+      encode_ok(catalog,
+                "fakepmu/event=1/,top{fakepmu/event=2/,fakepmu/foo/}:u,{fakepmu/event=3/,fakepmu/"
+                "event=4/}:S");
+  const auto path = dir_ / "groups.data";
+  ASSERT_FALSE(write_events_perf_data(path, events, catalog));
+  const auto evlist = testing::run_command("perf evlist -g -i '" + path.string() + "'");
+  EXPECT_EQ(evlist.status, 0);
+  EXPECT_EQ(evlist.err, "");
+  EXPECT_NE(evlist.out.find("top{fakepmu/event=2/,fakepmu/foo/}"), std::string::npos) << evlist.out;
+  EXPECT_NE(evlist.out.find("{fakepmu/event=3/,fakepmu/event=4/}"), std::string::npos)
+      << evlist.out;
+  const auto header =
+      testing::run_command("perf report --group --header-only -i '" + path.string() + "'");
+  EXPECT_EQ(header.status, 0);
+  EXPECT_NE(header.out.find("# group: top{fakepmu/event=2/,fakepmu/foo/}"), std::string::npos)
+      << header.out;
+  const auto report =
+      testing::run_command("perf report --group --stdio -i '" + path.string() + "'");
+  EXPECT_EQ(report.status, 0);
+  EXPECT_EQ(report.err, "");
+  EXPECT_NE(report.out.find("of events 'top { fakepmu/event=2/, fakepmu/foo/ }'"),
+            std::string::npos)
+      << report.out;
+}
+
 }  // namespace
 }  // namespace pmucat
