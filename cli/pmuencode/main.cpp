@@ -143,6 +143,7 @@ int run(const Options& options) {
 
   EncodeOptions encode_options;
   if (options.perf_semantics) encode_options.semantics = Semantics::perf;
+  encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   const EncodeResult result =
       encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);

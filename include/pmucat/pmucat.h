@@ -21,6 +21,7 @@
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
+#include "pmucat/tracefs.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/version.h"

@@ -85,6 +85,11 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
       lookup, spec, event, state.views.terms_of(event), options,
       [&](const Target& target) -> std::optional<Diagnostic> {
         if (++targets > 1) return std::nullopt;  // only counted: the spec is rejected below
+        if (target.pmu == nullptr && target.builtin != Target::Builtin::legacy) {
+          encode_detail::encode_builtin(target, event, options, out);
+          source = EncodedSource{};
+          return std::nullopt;
+        }
         if (target.pmu == nullptr) {
           encode_detail::encode_legacy(target.legacy, event.modifiers, options.semantics, out);
           return std::nullopt;

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "encode/legacy_events.h"
 #include "encode/pmu_select.h"
@@ -14,6 +16,7 @@
 #include "parser/spec_views.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
+#include "pmucat/tracefs.h"
 
 namespace pmucat::encode_detail {
 
@@ -26,7 +29,26 @@ struct Target {
   std::size_t pmu_offset = 0;       // what a pmu-no-type error underlines
   std::size_t pmu_length = 0;
   bool raw_type = false;  // perf 6.1 gives `rHEX` PERF_TYPE_RAW whatever the PMU's type is
+  // pmu == nullptr and not `legacy`: a breakpoint (the spec's bp fields) or one tracepoint.
+  enum class Builtin : std::uint8_t { legacy, breakpoint, tracepoint };
+  Builtin builtin = Builtin::legacy;
+  const Tracepoint* tracepoint = nullptr;  // valid during the visit only
 };
+
+// The attr of a breakpoint or tracepoint spec (perf 6.1's parse_events_add_breakpoint and
+// evsel__newtp: sample_period 1, and for a tracepoint RAW|TIME|CPU|PERIOD samples, under
+// Tool::record; Tool::stat keeps only type, config words, bp fields and modifier bits).
+void encode_builtin(const Target& target, const EventSpecView& event, const EncodeOptions& options,
+                    Attr& attr);
+// `mem:0x1000/4:rw[:mods]` or `sys:event[:mods]`.
+std::string builtin_perf_string(const Target& target, const EventSpecView& event);
+
+// The tracepoints a tracepoint spec stands for (sorted by system, event), or its located error
+// (no tracefs, unknown tracepoint with a suggestion, unreadable id, a term perf rejects).
+Expected<std::vector<Tracepoint>> resolve_tracepoints(std::string_view spec,
+                                                      const EventSpecView& event,
+                                                      std::span<const TermView> terms,
+                                                      const EncodeOptions& options);
 
 // pmu-no-type when the PMU's type is unusable with these semantics.
 std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
@@ -89,6 +111,22 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   };
 
   switch (event.form) {
+    case SpecForm::breakpoint: {
+      Target target{nullptr, {}, {}, event.offset, event.text.size(), false};
+      target.builtin = Target::Builtin::breakpoint;
+      return visit(target);
+    }
+    case SpecForm::tracepoint: {
+      auto tracepoints = resolve_tracepoints(spec, event, terms, options);
+      if (!tracepoints) return std::move(tracepoints).error();
+      for (const Tracepoint& tracepoint : *tracepoints) {
+        Target target{nullptr, {}, terms, event.offset, event.text.size(), false};
+        target.builtin = Target::Builtin::tracepoint;
+        target.tracepoint = &tracepoint;
+        if (auto error = visit(target)) return error;
+      }
+      return std::nullopt;
+    }
     case SpecForm::pmu_terms: {
       if (perf && event.pmu.find('-') != std::string_view::npos) {
         return pmu_hyphen_error(event, spec);
