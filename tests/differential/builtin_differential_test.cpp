@@ -55,8 +55,7 @@ struct Tally {
 // Runs perf on every spec and compares; `pmucat_may_differ` says when the pmucat semantics may
 // accept what perf 6.1 rejects (docs/perf-compat.md).
 Tally compare(const std::vector<std::string>& specs, const OracleOptions& options,
-              const std::string& tracefs,
-              bool (*pmucat_may_differ)(const std::string&) = nullptr) {
+              const std::string& tracefs, bool (*pmucat_may_differ)(const std::string&) = nullptr) {
   Tally tally;
   const testing::ScratchDir scratch("builtin-diff");
   const auto devices = core_tree(scratch);
@@ -91,8 +90,8 @@ Tally compare(const std::vector<std::string>& specs, const OracleOptions& option
 }
 
 std::vector<std::string> breakpoint_specs() {
-  const std::vector<std::string> addrs = {"0x1000", "4096", "0", "0xdeadBEEF", "010",
-                                          "18446744073709551615", "0xffffffffffffffff"};
+  const std::vector<std::string> addrs = {
+      "0x1000", "4096", "0", "0xdeadBEEF", "010", "18446744073709551615", "0xffffffffffffffff"};
   const std::vector<std::string> lens = {"", "/0", "/1", "/2", "/3", "/4", "/8", "/0x8", "/16"};
   std::vector<std::string> accesses = {""};
   const std::string letters = "rwx";
@@ -152,18 +151,33 @@ TEST(BuiltinDiff, TracepointsMatchPerf) {
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const std::string tracefs = testing::source_dir() + "/fixtures/tracefs/basic";
   options.tracefs = tracefs;
-  std::vector<std::string> specs = {
-      "sched:sched_switch", "sched:sched_switch:u", "sched:*", "sched:sched_*",
-      "sched:sched_s[w]*", "sched:sched_switc[h]", "*:*", "*:sched_switch", "sys*:sys_enter*",
-      "raw_syscalls:sys_e?ter", "probe-libc:malloc_entry", "probe-libc:*:k", "sched:nosuch",
-      "nosys:x", "sched:read", "sched:u", "sched:sched_switch/call-graph=no/",
-      "sched:sched_switch/period=1/", "cycles,irq:*", "sched:sched_switch:foo"};
+  std::vector<std::string> specs = {"sched:sched_switch",
+                                    "sched:sched_switch:u",
+                                    "sched:*",
+                                    "sched:sched_*",
+                                    "sched:sched_s[w]*",
+                                    "sched:sched_switc[h]",
+                                    "*:*",
+                                    "*:sched_switch",
+                                    "sys*:sys_enter*",
+                                    "raw_syscalls:sys_e?ter",
+                                    "probe-libc:malloc_entry",
+                                    "probe-libc:*:k",
+                                    "sched:nosuch",
+                                    "nosys:x",
+                                    "sched:read",
+                                    "sched:u",
+                                    "sched:sched_switch/call-graph=no/",
+                                    "sched:sched_switch/period=1/",
+                                    "cycles,irq:*",
+                                    "sched:sched_switch:foo"};
   std::vector<std::string> generated;
-  const std::vector<std::string> systems = {"sched", "irq", "syscalls", "raw_syscalls", "block",
-                                            "probe-libc", "s*", "*sys*", "?rq", "nosuch"};
-  const std::vector<std::string> events = {"*",          "sched_switch", "sched_*", "sys_enter",
-                                           "sys_*",      "*_entry",      "irq_?andler_entry",
-                                           "block_rq_issue", "malloc_entry", "missing"};
+  const std::vector<std::string> systems = {"sched", "irq",        "syscalls", "raw_syscalls",
+                                            "block", "probe-libc", "s*",       "*sys*",
+                                            "?rq",   "nosuch"};
+  const std::vector<std::string> events = {
+      "*",       "sched_switch",      "sched_*",        "sys_enter",    "sys_*",
+      "*_entry", "irq_?andler_entry", "block_rq_issue", "malloc_entry", "missing"};
   for (const auto& system : systems) {
     for (const auto& event : events) {
       generated.push_back(system + ":" + event);

@@ -80,11 +80,11 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
       "true </dev/null 2>&1; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
-  const std::string command = fmt::format(
-      "unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
-      shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
-      shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
-      shell_quote(options.tracefs));
+  const std::string command =
+      fmt::format("unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
+                  shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
+                  shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
+                  shell_quote(options.tracefs));
   // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
   const testing::CommandResult output = run_command(command, std::chrono::hours(24));
   const auto done = output.out.rfind(kAllDone);
@@ -142,7 +142,8 @@ PerfResult parse_perf_output(const std::string& output) {
       if (field.starts_with("{ bp_addr, config1 }")) block->config[1] = parse_number(value);
       if (field.starts_with("{ bp_len, config2 }")) block->config[2] = parse_number(value);
       if (field.starts_with("config3 ")) block->config[3] = parse_number(value);
-      if (field.starts_with("bp_type ")) block->bp_type = static_cast<std::uint32_t>(parse_number(value));
+      if (field.starts_with("bp_type "))
+        block->bp_type = static_cast<std::uint32_t>(parse_number(value));
       continue;
     }
     if (line.starts_with("WARNING")) {

@@ -18,7 +18,7 @@ namespace pmucat::differential {
 struct AttrWords {
   std::uint32_t type = 0;
   std::array<std::uint64_t, 4> config{};  // config..config3 (perf 6.1 never prints config3)
-  std::uint32_t bp_type = 0;               // breakpoints (config1/config2 are bp_addr/bp_len)
+  std::uint32_t bp_type = 0;              // breakpoints (config1/config2 are bp_addr/bp_len)
   friend auto operator<=>(const AttrWords&, const AttrWords&) = default;
 };
 std::string to_string(const AttrWords& words);
