@@ -66,7 +66,7 @@ TEST(Tracefs, HostileTreesGiveLocatedErrorsAndNeverHang) {
   tree.write("events/ok/neg/id", "-1\n");
   tree.write("events/ok/over/id", "18446744073709551616\n");
   tree.symlink("loop", "events/ok/loop");  // a self-loop: not a directory, skipped
-  tree.symlink("ok", "events/linked");  // a symlinked system counts
+  tree.symlink("ok", "events/linked");     // a symlinked system counts
   tree.symlink("selfid", "events/ok/selfid/id");
   auto tracefs = Tracefs::open(tree.root().string());
   ASSERT_TRUE(tracefs);
