@@ -61,6 +61,15 @@ std::optional<TracepointShape> tracepoint_shape(std::string_view text, std::size
     if (!scan_name(text, pos, end)) return std::nullopt;
   }
   if (pos >= end || text[pos] != ':') return std::nullopt;
+  // A system perf's lexer takes as a keyword (`cycles:x`, `mem-loads:q`) makes no tracepoint
+  // either: perf 6.1 says only "parser error", and the item's modifier error says more.
+  const std::string_view system = text.substr(begin, pos - begin);
+  const std::size_t hyphen = system.find('-');
+  if (is_perf_keyword(system) ||
+      (hyphen != std::string_view::npos &&
+       (is_perf_keyword(system.substr(0, hyphen)) || is_perf_keyword(system.substr(hyphen + 1))))) {
+    return std::nullopt;
+  }
   TracepointShape shape;
   shape.system_end = pos;
   shape.event_begin = ++pos;

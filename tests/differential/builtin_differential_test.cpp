@@ -31,8 +31,12 @@ std::uint64_t seed() {
   return text != nullptr && *text != '\0' ? std::strtoull(text, nullptr, 0) : 20261202;
 }
 
-// `count` specs of `all` (shuffled with the seed), or all of them in the full run.
+// `count` specs of `all` (shuffled with the seed; $PMUCAT_BUILTIN_DIFF_COUNT overrides the
+// count), or all of them in the full run.
 std::vector<std::string> sample(std::vector<std::string> all, std::size_t count) {
+  if (const char* text = std::getenv("PMUCAT_BUILTIN_DIFF_COUNT"); text != nullptr && *text) {
+    count = std::strtoull(text, nullptr, 10);
+  }
   if (full_run() || all.size() <= count) return all;
   std::mt19937_64 random(seed());
   std::shuffle(all.begin(), all.end(), random);
