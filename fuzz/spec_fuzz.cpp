@@ -60,6 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (pmucat::Tool tool : {pmucat::Tool::record, pmucat::Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;
+      // Tracepoints read the fixture tracefs, never the live one (deterministic, bounded).
+      options.tracefs = PMUCAT_SOURCE_DIR "/fixtures/tracefs/basic";
       options.tool = tool;
       auto encoded = pmucat::encode(catalog, spec, options);
       if (!encoded) {

@@ -32,6 +32,12 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
                    "(GenuineIntel-6-8F-8, 0x00000000410fd0c0; default: $PMUCAT_CPUID, else the "
                    "capture's, else this machine's when reading the live /sys)")
         ->type_name("ID");
+    app.add_option("--tracefs", options.tracefs,
+                   "Tracefs root (holding events/) for tracepoint specs such as sched:sched_switch "
+                   "(default: $PMUCAT_TRACEFS, else the capture's when --sysfs names one with a "
+                   "tracefs capture, else the live /sys/kernel/tracing)")
+        ->envname("PMUCAT_TRACEFS")
+        ->type_name("DIR");
   }
   app.add_option("--color", options.color,
                  "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
@@ -54,6 +60,7 @@ std::string help_footer(const HelpText& help) {
     text += "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (set but\n";
     text += "                     empty: sysfs only)\n";
     text += "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n";
+    text += "  PMUCAT_TRACEFS     tracefs root when --tracefs is not given\n";
   }
   text += "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n";
   text += "\nEXIT STATUS\n";

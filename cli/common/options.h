@@ -17,6 +17,9 @@ struct CommonOptions {
   std::optional<std::string> events_dir;
   bool no_events_dir = false;
   std::optional<std::string> cpuid;  // --cpuid ID (perf's PERF_CPUID format); else $PMUCAT_CPUID
+  // --tracefs DIR (a tracefs root holding events/), else $PMUCAT_TRACEFS; unset: tracefs_root()
+  // in common/tree.h decides (the capture's, else the live one).
+  std::string tracefs;
   std::string color = "auto";
   bool json = false;
 };

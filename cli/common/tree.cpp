@@ -14,6 +14,13 @@ std::optional<std::string> capture_cpuid(const std::filesystem::path& devices_di
   return manifest->cpuid;
 }
 
+std::string tracefs_root(const CommonOptions& options, const std::filesystem::path& devices_dir) {
+  if (!options.tracefs.empty()) return options.tracefs;
+  if (options.sysfs.empty()) return {};
+  // devices_dir is <root>/sys/bus/event_source/devices (or a bare devices folder).
+  return (devices_dir / ".." / ".." / ".." / "kernel" / "tracing").lexically_normal().string();
+}
+
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   auto tree = open_tree(std::filesystem::path(options.sysfs));
   if (!tree) return tree;

@@ -22,6 +22,13 @@ Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path);
 // parse (pmucheck reports that one; choosing a model is no place to fail).
 std::optional<std::string> capture_cpuid(const std::filesystem::path& devices_dir);
 
+// The tracefs root tracepoint specs read: --tracefs / $PMUCAT_TRACEFS; else, when --sysfs names
+// a tree inside a capture with a tracefs capture (<root>/sys/kernel/tracing/events), that; else,
+// with --sysfs, <root>/sys/kernel/tracing all the same (a foreign tree never mixes with the
+// running kernel's tracepoint ids: the missing events/ is then a located error); else empty,
+// meaning the live tracefs.
+std::string tracefs_root(const CommonOptions& options, const std::filesystem::path& devices_dir);
+
 // The tree the common options select: --sysfs / $PMUCAT_SYSFS, else the live /sys, with the
 // vendor JSON events of the model common/vendor.h chooses (a capture's recorded CPU identifier
 // counts when neither --cpuid nor $PMUCAT_CPUID is given). Reads nothing about any PMU (the

@@ -101,7 +101,7 @@ _pmucat_complete_common() {
     local prev=$1 cur=$2
     case $prev in
         --sysfs) _pmucat_complete_tree_path "$cur" ;;
-        --events-dir) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        --events-dir | --tracefs) COMPREPLY=($(compgen -d -- "$cur")) ;;
         --cpuid) ;;
         --color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")) ;;
         *) return 1 ;;
@@ -123,7 +123,7 @@ _pmuls() {
             return ;;
         -j | --jobs | --topic | --search) return ;;
     esac
-    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json --pmu
+    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
         --help --version' -- "$cur"))
 }
@@ -138,14 +138,14 @@ _pmuencode() {
         --for) COMPREPLY=($(compgen -W 'stat record' -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json
+        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --for --output --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --events-dir | --cpuid | --color | --pmu | --for | -o | --output) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac
@@ -178,7 +178,7 @@ _pmucheck() {
         -o | --output | --baseline | --write-baseline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -j | --jobs | --kcidb-origin | --kcidb-build-id | --kcidb-run-id) return ;;
     esac
-    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json --pmu
+    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
         --format --output --werror --disable
         --enable --baseline --write-baseline --live --live-any-tree --jobs --kcidb-origin
         --kcidb-build-id --kcidb-run-id --list-rules --help --version' -- "$cur"))
@@ -200,7 +200,7 @@ _pmusnap() {
     COMPREPLY=()
     _pmucat_complete_common "$prev" "$cur" && return
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --color --json
+        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --allow-partial --force --help --version' -- "$cur"))
         return
     fi
@@ -218,11 +218,11 @@ _pmudata() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             info | check | convert) command=${COMP_WORDS[i]}; break ;;
-            --sysfs | --events-dir | --cpuid | --color | --max-input-size) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --tracefs | --color | --max-input-size) ((i++)) ;;
         esac
     done
     if [[ $cur == -* ]]; then
-        local options='--sysfs --events-dir --no-events-dir --cpuid --color --json
+        local options='--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --max-input-size --help'
         [[ -z $command ]] && options+=' --version'
         [[ $command == convert ]] && options+=' --to'

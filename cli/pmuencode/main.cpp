@@ -150,6 +150,7 @@ int run(const Options& options) {
   EncodeOptions encode_options;
   if (options.perf_semantics) encode_options.semantics = Semantics::perf;
   if (options.for_tool == "stat") encode_options.tool = Tool::stat;
+  encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
   if (!result.errors.empty()) return to_int(ExitCode::rejected);

@@ -66,6 +66,8 @@ int run(int argc, char** argv) {
   // capture's, this machine's for the live /sys) goes into the manifest, so the capture keeps
   // choosing the same vendor JSON model on another machine.
   options.cpuid = non_empty_cpuid(vendor_options(common, sysfs, capture_cpuid(sysfs)).cpuid);
+  // --tracefs DIR (or $PMUCAT_TRACEFS): its tracepoint ids go into the capture too.
+  if (!common.tracefs.empty()) options.tracefs = common.tracefs;
   auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {
     printer.print(summary.error());
@@ -77,6 +79,7 @@ int run(int argc, char** argv) {
         {"cpuid", options.cpuid ? nlohmann::json(*options.cpuid) : nlohmann::json(nullptr)},
         {"pmus", summary->pmus},
         {"files", summary->files},
+        {"tracepoints", summary->tracepoints},
         {"unreadable", summary->unreadable},
         {"not_captured", nlohmann::json::array()}};
     for (const auto& entry : summary->not_captured) {

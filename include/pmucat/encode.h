@@ -38,6 +38,9 @@ struct EncodeOptions {
   Tool tool = Tool::record;
   // PMU for terms_only/raw specs; empty means Catalog::core_pmu().
   std::string default_pmu;
+  // The tracefs root (holding events/) for tracepoint specs (`sched:sched_switch`); empty means
+  // the running kernel's (Tracefs::open_live()). Read only when a spec names a tracepoint.
+  std::string tracefs;
 };
 
 // What perf keeps next to the attr (evsel state) rather than in it.

@@ -23,6 +23,7 @@
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
 #include "pmucat/tool_defaults.h"
+#include "pmucat/tracefs.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/version.h"

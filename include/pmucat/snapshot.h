@@ -26,6 +26,7 @@ struct Summary {
   std::size_t files = 0;                  // files copied byte for byte
   std::vector<NotCaptured> not_captured;  // in tree order
   std::vector<std::string> unreadable;    // the paths of not_captured (older callers)
+  std::size_t tracepoints = 0;            // tracepoint ids captured (CaptureOptions::tracefs)
 };
 
 struct CaptureOptions {
@@ -37,6 +38,10 @@ struct CaptureOptions {
   // null. pmusnap passes the one its options, the source capture or this machine give
   // (cli/common/vendor.h); the library never guesses it.
   std::optional<std::string> cpuid;
+  // A tracefs root (holding events/) whose tracepoint ids to capture as
+  // `out`/kernel/tracing/events/<system>/<event>/id (ids only: no format, no other file), where
+  // tools reading the capture find them (cli/common/tree.h). Absent: no tracefs capture.
+  std::optional<std::string> tracefs;
 };
 
 // Copies the files tools read of every PMU under `sysfs` (a devices dir or a root above one)

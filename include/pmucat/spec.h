@@ -44,7 +44,14 @@ enum class SpecForm : std::uint8_t {
   event_name,  // `cache-misses:u`, `PM_PB_CYC`: an event name on every PMU that has it
   terms_only,  // `event=0x423,inv,cmask=0x3`: terms for a PMU chosen by the caller
   raw,         // `r1a3`, `r0x1a3:u`: config of the core PMU
+  breakpoint,  // `mem:0x1000/8:rw:u`: a hardware breakpoint (PERF_TYPE_BREAKPOINT)
+  tracepoint,  // `sched:sched_switch`, `sched:*`: tracepoints by id from tracefs
 };
+
+// perf_event_attr::bp_type bits (HW_BREAKPOINT_R, _W, _X).
+namespace breakpoint_access {
+inline constexpr std::uint8_t read = 1, write = 2, execute = 4;
+}
 
 struct EventSpec {
   SpecForm form = SpecForm::pmu_terms;
@@ -57,6 +64,15 @@ struct EventSpec {
   std::uint64_t raw_config = 0;  // raw: the value
   TermList terms;                // pmu_terms / terms_only (offsets index the whole list)
   Modifiers modifiers;
+  // breakpoint: the address, the length (perf's default when not written or 0: sizeof(long) for
+  // `x` alone, else 4) and the access bits (`rw` when not written).
+  std::uint64_t bp_addr = 0;
+  std::uint64_t bp_len = 0;
+  std::uint8_t bp_type = 0;
+  // tracepoint: the system (`sched`, `sys-name`) and event, each possibly a glob; `terms` holds
+  // its `/.../` terms.
+  std::string tp_system;
+  std::string tp_event;
   // The event group (`{a,b}:mods`, `name{a,b}`) this event is a member of: an index into
   // SpecList::groups; nullopt outside any group.
   std::optional<std::uint32_t> group;

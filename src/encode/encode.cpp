@@ -17,6 +17,19 @@ using encode_detail::Target;
 Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec,
                                      const spec_detail::EventSpecView& event,
                                      const EncodeOptions& options) {
+  if (target.pmu == nullptr && target.builtin != Target::Builtin::legacy) {
+    EncodedEvent encoded;
+    encoded.spec = std::string(event.text);
+    encode_detail::encode_builtin(target, event, options, encoded.attr);
+    encoded.perf_string = encode_detail::builtin_perf_string(target, event);
+    if (target.tracepoint != nullptr) {
+      encoded.event = target.tracepoint->system + ":" + target.tracepoint->event;
+      for (const TermView& term : target.terms) {
+        if (term.name == "call-graph") encoded.settings.call_graph = std::string(term.text);
+      }
+    }
+    return encoded;
+  }
   if (target.pmu == nullptr) {
     EncodedEvent encoded;
     std::vector<TermView> printed_specials;

@@ -62,6 +62,11 @@ struct Encoder::State {
 
   std::optional<Diagnostic> encode(const encode_detail::Target& target, std::string_view spec,
                                    const EventSpecView& event, Attr& out, EncodedSource& source) {
+    if (target.pmu == nullptr && target.builtin != encode_detail::Target::Builtin::legacy) {
+      encode_detail::encode_builtin(target, event, options, out);
+      source = EncodedSource{};
+      return std::nullopt;
+    }
     if (target.pmu == nullptr) {
       source = EncodedSource{};
       return encode_detail::encode_legacy(target, event.modifiers, spec, options, out);

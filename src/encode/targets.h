@@ -18,6 +18,7 @@
 #include "parser/spec_views.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
+#include "pmucat/tracefs.h"
 
 namespace pmucat::encode_detail {
 
@@ -36,7 +37,26 @@ struct Target {
   // (`r3c/period=1/`): the PMU whose type it gets (hybrid, or pmucat semantics), else nullptr.
   const Pmu* core = nullptr;
   std::string_view name;  // a built-in or raw event: its name as written (`cycles`, `r3c`)
+  // pmu == nullptr and not `legacy`: a breakpoint (the spec's bp fields) or one tracepoint.
+  enum class Builtin : std::uint8_t { legacy, breakpoint, tracepoint };
+  Builtin builtin = Builtin::legacy;
+  const Tracepoint* tracepoint = nullptr;  // valid during the visit only
 };
+
+// The attr of a breakpoint or tracepoint spec (perf 6.1's parse_events_add_breakpoint and
+// evsel__newtp: sample_period 1, and for a tracepoint RAW|TIME|CPU|PERIOD samples, under
+// Tool::record; Tool::stat keeps only type, config words, bp fields and modifier bits).
+void encode_builtin(const Target& target, const EventSpecView& event, const EncodeOptions& options,
+                    Attr& attr);
+// `mem:0x1000/4:rw[:mods]` or `sys:event[:mods]`.
+std::string builtin_perf_string(const Target& target, const EventSpecView& event);
+
+// The tracepoints a tracepoint spec stands for (sorted by system, event), or its located error
+// (no tracefs, unknown tracepoint with a suggestion, unreadable id, a term perf rejects).
+Expected<std::vector<Tracepoint>> resolve_tracepoints(std::string_view spec,
+                                                      const EventSpecView& event,
+                                                      std::span<const TermView> terms,
+                                                      const EncodeOptions& options);
 
 // pmu-no-type when the PMU's type is unusable with these semantics.
 std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
@@ -222,6 +242,22 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   };
 
   switch (event.form) {
+    case SpecForm::breakpoint: {
+      Target target{nullptr, {}, {}, event.offset, event.text.size(), false};
+      target.builtin = Target::Builtin::breakpoint;
+      return visit(target);
+    }
+    case SpecForm::tracepoint: {
+      auto tracepoints = resolve_tracepoints(spec, event, terms, options);
+      if (!tracepoints) return std::move(tracepoints).error();
+      for (const Tracepoint& tracepoint : *tracepoints) {
+        Target target{nullptr, {}, terms, event.offset, event.text.size(), false};
+        target.builtin = Target::Builtin::tracepoint;
+        target.tracepoint = &tracepoint;
+        if (auto error = visit(target)) return error;
+      }
+      return std::nullopt;
+    }
     case SpecForm::pmu_terms: {
       // `cycles/period=1000/`, `r3c/period=1/`: a built-in or raw event with perf's hard-coded
       // terms. perf's lexer decides by the name, before PMUs; pmucat lets a PMU of that name win.

@@ -46,6 +46,12 @@ std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item)
   bool in_slashes = false;
   char quote = 0;
   std::size_t quote_at = 0;
+  // `mem:ADDR/LEN` has one '/', which opens no terms.
+  auto starts_breakpoint = [&](std::size_t begin) {
+    while (begin < text.size() && char_class::is_blank(text[begin])) ++begin;
+    return spec_detail::is_breakpoint_item(text, begin, text.size());
+  };
+  bool breakpoint = starts_breakpoint(0);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quote != 0) {
@@ -56,7 +62,7 @@ std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item)
       quote = c;
       quote_at = i;
     } else if (c == '/') {
-      in_slashes = !in_slashes;
+      if (!breakpoint) in_slashes = !in_slashes;
       current.has_slash = true;
     } else if (c == '=' && !in_slashes) {
       current.has_equals = true;
@@ -65,6 +71,7 @@ std::optional<Diagnostic> for_each_item(std::string_view text, OnItem&& on_item)
       if (auto error = on_item(current)) return error;
       current = ListItem{};
       current.begin = i + 1;
+      breakpoint = starts_breakpoint(i + 1);
     }
   }
   if (quote != 0) return unterminated_quote(text, quote_at);
@@ -354,6 +361,55 @@ Diagnostic unclosed_group_error(std::string_view text, const spec_detail::SpecGr
   return d;
 }
 
+// `sys[-name]:event[/terms/][:][mods]` (shape found by tracepoint_shape()).
+std::optional<Diagnostic> parse_tracepoint_item(std::string_view text, std::size_t begin,
+                                                std::size_t end,
+                                                const spec_detail::TracepointShape& shape,
+                                                SpecViews& out, EventSpecView& spec) {
+  const std::string_view system = text.substr(begin, shape.system_end - begin);
+  const std::string_view event =
+      text.substr(shape.event_begin, shape.event_end - shape.event_begin);
+  auto keyword_error = [&](std::string_view word, std::size_t at) {
+    auto d = spec_error(DiagId::spec_tracepoint_name, text, at, word.size(),
+                        fmt::format("'{}' is a perf keyword, not a tracepoint name", word));
+    d.hint =
+        "perf 6.1 reads it as a built-in event or cache word, so no tracepoint spec can name it";
+    return d;
+  };
+  // (A keyword system never gets here: tracepoint_shape() leaves such items to the modifiers.)
+  if (spec_detail::is_perf_keyword(event)) return keyword_error(event, shape.event_begin);
+  spec.form = SpecForm::tracepoint;
+  spec.tp_system = system;
+  spec.tp_event = event;
+  spec.name = text.substr(begin, shape.event_end - begin);
+  spec.terms_begin = spec.terms_end = u32(out.terms.size());
+  spec.lints_begin = spec.lints_end = u32(out.lints.size());
+  std::size_t pos = shape.event_end;
+  if (pos < end && text[pos] == '/') {
+    const std::size_t close = text.substr(0, end).find('/', pos + 1);
+    if (close == std::string_view::npos) {
+      auto d = spec_error(DiagId::spec_missing_slash, text, end, 0,
+                          fmt::format("missing '/' to close the terms of '{}'", spec.name));
+      d.fixit = FixIt{d.range, "/"};
+      return d;
+    }
+    if (auto error = parse_spec_terms(text, pos + 1, close, out, spec)) return error;
+    pos = close + 1;
+  }
+  if (pos < end && text[pos] == ':') ++pos;  // perf's optional ':' before the modifiers
+  if (pos < end && (text[pos] == '/' || text[pos] == ':' || text[pos] == '-')) {
+    return spec_error(
+        DiagId::spec_tracepoint_name, text, pos, 1,
+        fmt::format("unexpected '{}' in a tracepoint (sys:event[/terms/][:mods])", text[pos]));
+  }
+  if (pos < end) {
+    auto mods = parse_modifiers(text.substr(pos, end - pos), text, u32(pos));
+    if (!mods) return std::move(mods).error();
+    spec.modifiers = std::move(*mods);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 namespace spec_detail {
@@ -437,8 +493,15 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
     spec.text = text.substr(begin, end - begin);
     spec.offset = u32(begin);
     spec.group = open_group;
-    auto problem = item.has_slash ? parse_pmu_item(text, begin, end, out, spec)
-                                  : parse_named_item(text, begin, end, spec);
+    std::optional<Diagnostic> problem;
+    if (spec_detail::is_breakpoint_item(text, begin, end)) {
+      problem = parse_breakpoint_item(text, begin, end, spec);
+    } else if (auto shape = tracepoint_shape(text, begin, end)) {
+      problem = parse_tracepoint_item(text, begin, end, *shape, out, spec);
+    } else {
+      problem = item.has_slash ? parse_pmu_item(text, begin, end, out, spec)
+                               : parse_named_item(text, begin, end, spec);
+    }
     if (problem) return problem;
     out.events.push_back(std::move(spec));
     if (closes) {
@@ -490,6 +553,11 @@ Expected<SpecList> parse_spec_groups(std::string_view text) {
                             views.lints.begin() + view.lints_end);
     spec.modifiers = view.modifiers;
     spec.group = view.group;
+    spec.bp_addr = view.bp_addr;
+    spec.bp_len = view.bp_len;
+    spec.bp_type = view.bp_type;
+    spec.tp_system = std::string(view.tp_system);
+    spec.tp_event = std::string(view.tp_event);
   }
   return list;
 }

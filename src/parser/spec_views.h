@@ -28,6 +28,9 @@ struct EventSpecView {
   std::uint32_t lints_begin = 0, lints_end = 0;
   Modifiers modifiers;  // its text is at most 15 bytes (13 letters and `ppp`): never allocates
   std::optional<std::uint32_t> group;  // index into SpecViews::groups
+  std::uint64_t bp_addr = 0, bp_len = 0;  // breakpoint (see EventSpec)
+  std::uint8_t bp_type = 0;
+  std::string_view tp_system, tp_event;  // tracepoint
 };
 
 struct SpecGroupView {
@@ -66,6 +69,30 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
 // `text` into `out` (exactly as parse_spec_views_full would), false when the text needs the
 // full parser (`out` then holds a partial result).
 bool scan_simple_spec(std::string_view text, SpecViews& out);
+
+// `mem:ADDR[/LEN][:rwx][:mods]` in [begin, end) of `text` (which starts with `mem:`), as perf
+// 6.1's lexer and grammar take it, into `spec` (form, bp fields, modifiers).
+std::optional<Diagnostic> parse_breakpoint_item(std::string_view text, std::size_t begin,
+                                                std::size_t end, EventSpecView& spec);
+
+// True when the item [begin, end) of `text` is a breakpoint (`mem:` prefix).
+inline bool is_breakpoint_item(std::string_view text, std::size_t begin, std::size_t end) {
+  return end - begin >= 4 && text.substr(begin, 4) == "mem:";
+}
+
+// Where the system and event of a `sys[-name]:event` item are, when perf 6.1's lexer reads the
+// item as a tracepoint (the event token is not made only of modifier letters: `cycles:u` is an
+// event with modifiers, `sched:sched_switch` a tracepoint).
+struct TracepointShape {
+  std::size_t system_end = 0;  // the ':'
+  std::size_t event_begin = 0, event_end = 0;
+};
+std::optional<TracepointShape> tracepoint_shape(std::string_view text, std::size_t begin,
+                                                std::size_t end);
+
+// True for a word perf 6.1's lexer takes as a keyword rather than a name (`cycles`, `read`,
+// `LLC`, `r1a`...): such a tracepoint system or event cannot be written.
+bool is_perf_keyword(std::string_view token);
 
 // `rHEX` / `r0xHEX` as an event or term name: the value, or nullopt when `name` is not of that
 // shape or has more than 16 digits.

@@ -16,6 +16,7 @@
 
 #include "catalog/sysfs_file.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/tracefs.h"
 #include "snapshot_detail.h"
 
 namespace pmucat::snap {
@@ -266,8 +267,41 @@ struct Copier {
   }
 };
 
+// The tracepoint ids of `tracefs` into `root`/kernel/tracing/events/<system>/<event>/id. An id
+// that cannot be read is left out and listed (path `kernel/tracing/...`, no rule: pmucheck does
+// not read tracefs); a tracefs that cannot be opened fails the capture.
+std::optional<Diagnostic> copy_tracefs(Copier& copier, const std::string& tracefs,
+                                       const fs::path& root) {
+  auto opened = Tracefs::open(tracefs);
+  if (!opened) return std::move(opened).error();
+  auto systems = opened->systems();
+  if (!systems) return std::move(systems).error();
+  const fs::path events_out = root / "kernel" / "tracing" / "events";
+  copier.make_directory(events_out);
+  for (const std::string& system : *systems) {
+    auto events = opened->events(system);
+    if (!events) {
+      copier.record("kernel/tracing/events/" + system, Miss{"", events.error().message});
+      continue;
+    }
+    for (const std::string& event : *events) {
+      const std::string relative = "kernel/tracing/events/" + system + "/" + event + "/id";
+      auto id = opened->id(system, event);
+      if (!id) {
+        copier.record(relative, Miss{"", id.error().message});
+        continue;
+      }
+      copier.make_directory(events_out / system / event);
+      copier.write_file(events_out / system / event / "id", std::to_string(*id) + "\n");
+      ++copier.summary.tracepoints;
+    }
+  }
+  return std::nullopt;
+}
+
 nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
-                           const std::optional<std::string>& cpuid) {
+                           const CaptureOptions& options) {
+  const std::optional<std::string>& cpuid = options.cpuid;
   nlohmann::json not_captured = nlohmann::json::array();
   for (const NotCaptured& entry : copier.summary.not_captured) {
     nlohmann::json item = {{"path", entry.path}, {"reason", entry.reason}};
@@ -281,13 +315,15 @@ nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
           {"max_file_size", kMaxCapturedFileSize},
           {"pmus", copier.summary.pmus},
           {"files", copier.summary.files},
-          {"not_captured", std::move(not_captured)}};
+          {"not_captured", std::move(not_captured)},
+          {"tracefs", options.tracefs ? nlohmann::json(*options.tracefs) : nlohmann::json(nullptr)},
+          {"tracepoints", copier.summary.tracepoints}};
 }
 
 }  // namespace
 
 Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
-                            const std::optional<std::string>& cpuid) {
+                            const CaptureOptions& options) {
   auto catalog = Catalog::open(sysfs);
   if (!catalog) return unexpected(std::move(catalog).error());
   Copier copier;
@@ -302,8 +338,11 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   std::error_code ec;
   fs::path source = fs::absolute(catalog->devices_dir(), ec);
   copier.copy_midr_files(source, root);
+  if (options.tracefs) {
+    if (auto error = copy_tracefs(copier, *options.tracefs, root)) return unexpected(*error);
+  }
   copier.write_file(root / kManifestName,
-                    manifest_of(copier, source, cpuid)
+                    manifest_of(copier, source, options)
                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                         "\n");
   if (copier.write_error) return unexpected(std::move(*copier.write_error));

@@ -15,9 +15,9 @@
 namespace pmucat::snap {
 
 // Copies the tree at `sysfs` into `root`/bus/event_source/devices and writes the manifest, whose
-// `cpuid` is `cpuid` (null when absent).
+// `cpuid` is options.cpuid (null when absent); with options.tracefs, the tracepoint ids too.
 Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::filesystem::path& root,
-                            const std::optional<std::string>& cpuid);
+                            const CaptureOptions& options);
 
 }  // namespace pmucat::snap
 

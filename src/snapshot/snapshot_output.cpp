@@ -210,7 +210,7 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
   }
   if (fs::is_directory(status) && is_empty_directory(out)) {
     // Written in place: the directory (and its mode, owner, any link to it) is the user's.
-    auto summary = copy_tree(sysfs, out, options.cpuid);
+    auto summary = copy_tree(sysfs, out, options);
     if (!summary) {
       for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code ignored;
@@ -241,7 +241,7 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
   // Built beside the target and renamed into place, so a failed capture leaves nothing.
   auto staging = make_temp_dir(parent_of(target), target);
   if (!staging) return unexpected(std::move(staging).error());
-  auto summary = copy_tree(sysfs, *staging, options.cpuid);
+  auto summary = copy_tree(sysfs, *staging, options);
   fs::permissions(*staging, fs::perms(0755), ec);
   if (!summary) {
     fs::remove_all(*staging, ec);
@@ -293,7 +293,7 @@ Expected<Summary> capture_tarball(const fs::path& sysfs, const fs::path& out,
   }
   auto staging = make_staging_dir();
   if (!staging) return unexpected(std::move(staging).error());
-  auto summary = copy_tree(sysfs, *staging, options.cpuid);
+  auto summary = copy_tree(sysfs, *staging, options);
   if (!summary) {
     std::error_code ec;
     fs::remove_all(*staging, ec);

@@ -127,6 +127,32 @@ TEST_F(Snapshot, UnreadableFilesAreRecordedAsSuch) {
   EXPECT_FALSE(unreadable.count("filepmu/events/huge"));
 }
 
+TEST_F(Snapshot, TracefsIdsAreCapturedWhereToolsFindThem) {
+  const ScratchDir scratch("snap-tracefs");
+  fs::path out = scratch / "capture";
+  CaptureOptions options;
+  options.tracefs = "fixtures/tracefs/basic";
+  auto summary = capture("fixtures/sysfs/intel-spr/devices", out, options);
+  ASSERT_TRUE(summary.has_value()) << render(summary.error());
+  EXPECT_EQ(summary->tracepoints, 12u);
+  EXPECT_EQ(pmucat::testing::read_text(out / "kernel/tracing/events/sched/sched_switch/id"),
+            "316\n");
+  EXPECT_FALSE(fs::exists(out / "kernel/tracing/events/sched/sched_switch/format"));
+  auto manifest = nlohmann::json::parse(pmucat::testing::read_text(out / "pmusnap-manifest.json"));
+  EXPECT_EQ(manifest["tracepoints"], 12u);
+  EXPECT_EQ(manifest["tracefs"], "fixtures/tracefs/basic");
+  // Every tool reading the capture finds the ids without --tracefs.
+  const auto result = pmucat::testing::run_tool_command(
+      "pmuencode --sysfs '" + out.string() + "' --perf 'sched:sched_sw*'", "-");
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(result.out, "sched:sched_switch\n");
+  // No tracefs at all: the capture fails, naming it.
+  options.tracefs = (scratch / "nowhere").string();
+  auto failed = capture("fixtures/sysfs/intel-spr/devices", scratch / "capture2", options);
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_EQ(failed.error().id, "tracepoint-no-tracefs");
+}
+
 TEST_F(Snapshot, CliCapturesAndEveryToolReadsTheCapture) {
   const ScratchDir scratch("snap-cli");
   fs::path dir = scratch.path();

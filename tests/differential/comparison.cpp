@@ -52,8 +52,10 @@ std::string describe(const std::vector<AttrWords>& attrs) {
   return text.empty() ? "no attr" : text;
 }
 
-OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics) {
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics,
+                       const std::string& tracefs) {
   EncodeOptions options;
+  options.tracefs = tracefs;
   options.semantics = semantics;
   options.tool = Tool::stat;
   OurResult result;
@@ -63,7 +65,7 @@ OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantic
     return result;
   }
   for (const auto& event : *encoded) {
-    result.attrs.push_back(AttrWords{event.attr.type, event.attr.config});
+    result.attrs.push_back(AttrWords{event.attr.type, event.attr.config, event.attr.bp_type});
   }
   std::sort(result.attrs.begin(), result.attrs.end());
   result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());

@@ -20,7 +20,9 @@ struct OurResult {
 };
 
 // encode(catalog, spec, {semantics, tool = stat}) reduced to the compared words.
-OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics);
+// `tracefs`: the root tracepoint specs read (EncodeOptions::tracefs).
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics,
+                       const std::string& tracefs = {});
 
 enum class Verdict { agree, documented, disagree };
 

@@ -74,16 +74,17 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
   const std::string script = fmt::format(
       "mount --bind \"$1\" /sys/bus/event_source/devices || {{ echo {}; exit 99; }}; "
       "cd \"$3\" || exit 98; "
+      "if [ -n \"$7\" ]; then export TRACEFS_PATH=\"$7\"; fi; "
       "while IFS= read -r spec; do echo {}; "
       "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" $6 -vv -e \"$spec\" "
       "true </dev/null 2>&1; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
   const std::string command =
-      fmt::format("unshare -m sh -c {} sh {} {} {} {} {} {} 2>&1", shell_quote(script),
+      fmt::format("unshare -m sh -c {} sh {} {} {} {} {} {} {} 2>&1", shell_quote(script),
                   shell_quote(devices_dir.string()), shell_quote((work / "specs").string()),
                   shell_quote(work.string()), shell_quote(options.perf), shell_quote(options.cpuid),
-                  shell_quote(options.command));
+                  shell_quote(options.command), shell_quote(options.tracefs));
   // perf runs once per spec, each under its own `timeout 30`: the worker as a whole may be slow.
   const testing::CommandResult output = run_command(command, std::chrono::hours(24));
   const auto done = output.out.rfind(kAllDone);
@@ -119,6 +120,7 @@ std::string to_string(const AttrWords& words) {
   std::string text = fmt::format("type={} config={:#x} config1={:#x} config2={:#x}", words.type,
                                  words.config[0], words.config[1], words.config[2]);
   if (words.config[3] != 0) text += fmt::format(" config3={:#x}", words.config[3]);
+  if (words.bp_type != 0) text += fmt::format(" bp_type={}", words.bp_type);
   return text;
 }
 
@@ -175,6 +177,8 @@ PerfResult parse_perf_output(const std::string& output) {
       if (field.starts_with("{ bp_addr, config1 }")) block->config[1] = parse_number(value);
       if (field.starts_with("{ bp_len, config2 }")) block->config[2] = parse_number(value);
       if (field.starts_with("config3 ")) block->config[3] = parse_number(value);
+      if (field.starts_with("bp_type "))
+        block->bp_type = static_cast<std::uint32_t>(parse_number(value));
       continue;
     }
     if (line.starts_with("WARNING")) {

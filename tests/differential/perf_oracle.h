@@ -19,6 +19,7 @@ namespace pmucat::differential {
 struct AttrWords {
   std::uint32_t type = 0;
   std::array<std::uint64_t, 4> config{};  // config..config3 (perf 6.1 never prints config3)
+  std::uint32_t bp_type = 0;              // breakpoints (config1/config2 are bp_addr/bp_len)
   friend auto operator<=>(const AttrWords&, const AttrWords&) = default;
 };
 std::string to_string(const AttrWords& words);
@@ -65,6 +66,11 @@ struct OracleOptions {
   // The perf command and its options, run with `-vv -e SPEC true` (split at spaces): `stat`, or
   // `record -o perf.data` (in a scratch directory).
   std::string command = "stat";
+  // A fake tracefs root (holding events/<sys>/<event>/format) for tracepoint specs, or empty.
+  // perf 6.1 takes it from TRACEFS_PATH (tools/lib/api/fs/fs.c's NAME_PATH override), which
+  // wins over /sys/kernel/tracing and debugfs alike; perf reads each event's `format` (its
+  // `ID:` line), not `id`.
+  std::string tracefs;
   static OracleOptions from_environment();
 };
 

@@ -131,7 +131,8 @@ TEST(Completion, PmudataSubcommandsThenFiles) {
     }
   }
   EXPECT_EQ(complete("pmudata c"), "check\nconvert\n");
-  EXPECT_EQ(complete("pmudata convert --t"), "--to\n");
+  EXPECT_EQ(complete("pmudata convert --to"), "--to\n");
+  EXPECT_EQ(complete("pmudata convert --t"), "--to\n--tracefs\n");
   EXPECT_EQ(complete("pmudata convert --to p"), "pb\npbtxt\nperf\npipe\n");
   EXPECT_EQ(complete("pmudata info fixtures/sysfs/REA"), "fixtures/sysfs/README.md\n");
 }
