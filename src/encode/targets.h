@@ -243,7 +243,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
 
   switch (event.form) {
     case SpecForm::breakpoint: {
-      Target target{nullptr, {}, {}, event.offset, event.text.size(), false};
+      Target target;
+      target.pmu_offset = event.offset;
+      target.pmu_length = event.text.size();
       target.builtin = Target::Builtin::breakpoint;
       return visit(target);
     }
@@ -251,7 +253,10 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       auto tracepoints = resolve_tracepoints(spec, event, terms, options);
       if (!tracepoints) return std::move(tracepoints).error();
       for (const Tracepoint& tracepoint : *tracepoints) {
-        Target target{nullptr, {}, terms, event.offset, event.text.size(), false};
+        Target target;
+        target.terms = terms;
+        target.pmu_offset = event.offset;
+        target.pmu_length = event.text.size();
         target.builtin = Target::Builtin::tracepoint;
         target.tracepoint = &tracepoint;
         if (auto error = visit(target)) return error;

@@ -221,6 +221,7 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
             "  PMUCAT_EVENTS_DIR  vendor JSON catalogs when --events-dir is not given (set but\n"
             "                     empty: sysfs only)\n"
             "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n"
+            "  PMUCAT_TRACEFS     tracefs root when --tracefs is not given\n"
             "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n"
             "\n"
             "EXIT STATUS\n"

@@ -181,7 +181,7 @@ TEST(GroupDiff, Perf61AcceptsAnUnclosedGroupAtTheEnd) {
   EXPECT_TRUE(run.results[0].accepted()) << run.results[0].output;
   auto catalog = Catalog::open(source);
   ASSERT_TRUE(catalog.has_value());
-  const auto ours = encode(*catalog, "{cycles", {Semantics::perf, Tool::stat, ""});
+  const auto ours = encode(*catalog, "{cycles", {Semantics::perf, Tool::stat, "", ""});
   ASSERT_FALSE(ours.has_value());
   EXPECT_EQ(ours.error().id, "spec-group-unclosed");
 }

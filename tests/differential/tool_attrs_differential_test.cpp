@@ -111,7 +111,7 @@ struct Ours {
 
 Ours encode_full(const Catalog& catalog, const std::string& spec, Tool tool) {
   Ours ours;
-  auto encoded = encode(catalog, spec, EncodeOptions{Semantics::perf, tool, {}});
+  auto encoded = encode(catalog, spec, EncodeOptions{Semantics::perf, tool, {}, {}});
   if (!encoded) {
     ours.error = encoded.error().message;
     return ours;
