@@ -7,6 +7,7 @@
 
 #include "common/json_writer.h"
 #include "pmucat/builtin_events.h"
+#include "pmucat/tracefs.h"
 
 namespace pmucat::cli {
 namespace {
@@ -143,10 +144,7 @@ std::string kind_check(const std::string& value) {
   std::string error;
   for_each_item(value, [&](std::string_view item) {
     if (!error.empty()) return;
-    if (item == "tracepoint") {
-      // Reserved: perf list's selector, listed once pmucat reads tracefs.
-      error = "kind 'tracepoint' is not listed yet";
-    } else if (item != "all" && !parse_kind(item)) {
+    if (item != "all" && !parse_kind(item)) {
       error =
           fmt::format("unknown kind '{}' (kinds: hw, sw, tool, cache, pmu, tracepoint, all)", item);
     }
@@ -183,6 +181,24 @@ std::vector<ListedEvent> builtin_listed_events(const Catalog& catalog, KindSet k
       entry.pmus = *core_names;
     }
     listed.push_back(std::move(entry));
+  }
+  return listed;
+}
+
+Expected<std::vector<ListedEvent>> tracepoint_listed_events(const std::string& root) {
+  auto tracefs = root.empty() ? Tracefs::open_live() : Tracefs::open(root);
+  if (!tracefs) return unexpected(std::move(tracefs).error());
+  auto tracepoints = tracefs->list();
+  if (!tracepoints) return unexpected(std::move(tracepoints).error());
+  std::vector<ListedEvent> listed;
+  listed.reserve(tracepoints->size());
+  for (Tracepoint& tracepoint : *tracepoints) {
+    ListedEvent& entry = listed.emplace_back();
+    entry.kind = "tracepoint";
+    entry.tag = "Tracepoint event";
+    entry.name = tracepoint.system + ":" + tracepoint.event;
+    entry.type = static_cast<std::uint32_t>(PerfType::tracepoint);
+    entry.config = tracepoint.id;
   }
   return listed;
 }

@@ -1,5 +1,5 @@
 // The events pmuls lists besides the PMUs' own: perf's built-in hardware, software, tool and
-// hardware cache events (pmucat/builtin_events.h) and, once wired, tracepoints. Each is one
+// hardware cache events (pmucat/builtin_events.h) and tracepoints (pmucat/tracefs.h). Each is one
 // ListedEvent, whatever its source, so every view (perf list's lines, --event detail, --json) and
 // every filter treats them alike; a new source only has to produce entries.
 #pragma once
@@ -13,6 +13,7 @@
 
 #include "common/json.h"
 #include "pmucat/catalog.h"
+#include "pmucat/expected.h"
 #include "pmuls/event_filter.h"
 
 namespace pmucat::cli {
@@ -36,7 +37,8 @@ class KindSet {
 // long spellings `hardware`, `software`, `hwcache`; nullopt for anything else.
 std::optional<ListKind> parse_kind(std::string_view text);
 
-// --kind values: each a comma list of kinds or `all` (every kind but tracepoint). Unknown items
+// --kind values: each a comma list of kinds or `all` (every kind but tracepoint, which needs a
+// tracefs). Unknown items
 // are rejected by CLI11's check (kind_check) before this runs.
 KindSet parse_kinds(std::span<const std::string> values);
 
@@ -45,7 +47,7 @@ std::string kind_check(const std::string& value);
 
 // One event that is not a PMU's sysfs or JSON event.
 struct ListedEvent {
-  std::string kind;                  // `hw`, `sw`, `tool`, `cache` (later `tracepoint`)
+  std::string kind;                  // `hw`, `sw`, `tool`, `cache`, `tracepoint`
   std::string tag;                   // perf list's `[...]` text: `Hardware event`, ...
   std::string name;                  // perf's name
   std::vector<std::string> aliases;  // listed after `OR`, accepted by the encoder too
@@ -59,6 +61,11 @@ struct ListedEvent {
 // perf's built-in events of the kinds `kinds` selects, in perf list's order, with availability
 // on `catalog`'s tree.
 std::vector<ListedEvent> builtin_listed_events(const Catalog& catalog, KindSet kinds);
+
+// The tracepoints of the tracefs at `root` (empty: the running kernel's), as perf list prints
+// them (`sched:sched_switch`, `[Tracepoint event]`, type 2, config = id), sorted; a located
+// error when there is no tracefs there or an id is unreadable.
+Expected<std::vector<ListedEvent>> tracepoint_listed_events(const std::string& root);
 
 // Whether `event` passes `filter`: the glob matches its name or an alias, each --search word is
 // in its name, an alias, its tag or its description; a --topic filter selects none (these events

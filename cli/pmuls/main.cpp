@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -198,6 +199,15 @@ int run(const Options& options) {
     if (kinds.has_non_pmu() || (!explicit_kinds && found.empty())) {
       listed = builtin_listed_events(*catalog, explicit_kinds ? kinds : KindSet::all_builtins());
     }
+    if (kinds.has(ListKind::tracepoint)) {
+      auto tracepoints =
+          tracepoint_listed_events(tracefs_root(options.common, catalog->devices_dir()));
+      if (!tracepoints) {
+        printer.print(tracepoints.error());
+        return to_int(ExitCode::usage);
+      }
+      std::move(tracepoints->begin(), tracepoints->end(), std::back_inserter(listed));
+    }
     const std::vector<const ListedEvent*> named = find_listed_events(listed, options.event);
     if (found.empty() && named.empty()) {
       Diagnostic error = unknown_event_error(
@@ -249,7 +259,18 @@ int run(const Options& options) {
       if (listed_event_selected(event, filter)) listed.push_back(std::move(event));
     }
   }
-  // (Tracepoints, once listed, join `listed` here: after the PMU events in perf list's text.)
+  // Tracepoints come after the PMU events in perf list's text, as here.
+  if (kinds.has(ListKind::tracepoint) && !text_formats) {
+    auto tracepoints =
+        tracepoint_listed_events(tracefs_root(options.common, catalog->devices_dir()));
+    if (!tracepoints) {
+      printer.print(tracepoints.error());
+      return to_int(ExitCode::usage);
+    }
+    for (ListedEvent& event : *tracepoints) {
+      if (listed_event_selected(event, filter)) listed.push_back(std::move(event));
+    }
+  }
 
   // --event GLOB, --topic, --search, --kind: only the PMUs with an event to show, and an error
   // when nothing is left. The text of --formats lists no events, so they do not narrow it.
