@@ -1,13 +1,20 @@
 // encode(): a spec list -> one EncodedEvent per (event, PMU instance).
 #include "pmucat/encode.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "encode/encode_terms.h"
 #include "encode/group_modifiers.h"
 #include "encode/targets.h"
+#include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -99,13 +106,43 @@ void set_leaders(std::vector<EncodedEvent>& out, const std::vector<MemberInfo>& 
 
 // Closes a group whose attrs are out[first, end): leaders, name, then the group's modifiers (after
 // the leaders, as perf applies them: `D` and `e` go to every leader).
+// perf 6.1 warns "events in group from different hybrid PMUs!" and opens such a group as
+// written; the kernel cannot schedule its events together. The warning goes on the leader.
+void warn_hybrid_mix(const spec_detail::SpecGroupView& group, std::string_view spec,
+                     std::span<const Pmu* const> hybrid, std::size_t first,
+                     std::vector<EncodedEvent>& out) {
+  std::vector<std::string> cores;
+  for (std::size_t i = first; i < out.size(); ++i) {
+    const bool on_core = std::any_of(hybrid.begin(), hybrid.end(),
+                                     [&](const Pmu* core) { return core->name() == out[i].pmu; });
+    if (on_core && std::find(cores.begin(), cores.end(), out[i].pmu) == cores.end()) {
+      cores.push_back(out[i].pmu);
+    }
+  }
+  if (cores.size() < 2 || first == out.size()) return;
+  std::sort(cores.begin(), cores.end());
+  Diagnostic d = make_diagnostic(
+      Severity::warning, DiagId::group_hybrid_pmus, spec_detail::kSpecFile, spec, group.offset,
+      group.length,
+      fmt::format("events in group from different hybrid PMUs ({}): perf opens them as one group, "
+                  "which the kernel cannot schedule together",
+                  fmt::join(cores, ", ")));
+  d.hint = fmt::format(
+      "write one group per core PMU, each member on that PMU ({}/cycles/ ...): "
+      "newer perf splits such groups itself",
+      cores.front());
+  out[*out[first].group_leader].warnings.push_back(std::move(d));
+}
+
 std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
                                       const spec_detail::SpecGroupView& group,
                                       const std::vector<MemberInfo>& info, std::string_view spec,
                                       const EncodeOptions& options, std::size_t first,
+                                      std::span<const Pmu* const> hybrid,
                                       std::vector<EncodedEvent>& out) {
   const std::size_t end = out.size();
   set_leaders(out, info, first, end);
+  warn_hybrid_mix(group, spec, hybrid, first, out);
   for (std::size_t i = first; i < end; ++i) {
     EncodedEvent& member = out[i];
     member.group_name = std::string(group.name);
@@ -155,7 +192,7 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
     if (error) return unexpected(std::move(*error));
     if (event.group && views.groups[*event.group].end_event == e + 1) {
       if (auto problem = close_group(views, views.groups[*event.group], info, spec, options,
-                                     group_first, out)) {
+                                     group_first, lookup.hybrid_pmus(options.semantics), out)) {
         return unexpected(std::move(*problem));
       }
     }

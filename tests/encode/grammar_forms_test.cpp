@@ -93,6 +93,18 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   EXPECT_EQ(ours[1].attr.config[0], 0x400000001u);
 }
 
+// perf 6.1 warns when a group's events count on different hybrid core PMUs.
+TEST(Hybrid, GroupAcrossCorePmusWarnsOnTheLeader) {
+  const Catalog catalog = hybrid_catalog();
+  const auto mixed = encode_ok(catalog, "{cycles,cs}", Semantics::perf);
+  ASSERT_EQ(mixed.size(), 3u);
+  ASSERT_EQ(mixed[0].warnings.size(), 1u);
+  EXPECT_EQ(mixed[0].warnings[0].id, "group-hybrid-pmus");
+  const auto one = encode_ok(catalog, "{cpu_core/cycles/,cpu_core/event=0xc0/}", Semantics::perf);
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_TRUE(one[0].warnings.empty());
+}
+
 TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
   const Catalog catalog = testing::extended_catalog();
   for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
