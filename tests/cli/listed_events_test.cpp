@@ -37,7 +37,8 @@ TEST(ListedEvents, KindsAndTheirSpellings) {
   EXPECT_FALSE(parse_kinds(all).has(ListKind::tracepoint));
   EXPECT_EQ(kind_check("hw,sw,tool,cache,pmu,all"), "");
   EXPECT_NE(kind_check("hw,bogus").find("'bogus'"), std::string::npos);
-  EXPECT_NE(kind_check("tracepoint"), "");  // reserved until tracefs is read
+  EXPECT_EQ(kind_check("tracepoint"), "");
+  EXPECT_TRUE(parse_kinds(std::vector<std::string>{"tracepoint"}).has(ListKind::tracepoint));
   KindSet pmu_only;
   pmu_only.add(ListKind::pmu);
   EXPECT_FALSE(pmu_only.has_non_pmu());
