@@ -166,17 +166,23 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
     return on_pmu(*pmu, pmu_terms, event.offset, event.text.size(), perf && raw);
   };
-  // A bare name that is also a built-in event: perf 6.1 takes the built-in event. pmucat (and
-  // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
-  // the built-in names are core events, and asking every PMU would cost a probe per PMU.
-  auto on_legacy_name = [&](const LegacyEvent& legacy) -> std::optional<Diagnostic> {
-    if (perf) return on_legacy(legacy, {}, nullptr);
+  // A reference to the named event as a bare term, so the usual alias rules and diagnostics
+  // apply.
+  auto name_reference = [&]() {
     TermView reference;
     reference.name = event.name;
     reference.kind = TermValueKind::none;
     reference.offset = event.offset;
     reference.length = static_cast<std::uint32_t>(event.name.size());
     reference.value_offset = event.offset;
+    return reference;
+  };
+  // A bare name that is also a built-in event: perf 6.1 takes the built-in event. pmucat (and
+  // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
+  // the built-in names are core events, and asking every PMU would cost a probe per PMU.
+  auto on_legacy_name = [&](const LegacyEvent& legacy) -> std::optional<Diagnostic> {
+    if (perf) return on_legacy(legacy, {}, nullptr);
+    const TermView reference = name_reference();
     const std::span<const TermView> as_term(&reference, 1);
     const auto owners = lookup.core_event_owners(event.name, options.semantics);
     auto owns = [&](const Pmu& pmu) {
@@ -206,13 +212,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.name)) {
       return on_legacy_name(*legacy);
     }
-    // A reference to the event as a bare term, so the usual alias rules and diagnostics apply.
-    TermView reference;
-    reference.name = event.name;
-    reference.kind = TermValueKind::none;
-    reference.offset = event.offset;
-    reference.length = static_cast<std::uint32_t>(event.name.size());
-    reference.value_offset = event.offset;
+    const TermView reference = name_reference();
     bool found = false;
     if (auto error = lookup.for_each_event_owner(event.name, [&](const Pmu& pmu) {
           found = true;

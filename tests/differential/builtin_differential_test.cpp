@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "comparison.h"
+#include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "support/command.h"
@@ -21,16 +22,6 @@
 namespace pmucat::differential {
 namespace {
 
-bool full_run() {
-  const char* all = std::getenv("PMUCAT_VENDOR_DIFF_ALL");
-  return all != nullptr && std::string(all) == "1";
-}
-
-std::uint64_t seed() {
-  const char* text = std::getenv("PMUCAT_DIFF_SEED");
-  return text != nullptr && *text != '\0' ? std::strtoull(text, nullptr, 0) : 20261202;
-}
-
 // `count` specs of `all` (shuffled with the seed; $PMUCAT_BUILTIN_DIFF_COUNT overrides the
 // count), or all of them in the full run.
 std::vector<std::string> sample(std::vector<std::string> all, std::size_t count) {
@@ -38,7 +29,7 @@ std::vector<std::string> sample(std::vector<std::string> all, std::size_t count)
     count = std::strtoull(text, nullptr, 10);
   }
   if (full_run() || all.size() <= count) return all;
-  std::mt19937_64 random(seed());
+  std::mt19937_64 random(seed(20261202));
   std::shuffle(all.begin(), all.end(), random);
   all.resize(count);
   return all;

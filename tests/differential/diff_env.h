@@ -20,15 +20,16 @@ inline std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   }
 }
 
-// PMUCAT_VENDOR_DIFF_ALL=1 (or the test main's --all): every case instead of CI's sample.
-inline bool full_run() {
-  const char* all = std::getenv("PMUCAT_VENDOR_DIFF_ALL");
+// `variable`=1 (PMUCAT_VENDOR_DIFF_ALL: also the vendor test main's --all): every case instead of
+// CI's sample.
+inline bool full_run(const char* variable = "PMUCAT_VENDOR_DIFF_ALL") {
+  const char* all = std::getenv(variable);
   return all != nullptr && std::string(all) == "1";
 }
 
-// PMUCAT_DIFF_SEED: which sample CI's run takes.
-inline std::uint64_t seed() {
-  return env_number("PMUCAT_DIFF_SEED", 20261201);
+// PMUCAT_DIFF_SEED, else the suite's own `fallback`: which sample CI's run takes.
+inline std::uint64_t seed(std::uint64_t fallback = 20261201) {
+  return env_number("PMUCAT_DIFF_SEED", fallback);
 }
 
 }  // namespace pmucat::differential

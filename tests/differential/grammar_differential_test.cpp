@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <filesystem>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>

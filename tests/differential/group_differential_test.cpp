@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic.h"
@@ -24,14 +25,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool full_run() {
-  const char* all = std::getenv("PMUCAT_GROUP_DIFF_ALL");
-  return all != nullptr && std::string(all) == "1";
+bool group_full_run() {
+  return full_run("PMUCAT_GROUP_DIFF_ALL");
 }
 
-std::uint64_t seed() {
-  const char* text = std::getenv("PMUCAT_DIFF_SEED");
-  return text != nullptr && *text != '\0' ? std::strtoull(text, nullptr, 10) : 20261202;
+std::uint64_t group_seed() {
+  return seed(20261202);
 }
 
 AttrBits bits_of(const Attr& a) {
@@ -118,8 +117,8 @@ TEST(GroupDiff, GroupLeadersMatchPerf) {
       "{,cycles}", "{cycles:ppp}:p", "{cycles:pp}:pp", "{cycles}:", "{cycles}:x", "{cycles}:uu",
       "g-1{cycles}", "cpu/event=1/{cycles}"};
   const std::size_t edge_cases = specs.size();
-  std::mt19937_64 random(seed());
-  const int generated = full_run() ? 600 : 40;
+  std::mt19937_64 random(group_seed());
+  const int generated = group_full_run() ? 600 : 40;
   for (int i = 0; i < generated; ++i) specs.push_back(random_list(random));
 
   OracleRun run = run_perf(tree->devices_dir(), specs, options);
@@ -163,7 +162,7 @@ TEST(GroupDiff, GroupLeadersMatchPerf) {
   }
   std::printf(
       "groups: %zu specs (%zu edge cases, seed %llu), perf accepted %zu, pmucat equal %zu\n",
-      specs.size(), edge_cases, static_cast<unsigned long long>(seed()), accepted, equal);
+      specs.size(), edge_cases, static_cast<unsigned long long>(group_seed()), accepted, equal);
   EXPECT_GT(accepted, specs.size() / 3) << "too few accepted specs to prove anything";
 }
 
