@@ -46,6 +46,7 @@ enum class SpecForm : std::uint8_t {
   raw,         // `r1a3`, `r0x1a3:u`: config of the core PMU
   breakpoint,  // `mem:0x1000/8:rw:u`: a hardware breakpoint (PERF_TYPE_BREAKPOINT)
   tracepoint,  // `sched:sched_switch`, `sched:*`: tracepoints by id from tracefs
+  numeric,     // `4:0x3c`, `1:3/period=1/u`: an attr type and config given as numbers
 };
 
 // perf_event_attr::bp_type bits (HW_BREAKPOINT_R, _W, _X).
@@ -61,8 +62,9 @@ struct EventSpec {
   std::uint32_t pmu_offset = 0;
   std::string name;              // event_name: the name; raw: the name as written (`read` is both a
                                  // raw value and possibly an event name, see docs/perf-compat.md)
-  std::uint64_t raw_config = 0;  // raw: the value
-  TermList terms;                // pmu_terms / terms_only (offsets index the whole list)
+  std::uint64_t raw_config = 0;  // raw: the value; numeric: the config
+  std::uint64_t numeric_type = 0;  // numeric: the type as written (perf keeps its low 32 bits)
+  TermList terms;                  // pmu_terms / terms_only (offsets index the whole list)
   Modifiers modifiers;
   // breakpoint: the address, the length (perf's default when not written or 0: sizeof(long) for
   // `x` alone, else 4) and the access bits (`rw` when not written).

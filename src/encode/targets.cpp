@@ -128,6 +128,15 @@ Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view s
   return d;
 }
 
+Diagnostic numeric_type_error(const EventSpecView& event, std::string_view spec) {
+  Diagnostic d =
+      spec_error(DiagId::numeric_type_range, spec, event.offset, event.name.find(':'),
+                 fmt::format("event type {} does not fit in 32 bits", event.numeric_type));
+  d.hint = fmt::format("perf 6.1 would use its low 32 bits ({})",
+                       static_cast<std::uint32_t>(event.numeric_type));
+  return d;
+}
+
 void note_perf_fallback(Diagnostic& error, std::span<const std::string> accepting,
                         const EventSpecView& event, std::string_view spec) {
   error.notes.push_back(make_diagnostic(

@@ -86,6 +86,7 @@ Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& even
 Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spec,
                                 const EncodeOptions& options);
 Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec);
+Diagnostic numeric_type_error(const EventSpecView& event, std::string_view spec);
 // What the default semantics say when the PMU named exactly rejects the terms and perf 6.1
 // would have retried on its numbered namesakes (`foo` -> `foo10`, `foo_2`): `error` gains a
 // note naming those that accept the spec.
@@ -120,8 +121,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   // A built-in or raw event: once, or on a hybrid machine once per core PMU (`only`: that one)
   // for the hardware, cache and raw events, as perf does.
   auto on_legacy = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
-                       const Pmu* only) -> std::optional<Diagnostic> {
-    if (legacy.type != PerfType::software) {
+                       const Pmu* only, bool numeric = false) -> std::optional<Diagnostic> {
+    if (legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache ||
+        legacy.type == PerfType::raw) {
       bool any = false;
       for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
         if (only != nullptr && core->name() != only->name()) continue;
@@ -131,7 +133,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       if (any) return std::nullopt;
     }
     const Pmu* core = nullptr;
-    if (legacy.type == PerfType::raw && !perf) {
+    if (legacy.type == PerfType::raw && !perf && !numeric) {
       // pmucat gives a raw event the core PMU's type (`r3c/period=1/` as `r3c`).
       core = lookup.core_pmu();
       if (core == nullptr) return no_default_pmu_error(event, spec, options);
@@ -328,6 +330,13 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       }
       if (!found) return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);
       return std::nullopt;
+    }
+    case SpecForm::numeric: {
+      // perf 6.1 keeps the type's low 32 bits (`99999999999:1` is type 1215752191).
+      if (!perf && event.numeric_type > 0xffff'ffffu) return numeric_type_error(event, spec);
+      const auto type = static_cast<std::uint32_t>(event.numeric_type);
+      return on_legacy(LegacyEvent{static_cast<PerfType>(type), event.raw_config}, terms, nullptr,
+                       true);
     }
     case SpecForm::event_name:
       return on_event_name();

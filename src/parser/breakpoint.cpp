@@ -24,37 +24,46 @@ bool is_access_letter(char c) {
 Expected<std::uint64_t> parse_number(std::string_view text, std::size_t& pos, std::size_t end,
                                      std::string_view what) {
   const std::size_t start = pos;
-  unsigned base = 10;
-  if (end - pos > 2 && text[pos] == '0' && text[pos + 1] == 'x' &&
-      char_class::is_hex_digit(text[pos + 2])) {
-    base = 16;
-    pos += 2;
-  }
-  const std::size_t digits = pos;
-  std::uint64_t value = 0;
-  bool overflow = false;
-  while (pos < end &&
-         (base == 16 ? char_class::is_hex_digit(text[pos]) : char_class::is_digit(text[pos]))) {
-    const auto lower = static_cast<unsigned>(static_cast<unsigned char>(text[pos]) | 0x20);
-    const unsigned digit = char_class::is_digit(text[pos]) ? lower - '0' : lower - 'a' + 10;
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / base) overflow = true;
-    value = value * base + digit;
-    ++pos;
-  }
-  if (pos == digits) {
+  const std::optional<ScannedNumber> number = scan_number(text, pos, end);
+  if (!number) {
     auto d = spec_error(DiagId::spec_breakpoint_number, text, start, pos < end ? 1 : 0,
                         fmt::format("expected the breakpoint {} here", what));
     d.hint = std::string(kNumberHint);
     return unexpected(std::move(d));
   }
-  if (overflow) {
+  if (number->overflow) {
     return unexpected(spec_error(DiagId::spec_breakpoint_number, text, start, pos - start,
                                  fmt::format("breakpoint {} does not fit in 64 bits", what)));
   }
-  return value;
+  return number->value;
 }
 
 }  // namespace
+
+std::optional<ScannedNumber> scan_number(std::string_view text, std::size_t& pos, std::size_t end) {
+  std::size_t at = pos;
+  unsigned base = 10;
+  if (end - at > 2 && text[at] == '0' && text[at + 1] == 'x' &&
+      char_class::is_hex_digit(text[at + 2])) {
+    base = 16;
+    at += 2;
+  }
+  const std::size_t digits = at;
+  ScannedNumber number;
+  while (at < end &&
+         (base == 16 ? char_class::is_hex_digit(text[at]) : char_class::is_digit(text[at]))) {
+    const auto lower = static_cast<unsigned>(static_cast<unsigned char>(text[at]) | 0x20);
+    const unsigned digit = char_class::is_digit(text[at]) ? lower - '0' : lower - 'a' + 10;
+    if (number.value > (std::numeric_limits<std::uint64_t>::max() - digit) / base) {
+      number.overflow = true;
+    }
+    number.value = number.value * base + digit;
+    ++at;
+  }
+  if (at == digits) return std::nullopt;
+  pos = at;
+  return number;
+}
 
 std::optional<Diagnostic> parse_breakpoint_item(std::string_view text, std::size_t begin,
                                                 std::size_t end, EventSpecView& spec) {

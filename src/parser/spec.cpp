@@ -361,6 +361,64 @@ Diagnostic unclosed_group_error(std::string_view text, const spec_detail::SpecGr
   return d;
 }
 
+// `TYPE:CONFIG[/terms/][:][mods]` (perf's event_legacy_numeric: `4:0x3c`, `1:3/period=1/u`), an
+// item that starts with a digit.
+std::optional<Diagnostic> parse_numeric_item(std::string_view text, std::size_t begin,
+                                             std::size_t end, SpecViews& out, EventSpecView& spec) {
+  std::size_t pos = begin;
+  auto number = [&](std::string_view what) -> Expected<std::uint64_t> {
+    const std::size_t start = pos;
+    const auto scanned = spec_detail::scan_number(text, pos, end);
+    if (!scanned) {
+      auto d = spec_error(DiagId::spec_numeric_event, text, start, start < end ? 1 : 0,
+                          fmt::format("expected the event's {} here (TYPE:CONFIG)", what));
+      d.hint = "a decimal number or 0x followed by hex digits";
+      return unexpected(std::move(d));
+    }
+    if (scanned->overflow) {
+      return unexpected(spec_error(DiagId::spec_numeric_event, text, start, pos - start,
+                                   fmt::format("the event's {} does not fit in 64 bits", what)));
+    }
+    return scanned->value;
+  };
+  auto type = number("type");
+  if (!type) return std::move(type).error();
+  if (pos >= end || text[pos] != ':') {
+    return spec_error(DiagId::spec_numeric_event, text, pos, pos < end ? 1 : 0,
+                      "expected ':' and the config after the event's type (TYPE:CONFIG)");
+  }
+  ++pos;
+  auto config = number("config");
+  if (!config) return std::move(config).error();
+  spec.form = SpecForm::numeric;
+  spec.numeric_type = *type;
+  spec.raw_config = *config;
+  spec.name = text.substr(begin, pos - begin);
+  spec.terms_begin = spec.terms_end = u32(out.terms.size());
+  spec.lints_begin = spec.lints_end = u32(out.lints.size());
+  if (pos < end && text[pos] == '/') {
+    const std::size_t close = text.substr(0, end).find('/', pos + 1);
+    if (close == std::string_view::npos) {
+      auto d = spec_error(DiagId::spec_missing_slash, text, end, 0,
+                          fmt::format("missing '/' to close the terms of '{}'", spec.name));
+      d.fixit = FixIt{d.range, "/"};
+      return d;
+    }
+    // The terms view the name of a PMU-terms item: `1:3/period=1/` is this event's terms.
+    spec.pmu = spec.name;
+    spec.pmu_offset = u32(begin);
+    if (auto error = parse_spec_terms(text, pos + 1, close, out, spec)) return error;
+    pos = close + 1;
+  }
+  if (pos < end && text[pos] == ':') ++pos;  // perf's optional ':' before the modifiers
+  if (pos < end) {
+    auto mods = parse_modifiers(text.substr(pos, end - pos), text, u32(pos));
+    if (!mods) return std::move(mods).error();
+    spec.modifiers = std::move(*mods);
+  }
+  return std::nullopt;
+}
+
 // `sys[-name]:event[/terms/][:][mods]` (shape found by tracepoint_shape()).
 std::optional<Diagnostic> parse_tracepoint_item(std::string_view text, std::size_t begin,
                                                 std::size_t end,
@@ -496,6 +554,8 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
     std::optional<Diagnostic> problem;
     if (spec_detail::is_breakpoint_item(text, begin, end)) {
       problem = parse_breakpoint_item(text, begin, end, spec);
+    } else if (char_class::is_digit(text[begin])) {
+      problem = parse_numeric_item(text, begin, end, out, spec);
     } else if (auto shape = tracepoint_shape(text, begin, end)) {
       problem = parse_tracepoint_item(text, begin, end, *shape, out, spec);
     } else {
@@ -548,6 +608,7 @@ Expected<SpecList> parse_spec_groups(std::string_view text) {
     spec.pmu_offset = view.pmu_offset;
     spec.name = std::string(view.name);
     spec.raw_config = view.raw_config;
+    spec.numeric_type = view.numeric_type;
     for (const TermView& term : views.terms_of(view)) spec.terms.terms.push_back(term.to_term());
     spec.terms.lints.assign(views.lints.begin() + view.lints_begin,
                             views.lints.begin() + view.lints_end);

@@ -24,10 +24,11 @@ struct EventSpecView {
   std::uint32_t pmu_offset = 0;
   std::string_view name;
   std::uint64_t raw_config = 0;
+  std::uint64_t numeric_type = 0;
   std::uint32_t terms_begin = 0, terms_end = 0;
   std::uint32_t lints_begin = 0, lints_end = 0;
   Modifiers modifiers;  // its text is at most 15 bytes (13 letters and `ppp`): never allocates
-  std::optional<std::uint32_t> group;  // index into SpecViews::groups
+  std::optional<std::uint32_t> group;     // index into SpecViews::groups
   std::uint64_t bp_addr = 0, bp_len = 0;  // breakpoint (see EventSpec)
   std::uint8_t bp_type = 0;
   std::string_view tp_system, tp_event;  // tracepoint
@@ -74,6 +75,14 @@ bool scan_simple_spec(std::string_view text, SpecViews& out);
 // 6.1's lexer and grammar take it, into `spec` (form, bp fields, modifiers).
 std::optional<Diagnostic> parse_breakpoint_item(std::string_view text, std::size_t begin,
                                                 std::size_t end, EventSpecView& spec);
+
+// perf's PE_VALUE at `pos`: `0x[hex]+` or `[0-9]+` (no octal, `0X` is not hex). Advances `pos`
+// past it; nullopt, `pos` unchanged, when no number starts there.
+struct ScannedNumber {
+  std::uint64_t value = 0;
+  bool overflow = false;  // more than 64 bits (value is then meaningless)
+};
+std::optional<ScannedNumber> scan_number(std::string_view text, std::size_t& pos, std::size_t end);
 
 // True when the item [begin, end) of `text` is a breakpoint (`mem:` prefix).
 inline bool is_breakpoint_item(std::string_view text, std::size_t begin, std::size_t end) {

@@ -179,31 +179,17 @@ TEST(LegacyTermsDiff, BuiltInEventsWithTermsMatchPerf) {
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const fs::path devices =
       fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices";
-  const std::vector<std::string> specs = {"cycles/period=1000/",
-                                          "cycles/name=foo/u",
-                                          "cpu-clock/period=1/",
-                                          "L1-dcache-loads/period=1/",
-                                          "cycles//",
-                                          "cycles/config=2/",
-                                          "cycles/event=0x3c/",
-                                          "instructions/period=9/k",
-                                          "instructions/config=2/",
-                                          "cs/period=1/",
-                                          "cycles/foo/",
-                                          "branches/metric-id=x/",
-                                          "cycles/config1=1,config2=2/",
-                                          "r3c/period=1/",
-                                          "r3c//u",
-                                          "r3c/config=5/",
-                                          "r3c/umask=1/",
-                                          "L1-dcache-load-misses/config=0x10001/",
-                                          "LLC-loads/period=5/pp",
-                                          "duration_time//",
-                                          "duration_time/period=1/",
-                                          "cycles/period=1/,cs//",
-                                          "cpu/cycles/",
-                                          "cpu/L1-dcache-loads/",
-                                          "faults/period=2/k"};
+  const std::vector<std::string> specs = {
+      "cycles/period=1000/", "cycles/name=foo/u", "cpu-clock/period=1/",
+      "L1-dcache-loads/period=1/", "cycles//", "cycles/config=2/", "cycles/event=0x3c/",
+      "instructions/period=9/k", "instructions/config=2/", "cs/period=1/", "cycles/foo/",
+      "branches/metric-id=x/", "cycles/config1=1,config2=2/", "r3c/period=1/", "r3c//u",
+      "r3c/config=5/", "r3c/umask=1/", "L1-dcache-load-misses/config=0x10001/",
+      "LLC-loads/period=5/pp", "duration_time//", "duration_time/period=1/",
+      "cycles/period=1/,cs//", "cpu/cycles/", "cpu/L1-dcache-loads/", "faults/period=2/k",
+      // Numeric events, TYPE:CONFIG.
+      "4:0x3c:u", "1:3/period=1/u", "0x4:60", "4:0x3c/config=5/", "0:0,1:1", "10:5", "0:0/umask=1/",
+      "4:0x3c:", "4:0x1ffffffffffffffff", "4:", "3:0x10000/name=x/k"};
   // pmucat rejects a repeated config word from the user (difference 2), and gives raw events
   // the core PMU's type (here also 4).
   const std::set<std::string> default_differs = {};

@@ -164,6 +164,50 @@ TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
   EXPECT_TRUE(none.error().notes.empty());
 }
 
+// `TYPE:CONFIG` events as perf 6.1 reads them; pmucat semantics refuse a type above 32 bits,
+// which perf truncates.
+TEST(NumericEvents, TypeAndConfigAsNumbers) {
+  const Catalog catalog = testing::extended_catalog();
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    auto events = encode_ok(catalog, "4:0x3c:u", semantics);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].attr.type, 4u);
+    EXPECT_EQ(events[0].attr.config[0], 0x3cu);
+    EXPECT_TRUE(events[0].attr.exclude_kernel);
+    EXPECT_EQ(events[0].perf_string, "4:0x3c:u");
+    events = encode_ok(catalog, "1:3/period=1000/", semantics);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0].attr.sample_period, 1000u);
+    EXPECT_EQ(events[0].attr.config[0], 3u);
+    auto bad = encode(catalog, "4:", options_for(semantics));
+    ASSERT_FALSE(bad.has_value());
+    EXPECT_EQ(bad.error().id, "spec-numeric-event");
+  }
+  const auto perf = encode_ok(catalog, "99999999999:1", Semantics::perf);
+  ASSERT_EQ(perf.size(), 1u);
+  EXPECT_EQ(perf[0].attr.type, 1215752191u);
+  auto ours = encode(catalog, "99999999999:1");
+  ASSERT_FALSE(ours.has_value());
+  EXPECT_EQ(ours.error().id, "numeric-type-range");
+}
+
+// The Encoder's single-pass scanner reuses the last parse's event: nothing of a group, a
+// breakpoint or a numeric event may leak into the next spec.
+TEST(EncoderReuse, NothingOfTheLastSpecLeaksIntoTheNext) {
+  const Catalog catalog = testing::extended_catalog();
+  Encoder encoder(catalog);
+  Attr attr;
+  ASSERT_TRUE(encoder.encode_one("{cpu/event=0x1/}:u", attr).has_value());
+  EXPECT_TRUE(attr.exclude_kernel);
+  ASSERT_TRUE(encoder.encode_one("cpu/event=0x2/", attr).has_value());
+  EXPECT_FALSE(attr.exclude_kernel);
+  EXPECT_EQ(attr.config[0], 2u);
+  ASSERT_TRUE(encoder.encode_one("4:0x3c", attr).has_value());
+  ASSERT_TRUE(encoder.encode_one("cpu/event=0x3/", attr).has_value());
+  EXPECT_EQ(attr.type, 4u);
+  EXPECT_EQ(attr.config[0], 3u);
+}
+
 // Every cache type spelling of perf 6.1's lexer is found (find_legacy_event rejects a name by its
 // first byte before reading the cache tables).
 TEST(CacheEvents, EveryTypeSpellingIsFound) {
