@@ -361,6 +361,25 @@ Diagnostic unclosed_group_error(std::string_view text, const spec_detail::SpecGr
   return d;
 }
 
+// The optional `/terms/` after a named event (a tracepoint, a numeric event) at `pos`, into
+// `spec`'s terms; `pos` ends past the closing '/'.
+std::optional<Diagnostic> parse_event_terms(std::string_view text, std::size_t& pos,
+                                            std::size_t end, SpecViews& out, EventSpecView& spec) {
+  spec.terms_begin = spec.terms_end = u32(out.terms.size());
+  spec.lints_begin = spec.lints_end = u32(out.lints.size());
+  if (pos >= end || text[pos] != '/') return std::nullopt;
+  const std::size_t close = text.substr(0, end).find('/', pos + 1);
+  if (close == std::string_view::npos) {
+    auto d = spec_error(DiagId::spec_missing_slash, text, end, 0,
+                        fmt::format("missing '/' to close the terms of '{}'", spec.name));
+    d.fixit = FixIt{d.range, "/"};
+    return d;
+  }
+  if (auto error = parse_spec_terms(text, pos + 1, close, out, spec)) return error;
+  pos = close + 1;
+  return std::nullopt;
+}
+
 // `TYPE:CONFIG[/terms/][:][mods]` (perf's event_legacy_numeric: `4:0x3c`, `1:3/period=1/u`), an
 // item that starts with a digit.
 std::optional<Diagnostic> parse_numeric_item(std::string_view text, std::size_t begin,
@@ -394,22 +413,7 @@ std::optional<Diagnostic> parse_numeric_item(std::string_view text, std::size_t 
   spec.numeric_type = *type;
   spec.raw_config = *config;
   spec.name = text.substr(begin, pos - begin);
-  spec.terms_begin = spec.terms_end = u32(out.terms.size());
-  spec.lints_begin = spec.lints_end = u32(out.lints.size());
-  if (pos < end && text[pos] == '/') {
-    const std::size_t close = text.substr(0, end).find('/', pos + 1);
-    if (close == std::string_view::npos) {
-      auto d = spec_error(DiagId::spec_missing_slash, text, end, 0,
-                          fmt::format("missing '/' to close the terms of '{}'", spec.name));
-      d.fixit = FixIt{d.range, "/"};
-      return d;
-    }
-    // The terms view the name of a PMU-terms item: `1:3/period=1/` is this event's terms.
-    spec.pmu = spec.name;
-    spec.pmu_offset = u32(begin);
-    if (auto error = parse_spec_terms(text, pos + 1, close, out, spec)) return error;
-    pos = close + 1;
-  }
+  if (auto error = parse_event_terms(text, pos, end, out, spec)) return error;
   if (pos < end && text[pos] == ':') ++pos;  // perf's optional ':' before the modifiers
   if (pos < end) {
     auto mods = parse_modifiers(text.substr(pos, end - pos), text, u32(pos));
@@ -440,20 +444,8 @@ std::optional<Diagnostic> parse_tracepoint_item(std::string_view text, std::size
   spec.tp_system = system;
   spec.tp_event = event;
   spec.name = text.substr(begin, shape.event_end - begin);
-  spec.terms_begin = spec.terms_end = u32(out.terms.size());
-  spec.lints_begin = spec.lints_end = u32(out.lints.size());
   std::size_t pos = shape.event_end;
-  if (pos < end && text[pos] == '/') {
-    const std::size_t close = text.substr(0, end).find('/', pos + 1);
-    if (close == std::string_view::npos) {
-      auto d = spec_error(DiagId::spec_missing_slash, text, end, 0,
-                          fmt::format("missing '/' to close the terms of '{}'", spec.name));
-      d.fixit = FixIt{d.range, "/"};
-      return d;
-    }
-    if (auto error = parse_spec_terms(text, pos + 1, close, out, spec)) return error;
-    pos = close + 1;
-  }
+  if (auto error = parse_event_terms(text, pos, end, out, spec)) return error;
   if (pos < end && text[pos] == ':') ++pos;  // perf's optional ':' before the modifiers
   if (pos < end && (text[pos] == '/' || text[pos] == ':' || text[pos] == '-')) {
     return spec_error(
