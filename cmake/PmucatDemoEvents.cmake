@@ -4,6 +4,9 @@
 # kernel's own are extracted at build time, cmake/PmucatEvents.cmake).
 # pmucat_demo_event(TOPIC Field Value [Field Value ...]): one event object, fields in this order;
 # pmucat_demo_indent(TOPIC N): that file is indented by N spaces (2 otherwise).
+# pmucat_demo_mapfile_row(ROW): a row of arch/x86/mapfile.csv, the table that names the model.
+
+pmucat_demo_mapfile_row("GenuineIntel-6-8F,v1,demolake,core")
 
 pmucat_demo_indent(uncore-cache 4)
 pmucat_demo_indent(uncore-memory 4)

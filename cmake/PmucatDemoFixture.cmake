@@ -1,8 +1,14 @@
-# Writes fixtures/pmu-events/arch/x86/demolake/<topic>.json (git-ignored) from the records of
+# Writes fixtures/pmu-events/arch/x86/mapfile.csv and demolake/<topic>.json (git-ignored) from the
+# records of
 # cmake/PmucatDemoEvents.cmake at configure time, each file only when its content changed: the
 # tests, golden cases and docs read that tree as a JSON catalog laid out like the kernel's.
 
 set(_pmucat_demo_topics "")
+set(_pmucat_demo_mapfile "Family-model,Version,Filename,EventType\n")
+
+function(pmucat_demo_mapfile_row row)
+  set(_pmucat_demo_mapfile "${_pmucat_demo_mapfile}${row}\n" PARENT_SCOPE)
+endfunction()
 
 function(pmucat_demo_indent topic spaces)
   set(_pmucat_demo_indent_${topic} ${spaces} PARENT_SCOPE)
@@ -38,15 +44,20 @@ endfunction()
 
 include(${CMAKE_CURRENT_LIST_DIR}/PmucatDemoEvents.cmake)
 
+# Writes `text` to `file` only when it differs (an unchanged file keeps its time stamp).
+function(pmucat_demo_write file text)
+  set(old "")
+  if(EXISTS ${file})
+    file(READ ${file} old)
+  endif()
+  if(NOT old STREQUAL text)
+    file(WRITE ${file} "${text}")
+  endif()
+endfunction()
+
+set(_pmucat_demo_root ${PROJECT_SOURCE_DIR}/fixtures/pmu-events/arch/x86)
+pmucat_demo_write(${_pmucat_demo_root}/mapfile.csv "${_pmucat_demo_mapfile}")
 foreach(topic IN LISTS _pmucat_demo_topics)
-  set(_pmucat_demo_file
-      ${PROJECT_SOURCE_DIR}/fixtures/pmu-events/arch/x86/demolake/${topic}.json)
-  set(_pmucat_demo_text "${_pmucat_demo_json_${topic}}\n]\n")
-  set(_pmucat_demo_old "")
-  if(EXISTS ${_pmucat_demo_file})
-    file(READ ${_pmucat_demo_file} _pmucat_demo_old)
-  endif()
-  if(NOT _pmucat_demo_old STREQUAL _pmucat_demo_text)
-    file(WRITE ${_pmucat_demo_file} "${_pmucat_demo_text}")
-  endif()
+  pmucat_demo_write(${_pmucat_demo_root}/demolake/${topic}.json
+                    "${_pmucat_demo_json_${topic}}\n]\n")
 endforeach()
