@@ -2,6 +2,7 @@
 // checkout), never a path that exists on one machine only.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,6 +62,37 @@ TEST(RepoPaths, DocsAndScriptsNameNoMachinePath) {
   EXPECT_TRUE(found.empty()) << "name shared data as ../shared/..., repository files by their "
                                 "repository path:\n"
                              << report.str();
+}
+
+}  // namespace
+
+namespace {
+
+// The kernel's pmu-events catalog is GPL data extracted at build time; nothing laid out like it
+// (a mapfile.csv or a JSON file below a `pmu-events` directory) may be committed, our own demo
+// model included (cmake/PmucatDemoFixture.cmake writes it at configure time).
+TEST(RepoPaths, NoFileInTheKernelCatalogLayoutIsTracked) {
+  if (!fs::exists(kSource / ".git")) GTEST_SKIP() << "not a git checkout";
+  const std::string command = "git -C '" + kSource.string() + "' ls-files 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::vector<std::string> tracked;
+  std::vector<std::string> found;
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {
+    std::string path(line);
+    if (!path.empty() && path.back() == '\n') path.pop_back();
+    tracked.push_back(path);
+    const bool catalog = path.find("pmu-events/") != std::string::npos;
+    if (catalog && (path.ends_with("/mapfile.csv") || path.ends_with(".json"))) {
+      found.push_back(path);
+    }
+  }
+  pclose(pipe);
+  ASSERT_FALSE(tracked.empty()) << "git ls-files listed nothing";
+  std::ostringstream report;
+  for (const std::string& path : found) report << path << '\n';
+  EXPECT_TRUE(found.empty()) << "generate these at build time instead:\n" << report.str();
 }
 
 }  // namespace
