@@ -592,12 +592,12 @@ class Parser {
   Expected<NodeIndex> parse_unary() {
     // Nesting is bounded so that hostile input cannot exhaust the stack (perf's bison stack
     // allows deeper nesting: docs/perf-compat.md).
-    if (++depth_ > max_depth) return too_deep();
-    struct Leave {
-      int& depth;
-      ~Leave() { --depth; }
-    } leave{depth_};
     if (peek().kind == Tok::minus) {
+      if (++depth_ > max_depth) return too_deep();
+      struct Leave {
+        int& depth;
+        ~Leave() { --depth; }
+      } leave{depth_};
       std::uint32_t from = take().offset;
       auto operand = parse_unary();
       if (!operand) return operand;
