@@ -110,7 +110,13 @@ Result evaluate(const Expr& expr, const Context& context) {
       case NodeKind::id:
       case NodeKind::source_count: {
         std::optional<IdValue> found;
-        if (context.lookup) found = context.lookup(substitute_runtime(node.name, context.runtime));
+        if (context.lookup) {
+          if (node.name.find('?') == std::string::npos) {
+            found = context.lookup(node.name);  // no runtime parameter: no copy
+          } else {
+            found = context.lookup(substitute_runtime(node.name, context.runtime));
+          }
+        }
         if (!found) {
           out.value = std::numeric_limits<double>::quiet_NaN();
           out.missing = i;

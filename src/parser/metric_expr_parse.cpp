@@ -252,6 +252,7 @@ std::optional<double> to_double(std::string_view text) {
 
 std::vector<Token> lex(std::string_view text) {
   std::vector<Token> tokens;
+  tokens.reserve(text.size() / 4 + 2);
   std::size_t i = 0;
   // perf scans a C string: a NUL ends the text.
   std::size_t end = text.find('\0');
@@ -425,6 +426,7 @@ class Parser {
         tokens_(lex(text)) {}
 
   Expected<Expr> run() {
+    nodes_.reserve(tokens_.size());
     // Lexer errors first: perf's scanner returns EXPR_ERROR for them, which no rule accepts.
     for (const auto& token : tokens_) {
       if (token.kind == Tok::bad_number) {
