@@ -501,3 +501,109 @@ TEST(MetricExpr, NodesAreLocated) {
 
 }  // namespace
 }  // namespace pmucat::metric_expr
+
+namespace pmucat::metric_expr {
+namespace {
+
+// perf 6.1's metricgroup.c adds a metric by find_ids of its expression into the root's ids and
+// then resolves: it deletes the ids that name other metrics (collected in iteration order) and
+// adds each of them the same way, depth first; a metric already referenced is not added again.
+// The event lists below are what `PERF_CPUID=GenuineIntel-6-55-4 perf stat -vv -M NAME true`
+// (perf 6.1) printed as "Parsing metric events '...'"; the expressions are the ones it printed as
+// "metric expr ... for NAME".
+class Resolver {
+ public:
+  Resolver(const std::map<std::string, std::string>& metrics, const Literals& literals)
+      : metrics_(metrics), literals_(literals) {}
+  std::vector<std::string> run(const std::string& root) {
+    add(root, true);
+    return ids_.keys();
+  }
+
+ private:
+  void add(const std::string& name, bool is_root) {
+    if (!is_root) {
+      for (const auto& seen : refs_) {
+        if (seen == name) return;
+      }
+      refs_.push_back(name);
+    }
+    EXPECT_TRUE(find_ids(*parse(metrics_.at(name)), literals_, ids_));
+    std::vector<std::string> pending;
+    for (const auto& key : ids_.keys()) {
+      if (metrics_.count(key) != 0) pending.push_back(key);
+    }
+    for (const auto& key : pending) ids_.erase(key);
+    for (const auto& key : pending) add(key, false);
+  }
+  const std::map<std::string, std::string>& metrics_;
+  const Literals& literals_;
+  MetricIdSet ids_;
+  std::vector<std::string> refs_;
+};
+
+std::vector<std::string> resolve(const std::string& root,
+                                 const std::map<std::string, std::string>& metrics,
+                                 const Literals& literals) {
+  return Resolver(metrics, literals).run(root);
+}
+
+TEST(MetricIdSet, MatchesPerfParsingMetricEvents) {
+  const std::map<std::string, std::string> metrics = {
+      {"IPC", "INST_RETIRED.ANY / CLKS"},
+      {"CLKS", "CPU_CLK_UNHALTED.THREAD"},
+      {"tma_frontend_bound", "IDQ_UOPS_NOT_DELIVERED.CORE / SLOTS"},
+      {"tma_backend_bound",
+       "1 - tma_frontend_bound - (UOPS_ISSUED.ANY + 4 * ((INT_MISC.RECOVERY_CYCLES_ANY / 2) if "
+       "#SMT_on else INT_MISC.RECOVERY_CYCLES)) / SLOTS"},
+      {"tma_retiring", "UOPS_RETIRED.RETIRE_SLOTS / SLOTS"},
+      {"SLOTS", "4 * CORE_CLKS"},
+      {"tma_memory_bound",
+       "((CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+       "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+       "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES)) * tma_backend_bound"},
+      {"tma_dram_bound",
+       "(CYCLE_ACTIVITY.STALLS_L3_MISS / CLKS + ((CYCLE_ACTIVITY.STALLS_L1D_MISS - "
+       "CYCLE_ACTIVITY.STALLS_L2_MISS) / CLKS) - tma_l2_bound)"},
+      {"tma_l2_bound",
+       "((MEM_LOAD_RETIRED.L2_HIT * (1 + (MEM_LOAD_RETIRED.FB_HIT / MEM_LOAD_RETIRED.L1_MISS))) / "
+       "((MEM_LOAD_RETIRED.L2_HIT * (1 + (MEM_LOAD_RETIRED.FB_HIT / MEM_LOAD_RETIRED.L1_MISS))) + "
+       "cpu@L1D_PEND_MISS.FB_FULL\\,cmask\\=1@)) * ((CYCLE_ACTIVITY.STALLS_L1D_MISS - "
+       "CYCLE_ACTIVITY.STALLS_L2_MISS) / CLKS)"},
+      {"CORE_CLKS",
+       "((CPU_CLK_UNHALTED.THREAD / 2) * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / "
+       "CPU_CLK_UNHALTED.REF_XCLK)) if #core_wide < 1 else (CPU_CLK_UNHALTED.THREAD_ANY / 2) if "
+       "#SMT_on else CLKS"},
+  };
+  Literals literals;
+  literals[Literal::core_wide] = 0;
+  literals[Literal::smt_on] = 0;
+  using V = std::vector<std::string>;
+  EXPECT_EQ(resolve("IPC", metrics, literals), (V{"INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD"}));
+  EXPECT_EQ(resolve("tma_frontend_bound", metrics, literals),
+            (V{"CPU_CLK_UNHALTED.REF_XCLK", "IDQ_UOPS_NOT_DELIVERED.CORE",
+               "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED.THREAD"}));
+  EXPECT_EQ(
+      resolve("tma_backend_bound", metrics, literals),
+      (V{"CPU_CLK_UNHALTED.REF_XCLK", "INT_MISC.RECOVERY_CYCLES", "IDQ_UOPS_NOT_DELIVERED.CORE",
+         "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED.THREAD", "UOPS_ISSUED.ANY"}));
+  EXPECT_EQ(resolve("tma_retiring", metrics, literals),
+            (V{"CPU_CLK_UNHALTED.REF_XCLK", "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",
+               "CPU_CLK_UNHALTED.THREAD", "UOPS_RETIRED.RETIRE_SLOTS"}));
+  // 12 ids: the set grows to 16 buckets.
+  EXPECT_EQ(
+      resolve("tma_memory_bound", metrics, literals),
+      (V{"CPU_CLK_UNHALTED.REF_XCLK", "IDQ_UOPS_NOT_DELIVERED.CORE", "EXE_ACTIVITY.BOUND_ON_STORES",
+         "INT_MISC.RECOVERY_CYCLES", "EXE_ACTIVITY.1_PORTS_UTIL",
+         "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED.THREAD",
+         "UOPS_RETIRED.RETIRE_SLOTS", "CYCLE_ACTIVITY.STALLS_MEM_ANY", "EXE_ACTIVITY.2_PORTS_UTIL",
+         "CYCLE_ACTIVITY.STALLS_TOTAL", "UOPS_ISSUED.ANY"}));
+  EXPECT_EQ(resolve("tma_dram_bound", metrics, literals),
+            (V{"CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+               "MEM_LOAD_RETIRED.FB_HIT", "cpu@L1D_PEND_MISS.FB_FULL,cmask=1@",
+               "CYCLE_ACTIVITY.STALLS_L3_MISS", "CPU_CLK_UNHALTED.THREAD",
+               "MEM_LOAD_RETIRED.L1_MISS", "MEM_LOAD_RETIRED.L2_HIT"}));
+}
+
+}  // namespace
+}  // namespace pmucat::metric_expr
