@@ -22,15 +22,6 @@ struct MetricsCliOptions {
   bool perf_only = false;  // --perf: the event lists perf parses, one per line
 };
 
-// The `#` literal values perf 6.1 would use on this host (`root` is `/`): #smt_on from
-// sys/devices/system/cpu/smt/active, #num_cpus from .../cpu/present, #num_cores/#num_dies/
-// #num_packages from the CPU topology of the online CPUs, #core_wide 0 (perf stat without -a),
-// #system_tsc_freq as perf computes it on x86 (0 on a CPU that is not Intel).
-MetricLiterals host_metric_literals(const std::filesystem::path& root = "/");
-
-// /proc/sys/kernel/nmi_watchdog is 1.
-bool host_nmi_watchdog(const std::filesystem::path& root = "/");
-
 // Runs -M; returns the exit status.
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -108,6 +109,17 @@ std::vector<MetricDefinition> metric_definitions(const Catalog& catalog);
 Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view names,
                                         const MetricExpandOptions& options,
                                         const EncodeOptions& encode_options);
+
+// The `#` literal values perf 6.1 would use on the host whose root is `root` (`/`): #smt_on from
+// sys/devices/system/cpu/smt/active (else whether a CPU has thread siblings), #num_cpus the
+// highest CPU of .../cpu/present + 1, #num_cores/#num_dies/#num_packages the distinct CPU lists
+// of the online CPUs' topology, #core_wide 0 (perf stat without -a), #system_tsc_freq as perf
+// computes it on x86 (CPUID leaf 0x15, else the model name's `@ x.xxGHz`; 0 on a CPU that is not
+// Intel, and on other architectures). Reads the running CPU's CPUID: `root` only moves the files.
+MetricLiterals host_metric_literals(const std::filesystem::path& root = "/");
+
+// `root`/proc/sys/kernel/nmi_watchdog holds a non-zero number.
+bool host_nmi_watchdog(const std::filesystem::path& root = "/");
 
 // perf's metric-id escaping in event strings: `,` `-` `=` `@` become `!0` `!1` `!2` `!3`.
 std::string encode_metric_id(std::string_view id);

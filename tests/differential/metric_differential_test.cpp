@@ -26,7 +26,6 @@
 #include "pmucat/catalog.h"
 #include "pmucat/metrics.h"
 #include "pmucat/vendor_events.h"
-#include "pmuencode/metrics_cli.h"
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
@@ -170,8 +169,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   }
 
   MetricExpandOptions expand_options;
-  expand_options.literals = cli::host_metric_literals();
-  expand_options.nmi_watchdog = cli::host_nmi_watchdog();
+  expand_options.literals = host_metric_literals();
+  expand_options.nmi_watchdog = host_nmi_watchdog();
 
   std::vector<std::future<PerfMetricRun>> runs;
   std::vector<PerfMetricRun> results(names.size());
