@@ -26,6 +26,7 @@
 #include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
+#include "pmucat/encode.h"
 #include "pmucat/metrics.h"
 #include "pmucat/vendor_events.h"
 #include "support/scratch_dir.h"
@@ -242,8 +243,12 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
   }
 
+  EncodeOptions encode_options;
+  encode_options.semantics = Semantics::perf;
+  encode_options.tool = Tool::stat;
   std::size_t equal = 0;
   std::size_t both_reject = 0;
+  std::size_t attrs_checked = 0;
   std::vector<std::string> failures;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto ours = expand_metric_table(table, names[i], expand_options);
@@ -258,11 +263,35 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
       continue;
     }
     const auto& lists = ours->event_lists;
-    // perf stops at the first list whose events it cannot parse.
-    const bool prefix = perf.failed && !perf.lists.empty() && perf.lists.size() <= lists.size() &&
-                        std::equal(perf.lists.begin(), perf.lists.end(), lists.begin());
+    // perf stops at the first list whose events it cannot parse (quietly: perf stat 6.1 then
+    // runs its default events): a shorter list is agreement when pmucat's encoder rejects the
+    // last list perf printed too.
+    const bool prefix = !perf.lists.empty() && perf.lists.size() < lists.size() &&
+                        std::equal(perf.lists.begin(), perf.lists.end(), lists.begin()) &&
+                        !encode(*catalog, perf.lists.back(), encode_options).has_value();
     if (perf.lists == lists || prefix) {
       ++equal;
+      // The attrs: every distinct attr perf printed (it prints each before opening it, and
+      // stops at a failing group) is one pmucat encodes for these lists.
+      const PerfResult printed = parse_perf_output(perf.output);
+      if (printed.attrs.empty()) continue;
+      auto encoded = encode_metrics(*catalog, *ours, encode_options);
+      // A list pmucat cannot encode is one perf fails to parse (it then runs its default
+      // events, whose attrs are not the metric's): nothing to compare.
+      if (!encoded) continue;
+      std::vector<AttrWords> mine;
+      for (const auto& ev : encoded->events) {
+        mine.push_back(AttrWords{ev.attr.type, {ev.attr.config[0], ev.attr.config[1],
+                                                ev.attr.config[2], 0}});
+      }
+      for (const auto& words : printed.attrs) {
+        if (std::find(mine.begin(), mine.end(), words) == mine.end()) {
+          failures.push_back(fmt::format("{}: perf opens {} which pmucat does not encode",
+                                         names[i], to_string(words)));
+        } else {
+          ++attrs_checked;
+        }
+      }
     } else {
       failures.push_back(fmt::format("{}:\n    perf:   {}\n    pmucat: {}", names[i],
                                      perf.failed && perf.lists.empty() ? "rejected"
@@ -270,8 +299,11 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
                                      join(lists)));
     }
   }
-  std::printf("[ metrics  ] %s (%s): %zu names, %zu equal, %zu rejected by both, %zu differ\n",
-              directory.c_str(), cpuid->c_str(), names.size(), equal, both_reject, failures.size());
+  std::printf(
+      "[ metrics  ] %s (%s): %zu names, %zu equal, %zu rejected by both, %zu differ; %zu attrs "
+      "equal\n",
+      directory.c_str(), cpuid->c_str(), names.size(), equal, both_reject, failures.size(),
+      attrs_checked);
   std::string report;
   for (const auto& f : failures) report += "  " + f + "\n";
   EXPECT_TRUE(failures.empty()) << directory << " (" << *cpuid << "): " << failures.size()
