@@ -46,8 +46,9 @@ constexpr const char* kExamples = R"(
       perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
-  $ pmuencode -M IPC --perf
-      the event lists perf stat -M IPC parses (weak groups, metric-id terms)
+  $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
+      the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
+      metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
 )";
 
 struct Options {

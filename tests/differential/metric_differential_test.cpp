@@ -126,8 +126,8 @@ std::string join(const std::vector<std::string>& lists) {
 }
 
 
-// TEMPORARY until the catalog's metrics (branch mcat) are merged: the model's metrics read from
-// its JSON files in perf 6.1's table order (jevents.py's sort key).
+// The model's metrics read from its JSON files in perf 6.1's table order (jevents.py's sort key:
+// description present, topic, event name, PMU, metric name), to check the catalog's order.
 struct JsonMetric {
   std::string name, expr, group, constraint, unit, file, topic, event_name, pmu;
   bool has_desc = false;
@@ -198,10 +198,16 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   write_vendor_tree(tree, devices);
   auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), *cpuid});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
-  const auto json_metrics = load_json_metrics(events_dir() / "x86" / directory);
-  std::vector<MetricDefinition> table;
-  for (const auto& m : json_metrics) {
-    table.push_back(MetricDefinition{m.name, m.expr, m.group, m.constraint, m.unit, m.file});
+  const auto table = metric_definitions(*catalog);
+  // The catalog's metrics in perf's table order: the same names and expressions, in the same
+  // order, as jevents.py's sort of the model's JSON gives.
+  {
+    const auto json_metrics = load_json_metrics(events_dir() / "x86" / directory);
+    std::vector<std::string> from_json;
+    std::vector<std::string> from_catalog;
+    for (const auto& m : json_metrics) from_json.push_back(m.name + " = " + m.expr);
+    for (const auto& m : table) from_catalog.push_back(fmt::format("{} = {}", m.name, m.expr));
+    EXPECT_EQ(from_catalog, from_json) << directory;
   }
   if (table.empty()) GTEST_SKIP() << directory << ": no metrics";
 
