@@ -17,8 +17,8 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   MetricExpandOptions expand_options;
   expand_options.no_group = options.no_group;
   expand_options.no_merge = options.no_merge;
-  expand_options.nmi_watchdog = options.nmi_watchdog.empty() ? host_nmi_watchdog()
-                                                             : options.nmi_watchdog == "on";
+  expand_options.nmi_watchdog =
+      options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
   expand_options.literals = host_metric_literals();
   for (const std::string& item : options.literals) {
     const auto eq = item.find('=');
@@ -93,7 +93,8 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
     }
     Json attrs = Json::array();
     for (const EncodedEvent& event : encoded->events) attrs.push_back(encoded_to_json(event));
-    Json doc{{"event_lists", std::move(lists)}, {"metrics", std::move(metrics)},
+    Json doc{{"event_lists", std::move(lists)},
+             {"metrics", std::move(metrics)},
              {"attrs", std::move(attrs)}};
     write_stdout(dump_json(doc));
     return to_int(ExitCode::success);

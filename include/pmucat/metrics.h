@@ -35,13 +35,13 @@ struct MetricDefinition {
 // `#core_wide`: 0 unless system-wide; ...); unset means unknown, and an expression using an
 // unknown literal cannot be expanded (perf: a broken metric).
 struct MetricLiterals {
-  std::optional<double> smt_on;            // #smt_on (case-insensitive)
-  std::optional<double> num_cpus;          // #num_cpus
-  std::optional<double> num_cores;         // #num_cores
-  std::optional<double> num_dies;          // #num_dies
-  std::optional<double> num_packages;      // #num_packages
-  std::optional<double> core_wide;         // #core_wide
-  std::optional<double> system_tsc_freq;   // #system_tsc_freq (case-insensitive)
+  std::optional<double> smt_on;           // #smt_on (case-insensitive)
+  std::optional<double> num_cpus;         // #num_cpus
+  std::optional<double> num_cores;        // #num_cores
+  std::optional<double> num_dies;         // #num_dies
+  std::optional<double> num_packages;     // #num_packages
+  std::optional<double> core_wide;        // #core_wide
+  std::optional<double> system_tsc_freq;  // #system_tsc_freq (case-insensitive)
   // Sets a literal by its name with or without `#` (`smt_on`, `#num_cpus`); false when unknown.
   bool set(std::string_view name, double value);
 };
@@ -53,9 +53,10 @@ struct MetricLiterals {
 bool metric_matches(const MetricDefinition& metric, std::string_view name);
 
 struct MetricExpandOptions {
-  bool no_group = false;      // --metric-no-group: no `{...}:W` groups
-  bool no_merge = false;      // --metric-no-merge: no events shared between metrics
-  bool nmi_watchdog = false;  // /proc/sys/kernel/nmi_watchdog is 1: NO_NMI_WATCHDOG metrics ungrouped
+  bool no_group = false;  // --metric-no-group: no `{...}:W` groups
+  bool no_merge = false;  // --metric-no-merge: no events shared between metrics
+  bool nmi_watchdog =
+      false;  // /proc/sys/kernel/nmi_watchdog is 1: NO_NMI_WATCHDOG metrics ungrouped
   MetricLiterals literals;
 };
 
@@ -89,8 +90,8 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
 // The expansion with its events encoded.
 struct EncodedMetrics {
   MetricExpansion expansion;
-  std::vector<EncodedEvent> events;      // every event list's attrs, in order
-  std::vector<std::size_t> list_begin;   // per event list: its first index in `events`
+  std::vector<EncodedEvent> events;     // every event list's attrs, in order
+  std::vector<std::size_t> list_begin;  // per event list: its first index in `events`
   // Per metric (same order as expansion.metrics), per id (same order as its ids): the indices in
   // `events` of the attrs carrying that id (several for an uncore event on several PMUs).
   std::vector<std::vector<std::vector<std::size_t>>> id_events;

@@ -1,5 +1,7 @@
 // metricgroup.c of perf 6.1, as facts: which metrics a name selects, references, sorting,
 // sharing events between metrics, and the event strings. Our code.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -8,8 +10,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "perf_ids.h"
 #include "pmucat/diagnostic_ids.h"
@@ -22,7 +22,9 @@ namespace {
 
 using metrics_detail::PerfIdMap;
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // strcasestr: the first case-insensitive occurrence of `needle` in `hay`, or npos.
 std::size_t find_ci(std::string_view hay, std::string_view needle) {
@@ -102,7 +104,8 @@ class Expander {
   }
 
   bool add_metric(std::list<Metric>& list, const MetricDefinition& pe,
-                  const std::optional<std::string>& modifier, Metric* root, const Visited* visited) {
+                  const std::optional<std::string>& modifier, Metric* root,
+                  const Visited* visited) {
     // arch_get_runtimeparam is 1 off powerpc: one metric, runtime 0.
     for (const Visited* v = visited; v != nullptr; v = v->parent) {
       if (pe.name == v->name) {
@@ -163,8 +166,8 @@ class Expander {
     std::size_t start = 0;
     for (;;) {
       const std::size_t comma = names.find(',', start);
-      std::string_view word = names.substr(start, comma == std::string_view::npos ? names.npos
-                                                                                   : comma - start);
+      std::string_view word =
+          names.substr(start, comma == std::string_view::npos ? names.npos : comma - start);
       std::optional<std::string> modifier;
       if (const auto colon = word.find(':'); colon != std::string_view::npos) {
         modifier = std::string(word.substr(colon + 1));
@@ -190,9 +193,9 @@ class Expander {
   }
 
   Diagnostic unknown(std::string_view names, std::size_t offset, std::string_view word) const {
-    auto d = make_diagnostic(Severity::error, to_string(DiagId::metric_not_found), "<metrics>",
-                             names, offset, word.size(),
-                             fmt::format("cannot find metric or group '{}'", word));
+    auto d =
+        make_diagnostic(Severity::error, to_string(DiagId::metric_not_found), "<metrics>", names,
+                        offset, word.size(), fmt::format("cannot find metric or group '{}'", word));
     std::vector<std::string> candidates;
     for (const auto& pe : table_) {
       if (pe.expr.empty()) continue;
@@ -209,7 +212,8 @@ class Expander {
         g = g.substr(semi + 1);
       }
     }
-    if (auto near = nearest_name(word, candidates)) d.hint = fmt::format("did you mean '{}'?", *near);
+    if (auto near = nearest_name(word, candidates))
+      d.hint = fmt::format("did you mean '{}'?", *near);
     return d;
   }
 

@@ -1,5 +1,7 @@
 // The host values perf 6.1 gives metric literals, and its NMI watchdog setting (perf's
 // util/expr.c expr__get_literal, util/smt.c, util/cputopo.c, arch/x86/util/tsc.c: facts).
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -8,8 +10,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -52,7 +52,8 @@ std::vector<long> cpus_of(const std::string& list) {
   while (std::getline(ss, part, ',')) {
     const auto dash = part.find('-');
     const long a = std::strtol(part.c_str(), nullptr, 10);
-    const long b = dash == std::string::npos ? a : std::strtol(part.c_str() + dash + 1, nullptr, 10);
+    const long b =
+        dash == std::string::npos ? a : std::strtol(part.c_str() + dash + 1, nullptr, 10);
     for (long c = a; c <= b && c - a < 65536; ++c) out.push_back(c);
   }
   return out;

@@ -1,12 +1,12 @@
 #include "perf_ids.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "pmucat/diagnostic_ids.h"
 
@@ -123,7 +123,9 @@ bool is_sym_char(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          c == '.' || c == ':' || c == '@' || c == '?';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 bool is_literal_char(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          c == '.' || c == '-';
@@ -132,7 +134,9 @@ bool is_literal_char(char c) {
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+    auto lower = [](char c) {
+      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    };
     if (lower(a[i]) != lower(b[i])) return false;
   }
   return true;
@@ -177,7 +181,8 @@ std::size_t number_length(std::string_view s) {
 std::size_t symbol_length(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
-    if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '-' || s[i + 1] == ',' || s[i + 1] == '=')) {
+    if (s[i] == '\\' && i + 1 < s.size() &&
+        (s[i + 1] == '-' || s[i + 1] == ',' || s[i + 1] == '=')) {
       i += 2;
     } else if (is_sym_char(s[i])) {
       ++i;
@@ -201,9 +206,9 @@ class Lexer {
         std::string_view word;
         Tok kind;
       };
-      static constexpr Keyword kKeywords[] = {{"d_ratio", Tok::d_ratio}, {"max", Tok::max},
-                                              {"min", Tok::min},         {"if", Tok::if_},
-                                              {"else", Tok::else_},      {"source_count", Tok::source_count}};
+      static constexpr Keyword kKeywords[] = {
+          {"d_ratio", Tok::d_ratio}, {"max", Tok::max},    {"min", Tok::min},
+          {"if", Tok::if_},          {"else", Tok::else_}, {"source_count", Tok::source_count}};
       // flex: the longest match wins, the earlier rule on a tie.
       std::size_t best = 0;
       int rule = -1;  // 0..5 keywords, 6 literal, 7 number, 8 symbol
@@ -250,8 +255,8 @@ class Lexer {
         if (!known) {
           t.text = fmt::format("unrecognized literal '{}'", word);
         } else if (!value || std::isnan(*value)) {
-          t.text = fmt::format("the value of literal '{}' is not known (pass it as a literal option)",
-                               word);
+          t.text = fmt::format(
+              "the value of literal '{}' is not known (pass it as a literal option)", word);
         } else {
           t.kind = Tok::literal;
           t.value = *value;
@@ -263,7 +268,8 @@ class Lexer {
         errno = 0;
         const double v = std::strtod(copy.c_str(), nullptr);
         if (errno != 0) {
-          return Token{Tok::error, 0, 0, fmt::format("number '{}' out of range", word), start, best};
+          return Token{Tok::error, 0,   0, fmt::format("number '{}' out of range", word),
+                       start,      best};
         }
         return Token{Tok::number, 0, v, copy, start, best};
       }
@@ -297,10 +303,16 @@ struct Ids {
   std::optional<PerfIdMap> ids;
 };
 
-bool is_const(double v) { return std::isfinite(v); }
-bool is_zero(double v) { return std::fpclassify(v) == FP_ZERO; }
+bool is_const(double v) {
+  return std::isfinite(v);
+}
+bool is_zero(double v) {
+  return std::fpclassify(v) == FP_ZERO;
+}
 
-Ids union_expr(Ids a, Ids b) { return Ids{NAN, ids_union(std::move(a.ids), std::move(b.ids))}; }
+Ids union_expr(Ids a, Ids b) {
+  return Ids{NAN, ids_union(std::move(a.ids), std::move(b.ids))};
+}
 
 struct ParseError {
   std::size_t offset;
@@ -365,17 +377,24 @@ class Parser {
 
   static int precedence(char c) {
     switch (c) {
-      case '|': return 1;
-      case '^': return 2;
-      case '&': return 3;
+      case '|':
+        return 1;
+      case '^':
+        return 2;
+      case '&':
+        return 3;
       case '<':
-      case '>': return 4;
+      case '>':
+        return 4;
       case '+':
-      case '-': return 5;
+      case '-':
+        return 5;
       case '*':
       case '/':
-      case '%': return 6;
-      default: return 0;
+      case '%':
+        return 6;
+      default:
+        return 0;
     }
   }
 
@@ -392,17 +411,38 @@ class Parser {
     const double b = r.val;
     double v = 0;
     switch (op) {
-      case '|': v = static_cast<double>(static_cast<long>(a) | static_cast<long>(b)); break;
-      case '&': v = static_cast<double>(static_cast<long>(a) & static_cast<long>(b)); break;
-      case '^': v = static_cast<double>(static_cast<long>(a) ^ static_cast<long>(b)); break;
-      case '<': v = a < b ? 1 : 0; break;
-      case '>': v = a > b ? 1 : 0; break;
-      case '+': v = a + b; break;
-      case '-': v = a - b; break;
-      case '*': v = a * b; break;
-      case '/': v = a / b; break;
-      case '%': v = static_cast<double>(static_cast<long>(a) % static_cast<long>(b)); break;
-      default: break;
+      case '|':
+        v = static_cast<double>(static_cast<long>(a) | static_cast<long>(b));
+        break;
+      case '&':
+        v = static_cast<double>(static_cast<long>(a) & static_cast<long>(b));
+        break;
+      case '^':
+        v = static_cast<double>(static_cast<long>(a) ^ static_cast<long>(b));
+        break;
+      case '<':
+        v = a < b ? 1 : 0;
+        break;
+      case '>':
+        v = a > b ? 1 : 0;
+        break;
+      case '+':
+        v = a + b;
+        break;
+      case '-':
+        v = a - b;
+        break;
+      case '*':
+        v = a * b;
+        break;
+      case '/':
+        v = a / b;
+        break;
+      case '%':
+        v = static_cast<double>(static_cast<long>(a) % static_cast<long>(b));
+        break;
+      default:
+        break;
     }
     return Ids{v, std::nullopt};
   }
@@ -482,7 +522,8 @@ class Parser {
       }
       case Tok::d_ratio:
       case Tok::min:
-      case Tok::max: return two_args(tok_.kind);
+      case Tok::max:
+        return two_args(tok_.kind);
       case Tok::punct:
         if (tok_.punct == '(') {
           advance();
@@ -492,8 +533,10 @@ class Parser {
           return v;
         }
         return fail("syntax error: unexpected token");
-      case Tok::end: return fail("syntax error: unexpected end of expression");
-      default: return fail("syntax error: unexpected token");
+      case Tok::end:
+        return fail("syntax error: unexpected end of expression");
+      default:
+        return fail("syntax error: unexpected token");
     }
   }
 

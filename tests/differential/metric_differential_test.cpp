@@ -5,6 +5,7 @@
 // host's literals, as perf reads them). CI: a seeded sample of metrics per model; the full run
 // (every metric of every model): PMUCAT_METRIC_DIFF_ALL=1 (docs/testing.md). Skipped without
 // root, perf or an events dir.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,14 +15,12 @@
 #include <fstream>
 #include <future>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "diff_env.h"
 #include "perf_oracle.h"
@@ -36,7 +35,9 @@ namespace pmucat::differential {
 namespace {
 namespace fs = std::filesystem;
 
-bool all_metrics() { return full_run("PMUCAT_METRIC_DIFF_ALL"); }
+bool all_metrics() {
+  return full_run("PMUCAT_METRIC_DIFF_ALL");
+}
 
 unsigned metrics_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_METRIC_DIFF_COUNT", 3));
@@ -125,7 +126,6 @@ std::string join(const std::vector<std::string>& lists) {
   return out;
 }
 
-
 // The model's metrics read from its JSON files in perf 6.1's table order (jevents.py's sort key:
 // description present, topic, event name, PMU, metric name), to check the catalog's order.
 struct JsonMetric {
@@ -135,7 +135,8 @@ struct JsonMetric {
 std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".json")
+      files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   std::vector<JsonMetric> out;
@@ -153,7 +154,9 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
     }
     for (const auto& o : doc) {
       if (!o.is_object() || !o.contains("MetricName")) continue;
-      auto get = [&](const char* k) { return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string(); };
+      auto get = [&](const char* k) {
+        return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string();
+      };
       JsonMetric m;
       m.name = get("MetricName");
       m.expr = get("MetricExpr");
@@ -163,7 +166,8 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       m.file = file.string();
       m.topic = topic;
       m.event_name = get("EventName");
-      for (char& c : m.event_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char& c : m.event_name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       const std::string unit = get("Unit");
       if (!unit.empty()) m.pmu = unit == "cpu_core" || unit == "cpu_atom" ? unit : "uncore_" + unit;
       m.has_desc = o.contains("BriefDescription") || !unit.empty();
@@ -182,7 +186,8 @@ class MetricModel : public ::testing::TestWithParam<std::string> {};
 TEST_P(MetricModel, ExpansionMatchesPerf) {
   const std::string directory = GetParam();
   const auto mapfile = read_x86_mapfile();
-  if (!mapfile) GTEST_SKIP() << "no vendor events dir (x86/mapfile.csv) at '" << events_dir() << "'";
+  if (!mapfile)
+    GTEST_SKIP() << "no vendor events dir (x86/mapfile.csv) at '" << events_dir() << "'";
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const auto row = std::find_if(mapfile->rows.begin(), mapfile->rows.end(),
@@ -243,8 +248,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   for (std::size_t begin = 0; begin < names.size(); begin += workers) {
     std::vector<std::future<PerfMetricRun>> batch;
     for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
-      batch.push_back(std::async(std::launch::async, run_perf_metric, devices, *cpuid,
-                                 options.perf, names[i]));
+      batch.push_back(
+          std::async(std::launch::async, run_perf_metric, devices, *cpuid, options.perf, names[i]));
     }
     for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
   }
@@ -287,22 +292,21 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
       if (!encoded) continue;
       std::vector<AttrWords> mine;
       for (const auto& ev : encoded->events) {
-        mine.push_back(AttrWords{ev.attr.type, {ev.attr.config[0], ev.attr.config[1],
-                                                ev.attr.config[2], 0}});
+        mine.push_back(
+            AttrWords{ev.attr.type, {ev.attr.config[0], ev.attr.config[1], ev.attr.config[2], 0}});
       }
       for (const auto& words : printed.attrs) {
         if (std::find(mine.begin(), mine.end(), words) == mine.end()) {
-          failures.push_back(fmt::format("{}: perf opens {} which pmucat does not encode",
-                                         names[i], to_string(words)));
+          failures.push_back(fmt::format("{}: perf opens {} which pmucat does not encode", names[i],
+                                         to_string(words)));
         } else {
           ++attrs_checked;
         }
       }
     } else {
-      failures.push_back(fmt::format("{}:\n    perf:   {}\n    pmucat: {}", names[i],
-                                     perf.failed && perf.lists.empty() ? "rejected"
-                                                                       : join(perf.lists),
-                                     join(lists)));
+      failures.push_back(fmt::format(
+          "{}:\n    perf:   {}\n    pmucat: {}", names[i],
+          perf.failed && perf.lists.empty() ? "rejected" : join(perf.lists), join(lists)));
     }
   }
   std::printf(

@@ -1,12 +1,12 @@
 // Metric expansion (pmucat/metrics.h) over small tables of fictional metrics: perf 6.1's
 // selection rule, references and cycles, sharing events between metrics, weak groups, tool
 // events, metric-id escaping, modifiers, unknown names.
-#include "pmucat/metrics.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "pmucat/metrics.h"
 
 namespace pmucat {
 namespace {
@@ -135,8 +135,7 @@ TEST(ExpandMetrics, ToolEventsOutsideTheGroupAndInEveryList) {
 
 TEST(ExpandMetrics, PmuEscapedIdsAndModifiers) {
   auto e = expand("Tsc");
-  EXPECT_EQ(e.event_lists,
-            (Lists{"{inst/metric-id=inst/,msr/tsc,metric-id=msr!3tsc!3/}:W"}));
+  EXPECT_EQ(e.event_lists, (Lists{"{inst/metric-id=inst/,msr/tsc,metric-id=msr!3tsc!3/}:W"}));
   e = expand("IPC:u");
   EXPECT_EQ(e.event_lists, (Lists{"{cyc/metric-id=cyc/u,inst/metric-id=inst/u}:W"}));
   EXPECT_EQ(e.metrics[0].modifier, std::optional<std::string>("u"));

@@ -1,4 +1,4 @@
-// Internal unit test: perf 6.1's id hashmap order and id search (src/metrics/perf_ids.h).
+// Internal unit test of src/metrics/perf_ids.h: perf 6.1's id hashmap order and id search.
 #include "metrics/perf_ids.h"
 
 #include <gtest/gtest.h>
@@ -57,8 +57,7 @@ TEST(FindIds, EventsOperatorsAndFunctions) {
   EXPECT_EQ(ids_of("min(a, b)").size(), 2U);
   EXPECT_EQ(ids_of("d_ratio(a, b) + source_count(c)").size(), 3U);
   EXPECT_EQ(ids_of("1 + 2 * 3").size(), 0U);
-  EXPECT_EQ(ids_of("cpu@INST_RETIRED.ANY@ / msr@tsc@"),
-            ids_of("msr@tsc@ / cpu@INST_RETIRED.ANY@"));
+  EXPECT_EQ(ids_of("cpu@INST_RETIRED.ANY@ / msr@tsc@"), ids_of("msr@tsc@ / cpu@INST_RETIRED.ANY@"));
   const Keys escaped = ids_of("ev\\=1");
   ASSERT_EQ(escaped.size(), 1U);
   EXPECT_EQ(escaped[0], "ev=1");
