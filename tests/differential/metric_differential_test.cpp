@@ -169,7 +169,8 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       for (char& c : m.event_name)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       const std::string unit = get("Unit");
-      if (!unit.empty()) m.pmu = unit == "cpu_core" || unit == "cpu_atom" ? unit : "uncore_" + unit;
+      if (!unit.empty())
+        m.pmu = unit == "cpu_core" || unit == "cpu_atom" ? unit : fmt::format("uncore_{}", unit);
       m.has_desc = o.contains("BriefDescription") || !unit.empty();
       out.push_back(std::move(m));
     }
@@ -210,7 +211,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     const auto json_metrics = load_json_metrics(events_dir() / "x86" / directory);
     std::vector<std::string> from_json;
     std::vector<std::string> from_catalog;
-    for (const auto& m : json_metrics) from_json.push_back(m.name + " = " + m.expr);
+    for (const auto& m : json_metrics) from_json.push_back(fmt::format("{} = {}", m.name, m.expr));
     for (const auto& m : table) from_catalog.push_back(fmt::format("{} = {}", m.name, m.expr));
     EXPECT_EQ(from_catalog, from_json) << directory;
   }
@@ -315,7 +316,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
       directory.c_str(), cpuid->c_str(), names.size(), equal, both_reject, failures.size(),
       attrs_checked);
   std::string report;
-  for (const auto& f : failures) report += "  " + f + "\n";
+  for (const auto& f : failures) report += fmt::format("  {}\n", f);
   EXPECT_TRUE(failures.empty()) << directory << " (" << *cpuid << "): " << failures.size()
                                 << " differences (seed " << seed() << "):\n"
                                 << report;
