@@ -16,6 +16,7 @@
 #include "pmucat/tool_defaults.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
+#include "pmuencode/metrics_cli.h"
 #include "pmuencode/output.h"
 
 namespace pmucat::cli {
@@ -45,6 +46,9 @@ constexpr const char* kExamples = R"(
       perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
+  $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
+      the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
+      metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
 )";
 
 struct Options {
@@ -58,6 +62,7 @@ struct Options {
   std::string for_tool;           // --for: stat or record; empty: the spec's fields only
   std::string output_file;        // -o: also write a perf.data file
   std::vector<std::string> argv;  // for the perf.data CMDLINE feature
+  MetricsCliOptions metrics;      // -M and its options
 };
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
@@ -135,7 +140,20 @@ int run(const Options& options) {
     printer.error("-o - writes the perf.data to standard output; --json, --perf and --c would too");
     return to_int(ExitCode::usage);
   }
-  if (options.arguments.empty()) {
+  const bool metric_flags = options.metrics.no_group || options.metrics.no_merge ||
+                            !options.metrics.nmi_watchdog.empty() ||
+                            !options.metrics.literals.empty();
+  if (options.metrics.names.empty() && metric_flags) {
+    printer.error("--metric-no-group, --metric-no-merge, --nmi-watchdog and --literal go with -M");
+    return to_int(ExitCode::usage);
+  }
+  if (!options.metrics.names.empty() &&
+      (!options.arguments.empty() || options.decode || options.c_initializer ||
+       !options.output_file.empty() || !options.for_tool.empty())) {
+    printer.error("-M expands metrics: give no SPEC, and none of --decode, --c, -o, --for");
+    return to_int(ExitCode::usage);
+  }
+  if (options.arguments.empty() && options.metrics.names.empty()) {
     printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
     return to_int(ExitCode::usage);
   }
@@ -149,6 +167,15 @@ int run(const Options& options) {
 
   EncodeOptions encode_options;
   if (options.perf_semantics) encode_options.semantics = Semantics::perf;
+  if (!options.metrics.names.empty()) {
+    // perf stat parses the metric events: its term rules apply.
+    encode_options.tool = Tool::stat;
+    encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
+    MetricsCliOptions metrics = options.metrics;
+    metrics.json = options.common.json;
+    metrics.perf_only = options.perf_only;
+    return run_metrics(*catalog, metrics, encode_options, printer);
+  }
   if (options.for_tool == "stat") encode_options.tool = Tool::stat;
   encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
@@ -215,6 +242,29 @@ int parse_and_run(int argc, char** argv) {
                  "device or - gets pipe mode")
       ->type_name("FILE")
       ->check(output_path_check());
+  app.add_option("-M,--metrics", options.metrics.names,
+                 "Expand metrics instead of specs, as perf 6.1's perf stat -M: metric names, "
+                 "metric groups (TopdownL1) or all, comma-separated, each optionally :MODIFIERS; "
+                 "prints the event lists perf parses and their attrs (--perf: the lists only; "
+                 "--json: also which attrs each metric reads). Needs the model's vendor catalog "
+                 "(--cpuid, --events-dir)")
+      ->type_name("NAME[,NAME...]");
+  app.add_flag("--metric-no-group", options.metrics.no_group,
+               "With -M: no {...}:W weak groups, as perf stat --metric-no-group");
+  app.add_flag("--metric-no-merge", options.metrics.no_merge,
+               "With -M: no events shared between metrics, as perf stat --metric-no-merge");
+  app.add_option("--nmi-watchdog", options.metrics.nmi_watchdog,
+                 "With -M: whether the NMI watchdog is on, which ungroups metrics with "
+                 "MetricConstraint NO_NMI_WATCHDOG (default: /proc/sys/kernel/nmi_watchdog, as "
+                 "perf reads it)")
+      ->type_name("on|off")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--literal", options.metrics.literals,
+                 "With -M: the value of a # literal of metric expressions (smt_on, num_cpus, "
+                 "num_cores, num_dies, num_packages, core_wide, system_tsc_freq), instead of the "
+                 "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
+                 "so which events, a metric needs")
+      ->type_name("NAME=VALUE");
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")

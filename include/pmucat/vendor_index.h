@@ -10,11 +10,14 @@
 // A model file (little-endian; every string is a u32 length and its bytes, so any byte works):
 //   header   "PMUCATVI", u32 format version, u32 status (0 loaded, 1 the model failed to load),
 //            arch, directory, cpuid, u32 diagnostic count + the model's diagnostics (status 1:
-//            the one error load_vendor_model returned)
+//            the one error load_vendor_model returned), u32 metrics offset (from the start
+//            of the file: the metrics section after the records)
 //   names    u32 count, then count entries {u32 name offset, u32 name length, u32 table
 //            position, u32 record offset} sorted by (lower-case name, table position); the
 //            offsets are from the start of the file
 //   records  the events in perf's table order, every VendorEvent field
+//   metrics  (at the header's metrics offset) u32 count, then the metrics in perf's table
+//            order, every VendorMetric field (format version 2)
 // Readers trust no count or offset: each is checked against the bytes present before use, and a
 // bad one is a vendor-index-corrupt error at its byte offset.
 #pragma once
@@ -38,7 +41,7 @@ namespace pmucat {
 //  vendor-index-unreadable  a model file or index root that cannot be read or written
 
 inline constexpr std::string_view kVendorIndexMarker = "pmucat-index.version";
-inline constexpr std::uint32_t kVendorIndexVersion = 1;
+inline constexpr std::uint32_t kVendorIndexVersion = 2;
 
 // True when `root` holds the index marker (any version: a wrong one is reported on load).
 bool is_vendor_index(const std::filesystem::path& root);
@@ -75,8 +78,10 @@ class VendorIndexModel {
   // a binary search over the name section, decoding only the matching records.
   Expected<std::vector<VendorEvent>> named(std::string_view lower_name) const;
   // Every event in table order, with the header's fields and diagnostics: what load_vendor_model
-  // returned when the index was built.
+  // returned when the index was built (metrics included).
   Expected<VendorModel> model() const;
+  // The model's metrics in table order (VendorModel::metrics), decoded without the events.
+  Expected<std::vector<VendorMetric>> metrics() const;
 
  private:
   struct Header {
@@ -89,6 +94,7 @@ class VendorIndexModel {
     std::uint32_t count = 0;
     std::size_t names_offset = 0;    // first name entry
     std::size_t records_offset = 0;  // first record
+    std::size_t metrics_offset = 0;  // the metrics section (its count)
   };
   static Expected<VendorIndexModel> parse(std::shared_ptr<const void> owner, std::string_view bytes,
                                           std::string path);
@@ -124,6 +130,7 @@ struct VendorIndexSummary {
   std::size_t archs = 0;
   std::size_t models = 0;
   std::size_t events = 0;
+  std::size_t metrics = 0;
   std::size_t bytes = 0;
 };
 Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& json_root,

@@ -3,6 +3,8 @@
 
 #include <fmt/core.h>
 
+#include <array>
+
 namespace pmucat::vendor_index {
 namespace {
 
@@ -15,6 +17,35 @@ enum EventFlag : std::uint8_t {
   kHasPerfDescription = 1U << 5U,
   kAllFlags = (1U << 6U) - 1U,
 };
+
+enum MetricFlag : std::uint8_t {
+  kMetricPerPkg = 1U << 0U,
+  kMetricDeprecated = 1U << 1U,
+  kMetricHasPerfDescription = 1U << 2U,
+  kMetricSystemTable = 1U << 3U,
+  kAllMetricFlags = (1U << 4U) - 1U,
+};
+
+// A metric's string fields in record order.
+template <typename Metric>
+auto metric_fields(Metric& m) {
+  return std::array{&m.name,
+                    &m.expr,
+                    &m.group,
+                    &m.threshold,
+                    &m.scale_unit,
+                    &m.brief_description,
+                    &m.public_description,
+                    &m.constraint,
+                    &m.no_group,
+                    &m.unit,
+                    &m.pmu,
+                    &m.compat,
+                    &m.aggregation_mode,
+                    &m.event_name,
+                    &m.topic,
+                    &m.location.file};
+}
 
 }  // namespace
 
@@ -71,6 +102,21 @@ void Writer::event(const VendorEvent& event) {
   if (event.has_perf_description) flags |= kHasPerfDescription;
   u8(flags);
   range(event.location);
+}
+
+void Writer::metric(const VendorMetric& metric) {
+  // The location's file is among the strings; its numbers follow the flags.
+  for (const std::string* field : metric_fields(metric)) str(*field);
+  std::uint8_t flags = 0;
+  if (metric.per_pkg) flags |= kMetricPerPkg;
+  if (metric.deprecated) flags |= kMetricDeprecated;
+  if (metric.has_perf_description) flags |= kMetricHasPerfDescription;
+  if (metric.system_table) flags |= kMetricSystemTable;
+  u8(flags);
+  u32(metric.location.line);
+  u32(metric.location.column);
+  u32(metric.location.length);
+  u64(metric.location.offset);
 }
 
 void Writer::patch_u32(std::size_t offset, std::uint32_t value) {
@@ -215,6 +261,26 @@ VendorEvent Reader::event() {
   event.has_perf_description = (flags & kHasPerfDescription) != 0;
   event.location = range();
   return event;
+}
+
+VendorMetric Reader::metric() {
+  VendorMetric metric;
+  for (std::string* field : metric_fields(metric)) *field = str();
+  const std::size_t flags_at = offset_;
+  const std::uint8_t flags = u8();
+  if (ok() && (flags & ~kAllMetricFlags) != 0) {
+    offset_ = flags_at;
+    fail(fmt::format("metric flags {:#x} set unknown bits", flags));
+  }
+  metric.per_pkg = (flags & kMetricPerPkg) != 0;
+  metric.deprecated = (flags & kMetricDeprecated) != 0;
+  metric.has_perf_description = (flags & kMetricHasPerfDescription) != 0;
+  metric.system_table = (flags & kMetricSystemTable) != 0;
+  metric.location.line = u32();
+  metric.location.column = u32();
+  metric.location.length = u32();
+  metric.location.offset = u64();
+  return metric;
 }
 
 }  // namespace pmucat::vendor_index

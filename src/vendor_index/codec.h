@@ -18,6 +18,8 @@ inline constexpr std::size_t kNameEntrySize = 16;
 inline constexpr std::size_t kMinDiagnosticSize = 1 + 4 + 24 + 3 * 4 + 1 + 4;
 // Notes of notes are not produced; the bound keeps a hostile file from nesting deeply.
 inline constexpr int kMaxNoteDepth = 4;
+// The least bytes one metric record takes: sixteen empty strings, the flags, an empty location.
+inline constexpr std::size_t kMinMetricSize = 16 * 4 + 1 + 4 + 3 * 4 + 8;
 
 class Writer {
  public:
@@ -28,6 +30,7 @@ class Writer {
   void range(const SourceRange& range);
   void diagnostic(const Diagnostic& diagnostic);
   void event(const VendorEvent& event);
+  void metric(const VendorMetric& metric);
   // Overwrites the u32 at `offset` (a count or offset known only later).
   void patch_u32(std::size_t offset, std::uint32_t value);
   std::size_t size() const { return bytes_.size(); }
@@ -49,6 +52,7 @@ class Reader {
   SourceRange range();
   Diagnostic diagnostic(int depth = 0);
   VendorEvent event();
+  VendorMetric metric();
   // A count of items of at least `min_size` bytes each that must fit in the bytes left.
   std::uint32_t count(std::size_t min_size);
 

@@ -81,6 +81,8 @@ std::string encode_vendor_index_model(const VendorModel& model) {
   write_header(writer, model.arch, model.directory, model.cpuid, false);
   writer.u32(static_cast<std::uint32_t>(model.diagnostics.size()));
   for (const Diagnostic& diagnostic : model.diagnostics) writer.diagnostic(diagnostic);
+  const std::size_t metrics_offset_at = writer.size();
+  writer.u32(0);  // the metrics offset, patched once the records are written
 
   const auto count = static_cast<std::uint32_t>(model.events.size());
   writer.u32(count);
@@ -107,6 +109,9 @@ std::string encode_vendor_index_model(const VendorModel& model) {
     writer.patch_u32(entry + 8, position);
     writer.patch_u32(entry + 12, record_offsets[position]);
   }
+  writer.patch_u32(metrics_offset_at, static_cast<std::uint32_t>(writer.size()));
+  writer.u32(static_cast<std::uint32_t>(model.metrics.size()));
+  for (const VendorMetric& metric : model.metrics) writer.metric(metric);
   return std::move(writer).take();
 }
 
@@ -150,10 +155,21 @@ Expected<VendorIndexModel> VendorIndexModel::parse(std::shared_ptr<const void> o
     for (std::uint32_t i = 0; i < diagnostics && reader.ok(); ++i) {
       header.diagnostics.push_back(reader.diagnostic());
     }
+    const std::size_t metrics_offset_at = reader.offset();
+    header.metrics_offset = reader.u32();
     header.count = reader.count(vendor_index::kNameEntrySize + kMinRecordSize);
     header.names_offset = reader.offset();
     header.records_offset =
         header.names_offset + std::size_t{header.count} * vendor_index::kNameEntrySize;
+    // The metrics follow the records: at least one minimal record each, and a count's bytes.
+    if (reader.ok() &&
+        (header.metrics_offset <
+             header.records_offset + std::size_t{header.count} * kMinRecordSize ||
+         header.metrics_offset > bytes.size() || bytes.size() - header.metrics_offset < 4)) {
+      return unexpected(corrupt(
+          model.path_, metrics_offset_at,
+          fmt::format("a metrics offset of {} outside the file's records", header.metrics_offset)));
+    }
   }
   if (!reader.ok()) return unexpected(corrupt(model.path_, reader));
   return model;
@@ -258,7 +274,21 @@ Expected<VendorModel> VendorIndexModel::model() const {
     model.events.push_back(reader.event());
   }
   if (!reader.ok()) return unexpected(corrupt(path_, reader));
+  auto metrics = this->metrics();
+  if (!metrics) return unexpected(std::move(metrics).error());
+  model.metrics = std::move(*metrics);
   return model;
+}
+
+Expected<std::vector<VendorMetric>> VendorIndexModel::metrics() const {
+  std::vector<VendorMetric> metrics;
+  if (header_.failed) return metrics;
+  Reader reader(bytes_, header_.metrics_offset);
+  const std::uint32_t count = reader.count(vendor_index::kMinMetricSize);
+  metrics.reserve(count);
+  for (std::uint32_t i = 0; i < count && reader.ok(); ++i) metrics.push_back(reader.metric());
+  if (!reader.ok()) return unexpected(corrupt(path_, reader));
+  return metrics;
 }
 
 Expected<VendorIndexModel> open_vendor_index_model(const fs::path& index_root,

@@ -49,6 +49,7 @@ std::string root_prefix(const fs::path& root) {
 void relativize_vendor_model(VendorModel& model, const fs::path& root) {
   const std::string prefix = root_prefix(root);
   for (VendorEvent& event : model.events) relativize(event.location.file, prefix);
+  for (VendorMetric& metric : model.metrics) relativize(metric.location.file, prefix);
   for (Diagnostic& diagnostic : model.diagnostics) relativize(diagnostic, prefix);
 }
 
@@ -105,6 +106,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
       if (model) {
         relativize_vendor_model(*model, json_root);
         summary.events += model->events.size();
+        summary.metrics += model->metrics.size();
         bytes = encode_vendor_index_model(*model);
       } else {
         Diagnostic failure = std::move(model).error();
@@ -136,6 +138,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     const fs::path out = arch_out / kVendorIndexSysFile;
     if (!write_text(out, bytes)) return unexpected(unwritable(out, "write failed"));
     summary.events += tables.events.size();
+    summary.metrics += tables.metrics.size();
     summary.bytes += bytes.size();
   }
   // The marker last: an interrupted build leaves a directory that is not taken for an index.

@@ -58,7 +58,8 @@ std::vector<std::pair<std::string, std::string>> models_of(const fs::path& root)
 // relative to the tree, as the index stores them), and named() gives, for each name, the
 // model's events of that name in table order. Counts the events compared in `compared`.
 void expect_index_matches_json(const fs::path& json_root, const fs::path& index_root,
-                               std::size_t& compared, std::size_t sample_every = 1) {
+                               std::size_t& compared, std::size_t& compared_metrics,
+                               std::size_t sample_every = 1) {
   const auto models = models_of(json_root);
   EXPECT_FALSE(models.empty());
   for (const auto& [arch, directory] : models) {
@@ -84,6 +85,15 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
       ASSERT_EQ(decoded->events[i], json->events[i]) << "table position " << i;
     }
     EXPECT_EQ(index->diagnostics(), json->diagnostics);
+    // The metrics, whole and decoded alone, in table order.
+    ASSERT_EQ(decoded->metrics.size(), json->metrics.size());
+    for (std::size_t i = 0; i < json->metrics.size(); ++i) {
+      ASSERT_EQ(decoded->metrics[i], json->metrics[i]) << "metric table position " << i;
+    }
+    auto metrics = index->metrics();
+    ASSERT_TRUE(metrics.has_value()) << pmucat::render(metrics.error());
+    EXPECT_EQ(*metrics, json->metrics);
+    compared_metrics += json->metrics.size();
     std::size_t nth = 0;
     std::set<std::string> names;
     for (const VendorEvent& event : json->events) names.insert(event.name);
@@ -112,7 +122,7 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
     pmucat::relativize_vendor_model(json, json_root);
     auto file = pmucat::open_vendor_index_sys(index_root, arch);
     ASSERT_TRUE(file.has_value()) << pmucat::render(file.error());
-    if (json.events.empty() && json.diagnostics.empty()) {
+    if (json.events.empty() && json.metrics.empty() && json.diagnostics.empty()) {
       EXPECT_FALSE(file->has_value());
       continue;
     }
@@ -121,8 +131,10 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
     ASSERT_TRUE(decoded.has_value());
     for (VendorEvent& event : decoded->events) event.system_table = true;  // the file says it
     EXPECT_EQ(decoded->events, json.events);
+    EXPECT_EQ(decoded->metrics, json.metrics);
     EXPECT_EQ(decoded->diagnostics, json.diagnostics);
     compared += json.events.size();
+    compared_metrics += json.metrics.size();
   }
 }
 
@@ -134,8 +146,10 @@ TEST(VendorIndex, TestTreeGivesTheJsonModels) {
   EXPECT_FALSE(pmucat::is_vendor_index(kTestTree));
   EXPECT_EQ(read_text(out.path("index/x86/mapfile.csv")), read_text(kTestTree / "x86/mapfile.csv"));
   std::size_t compared = 0;
-  expect_index_matches_json(kTestTree, out.path("index"), compared);
+  std::size_t compared_metrics = 0;
+  expect_index_matches_json(kTestTree, out.path("index"), compared, compared_metrics);
   EXPECT_GT(compared, 0U);
+  EXPECT_GT(compared_metrics, 0U);
   // The test tree's broken file and duplicates are kept as the model's diagnostics.
   auto index = pmucat::open_vendor_index_model(out.path("index"), "x86", "testlake");
   ASSERT_TRUE(index.has_value());
@@ -169,9 +183,12 @@ TEST(VendorIndex, KernelTreeGivesTheJsonModels) {
   // lookups of the test tree cover every name).
   const auto start = std::chrono::steady_clock::now();
   std::size_t compared = 0;
-  expect_index_matches_json(dir, out.path("index"), compared, 7);
+  std::size_t compared_metrics = 0;
+  expect_index_matches_json(dir, out.path("index"), compared, compared_metrics, 7);
   EXPECT_EQ(compared, summary->events);
-  std::printf("compared %zu events of the kernel tree in %.1f s\n", compared,
+  EXPECT_EQ(compared_metrics, summary->metrics);
+  std::printf("compared %zu events and %zu metrics of the kernel tree in %.1f s\n", compared,
+              compared_metrics,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
@@ -206,6 +223,23 @@ VendorModel small_model() {
     event.has_perf_description = true;
     model.events.push_back(event);
   }
+  for (const std::string& name : {std::string("IPC"), std::string("m\0\xff", 3)}) {
+    pmucat::VendorMetric metric;
+    metric.name = name;
+    metric.expr = "a / b";
+    metric.group = "G1;G2";
+    metric.threshold = "IPC > 1";
+    metric.scale_unit = "100%";
+    metric.brief_description = std::string("any byte: \0\xff", 12);
+    metric.event_name = "e";
+    metric.topic = "metrics";
+    metric.location.file = "x86/tiny/m.json";
+    metric.location.line = 9;
+    metric.location.offset = 1ULL << 40U;
+    metric.per_pkg = true;
+    metric.system_table = true;
+    model.metrics.push_back(metric);
+  }
   pmucat::Diagnostic warning = pmucat::make_file_diagnostic(
       pmucat::Severity::warning, "vendor-event-duplicate", "x86/tiny/a.json", "twice");
   warning.notes.push_back(warning);
@@ -221,7 +255,11 @@ TEST(VendorIndex, RoundTripsAnyBytesAndFindsEveryNameInTableOrder) {
   auto decoded = index->model();
   ASSERT_TRUE(decoded.has_value());
   EXPECT_EQ(decoded->events, model.events);
+  EXPECT_EQ(decoded->metrics, model.metrics);
   EXPECT_EQ(decoded->diagnostics, model.diagnostics);
+  auto metrics = index->metrics();
+  ASSERT_TRUE(metrics.has_value());
+  EXPECT_EQ(*metrics, model.metrics);
   auto twos = index->named("b.two");
   ASSERT_TRUE(twos.has_value());
   EXPECT_EQ(twos->size(), 2U);

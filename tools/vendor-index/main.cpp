@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   }
   const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
   std::printf(
-      "pmucat-vendor-index: %zu architectures, %zu models, %zu events, %zu bytes in %.2f s\n",
-      summary->archs, summary->models, summary->events, summary->bytes, elapsed.count());
+      "pmucat-vendor-index: %zu architectures, %zu models, %zu events, %zu metrics, %zu bytes in "
+      "%.2f s\n",
+      summary->archs, summary->models, summary->events, summary->metrics, summary->bytes,
+      elapsed.count());
   return 0;
 }

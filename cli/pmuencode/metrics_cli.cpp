@@ -1,0 +1,118 @@
+#include "pmuencode/metrics_cli.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "common/app.h"
+#include "common/exit_codes.h"
+#include "common/json.h"
+#include "pmuencode/output.h"
+
+namespace pmucat::cli {
+
+int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
+                const EncodeOptions& encode_options, DiagnosticPrinter& printer) {
+  MetricExpandOptions expand_options;
+  expand_options.no_group = options.no_group;
+  expand_options.no_merge = options.no_merge;
+  expand_options.nmi_watchdog =
+      options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
+  expand_options.literals = host_metric_literals();
+  for (const std::string& item : options.literals) {
+    const auto eq = item.find('=');
+    double value = 0;
+    const char* begin = eq == std::string::npos ? nullptr : item.c_str() + eq + 1;
+    char* end = nullptr;
+    if (begin != nullptr) value = std::strtod(begin, &end);
+    if (begin == nullptr || end == begin || *end != '\0' ||
+        !expand_options.literals.set(std::string_view(item).substr(0, eq), value)) {
+      printer.error(fmt::format(
+          "--literal '{}': expected NAME=VALUE with NAME one of smt_on, num_cpus, num_cores, "
+          "num_dies, num_packages, core_wide, system_tsc_freq",
+          item));
+      return to_int(ExitCode::usage);
+    }
+  }
+  if (catalog.vendor_metrics().empty()) {
+    printer.error(
+        "no metrics: the vendor catalog has no model for this CPU (give --cpuid and "
+        "--events-dir)");
+    return to_int(ExitCode::rejected);
+  }
+  const auto table = metric_definitions(catalog);
+  auto expansion = expand_metric_table(table, options.names, expand_options);
+  if (!expansion) {
+    printer.print(expansion.error());
+    return to_int(ExitCode::rejected);
+  }
+  if (options.perf_only) {
+    std::string out;
+    for (const auto& list : expansion->event_lists) {
+      out += list;
+      out += '\n';
+    }
+    write_stdout(out);
+    return to_int(ExitCode::success);
+  }
+  auto encoded = encode_metrics(catalog, std::move(*expansion), encode_options);
+  if (!encoded) {
+    printer.print(encoded.error());
+    return to_int(ExitCode::rejected);
+  }
+  for (const EncodedEvent& event : encoded->events) {
+    for (const Diagnostic& warning : event.warnings) printer.print(warning);
+  }
+  const auto& exp = encoded->expansion;
+  if (options.json) {
+    Json lists = Json::array();
+    for (std::size_t i = 0; i < exp.event_lists.size(); ++i) {
+      Json events = Json::array();
+      for (std::size_t e = encoded->list_begin[i]; e < encoded->list_begin[i + 1]; ++e) {
+        events.push_back(e);
+      }
+      lists.push_back(Json{{"events", exp.event_lists[i]}, {"attrs", events}});
+    }
+    Json metrics = Json::array();
+    for (std::size_t m = 0; m < exp.metrics.size(); ++m) {
+      const auto& metric = exp.metrics[m];
+      Json ids = Json::array();
+      for (std::size_t i = 0; i < metric.ids.size(); ++i) {
+        ids.push_back(Json{{"id", metric.ids[i]}, {"attrs", encoded->id_events[m][i]}});
+      }
+      Json item{{"MetricName", metric.name}};
+      if (metric.modifier) item["modifier"] = *metric.modifier;
+      item["MetricExpr"] = metric.expr;
+      if (!metric.unit.empty()) item["ScaleUnit"] = metric.unit;
+      item["references"] = metric.references;
+      item["grouped"] = metric.grouped;
+      item["event_list"] = metric.event_list;
+      item["ids"] = std::move(ids);
+      metrics.push_back(std::move(item));
+    }
+    Json attrs = Json::array();
+    for (const EncodedEvent& event : encoded->events) attrs.push_back(encoded_to_json(event));
+    Json doc{{"event_lists", std::move(lists)},
+             {"metrics", std::move(metrics)},
+             {"attrs", std::move(attrs)}};
+    write_stdout(dump_json(doc));
+    return to_int(ExitCode::success);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < exp.event_lists.size(); ++i) {
+    out += fmt::format("# metric events: {}\n", exp.event_lists[i]);
+    const std::span<const EncodedEvent> all = encoded->events;
+    out += render_attr_dumps(
+        all.subspan(encoded->list_begin[i], encoded->list_begin[i + 1] - encoded->list_begin[i]));
+  }
+  for (const auto& metric : exp.metrics) {
+    out += fmt::format("# metric {}{}{}: {} (events of list {})\n", metric.name,
+                       metric.modifier ? ":" : "", metric.modifier.value_or(""), metric.expr,
+                       metric.event_list + 1);
+  }
+  write_stdout(out);
+  return to_int(ExitCode::success);
+}
+
+}  // namespace pmucat::cli

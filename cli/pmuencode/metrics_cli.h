@@ -1,0 +1,29 @@
+// pmuencode -M: metrics expanded into the events perf 6.1's `perf stat -M` opens.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/metrics.h"
+
+namespace pmucat::cli {
+
+struct MetricsCliOptions {
+  std::string names;                  // -M
+  bool no_group = false;              // --metric-no-group
+  bool no_merge = false;              // --metric-no-merge
+  std::string nmi_watchdog;           // --nmi-watchdog on|off; empty: the host's
+  std::vector<std::string> literals;  // --literal NAME=VALUE
+  bool json = false;
+  bool perf_only = false;  // --perf: the event lists perf parses, one per line
+};
+
+// Runs -M; returns the exit status.
+int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
+                const EncodeOptions& encode_options, DiagnosticPrinter& printer);
+
+}  // namespace pmucat::cli

@@ -1,0 +1,36 @@
+#include <utility>
+#include <vector>
+
+#include "pmucat/metrics.h"
+#include "pmucat/vendor_events.h"
+
+namespace pmucat {
+
+std::vector<MetricDefinition> metric_definitions(const Catalog& catalog) {
+  std::vector<MetricDefinition> out;
+  const auto metrics = catalog.vendor_metrics();
+  out.reserve(metrics.size());
+  for (const VendorMetric& m : metrics) {
+    if (m.system_table) continue;
+    MetricDefinition d;
+    d.name = m.name;
+    d.expr = m.expr;
+    d.group = m.group;
+    d.constraint = m.constraint;
+    d.unit = m.scale_unit;
+    d.file = m.location.file;
+    out.push_back(d);
+  }
+  return out;
+}
+
+Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view names,
+                                        const MetricExpandOptions& options,
+                                        const EncodeOptions& encode_options) {
+  const auto table = metric_definitions(catalog);
+  auto expansion = expand_metric_table(table, names, options);
+  if (!expansion) return unexpected(std::move(expansion.error()));
+  return encode_metrics(catalog, std::move(*expansion), encode_options);
+}
+
+}  // namespace pmucat

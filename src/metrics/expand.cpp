@@ -1,0 +1,467 @@
+// metricgroup.c of perf 6.1, as facts: which metrics a name selects, references, sorting,
+// sharing events between metrics, and the event strings. Our code.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perf_ids.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/metrics.h"
+#include "pmucat/suggest.h"
+
+namespace pmucat {
+
+namespace {
+
+using metrics_detail::PerfIdMap;
+
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// strcasestr: the first case-insensitive occurrence of `needle` in `hay`, or npos.
+std::size_t find_ci(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return 0;
+  if (needle.size() > hay.size()) return std::string_view::npos;
+  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    bool ok = true;
+    for (std::size_t j = 0; j < needle.size(); ++j) {
+      if (lower(hay[i + j]) != lower(needle[j])) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return i;
+  }
+  return std::string_view::npos;
+}
+
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+// perf's match_metric(n, list): `n` a metric's name or group string (empty = NULL).
+bool match_metric(std::string_view n, std::string_view list) {
+  if (list == "all") return true;
+  if (n.empty()) return iequal(list, "No_group");
+  const std::size_t m = find_ci(n, list);
+  if (m == std::string_view::npos) return false;
+  // Only the first occurrence counts, as with strcasestr.
+  const bool start_ok = m == 0 || n[m - 1] == ';' || n[m - 1] == ' ';
+  const std::size_t end = m + list.size();
+  const bool end_ok = end == n.size() || n[end] == ';';
+  return start_ok && end_ok;
+}
+
+constexpr std::array<std::string_view, 3> kToolEvents = {"duration_time", "user_time",
+                                                         "system_time"};
+
+int tool_event_index(std::string_view id) {
+  for (std::size_t i = 0; i < kToolEvents.size(); ++i) {
+    if (id == kToolEvents[i]) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+struct Metric {
+  const MetricDefinition* pe = nullptr;
+  std::optional<std::string> modifier;
+  PerfIdMap ids;
+  std::vector<std::string> refs;
+  bool has_constraint = false;
+  std::optional<std::size_t> own_list;  // the event list parsed for this metric
+};
+
+struct Visited {
+  std::string_view name;
+  const Visited* parent;
+};
+
+class Expander {
+ public:
+  Expander(std::span<const MetricDefinition> table, const MetricExpandOptions& options)
+      : table_(table), options_(options) {}
+
+  std::optional<Diagnostic> error;
+
+  // metricgroup__find_metric: the first metric of the table whose name matches `key`.
+  const MetricDefinition* find_metric(std::string_view key) const {
+    for (const auto& pe : table_) {
+      if (match_metric(pe.name, key)) return &pe;
+    }
+    return nullptr;
+  }
+
+  bool add_metric(std::list<Metric>& list, const MetricDefinition& pe,
+                  const std::optional<std::string>& modifier, Metric* root,
+                  const Visited* visited) {
+    // arch_get_runtimeparam is 1 off powerpc: one metric, runtime 0.
+    for (const Visited* v = visited; v != nullptr; v = v->parent) {
+      if (pe.name == v->name) {
+        std::vector<std::string_view> chain;
+        for (const Visited* w = visited; w != nullptr; w = w->parent) chain.push_back(w->name);
+        std::reverse(chain.begin(), chain.end());
+        std::string path;
+        for (auto n : chain) {
+          path.append(n);
+          path.append(" -> ");
+        }
+        path.append(pe.name);
+        error = make_file_diagnostic(Severity::error, to_string(DiagId::metric_recursion), pe.file,
+                                     fmt::format("recursion detected for {}: {}", pe.name, path));
+        return false;
+      }
+    }
+    const bool is_root = root == nullptr;
+    Metric fresh;
+    if (is_root) {
+      fresh.pe = &pe;
+      fresh.modifier = modifier;
+      fresh.has_constraint =
+          options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
+      root = &fresh;
+    } else {
+      for (const auto& r : root->refs) {
+        if (r == pe.name) return true;
+      }
+      root->refs.emplace_back(pe.name);
+    }
+    if (auto d = metrics_detail::find_ids(pe.expr, 0, options_.literals, pe.file, root->ids)) {
+      d->message = fmt::format("metric {}: {}", pe.name, d->message);
+      error = std::move(*d);
+      return false;
+    }
+    const Visited node{pe.name, visited};
+    if (!resolve(list, modifier, *root, &node)) return false;
+    if (is_root) list.push_front(std::move(fresh));
+    return true;
+  }
+
+  bool resolve(std::list<Metric>& list, const std::optional<std::string>& modifier, Metric& root,
+               const Visited* visited) {
+    std::vector<std::pair<const MetricDefinition*, std::string>> pending;
+    root.ids.for_each([&](const std::string& key) {
+      if (const auto* pe = find_metric(key)) pending.emplace_back(pe, key);
+    });
+    for (const auto& p : pending) root.ids.erase(p.second);
+    for (const auto& p : pending) {
+      if (!add_metric(list, *p.first, modifier, &root, visited)) return false;
+    }
+    return true;
+  }
+
+  std::optional<std::list<Metric>> select(std::string_view names) {
+    std::list<Metric> metrics;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t comma = names.find(',', start);
+      std::string_view word =
+          names.substr(start, comma == std::string_view::npos ? names.npos : comma - start);
+      std::optional<std::string> modifier;
+      if (const auto colon = word.find(':'); colon != std::string_view::npos) {
+        modifier = std::string(word.substr(colon + 1));
+        word = word.substr(0, colon);
+      }
+      std::list<Metric> local;
+      bool has_match = false;
+      for (const auto& pe : table_) {
+        if (!pe.expr.empty() && (match_metric(pe.group, word) || match_metric(pe.name, word))) {
+          has_match = true;
+          if (!add_metric(local, pe, modifier, nullptr, nullptr)) return std::nullopt;
+        }
+      }
+      if (!has_match) {
+        error = unknown(names, start, word);
+        return std::nullopt;
+      }
+      metrics.splice(metrics.begin(), local);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    return metrics;
+  }
+
+  Diagnostic unknown(std::string_view names, std::size_t offset, std::string_view word) const {
+    auto d =
+        make_diagnostic(Severity::error, to_string(DiagId::metric_not_found), "<metrics>", names,
+                        offset, word.size(), fmt::format("cannot find metric or group '{}'", word));
+    std::vector<std::string> candidates;
+    for (const auto& pe : table_) {
+      if (pe.expr.empty()) continue;
+      candidates.emplace_back(pe.name);
+      std::string_view g = pe.group;
+      while (!g.empty()) {
+        const auto semi = g.find(';');
+        const auto one = g.substr(0, semi);
+        if (!one.empty() &&
+            std::find(candidates.begin(), candidates.end(), one) == candidates.end()) {
+          candidates.emplace_back(one);
+        }
+        if (semi == std::string_view::npos) break;
+        g = g.substr(semi + 1);
+      }
+    }
+    if (auto near = nearest_name(word, candidates))
+      d.hint = fmt::format("did you mean '{}'?", *near);
+    return d;
+  }
+
+ private:
+  std::span<const MetricDefinition> table_;
+  const MetricExpandOptions& options_;
+};
+
+// metricgroup__build_event_string
+std::string build_event_string(const PerfIdMap& ids, const std::optional<std::string>& modifier,
+                               bool has_constraint) {
+  std::string out;
+  bool no_group = true;
+  std::array<bool, kToolEvents.size()> tools{};
+  ids.for_each([&](const std::string& id) {
+    if (const int t = tool_event_index(id); t >= 0) {
+      tools[static_cast<std::size_t>(t)] = true;
+      return;
+    }
+    if (no_group) {
+      if (!has_constraint) out.push_back('{');
+      no_group = false;
+    } else {
+      out.push_back(',');
+    }
+    std::string_view rest;
+    bool has_rest = false;
+    if (const auto at = id.find('@'); at != std::string::npos) {
+      const auto last = id.rfind('@');
+      out.append(id, 0, at);
+      out.push_back('/');
+      if (last > at) out.append(id, at + 1, last - at - 1);
+      out.append(",metric-id=");
+      rest = std::string_view(id).substr(last + 1);
+      has_rest = true;
+    } else {
+      if (const auto colon = id.find(':'); colon != std::string::npos) {
+        out.append(id, 0, colon);
+        rest = std::string_view(id).substr(colon + 1);
+        has_rest = true;
+      } else {
+        out.append(id);
+      }
+      out.append("/metric-id=");
+    }
+    out.append(encode_metric_id(id));
+    out.push_back('/');
+    if (has_rest) out.append(rest);
+    if (modifier) out.append(*modifier);
+  });
+  if (!no_group && !has_constraint) out.append("}:W");
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    if (!tools[i]) continue;
+    if (!no_group) out.push_back(',');
+    no_group = false;
+    out.append(kToolEvents[i]);
+  }
+  return out;
+}
+
+std::size_t count_without_tools(const PerfIdMap& ids) {
+  std::size_t n = ids.size();
+  for (auto t : kToolEvents) {
+    if (ids.contains(t)) --n;
+  }
+  return n;
+}
+
+bool subset_of(const PerfIdMap& haystack, const PerfIdMap& needles) {
+  bool ok = true;
+  needles.for_each([&](const std::string& k) {
+    if (ok && !haystack.contains(k)) ok = false;
+  });
+  return ok;
+}
+
+}  // namespace
+
+bool MetricLiterals::set(std::string_view name, double value) {
+  if (!name.empty() && name.front() == '#') name.remove_prefix(1);
+  if (iequal(name, "smt_on")) {
+    smt_on = value;
+  } else if (name == "num_cpus") {
+    num_cpus = value;
+  } else if (name == "num_cores") {
+    num_cores = value;
+  } else if (name == "num_dies") {
+    num_dies = value;
+  } else if (name == "num_packages") {
+    num_packages = value;
+  } else if (name == "core_wide") {
+    core_wide = value;
+  } else if (iequal(name, "system_tsc_freq")) {
+    system_tsc_freq = value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool metric_matches(const MetricDefinition& metric, std::string_view name) {
+  return match_metric(metric.group, name) || match_metric(metric.name, name);
+}
+
+std::string encode_metric_id(std::string_view id) {
+  static constexpr std::string_view kCode = ",-=@";
+  std::string out;
+  out.reserve(id.size());
+  for (char c : id) {
+    if (const auto p = kCode.find(c); p != std::string_view::npos) {
+      out.push_back('!');
+      out.push_back(static_cast<char>('0' + p));
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string decode_metric_id(std::string_view id) {
+  static constexpr std::string_view kCode = ",-=@";
+  std::string out;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    if (id[i] == '!' && i + 1 < id.size()) {
+      const auto k = static_cast<std::size_t>(id[i + 1] - '0');
+      if (k < kCode.size()) {
+        out.push_back(kCode[k]);
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(id[i]);
+  }
+  return out;
+}
+
+Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> table,
+                                              std::string_view names,
+                                              const MetricExpandOptions& options) {
+  Expander expander(table, options);
+  auto selected = expander.select(names);
+  if (!selected) return unexpected(std::move(*expander.error));
+  std::list<Metric>& list = *selected;
+  // list_sort: stable, most ids (tool events not counted) first.
+  list.sort([](const Metric& a, const Metric& b) {
+    return count_without_tools(a.ids) > count_without_tools(b.ids);
+  });
+
+  MetricExpansion out;
+  std::array<bool, kToolEvents.size()> tools{};
+  // parse_ids: tool events added to every list (unless no_merge), duration_time to an empty one.
+  auto parse_ids = [&](PerfIdMap& ids, const std::optional<std::string>& modifier,
+                       bool has_constraint) {
+    if (!options.no_merge || ids.size() == 0) {
+      bool added = false;
+      for (std::size_t i = 0; i < tools.size(); ++i) {
+        if (tools[i]) {
+          ids.insert(kToolEvents[i]);
+          added = true;
+        }
+      }
+      if (!added && ids.size() == 0) ids.insert("duration_time");
+    }
+    out.event_lists.push_back(build_event_string(ids, modifier, has_constraint));
+    return out.event_lists.size() - 1;
+  };
+
+  std::optional<std::size_t> combined;
+  if (!options.no_merge) {
+    for (const auto& m : list) {
+      for (std::size_t i = 0; i < tools.size(); ++i) {
+        if (m.ids.contains(kToolEvents[i])) tools[i] = true;
+      }
+    }
+    PerfIdMap combined_ids;
+    for (const auto& m : list) {
+      if (m.has_constraint && !m.modifier) {
+        m.ids.for_each([&](const std::string& k) { combined_ids.insert(k); });
+      }
+    }
+    if (combined_ids.size() != 0) combined = parse_ids(combined_ids, std::nullopt, true);
+  }
+
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    Metric& m = *it;
+    std::optional<std::size_t> used;
+    if (combined && m.has_constraint) {
+      used = combined;
+    } else if (!options.no_merge) {
+      for (auto n = list.begin(); n != it; ++n) {
+        if (!n->own_list) continue;
+        if (n->modifier != m.modifier) continue;
+        if (subset_of(n->ids, m.ids)) {
+          used = n->own_list;
+          break;
+        }
+      }
+    }
+    if (!used) {
+      m.own_list = parse_ids(m.ids, m.modifier, m.has_constraint);
+      used = m.own_list;
+    }
+    ExpandedMetric e;
+    e.name = std::string(m.pe->name);
+    e.modifier = m.modifier;
+    e.expr = std::string(m.pe->expr);
+    e.unit = std::string(m.pe->unit);
+    e.ids = m.ids.keys();
+    e.references = m.refs;
+    e.grouped = !m.has_constraint;
+    e.event_list = *used;
+    out.metrics.push_back(std::move(e));
+  }
+  return out;
+}
+
+Expected<EncodedMetrics> encode_metrics(const Catalog& catalog, MetricExpansion expansion,
+                                        const EncodeOptions& options) {
+  EncodedMetrics out;
+  for (const auto& list : expansion.event_lists) {
+    out.list_begin.push_back(out.events.size());
+    auto encoded = encode(catalog, list, options);
+    if (!encoded) return unexpected(encoded.error());
+    const std::size_t base = out.events.size();
+    for (auto& ev : *encoded) {
+      if (ev.group_leader) *ev.group_leader += base;
+      out.events.push_back(std::move(ev));
+    }
+  }
+  out.list_begin.push_back(out.events.size());
+  for (const auto& m : expansion.metrics) {
+    std::vector<std::vector<std::size_t>> per_id;
+    const std::size_t begin = out.list_begin[m.event_list];
+    const std::size_t end = out.list_begin[m.event_list + 1];
+    for (const auto& id : m.ids) {
+      std::vector<std::size_t> hits;
+      for (std::size_t i = begin; i < end; ++i) {
+        const auto& ev = out.events[i];
+        const std::string mid =
+            ev.settings.metric_id ? decode_metric_id(*ev.settings.metric_id) : ev.spec;
+        if (mid == id) hits.push_back(i);
+      }
+      per_id.push_back(std::move(hits));
+    }
+    out.id_events.push_back(std::move(per_id));
+  }
+  out.expansion = std::move(expansion);
+  return out;
+}
+
+}  // namespace pmucat

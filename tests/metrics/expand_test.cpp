@@ -1,0 +1,175 @@
+// Metric expansion (pmucat/metrics.h) over small tables of fictional metrics: perf 6.1's
+// selection rule, references and cycles, sharing events between metrics, weak groups, tool
+// events, metric-id escaping, modifiers, unknown names.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "pmucat/metrics.h"
+
+namespace pmucat {
+namespace {
+
+using Lists = std::vector<std::string>;
+
+MetricDefinition metric(std::string_view name, std::string_view expr, std::string_view group = {},
+                        std::string_view constraint = {}) {
+  MetricDefinition m;
+  m.name = name;
+  m.expr = expr;
+  m.group = group;
+  m.constraint = constraint;
+  m.file = "fixture.json";
+  return m;
+}
+
+const std::vector<MetricDefinition>& table() {
+  static const std::vector<MetricDefinition> t = {
+      metric("IPC", "inst / cyc", "Summary;Pipeline"),
+      metric("CPI", "1 / IPC", "Summary"),
+      metric("Sum", "x + y", "Other"),
+      metric("Ratio", "x / y", "Other"),
+      metric("Tsc", "msr@tsc@ / inst", "Odd"),
+      metric("Rate", "x / duration_time", ""),
+      metric("Watch", "w1 + w2", "Nmi", "NO_NMI_WATCHDOG"),
+      metric("Smt", "a if #smt_on else b", "Lit"),
+      metric("Const", "1 if #smt_on else 1", "Lit"),
+      metric("LoopA", "LoopB + 1", "Loop"),
+      metric("LoopB", "LoopA * 2", "Loop"),
+      metric("Broken", "x + (y", "Bad"),
+  };
+  return t;
+}
+
+MetricExpansion expand(std::string_view names, const MetricExpandOptions& options = {}) {
+  auto e = expand_metric_table(table(), names, options);
+  EXPECT_TRUE(e.has_value()) << (e ? "" : e.error().message);
+  return e ? *e : MetricExpansion{};
+}
+
+TEST(MetricMatches, PerfsRule) {
+  const auto& ipc = table()[0];
+  EXPECT_TRUE(metric_matches(ipc, "IPC"));
+  EXPECT_TRUE(metric_matches(ipc, "ipc"));
+  EXPECT_TRUE(metric_matches(ipc, "summary"));
+  EXPECT_TRUE(metric_matches(ipc, "Pipeline"));
+  EXPECT_TRUE(metric_matches(ipc, "all"));
+  EXPECT_FALSE(metric_matches(ipc, "Pipe"));
+  EXPECT_FALSE(metric_matches(ipc, "Summary;Pipeline;"));
+  EXPECT_FALSE(metric_matches(ipc, "No_group"));
+  EXPECT_TRUE(metric_matches(table()[5], "no_GROUP"));
+}
+
+TEST(ExpandMetrics, OneMetricIsAWeakGroupWithMetricIds) {
+  const auto e = expand("IPC");
+  EXPECT_EQ(e.event_lists, (Lists{"{cyc/metric-id=cyc/,inst/metric-id=inst/}:W"}));
+  ASSERT_EQ(e.metrics.size(), 1U);
+  EXPECT_EQ(e.metrics[0].name, "IPC");
+  EXPECT_EQ(e.metrics[0].ids, (Lists{"cyc", "inst"}));
+  EXPECT_TRUE(e.metrics[0].grouped);
+}
+
+TEST(ExpandMetrics, ReferencesAreResolvedIntoTheRoot) {
+  const auto e = expand("CPI");
+  ASSERT_EQ(e.metrics.size(), 1U);
+  EXPECT_EQ(e.metrics[0].references, (Lists{"IPC"}));
+  EXPECT_EQ(e.metrics[0].ids.size(), 2U);
+}
+
+TEST(ExpandMetrics, SharedEventsAndNoMerge) {
+  // Summary = IPC and CPI: the same ids, one list.
+  auto e = expand("Summary");
+  EXPECT_EQ(e.event_lists.size(), 1U);
+  ASSERT_EQ(e.metrics.size(), 2U);
+  EXPECT_EQ(e.metrics[0].event_list, 0U);
+  EXPECT_EQ(e.metrics[1].event_list, 0U);
+  MetricExpandOptions no_merge;
+  no_merge.no_merge = true;
+  e = expand("Summary", no_merge);
+  EXPECT_EQ(e.event_lists.size(), 2U);
+}
+
+TEST(ExpandMetrics, GroupOrderIsReversedTableOrderThenStableSort) {
+  // Other = Sum, Ratio (2 ids each): perf adds each at the head, so Ratio comes first.
+  const auto e = expand("Other");
+  ASSERT_EQ(e.metrics.size(), 2U);
+  EXPECT_EQ(e.metrics[0].name, "Ratio");
+  EXPECT_EQ(e.metrics[1].name, "Sum");
+  // Later names go before earlier ones, then the most ids first.
+  const auto f = expand("Rate,IPC");
+  ASSERT_EQ(f.metrics.size(), 2U);
+  EXPECT_EQ(f.metrics[0].name, "IPC");
+}
+
+TEST(ExpandMetrics, NoGroup) {
+  MetricExpandOptions o;
+  o.no_group = true;
+  const auto e = expand("IPC", o);
+  // No group: every metric is constrained, so one combined list without braces.
+  // A fresh map for the combined list: inserted cyc then inst, iterated inst first.
+  EXPECT_EQ(e.event_lists, (Lists{"inst/metric-id=inst/,cyc/metric-id=cyc/"}));
+  EXPECT_FALSE(e.metrics[0].grouped);
+}
+
+TEST(ExpandMetrics, NmiWatchdogConstraint) {
+  auto e = expand("Watch");
+  EXPECT_EQ(e.event_lists.size(), 1U);
+  EXPECT_EQ(e.event_lists[0].front(), '{');
+  MetricExpandOptions o;
+  o.nmi_watchdog = true;
+  e = expand("Watch", o);
+  ASSERT_EQ(e.event_lists.size(), 1U);
+  EXPECT_NE(e.event_lists[0].front(), '{');
+}
+
+TEST(ExpandMetrics, ToolEventsOutsideTheGroupAndInEveryList) {
+  auto e = expand("Rate");
+  EXPECT_EQ(e.event_lists, (Lists{"{x/metric-id=x/}:W,duration_time"}));
+  // With Rate present, duration_time is added to every list.
+  e = expand("Rate,IPC");
+  ASSERT_EQ(e.event_lists.size(), 2U);
+  EXPECT_NE(e.event_lists[0].find("}:W,duration_time"), std::string::npos);
+  EXPECT_NE(e.event_lists[1].find("}:W,duration_time"), std::string::npos);
+}
+
+TEST(ExpandMetrics, PmuEscapedIdsAndModifiers) {
+  auto e = expand("Tsc");
+  EXPECT_EQ(e.event_lists, (Lists{"{inst/metric-id=inst/,msr/tsc,metric-id=msr!3tsc!3/}:W"}));
+  e = expand("IPC:u");
+  EXPECT_EQ(e.event_lists, (Lists{"{cyc/metric-id=cyc/u,inst/metric-id=inst/u}:W"}));
+  EXPECT_EQ(e.metrics[0].modifier, std::optional<std::string>("u"));
+  EXPECT_EQ(encode_metric_id("a,b-c=d@e"), "a!0b!1c!2d!3e");
+  EXPECT_EQ(decode_metric_id("a!0b!1c!2d!3e"), "a,b-c=d@e");
+}
+
+TEST(ExpandMetrics, LiteralsChooseTheBranch) {
+  MetricExpandOptions o;
+  o.literals.smt_on = 1;
+  EXPECT_EQ(expand("Smt", o).event_lists, (Lists{"{a/metric-id=a/}:W"}));
+  o.literals.smt_on = 0;
+  EXPECT_EQ(expand("Smt", o).event_lists, (Lists{"{b/metric-id=b/}:W"}));
+  // No event left: perf parses duration_time alone.
+  EXPECT_EQ(expand("Const", o).event_lists, (Lists{"duration_time"}));
+}
+
+TEST(ExpandMetrics, Errors) {
+  auto e = expand_metric_table(table(), "IPX");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().id, "metric-not-found");
+  EXPECT_EQ(e.error().hint, "did you mean 'IPC'?");
+  e = expand_metric_table(table(), "IPC,Nope");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().range.column, 5U);
+  e = expand_metric_table(table(), "LoopA");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().id, "metric-recursion");
+  EXPECT_NE(e.error().message.find("LoopA -> LoopB -> LoopA"), std::string::npos);
+  e = expand_metric_table(table(), "Broken");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().id, "metric-expr-invalid");
+  EXPECT_EQ(e.error().range.file, "fixture.json");
+}
+
+}  // namespace
+}  // namespace pmucat
