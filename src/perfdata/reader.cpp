@@ -354,12 +354,24 @@ class Parser {
     return true;
   }
 
+  // A pipe stream that stops inside a record (perf killed, a full disk): what came before is
+  // good and kept, as perf script keeps it; the cut is a warning naming where the data ends.
+  bool cut(std::uint64_t at, std::string_view what, std::uint64_t left) {
+    problems_->warning(at, fmt::format("the pipe stream is cut inside {} ({} bytes left): the "
+                                       "{} records before byte offset {} are good and kept, "
+                                       "the rest is dropped",
+                                       what, left, records_seen_, at));
+    return true;
+  }
+
   // Records of a data section (file mode) or everything after the pipe header.
   bool parse_records(RecordWindow& in, bool pipe) {
+    pipe_ = pipe;
     Record r;
     while (in.remaining() > 0) {
       const std::uint64_t at = in.offset();
       if (in.remaining() < 8) {
+        if (pipe) return cut(at, "a record header", in.remaining());
         problems_->error(
             at, fmt::format("{} trailing bytes are too few for a record header", in.remaining()));
         return false;
@@ -379,6 +391,9 @@ class Parser {
       const auto payload = in.take(size - 8u);
       if (!payload) {
         if (window_failed(in, at)) return false;
+        if (pipe)
+          return cut(at, fmt::format("a {} record of {} bytes", record_type_name(r.type), size),
+                     left + 8);
         problems_->error(at + 6, fmt::format("{} record of {} bytes runs past the end ({} left)",
                                              record_type_name(r.type), size, left + 8));
         return false;
@@ -429,6 +444,9 @@ class Parser {
     const auto data = in.take(trailer);
     if (!data) {
       if (window_failed(in, at)) return false;
+      if (pipe_)
+        return cut(at, fmt::format("the {} data of {} bytes", record_type_name(r.type), trailer),
+                   left + r.size());
       problems_->error(at, fmt::format("{} data of {} bytes runs past the end ({} left)",
                                        record_type_name(r.type), trailer, left));
       return false;
@@ -537,6 +555,7 @@ class Parser {
   perfdata::FeatureOffsets feature_offsets_;
   bool swap_ = false;
   bool begun_ = false;
+  bool pipe_ = false;
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;
   std::optional<Diagnostic> stopped_;
