@@ -26,7 +26,7 @@ const std::string kTool = PMUCAT_BINARY_DIR "/cli/pmudata/pmudata";
 constexpr std::uint64_t kFileBytes = std::uint64_t{200} << 20;
 // Address space for one pmudata run: shared libraries, a 1 MiB read window, the output
 // buffers, never the input.
-constexpr std::uint64_t kLimitKiB = 128 * 1024;
+constexpr std::uint64_t kLimitKiB = 64 * 1024;
 
 bool same_files(const std::filesystem::path& a, const std::filesystem::path& b) {
   std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
