@@ -74,6 +74,16 @@ Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
   return text ? Streamable::no : Streamable::proto_binary;
 }
 
+// A perf.data whose header size is 16: pipe mode.
+bool is_pipe_mode(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char head[16] = {};
+  const bool full = ::pread(fd, head, 16, 0) == 16;
+  ::close(fd);
+  return full && (head[8] == 16 || head[15] == 16);
+}
+
 class CountVisitor : public PerfDataVisitor {
  public:
   std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
@@ -197,14 +207,23 @@ std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
   const bool text_out =
       (to && *to == DataFormat::proto_text) ||
       (!to && format_for_path(output, PerfDataMode::file) == DataFormat::proto_text);
-  if (kind != Streamable::no && !text_out) {
+  // Into a stream (standard output, a FIFO) nothing can be taken back: a pipe-mode input,
+  // whose late attrs would make the streamed output start over, is read whole there, and a
+  // streaming error is final.
+  std::error_code ec;
+  const bool stream_out = output == "-" || (std::filesystem::exists(output, ec) &&
+                                            !std::filesystem::is_regular_file(output, ec));
+  const bool pipe_in = kind == Streamable::perf_data && is_pipe_mode(input);
+  if (kind != Streamable::no && !text_out &&
+      !(stream_out && pipe_in && size <= limits.file_bytes)) {
     ConvertVisitor visitor(output, to);
     auto summary = kind == Streamable::perf_data ? stream_perf_data(input, visitor, limits)
                                                  : stream_perf_data_proto(input, visitor, limits);
     if (summary) return visitor.finish(summary->header);
     visitor.drop();  // removes the unfinished output
     const bool retry =
-        visitor.restarted() || (kind == Streamable::proto_binary && size <= limits.file_bytes);
+        !stream_out &&
+        (visitor.restarted() || (kind == Streamable::proto_binary && size <= limits.file_bytes));
     if (!retry) return std::move(summary).error();
   }
   // In memory: a .pbtxt on either side, an input that is not a regular file, or a file whose
