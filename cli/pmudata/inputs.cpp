@@ -84,14 +84,28 @@ bool is_pipe_mode(const std::filesystem::path& path) {
   return full && (head[8] == 16 || head[15] == 16);
 }
 
+// Counts records by type; those inside COMPRESSED records too (as "<TYPE> (compressed)").
 class CountVisitor : public PerfDataVisitor {
  public:
-  std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
-  std::optional<Diagnostic> record(const Record& r) override {
-    ++counts[r.type];
+  std::optional<Diagnostic> begin(const PerfData& header) override {
+    other_endian_ = header.other_endian;
     return std::nullopt;
   }
-  std::map<std::uint32_t, std::uint64_t> counts;
+  std::optional<Diagnostic> record(const Record& r) override {
+    ++counts[r.type];
+    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+      // A bad frame stops the expansion; `check` reports it.
+      expandable_ = !compressed_.expand(
+          r, other_endian_, [this](const Record& inner) { ++inner_counts[inner.type]; });
+    }
+    return std::nullopt;
+  }
+  std::map<std::uint32_t, std::uint64_t> counts, inner_counts;
+
+ private:
+  CompressedRecords compressed_;
+  bool other_endian_ = false;
+  bool expandable_ = true;
 };
 
 // Writes records as they come to the output `format` chose; created at begin().
@@ -125,8 +139,21 @@ class ConvertVisitor : public PerfDataVisitor {
     perf_.emplace(std::move(*writer));
     return std::nullopt;
   }
+  // Into a proto the records inside COMPRESSED records are written instead of it (samples
+  // stay samples); into a perf.data COMPRESSED records are copied as they are.
   std::optional<Diagnostic> record(const Record& r) override {
-    return proto_ ? proto_->write(r) : perf_->write(r);
+    if (!proto_) return perf_->write(r);
+    if (r.type != record_type::compressed || !CompressedRecords::supported()) {
+      return proto_->write(r);
+    }
+    std::optional<Diagnostic> error;
+    if (auto bad = compressed_.expand(r, false, [&](const Record& inner) {
+          if (!error) error = proto_->write(inner);
+        })) {
+      return io_diag(output_,
+                     fmt::format("COMPRESSED record at byte offset {}: {}", r.file_offset, *bad));
+    }
+    return error;
   }
   // An attr or feature after the records: the in-memory path places it.
   std::optional<Diagnostic> header_changed(const PerfData&) override { return restart(); }
@@ -153,6 +180,7 @@ class ConvertVisitor : public PerfDataVisitor {
   DataFormat format_ = DataFormat::perf_file;
   std::optional<PerfDataProtoWriter> proto_;
   std::optional<PerfDataWriter> perf_;
+  CompressedRecords compressed_;
   bool restart_ = false;
 };
 
@@ -194,6 +222,9 @@ Expected<LoadedData> load_summary(const std::filesystem::path& path, const Input
         loaded.data.mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
   }
   for (const auto& [type, n] : counter.counts) loaded.record_counts[record_type_name(type)] += n;
+  for (const auto& [type, n] : counter.inner_counts) {
+    loaded.record_counts[record_type_name(type) + " (compressed)"] += n;
+  }
   loaded.record_total = summary->records;
   return loaded;
 }

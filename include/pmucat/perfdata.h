@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -179,6 +180,28 @@ struct StreamSummary {
 // read whole through read_input with `limits`. The same checks as parse_perf_data.
 Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
                                          PerfDataVisitor& visitor, const InputLimits& limits = {});
+
+// The records inside COMPRESSED records (perf record -z, PERF_RECORD_COMPRESSED): one zstd
+// stream runs through all of a file's COMPRESSED records, in order, and a record may continue
+// in the next one, so one CompressedRecords serves a whole file. Memory: one record and a
+// 128 KiB chunk.
+class CompressedRecords {
+ public:
+  CompressedRecords();
+  CompressedRecords(CompressedRecords&&) noexcept;
+  CompressedRecords& operator=(CompressedRecords&&) noexcept;
+  ~CompressedRecords();
+  // Built with zstd (Debian libzstd-dev); without it expand() always fails.
+  static bool supported();
+  // Decompresses one COMPRESSED record, calling `emit` for each record it completes (its
+  // file_offset is the COMPRESSED record's). A message on a bad zstd frame or record.
+  std::optional<std::string> expand(const Record& compressed, bool other_endian,
+                                    const std::function<void(const Record&)>& emit);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // ---- writing ---------------------------------------------------------------------------------
 

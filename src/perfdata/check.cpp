@@ -250,6 +250,17 @@ class CheckVisitor : public PerfDataVisitor {
   }
   std::optional<Diagnostic> record(const Record& r) override {
     checker_->record(r);
+    // The records inside COMPRESSED records are checked as well (with zstd).
+    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+      if (auto bad = compressed_.expand(r, header_.other_endian,
+                                        [this](const Record& inner) { checker_->record(inner); })) {
+        record_problems_.warning(r.file_offset,
+                                 fmt::format("COMPRESSED record cannot be expanded ({}); the "
+                                             "records inside it and after are not checked",
+                                             *bad));
+        expandable_ = false;
+      }
+    }
     return std::nullopt;
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
@@ -260,6 +271,8 @@ class CheckVisitor : public PerfDataVisitor {
   Problems record_problems_;
   PerfData header_;
   std::optional<RecordChecker> checker_;
+  CompressedRecords compressed_;
+  bool expandable_ = true;
 };
 
 }  // namespace
