@@ -8,6 +8,8 @@
 # static link must not see libfmt.so, and Debian ships no libfmt.a). Everything else, and every
 # consumer of the installed library, gets fmt::fmt.
 set(PMUCAT_FMT "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>>:fmt::fmt>")
+# zstd the same way: the fully static tools link libzstd.a, everything else libzstd.so.
+set(PMUCAT_ZSTD "$<IF:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>,zstd::libzstd_static,zstd::libzstd_shared>")
 
 # pmucat_module(<name> [HEADERS <public headers...>] SOURCES <files...> [MODULES <modules it
 #               uses...>] [LIBS <external libs...>])
@@ -29,6 +31,7 @@ function(pmucat_module name)
   set_property(GLOBAL PROPERTY PMUCAT_MODULE_HEADERS_${name} ${M_HEADERS})
   set_property(GLOBAL PROPERTY PMUCAT_MODULE_LIBS_${name} ${M_LIBS})
   list(TRANSFORM M_LIBS REPLACE "^fmt::fmt$" "${PMUCAT_FMT}")
+  list(TRANSFORM M_LIBS REPLACE "^zstd::libzstd_shared$" "${PMUCAT_ZSTD}")
   set(target pmucat_${name})
   add_library(${target} OBJECT ${M_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)

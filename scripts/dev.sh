@@ -29,7 +29,7 @@ packages=(
   clang libclang-rt-14-dev llvm
   libfmt-dev libcli11-dev nlohmann-json3-dev librapidcheck-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  protobuf-compiler libprotobuf-dev
+  protobuf-compiler libprotobuf-dev libzstd-dev
   linux-perf util-linux perl tar gzip strace
   python3 python3-jsonschema libxml2-utils
   hyperfine gnuplot-nox libpfm4-dev time valgrind

@@ -31,12 +31,6 @@ std::string decoded_spec(const Attr& attr, const Catalog* catalog) {
   return out;
 }
 
-std::map<std::string, std::uint64_t> record_counts(const PerfData& data) {
-  std::map<std::string, std::uint64_t> out;
-  for (const auto& r : data.records) ++out[record_type_name(r.type)];
-  return out;
-}
-
 // A short readable summary of a feature payload, empty when we have none.
 std::string feature_summary(std::uint32_t id, const std::vector<std::byte>& payload) {
   switch (id) {
@@ -116,9 +110,9 @@ Json info_json(const LoadedData& loaded, const Catalog* catalog) {
   }
   out["features"] = std::move(features);
   Json counts = Json::object();
-  for (const auto& [name, n] : record_counts(data)) counts[name] = n;
+  for (const auto& [name, n] : loaded.record_counts) counts[name] = n;
   out["records"] = std::move(counts);
-  out["record_total"] = data.records.size();
+  out["record_total"] = loaded.record_total;
   return out;
 }
 
@@ -142,8 +136,9 @@ std::string info_text(const LoadedData& loaded, const Catalog* catalog) {
     out += fmt::format("  {:<16} {:>6} bytes{}{}\n", feature_name(id), payload.size(),
                        summary.empty() ? "" : "  ", summary);
   }
-  out += fmt::format("records: {}\n", data.records.size());
-  for (const auto& [name, n] : record_counts(data)) out += fmt::format("  {:<16} {:>8}\n", name, n);
+  out += fmt::format("records: {}\n", loaded.record_total);
+  for (const auto& [name, n] : loaded.record_counts)
+    out += fmt::format("  {:<16} {:>8}\n", name, n);
   return out;
 }
 

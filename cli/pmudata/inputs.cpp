@@ -1,7 +1,10 @@
 // Input detection and output writing for pmudata.
 #include "pmudata/inputs.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -35,7 +38,241 @@ Expected<PerfData> parse_proto(const InputImage& image, ProtoFormat format,
   return from_perf_data_proto(text, format, path.string());
 }
 
+Diagnostic io_diag(const std::filesystem::path& path, std::string message) {
+  Diagnostic d;
+  d.id = to_string(DiagId::perfdata_io);
+  d.range.file = path.string();
+  d.message = std::move(message);
+  return d;
+}
+
+void count_records(LoadedData& loaded) {
+  for (const auto& r : loaded.data.records) ++loaded.record_counts[record_type_name(r.type)];
+  loaded.record_total = loaded.data.records.size();
+}
+
+enum class Streamable : std::uint8_t { no, perf_data, proto_binary };
+
+// Whether `path` is a regular file this tool can stream, from its first bytes.
+Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Streamable::no;
+  struct stat st {};
+  char head[8] = {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const bool full = regular && ::pread(fd, head, 8, 0) == 8;
+  ::close(fd);
+  if (!full) return Streamable::no;
+  *size = static_cast<std::uint64_t>(st.st_size);
+  const std::string_view magic(head, 8);
+  if (magic == "PERFILE2" || magic == "2ELIFREP") return Streamable::perf_data;
+  bool text = true;
+  for (char c : magic) {
+    const auto u = static_cast<unsigned char>(c);
+    text = text && (u >= 0x20 ? u != 0x7f : (u >= '\t' && u <= '\r'));
+  }
+  return text ? Streamable::no : Streamable::proto_binary;
+}
+
+// A perf.data whose header size is 16: pipe mode.
+bool is_pipe_mode(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char head[16] = {};
+  const bool full = ::pread(fd, head, 16, 0) == 16;
+  ::close(fd);
+  return full && (head[8] == 16 || head[15] == 16);
+}
+
+// Counts records by type; those inside COMPRESSED records too (as "<TYPE> (compressed)").
+class CountVisitor : public PerfDataVisitor {
+ public:
+  std::optional<Diagnostic> begin(const PerfData& header) override {
+    other_endian_ = header.other_endian;
+    return std::nullopt;
+  }
+  std::optional<Diagnostic> record(const Record& r) override {
+    ++counts[r.type];
+    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+      // A bad frame stops the expansion; `check` reports it.
+      expandable_ = !compressed_.expand(
+          r, other_endian_, [this](const Record& inner) { ++inner_counts[inner.type]; });
+    }
+    return std::nullopt;
+  }
+  std::map<std::uint32_t, std::uint64_t> counts, inner_counts;
+
+ private:
+  CompressedRecords compressed_;
+  bool other_endian_ = false;
+  bool expandable_ = true;
+};
+
+// Writes records as they come to the output `format` chose; created at begin().
+class ConvertVisitor : public PerfDataVisitor {
+ public:
+  ConvertVisitor(std::filesystem::path output, std::optional<DataFormat> to)
+      : output_(std::move(output)), to_(to) {}
+
+  std::optional<Diagnostic> begin(const PerfData& header) override {
+    // A proto describing nothing is refused by the in-memory path, with its message.
+    if (header.events.empty()) return restart();
+    format_ = to_ ? *to_ : format_for_path(output_, header.mode);
+    if (format_ == DataFormat::proto_binary) {
+      auto writer = PerfDataProtoWriter::create(output_, header);
+      if (!writer) return std::move(writer).error();
+      proto_.emplace(std::move(*writer));
+      return std::nullopt;
+    }
+    if (header.other_endian) {
+      return io_diag(output_,
+                     "cannot write a model read from an other-endian file (its "
+                     "records are kept in that byte order)");
+    }
+    WriterOptions options = options_like(header);
+    const PerfDataMode mode =
+        format_ == DataFormat::perf_pipe ? PerfDataMode::pipe : PerfDataMode::file;
+    if (mode != header.mode) options.pipe_end_marker = feature::last;
+    options.mode = mode;
+    auto writer = PerfDataWriter::create(output_, header.events, header.features, options);
+    if (!writer) return std::move(writer).error();
+    perf_.emplace(std::move(*writer));
+    return std::nullopt;
+  }
+  // Into a proto the records inside COMPRESSED records are written instead of it (samples
+  // stay samples); into a perf.data COMPRESSED records are copied as they are.
+  std::optional<Diagnostic> record(const Record& r) override {
+    if (!proto_) return perf_->write(r);
+    if (r.type != record_type::compressed || !CompressedRecords::supported()) {
+      return proto_->write(r);
+    }
+    std::optional<Diagnostic> error;
+    if (auto bad = compressed_.expand(r, false, [&](const Record& inner) {
+          if (!error) error = proto_->write(inner);
+        })) {
+      return io_diag(output_,
+                     fmt::format("COMPRESSED record at byte offset {}: {}", r.file_offset, *bad));
+    }
+    return error;
+  }
+  // An attr or feature after the records: the in-memory path places it.
+  std::optional<Diagnostic> header_changed(const PerfData&) override { return restart(); }
+
+  std::optional<Diagnostic> finish(const PerfData& header) {
+    if (proto_) return proto_->finish(header);
+    return perf_->finish();
+  }
+  bool restarted() const { return restart_; }
+  void drop() {
+    proto_.reset();
+    perf_.reset();
+  }
+
+ private:
+  Diagnostic restart() {
+    restart_ = true;
+    Diagnostic d;
+    d.message = "restart in memory";
+    return d;
+  }
+  std::filesystem::path output_;
+  std::optional<DataFormat> to_;
+  DataFormat format_ = DataFormat::perf_file;
+  std::optional<PerfDataProtoWriter> proto_;
+  std::optional<PerfDataWriter> perf_;
+  CompressedRecords compressed_;
+  bool restart_ = false;
+};
+
+Diagnostic too_big_for_text(const std::filesystem::path& path, std::uint64_t size,
+                            std::uint64_t limit) {
+  Diagnostic d = io_diag(path, "");
+  d.id = to_string(DiagId::perfdata_malformed);
+  d.message = fmt::format(
+      "{} is {}: a .pbtxt is built in memory and refused over {} (use .pb, "
+      "which is streamed, or raise --max-input-size)",
+      path.string(), format_byte_size(size), format_byte_size(limit));
+  return d;
+}
+
 }  // namespace
+
+Expected<LoadedData> load_summary(const std::filesystem::path& path, const InputLimits& limits) {
+  std::uint64_t size = 0;
+  const Streamable kind = streamable(path, &size);
+  if (kind == Streamable::no) return load_data(path, limits);
+  CountVisitor counter;
+  auto summary = kind == Streamable::perf_data ? stream_perf_data(path, counter, limits)
+                                               : stream_perf_data_proto(path, counter, limits);
+  if (!summary) {
+    // The in-memory path tells a text proto from a binary one and gives its own message.
+    if (kind == Streamable::proto_binary && size <= limits.file_bytes) {
+      return load_data(path, limits);
+    }
+    return unexpected(std::move(summary).error());
+  }
+  LoadedData loaded;
+  loaded.data = std::move(summary->header);
+  loaded.size_bytes = summary->size_bytes;
+  if (kind == Streamable::proto_binary) {
+    if (loaded.data.events.empty() && summary->records == 0) return load_data(path, limits);
+    loaded.format = DataFormat::proto_binary;
+  } else {
+    loaded.format =
+        loaded.data.mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
+  }
+  for (const auto& [type, n] : counter.counts) loaded.record_counts[record_type_name(type)] += n;
+  for (const auto& [type, n] : counter.inner_counts) {
+    loaded.record_counts[record_type_name(type) + " (compressed)"] += n;
+  }
+  loaded.record_total = summary->records;
+  return loaded;
+}
+
+std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
+                                       const std::filesystem::path& output,
+                                       std::optional<DataFormat> to, const InputLimits& limits,
+                                       std::uint64_t text_limit) {
+  std::uint64_t size = 0;
+  const Streamable kind = streamable(input, &size);
+  const bool text_out =
+      (to && *to == DataFormat::proto_text) ||
+      (!to && format_for_path(output, PerfDataMode::file) == DataFormat::proto_text);
+  // Into a stream (standard output, a FIFO) nothing can be taken back: a pipe-mode input,
+  // whose late attrs would make the streamed output start over, is read whole there, and a
+  // streaming error is final.
+  std::error_code ec;
+  const bool stream_out = output == "-" || (std::filesystem::exists(output, ec) &&
+                                            !std::filesystem::is_regular_file(output, ec));
+  const bool pipe_in = kind == Streamable::perf_data && is_pipe_mode(input);
+  if (kind != Streamable::no && !text_out &&
+      !(stream_out && pipe_in && size <= limits.file_bytes)) {
+    ConvertVisitor visitor(output, to);
+    auto summary = kind == Streamable::perf_data ? stream_perf_data(input, visitor, limits)
+                                                 : stream_perf_data_proto(input, visitor, limits);
+    if (summary) return visitor.finish(summary->header);
+    visitor.drop();  // removes the unfinished output
+    const bool retry =
+        !stream_out &&
+        (visitor.restarted() || (kind == Streamable::proto_binary && size <= limits.file_bytes));
+    if (!retry) return std::move(summary).error();
+  }
+  // In memory: a .pbtxt on either side, an input that is not a regular file, or a file whose
+  // header records come after its records.
+  InputLimits memory = limits;
+  if (text_out || kind == Streamable::no) {
+    if (kind != Streamable::no && size > text_limit && text_out) {
+      return too_big_for_text(input, size, text_limit);
+    }
+  }
+  auto loaded = load_data(input, memory);
+  if (!loaded) return std::move(loaded).error();
+  if (loaded->format == DataFormat::proto_text && loaded->size_bytes > text_limit) {
+    return too_big_for_text(input, loaded->size_bytes, text_limit);
+  }
+  const DataFormat format = to ? *to : format_for_path(output, loaded->data.mode);
+  return save_data(output, loaded->data, format);
+}
 
 Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLimits& limits) {
   auto image = read_input(path, limits);
@@ -48,6 +285,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
     loaded.format =
         data->mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
     loaded.data = std::move(*data);
+    count_records(loaded);
     return loaded;
   }
   // The first bytes say which proto encoding is more plausible; its error is the one reported
@@ -72,6 +310,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
   }
   loaded.format = format == ProtoFormat::binary ? DataFormat::proto_binary : DataFormat::proto_text;
   loaded.data = std::move(*data);
+  count_records(loaded);
   return loaded;
 }
 

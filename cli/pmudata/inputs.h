@@ -3,6 +3,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,10 +15,28 @@ namespace pmucat::cli {
 enum class DataFormat : std::uint8_t { perf_file, perf_pipe, proto_binary, proto_text };
 
 struct LoadedData {
-  PerfData data;
+  PerfData data;  // streamed: the header only (records empty), see record_counts
   DataFormat format = DataFormat::perf_file;
   std::uint64_t size_bytes = 0;
+  std::map<std::string, std::uint64_t> record_counts;  // by record_type_name
+  std::uint64_t record_total = 0;
 };
+
+// A .pbtxt is parsed and printed in memory: inputs larger than this are refused for it unless
+// --max-input-size says otherwise.
+inline constexpr std::uint64_t kTextProtoLimit = std::uint64_t{16} << 20;
+
+// Loads `path` for `info`: a regular perf.data or binary proto is streamed (the records only
+// counted), anything else read whole (load_data).
+Expected<LoadedData> load_summary(const std::filesystem::path& path, const InputLimits& limits);
+
+// Converts `input` to `output`, streaming whenever input and output allow it: a regular
+// perf.data or binary proto to perf.data or binary proto. A .pbtxt on either side is built in
+// memory and refused past `text_limit` bytes of input.
+std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
+                                       const std::filesystem::path& output,
+                                       std::optional<DataFormat> to, const InputLimits& limits,
+                                       std::uint64_t text_limit);
 
 // Reads `path` (at most `max_bytes`, see read_input), telling the format from its first
 // bytes: the PERFILE2 magic, else a binary or text PerfDataProto (the other encoding is tried

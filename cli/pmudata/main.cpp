@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "common/output_path.h"
 #include "common/tree.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmudata/info.h"
 #include "pmudata/inputs.h"
 
@@ -41,7 +42,7 @@ void report(const Diagnostic& d) {
 
 int run_info(const std::string& file, const InputLimits& limits, const CommonOptions& common,
              DiagnosticPrinter& printer) {
-  auto loaded = load_data(file, limits);
+  auto loaded = load_summary(file, limits);
   if (!loaded) {
     report(loaded.error());
     return exit_status_for(loaded.error());
@@ -61,12 +62,12 @@ int run_info(const std::string& file, const InputLimits& limits, const CommonOpt
 }
 
 int run_check(const std::string& file, const InputLimits& limits, const CommonOptions& common) {
-  const auto image = read_input(file, limits);
-  if (!image) {
-    report(image.error());
-    return exit_status_for(image.error());
+  const auto problems = check_perf_data_file(file, limits);
+  // An input that cannot be read at all gives one diagnostic with an I/O id: exit 2.
+  if (problems.size() == 1 && problems.front().id == DiagId::perfdata_io) {
+    report(problems.front());
+    return exit_status_for(problems.front());
   }
-  const auto problems = check_perf_data(image->bytes, file);
   bool errors = false;
   for (const auto& p : problems) errors = errors || p.severity == Severity::error;
   if (common.json) {
@@ -89,15 +90,14 @@ int run_check(const std::string& file, const InputLimits& limits, const CommonOp
 }
 
 int run_convert(const std::string& input, const std::string& output, const std::string& to,
-                const InputLimits& limits) {
-  auto loaded = load_data(input, limits);
-  if (!loaded) {
-    report(loaded.error());
-    return exit_status_for(loaded.error());
-  }
-  const DataFormat format =
-      to.empty() ? format_for_path(output, loaded->data.mode) : *parse_format(to);
-  if (auto error = save_data(output, loaded->data, format)) {
+                const InputLimits& limits, std::uint64_t text_limit) {
+  const std::optional<DataFormat> format =
+      to.empty() ? std::nullopt : std::optional<DataFormat>(*parse_format(to));
+  if (auto error = convert_data(input, output, format, limits, text_limit)) {
+    if (error->id == DiagId::perfdata_io) {
+      report(*error);
+      return exit_status_for(*error);
+    }
     report(*error);
     // A model no output format can hold (an other-endian file, an oversized record) is the
     // input's fault; anything else is an I/O error, exit 2 as on every tool.
@@ -114,15 +114,19 @@ int run(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   InputLimits limits;
+  std::uint64_t text_limit = kTextProtoLimit;
   app.add_option_function<std::string>(
          "--max-input-size",
-         [&limits](const std::string& text) {
+         [&limits, &text_limit](const std::string& text) {
            const auto bytes = parse_byte_size(text);
            if (!bytes || *bytes == 0) throw CLI::ValidationError("--max-input-size", text);
            limits = InputLimits::uniform(*bytes);
+           text_limit = *bytes;
          },
-         "largest input read into memory (suffixes K, M, G; default 1G for a regular file, "
-         "32M for a pipe, FIFO or device)")
+         "largest input read into memory (suffixes K, M, G). A regular perf.data or binary "
+         ".pb file is streamed in bounded memory whatever its size (only its header sections "
+         "count); read whole are a pipe, FIFO or device (default cap 32M) and .pbtxt, built "
+         "in memory and refused over 16M of input unless this option says more")
       ->type_name("SIZE");
 
   std::string file, input, output, to;
@@ -146,7 +150,7 @@ int run(int argc, char** argv) {
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmudata");
   if (info->parsed()) return run_info(file, limits, common, printer);
   if (check->parsed()) return run_check(file, limits, common);
-  return run_convert(input, output, to, limits);
+  return run_convert(input, output, to, limits, text_limit);
 }
 
 }  // namespace

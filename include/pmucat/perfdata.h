@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -142,6 +143,65 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text);
 // Every structural problem of an image (not only the first), each with its byte offset in the
 // message. Empty when parse_perf_data would accept the file and nothing looks off.
 std::vector<Diagnostic> check_perf_data(std::span<const std::byte> image, std::string_view file);
+// The same check on a file streamed record by record (stream_perf_data): memory bounded
+// independently of its size. An input that cannot be read gives its one diagnostic.
+std::vector<Diagnostic> check_perf_data_file(const std::filesystem::path& path,
+                                             const InputLimits& limits = {});
+
+// ---- streaming ------------------------------------------------------------------------------
+
+// Receives a perf.data record by record (stream_perf_data); any diagnostic returned stops the
+// walk and becomes its result.
+class PerfDataVisitor {
+ public:
+  virtual ~PerfDataVisitor() = default;
+  // Called once, before the first record: `header` holds the mode, the events (named) and the
+  // features; its records are empty. File mode: every event and feature. Pipe mode: the attr and
+  // feature records before the first other record (where perf writes them).
+  virtual std::optional<Diagnostic> begin(const PerfData& header) = 0;
+  // One record; `record` is reused for the next one (copy what must be kept).
+  virtual std::optional<Diagnostic> record(const Record& record) = 0;
+  // Pipe mode: an attr or feature record came after the first other record.
+  virtual std::optional<Diagnostic> header_changed(const PerfData& header) {
+    (void)header;
+    return std::nullopt;
+  }
+};
+
+struct StreamSummary {
+  PerfData header;  // as at the end of the input (records empty)
+  std::uint64_t size_bytes = 0;
+  std::uint64_t records = 0;
+};
+
+// Walks `path` record by record in memory bounded independently of its size: a regular file is
+// read through a 1 MiB window (a record is at most 64 KiB; an AUXTRACE trailer is read whole,
+// bounded by the bytes present), never mapped or read whole. Other inputs (FIFO, device) are
+// read whole through read_input with `limits`. The same checks as parse_perf_data.
+Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
+                                         PerfDataVisitor& visitor, const InputLimits& limits = {});
+
+// The records inside COMPRESSED records (perf record -z, PERF_RECORD_COMPRESSED): one zstd
+// stream runs through all of a file's COMPRESSED records, in order, and a record may continue
+// in the next one, so one CompressedRecords serves a whole file. Memory: one record and a
+// 128 KiB chunk.
+class CompressedRecords {
+ public:
+  CompressedRecords();
+  CompressedRecords(CompressedRecords&&) noexcept;
+  CompressedRecords& operator=(CompressedRecords&&) noexcept;
+  ~CompressedRecords();
+  // Built with zstd (Debian libzstd-dev); without it expand() always fails.
+  static bool supported();
+  // Decompresses one COMPRESSED record, calling `emit` for each record it completes (its
+  // file_offset is the COMPRESSED record's). A message on a bad zstd frame or record.
+  std::optional<std::string> expand(const Record& compressed, bool other_endian,
+                                    const std::function<void(const Record&)>& emit);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // ---- writing ---------------------------------------------------------------------------------
 

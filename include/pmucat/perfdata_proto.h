@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -23,5 +25,39 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
 // proto), features are rebuilt from the typed metadata and records from the typed events.
 Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat format,
                                         std::string_view file);
+
+// Streams a binary PerfDataProto: file_attrs first, then one `events` entry per record as it
+// comes (protobuf's CodedOutputStream), then names, metadata and layout: the bytes
+// to_perf_data_proto(model, binary) gives. Memory does not grow with the records. `path` is an
+// OutputFile (replaced atomically; a FIFO or "-" is streamed into).
+class PerfDataProtoWriter {
+ public:
+  // `header`: the events (and mode); its records are ignored.
+  static Expected<PerfDataProtoWriter> create(const std::filesystem::path& path,
+                                              const PerfData& header);
+  PerfDataProtoWriter(PerfDataProtoWriter&&) noexcept;
+  PerfDataProtoWriter& operator=(PerfDataProtoWriter&&) noexcept;
+  ~PerfDataProtoWriter();
+
+  std::optional<Diagnostic> write(const Record& record);
+  // Writes what follows the events (names, features, layout of `header`) and commits.
+  std::optional<Diagnostic> finish(const PerfData& header);
+  std::uint64_t records_written() const;
+
+ private:
+  struct State;
+  explicit PerfDataProtoWriter(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// Reads a binary PerfDataProto from a regular file field by field (protobuf's
+// CodedInputStream) in two passes: first everything but the events (skipped by their length),
+// handed to visitor.begin, then each event, turned back into a record. Memory is bounded
+// independently of the number of events; a declared length is never allocated before the
+// bytes are there. Other inputs (a FIFO, "-") are refused: read those with
+// from_perf_data_proto.
+Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path,
+                                               PerfDataVisitor& visitor,
+                                               const InputLimits& limits = {});
 
 }  // namespace pmucat

@@ -59,42 +59,64 @@ void check_events(const PerfData& data, Problems& problems) {
   }
 }
 
-void check_records(const PerfData& data, Problems& problems) {
-  std::size_t reported = 0, samples = 0, compressed = 0;
-  for (const auto& r : data.records) {
-    if (reported >= kMaxReportedRecordProblems) break;
+// Record checks, one record at a time (the streaming check feeds it as records come).
+class RecordChecker {
+ public:
+  RecordChecker(const PerfData& header, Problems& problems)
+      : header_(header), problems_(problems) {}
+
+  void record(const Record& r) {
+    if (reported_ >= kMaxReportedRecordProblems) {
+      if (r.type == record_type::sample) ++samples_;
+      return;
+    }
     if (r.type == 0 || r.type >= kPerf61RecordTypeEnd) {
-      problems.error(r.file_offset, fmt::format("record type {} is unknown to perf 6.1, which "
-                                                "stops reading there (\"failed to process "
-                                                "type\")",
-                                                r.type));
-      ++reported;
-      continue;
+      problems_.error(r.file_offset, fmt::format("record type {} is unknown to perf 6.1, which "
+                                                 "stops reading there (\"failed to process "
+                                                 "type\")",
+                                                 r.type));
+      ++reported_;
+      return;
     }
     if (r.type >= kPerf61KernelTypeEnd && r.type < 64) {
-      problems.warning(r.file_offset, fmt::format("record type {} is unknown to perf 6.1 (it "
-                                                  "warns \"Found unknown events\")",
-                                                  r.type));
-      ++reported;
+      problems_.warning(r.file_offset, fmt::format("record type {} is unknown to perf 6.1 (it "
+                                                   "warns \"Found unknown events\")",
+                                                   r.type));
+      ++reported_;
     }
     // perf's own writer does not pad COMPRESSED records (their size is 8 + the zstd frame).
-    if (r.type == record_type::compressed) ++compressed;
+    if (r.type == record_type::compressed) ++compressed_;
     if (r.size() % 8 != 0 && r.type != record_type::compressed) {
-      problems.warning(r.file_offset, fmt::format("{} record size {} is not a multiple of 8",
-                                                  record_type_name(r.type), r.size()));
-      ++reported;
+      problems_.warning(r.file_offset, fmt::format("{} record size {} is not a multiple of 8",
+                                                   record_type_name(r.type), r.size()));
+      ++reported_;
     }
-    if (r.type != record_type::sample || data.other_endian) continue;
-    ++samples;
-    if (data.events.size() == 1 && !decode_sample(r.payload, data.events.front().attr)) {
-      problems.warning(r.file_offset, "SAMPLE record does not match the event's sample_type");
-      ++reported;
+    if (r.type != record_type::sample || header_.other_endian) return;
+    ++samples_;
+    if (header_.events.size() == 1 && !decode_sample(r.payload, header_.events.front().attr)) {
+      problems_.warning(r.file_offset, "SAMPLE record does not match the event's sample_type");
+      ++reported_;
     }
   }
-  // Samples inside COMPRESSED records (perf record -z) are not counted: that needs zstd.
-  if (samples == 0 && compressed == 0 && !data.other_endian) {
-    problems.warning(40, "no SAMPLE records (perf report will say the data has no samples)");
+
+  void finish() {
+    // Samples inside COMPRESSED records (perf record -z) are counted only by the streaming
+    // check built with zstd (check_perf_data_file); a file with COMPRESSED records raises no alarm.
+    if (samples_ == 0 && compressed_ == 0 && !header_.other_endian) {
+      problems_.warning(40, "no SAMPLE records (perf report will say the data has no samples)");
+    }
   }
+
+ private:
+  const PerfData& header_;
+  Problems& problems_;
+  std::size_t reported_ = 0, samples_ = 0, compressed_ = 0;
+};
+
+void check_records(const PerfData& data, Problems& problems) {
+  RecordChecker checker(data, problems);
+  for (const auto& r : data.records) checker.record(r);
+  checker.finish();
 }
 
 std::uint32_t nr_cpus_available(const PerfData& data) {
@@ -213,6 +235,72 @@ std::vector<Diagnostic> check_perf_data(std::span<const std::byte> image, std::s
     check_features(*data, feature_offsets, problems);
   }
   return problems.all();
+}
+
+namespace {
+
+// The streaming check: record problems are collected apart and placed where the in-memory
+// check puts them (after the events', before the features').
+class CheckVisitor : public PerfDataVisitor {
+ public:
+  explicit CheckVisitor(std::string_view file) : record_problems_(file) {}
+  std::optional<Diagnostic> begin(const PerfData& header) override {
+    header_ = header;
+    checker_.emplace(header_, record_problems_);
+    return std::nullopt;
+  }
+  std::optional<Diagnostic> record(const Record& r) override {
+    checker_->record(r);
+    // The records inside COMPRESSED records are checked as well (with zstd).
+    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+      if (auto bad = compressed_.expand(r, header_.other_endian,
+                                        [this](const Record& inner) { checker_->record(inner); })) {
+        record_problems_.warning(r.file_offset,
+                                 fmt::format("COMPRESSED record cannot be expanded ({}); the "
+                                             "records inside it and after are not checked",
+                                             *bad));
+        expandable_ = false;
+      }
+    }
+    return std::nullopt;
+  }
+  std::optional<Diagnostic> header_changed(const PerfData& header) override {
+    header_.events = header.events;
+    header_.features = header.features;
+    return std::nullopt;
+  }
+  Problems record_problems_;
+  PerfData header_;
+  std::optional<RecordChecker> checker_;
+  CompressedRecords compressed_;
+  bool expandable_ = true;
+};
+
+}  // namespace
+
+std::vector<Diagnostic> check_perf_data_file(const std::filesystem::path& path,
+                                             const InputLimits& limits) {
+  const std::string file = path.string();
+  Problems problems(file);
+  FeatureOffsets feature_offsets;
+  CheckVisitor visitor(file);
+  std::optional<Diagnostic> stopped;
+  auto data =
+      perfdata::parse_stream(path, limits, visitor, problems, &feature_offsets, &stopped, nullptr);
+  if (stopped) return {*stopped};
+  if (!data) return problems.all();
+  // In memory the records' problems follow the parser's and the events'.
+  Problems out(file);
+  out.append(problems);
+  check_events(*data, out);
+  if (visitor.checker_) {
+    visitor.checker_->finish();
+  } else {
+    RecordChecker(*data, visitor.record_problems_).finish();
+  }
+  out.append(visitor.record_problems_);
+  check_features(*data, feature_offsets, out);
+  return out.all();
 }
 
 }  // namespace pmucat

@@ -28,6 +28,10 @@ class Problems {
     add(Severity::warning, offset, std::move(message));
   }
   const std::vector<Diagnostic>& all() const { return all_; }
+  const std::string& file() const { return file_; }
+  void append(const Problems& other) {
+    all_.insert(all_.end(), other.all_.begin(), other.all_.end());
+  }
   // The first error; a generic one if only warnings were recorded.
   Diagnostic first_error() const;
 
@@ -47,5 +51,13 @@ using FeatureOffsets = std::map<std::uint32_t, std::uint64_t>;
 // each feature's payload offset to `feature_offsets` when given.
 std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems,
                                     FeatureOffsets* feature_offsets = nullptr);
+
+// The streaming parser: the records go to `visitor` instead of the model (whose records stay
+// empty). A regular file is read through a bounded window (pread), anything else through
+// read_input. A visitor's diagnostic stops the walk and is stored in `*stopped`.
+std::optional<PerfData> parse_stream(const std::filesystem::path& path, const InputLimits& limits,
+                                     PerfDataVisitor& visitor, Problems& problems,
+                                     FeatureOffsets* feature_offsets,
+                                     std::optional<Diagnostic>* stopped, std::uint64_t* size_bytes);
 
 }  // namespace pmucat::perfdata

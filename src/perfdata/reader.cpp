@@ -1,7 +1,12 @@
 // perf.data parser: file and pipe mode, either byte order, every size and offset checked.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <deque>
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
@@ -23,16 +28,143 @@ struct Section {
   std::uint64_t offset = 0, size = 0;
 };
 
+// The parts of a perf.data outside its records: an image in memory, or a file whose pieces
+// (header, attrs, ids, feature sections) are read when asked for, within a byte budget.
+class Image {
+ public:
+  explicit Image(std::span<const std::byte> bytes) : mem_(bytes), size_(bytes.size()) {}
+  Image(int fd, std::uint64_t size, std::uint64_t budget) : fd_(fd), size_(size), budget_(budget) {}
+
+  std::uint64_t size() const { return size_; }
+  bool in_memory() const { return fd_ < 0; }
+  std::span<const std::byte> memory() const { return mem_; }
+  int fd() const { return fd_; }
+  const std::string& error() const { return error_; }
+
+  // [offset, offset + n), which the caller checked lies inside the file; nullopt on an I/O
+  // error or when the pieces read so far exceed the budget (error() says which).
+  std::optional<std::span<const std::byte>> slice(std::uint64_t offset, std::uint64_t n) {
+    if (offset > size_ || n > size_ - offset) {
+      error_ = fmt::format("[{}, +{}) lies outside the {}-byte file", offset, n, size_);
+      return std::nullopt;
+    }
+    if (in_memory()) {
+      return mem_.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(n));
+    }
+    if (n > budget_ - used_) {
+      error_ = fmt::format("the header sections exceed {} of memory", format_byte_size(budget_));
+      return std::nullopt;
+    }
+    used_ += n;
+    auto& piece = pieces_.emplace_back(static_cast<std::size_t>(n));
+    std::uint64_t done = 0;
+    while (done < n) {
+      const auto got = ::pread(fd_, piece.data() + done, static_cast<std::size_t>(n - done),
+                               static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        error_ = got < 0 ? std::string(std::strerror(errno)) : "the file shrank while read";
+        return std::nullopt;
+      }
+      done += static_cast<std::uint64_t>(got);
+    }
+    return std::span<const std::byte>(piece);
+  }
+
+ private:
+  std::span<const std::byte> mem_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::uint64_t budget_ = 0, used_ = 0;
+  std::deque<std::vector<std::byte>> pieces_;
+  std::string error_;
+};
+
+// The record stream [begin, end) of an image or a file, handed out in pieces that stay valid
+// until the next take(). A file is read through a window of kWindow bytes; a piece larger
+// than that (an AUXTRACE trailer) gets its own buffer, bounded by the bytes present.
+class RecordWindow {
+ public:
+  static constexpr std::size_t kWindow = std::size_t{1} << 20;
+
+  RecordWindow(std::span<const std::byte> bytes, std::uint64_t base)
+      : mem_(bytes), begin_(base), pos_(base), end_(base + bytes.size()) {}
+  RecordWindow(int fd, std::uint64_t begin, std::uint64_t end)
+      : fd_(fd), begin_(begin), pos_(begin), end_(end), buffer_(kWindow) {}
+
+  std::uint64_t offset() const { return pos_; }
+  std::uint64_t remaining() const { return end_ - pos_; }
+  const std::string& error() const { return error_; }
+
+  std::optional<std::span<const std::byte>> take(std::uint64_t n) {
+    if (n > remaining()) return std::nullopt;
+    if (fd_ < 0) {
+      auto out = mem_.subspan(static_cast<std::size_t>(pos_ - begin_), static_cast<std::size_t>(n));
+      pos_ += n;
+      return out;
+    }
+    const std::size_t have = buffer_len_ - buffer_pos_;
+    if (n <= have) {
+      auto out =
+          std::span<const std::byte>(buffer_).subspan(buffer_pos_, static_cast<std::size_t>(n));
+      buffer_pos_ += static_cast<std::size_t>(n);
+      pos_ += n;
+      return out;
+    }
+    if (n > buffer_.size()) {
+      big_.assign(static_cast<std::size_t>(n), std::byte{0});
+      std::memcpy(big_.data(), buffer_.data() + buffer_pos_, have);
+      if (!read_at(big_.data() + have, n - have, pos_ + have)) return std::nullopt;
+      buffer_pos_ = buffer_len_ = 0;
+      pos_ += n;
+      return std::span<const std::byte>(big_);
+    }
+    std::memmove(buffer_.data(), buffer_.data() + buffer_pos_, have);
+    const std::uint64_t more = std::min<std::uint64_t>(buffer_.size() - have, remaining() - have);
+    if (!read_at(buffer_.data() + have, more, pos_ + have)) return std::nullopt;
+    buffer_pos_ = 0;
+    buffer_len_ = have + static_cast<std::size_t>(more);
+    return take(n);
+  }
+
+ private:
+  bool read_at(std::byte* out, std::uint64_t n, std::uint64_t offset) {
+    std::uint64_t done = 0;
+    while (done < n) {
+      const auto got = ::pread(fd_, out + done, static_cast<std::size_t>(n - done),
+                               static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        error_ = got < 0 ? std::string(std::strerror(errno)) : "the file shrank while read";
+        return false;
+      }
+      done += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
+  std::span<const std::byte> mem_;
+  int fd_ = -1;
+  std::uint64_t begin_ = 0, pos_ = 0, end_ = 0;
+  std::vector<std::byte> buffer_, big_;
+  std::size_t buffer_pos_ = 0, buffer_len_ = 0;
+  std::string error_;
+};
+
 class Parser {
  public:
-  Parser(std::span<const std::byte> image, Problems& problems)
-      : image_(image), problems_(problems) {}
+  Parser(Image& image, Problems& problems, PerfDataVisitor* visitor)
+      : image_(image), problems_(&problems), visitor_(visitor) {}
 
   const perfdata::FeatureOffsets& feature_offsets() const { return feature_offsets_; }
+  std::optional<Diagnostic>& stopped() { return stopped_; }
+  std::uint64_t records_seen() const { return records_seen_; }
 
   std::optional<PerfData> parse() {
     if (image_.size() < 16) return fail(0, "file is too short for a perf.data header");
-    ByteReader head(image_, false);
+    const auto head_bytes = slice(0, 16, 0);
+    if (!head_bytes) return std::nullopt;
+    ByteReader head(*head_bytes, false);
     const auto magic = head.read<std::uint64_t>();
     if (*magic == __builtin_bswap64(kMagic)) {
       swap_ = true;
@@ -40,7 +172,7 @@ class Parser {
       return fail(0, "not a perf.data file (no PERFILE2 magic)");
     }
     data_.other_endian = swap_;
-    ByteReader in(image_, swap_);
+    ByteReader in(*head_bytes, swap_);
     in.skip(8);
     const auto header_size = *in.read<std::uint64_t>();
     if (header_size == kPipeHeaderSize) return parse_pipe();
@@ -52,14 +184,23 @@ class Parser {
 
  private:
   std::optional<PerfData> fail(std::uint64_t offset, std::string message) {
-    problems_.error(offset, std::move(message));
+    problems_->error(offset, std::move(message));
     return std::nullopt;
+  }
+
+  // Bytes of the image already checked to lie inside it; an I/O error is reported at `where`.
+  std::optional<std::span<const std::byte>> slice(std::uint64_t offset, std::uint64_t n,
+                                                  std::uint64_t where) {
+    auto out = image_.slice(offset, n);
+    if (!out)
+      problems_->error(where, fmt::format("cannot read [{}, +{}): {}", offset, n, image_.error()));
+    return out;
   }
 
   bool section_ok(const Section& s, std::uint64_t where, std::string_view what) {
     if (s.offset > image_.size() || s.size > image_.size() - s.offset) {
-      problems_.error(where, fmt::format("{} section [{}, +{}) lies outside the {}-byte file", what,
-                                         s.offset, s.size, image_.size()));
+      problems_->error(where, fmt::format("{} section [{}, +{}) lies outside the {}-byte file",
+                                          what, s.offset, s.size, image_.size()));
       return false;
     }
     return true;
@@ -72,14 +213,12 @@ class Parser {
     return s;
   }
 
-  std::span<const std::byte> bytes_of(const Section& s) const {
-    return image_.subspan(static_cast<std::size_t>(s.offset), static_cast<std::size_t>(s.size));
-  }
-
   std::optional<PerfData> parse_file(std::uint64_t header_size) {
     data_.mode = PerfDataMode::file;
     if (image_.size() < header_size) return fail(0, "file is shorter than its header");
-    ByteReader in(image_.first(static_cast<std::size_t>(header_size)), swap_);
+    const auto header = slice(0, header_size, 0);
+    if (!header) return std::nullopt;
+    ByteReader in(*header, swap_);
     in.skip(16);
     const auto attr_size = *in.read<std::uint64_t>();
     const Section attrs = read_section(in);
@@ -94,21 +233,41 @@ class Parser {
     const bool data_ok = section_ok(data, 40, "data");
     bool ok = attrs_ok && data_ok;
     if (attr_size < kAttrSizeVer0 + 16 || attr_size > 4096) {
-      problems_.error(16, fmt::format("attr_size {} is not a perf_file_attr size", attr_size));
+      problems_->error(16, fmt::format("attr_size {} is not a perf_file_attr size", attr_size));
       ok = false;
     } else if (ok && attrs.size % attr_size != 0) {
-      problems_.error(24, fmt::format("attrs section size {} is not a multiple of attr_size {}",
-                                      attrs.size, attr_size));
+      problems_->error(24, fmt::format("attrs section size {} is not a multiple of attr_size {}",
+                                       attrs.size, attr_size));
       ok = false;
     }
     if (ok) ok = parse_file_attrs(attrs, attr_size);
     if (!ok) return std::nullopt;
-    if (data.size == 0) problems_.warning(40, "data section is empty (perf warns and fails)");
-    const bool records_ok = parse_records(bytes_of(data), data.offset, false);
-    const bool features_ok =
-        header_size != kFileHeaderSize || parse_feature_index(data.offset + data.size, bitmap);
+    if (data.size == 0) problems_->warning(40, "data section is empty (perf warns and fails)");
+    // The features are read before the records (a visitor gets them first); their problems
+    // are still reported after the records', as the file orders them.
+    Problems feature_problems(problems_->file());
+    bool features_ok = true;
+    if (header_size == kFileHeaderSize) {
+      Problems* saved = problems_;
+      problems_ = &feature_problems;
+      features_ok = parse_feature_index(data.offset + data.size, bitmap);
+      if (features_ok) name_events();
+      problems_ = saved;
+    }
+    bool records_ok = true;
+    if (features_ok && !begin()) {
+      records_ok = false;
+    } else if (features_ok || visitor_ == nullptr) {
+      RecordWindow window =
+          image_.in_memory()
+              ? RecordWindow(image_.memory().subspan(static_cast<std::size_t>(data.offset),
+                                                     static_cast<std::size_t>(data.size)),
+                             data.offset)
+              : RecordWindow(image_.fd(), data.offset, data.offset + data.size);
+      records_ok = parse_records(window, false);
+    }
+    problems_->append(feature_problems);
     if (!records_ok || !features_ok) return std::nullopt;
-    name_events();
     return std::move(data_);
   }
 
@@ -116,19 +275,21 @@ class Parser {
     const std::uint64_t count = attrs.size / attr_size;
     for (std::uint64_t i = 0; i < count; ++i) {
       const std::uint64_t at = attrs.offset + i * attr_size;
-      const auto entry =
-          image_.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(attr_size));
-      auto event = parse_attr(entry.first(static_cast<std::size_t>(attr_size - 16)), at);
+      const auto entry = slice(at, attr_size, at);
+      if (!entry) return false;
+      auto event = parse_attr(entry->first(static_cast<std::size_t>(attr_size - 16)), at);
       if (!event) return false;
-      ByteReader ids_in(entry.subspan(static_cast<std::size_t>(attr_size - 16)), swap_);
+      ByteReader ids_in(entry->subspan(static_cast<std::size_t>(attr_size - 16)), swap_);
       const Section ids = read_section(ids_in);
       if (!section_ok(ids, at + attr_size - 16, "ids")) return false;
       if (ids.size % 8 != 0) {
-        problems_.error(at + attr_size - 8,
-                        fmt::format("ids size {} is not a multiple of 8", ids.size));
+        problems_->error(at + attr_size - 8,
+                         fmt::format("ids size {} is not a multiple of 8", ids.size));
         return false;
       }
-      ByteReader id_reader(bytes_of(ids), swap_);
+      const auto id_bytes = slice(ids.offset, ids.size, at + attr_size - 16);
+      if (!id_bytes) return false;
+      ByteReader id_reader(*id_bytes, swap_);
       for (std::uint64_t k = 0; k < ids.size / 8; ++k) {
         event->ids.push_back(*id_reader.read<std::uint64_t>());
       }
@@ -140,87 +301,154 @@ class Parser {
   // An attr of at most `bytes.size()` bytes; its own `size` field says how many are real.
   std::optional<PerfEventEntry> parse_attr(std::span<const std::byte> bytes, std::uint64_t at) {
     if (bytes.size() < kAttrSizeVer0) {
-      problems_.error(at, fmt::format("attr of {} bytes is shorter than 64", bytes.size()));
+      problems_->error(at, fmt::format("attr of {} bytes is shorter than 64", bytes.size()));
       return std::nullopt;
     }
     ByteReader in(bytes.subspan(4, 4), swap_);
     std::uint32_t size = *in.read<std::uint32_t>();
     if (size == 0) size = kAttrSizeVer0;
     if (size < kAttrSizeVer0 || size > bytes.size()) {
-      problems_.error(
+      problems_->error(
           at + 4, fmt::format("attr.size {} does not fit its {}-byte slot", size, bytes.size()));
       return std::nullopt;
     }
     auto attr = attr_from_bytes(bytes.first(size), swap_);
     if (size > kAttrSizeVer8) {
-      problems_.warning(at + 4, fmt::format("attr.size {} is newer than VER8 (136); the "
-                                            "extra bytes are not kept",
-                                            size));
+      problems_->warning(at + 4, fmt::format("attr.size {} is newer than VER8 (136); the "
+                                             "extra bytes are not kept",
+                                             size));
     }
     PerfEventEntry e;
     e.attr = *attr;
     return e;
   }
 
+  // Hands the header to the visitor once; false when it stops the walk.
+  bool begin() {
+    if (visitor_ == nullptr || begun_) return true;
+    begun_ = true;
+    if (auto stop = visitor_->begin(data_)) {
+      stopped_ = std::move(stop);
+      return false;
+    }
+    return true;
+  }
+
+  bool deliver(Record& r) {
+    ++records_seen_;
+    if (visitor_ == nullptr) {
+      data_.records.push_back(std::move(r));
+      return true;
+    }
+    if (!begin()) return false;
+    if (auto stop = visitor_->record(r)) {
+      stopped_ = std::move(stop);
+      return false;
+    }
+    return true;
+  }
+
+  bool window_failed(const RecordWindow& in, std::uint64_t at) {
+    if (in.error().empty()) return false;
+    problems_->error(at, fmt::format("cannot read the records: {}", in.error()));
+    return true;
+  }
+
+  // A pipe stream that stops inside a record (perf killed, a full disk): what came before is
+  // good and kept, as perf script keeps it; the cut is a warning naming where the data ends.
+  bool cut(std::uint64_t at, std::string_view what, std::uint64_t left) {
+    problems_->warning(at, fmt::format("the pipe stream is cut inside {} ({} bytes left): the "
+                                       "{} records before byte offset {} are good and kept, "
+                                       "the rest is dropped",
+                                       what, left, records_seen_, at));
+    return true;
+  }
+
   // Records of a data section (file mode) or everything after the pipe header.
-  bool parse_records(std::span<const std::byte> bytes, std::uint64_t base, bool pipe) {
-    ByteReader in(bytes, swap_, base);
-    while (!in.at_end()) {
-      const std::uint64_t at = in.file_offset();
+  bool parse_records(RecordWindow& in, bool pipe) {
+    pipe_ = pipe;
+    Record r;
+    while (in.remaining() > 0) {
+      const std::uint64_t at = in.offset();
       if (in.remaining() < 8) {
-        problems_.error(
+        if (pipe) return cut(at, "a record header", in.remaining());
+        problems_->error(
             at, fmt::format("{} trailing bytes are too few for a record header", in.remaining()));
         return false;
       }
-      Record r;
+      const auto head_bytes = in.take(8);
+      if (!head_bytes) return window_failed(in, at), false;
+      ByteReader head(*head_bytes, swap_);
       r.file_offset = at;
-      r.type = *in.read<std::uint32_t>();
-      r.misc = *in.read<std::uint16_t>();
-      const auto size = *in.read<std::uint16_t>();
+      r.type = *head.read<std::uint32_t>();
+      r.misc = *head.read<std::uint16_t>();
+      const auto size = *head.read<std::uint16_t>();
       if (size < 8) {
-        problems_.error(at + 6, fmt::format("record size {} is smaller than its header", size));
+        problems_->error(at + 6, fmt::format("record size {} is smaller than its header", size));
         return false;
       }
+      const std::uint64_t left = in.remaining();
       const auto payload = in.take(size - 8u);
       if (!payload) {
-        problems_.error(at + 6, fmt::format("{} record of {} bytes runs past the end ({} left)",
-                                            record_type_name(r.type), size, in.remaining() + 8));
+        if (window_failed(in, at)) return false;
+        if (pipe)
+          return cut(at, fmt::format("a {} record of {} bytes", record_type_name(r.type), size),
+                     left + 8);
+        problems_->error(at + 6, fmt::format("{} record of {} bytes runs past the end ({} left)",
+                                             record_type_name(r.type), size, left + 8));
         return false;
       }
       r.payload.assign(payload->begin(), payload->end());
       if (!read_trailer(in, r, at)) return false;
-      if (pipe && !take_pipe_header_record(r, at)) return false;
-      if (!pipe || (r.type != record_type::header_attr && r.type != record_type::header_feature)) {
-        data_.records.push_back(std::move(r));
+      const bool header_record =
+          pipe && (r.type == record_type::header_attr || r.type == record_type::header_feature);
+      if (header_record) {
+        if (!take_pipe_header_record(r, at)) return false;
+        if (begun_ && visitor_ != nullptr) {
+          name_events();
+          if (auto stop = visitor_->header_changed(data_)) {
+            stopped_ = std::move(stop);
+            return false;
+          }
+        }
+        continue;
       }
+      if (pipe && !begun_ && visitor_ != nullptr) name_events();
+      if (!deliver(r)) return false;
     }
     return true;
   }
 
   // AUXTRACE data and the pipe-mode tracing blob follow their record outside header.size.
-  bool read_trailer(ByteReader& in, Record& r, std::uint64_t at) {
+  bool read_trailer(RecordWindow& in, Record& r, std::uint64_t at) {
     std::uint64_t trailer = 0;
+    r.trailer.clear();
     ByteReader body(r.payload, swap_);
     if (r.type == record_type::auxtrace) {
       const auto size = body.read<std::uint64_t>();
       if (!size) {
-        problems_.error(at, "AUXTRACE record too short for its size field");
+        problems_->error(at, "AUXTRACE record too short for its size field");
         return false;
       }
       trailer = *size;
     } else if (r.type == record_type::header_tracing_data) {
       const auto size = body.read<std::uint32_t>();
       if (!size) {
-        problems_.error(at, "TRACING_DATA record too short for its size field");
+        problems_->error(at, "TRACING_DATA record too short for its size field");
         return false;
       }
       trailer = (std::uint64_t{*size} + 7) / 8 * 8;
     }
     if (trailer == 0) return true;
+    const std::uint64_t left = in.remaining();
     const auto data = in.take(trailer);
     if (!data) {
-      problems_.error(at, fmt::format("{} data of {} bytes runs past the end ({} left)",
-                                      record_type_name(r.type), trailer, in.remaining()));
+      if (window_failed(in, at)) return false;
+      if (pipe_)
+        return cut(at, fmt::format("the {} data of {} bytes", record_type_name(r.type), trailer),
+                   left + r.size());
+      problems_->error(at, fmt::format("{} data of {} bytes runs past the end ({} left)",
+                                       record_type_name(r.type), trailer, left));
       return false;
     }
     r.trailer.assign(data->begin(), data->end());
@@ -230,16 +458,16 @@ class Parser {
   bool take_pipe_header_record(const Record& r, std::uint64_t at) {
     if (r.type == record_type::header_attr) {
       if (r.payload.size() < kAttrSizeVer0) {
-        problems_.error(at, "HEADER_ATTR record is shorter than a 64-byte attr");
+        problems_->error(at, "HEADER_ATTR record is shorter than a 64-byte attr");
         return false;
       }
       ByteReader size_in(std::span(r.payload).subspan(4, 4), swap_);
       std::uint32_t size = *size_in.read<std::uint32_t>();
       if (size == 0) size = kAttrSizeVer0;
       if (size > r.payload.size() || (r.payload.size() - size) % 8 != 0) {
-        problems_.error(at + 12, fmt::format("HEADER_ATTR attr.size {} does not fit its {}-byte "
-                                             "record",
-                                             size, r.payload.size() + 8));
+        problems_->error(at + 12, fmt::format("HEADER_ATTR attr.size {} does not fit its {}-byte "
+                                              "record",
+                                              size, r.payload.size() + 8));
         return false;
       }
       auto event = parse_attr(std::span(r.payload).first(size), at + 8);
@@ -251,14 +479,14 @@ class Parser {
       ByteReader body(r.payload, swap_);
       const auto id = body.read<std::uint64_t>();
       if (!id) {
-        problems_.error(at, "FEATURE record has no feature id");
+        problems_->error(at, "FEATURE record has no feature id");
         return false;
       }
       if (r.payload.size() == 8 && *id >= feature::last) {
         data_.pipe_end_marker = *id;
       } else {
         if (*id > 255) {
-          problems_.error(at + 8, fmt::format("feature id {} is out of range", *id));
+          problems_->error(at + 8, fmt::format("feature id {} is out of range", *id));
           return false;
         }
         data_.features[static_cast<std::uint32_t>(*id)].assign(r.payload.begin() + 8,
@@ -274,15 +502,19 @@ class Parser {
     for (std::uint32_t id = 0; id < 256; ++id) {
       if (!((bitmap[id / 64] >> (id % 64)) & 1)) continue;
       if (pos > image_.size() || image_.size() - pos < 16) {
-        problems_.error(pos, fmt::format("feature index entry for {} lies past the end of the "
-                                         "file",
-                                         feature_name(id)));
+        problems_->error(pos, fmt::format("feature index entry for {} lies past the end of the "
+                                          "file",
+                                          feature_name(id)));
         return false;
       }
-      ByteReader in(image_.subspan(static_cast<std::size_t>(pos), 16), swap_);
+      const auto entry = slice(pos, 16, pos);
+      if (!entry) return false;
+      ByteReader in(*entry, swap_);
       const Section s = read_section(in);
       if (!section_ok(s, pos, feature_name(id))) return false;
-      data_.features[id].assign(bytes_of(s).begin(), bytes_of(s).end());
+      const auto payload = slice(s.offset, s.size, pos);
+      if (!payload) return false;
+      data_.features[id].assign(payload->begin(), payload->end());
       feature_offsets_[id] = s.offset;
       pos += 16;
     }
@@ -295,8 +527,11 @@ class Parser {
     if (it == data_.features.end()) return;
     const auto desc = decode_event_desc(it->second);
     if (!desc) {
-      problems_.warning(feature_offsets_[feature::event_desc],
-                        "EVENT_DESC feature is malformed; events stay unnamed");
+      if (!warned_event_desc_) {
+        warned_event_desc_ = true;
+        problems_->warning(feature_offsets_[feature::event_desc],
+                           "EVENT_DESC feature is malformed; events stay unnamed");
+      }
       return;
     }
     for (std::size_t i = 0; i < desc->size() && i < data_.events.size(); ++i) {
@@ -306,15 +541,24 @@ class Parser {
 
   std::optional<PerfData> parse_pipe() {
     data_.mode = PerfDataMode::pipe;
-    if (!parse_records(image_.subspan(16), 16, true)) return std::nullopt;
+    RecordWindow window = image_.in_memory() ? RecordWindow(image_.memory().subspan(16), 16)
+                                             : RecordWindow(image_.fd(), 16, image_.size());
+    if (!parse_records(window, true)) return std::nullopt;
     name_events();
+    if (!begin()) return std::nullopt;
     return std::move(data_);
   }
 
-  std::span<const std::byte> image_;
-  Problems& problems_;
+  Image& image_;
+  Problems* problems_;
+  PerfDataVisitor* visitor_ = nullptr;
   perfdata::FeatureOffsets feature_offsets_;
   bool swap_ = false;
+  bool begun_ = false;
+  bool pipe_ = false;
+  bool warned_event_desc_ = false;
+  std::uint64_t records_seen_ = 0;
+  std::optional<Diagnostic> stopped_;
   PerfData data_;
 };
 
@@ -324,9 +568,44 @@ namespace perfdata {
 
 std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& problems,
                                     FeatureOffsets* feature_offsets) {
-  Parser parser(image, problems);
+  Image source(image);
+  Parser parser(source, problems, nullptr);
   auto data = parser.parse();
   if (feature_offsets != nullptr) *feature_offsets = parser.feature_offsets();
+  return data;
+}
+
+std::optional<PerfData> parse_stream(const std::filesystem::path& path, const InputLimits& limits,
+                                     PerfDataVisitor& visitor, Problems& problems,
+                                     FeatureOffsets* feature_offsets,
+                                     std::optional<Diagnostic>* stopped,
+                                     std::uint64_t* size_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size_bytes != nullptr) *size_bytes = size;
+    // The header pieces (attrs, ids, features) are held in memory: bounded like an input.
+    Image source(fd, size, limits.file_bytes);
+    Parser parser(source, problems, &visitor);
+    auto data = parser.parse();
+    ::close(fd);
+    if (feature_offsets != nullptr) *feature_offsets = parser.feature_offsets();
+    if (stopped != nullptr) *stopped = std::move(parser.stopped());
+    return data;
+  }
+  if (fd >= 0) ::close(fd);
+  auto image = read_input(path, limits);
+  if (!image) {
+    if (stopped != nullptr) *stopped = std::move(image).error();
+    return std::nullopt;
+  }
+  if (size_bytes != nullptr) *size_bytes = image->bytes.size();
+  Image source(image->bytes);
+  Parser parser(source, problems, &visitor);
+  auto data = parser.parse();
+  if (feature_offsets != nullptr) *feature_offsets = parser.feature_offsets();
+  if (stopped != nullptr) *stopped = std::move(parser.stopped());
   return data;
 }
 
@@ -343,6 +622,42 @@ Expected<PerfData> read_perf_data(const std::filesystem::path& path) {
   auto image = read_input(path);
   if (!image) return unexpected(std::move(image).error());
   return parse_perf_data(image->bytes, path.string());
+}
+
+namespace {
+
+class CountingVisitor : public PerfDataVisitor {
+ public:
+  explicit CountingVisitor(PerfDataVisitor& inner) : inner_(inner) {}
+  std::optional<Diagnostic> begin(const PerfData& header) override { return inner_.begin(header); }
+  std::optional<Diagnostic> record(const Record& r) override {
+    ++records;
+    return inner_.record(r);
+  }
+  std::optional<Diagnostic> header_changed(const PerfData& header) override {
+    return inner_.header_changed(header);
+  }
+  std::uint64_t records = 0;
+
+ private:
+  PerfDataVisitor& inner_;
+};
+
+}  // namespace
+
+Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
+                                         PerfDataVisitor& visitor, const InputLimits& limits) {
+  perfdata::Problems problems(path.string());
+  std::optional<Diagnostic> stopped;
+  CountingVisitor counter(visitor);
+  StreamSummary out;
+  auto data =
+      perfdata::parse_stream(path, limits, counter, problems, nullptr, &stopped, &out.size_bytes);
+  if (stopped) return unexpected(std::move(*stopped));
+  if (!data) return unexpected(problems.first_error());
+  out.header = std::move(*data);
+  out.records = counter.records;
+  return out;
 }
 
 }  // namespace pmucat

@@ -346,11 +346,9 @@ std::optional<std::vector<std::byte>> feature_from_proto(std::uint32_t id, const
 
 }  // namespace
 
-Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat format) {
-  if (data.other_endian) {
-    return unexpected(io_error("", "cannot convert an other-endian perf.data to a proto"));
-  }
-  Proto proto;
+namespace perfdata {
+
+void header_to_proto(const PerfData& data, Proto& proto) {
   for (const auto& e : data.events) {
     auto* fa = proto.add_file_attrs();
     attr_to_proto(e.attr, *fa->mutable_attr());
@@ -362,10 +360,9 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
       t->set_name(e.name);
     }
   }
-  const perfdata::AttrLookup lookup(data.events);
-  for (const auto& r : data.records) {
-    perfdata::record_to_proto(r, lookup.find(r), data.events, *proto.add_events());
-  }
+}
+
+void features_to_proto(const PerfData& data, Proto& proto) {
   std::vector<std::uint64_t> mask;
   for (const auto& [id, payload] : data.features) {
     if (mask.size() <= id / 64) mask.resize(id / 64 + 1);
@@ -379,6 +376,67 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
   for (auto w : mask) proto.add_metadata_mask(w);
   if (data.mode == PerfDataMode::pipe) proto.set_pmucat_pipe_mode(true);
   if (data.pipe_end_marker) proto.set_pmucat_pipe_end_marker(*data.pipe_end_marker);
+}
+
+Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) {
+  PerfData data;
+  data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
+  if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
+  for (int i = 0; i < proto.file_attrs_size(); ++i) {
+    const auto& fa = proto.file_attrs(i);
+    // attr.size decides how many bytes every attr is written as: a declared size is checked
+    // before anything of that size is allocated.
+    if (fa.attr().size() > kMaxAttrSize) {
+      return unexpected(malformed(file, fmt::format("file_attrs[{}].attr.size {} is larger than "
+                                                    "any perf_event_attr ({} bytes at most)",
+                                                    i, fa.attr().size(), kMaxAttrSize)));
+    }
+    PerfEventEntry e;
+    e.attr = attr_from_proto(fa.attr());
+    e.ids.assign(fa.ids().begin(), fa.ids().end());
+    if (proto.pmucat_event_names_size() == proto.file_attrs_size()) {
+      e.name = proto.pmucat_event_names(i);
+    } else if (i < proto.event_types_size()) {
+      e.name = proto.event_types(i).name();
+    }
+    data.events.push_back(std::move(e));
+  }
+  std::map<std::uint32_t, std::vector<std::byte>> raw;
+  for (const auto& f : proto.pmucat_features()) raw[f.id()] = as_bytes(f.payload());
+  for (int w = 0; w < proto.metadata_mask_size(); ++w) {
+    for (std::uint32_t bit = 0; bit < 64; ++bit) {
+      if (!((proto.metadata_mask(w) >> bit) & 1)) continue;
+      const std::uint32_t id = static_cast<std::uint32_t>(w) * 64 + bit;
+      if (id >= 256) continue;
+      if (auto it = raw.find(id); it != raw.end()) {
+        data.features[id] = it->second;
+      } else if (auto payload = feature_from_proto(id, proto, data)) {
+        data.features[id] = std::move(*payload);
+      }
+    }
+  }
+  for (auto& [id, payload] : raw) data.features.emplace(id, std::move(payload));
+  return data;
+}
+
+Diagnostic event_error(std::string_view file, std::uint64_t index, std::uint32_t type) {
+  return malformed(
+      file, fmt::format("events[{}] (type {}) cannot be turned back into a record", index, type));
+}
+
+}  // namespace perfdata
+
+Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat format) {
+  if (data.other_endian) {
+    return unexpected(io_error("", "cannot convert an other-endian perf.data to a proto"));
+  }
+  Proto proto;
+  perfdata::header_to_proto(data, proto);
+  const perfdata::AttrLookup lookup(data.events);
+  for (const auto& r : data.records) {
+    perfdata::record_to_proto(r, lookup.find(r), data.events, *proto.add_events());
+  }
+  perfdata::features_to_proto(data, proto);
 
   std::string out;
   const bool ok = format == ProtoFormat::binary
@@ -406,53 +464,18 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
                   ? std::string("not a text-format PerfDataProto")
                   : fmt::format("not a text-format PerfDataProto: {}", text_error.first())));
   }
-  PerfData data;
-  data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
-  if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
-  for (int i = 0; i < proto.file_attrs_size(); ++i) {
-    const auto& fa = proto.file_attrs(i);
-    // attr.size decides how many bytes every attr is written as: a declared size is checked
-    // before anything of that size is allocated.
-    if (fa.attr().size() > kMaxAttrSize) {
-      return unexpected(malformed(file, fmt::format("file_attrs[{}].attr.size {} is larger than "
-                                                    "any perf_event_attr ({} bytes at most)",
-                                                    i, fa.attr().size(), kMaxAttrSize)));
-    }
-    PerfEventEntry e;
-    e.attr = attr_from_proto(fa.attr());
-    e.ids.assign(fa.ids().begin(), fa.ids().end());
-    if (proto.pmucat_event_names_size() == proto.file_attrs_size()) {
-      e.name = proto.pmucat_event_names(i);
-    } else if (i < proto.event_types_size()) {
-      e.name = proto.event_types(i).name();
-    }
-    data.events.push_back(std::move(e));
-  }
+  auto header = perfdata::header_from_proto(proto, file);
+  if (!header) return header;
+  PerfData data = std::move(*header);
   for (int i = 0; i < proto.events_size(); ++i) {
     const auto& ev = proto.events(i);
     auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
     if (!record) {
-      return unexpected(malformed(file, fmt::format("events[{}] (type {}) cannot be turned back "
-                                                    "into a record",
-                                                    i, ev.header().type())));
+      return unexpected(
+          perfdata::event_error(file, static_cast<std::uint64_t>(i), ev.header().type()));
     }
     data.records.push_back(std::move(*record));
   }
-  std::map<std::uint32_t, std::vector<std::byte>> raw;
-  for (const auto& f : proto.pmucat_features()) raw[f.id()] = as_bytes(f.payload());
-  for (int w = 0; w < proto.metadata_mask_size(); ++w) {
-    for (std::uint32_t bit = 0; bit < 64; ++bit) {
-      if (!((proto.metadata_mask(w) >> bit) & 1)) continue;
-      const std::uint32_t id = static_cast<std::uint32_t>(w) * 64 + bit;
-      if (id >= 256) continue;
-      if (auto it = raw.find(id); it != raw.end()) {
-        data.features[id] = it->second;
-      } else if (auto payload = feature_from_proto(id, proto, data)) {
-        data.features[id] = std::move(*payload);
-      }
-    }
-  }
-  for (auto& [id, payload] : raw) data.features.emplace(id, std::move(payload));
   return data;
 }
 

@@ -43,4 +43,13 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr,
 std::vector<std::byte> sample_from_proto(const quipper::PerfDataProto::SampleEvent& in,
                                          const Attr& attr);
 
+// The parts of PerfDataProto a streaming writer puts before (file_attrs) and after (names,
+// features, layout) the events; to_perf_data_proto uses the same two.
+void header_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
+void features_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
+// Events and features (records empty) of a proto whose `events` may be absent.
+Expected<PerfData> header_from_proto(const quipper::PerfDataProto& proto, std::string_view file);
+// "events[i] (type t) cannot be turned back into a record"
+Diagnostic event_error(std::string_view file, std::uint64_t index, std::uint32_t type);
+
 }  // namespace pmucat::perfdata

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "model_builder.h"
@@ -41,6 +42,29 @@ TEST(PerfDataHostile, EveryTruncationIsAnErrorOrAShorterValidFile) {
       (void)check_perf_data(std::span(image).first(n), "cut.data");
     }
   }
+}
+
+TEST(PerfDataHostile, ACutPipeStreamKeepsTheRecordsBeforeTheCut) {
+  const auto image = demo_image(PerfDataMode::pipe, 2);
+  const auto whole = parse_perf_data(image, "whole.data");
+  ASSERT_TRUE(whole);
+  ASSERT_GE(whole->records.size(), 3u);
+  // Cut 5 bytes into the last record.
+  const std::uint64_t last = whole->records.back().file_offset;
+  const auto cut = std::span(image).first(static_cast<std::size_t>(last + 5));
+  const auto result = parse_perf_data(cut, "cut.data");
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->records.size(), whole->records.size() - 1);
+  EXPECT_TRUE(std::equal(result->records.begin(), result->records.end(), whole->records.begin()));
+  const auto problems = check_perf_data(cut, "cut.data");
+  ASSERT_FALSE(problems.empty());
+  const auto& warning = problems.front();
+  EXPECT_EQ(warning.severity, Severity::warning);
+  EXPECT_NE(warning.message.find("cut inside"), std::string::npos) << warning.message;
+  EXPECT_NE(warning.message.find(std::to_string(last)), std::string::npos) << warning.message;
+  // A file-mode data section cut the same way stays an error.
+  const auto file_image = demo_image(PerfDataMode::file, 2);
+  EXPECT_FALSE(parse_perf_data(std::span(file_image).first(file_image.size() - 300), "f.data"));
 }
 
 TEST(PerfDataHostile, NamesTheOffsetOfABadRecord) {

@@ -1,0 +1,83 @@
+// The records inside COMPRESSED records (perf record -z): one zstd stream runs through all of a
+// file's COMPRESSED records, and a record may continue in the next one, so the pending bytes of
+// an unfinished record are kept (at most one record, 64 KiB) between calls.
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "perfdata/bytes.h"
+#include "pmucat/perfdata.h"
+
+#ifdef PMUCAT_HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+namespace pmucat {
+
+struct CompressedRecords::State {
+#ifdef PMUCAT_HAVE_ZSTD
+  State() : stream(ZSTD_createDStream()) {}
+  ~State() {
+    ZSTD_freeDStream(stream);
+  }
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  ZSTD_DStream* stream;
+#endif
+  std::vector<std::byte> pending;
+  std::vector<std::byte> chunk = std::vector<std::byte>(std::size_t{128} << 10);
+  Record inner;
+};
+
+CompressedRecords::CompressedRecords() : state_(std::make_unique<State>()) {}
+CompressedRecords::CompressedRecords(CompressedRecords&&) noexcept = default;
+CompressedRecords& CompressedRecords::operator=(CompressedRecords&&) noexcept = default;
+CompressedRecords::~CompressedRecords() = default;
+
+bool CompressedRecords::supported() {
+#ifdef PMUCAT_HAVE_ZSTD
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::optional<std::string> CompressedRecords::expand(
+    const Record& compressed, bool other_endian, const std::function<void(const Record&)>& emit) {
+#ifndef PMUCAT_HAVE_ZSTD
+  (void)compressed, (void)other_endian, (void)emit;
+  return std::string("built without zstd (libzstd-dev)");
+#else
+  if (other_endian) return std::string("other-endian COMPRESSED records are not expanded");
+  State& s = *state_;
+  ZSTD_inBuffer in{compressed.payload.data(), compressed.payload.size(), 0};
+  while (in.pos < in.size) {
+    ZSTD_outBuffer out{s.chunk.data(), s.chunk.size(), 0};
+    const std::size_t rc = ZSTD_decompressStream(s.stream, &out, &in);
+    if (ZSTD_isError(rc)) return std::string("zstd: ") + ZSTD_getErrorName(rc);
+    s.pending.insert(s.pending.end(), s.chunk.begin(),
+                     s.chunk.begin() + static_cast<std::ptrdiff_t>(out.pos));
+    std::size_t at = 0;
+    while (s.pending.size() - at >= 8) {
+      perfdata::ByteReader head(std::span(s.pending).subspan(at, 8), false);
+      const auto type = *head.read<std::uint32_t>();
+      const auto misc = *head.read<std::uint16_t>();
+      const auto size = *head.read<std::uint16_t>();
+      if (size < 8) return fmt::format("a decompressed record of size {}", size);
+      if (s.pending.size() - at < size) break;
+      s.inner.type = type;
+      s.inner.misc = misc;
+      s.inner.payload.assign(s.pending.begin() + static_cast<std::ptrdiff_t>(at + 8),
+                             s.pending.begin() + static_cast<std::ptrdiff_t>(at + size));
+      s.inner.file_offset = compressed.file_offset;
+      emit(s.inner);
+      at += size;
+    }
+    s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(at));
+    if (out.pos == 0 && rc != 0 && in.pos == in.size) break;
+  }
+  return std::nullopt;
+#endif
+}
+
+}  // namespace pmucat
