@@ -128,3 +128,45 @@ pmucat_demo_event(uncore-memory
   PerPkg "1"
   UMask "0xcf"
   Unit "iMC")
+# Metrics (demolake-metrics.json, topic `metrics`): our own formulas over the events above, for
+# the metric listing (pmuls --metrics), expansion and evaluation. CPI has no description and no
+# group (perf lists it under No_group) and refers to another metric.
+pmucat_demo_indent(demolake-metrics 4)
+pmucat_demo_event(demolake-metrics
+  BriefDescription "Instructions retired per core cycle"
+  MetricExpr "INST_RETIRED.ANY / cycles"
+  MetricGroup "Ret;Summary"
+  MetricName "IPC")
+pmucat_demo_event(demolake-metrics
+  MetricExpr "1 / IPC"
+  MetricName "CPI")
+pmucat_demo_event(demolake-metrics
+  BriefDescription "Share of retired branches that were mispredicted"
+  MetricExpr "BR_MISP_RETIRED.ALL_BRANCHES / BR_INST_RETIRED.ALL_BRANCHES"
+  MetricGroup "Bad;BrMispredicts"
+  MetricName "Branch_Misprediction_Ratio"
+  ScaleUnit "100%")
+pmucat_demo_event(demolake-metrics
+  BriefDescription "L1 data cache lines filled per thousand instructions"
+  MetricExpr "1e3 * L1D.REPLACEMENT / INST_RETIRED.ANY"
+  MetricGroup "CacheMisses;Mem"
+  MetricName "L1D_MPKI")
+pmucat_demo_event(demolake-metrics
+  BriefDescription "Cycles in which the front end issued no micro-operation, as a share of all cycles."
+  MetricExpr "UOPS_ISSUED.STALL_CYCLES / cycles"
+  MetricGroup "TopdownL1;tma_L1_group"
+  MetricName "tma_issue_stalls"
+  PublicDescription "Cycles in which the front end issued no micro-operation, as a share of all cycles. High values point at instruction fetch or decode, or at a back end that cannot accept more work."
+  ScaleUnit "100%"
+  MetricConstraint "NO_NMI_WATCHDOG")
+pmucat_demo_event(demolake-metrics
+  BriefDescription "Micro-operations issued per cycle"
+  MetricExpr "UOPS_ISSUED.ANY / cycles"
+  MetricGroup "Pipeline;TopdownL1"
+  MetricName "Issue_Rate")
+pmucat_demo_event(demolake-metrics
+  BriefDescription "DRAM read bandwidth, in GB per second"
+  MetricExpr "64 * UNC_M_CAS_COUNT.RD / 1e9 / duration_time"
+  MetricGroup "MemoryBW"
+  MetricName "DRAM_Read_BW"
+  ScaleUnit "1GB/s")

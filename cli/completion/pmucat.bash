@@ -121,10 +121,11 @@ _pmuls() {
             local prefix=${cur%"${cur##*,}"}
             COMPREPLY=($(compgen -P "$prefix" -W 'hw sw tool cache pmu all' -- "${cur##*,}"))
             return ;;
-        -j | --jobs | --topic | --search) return ;;
+        -j | --jobs | --topic | --search | --metric | --metric-group) return ;;
     esac
     COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
+        --metrics --metric-groups --metric-group --metric --details
         --help --version' -- "$cur"))
 }
 

@@ -20,6 +20,7 @@
 #include "pmuls/event_filter.h"
 #include "pmuls/event_listing.h"
 #include "pmuls/listed_events.h"
+#include "pmuls/metric_listing.h"
 #include "pmuls/pmu_summary.h"
 #include "pmuls/register_map.h"
 
@@ -51,6 +52,11 @@ constexpr const char* kExamples = R"(
   $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --topic cache -v
       the cache events of the vendor JSON model for that CPU (in the test catalog), with their
       long descriptions
+  $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --metrics --details
+      the metrics of that model with their descriptions and expressions, as perf list prints
+      them
+  $ pmuls --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --metric-group TopdownL1
+      the metrics of one metric group (--metric-groups lists the groups)
 )";
 
 struct Options {
@@ -65,6 +71,11 @@ struct Options {
   bool no_desc = false;
   bool formats = false;
   bool long_form = false;
+  bool metrics = false;
+  bool metric_groups = false;
+  std::string metric_group;
+  std::string metric;
+  bool details = false;
   unsigned jobs = 0;  // 0: one per CPU this process may use, at most kMaxAutomaticJobs
 };
 
@@ -172,6 +183,25 @@ int run(const Options& options) {
     return to_int(ExitCode::usage);
   }
   const Catalog* catalog = &tree->catalog;
+  MetricListing metric_listing;
+  metric_listing.metrics = options.metrics;
+  metric_listing.metric_groups = options.metric_groups;
+  metric_listing.metric_group = options.metric_group;
+  metric_listing.metric = options.metric;
+  metric_listing.details = options.details;
+  metric_listing.no_desc = options.no_desc;
+  metric_listing.json = options.common.json;
+  metric_listing.columns = output_description_columns();
+  if (wants_metrics(metric_listing)) {
+    auto text = render_metric_listing(*catalog, metric_listing);
+    if (!text) {
+      printer.print(text.error());
+      return to_int(ExitCode::rejected);
+    }
+    printer.print_errors_as_warnings(catalog->vendor_diagnostics());
+    write_stdout(*text);
+    return to_int(ExitCode::success);
+  }
   auto selected = select_pmus(*catalog, options.pmus);
   if (!selected) {
     printer.print(selected.error());
@@ -396,13 +426,29 @@ int parse_and_run(int argc, char** argv) {
                "Show format fields and a bit map of each config word");
   app.add_flag("-l,--long", options.long_form,
                "Also show caps, alias, identifier and the other PMU attributes");
+  app.add_flag("--metrics", options.metrics,
+               "List the vendor model's metrics (perf list metrics), sorted by name, each with "
+               "its description; with --metric-groups, under each of their groups");
+  app.add_flag("--metric-groups", options.metric_groups,
+               "List the vendor model's metric groups (perf list metricgroups)");
+  app.add_option("--metric-group", options.metric_group,
+                 "List the metrics of this metric group (case-insensitive; `No_group` holds the "
+                 "metrics without one)")
+      ->type_name("GROUP");
+  app.add_option("--metric", options.metric,
+                 "Show one metric (case-insensitive) in full: expression, groups, scale unit, "
+                 "threshold, constraint, where it is defined")
+      ->type_name("NAME");
+  app.add_flag("--details", options.details,
+               "With --metrics or --metric-group, also show each metric's expression");
   app.add_option("-j,--jobs", options.jobs,
                  "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
                  "the output is the same for every N")
       ->check(CLI::Range(0, 256));
   app.footer(help_footer(
       {.examples = kExamples,
-       .rejected = "unknown PMU or event, or no event matches --event GLOB, --topic, --search"}));
+       .rejected = "unknown PMU, event, metric or metric group, or no event matches --event GLOB, "
+                   "--topic, --search"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   return run(options);
 }

@@ -36,6 +36,13 @@ constexpr std::string_view kUncore = R"([
   {"EventCode": "0x3c", "EventName": "CYCLES", "Unit": "CHA", "BriefDescription": "Box cycles."}
 ])";
 
+constexpr std::string_view kMetrics = R"([
+  {"MetricName": "IPC", "MetricExpr": "INST_RETIRED.ANY / CYCLES", "MetricGroup": "Summary;Ret",
+   "BriefDescription": "Instructions per cycle."},
+  {"MetricName": "CPI", "MetricExpr": "1 / IPC", "MetricGroup": "Summary"},
+  {"MetricName": "Bad", "MetricGroup": "Summary"}
+])";
+
 // System tables (`sys` directories): events that attach by the PMU's identifier (Compat).
 constexpr std::string_view kBoardSys = R"([
   {"EventCode": "0x2b", "EventName": "sysddr.write_cycles", "BriefDescription": "DDR writes.",
@@ -82,6 +89,7 @@ struct Fixture {
                "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,testlake,core\n");
     tree.write("json/x86/testlake/pipeline.json", kPipeline);
     tree.write("json/x86/testlake/uncore-cache.json", kUncore);
+    tree.write("json/x86/testlake/testlake-metrics.json", kMetrics);
     tree.write("json/x86/vendorx/board1/sys/ddrc.json", kBoardSys);
     tree.write("json/test/soc/sys/uncore.json", kTestSys);
     for (const char* ddr : {"uncore_sysddr_0", "uncore_sysddr_1"}) {
@@ -222,6 +230,33 @@ TEST_P(BothForms, SystemTablesAttachByIdentifier) {
     EXPECT_EQ((*encoded)[0].pmu, "uncore_sysddr_0");
     EXPECT_EQ((*encoded)[0].attr.config[0], 0x2au);
   }
+}
+
+TEST_P(BothForms, MetricsOfTheModelInTableOrder) {
+  Fixture f;
+  const Catalog catalog = f.open(GetParam());
+  std::vector<std::string> names;
+  for (const VendorMetric& metric : catalog.vendor_metrics()) names.push_back(metric.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"CPI", "IPC"}));
+  ASSERT_EQ(catalog.vendor_metrics().size(), 2u);
+  EXPECT_EQ(catalog.vendor_metrics()[1].expr, "INST_RETIRED.ANY / CYCLES");
+  EXPECT_EQ(perf_metric_description(catalog.vendor_metrics()[1]), "Instructions per cycle");
+  std::vector<std::string> groups;
+  for (const VendorMetricGroup& group : catalog.vendor_metric_groups()) {
+    groups.push_back(group.name + ":" + std::to_string(group.metrics.size()));
+  }
+  EXPECT_EQ(groups, (std::vector<std::string>{"Ret:1", "Summary:2"}));
+  bool bad_reported = false;
+  for (const Diagnostic& d : catalog.vendor_diagnostics()) {
+    bad_reported = bad_reported || d.id == "vendor-metric-field";
+  }
+  EXPECT_TRUE(bad_reported);
+  // No model: no metrics.
+  const Catalog none = std::move(
+      Catalog::open(f.tree.path("devices"), {f.tree.path(GetParam()), "GenuineIntel-6-01"})
+          .value());
+  EXPECT_TRUE(none.vendor_metrics().empty());
+  EXPECT_TRUE(none.vendor_metric_groups().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index"));
