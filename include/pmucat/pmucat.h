@@ -17,6 +17,7 @@
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
+#include "pmucat/metric_counts.h"
 #include "pmucat/output_file.h"
 #include "pmucat/small_vector.h"
 #include "pmucat/spec.h"
