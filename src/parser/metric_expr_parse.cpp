@@ -1,0 +1,758 @@
+// perf 6.1's metric expression language: the lexer (flex rules of util/expr.l restated as a
+// longest-match scanner) and a recursive-descent parser with util/expr.y's precedences.
+#include <fmt/format.h>
+
+#include <array>
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/metric_expr.h"
+#include "pmucat/suggest.h"
+
+namespace pmucat::metric_expr {
+
+namespace {
+
+constexpr std::array<std::string_view, literal_count> literal_names = {
+    "#num_cpus",     "#system_tsc_freq", "#smt_on",    "#core_wide",
+    "#num_packages", "#num_dies",        "#num_cores",
+};
+
+bool ascii_iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) {
+      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view to_string(Literal literal) {
+  return literal_names[static_cast<std::size_t>(literal)];
+}
+
+std::optional<Literal> find_literal(std::string_view text) {
+  for (int i = 0; i < literal_count; ++i) {
+    auto literal = static_cast<Literal>(i);
+    bool caseless = literal == Literal::smt_on || literal == Literal::system_tsc_freq;
+    if (caseless ? ascii_iequal(text, literal_names[static_cast<std::size_t>(i)])
+                 : text == literal_names[static_cast<std::size_t>(i)]) {
+      return literal;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(Op op) {
+  switch (op) {
+    case Op::add:
+      return "+";
+    case Op::sub:
+      return "-";
+    case Op::mul:
+      return "*";
+    case Op::div:
+      return "/";
+    case Op::mod:
+      return "%";
+    case Op::bit_or:
+      return "|";
+    case Op::bit_and:
+      return "&";
+    case Op::bit_xor:
+      return "^";
+    case Op::less:
+      return "<";
+    case Op::greater:
+      return ">";
+    case Op::min:
+      return "min";
+    case Op::max:
+      return "max";
+    case Op::d_ratio:
+      return "d_ratio";
+  }
+  return "?";
+}
+
+int precedence(Op op) {
+  switch (op) {
+    case Op::bit_or:
+      return 2;
+    case Op::bit_xor:
+      return 3;
+    case Op::bit_and:
+      return 4;
+    case Op::less:
+    case Op::greater:
+      return 5;
+    case Op::add:
+    case Op::sub:
+      return 6;
+    case Op::mul:
+    case Op::div:
+    case Op::mod:
+      return 7;
+    case Op::min:
+    case Op::max:
+    case Op::d_ratio:
+      return 0;
+  }
+  return 0;
+}
+
+std::string substitute_runtime(std::string_view name, int runtime) {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    if (c == '?') {
+      out += fmt::format("{}", runtime);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+enum class Tok : std::uint8_t {
+  number,
+  id,
+  literal,
+  kw_d_ratio,
+  kw_max,
+  kw_min,
+  kw_if,
+  kw_else,
+  kw_source_count,
+  bar,
+  caret,
+  amp,
+  less,
+  greater,
+  minus,
+  plus,
+  star,
+  slash,
+  percent,
+  lparen,
+  rparen,
+  comma,
+  end,
+  bad_number,
+  bad_literal,
+};
+
+struct Token {
+  Tok kind = Tok::end;
+  std::uint32_t offset = 0;
+  std::uint32_t length = 0;
+  double number = 0;
+  std::string name;  // id: unescaped; literal/bad tokens: the text
+  Literal literal = Literal::num_cpus;
+};
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alnum(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+// expr.l's `sym` class: [0-9a-zA-Z_\.:@?]
+bool is_sym(char c) {
+  return is_alnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '?';
+}
+// expr.l's `literal` tail: [0-9a-zA-Z_\.\-]
+bool is_literal_char(char c) {
+  return is_alnum(c) || c == '_' || c == '.' || c == '-';
+}
+bool is_escapable(char c) {
+  return c == '-' || c == ',' || c == '=';
+}
+
+// Length of expr.l's `number` match at the start of `s`:
+// ([0-9]+\.?[0-9]*|[0-9]*\.?[0-9]+)(e-?[0-9]+)?
+std::size_t number_match(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && is_digit(s[i])) ++i;
+  std::size_t int_digits = i;
+  if (i < s.size() && s[i] == '.') {
+    std::size_t j = i + 1;
+    while (j < s.size() && is_digit(s[j])) ++j;
+    if (int_digits > 0 || j > i + 1) i = j;
+  }
+  if (i == 0) return 0;
+  if (i < s.size() && s[i] == 'e') {
+    std::size_t j = i + 1;
+    if (j < s.size() && s[j] == '-') ++j;
+    std::size_t k = j;
+    while (k < s.size() && is_digit(s[k])) ++k;
+    if (k > j) i = k;
+  }
+  return i;
+}
+
+// Length of expr.l's `symbol` match: ({spec}|{sym})+ with spec = \\[-,=].
+std::size_t symbol_match(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (is_sym(s[i])) {
+      ++i;
+    } else if (s[i] == '\\' && i + 1 < s.size() && is_escapable(s[i + 1])) {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+struct Keyword {
+  std::string_view text;
+  Tok kind;
+};
+constexpr std::array<Keyword, 6> keywords = {{
+    {"d_ratio", Tok::kw_d_ratio},
+    {"max", Tok::kw_max},
+    {"min", Tok::kw_min},
+    {"if", Tok::kw_if},
+    {"else", Tok::kw_else},
+    {"source_count", Tok::kw_source_count},
+}};
+
+// strtod as perf calls it (a token of the `number` pattern), with its ERANGE as failure.
+std::optional<double> to_double(std::string_view text) {
+  double value = 0;
+  auto [ptr, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+  if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;
+  if (std::isinf(value)) return std::nullopt;
+  if (value != 0 && std::fabs(value) < DBL_MIN) return std::nullopt;  // glibc: ERANGE underflow
+  if (value == 0) {
+    // A mantissa with a non-zero digit that rounded to zero underflowed (glibc sets ERANGE).
+    for (char c : text) {
+      if (c == 'e') break;
+      if (c >= '1' && c <= '9') return std::nullopt;
+    }
+  }
+  return value;
+}
+
+std::vector<Token> lex(std::string_view text) {
+  std::vector<Token> tokens;
+  std::size_t i = 0;
+  // perf scans a C string: a NUL ends the text.
+  std::size_t end = text.find('\0');
+  if (end == std::string_view::npos) end = text.size();
+  while (i < end) {
+    std::string_view rest = text.substr(i, end - i);
+    char c = rest[0];
+    Token token;
+    token.offset = static_cast<std::uint32_t>(i);
+    if (c == '#') {
+      std::size_t n = 1;
+      while (n < rest.size() && is_literal_char(rest[n])) ++n;
+      if (n > 1) {
+        token.length = static_cast<std::uint32_t>(n);
+        token.name = std::string(rest.substr(0, n));
+        auto literal = find_literal(token.name);
+        if (literal) {
+          token.kind = Tok::literal;
+          token.literal = *literal;
+        } else {
+          token.kind = Tok::bad_literal;
+        }
+        tokens.push_back(std::move(token));
+        i += n;
+        continue;
+      }
+      ++i;  // a lone '#': expr.l's `.` rule ignores it
+      continue;
+    }
+    std::size_t num = number_match(rest);
+    std::size_t sym = symbol_match(rest);
+    if (num > 0 || sym > 0) {
+      if (num >= sym) {
+        token.length = static_cast<std::uint32_t>(num);
+        token.name = std::string(rest.substr(0, num));
+        auto value = to_double(token.name);
+        if (value) {
+          token.kind = Tok::number;
+          token.number = *value;
+        } else {
+          token.kind = Tok::bad_number;
+        }
+        tokens.push_back(std::move(token));
+        i += num;
+        continue;
+      }
+      token.length = static_cast<std::uint32_t>(sym);
+      std::string_view word = rest.substr(0, sym);
+      token.kind = Tok::id;
+      for (const auto& keyword : keywords) {
+        if (word == keyword.text) token.kind = keyword.kind;
+      }
+      if (token.kind == Tok::id) {
+        token.name.reserve(sym);
+        for (std::size_t k = 0; k < word.size(); ++k) {
+          if (word[k] == '\\') ++k;
+          token.name += word[k];
+        }
+      }
+      tokens.push_back(std::move(token));
+      i += sym;
+      continue;
+    }
+    Tok kind = Tok::end;
+    switch (c) {
+      case '|':
+        kind = Tok::bar;
+        break;
+      case '^':
+        kind = Tok::caret;
+        break;
+      case '&':
+        kind = Tok::amp;
+        break;
+      case '<':
+        kind = Tok::less;
+        break;
+      case '>':
+        kind = Tok::greater;
+        break;
+      case '-':
+        kind = Tok::minus;
+        break;
+      case '+':
+        kind = Tok::plus;
+        break;
+      case '*':
+        kind = Tok::star;
+        break;
+      case '/':
+        kind = Tok::slash;
+        break;
+      case '%':
+        kind = Tok::percent;
+        break;
+      case '(':
+        kind = Tok::lparen;
+        break;
+      case ')':
+        kind = Tok::rparen;
+        break;
+      case ',':
+        kind = Tok::comma;
+        break;
+      default:
+        break;  // whitespace and every other byte: ignored, as expr.l's `.` rule does
+    }
+    if (kind != Tok::end) {
+      token.kind = kind;
+      token.length = 1;
+      tokens.push_back(std::move(token));
+    }
+    ++i;
+  }
+  Token eof;
+  eof.kind = Tok::end;
+  eof.offset = static_cast<std::uint32_t>(end);
+  tokens.push_back(std::move(eof));
+  return tokens;
+}
+
+std::optional<Op> binary_op(Tok kind) {
+  switch (kind) {
+    case Tok::bar:
+      return Op::bit_or;
+    case Tok::caret:
+      return Op::bit_xor;
+    case Tok::amp:
+      return Op::bit_and;
+    case Tok::less:
+      return Op::less;
+    case Tok::greater:
+      return Op::greater;
+    case Tok::minus:
+      return Op::sub;
+    case Tok::plus:
+      return Op::add;
+    case Tok::star:
+      return Op::mul;
+    case Tok::slash:
+      return Op::div;
+    case Tok::percent:
+      return Op::mod;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string describe(const Token& token, std::string_view text) {
+  switch (token.kind) {
+    case Tok::end:
+      return "the end of the expression";
+    case Tok::number:
+    case Tok::bad_number:
+      return fmt::format("number '{}'", token.name);
+    case Tok::id:
+      return fmt::format("'{}'", text.substr(token.offset, token.length));
+    case Tok::literal:
+    case Tok::bad_literal:
+      return fmt::format("literal '{}'", token.name);
+    default:
+      return fmt::format("'{}'", text.substr(token.offset, token.length));
+  }
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view file)
+      : text_(text),
+        file_(file.empty() ? std::string_view("<metric>") : file),
+        tokens_(lex(text)) {}
+
+  Expected<Expr> run() {
+    // Lexer errors first: perf's scanner returns EXPR_ERROR for them, which no rule accepts.
+    for (const auto& token : tokens_) {
+      if (token.kind == Tok::bad_number) {
+        return unexpected(
+            error(DiagId::metric_expr_bad_number, token.offset, token.length,
+                  fmt::format("number '{}' is out of the range of a double", token.name)));
+      }
+      if (token.kind == Tok::bad_literal) {
+        Diagnostic diagnostic =
+            error(DiagId::metric_expr_unknown_literal, token.offset, token.length,
+                  fmt::format("unknown literal '{}'", token.name));
+        std::vector<std::string> names(literal_names.begin(), literal_names.end());
+        if (auto near = nearest_name(token.name, names)) {
+          diagnostic.hint = fmt::format("did you mean '{}'?", *near);
+          diagnostic.fixit = fixit(token.offset, token.length, *near);
+        } else {
+          diagnostic.hint =
+              "perf 6.1 knows #num_cpus, #num_cores, #num_dies, #num_packages, "
+              "#smt_on, #core_wide and #system_tsc_freq";
+        }
+        return unexpected(std::move(diagnostic));
+      }
+    }
+    if (peek().kind == Tok::end) {
+      return unexpected(error(DiagId::metric_expr_syntax, 0, 0, "empty metric expression"));
+    }
+    auto root = parse_if_expr();
+    if (!root) return unexpected(std::move(root).error());
+    if (peek().kind != Tok::end) return unexpected(trailing());
+    Expr expr;
+    expr.nodes = std::move(nodes_);
+    expr.root = *root;
+    expr.source = std::string(text_);
+    expr.file = std::string(file_);
+    return expr;
+  }
+
+ private:
+  const Token& peek() const { return tokens_[pos_]; }
+  const Token& take() { return tokens_[pos_++]; }
+
+  Diagnostic error(DiagId id, std::size_t offset, std::size_t length, std::string message) const {
+    return make_diagnostic(Severity::error, id, file_, text_, offset, length, std::move(message));
+  }
+  FixIt fixit(std::size_t offset, std::size_t length, std::string replacement) const {
+    return FixIt{make_diagnostic(Severity::note, "", file_, text_, offset, length, "").range,
+                 std::move(replacement)};
+  }
+
+  NodeIndex add(Node node) {
+    nodes_.push_back(std::move(node));
+    return static_cast<NodeIndex>(nodes_.size() - 1);
+  }
+  std::uint32_t end_of(NodeIndex index) const {
+    return nodes_[index].offset + nodes_[index].length;
+  }
+  void span(Node& node, std::uint32_t from, std::uint32_t to) const {
+    node.offset = from;
+    node.length = to - from;
+  }
+
+  Unexpected<Diagnostic> too_deep() const {
+    const Token& token = peek();
+    return unexpected(error(DiagId::metric_expr_syntax, token.offset, token.length,
+                            fmt::format("expression nested deeper than {} levels", max_depth)));
+  }
+
+  Diagnostic trailing() const {
+    const Token& token = peek();
+    if (token.kind == Tok::rparen) {
+      Diagnostic diagnostic = error(DiagId::metric_expr_unbalanced_paren, token.offset, 1,
+                                    "')' without a matching '('");
+      diagnostic.fixit = fixit(token.offset, 1, "");
+      return diagnostic;
+    }
+    Diagnostic diagnostic =
+        error(DiagId::metric_expr_syntax, token.offset, token.length,
+              fmt::format("expected an operator, found {}", describe(token, text_)));
+    if (token.kind == Tok::kw_else) {
+      diagnostic.hint = "'else' without 'if'";
+    } else if (token.kind == Tok::kw_if) {
+      diagnostic.hint = "'if' is allowed at the top level or in parentheses only";
+    } else {
+      diagnostic.hint = "operators are + - * / % | ^ & < > (perf has no == or <=)";
+    }
+    return diagnostic;
+  }
+
+  Expected<NodeIndex> expect(Tok kind, std::string_view what, const Token* open) {
+    if (peek().kind == kind) {
+      take();
+      return NodeIndex{0};
+    }
+    const Token& token = peek();
+    if (kind == Tok::rparen && open != nullptr) {
+      Diagnostic diagnostic =
+          error(DiagId::metric_expr_unbalanced_paren, token.offset, token.length,
+                fmt::format("expected ')', found {}", describe(token, text_)));
+      diagnostic.notes.push_back(make_diagnostic(Severity::note, "", file_, text_, open->offset,
+                                                 open->length, "to match this '('"));
+      if (token.kind == Tok::end) diagnostic.fixit = fixit(token.offset, 0, ")");
+      return unexpected(std::move(diagnostic));
+    }
+    return unexpected(error(DiagId::metric_expr_syntax, token.offset, token.length,
+                            fmt::format("expected {}, found {}", what, describe(token, text_))));
+  }
+
+  // if_expr: expr IF expr ELSE if_expr | expr
+  Expected<NodeIndex> parse_if_expr() {
+    if (++depth_ > max_depth) return too_deep();
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
+    auto value = parse_expr(2);
+    if (!value) return value;
+    if (peek().kind != Tok::kw_if) return value;
+    take();
+    auto condition = parse_expr(2);
+    if (!condition) return condition;
+    if (peek().kind != Tok::kw_else) {
+      const Token& token = peek();
+      Diagnostic diagnostic =
+          error(DiagId::metric_expr_syntax, token.offset, token.length,
+                fmt::format("expected 'else', found {}", describe(token, text_)));
+      if (token.kind == Tok::kw_if) {
+        diagnostic.hint = "a condition cannot be a conditional: parenthesize it";
+      }
+      return unexpected(std::move(diagnostic));
+    }
+    take();
+    auto otherwise = parse_if_expr();
+    if (!otherwise) return otherwise;
+    Node node;
+    node.kind = NodeKind::if_else;
+    node.a = *value;
+    node.b = *condition;
+    node.c = *otherwise;
+    span(node, nodes_[*value].offset, end_of(*otherwise));
+    return add(std::move(node));
+  }
+
+  // expr with binary operators of precedence >= min_prec, all left-associative.
+  Expected<NodeIndex> parse_expr(int min_prec) {
+    auto lhs = parse_unary();
+    if (!lhs) return lhs;
+    while (true) {
+      auto op = binary_op(peek().kind);
+      if (!op || precedence(*op) < min_prec) break;
+      take();
+      auto rhs = parse_expr(precedence(*op) + 1);
+      if (!rhs) return rhs;
+      Node node;
+      node.kind = NodeKind::binary;
+      node.op = *op;
+      node.a = *lhs;
+      node.b = *rhs;
+      span(node, nodes_[*lhs].offset, end_of(*rhs));
+      lhs = add(std::move(node));
+    }
+    return lhs;
+  }
+
+  // '-' expr %prec NEG: the operand is a primary or another negation.
+  Expected<NodeIndex> parse_unary() {
+    // Nesting is bounded so that hostile input cannot exhaust the stack (perf's bison stack
+    // allows deeper nesting: docs/perf-compat.md).
+    if (++depth_ > max_depth) return too_deep();
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
+    if (peek().kind == Tok::minus) {
+      std::uint32_t from = take().offset;
+      auto operand = parse_unary();
+      if (!operand) return operand;
+      Node node;
+      node.kind = NodeKind::negate;
+      node.a = *operand;
+      span(node, from, end_of(*operand));
+      return add(std::move(node));
+    }
+    return parse_primary();
+  }
+
+  Expected<NodeIndex> parse_primary() {
+    const Token& token = peek();
+    switch (token.kind) {
+      case Tok::number: {
+        take();
+        Node node;
+        node.kind = NodeKind::number;
+        node.number = token.number;
+        span(node, token.offset, token.offset + token.length);
+        return add(std::move(node));
+      }
+      case Tok::id: {
+        take();
+        Node node;
+        node.kind = NodeKind::id;
+        node.name = token.name;
+        span(node, token.offset, token.offset + token.length);
+        return add(std::move(node));
+      }
+      case Tok::literal: {
+        take();
+        Node node;
+        node.kind = NodeKind::literal;
+        node.literal = token.literal;
+        span(node, token.offset, token.offset + token.length);
+        return add(std::move(node));
+      }
+      case Tok::kw_source_count: {
+        take();
+        const Token& open = peek();
+        if (auto ok = expect(Tok::lparen, "'(' after source_count", nullptr); !ok) return ok;
+        const Token& id = peek();
+        if (id.kind != Tok::id) {
+          Diagnostic diagnostic =
+              error(DiagId::metric_expr_syntax, id.offset, id.length,
+                    fmt::format("expected an event name, found {}", describe(id, text_)));
+          diagnostic.hint = "source_count takes one event name";
+          return unexpected(std::move(diagnostic));
+        }
+        take();
+        const Token& close = peek();
+        if (auto ok = expect(Tok::rparen, "')'", &open); !ok) return ok;
+        Node node;
+        node.kind = NodeKind::source_count;
+        node.name = id.name;
+        span(node, token.offset, close.offset + 1);
+        return add(std::move(node));
+      }
+      case Tok::lparen: {
+        take();
+        auto inner = parse_if_expr();
+        if (!inner) return inner;
+        if (auto ok = expect(Tok::rparen, "')'", &token); !ok) return ok;
+        return inner;  // parentheses are not a node
+      }
+      case Tok::kw_min:
+      case Tok::kw_max:
+      case Tok::kw_d_ratio: {
+        take();
+        Op op = token.kind == Tok::kw_min   ? Op::min
+                : token.kind == Tok::kw_max ? Op::max
+                                            : Op::d_ratio;
+        const Token& open = peek();
+        if (auto ok = expect(Tok::lparen, fmt::format("'(' after {}", to_string(op)), nullptr);
+            !ok) {
+          return ok;
+        }
+        auto first = parse_argument();
+        if (!first) return first;
+        if (peek().kind != Tok::comma) {
+          const Token& bad = peek();
+          Diagnostic diagnostic =
+              error(DiagId::metric_expr_syntax, bad.offset, bad.length,
+                    fmt::format("expected ',', found {}", describe(bad, text_)));
+          diagnostic.hint = fmt::format("{} takes two arguments", to_string(op));
+          return unexpected(std::move(diagnostic));
+        }
+        take();
+        auto second = parse_argument();
+        if (!second) return second;
+        const Token& close = peek();
+        if (close.kind == Tok::comma) {
+          Diagnostic diagnostic = error(DiagId::metric_expr_syntax, close.offset, 1,
+                                        fmt::format("{} takes two arguments", to_string(op)));
+          return unexpected(std::move(diagnostic));
+        }
+        if (auto ok = expect(Tok::rparen, "')'", &open); !ok) return ok;
+        Node node;
+        node.kind = NodeKind::binary;
+        node.op = op;
+        node.a = *first;
+        node.b = *second;
+        span(node, token.offset, close.offset + 1);
+        return add(std::move(node));
+      }
+      case Tok::rparen: {
+        Diagnostic diagnostic =
+            error(DiagId::metric_expr_syntax, token.offset, 1, "expected an operand, found ')'");
+        return unexpected(std::move(diagnostic));
+      }
+      default: {
+        Diagnostic diagnostic =
+            error(DiagId::metric_expr_syntax, token.offset, token.length,
+                  fmt::format("expected an operand, found {}", describe(token, text_)));
+        if (token.kind == Tok::end && pos_ > 0) {
+          const Token& last = tokens_[pos_ - 1];
+          diagnostic.notes.push_back(
+              make_diagnostic(Severity::note, "", file_, text_, last.offset, last.length,
+                              fmt::format("after {}", describe(last, text_))));
+        }
+        if (token.kind == Tok::plus) diagnostic.hint = "perf has no unary '+'";
+        return unexpected(std::move(diagnostic));
+      }
+    }
+  }
+
+  // A function argument is an `expr`: a conditional needs parentheses.
+  Expected<NodeIndex> parse_argument() {
+    auto value = parse_expr(2);
+    if (!value) return value;
+    if (peek().kind == Tok::kw_if) {
+      const Token& token = peek();
+      Diagnostic diagnostic = error(DiagId::metric_expr_syntax, token.offset, token.length,
+                                    "a conditional is not allowed as a function argument");
+      diagnostic.hint = "parenthesize it: min((a if c else b), x)";
+      return unexpected(std::move(diagnostic));
+    }
+    return value;
+  }
+
+  std::string_view text_;
+  std::string_view file_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  std::vector<Node> nodes_;
+  int depth_ = 0;
+  static constexpr int max_depth = 256;
+};
+
+}  // namespace
+
+Expected<Expr> parse(std::string_view text, std::string_view file_name) {
+  return Parser(text, file_name).run();
+}
+
+}  // namespace pmucat::metric_expr
