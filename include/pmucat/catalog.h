@@ -252,6 +252,13 @@ class Catalog {
   // The vendor model in use (read now if it was not yet), or nullptr: no events_dir or cpuid,
   // no mapfile row for the cpuid, or an unreadable model directory.
   const VendorModel* vendor_model() const;
+  // The metrics of the vendor model in use (VendorModel::metrics: perf 6.1's table order; read
+  // now if it was not yet); empty without a model. With VendorOptions::midr_root (arm64: a model
+  // per core PMU) the model is the core PMU's (core_pmu(): `cpu`, else `cpu_core`, else the
+  // first PMU with `cpus`), as perf 6.1 picks one table for -M; without a core PMU, `cpuid`'s.
+  std::span<const VendorMetric> vendor_metrics() const;
+  // The metric groups of vendor_metrics() (vendor_metric_groups(): sorted by name).
+  std::vector<VendorMetricGroup> vendor_metric_groups() const;
   // Problems reading the vendor catalog (reads it now if it was not yet): mapfile-no-match,
   // JSON syntax errors, skipped events.
   std::span<const Diagnostic> vendor_diagnostics() const;

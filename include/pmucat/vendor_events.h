@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ namespace pmucat {
 //                         uses the first in its table order; so do we: warning)
 //  vendor-std-event-unknown  ArchStdEvent names no architecture standard event (the event keeps
 //                         its own fields, as perf does; warning)
+//  vendor-metric-field    a metric object (MetricName or MetricExpr present) with a field of the
+//                         wrong type, or without its MetricName or MetricExpr; skipped, located
+//  vendor-metric-duplicate  two metrics of one model with the same name and PMU (perf 6.1 uses
+//                         both when the name is asked for; warning)
 //  mapfile-syntax         a mapfile.csv row without its four fields (skipped, located)
 //  mapfile-regex          a mapfile.csv CPU identifier that is not a POSIX extended regular
 //                         expression (the row never matches, as in perf; located)
@@ -124,6 +129,66 @@ struct VendorEvent {
 std::string perf_brief_description(const VendorEvent& event);
 std::string perf_public_description(const VendorEvent& event);
 
+// A JSON metric as perf 6.1's jevents.py keeps it: an object with MetricName and MetricExpr (it
+// may be an event too: a few uncore objects have both EventName and MetricName). Strings are as
+// written in the JSON, after JSON's own unescaping; perf's table holds MetricExpr unchanged (its
+// jevents.py doubles backslashes only to write them into C source), so `expr` is perf's string.
+struct VendorMetric {
+  std::string name;        // MetricName as written (perf matches it case-insensitively)
+  std::string expr;        // MetricExpr as written (`@`-escaped names keep their backslashes)
+  std::string group;       // MetricGroup as written: groups separated by ';' (may be empty)
+  std::string threshold;   // MetricThreshold (newer perf; no perf 6.1 table has it)
+  std::string scale_unit;  // ScaleUnit (`100%`, `1GB/sec`, `1per_instr`)
+  std::string brief_description;   // BriefDescription as written
+  std::string public_description;  // PublicDescription as written
+  std::string constraint;          // MetricConstraint (`NO_NMI_WATCHDOG`, `NO_GROUP_EVENTS`)
+  std::string no_group;            // MetricgroupNoGroup (newer perf; none in perf 6.1's tables)
+  std::string unit;                // Unit as written (`cpu_core` on hybrid models)
+  std::string pmu;                 // Unit mapped as for events (VendorEvent::pmu)
+  std::string compat;              // Compat (system tables: the PMU identifier it needs)
+  std::string aggregation_mode;    // AggregationMode as written (`PerChip`, `PerCore`)
+  bool per_pkg = false;            // PerPkg "1"
+  bool deprecated = false;         // Deprecated present and not empty
+  // The object's EventName lower-cased when it also names an event: part of perf's table key.
+  std::string event_name;
+  std::string topic;  // as for events: `metrics` for *metrics.json files
+  // perf's table key puts objects without a description (no BriefDescription and no Unit) first.
+  bool has_perf_description = false;
+  SourceRange location;       // where the metric's object starts
+  bool system_table = false;  // from a system table (a `sys` directory)
+  friend bool operator==(const VendorMetric&, const VendorMetric&) = default;
+};
+
+// perf's `desc` of a metric (what `perf list` prints in brackets): BriefDescription with one
+// trailing ".  ", ". " or "." removed, then `. Unit: <pmu> ` for a metric with a Unit (as for
+// events). Empty when the metric has neither.
+std::string perf_metric_description(const VendorMetric& metric);
+
+// The metric groups perf 6.1's list shows a metric under: MetricGroup split on ';', leading
+// blanks skipped, an empty part `No_group`; without MetricGroup `No_group`, unless the object
+// is an event too (then perf lists it under no group: empty result).
+std::vector<std::string> metric_group_names(const VendorMetric& metric);
+
+// True when perf 6.1's match_metric() accepts `list` (a metric or group name, as given to -M)
+// for `field` (a MetricName or MetricGroup; empty is perf's absent field): "all" matches
+// everything; an empty field matches `No_group` (any case); else the first case-insensitive
+// occurrence of `list` in `field` must start it or follow ';' or ' ', and end it or precede ';'.
+bool perf_metric_matches(std::string_view field, std::string_view list);
+
+// A metric group and the metrics listed under it (indices into VendorModel::metrics, table
+// order). perf 6.1 has no group descriptions (metricgroups.json came later): `description`
+// is empty until a tree provides one.
+struct VendorMetricGroup {
+  std::string name;
+  std::string description;
+  std::vector<std::size_t> metrics;
+  friend bool operator==(const VendorMetricGroup&, const VendorMetricGroup&) = default;
+};
+
+// The groups of `metrics` sorted by name (strcmp, as perf's list), each with its metrics in
+// table order.
+std::vector<VendorMetricGroup> vendor_metric_groups(std::span<const VendorMetric> metrics);
+
 // One model directory's events.
 struct VendorModel {
   std::string arch;       // x86
@@ -133,6 +198,10 @@ struct VendorModel {
   // which decides which of two same-named events perf uses. Metric-only objects (no EventName)
   // are not events and are left out.
   std::vector<VendorEvent> events;
+  // The model's metrics in perf 6.1's table order: the events' key (objects without a
+  // description first, then topic, lower-cased EventName, PMU) then MetricName; files read in
+  // name order and a stable sort. perf expands and lists metrics in this order.
+  std::vector<VendorMetric> metrics;
   std::vector<Diagnostic> diagnostics;  // files that failed, skipped events, duplicates
 };
 
@@ -157,6 +226,15 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
                                            std::vector<Diagnostic>& diagnostics);
+// The same, appending the file's metrics (file order) to `metrics` too.
+std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
+                                           std::string_view topic,
+                                           const std::vector<VendorEvent>& std_events,
+                                           std::vector<Diagnostic>& diagnostics,
+                                           std::vector<VendorMetric>& metrics);
+
+// Sorts `metrics` into perf 6.1's table order (VendorModel::metrics), stable.
+void sort_vendor_metrics(std::vector<VendorMetric>& metrics);
 
 // The architecture directory perf is built for on this host (`x86`, `arm64`, `powerpc`, `s390`;
 // empty elsewhere): its mapfile is tried first, and its system tables are the ones perf has.

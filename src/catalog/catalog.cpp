@@ -337,6 +337,21 @@ const VendorModel* Catalog::vendor_model() const {
   return state_->vendor ? state_->vendor->main().full().model.get() : nullptr;
 }
 
+std::span<const VendorMetric> Catalog::vendor_metrics() const {
+  if (!state_->vendor) return {};
+  const detail::VendorCatalog* catalog = &state_->vendor->main();
+  if (state_->vendor->per_pmu()) {
+    if (const Pmu* core = core_pmu()) catalog = &state_->vendor->for_pmu(core->attributes());
+  }
+  const std::shared_ptr<const VendorModel>& model = catalog->full().model;
+  if (!model) return {};
+  return model->metrics;
+}
+
+std::vector<VendorMetricGroup> Catalog::vendor_metric_groups() const {
+  return pmucat::vendor_metric_groups(vendor_metrics());
+}
+
 std::span<const Diagnostic> Catalog::vendor_diagnostics() const {
   if (!state_->vendor) return {};
   return state_->vendor->main().full().diagnostics;

@@ -1,4 +1,6 @@
 // A model directory's JSON files to one table, ordered as perf 6.1 orders its compiled table.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <system_error>
 #include <tuple>
@@ -52,7 +54,7 @@ std::string topic_of(const std::string& file_name) {
 // Every event of every file in `files`, appended to `events`.
 void load_files(const std::vector<fs::path>& files, bool with_topic,
                 const std::vector<VendorEvent>& std_events, std::vector<VendorEvent>& events,
-                std::vector<Diagnostic>& diagnostics) {
+                std::vector<VendorMetric>& metrics, std::vector<Diagnostic>& diagnostics) {
   for (const fs::path& file : files) {
     const std::optional<std::string> text = vendor::read_text_file(file);
     if (!text) {
@@ -62,7 +64,7 @@ void load_files(const std::vector<fs::path>& files, bool with_topic,
     }
     const std::string topic = with_topic ? topic_of(file.filename().string()) : std::string();
     std::vector<VendorEvent> file_events =
-        parse_vendor_json(*text, file.string(), topic, std_events, diagnostics);
+        parse_vendor_json(*text, file.string(), topic, std_events, diagnostics, metrics);
     std::move(file_events.begin(), file_events.end(), std::back_inserter(events));
   }
 }
@@ -77,14 +79,16 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
   // The architecture standard events: the arch directory's own *.json files.
   std::vector<VendorEvent> std_events;
   if (auto std_files = list_json_files(arch_dir)) {
-    load_files(*std_files, false, {}, std_events, model.diagnostics);
+    std::vector<VendorMetric> std_metrics;  // perf keeps no metric of the standard files
+    load_files(*std_files, false, {}, std_events, std_metrics, model.diagnostics);
   } else {
     model.diagnostics.push_back(std::move(std_files).error());
   }
 
   auto files = list_json_files(arch_dir / directory);
   if (!files) return unexpected(std::move(files).error());
-  load_files(*files, true, std_events, model.events, model.diagnostics);
+  load_files(*files, true, std_events, model.events, model.metrics, model.diagnostics);
+  sort_vendor_metrics(model.metrics);
 
   // perf's table key: events without a description first, then topic, name and PMU; a stable
   // sort keeps file order among equal keys.
@@ -108,6 +112,26 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
                       (event.pmu.empty() ? std::string() : " of PMU " + event.pmu) +
                       " is defined twice; the first, at " + earlier.location.file + ":" +
                       std::to_string(earlier.location.line) + ", is used";
+    model.diagnostics.push_back(std::move(warning));
+  }
+  // Duplicate metrics: perf 6.1 matches every metric of a name, so both are used.
+  std::unordered_map<std::string, std::size_t> first_metric;
+  for (std::size_t i = 0; i < model.metrics.size(); ++i) {
+    const VendorMetric& metric = model.metrics[i];
+    std::string key = metric.name;
+    key += '\n';
+    key += metric.pmu;
+    const auto [it, inserted] = first_metric.try_emplace(std::move(key), i);
+    if (inserted) continue;
+    const VendorMetric& earlier = model.metrics[it->second];
+    Diagnostic warning;
+    warning.severity = Severity::warning;
+    warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
+    warning.range = metric.location;
+    warning.message =
+        fmt::format("metric '{}'{} is defined twice (first at {}:{}); perf uses both", metric.name,
+                    metric.pmu.empty() ? std::string() : fmt::format(" of PMU {}", metric.pmu),
+                    earlier.location.file, earlier.location.line);
     model.diagnostics.push_back(std::move(warning));
   }
   return model;
@@ -165,6 +189,10 @@ VendorModel load_vendor_sys_tables(const fs::path& arch_dir) {
     for (VendorEvent& event : table->events) {
       event.system_table = true;
       tables.events.push_back(std::move(event));
+    }
+    for (VendorMetric& metric : table->metrics) {
+      metric.system_table = true;
+      tables.metrics.push_back(std::move(metric));
     }
     tables.diagnostics.insert(tables.diagnostics.end(), table->diagnostics.begin(),
                               table->diagnostics.end());

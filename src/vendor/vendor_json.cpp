@@ -346,12 +346,91 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   return event;
 }
 
+// One object with MetricName or MetricExpr to a metric; nullopt (after a diagnostic) for a bad
+// one, silently for an object that is no metric.
+std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart& where,
+                                           const Context& context) {
+  if (!object.contains("MetricName") && !object.contains("MetricExpr")) return std::nullopt;
+  EventObject fields(object);
+  VendorMetric metric;
+  const std::string* name = fields.text("MetricName");
+  const std::string* expr = fields.text("MetricExpr");
+  metric.name = name ? *name : std::string();
+  metric.expr = expr ? *expr : std::string();
+  metric.group = fields.value("MetricGroup");
+  metric.threshold = fields.value("MetricThreshold");
+  metric.scale_unit = fields.value("ScaleUnit");
+  const std::string* brief = fields.text("BriefDescription");
+  metric.brief_description = brief ? *brief : std::string();
+  metric.public_description = fields.value("PublicDescription");
+  metric.constraint = fields.value("MetricConstraint");
+  metric.no_group = fields.value("MetricgroupNoGroup");
+  metric.unit = fields.value("Unit");
+  metric.pmu = unit_to_pmu(metric.unit);
+  metric.compat = fields.value("Compat");
+  metric.aggregation_mode = fields.value("AggregationMode");
+  // The event fields of an object that is an event too are judged by convert_event; PerPkg of
+  // another type only means the metric is not per package.
+  const auto per_pkg_field = object.find("PerPkg");
+  const std::string* per_pkg = per_pkg_field != object.end() && per_pkg_field->is_string()
+                                   ? &per_pkg_field->get_ref<const std::string&>()
+                                   : nullptr;
+  const std::string* deprecated = fields.text("Deprecated");
+  const auto event_field = object.find("EventName");
+  const std::string* event_name = event_field != object.end() && event_field->is_string()
+                                      ? &event_field->get_ref<const std::string&>()
+                                      : nullptr;
+  metric.event_name = event_name ? ascii_lower(*event_name) : std::string();
+  metric.topic = std::string(context.topic);
+  metric.location.file = std::string(context.path);
+  metric.location.line = where.line;
+  metric.location.column = where.column;
+  metric.location.length = 1;
+  metric.location.offset = where.offset;
+  auto reject = [&](std::string message) -> std::optional<VendorMetric> {
+    message += "; metric skipped";
+    context.diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_metric_field,
+                                                  context.path, context.text, where.offset, 1,
+                                                  std::move(message)));
+    return std::nullopt;
+  };
+  if (!fields.bad_field().empty()) {
+    std::string message = "field '";
+    message += fields.bad_field();
+    message += "' of metric '";
+    message += metric.name;
+    message += "' is not a string";
+    return reject(std::move(message));
+  }
+  // perf's table keeps empty strings as absent fields: a metric needs both, non-empty.
+  if (metric.name.empty()) return reject("a metric object without MetricName");
+  if (metric.expr.empty()) {
+    std::string message = "metric '";
+    message += metric.name;
+    message += "' has no MetricExpr";
+    return reject(std::move(message));
+  }
+  metric.per_pkg = per_pkg && vendor::scanf_int_is_one(*per_pkg);
+  metric.deprecated = deprecated && !deprecated->empty();
+  metric.has_perf_description = brief || !metric.pmu.empty();
+  return metric;
+}
+
 }  // namespace
 
 std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
                                            std::vector<Diagnostic>& diagnostics) {
+  std::vector<VendorMetric> metrics;
+  return parse_vendor_json(text, path, topic, std_events, diagnostics, metrics);
+}
+
+std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
+                                           std::string_view topic,
+                                           const std::vector<VendorEvent>& std_events,
+                                           std::vector<Diagnostic>& diagnostics,
+                                           std::vector<VendorMetric>& metrics) {
   std::vector<VendorEvent> events;
   const TextScan scan = scan_text(text);
   if (scan.too_deep_at) {
@@ -398,6 +477,9 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
     ++object_index;
     if (std::optional<VendorEvent> event = convert_event(element, where, context)) {
       events.push_back(std::move(*event));
+    }
+    if (std::optional<VendorMetric> metric = convert_metric(element, where, context)) {
+      metrics.push_back(std::move(*metric));
     }
   }
   return events;
