@@ -59,6 +59,8 @@ class Counts {
  public:
   void add(Count count);
   const std::vector<Count>& entries() const { return entries_; }
+  // To fix up what a reader could not know (an event's unit scale from the catalog).
+  std::vector<Count>& entries() { return entries_; }
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
 

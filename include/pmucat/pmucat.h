@@ -18,6 +18,7 @@
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
 #include "pmucat/metric_counts.h"
+#include "pmucat/metric_eval.h"
 #include "pmucat/metric_expr.h"
 #include "pmucat/output_file.h"
 #include "pmucat/small_vector.h"

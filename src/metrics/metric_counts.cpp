@@ -409,9 +409,9 @@ CountsRead read_stat_csv(std::string_view text, std::string_view file, char sepa
           "not a count line (value{0}unit{0}event{0}run time{0}percent running)", separator);
       if (fields.size() < 5) {
         at = line.size();
-        message = fmt::format("{} fields where a count line has at least 5", fields.size());
-      } else if (!std::any_of(fields.begin(), fields.begin() + 4,
-                              [](const Field& f) { return value_like(f.text); })) {
+        message = fmt::format("{} {} where a count line has at least 5 (separator '{}')",
+                              fields.size(), fields.size() == 1 ? "field" : "fields", separator);
+      } else if (!value_like(fields[0].text)) {
         at = fields[0].offset;
         message =
             fmt::format("'{}' is not a count, <not counted> or <not supported>", fields[0].text);
