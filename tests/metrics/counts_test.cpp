@@ -18,8 +18,10 @@ namespace pmucat {
 namespace {
 
 std::string data_file(std::string_view name) {
-  return testing::read_text(std::string(PMUCAT_SOURCE_DIR) + "/tests/metrics/data/" +
-                            std::string(name));
+  std::string path = PMUCAT_SOURCE_DIR;
+  path += "/tests/metrics/data/";
+  path += name;
+  return testing::read_text(path);
 }
 
 // A count built field by field (designated initializers would need every member under
@@ -257,8 +259,10 @@ TEST(StatPerfData, WrittenAndReadBack) {
 TEST(StatPerfData, RealPerfStatRecord) {
   testing::ScratchDir dir;
   const std::string path = (dir / "stat.data").string();
-  const auto result = testing::run_command("perf stat record -o '" + path +
-                                           "' -e task-clock,context-switches,page-faults true");
+  std::string command = "perf stat record -o '";
+  command += path;
+  command += "' -e task-clock,context-switches,page-faults true";
+  const auto result = testing::run_command(command);
   if (result.status != 0) {
     GTEST_SKIP() << "perf stat record does not run here: " << result.err;
   }
