@@ -200,12 +200,18 @@ std::vector<std::byte> le_words(std::initializer_list<std::uint64_t> words) {
   return out;
 }
 
+Record record_of(std::uint32_t type, std::vector<std::byte> payload) {
+  Record record;
+  record.type = type;
+  record.payload = std::move(payload);
+  return record;
+}
+
 Record stat_record(std::uint64_t id, std::uint32_t cpu, std::uint32_t thread, std::uint64_t val,
                    std::uint64_t ena, std::uint64_t run) {
-  return Record{record_type::stat,
-                0,
-                le_words({id, std::uint64_t{cpu} | (std::uint64_t{thread} << 32), val, ena, run}),
-                {}};
+  return record_of(
+      record_type::stat,
+      le_words({id, std::uint64_t{cpu} | (std::uint64_t{thread} << 32), val, ena, run}));
 }
 
 PerfData stat_model() {
@@ -220,8 +226,8 @@ PerfData stat_model() {
   data.records.push_back(stat_record(11, 1, 0, 2000, 100, 100));
   data.records.push_back(stat_record(20, 0, 0, 50, 100, 50));
   data.records.push_back(stat_record(21, 1, 0, 50, 100, 50));
-  data.records.push_back(stat_record(99, 1, 0, 50, 100, 50));                // no such id
-  data.records.push_back(Record{record_type::stat, 0, le_words({20}), {}});  // short
+  data.records.push_back(stat_record(99, 1, 0, 50, 100, 50));            // no such id
+  data.records.push_back(record_of(record_type::stat, le_words({20})));  // short
   data.features[feature::event_desc] = encode_event_desc(data.events, kAttrSizeVer7);
   return data;
 }
@@ -239,7 +245,7 @@ TEST(StatPerfData, SumsCpusAndScales) {
 TEST(StatPerfData, NoScaleConfig) {
   PerfData data = stat_model();
   data.records.insert(data.records.begin(),
-                      Record{record_type::stat_config, 0, le_words({1, 2, 0}), {}});
+                      record_of(record_type::stat_config, le_words({1, 2, 0})));
   const CountsRead read = read_stat_perf_data(data, "stat.data");
   EXPECT_DOUBLE_EQ(*metric_input_value(*read.counts.find("cycles")), 100);
 }
