@@ -141,12 +141,6 @@ pmucat_demo_event(demolake-metrics
   MetricExpr "1 / IPC"
   MetricName "CPI")
 pmucat_demo_event(demolake-metrics
-  BriefDescription "Share of retired branches that were mispredicted"
-  MetricExpr "BR_MISP_RETIRED.ALL_BRANCHES / BR_INST_RETIRED.ALL_BRANCHES"
-  MetricGroup "Bad;BrMispredicts"
-  MetricName "Branch_Misprediction_Ratio"
-  ScaleUnit "100%")
-pmucat_demo_event(demolake-metrics
   BriefDescription "L1 data cache lines filled per thousand instructions"
   MetricExpr "1e3 * L1D.REPLACEMENT / INST_RETIRED.ANY"
   MetricGroup "CacheMisses;Mem"
@@ -169,4 +163,50 @@ pmucat_demo_event(demolake-metrics
   MetricExpr "64 * UNC_M_CAS_COUNT.RD / 1e9 / duration_time"
   MetricGroup "MemoryBW"
   MetricName "DRAM_Read_BW"
+
+# Metrics of the demo model (our own, over the events above): pmumetric's examples and golden
+# cases (docs/metrics.md). One references another, one uses a literal, one a tool event, one an
+# uncore event printed with its 64Bytes scale.
+pmucat_demo_event(metrics
+  BriefDescription "Share of retired branches that were mispredicted"
+  MetricExpr "BR_MISP_RETIRED.ALL_BRANCHES / BR_INST_RETIRED.ALL_BRANCHES"
+  MetricGroup "BrMispredicts;Summary"
+  MetricName "Branch_Misprediction_Ratio"
+  MetricThreshold "Branch_Misprediction_Ratio > 0.05"
+  ScaleUnit "100%")
+pmucat_demo_event(metrics
+  BriefDescription "Mispredicted branches per thousand branches"
+  MetricExpr "1000 * Branch_Misprediction_Ratio"
+  MetricGroup "BrMispredicts"
+  MetricName "Mispredicts_Per_Kilo_Branch")
+pmucat_demo_event(metrics
+  BriefDescription "Instructions per retired branch"
+  MetricExpr "INST_RETIRED.ANY / BR_INST_RETIRED.ALL_BRANCHES"
+  MetricGroup "Branches;Summary"
+  MetricName "Instructions_Per_Branch")
+pmucat_demo_event(metrics
+  BriefDescription "L1 data cache lines replaced per thousand instructions"
+  MetricExpr "1000 * L1D.REPLACEMENT / INST_RETIRED.ANY"
+  MetricGroup "CacheMisses;Mem"
+  MetricName "L1D_Replacements_PKI")
+pmucat_demo_event(metrics
+  BriefDescription "Loads served beyond the L3 per thousand instructions"
+  MetricExpr "1000 * MEM_LOAD_RETIRED.L3_MISS / INST_RETIRED.ANY"
+  MetricGroup "CacheMisses;Mem"
+  MetricName "L3_Miss_Loads_PKI")
+pmucat_demo_event(metrics
+  BriefDescription "Micro-operations issued per retired instruction"
+  MetricExpr "UOPS_ISSUED.ANY / INST_RETIRED.ANY"
+  MetricGroup "Pipeline"
+  MetricName "Uops_Per_Instruction")
+pmucat_demo_event(metrics
+  BriefDescription "Branches retired per core"
+  MetricExpr "BR_INST_RETIRED.ALL_BRANCHES / #num_cores"
+  MetricGroup "Branches"
+  MetricName "Branches_Per_Core")
+pmucat_demo_event(metrics
+  BriefDescription "DRAM read bandwidth"
+  MetricExpr "64 * UNC_M_CAS_COUNT.RD / 1e9 / duration_time"
+  MetricGroup "MemoryBW"
+  MetricName "DRAM_Read_Bandwidth"
   ScaleUnit "1GB/s")

@@ -1,5 +1,5 @@
-# bash completion for the six pmucat tools (pmuls, pmuencode, pmucheck, pmudiff, pmusnap,
-# pmudata): options, their values, and PMU, event and format names read from the tree the command
+# bash completion for the seven pmucat tools (pmuls, pmuencode, pmucheck, pmudiff, pmusnap,
+# pmudata, pmumetric): options, their values, and PMU, event and format names read from the tree the command
 # line selects (--sysfs DIR, else $PMUCAT_SYSFS, else /sys; a .tar.gz capture offers no names).
 
 # The devices folder for a root, discovered the way the library does it.
@@ -239,9 +239,30 @@ _pmudata() {
     fi
 }
 
+_pmumetric() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    _pmucat_complete_common "$prev" "$cur" && return
+    case $prev in
+        -M | --metrics) return ;;
+        --literal)
+            COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages=
+                core_wide= system_tsc_freq=' -- "$cur"))
+            compopt -o nospace 2>/dev/null
+            return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
+            -M --metrics --literal --help --version' -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+
 complete -F _pmuls pmuls
 complete -F _pmuencode pmuencode
 complete -F _pmucheck pmucheck
 complete -F _pmudiff pmudiff
 complete -F _pmusnap pmusnap
 complete -F _pmudata pmudata
+complete -F _pmumetric pmumetric

@@ -1,4 +1,4 @@
-// The bash completion script (cli/completion/pmucat.bash) of all six tools, driven the way bash
+// The bash completion script (cli/completion/pmucat.bash) of all seven tools, driven the way bash
 // drives it.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The front end all six tools share (cli/common): --version, --help, usage errors, colour and
+// The front end all seven tools share (cli/common): --version, --help, usage errors, colour and
 // NO_COLOR, --sysfs with a pmusnap .tar.gz, one diagnostic id for one condition, and no tool
 // ending on an uncaught exception. Each tool runs as a user would run it, from the repository
 // root on the fixture trees.

@@ -116,6 +116,19 @@ TEST(JsonOutput, DecodeMatchesTheSchema) {
   EXPECT_EQ(decoded[0]["config"].get<std::uint64_t>(), 0x403800023u);
 }
 
+TEST(JsonOutput, PmumetricMatchesTheSchema) {
+  const json metrics = run_json(
+      "pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json "
+      "--literal num_cores=4 -M Summary,Branches,MemoryBW,Mem tests/metrics/data/demolake.json",
+      "intel-spr");
+  expect_valid(load_schema("pmumetric"), metrics, "pmumetric --json");
+  ASSERT_TRUE(metrics["metrics"].is_array());
+  EXPECT_FALSE(metrics["metrics"].empty());
+  for (const json& metric : metrics["metrics"]) {
+    EXPECT_TRUE(metric["computed"].get<bool>()) << metric.dump();
+  }
+}
+
 // docs/cli.md marks each JSON example with `<!-- schema: NAME -->` on the line before its fence.
 TEST(JsonOutput, DocumentedExamplesMatchTheirSchemas) {
   std::ifstream file(source_dir() + "/docs/cli.md");

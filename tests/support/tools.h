@@ -8,9 +8,9 @@
 
 namespace pmucat::testing {
 
-// The six tools, each built in <build>/cli/<tool>/.
-inline constexpr std::array<const char*, 6> kTools = {"pmuls",   "pmuencode", "pmucheck",
-                                                      "pmudiff", "pmusnap",   "pmudata"};
+// The seven tools, each built in <build>/cli/<tool>/.
+inline constexpr std::array<const char*, 7> kTools = {"pmuls",   "pmuencode", "pmucheck", "pmudiff",
+                                                      "pmusnap", "pmudata",   "pmumetric"};
 
 // The built tool's executable: <build>/cli/<name>/<name>.
 std::string tool(const std::string& name);

@@ -1,0 +1,360 @@
+// pmumetric [-M NAME,...] COUNTS: a model's metrics computed from counts perf stat gathered
+// (perf stat -j or -x, output, or a perf stat record perf.data), as perf 6.1's perf stat -M
+// computes them; those it cannot compute are listed with the reason.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/app.h"
+#include "common/json.h"
+#include "common/tree.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/metric_counts.h"
+#include "pmucat/metric_counts_perfdata.h"
+#include "pmucat/metric_eval.h"
+#include "pmucat/perfdata.h"
+
+namespace pmucat::cli {
+namespace {
+
+constexpr const char* kExamples = R"(
+  $ pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 tests/metrics/data/demolake.json
+      every metric of the demo model that perf stat -j counts allow, and why the others fail
+  $ pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json -M Summary,Uops_Per_Instruction tests/metrics/data/demolake.json
+      a metric group and a metric as JSON: value, unit, threshold, or why not computed
+  $ pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --literal num_cores=8 -M Branches tests/metrics/data/demolake.json
+      a metric that needs a literal perf reads from the machine (#num_cores)
+  $ perf stat -x, -M TopdownL1 -o counts.csv ./app; pmumetric -M TopdownL1 counts.csv
+      on the machine that ran perf: its own model, its counts
+)";
+
+constexpr std::size_t kMaxInput = std::size_t{256} << 20;
+
+// Reads `path` ("-": standard input) whole, up to kMaxInput bytes.
+Expected<std::string> read_counts_file(const std::string& path) {
+  const bool standard_input = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(
+      standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::FILE* file = standard_input ? stdin : owned.get();
+  const std::string shown = standard_input ? "<stdin>" : path;
+  if (file == nullptr) {
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                           fmt::format("cannot open: {}", std::strerror(errno))));
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (true) {
+    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
+    text.append(buffer, got);
+    if (text.size() > kMaxInput) {
+      return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                             "larger than 256 MiB: not a counts file"));
+    }
+    if (got < sizeof buffer) {
+      if (std::ferror(file)) {
+        return unexpected(
+            make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                 fmt::format("read error: {}", std::strerror(errno))));
+      }
+      return text;
+    }
+  }
+}
+
+Expected<CountsRead> read_counts(const std::string& text, const std::string& shown) {
+  if (detect_counts_format(text) == CountsFormat::perf_data) {
+    auto data = parse_perf_data(
+        std::span(reinterpret_cast<const std::byte*>(text.data()), text.size()), shown);
+    if (!data) {
+      return unexpected(data.error());
+    }
+    return read_stat_perf_data(*data, shown);
+  }
+  return read_stat_text(text, shown);
+}
+
+// perf stat prints an event with a unit scale (a sysfs .scale, a JSON ScaleUnit: 64Bytes,
+// MiB) multiplied by it; metrics use the count, so the scale the catalog gives the event is
+// undone. Names are as perf prints them: `pmu/event/` or a bare event name (first PMU having it).
+void apply_catalog_scales(const Catalog& catalog, Counts& counts) {
+  for (Count& count : counts.entries()) {
+    if (!count.multiplex_scaled || count.unit.empty() || count.unit == "msec" ||
+        count.unit == "ns") {
+      continue;
+    }
+    const Event* event = nullptr;
+    const std::size_t slash = count.event.find('/');
+    if (slash != std::string::npos && count.event.size() > slash + 1 && count.event.back() == '/') {
+      if (const Pmu* pmu = catalog.find_pmu(count.event.substr(0, slash))) {
+        event = pmu->find_event(
+            std::string_view(count.event).substr(slash + 1, count.event.size() - slash - 2));
+      }
+    } else {
+      for (const Pmu& pmu : catalog.pmus()) {
+        if ((event = pmu.find_event(count.event)) != nullptr) {
+          break;
+        }
+      }
+    }
+    if (event != nullptr && event->scale && *event->scale != 0 &&
+        event->unit.value_or("") == count.unit) {
+      count.unit_scale = *event->scale;
+    }
+  }
+}
+
+// --literal NAME=VALUE: a `#` literal of the expressions.
+bool set_literal(metric_expr::Literals& literals, const std::string& assignment,
+                 std::string& error) {
+  const std::size_t equals = assignment.find('=');
+  if (equals == std::string::npos) {
+    error = fmt::format("--literal '{}': expected NAME=VALUE (smt_on=1)", assignment);
+    return false;
+  }
+  std::string name = assignment.substr(0, equals);
+  if (!name.starts_with('#')) {
+    name.insert(0, "#");
+  }
+  const auto literal = metric_expr::find_literal(name);
+  if (!literal) {
+    error = fmt::format(
+        "--literal '{}': no literal {} (known: #num_cpus, #num_cores, #num_dies, "
+        "#num_packages, #smt_on, #core_wide, #system_tsc_freq)",
+        assignment, name);
+    return false;
+  }
+  const std::string value = assignment.substr(equals + 1);
+  char* end = nullptr;
+  errno = 0;
+  const double number = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || errno != 0) {
+    error = fmt::format("--literal '{}': '{}' is not a number", assignment, value);
+    return false;
+  }
+  literals[*literal] = number;
+  return true;
+}
+
+std::string threshold_text(ThresholdState state) {
+  switch (state) {
+    case ThresholdState::met:
+      return "  [threshold met]";
+    case ThresholdState::not_met:
+      return "";
+    case ThresholdState::unknown:
+      return "  [threshold unknown]";
+    case ThresholdState::none:
+      return "";
+  }
+  return "";
+}
+
+// perf's style: one decimal with a unit ("%8.1f"), two without ("%8.2f").
+std::string value_text(const MetricValue& value) {
+  if (value.metric->scale_unit.empty()) {
+    return fmt::format("{:12.2f}", value.value);
+  }
+  return fmt::format("{:12.1f} {}", value.value, value.unit);
+}
+
+Json value_json(const MetricValue& value) {
+  Json out;
+  out["name"] = value.metric->name;
+  if (!value.metric->pmu.empty()) {
+    out["pmu"] = value.metric->pmu;
+  }
+  out["computed"] = value.computed;
+  if (value.computed) {
+    out["value"] = value.value;
+    out["unit"] = value.unit;
+    out["expression-value"] = value.raw_value;
+    out["threshold"] = std::string(to_string(value.threshold));
+  } else {
+    out["why"] = std::string(to_string(value.why));
+    out["cause"] = std::string(to_string(value.cause));
+    if (!value.subject.empty()) {
+      out["subject"] = value.subject;
+    }
+    out["reason"] = value.reason;
+    if (value.diagnostic) {
+      out["diagnostic"] = diagnostic_to_json(*value.diagnostic);
+    }
+  }
+  return out;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "Compute a CPU model's metrics (perf's -M metrics: IPC, TopDown tma_*, bandwidths) from "
+      "counts perf stat gathered: perf stat -j (JSON lines) or -x, (CSV) output, or a perf.data "
+      "written by perf stat record. Values are computed as perf 6.1's perf stat -M computes "
+      "them: multiplexed counts scaled by enabled/running time, ScaleUnit applied (100% -> "
+      "percent); a metric whose events are missing or not counted is listed with the reason, "
+      "never given a made-up value.",
+      "pmumetric"};
+  CommonOptions common;
+  std::vector<std::string> metric_names;
+  std::vector<std::string> literal_args;
+  std::string counts_path;
+  add_common_options(app, common);
+  app.get_option("--json")->description(
+      "Print the metrics as JSON: name, value, unit, threshold, or why and reason when not "
+      "computed, and the counts file's diagnostics (schema in docs/cli.md)");
+  app.add_option("-M,--metrics", metric_names,
+                 "Metrics or metric groups to compute, comma-separated, as perf stat -M takes "
+                 "them (IPC, TopdownL1, all); every one is listed, computed or not. Default: "
+                 "every metric of the model, listing those computed and those whose events are "
+                 "in the counts but could not be used")
+      ->delimiter(',')
+      ->type_name("NAME,...");
+  app.add_option("--literal", literal_args,
+                 "Value of an expression literal, which perf reads from the machine: smt_on=1, "
+                 "num_cpus=64, num_cores, num_dies, num_packages, core_wide, system_tsc_freq "
+                 "(repeatable; a metric using one not given is not computed)")
+      ->type_name("NAME=VALUE");
+  app.add_option("COUNTS", counts_path,
+                 "The counts: a perf stat -j or -x, output file, a perf stat record perf.data, "
+                 "or - for standard input (the format is detected)")
+      ->required();
+  app.footer(help_footer({.examples = kExamples,
+                          .rejected = "a metric asked for with -M could not be computed (or, "
+                                      "without -M, none could), an unknown metric name, or a "
+                                      "counts file with no count in it"}));
+  if (const auto status = parse_command_line(app, argc, argv)) {
+    return *status;
+  }
+  DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmumetric");
+
+  EvalOptions options;
+  for (const std::string& assignment : literal_args) {
+    std::string error;
+    if (!set_literal(options.literals, assignment, error)) {
+      printer.error(error);
+      return to_int(ExitCode::usage);
+    }
+  }
+
+  auto tree = open_tree(common);
+  if (!tree) {
+    printer.print(tree.error());
+    return to_int(ExitCode::io);
+  }
+  const std::span<const VendorMetric> metrics = tree->catalog.vendor_metrics();
+  if (metrics.empty()) {
+    printer.error(
+        "no metrics: no vendor model for this CPU (give --cpuid and --events-dir, or check the "
+        "catalog with pmuls --metrics)");
+    return to_int(ExitCode::rejected);
+  }
+  std::vector<std::size_t> selected;
+  if (!metric_names.empty()) {
+    auto chosen = select_metrics(metrics, metric_names);
+    if (!chosen) {
+      printer.print(chosen.error());
+      return to_int(ExitCode::rejected);
+    }
+    selected = std::move(*chosen);
+  } else {
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+      selected.push_back(i);
+    }
+  }
+
+  const auto text = read_counts_file(counts_path);
+  if (!text) {
+    printer.print(text.error());
+    return to_int(ExitCode::io);
+  }
+  const std::string shown = counts_path == "-" ? "<stdin>" : counts_path;
+  auto read = read_counts(*text, shown);
+  if (!read) {
+    printer.print(read.error());
+    return to_int(ExitCode::rejected);
+  }
+  for (const Diagnostic& diagnostic : read->diagnostics) {
+    printer.print(diagnostic);
+  }
+  if (read->counts.empty()) {
+    printer.print(
+        make_file_diagnostic(Severity::error, DiagId::counts_empty, shown,
+                             fmt::format("no count in this {} file", to_string(read->format))));
+    return to_int(ExitCode::rejected);
+  }
+
+  apply_catalog_scales(tree->catalog, read->counts);
+  const MetricEvaluator evaluator(metrics);
+  const std::vector<MetricValue> values = evaluator.evaluate(read->counts, options, selected);
+  const bool all = metric_names.empty();
+  // Without -M, a metric none of whose events were counted is no news: left out.
+  const auto shown_value = [&](const MetricValue& value) {
+    return value.computed || !all || value.cause != NotComputed::missing_event;
+  };
+  std::size_t computed = 0;
+  std::size_t hidden = 0;
+  for (const MetricValue& value : values) {
+    computed += value.computed ? 1 : 0;
+    hidden += shown_value(value) ? 0 : 1;
+  }
+  const bool ok = all ? computed > 0 : computed == values.size();
+
+  if (common.json) {
+    Json out;
+    out["counts"] = {{"file", shown},
+                     {"format", std::string(to_string(read->format))},
+                     {"events", read->counts.size()}};
+    Json list = Json::array();
+    for (const MetricValue& value : values) {
+      if (shown_value(value)) {
+        list.push_back(value_json(value));
+      }
+    }
+    out["metrics"] = std::move(list);
+    out["not-shown"] = hidden;
+    Json diagnostics = Json::array();
+    for (const Diagnostic& diagnostic : read->diagnostics) {
+      diagnostics.push_back(diagnostic_to_json(diagnostic));
+    }
+    out["diagnostics"] = std::move(diagnostics);
+    write_stdout(dump_json(out));
+    return to_int(ok ? ExitCode::success : ExitCode::rejected);
+  }
+
+  std::size_t width = 0;
+  for (const MetricValue& value : values) {
+    width = std::max(width, value.metric->name.size());
+  }
+  std::string out;
+  for (const MetricValue& value : values) {
+    if (!shown_value(value)) {
+      continue;
+    }
+    if (value.computed) {
+      out += fmt::format("{:<{}} {}{}\n", value.metric->name, width, value_text(value),
+                         threshold_text(value.threshold));
+    } else {
+      out += fmt::format("{:<{}} {:>12} ({})\n", value.metric->name, width, "not computed",
+                         value.reason);
+    }
+  }
+  if (hidden > 0) {
+    out += fmt::format(
+        "{} of {} metrics not shown: their events are not in the counts (name them with -M to "
+        "see which)\n",
+        hidden, values.size());
+  }
+  write_stdout(out);
+  return to_int(ok ? ExitCode::success : ExitCode::rejected);
+}
+
+}  // namespace
+}  // namespace pmucat::cli
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmumetric", pmucat::cli::run);
+}

@@ -1,0 +1,474 @@
+// Counts for metric evaluation: the Counts table and the perf stat text readers (JSON lines and
+// CSV).
+#include "pmucat/metric_counts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "pmucat/diagnostic_ids.h"
+
+namespace pmucat {
+
+namespace {
+
+constexpr std::string_view kNotCounted = "<not counted>";
+constexpr std::string_view kNotSupported = "<not supported>";
+
+char ascii_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// perf's escape of '/' in metric-expression ids: `cpu@INST_RETIRED.ANY@` is printed as
+// `cpu/INST_RETIRED.ANY/`.
+std::string unescape_at(std::string_view id) {
+  std::string out(id);
+  std::replace(out.begin(), out.end(), '@', '/');
+  return out;
+}
+
+// A printed name without the modifiers `-M NAME:mods` appended ("inst_retired.any:u",
+// "cpu/INST_RETIRED.ANY/u"); the name itself when it has none.
+std::string_view without_modifiers(std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  if (slash != std::string_view::npos && slash > 0 && name.find('/') < slash) {
+    return name.substr(0, slash + 1);
+  }
+  const std::size_t colon = name.rfind(':');
+  return colon == std::string_view::npos ? name : name.substr(0, colon);
+}
+
+// The unit scale perf applied to a printed value with this unit: task-clock and cpu-clock count
+// nanoseconds and print milliseconds. Other units are taken as printed (docs/metrics.md).
+double unit_scale_of(std::string_view unit) {
+  return unit == "msec" ? 1e-6 : 1.0;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && text.back() == ' ') {
+    text.remove_suffix(1);
+  }
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  if (text.front() == '+') {
+    text.remove_prefix(1);
+  }
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::uint64_t> parse_u64(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// The value field of a count line: a number, or perf's <not counted> / <not supported>.
+bool value_like(std::string_view field) {
+  return field == kNotCounted || field == kNotSupported || parse_double(field).has_value();
+}
+
+// Calls `line_fn(line, offset)` for every line of `text` (without its '\n').
+template <typename Fn>
+void for_each_line(std::string_view text, Fn&& line_fn) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    line_fn(line, start);
+    start = end + 1;
+  }
+}
+
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+void set_value(Count& count, std::string_view field) {
+  if (field == kNotCounted) {
+    count.status = CountStatus::not_counted;
+  } else if (field == kNotSupported) {
+    count.status = CountStatus::not_supported;
+  } else {
+    count.value = parse_double(field).value_or(0);
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(CountStatus status) {
+  switch (status) {
+    case CountStatus::counted:
+      return "counted";
+    case CountStatus::not_counted:
+      return "not counted";
+    case CountStatus::not_supported:
+      return "not supported";
+  }
+  return "?";
+}
+
+std::string_view to_string(CountsFormat format) {
+  switch (format) {
+    case CountsFormat::json_lines:
+      return "perf stat -j";
+    case CountsFormat::csv:
+      return "perf stat -x";
+    case CountsFormat::perf_data:
+      return "perf.data";
+  }
+  return "?";
+}
+
+std::optional<double> metric_input_value(const Count& count) {
+  if (count.status != CountStatus::counted) {
+    return std::nullopt;
+  }
+  const double unscale = count.unit_scale != 0 ? count.unit_scale : 1.0;
+  if (count.multiplex_scaled) {
+    if (count.running && *count.running == 0) {
+      return std::nullopt;
+    }
+    return count.value / unscale;
+  }
+  if (!count.running || !count.enabled) {
+    return count.value / unscale;  // no times: taken as never multiplexed
+  }
+  if (*count.running == 0 || *count.enabled == 0) {
+    return std::nullopt;
+  }
+  double value = count.value;
+  if (*count.running < *count.enabled) {
+    // perf_counts_values__scale: (u64)((double)val * ena / run + 0.5)
+    value = std::floor(
+        value * static_cast<double>(*count.enabled) / static_cast<double>(*count.running) + 0.5);
+  }
+  return value / unscale;
+}
+
+void Counts::add(Count count) {
+  for (Count& existing : entries_) {
+    if (existing.event != count.event) {
+      continue;
+    }
+    existing.lines += count.lines;
+    if (existing.status != CountStatus::counted) {
+      return;
+    }
+    if (count.status != CountStatus::counted) {
+      existing.status = count.status;
+      return;
+    }
+    existing.value += count.value;
+    const auto sum = [](std::optional<std::uint64_t>& a, std::optional<std::uint64_t> b) {
+      if (a && b) {
+        *a += *b;
+      } else {
+        a.reset();
+      }
+    };
+    sum(existing.enabled, count.enabled);
+    sum(existing.running, count.running);
+    if (existing.percent_running && count.percent_running) {
+      existing.percent_running = std::min(*existing.percent_running, *count.percent_running);
+    }
+    return;
+  }
+  entries_.push_back(std::move(count));
+}
+
+const Count* Counts::find(std::string_view id) const {
+  const std::string slashed = unescape_at(id);
+  for (const Count& count : entries_) {
+    if (count.event == id) {
+      return &count;
+    }
+  }
+  for (const Count& count : entries_) {
+    if (count.event == slashed) {
+      return &count;
+    }
+  }
+  for (const Count& count : entries_) {
+    if (equal_ignoring_case(count.event, id) || equal_ignoring_case(count.event, slashed)) {
+      return &count;
+    }
+  }
+  for (const Count& count : entries_) {
+    const std::string_view bare = without_modifiers(count.event);
+    if (bare != count.event &&
+        (equal_ignoring_case(bare, id) || equal_ignoring_case(bare, slashed))) {
+      return &count;
+    }
+  }
+  return nullptr;
+}
+
+// ---- perf stat -j ------------------------------------------------------------------------------
+
+CountsRead read_stat_json(std::string_view text, std::string_view file) {
+  CountsRead read;
+  read.format = CountsFormat::json_lines;
+  const auto garbled = [&](std::size_t offset, std::size_t length, std::string message) {
+    read.diagnostics.push_back(make_diagnostic(Severity::warning, DiagId::counts_garbled, file,
+                                               text, offset, length, std::move(message)));
+  };
+  for_each_line(text, [&](std::string_view line, std::size_t offset) {
+    if (blank(line)) {
+      return;
+    }
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (line[first] != '{') {
+      return;  // perf's own messages ("Performance counter stats ...") between the lines
+    }
+    nlohmann::json object;
+    try {
+      object = nlohmann::json::parse(line.begin(), line.end());
+    } catch (const nlohmann::json::parse_error& error) {
+      const std::size_t at = error.byte > 0 ? error.byte - 1 : 0;
+      garbled(offset + std::min(at, line.size()), 1, "not a JSON object");
+      return;
+    } catch (const nlohmann::json::exception&) {
+      garbled(offset, line.size(), "not a JSON object");
+      return;
+    }
+    if (!object.is_object()) {
+      garbled(offset, line.size(), "not a JSON object");
+      return;
+    }
+    const auto event = object.find("event");
+    if (event == object.end()) {
+      return;  // --metric-only lines and other objects carry no count
+    }
+    const auto key_at = [&](std::string_view key) {
+      const std::size_t at = line.find(fmt::format("\"{}\"", key));
+      return offset + (at == std::string_view::npos ? 0 : at);
+    };
+    if (!event->is_string() || event->get_ref<const std::string&>().empty()) {
+      garbled(key_at("event"), 7, "\"event\" is not a non-empty string");
+      return;
+    }
+    Count count;
+    count.event = event->get<std::string>();
+    count.multiplex_scaled = true;
+    count.where = make_diagnostic(Severity::note, "", file, text, offset, 0, "").range;
+    const auto value = object.find("counter-value");
+    if (value == object.end()) {
+      garbled(offset, line.size(), fmt::format("no \"counter-value\" for '{}'", count.event));
+      return;
+    }
+    if (value->is_number()) {
+      count.value = value->get<double>();
+    } else if (value->is_string() && value_like(value->get_ref<const std::string&>())) {
+      set_value(count, value->get_ref<const std::string&>());
+    } else {
+      garbled(key_at("counter-value"), 15,
+              fmt::format("\"counter-value\" of '{}' is not a number", count.event));
+      return;
+    }
+    if (const auto unit = object.find("unit"); unit != object.end()) {
+      if (!unit->is_string()) {
+        garbled(key_at("unit"), 6, "\"unit\" is not a string");
+        return;
+      }
+      count.unit = unit->get<std::string>();
+      count.unit_scale = unit_scale_of(count.unit);
+    }
+    if (const auto run = object.find("event-runtime"); run != object.end()) {
+      if (!run->is_number_unsigned() &&
+          !(run->is_number_integer() && run->get<std::int64_t>() >= 0)) {
+        garbled(key_at("event-runtime"), 15, "\"event-runtime\" is not a count of nanoseconds");
+        return;
+      }
+      count.running = run->get<std::uint64_t>();
+    }
+    if (const auto pcnt = object.find("pcnt-running"); pcnt != object.end()) {
+      if (!pcnt->is_number()) {
+        garbled(key_at("pcnt-running"), 14, "\"pcnt-running\" is not a number");
+        return;
+      }
+      count.percent_running = pcnt->get<double>();
+    }
+    ++read.lines_read;
+    read.counts.add(std::move(count));
+  });
+  return read;
+}
+
+// ---- perf stat -x ------------------------------------------------------------------------------
+
+namespace {
+
+struct Field {
+  std::string_view text;
+  std::size_t offset;  // in the line
+};
+
+std::vector<Field> split_fields(std::string_view line, char separator) {
+  std::vector<Field> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = line.find(separator, start);
+    if (end == std::string_view::npos) {
+      fields.push_back({line.substr(start), start});
+      return fields;
+    }
+    fields.push_back({line.substr(start, end - start), start});
+    start = end + 1;
+  }
+}
+
+// The layout of one CSV count line: where its value is, where its event name ends (names may
+// hold the separator: `cpu/event=0x3c,umask=0x0/`) and where the run time is.
+struct CsvLayout {
+  std::size_t value = 0;
+  std::size_t event_end = 0;  // one past the last field of the event name
+  std::size_t runtime = 0;
+};
+
+bool percent_like(std::string_view field) {
+  return !field.empty() && field.back() == '%' &&
+         parse_double(field.substr(0, field.size() - 1)).has_value();
+}
+
+std::optional<CsvLayout> csv_layout(const std::vector<Field>& fields) {
+  // Up to three leading fields: an interval time stamp and an aggregation (CPU0; S0,2; ...).
+  for (std::size_t v = 0; v < 4 && v + 4 < fields.size(); ++v) {
+    if (!value_like(fields[v].text)) {
+      continue;
+    }
+    if (parse_double(fields[v + 1].text)) {
+      continue;  // a number where the unit goes: this was a prefix field
+    }
+    // value, unit, event..., [variance%,] run time, percent running, [metric value, metric unit]
+    for (std::size_t r = v + 3; r + 1 < fields.size(); ++r) {
+      const std::size_t rest = fields.size() - (r + 2);
+      if (rest != 0 && rest != 2) {
+        continue;
+      }
+      if (!parse_u64(fields[r].text) || !parse_double(fields[r + 1].text)) {
+        continue;
+      }
+      std::size_t event_end = r;
+      if (event_end > v + 3 && percent_like(fields[event_end - 1].text)) {
+        --event_end;
+      }
+      return CsvLayout{v, event_end, r};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+CountsRead read_stat_csv(std::string_view text, std::string_view file, char separator) {
+  CountsRead read;
+  read.format = CountsFormat::csv;
+  for_each_line(text, [&](std::string_view line, std::size_t offset) {
+    if (blank(line) || line.front() == '#') {
+      return;
+    }
+    const std::vector<Field> fields = split_fields(line, separator);
+    const std::optional<CsvLayout> layout = csv_layout(fields);
+    if (!layout) {
+      // Point at the first field that is not what a count line holds there.
+      std::size_t at = 0;
+      std::string message = fmt::format(
+          "not a count line (value{0}unit{0}event{0}run time{0}percent running)", separator);
+      if (fields.size() < 5) {
+        at = line.size();
+        message = fmt::format("{} {} where a count line has at least 5 (separator '{}')",
+                              fields.size(), fields.size() == 1 ? "field" : "fields", separator);
+      } else if (!value_like(fields[0].text)) {
+        at = fields[0].offset;
+        message =
+            fmt::format("'{}' is not a count, <not counted> or <not supported>", fields[0].text);
+      }
+      read.diagnostics.push_back(make_diagnostic(Severity::warning, DiagId::counts_garbled, file,
+                                                 text, offset + at, 1, std::move(message)));
+      return;
+    }
+    Count count;
+    count.multiplex_scaled = true;
+    set_value(count, fields[layout->value].text);
+    count.unit = std::string(fields[layout->value + 1].text);
+    count.unit_scale = unit_scale_of(count.unit);
+    const std::size_t name_begin = fields[layout->value + 2].offset;
+    const std::size_t name_end =
+        fields[layout->event_end - 1].offset + fields[layout->event_end - 1].text.size();
+    count.event = std::string(line.substr(name_begin, name_end - name_begin));
+    if (count.event.empty()) {
+      read.diagnostics.push_back(make_diagnostic(Severity::warning, DiagId::counts_garbled, file,
+                                                 text, offset + name_begin, 1,
+                                                 "a count line without an event name"));
+      return;
+    }
+    count.running = parse_u64(fields[layout->runtime].text);
+    count.percent_running = parse_double(fields[layout->runtime + 1].text);
+    count.where = make_diagnostic(Severity::note, "", file, text, offset, 0, "").range;
+    ++read.lines_read;
+    read.counts.add(std::move(count));
+  });
+  return read;
+}
+
+// ---- detection ---------------------------------------------------------------------------------
+
+CountsFormat detect_counts_format(std::string_view head) {
+  if (head.starts_with("PERFILE2") || head.starts_with("2ELIFREP")) {
+    return CountsFormat::perf_data;
+  }
+  std::optional<CountsFormat> found;
+  for_each_line(head, [&](std::string_view line, std::size_t) {
+    if (found || blank(line) || line.front() == '#') {
+      return;
+    }
+    found =
+        line[line.find_first_not_of(" \t")] == '{' ? CountsFormat::json_lines : CountsFormat::csv;
+  });
+  return found.value_or(CountsFormat::csv);
+}
+
+CountsFormat detect_counts_format(std::span<const std::byte> head) {
+  return detect_counts_format(
+      std::string_view(reinterpret_cast<const char*>(head.data()), head.size()));
+}
+
+CountsRead read_stat_text(std::string_view text, std::string_view file) {
+  return detect_counts_format(text) == CountsFormat::json_lines ? read_stat_json(text, file)
+                                                                : read_stat_csv(text, file);
+}
+
+}  // namespace pmucat
