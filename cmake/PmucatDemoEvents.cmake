@@ -163,6 +163,7 @@ pmucat_demo_event(demolake-metrics
   MetricExpr "64 * UNC_M_CAS_COUNT.RD / 1e9 / duration_time"
   MetricGroup "MemoryBW"
   MetricName "DRAM_Read_BW"
+  ScaleUnit "1GB/s")
 
 # Metrics of the demo model (our own, over the events above): pmumetric's examples and golden
 # cases (docs/metrics.md). One references another, one uses a literal, one a tool event, one an
