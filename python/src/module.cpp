@@ -41,12 +41,12 @@ py::object json_to_python(const nlohmann::ordered_json& value) {
     case nlohmann::ordered_json::value_t::object: {
       py::dict out;
       for (const auto& [key, item] : value.items()) out[py::str(key)] = json_to_python(item);
-      return std::move(out);
+      return out;
     }
     case nlohmann::ordered_json::value_t::array: {
       py::list out;
       for (const auto& item : value) out.append(json_to_python(item));
-      return std::move(out);
+      return out;
     }
     case nlohmann::ordered_json::value_t::string:
       return py::str(value.get<std::string>());
@@ -203,6 +203,16 @@ py::bytes attr_bytes(const pmucat::Attr& attr, std::uint32_t size) {
   return {reinterpret_cast<const char*>(image.data()), image.size()};
 }
 
+// A sysfs file's content without its trailing newline.
+std::string trim_text(const std::string& text) {
+  std::size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                     text[end - 1] == '\r')) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
 struct PyEncoded {
   pmucat::EncodedEvent event;
 
@@ -238,7 +248,7 @@ struct PyPmu {
 py::object event_object(const pmucat::Event& e) {
   py::dict d;
   d["name"] = e.name;
-  d["terms"] = e.text;
+  d["terms"] = trim_text(e.text);
   d["path"] = e.path;
   d["source"] = std::string(pmucat::to_string(e.source));
   d["unit"] = e.unit ? py::object(py::str(*e.unit)) : py::object(py::none());
@@ -280,7 +290,8 @@ py::object event_object(const pmucat::Event& e) {
 
 py::object format_object(const pmucat::Format& f) {
   return py::module_::import("pmucat._types")
-      .attr("Format")(py::arg("name") = f.name, py::arg("spec") = f.text, py::arg("path") = f.path);
+      .attr("Format")(py::arg("name") = f.name, py::arg("spec") = trim_text(f.text),
+                      py::arg("path") = f.path);
 }
 
 pmucat::EncodeOptions encode_options(const std::string& semantics, const std::string& tool,
@@ -376,7 +387,7 @@ py::object feature_value(std::uint32_t id, const std::vector<std::byte>& payload
       py::dict d;
       d["available"] = n->first;
       d["online"] = n->second;
-      return std::move(d);
+      return d;
     }
   } else if (id == f::total_mem) {
     if (auto kb = pmucat::decode_total_mem(payload)) return py::int_(*kb);

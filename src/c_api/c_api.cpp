@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,6 +33,9 @@ struct pmucat_catalog {
   std::string scratch_terms;
   std::string scratch_events;
   std::string scratch_string;
+  // Trimmed copies of catalog file contents (format and event texts), by the entry they belong
+  // to: they live as long as the handle, like the catalog strings.
+  std::map<const void*, std::string> trimmed;
 };
 
 namespace {
@@ -148,6 +152,20 @@ const pmucat::Format* format_at(pmucat_catalog& handle, std::size_t pmu_index, s
     return nullptr;
   }
   return &formats[index];
+}
+
+// `text` without trailing whitespace (a sysfs file's newline), kept in the handle.
+const char* trimmed(pmucat_catalog& handle, const void* owner, const std::string& text) {
+  auto [it, inserted] = handle.trimmed.try_emplace(owner);
+  if (inserted) {
+    std::size_t end = text.size();
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                       text[end - 1] == '\r')) {
+      --end;
+    }
+    it->second.assign(text, 0, end);
+  }
+  return it->second.c_str();
 }
 
 bool has_catalog(pmucat_catalog& handle) {
@@ -384,7 +402,7 @@ const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu, size_t forma
                    clear_error(handle);
                    if (!has_catalog(handle)) return nullptr;
                    const pmucat::Format* found = format_at(handle, pmu, format);
-                   return found == nullptr ? nullptr : found->text.c_str();
+                   return found == nullptr ? nullptr : trimmed(handle, found, found->text);
                  });
 }
 
@@ -413,7 +431,7 @@ const char* pmucat_event_terms(pmucat_catalog* catalog, size_t pmu, size_t event
                    clear_error(handle);
                    if (!has_catalog(handle)) return nullptr;
                    const pmucat::Event* found = event_at(handle, pmu, event);
-                   return found == nullptr ? nullptr : found->text.c_str();
+                   return found == nullptr ? nullptr : trimmed(handle, found, found->text);
                  });
 }
 
