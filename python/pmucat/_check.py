@@ -1,12 +1,11 @@
 """pmucat.check: pmucheck's rules as a function."""
 
+from __future__ import annotations
+
 import os
-from typing import Iterable, List, Optional, Union
 
 from . import _core
 from ._types import Finding
-
-Tree = Union[str, "os.PathLike[str]", _core.Catalog]
 
 
 class CheckReport:
@@ -14,7 +13,7 @@ class CheckReport:
 
     def __init__(self, report: "_core._CheckReport") -> None:
         self._report = report
-        self.findings: List[Finding] = [Finding(**f) for f in report.findings()]
+        self.findings: list[Finding] = [Finding(**f) for f in report.findings()]
 
     @property
     def exit_status(self) -> int:
@@ -51,9 +50,10 @@ class CheckReport:
         return f"<pmucat.CheckReport {len(self.findings)} findings, exit {self.exit_status}>"
 
 
-def check(tree: Optional[Tree] = None, *, pmus: Iterable[str] = (), enable: Iterable[str] = (),
-          disable: Iterable[str] = (), werror: bool = False, jobs: int = 1,
-          events_dir: Optional[str] = None, cpuid: Optional[str] = None) -> CheckReport:
+def check(tree: str | os.PathLike[str] | _core.Catalog | None = None, *,
+          pmus: Iterable[str] = (), enable: Iterable[str] = (), disable: Iterable[str] = (),
+          werror: bool = False, jobs: int = 1, events_dir: str | None = None,
+          cpuid: str | None = None) -> CheckReport:
     """Validates a PMU tree with pmucheck's rules.
 
     ``tree``: a path (/sys, a devices folder, a capture or a pmusnap ``.tar.gz``), a

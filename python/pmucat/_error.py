@@ -1,6 +1,6 @@
 """pmucat.Error: every failure of the library, with its located diagnostic."""
 
-from typing import Any, Dict
+from __future__ import annotations
 
 
 class Error(Exception):
@@ -10,7 +10,7 @@ class Error(Exception):
     severity, id, file, line, column, length, message, and source_line, hint, fixit when
     present."""
 
-    def __init__(self, rendered: str, diagnostic: Dict[str, Any]) -> None:
+    def __init__(self, rendered: str, diagnostic: dict) -> None:
         super().__init__(rendered)
         self.rendered = rendered
         self.diagnostic = diagnostic

@@ -6,22 +6,20 @@ order), bounds-checked.
     for record in data.records(): ...
 """
 
+from __future__ import annotations
+
 import os
-from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Union
 
 from . import _core
-from ._types import Record, _ToDict
+from ._types import Record, _Value
 
 
-@dataclass(frozen=True)
-class EventAttr(_ToDict):
+class EventAttr(_Value):
     """One event of the file: its name (EVENT_DESC), the sample ids of its fds, and the
     perf_event_attr as a dict of every field."""
 
-    name: str
-    ids: List[int]
-    attr: Dict[str, Any]
+    __slots__ = ("name", "ids", "attr")
+    _fields = __slots__
 
 
 class PerfData:
@@ -33,8 +31,8 @@ class PerfData:
         self._data = data
         self.mode: str = data.mode
         self.other_endian: bool = data.other_endian
-        self.attrs: List[EventAttr] = [EventAttr(**a) for a in data.attrs()]
-        self.features: Dict[str, Any] = data.features()
+        self.attrs: list[EventAttr] = [EventAttr(**a) for a in data.attrs()]
+        self.features: dict[str, Any] = data.features()
 
     def records(self) -> Iterator[Record]:
         """The data records in file order, each made when asked for."""
@@ -50,7 +48,7 @@ class PerfData:
         return f"<pmucat.perfdata.PerfData {self.mode} {len(self.attrs)} attrs {len(self)} records>"
 
 
-def read(path: Union[str, "os.PathLike[str]"]) -> PerfData:
+def read(path: str | os.PathLike[str]) -> PerfData:
     """Reads ``path`` (a perf.data file, file or pipe mode). Raises pmucat.Error with the
     located problem when it is not a valid perf.data."""
     return PerfData(_core._read_perf_data(os.fspath(path)))

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -601,6 +602,22 @@ PYBIND11_MODULE(_core, m) {
             return out;
           },
           "Problems with the tree itself and with the vendor catalog, as diagnostic dicts.");
+
+  // For bench/python-speed: `n` calls of the C++ pmucat::encode() on this catalog, in seconds,
+  // so the binding's cost is measured beside the C++ call in the same process and moment.
+  m.def(
+      "_bench_encode",
+      [](const CatalogPtr& c, const std::string& spec, std::size_t n) {
+        const pmucat::EncodeOptions options;
+        py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < n; ++i) {
+          auto events = pmucat::encode(*c->catalog, spec, options);
+          if (!events) return -1.0;
+        }
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      },
+      py::arg("catalog"), py::arg("spec"), py::arg("n"));
 
   py::class_<pmucat::check::Report>(m, "_CheckReport")
       .def("findings",
