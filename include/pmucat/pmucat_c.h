@@ -7,11 +7,11 @@
  *    or lock around it): its last error and its returned strings live in the handle.
  *  - Functions that can fail return 0 on success and -1 on failure; the failure's diagnostic is
  *    then the handle's last error (pmucat_last_error(): clang-style text with file, line, column,
- *    caret and hint; pmucat_last_error_id(): the stable id, e.g. "spec-unknown-pmu").
+ *    caret and hint; pmucat_last_error_id(): the stable id, e.g. `spec-unknown-pmu`).
  *  - Strings returned are UTF-8, NUL-terminated and owned by the library: those about catalog
  *    entries (PMU, format and event names) live as long as the catalog; the others (last error,
  *    decode results, perf strings) until the next call on the same handle.
- *  - Indices are 0-based; an index out of range fails with id "api-invalid-argument". */
+ *  - Indices are 0-based; an index out of range fails with id `api-invalid-argument`. */
 #ifndef PMUCAT_PMUCAT_C_H
 #define PMUCAT_PMUCAT_C_H
 
@@ -49,7 +49,7 @@ PMUCAT_C_API void pmucat_close(pmucat_catalog* catalog);
 /* The last failure on this handle, rendered clang-style (several lines); "" when the last call
  * succeeded. Never NULL for a non-NULL handle. */
 PMUCAT_C_API const char* pmucat_last_error(const pmucat_catalog* catalog);
-/* The last failure's stable id ("spec-unknown-pmu", "api-attr-size", ...); "" when none. */
+/* The last failure's stable id (`spec-unknown-pmu`, `api-attr-size`, ...); "" when none. */
 PMUCAT_C_API const char* pmucat_last_error_id(const pmucat_catalog* catalog);
 /* The last failure as one JSON object, the encoding of every tool's --json output
  * (severity, id, file, line, column, length, message, source_line, hint, fixit); "" when none. */
@@ -69,10 +69,10 @@ PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, pmucat_option option
  * for exactly one attr, into `attr`, a struct perf_event_attr of `attr_size` bytes: pass
  * sizeof(struct perf_event_attr) from the caller's <linux/perf_event.h>. Exactly attr_size bytes
  * are written (the whole struct, zeroed first; attr->size = attr_size), never more. Fails with
- * "api-attr-size" when attr_size is not a perf_event_attr size (a multiple of 8, at least 64,
+ * `api-attr-size` when attr_size is not a perf_event_attr size (a multiple of 8, at least 64,
  * PERF_ATTR_SIZE_VER0) or when the spec sets a field the caller's struct lacks (config3 needs
  * PERF_ATTR_SIZE_VER8, 136 bytes); the attr is then left untouched. A spec that stands for
- * several attrs fails with "encode-several-attrs": use pmucat_encode_list. The attr is what the
+ * several attrs fails with `encode-several-attrs`: use pmucat_encode_list. The attr is what the
  * spec determines (pmuencode's output): perf's tool defaults are the caller's business, and
  * exclude_guest is set as perf sets it — see docs/c-api.md for the EINVAL retry perf does. */
 PMUCAT_C_API int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr,
@@ -102,12 +102,12 @@ PMUCAT_C_API int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const u
 /* PMUs, naturally sorted by name. pmucat_pmu_count lists the devices folder once. */
 PMUCAT_C_API size_t pmucat_pmu_count(pmucat_catalog* catalog);
 PMUCAT_C_API const char* pmucat_pmu_name(pmucat_catalog* catalog, size_t pmu);
-/* The index of the PMU named exactly `name`, or -1 (last error "spec-unknown-pmu"-like). */
+/* The index of the PMU named exactly `name`, or -1 (last error `api-invalid-argument`). */
 PMUCAT_C_API long pmucat_pmu_find(pmucat_catalog* catalog, const char* name);
 /* The PMU's perf_event_attr.type into *type; -1 when its `type` file is missing or invalid. */
 PMUCAT_C_API int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type);
 
-/* format/ files of a PMU: name ("event") and content ("config:0-7"). */
+/* format/ files of a PMU: name ("event") and content ("config:0-7", without the newline). */
 PMUCAT_C_API size_t pmucat_format_count(pmucat_catalog* catalog, size_t pmu);
 PMUCAT_C_API const char* pmucat_format_name(pmucat_catalog* catalog, size_t pmu, size_t format);
 PMUCAT_C_API const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu, size_t format);
@@ -115,12 +115,12 @@ PMUCAT_C_API const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu,
 /* Events of a PMU (sysfs events/ and, with an events_dir, the vendor JSON events), by name. */
 PMUCAT_C_API size_t pmucat_event_count(pmucat_catalog* catalog, size_t pmu);
 PMUCAT_C_API const char* pmucat_event_name(pmucat_catalog* catalog, size_t pmu, size_t event);
-/* The event's terms as written ("event=0x3c"). */
+/* The event's terms as written ("event=0x3c"), without the file's trailing newline. */
 PMUCAT_C_API const char* pmucat_event_terms(pmucat_catalog* catalog, size_t pmu, size_t event);
 /* The vendor JSON description, or "" when none. */
 PMUCAT_C_API const char* pmucat_event_description(pmucat_catalog* catalog, size_t pmu,
                                                   size_t event);
-/* The .unit file's text (or the JSON ScaleUnit's unit), or "" when none. */
+/* The sysfs .unit file's text, or "" when none. */
 PMUCAT_C_API const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, size_t event);
 /* The .scale factor, or 1.0 when none. */
 PMUCAT_C_API double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event);
