@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
   volatile uint64_t sum = 0;
   for (uint64_t i = 0; i < 10000000; ++i) sum += i;
+  (void)sum;
   ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
   uint64_t count = 0;
   if (read(fd, &count, sizeof count) != (ssize_t)sizeof count) {
