@@ -63,7 +63,8 @@ typedef enum pmucat_option {
   /* 0: like perf record (every special term applies to the attr), 1: like perf stat. */
   PMUCAT_OPTION_TOOL_STAT = 2
 } pmucat_option;
-PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, pmucat_option option, int value);
+/* `option` is a pmucat_option value, taken as int so that an unknown number is an error. */
+PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, int option, int value);
 
 /* Encodes `spec` (perf's event syntax: "cpu/event=0x3c/u", "msr/tsc/", "cycles:k") that stands
  * for exactly one attr, into `attr`, a struct perf_event_attr of `attr_size` bytes: pass

@@ -226,7 +226,7 @@ const char* pmucat_last_error_json(const pmucat_catalog* catalog) {
   return catalog == nullptr ? "" : catalog->error_json.c_str();
 }
 
-int pmucat_set_option(pmucat_catalog* catalog, pmucat_option option, int value) {
+int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
   return guarded(catalog, -1, [&](pmucat_catalog& handle) {
     clear_error(handle);
     switch (option) {
@@ -237,8 +237,7 @@ int pmucat_set_option(pmucat_catalog* catalog, pmucat_option option, int value) 
         handle.options.tool = value != 0 ? pmucat::Tool::stat : pmucat::Tool::record;
         break;
       default:
-        return fail(handle, DiagId::api_invalid_argument,
-                    fmt::format("unknown option {}", static_cast<int>(option)));
+        return fail(handle, DiagId::api_invalid_argument, fmt::format("unknown option {}", option));
     }
     handle.encoder.reset();
     return 0;

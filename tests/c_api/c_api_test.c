@@ -103,7 +103,7 @@ static void test_encode(pmucat_catalog* catalog) {
   CHECK(pmucat_encoded_attr(catalog, 2, &attr, sizeof attr) == -1);
 
   /* Options: perf 6.1 semantics OR an alias's field with the user's. */
-  CHECK(pmucat_set_option(catalog, (pmucat_option)99, 1) == -1);
+  CHECK(pmucat_set_option(catalog, 99, 1) == -1);
   CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 1) == 0);
   CHECK(pmucat_encode(catalog, "cpu/event=0x3c/", &attr, sizeof attr) == 0);
   CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 0) == 0);
