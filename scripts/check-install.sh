@@ -131,6 +131,23 @@ g++ -std=c++20 examples/components/all.cpp -o "$scratch/all_pc" \
 "$scratch/all_pc" "$tree" "$spec" >/dev/null
 echo "pkg-config consumer (pmucat: every component): ok"
 
+# The shared library (component c): a C program against the installed libpmucat.so, run on the
+# live tree (77: the machine has no msr/tsc/ it may open).
+lib_dir=$(dirname "$(find "$prefix" -name 'libpmucat.so' | head -1)")
+[[ -e $lib_dir/libpmucat.so.0.1 ]] || fail "libpmucat.so (SONAME libpmucat.so.0.1) not installed"
+cc examples/c/count_tsc.c -I"$prefix/include" -L"$lib_dir" -lpmucat -o "$scratch/count_tsc"
+status=0
+LD_LIBRARY_PATH=$lib_dir "$scratch/count_tsc" | sed 's/^/  /' || status=$?
+[[ $status == 0 || $status == 77 ]] || fail "count_tsc against the installed library: $status"
+echo "C API consumer (libpmucat.so): ok"
+# The Python package, when the build has it: importable from the install's site directory.
+site=$(find "$prefix" -path '*-packages/pmucat/__init__.py' | head -1)
+if [[ -n $site ]]; then
+  PYTHONPATH=$(dirname "$(dirname "$site")") /usr/bin/python3 -c \
+    "import pmucat; print('  ', pmucat.Catalog.open(sysfs='$tree').encode('$spec')[0])"
+  echo "Python package (installed): ok"
+fi
+
 # The licence travels with the package: the text, the CMake package variable and the .pc files.
 [[ -f $prefix/share/doc/pmucat/LICENSE ]] || fail "share/doc/pmucat/LICENSE not installed"
 for pc in pmucat pmucat-core; do

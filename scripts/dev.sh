@@ -32,6 +32,7 @@ packages=(
   protobuf-compiler libprotobuf-dev libzstd-dev
   linux-perf util-linux perl tar gzip strace
   python3 python3-jsonschema libxml2-utils
+  python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   linux-source-6.1
 )
@@ -102,7 +103,8 @@ case "${1:-}" in
     # clang 14, so the project is built warning-free by both compilers, and so the same objects
     # carry libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link): this one build runs the
     # suite under the sanitizers and gives the fuzz targets .ci/run runs. -O1 without full debug
-    # info keeps it fast; -g1 still gives line numbers.
+    # info keeps it fast; -g1 still gives line numbers. No Python module: an extension built with
+    # ASan cannot be loaded by an uninstrumented interpreter (the C API and its tests are built).
     build_dir=${ASAN_BUILD_DIR:-build-asan}
     # A build-asan configured by GCC (before the switch to clang) is configured afresh.
     if [ -f "$build_dir/CMakeCache.txt" ] &&
@@ -112,7 +114,7 @@ case "${1:-}" in
     # shellcheck disable=SC2086
     CC=clang CXX=clang++ cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE=Debug \
       "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DPMUCAT_SANITIZE=address,undefined \
-      -DPMUCAT_BUILD_FUZZ=ON -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
+      -DPMUCAT_BUILD_FUZZ=ON -DPMUCAT_BUILD_BENCH=OFF -DPMUCAT_PYTHON=OFF ${CMAKE_ARGS:-}
     cmake --build "$build_dir" -j "$jobs"
     # Leaks fail the run too; every report stops the process. The differential tests' cost is the
     # perf processes, not our code, so they compare fewer random specs and events here.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pmucat {
@@ -105,6 +106,11 @@ struct Attr {
 // are zero). Used by perf.data writers and for perf_event_open.
 std::vector<std::byte> to_bytes(const Attr& attr);
 
+// The first field `attr` sets (non-zero) that does not fit in the first `size` bytes of the
+// kernel layout, by its uapi name ("config3", "sig_data", ...), or empty when `size` bytes hold
+// every field the attr sets. For writing into a caller's struct perf_event_attr of an older ABI
+// (PERF_ATTR_SIZE_VER0..VER7): such a field cannot be expressed and must not be dropped silently.
+std::string_view attr_field_beyond(const Attr& attr, std::uint32_t size);
 // Reads an attr of `bytes.size()` bytes (any ABI size >= 64; fields past the end stay 0).
 // `swap` reads a big-endian (other-endian) record. Returns nullopt when shorter than 64 bytes.
 std::optional<Attr> attr_from_bytes(std::span<const std::byte> bytes, bool swap = false);

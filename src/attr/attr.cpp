@@ -182,6 +182,32 @@ void Attr::set_flags_word(std::uint64_t word) {
   reserved_flags = word & ~kKnownFlagsMask;
 }
 
+std::string_view attr_field_beyond(const Attr& attr, std::uint32_t size) {
+  struct Field {
+    std::string_view name;
+    std::size_t offset;
+    bool set;
+  };
+  // Only fields that can lie past VER0 (64 bytes); everything before config2 always fits.
+  const Field fields[] = {
+      {"config2", off::config2, attr.config[2] != 0},
+      {"branch_sample_type", off::branch_sample_type, attr.branch_sample_type != 0},
+      {"sample_regs_user", off::sample_regs_user, attr.sample_regs_user != 0},
+      {"sample_stack_user", off::sample_stack_user, attr.sample_stack_user != 0},
+      {"clockid", off::clockid, attr.clockid != 0},
+      {"sample_regs_intr", off::sample_regs_intr, attr.sample_regs_intr != 0},
+      {"aux_watermark", off::aux_watermark, attr.aux_watermark != 0},
+      {"sample_max_stack", off::sample_max_stack, attr.sample_max_stack != 0},
+      {"aux_sample_size", off::aux_sample_size, attr.aux_sample_size != 0},
+      {"sig_data", off::sig_data, attr.sig_data != 0},
+      {"config3", off::config3, attr.config[3] != 0},
+  };
+  for (const Field& field : fields) {
+    if (field.set && field.offset >= size) return field.name;
+  }
+  return {};
+}
+
 std::vector<std::byte> to_bytes(const Attr& attr) {
   std::vector<std::byte> out(std::max(attr.size, kAttrSizeVer0));
   store(out, off::type, attr.type);

@@ -1,0 +1,133 @@
+/* pmucat's stable C API (libpmucat.so, SONAME libpmucat.so.0.1): open a sysfs PMU catalog,
+ * encode an event spec into the caller's struct perf_event_attr, decode config words, list PMUs,
+ * formats and events. Plain C99; no C++ exception crosses it. docs/c-api.md is the guide.
+ *
+ * Conventions
+ *  - Handles are opaque. A catalog handle is used by one thread at a time (open one per thread,
+ *    or lock around it): its last error and its returned strings live in the handle.
+ *  - Functions that can fail return 0 on success and -1 on failure; the failure's diagnostic is
+ *    then the handle's last error (pmucat_last_error(): clang-style text with file, line, column,
+ *    caret and hint; pmucat_last_error_id(): the stable id, e.g. `spec-unknown-pmu`).
+ *  - Strings returned are UTF-8, NUL-terminated and owned by the library: those about catalog
+ *    entries (PMU, format and event names) live as long as the catalog; the others (last error,
+ *    decode results, perf strings) until the next call on the same handle.
+ *  - Indices are 0-based; an index out of range fails with id `api-invalid-argument`. */
+#ifndef PMUCAT_PMUCAT_C_H
+#define PMUCAT_PMUCAT_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define PMUCAT_C_API __attribute__((visibility("default")))
+#else
+#define PMUCAT_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A catalog: a sysfs tree (or a capture laid out like /sys) and, optionally, the kernel's vendor
+ * JSON events for one CPU model. */
+typedef struct pmucat_catalog pmucat_catalog;
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+PMUCAT_C_API const char* pmucat_version(void);
+
+/* Opens a catalog. `sysfs`: /sys, a devices folder or a captured tree; NULL means
+ * $PMUCAT_SYSFS, else /sys/bus/event_source/devices. `events_dir`: a directory laid out like the
+ * kernel's tools/perf/pmu-events/arch, or NULL for sysfs events only. `cpuid`: perf's CPU
+ * identifier choosing the vendor model (e.g. "GenuineIntel-6-8F"), or NULL.
+ * Always stores a handle in *out (NULL only when out of memory), also on failure, so the caller
+ * reads pmucat_last_error(*out) and then pmucat_close()s it. Returns 0 or -1. */
+PMUCAT_C_API int pmucat_open(const char* sysfs, const char* events_dir, const char* cpuid,
+                             pmucat_catalog** out);
+/* Frees the handle and everything it returned. NULL is ignored. */
+PMUCAT_C_API void pmucat_close(pmucat_catalog* catalog);
+
+/* The last failure on this handle, rendered clang-style (several lines); "" when the last call
+ * succeeded. Never NULL for a non-NULL handle. */
+PMUCAT_C_API const char* pmucat_last_error(const pmucat_catalog* catalog);
+/* The last failure's stable id (`spec-unknown-pmu`, `api-attr-size`, ...); "" when none. */
+PMUCAT_C_API const char* pmucat_last_error_id(const pmucat_catalog* catalog);
+/* The last failure as one JSON object, the encoding of every tool's --json output
+ * (severity, id, file, line, column, length, message, source_line, hint, fixit); "" when none. */
+PMUCAT_C_API const char* pmucat_last_error_json(const pmucat_catalog* catalog);
+
+/* Encoding options (pmucat_set_option). */
+typedef enum pmucat_option {
+  /* 0: pmucat semantics (a user term overrides an alias's field; attr size 136),
+   * 1: perf 6.1's (terms OR-ed into their field; attr size 128). Default 0. */
+  PMUCAT_OPTION_PERF_SEMANTICS = 1,
+  /* 0: like perf record (every special term applies to the attr), 1: like perf stat. */
+  PMUCAT_OPTION_TOOL_STAT = 2
+} pmucat_option;
+/* `option` is a pmucat_option value, taken as int so that an unknown number is an error. */
+PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, int option, int value);
+
+/* Encodes `spec` (perf's event syntax: "cpu/event=0x3c/u", "msr/tsc/", "cycles:k") that stands
+ * for exactly one attr, into `attr`, a struct perf_event_attr of `attr_size` bytes: pass
+ * sizeof(struct perf_event_attr) from the caller's <linux/perf_event.h>. Exactly attr_size bytes
+ * are written (the whole struct, zeroed first; attr->size = attr_size), never more. Fails with
+ * `api-attr-size` when attr_size is not a perf_event_attr size (a multiple of 8, at least 64,
+ * PERF_ATTR_SIZE_VER0) or when the spec sets a field the caller's struct lacks (config3 needs
+ * PERF_ATTR_SIZE_VER8, 136 bytes); the attr is then left untouched. A spec that stands for
+ * several attrs fails with `encode-several-attrs`: use pmucat_encode_list. The attr is what the
+ * spec determines (pmuencode's output): perf's tool defaults are the caller's business, and
+ * exclude_guest is set as perf sets it — see docs/c-api.md for the EINVAL retry perf does. */
+PMUCAT_C_API int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr,
+                               size_t attr_size);
+
+/* Encodes a spec list ("{cycles,instructions}:u,cpu/event=0x3c/"): every attr it stands for,
+ * kept in the handle until the next encode_list on it. Returns the number of attrs (>= 1), or -1.
+ * Then read each with pmucat_encoded_attr / _pmu / _perf_string / _group_leader. */
+PMUCAT_C_API int pmucat_encode_list(pmucat_catalog* catalog, const char* spec);
+/* Attr `index` of the last pmucat_encode_list, written as pmucat_encode writes. */
+PMUCAT_C_API int pmucat_encoded_attr(pmucat_catalog* catalog, size_t index, void* attr,
+                                     size_t attr_size);
+/* The PMU instance attr `index` uses ("cpu", "uncore_cha_3"); NULL when out of range. */
+PMUCAT_C_API const char* pmucat_encoded_pmu(pmucat_catalog* catalog, size_t index);
+/* The canonical spec perf stat -e accepts for attr `index`; NULL when out of range. */
+PMUCAT_C_API const char* pmucat_encoded_perf_string(pmucat_catalog* catalog, size_t index);
+/* The index of attr `index`'s group leader (its own index for a leader), or -1 outside any
+ * group or out of range. Open a leader with group_fd -1 and its members with the leader's fd. */
+PMUCAT_C_API long pmucat_encoded_group_leader(pmucat_catalog* catalog, size_t index);
+
+/* Decodes config words on `pmu` into the terms that produce them ("event=0x3c,umask=0x1"), and
+ * the names of the events whose encoding matches them, comma-separated ("" when none), into
+ * *terms and *events (each may be NULL). config[0..3] = config, config1, config2, config3. */
+PMUCAT_C_API int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const uint64_t config[4],
+                               const char** terms, const char** events);
+
+/* PMUs, naturally sorted by name. pmucat_pmu_count lists the devices folder once. */
+PMUCAT_C_API size_t pmucat_pmu_count(pmucat_catalog* catalog);
+PMUCAT_C_API const char* pmucat_pmu_name(pmucat_catalog* catalog, size_t pmu);
+/* The index of the PMU named exactly `name`, or -1 (last error `api-invalid-argument`). */
+PMUCAT_C_API long pmucat_pmu_find(pmucat_catalog* catalog, const char* name);
+/* The PMU's perf_event_attr.type into *type; -1 when its `type` file is missing or invalid. */
+PMUCAT_C_API int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type);
+
+/* format/ files of a PMU: name ("event") and content ("config:0-7", without the newline). */
+PMUCAT_C_API size_t pmucat_format_count(pmucat_catalog* catalog, size_t pmu);
+PMUCAT_C_API const char* pmucat_format_name(pmucat_catalog* catalog, size_t pmu, size_t format);
+PMUCAT_C_API const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu, size_t format);
+
+/* Events of a PMU (sysfs events/ and, with an events_dir, the vendor JSON events), by name. */
+PMUCAT_C_API size_t pmucat_event_count(pmucat_catalog* catalog, size_t pmu);
+PMUCAT_C_API const char* pmucat_event_name(pmucat_catalog* catalog, size_t pmu, size_t event);
+/* The event's terms as written ("event=0x3c"), without the file's trailing newline. */
+PMUCAT_C_API const char* pmucat_event_terms(pmucat_catalog* catalog, size_t pmu, size_t event);
+/* The vendor JSON description, or "" when none. */
+PMUCAT_C_API const char* pmucat_event_description(pmucat_catalog* catalog, size_t pmu,
+                                                  size_t event);
+/* The sysfs .unit file's text, or "" when none. */
+PMUCAT_C_API const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, size_t event);
+/* The .scale factor, or 1.0 when none. */
+PMUCAT_C_API double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PMUCAT_PMUCAT_C_H */

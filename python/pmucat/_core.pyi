@@ -1,0 +1,156 @@
+# Type stubs of the compiled module pmucat._core (python/src/module.cpp).
+from typing import Any, Dict, Iterator, List, Optional
+
+from ._types import Decoded, Event, Format, Record
+
+__version__: str
+
+class EncodedEvent:
+    """One perf_event_attr an event spec stands for."""
+    @property
+    def spec(self) -> str: ...
+    @property
+    def pmu(self) -> str: ...
+    @property
+    def event(self) -> Optional[str]: ...
+    @property
+    def perf_string(self) -> str: ...
+    @property
+    def group_leader(self) -> Optional[int]: ...
+    @property
+    def group_name(self) -> str: ...
+    @property
+    def settings(self) -> Dict[str, Any]: ...
+    @property
+    def warnings(self) -> List[Dict[str, Any]]: ...
+    @property
+    def attr(self) -> Dict[str, int]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_bytes(self, size: int = 136) -> bytes: ...
+    # Every perf_event_attr field, by its uapi name.
+    type: int
+    size: int
+    config: int
+    config1: int
+    config2: int
+    config3: int
+    sample_period: int
+    sample_freq: int
+    sample_type: int
+    read_format: int
+    disabled: bool
+    inherit: bool
+    pinned: bool
+    exclusive: bool
+    exclude_user: bool
+    exclude_kernel: bool
+    exclude_hv: bool
+    exclude_idle: bool
+    mmap: bool
+    comm: bool
+    freq: bool
+    inherit_stat: bool
+    enable_on_exec: bool
+    task: bool
+    watermark: bool
+    precise_ip: int
+    mmap_data: bool
+    sample_id_all: bool
+    exclude_host: bool
+    exclude_guest: bool
+    exclude_callchain_kernel: bool
+    exclude_callchain_user: bool
+    mmap2: bool
+    comm_exec: bool
+    use_clockid: bool
+    context_switch: bool
+    write_backward: bool
+    namespaces: bool
+    ksymbol: bool
+    bpf_event: bool
+    aux_output: bool
+    cgroup: bool
+    text_poke: bool
+    build_id: bool
+    inherit_thread: bool
+    remove_on_exec: bool
+    sigtrap: bool
+    wakeup_events: int
+    wakeup_watermark: int
+    bp_type: int
+    branch_sample_type: int
+    sample_regs_user: int
+    sample_stack_user: int
+    clockid: int
+    sample_regs_intr: int
+    aux_watermark: int
+    sample_max_stack: int
+    aux_sample_size: int
+    sig_data: int
+
+class Pmu:
+    """One PMU of a catalog."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> Optional[int]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def cpus(self) -> Optional[List[int]]: ...
+    @property
+    def formats(self) -> List[Format]: ...
+    @property
+    def events(self) -> List[Event]: ...
+    def event(self, name: str) -> Optional[Event]: ...
+    @property
+    def diagnostics(self) -> List[Dict[str, Any]]: ...
+
+class Catalog:
+    """A sysfs PMU catalog, read lazily and cached; safe to share between threads."""
+    @staticmethod
+    def open(sysfs: Optional[str] = None, events_dir: Optional[str] = None,
+             cpuid: Optional[str] = None) -> Catalog: ...
+    @property
+    def devices_dir(self) -> str: ...
+    def pmus(self) -> List[Pmu]: ...
+    def pmu(self, name: str) -> Pmu: ...
+    def encode(self, spec: str, *, semantics: str = "pmucat", tool: str = "record",
+               default_pmu: Optional[str] = None,
+               tracefs: Optional[str] = None) -> List[EncodedEvent]: ...
+    def decode(self, pmu: str, *, config: int = 0, config1: int = 0, config2: int = 0,
+               config3: int = 0) -> Decoded: ...
+    def diagnostics(self) -> List[Dict[str, Any]]: ...
+
+class _CheckReport:
+    def findings(self) -> List[Dict[str, Any]]: ...
+    def render_text(self) -> str: ...
+    def render_ktap(self) -> str: ...
+    def render_json(self) -> str: ...
+    def render_junit(self) -> str: ...
+    def render_kcidb(self, origin: str, build_id: str, run_id: str) -> str: ...
+    def exit_status(self) -> int: ...
+
+def _check(catalog: Catalog, pmus: List[str], enable: List[str], disable: List[str],
+           werror: bool, jobs: int) -> _CheckReport: ...
+
+class _RecordIterator(Iterator[Record]):
+    def __iter__(self) -> _RecordIterator: ...
+    def __next__(self) -> Record: ...
+
+class _PerfData:
+    @property
+    def mode(self) -> str: ...
+    @property
+    def other_endian(self) -> bool: ...
+    @property
+    def record_count(self) -> int: ...
+    def attrs(self) -> List[Dict[str, Any]]: ...
+    def features(self) -> Dict[str, Any]: ...
+    def records(self) -> _RecordIterator: ...
+
+def _read_perf_data(path: str) -> _PerfData: ...
+
+def _bench_encode(catalog: Catalog, spec: str, n: int) -> float: ...

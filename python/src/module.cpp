@@ -1,0 +1,735 @@
+// pmucat._core: the pybind11 binding of the C++ library. The Pythonic surface (pmucat.Error,
+// the Finding dataclass, pmucat.check, pmucat.perfdata) is in python/pmucat/*.py over this.
+// Every object keeps the catalog it came from alive (a shared_ptr), so a Pmu or an Event never
+// outlives its data. Encoding releases the GIL: a Catalog is safe to use from several threads.
+#include <fmt/format.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/attr_fields.h"
+#include "pmucat/attr.h"
+#include "pmucat/catalog.h"
+#include "pmucat/check.h"
+#include "pmucat/decode.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/diagnostic_json.h"
+#include "pmucat/encode.h"
+#include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
+#include "pmucat/snapshot.h"
+#include "pmucat/version.h"
+
+namespace py = pybind11;
+
+namespace {
+
+using pmucat::Diagnostic;
+
+py::object json_to_python(const nlohmann::ordered_json& value) {
+  switch (value.type()) {
+    case nlohmann::ordered_json::value_t::object: {
+      py::dict out;
+      for (const auto& [key, item] : value.items()) out[py::str(key)] = json_to_python(item);
+      return out;
+    }
+    case nlohmann::ordered_json::value_t::array: {
+      py::list out;
+      for (const auto& item : value) out.append(json_to_python(item));
+      return out;
+    }
+    case nlohmann::ordered_json::value_t::string:
+      return py::str(value.get<std::string>());
+    case nlohmann::ordered_json::value_t::boolean:
+      return py::bool_(value.get<bool>());
+    case nlohmann::ordered_json::value_t::number_unsigned:
+      return py::int_(value.get<std::uint64_t>());
+    case nlohmann::ordered_json::value_t::number_integer:
+      return py::int_(value.get<std::int64_t>());
+    case nlohmann::ordered_json::value_t::number_float:
+      return py::float_(value.get<double>());
+    default:
+      return py::none();
+  }
+}
+
+// The one JSON encoding of a diagnostic (pmucat/diagnostic_json.h), as a dict.
+py::dict diagnostic_dict(const Diagnostic& diagnostic) {
+  return json_to_python(pmucat::diagnostic_to_json<nlohmann::ordered_json>(diagnostic))
+      .cast<py::dict>();
+}
+
+// Raises pmucat.Error(rendered, diagnostic dict).
+[[noreturn]] void raise_error(const Diagnostic& diagnostic) {
+  py::object error_type = py::module_::import("pmucat._error").attr("Error");
+  py::object error = error_type(pmucat::render(diagnostic), diagnostic_dict(diagnostic));
+  PyErr_SetObject(error_type.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+[[noreturn]] void raise_api_error(pmucat::DiagId id, std::string message) {
+  raise_error(
+      pmucat::make_file_diagnostic(pmucat::Severity::error, id, "<pmucat>", std::move(message)));
+}
+
+// A catalog and what keeps its tree alive (an unpacked capture).
+struct CatalogHolder {
+  std::optional<pmucat::snap::Unpacked> unpacked;
+  std::optional<pmucat::Catalog> catalog;
+  ~CatalogHolder() { catalog.reset(); }  // the catalog before the directory it reads
+};
+using CatalogPtr = std::shared_ptr<CatalogHolder>;
+
+// The fields of an attr that are set, by perf's names (pmuencode --json's attr part).
+void add_attr_fields(const pmucat::Attr& attr, py::dict& out) {
+  out["type"] = attr.type;
+  out["size"] = attr.size;
+  out["config"] = attr.config[0];
+  out["config1"] = attr.config[1];
+  out["config2"] = attr.config[2];
+  out["config3"] = attr.config[3];
+  for (const pmucat::cli::AttrField& field : pmucat::cli::set_attr_fields(attr, false)) {
+    if (field.name == "type" || field.name == "size") continue;
+    const py::str key(field.name.data(), field.name.size());
+    switch (field.style) {
+      case pmucat::cli::FieldStyle::flag:
+        out[key] = true;
+        break;
+      case pmucat::cli::FieldStyle::signed_decimal:
+        out[key] = static_cast<std::int64_t>(field.value);
+        break;
+      case pmucat::cli::FieldStyle::decimal:
+      case pmucat::cli::FieldStyle::hex:
+        out[key] = field.value;
+        break;
+    }
+  }
+}
+
+// Every attr field by its uapi name, zero or not.
+py::dict attr_dict(const pmucat::Attr& a) {
+  py::dict d;
+  d["type"] = a.type;
+  d["size"] = a.size;
+  d["config"] = a.config[0];
+  d["config1"] = a.config[1];
+  d["config2"] = a.config[2];
+  d["config3"] = a.config[3];
+  d["sample_period"] = a.sample_period;
+  d["sample_freq"] = a.sample_freq;
+  d["sample_type"] = a.sample_type;
+  d["read_format"] = a.read_format;
+#define PMUCAT_FLAG(name) d[#name] = a.name
+  PMUCAT_FLAG(disabled);
+  PMUCAT_FLAG(inherit);
+  PMUCAT_FLAG(pinned);
+  PMUCAT_FLAG(exclusive);
+  PMUCAT_FLAG(exclude_user);
+  PMUCAT_FLAG(exclude_kernel);
+  PMUCAT_FLAG(exclude_hv);
+  PMUCAT_FLAG(exclude_idle);
+  PMUCAT_FLAG(mmap);
+  PMUCAT_FLAG(comm);
+  PMUCAT_FLAG(freq);
+  PMUCAT_FLAG(inherit_stat);
+  PMUCAT_FLAG(enable_on_exec);
+  PMUCAT_FLAG(task);
+  PMUCAT_FLAG(watermark);
+  PMUCAT_FLAG(precise_ip);
+  PMUCAT_FLAG(mmap_data);
+  PMUCAT_FLAG(sample_id_all);
+  PMUCAT_FLAG(exclude_host);
+  PMUCAT_FLAG(exclude_guest);
+  PMUCAT_FLAG(exclude_callchain_kernel);
+  PMUCAT_FLAG(exclude_callchain_user);
+  PMUCAT_FLAG(mmap2);
+  PMUCAT_FLAG(comm_exec);
+  PMUCAT_FLAG(use_clockid);
+  PMUCAT_FLAG(context_switch);
+  PMUCAT_FLAG(write_backward);
+  PMUCAT_FLAG(namespaces);
+  PMUCAT_FLAG(ksymbol);
+  PMUCAT_FLAG(bpf_event);
+  PMUCAT_FLAG(aux_output);
+  PMUCAT_FLAG(cgroup);
+  PMUCAT_FLAG(text_poke);
+  PMUCAT_FLAG(build_id);
+  PMUCAT_FLAG(inherit_thread);
+  PMUCAT_FLAG(remove_on_exec);
+  PMUCAT_FLAG(sigtrap);
+  PMUCAT_FLAG(wakeup_events);
+  PMUCAT_FLAG(wakeup_watermark);
+  PMUCAT_FLAG(bp_type);
+  PMUCAT_FLAG(branch_sample_type);
+  PMUCAT_FLAG(sample_regs_user);
+  PMUCAT_FLAG(sample_stack_user);
+  PMUCAT_FLAG(clockid);
+  PMUCAT_FLAG(sample_regs_intr);
+  PMUCAT_FLAG(aux_watermark);
+  PMUCAT_FLAG(sample_max_stack);
+  PMUCAT_FLAG(aux_sample_size);
+  PMUCAT_FLAG(sig_data);
+#undef PMUCAT_FLAG
+  return d;
+}
+
+// The attr's kernel image for a struct perf_event_attr of `size` bytes (the C API's rule).
+py::bytes attr_bytes(const pmucat::Attr& attr, std::uint32_t size) {
+  if (size < pmucat::kAttrSizeVer0 || size % 8 != 0 || size > 4096) {
+    raise_api_error(pmucat::DiagId::api_attr_size,
+                    fmt::format("size {} is not a perf_event_attr size (a multiple of 8 from 64, "
+                                "PERF_ATTR_SIZE_VER0, to 4096)",
+                                size));
+  }
+  if (const std::string_view field = pmucat::attr_field_beyond(attr, size); !field.empty()) {
+    raise_api_error(pmucat::DiagId::api_attr_size,
+                    fmt::format("the attr sets {}, which a {}-byte struct perf_event_attr does not "
+                                "have (config3 needs 136 bytes, PERF_ATTR_SIZE_VER8)",
+                                field, size));
+  }
+  pmucat::Attr sized = attr;
+  sized.size = size;
+  const std::vector<std::byte> image = pmucat::to_bytes(sized);
+  return {reinterpret_cast<const char*>(image.data()), image.size()};
+}
+
+// A sysfs file's content without its trailing newline.
+std::string trim_text(const std::string& text) {
+  std::size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                     text[end - 1] == '\r')) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
+struct PyEncoded {
+  pmucat::EncodedEvent event;
+
+  py::dict to_dict() const {  // pmuencode --json's object, key for key
+    py::dict out;
+    out["spec"] = event.spec;
+    out["pmu"] = event.pmu;
+    if (!event.event.empty()) out["event"] = event.event;
+    add_attr_fields(event.attr, out);
+    const pmucat::EventSettings& s = event.settings;
+    if (s.name) out["name"] = *s.name;
+    if (s.metric_id) out["metric_id"] = *s.metric_id;
+    if (s.percore) out["percore"] = *s.percore;
+    if (s.nr) out["nr"] = *s.nr;
+    if (s.call_graph) out["call_graph"] = *s.call_graph;
+    if (s.branch_type) out["branch_type"] = *s.branch_type;
+    if (!s.driver_config.empty()) out["driver_config"] = s.driver_config;
+    out["perf"] = event.perf_string;
+    if (event.group_leader) {
+      out["group_leader"] = *event.group_leader;
+      if (!event.group_name.empty()) out["group_name"] = event.group_name;
+      if (!event.group_modifiers.empty()) out["group_modifiers"] = event.group_modifiers;
+    }
+    return out;
+  }
+};
+
+struct PyPmu {
+  CatalogPtr holder;
+  const pmucat::Pmu* pmu;
+};
+
+py::object event_object(const pmucat::Event& e) {
+  py::dict d;
+  d["name"] = e.name;
+  d["terms"] = trim_text(e.text);
+  d["path"] = e.path;
+  d["source"] = std::string(pmucat::to_string(e.source));
+  d["unit"] = e.unit ? py::object(py::str(*e.unit)) : py::object(py::none());
+  d["scale"] = e.scale ? py::object(py::float_(*e.scale)) : py::object(py::none());
+  d["per_pkg"] = e.per_pkg;
+  d["snapshot"] = e.snapshot;
+  if (e.vendor) {
+    const pmucat::VendorEvent& v = *e.vendor;
+    d["description"] = pmucat::perf_brief_description(v);
+    d["long_description"] = pmucat::perf_public_description(v);
+    d["topic"] = v.topic;
+    d["scale_unit"] = v.scale_unit;
+    d["deprecated"] = v.deprecated;
+    py::dict provenance;
+    provenance["file"] = v.location.file;
+    provenance["line"] = v.location.line;
+    provenance["column"] = v.location.column;
+    d["provenance"] = provenance;
+    if (v.per_pkg) d["per_pkg"] = true;
+  } else {
+    d["description"] = "";
+    d["long_description"] = "";
+    d["topic"] = "";
+    d["scale_unit"] = "";
+    d["deprecated"] = false;
+    py::dict provenance;
+    provenance["file"] = e.path;
+    provenance["line"] = 0;
+    provenance["column"] = 0;
+    d["provenance"] = provenance;
+  }
+  py::list diagnostics;
+  if (e.error) diagnostics.append(diagnostic_dict(*e.error));
+  for (const Diagnostic& diagnostic : e.diagnostics)
+    diagnostics.append(diagnostic_dict(diagnostic));
+  d["diagnostics"] = diagnostics;
+  return py::module_::import("pmucat._types").attr("Event")(**d);
+}
+
+py::object format_object(const pmucat::Format& f) {
+  return py::module_::import("pmucat._types")
+      .attr("Format")(py::arg("name") = f.name, py::arg("spec") = trim_text(f.text),
+                      py::arg("path") = f.path);
+}
+
+pmucat::EncodeOptions encode_options(const std::string& semantics, const std::string& tool,
+                                     const std::optional<std::string>& default_pmu,
+                                     const std::optional<std::string>& tracefs) {
+  pmucat::EncodeOptions options;
+  if (semantics == "perf") {
+    options.semantics = pmucat::Semantics::perf;
+  } else if (semantics != "pmucat") {
+    raise_api_error(pmucat::DiagId::api_invalid_argument,
+                    fmt::format("semantics must be 'pmucat' or 'perf', not '{}'", semantics));
+  }
+  if (tool == "stat") {
+    options.tool = pmucat::Tool::stat;
+  } else if (tool != "record") {
+    raise_api_error(pmucat::DiagId::api_invalid_argument,
+                    fmt::format("tool must be 'record' or 'stat', not '{}'", tool));
+  }
+  if (default_pmu) options.default_pmu = *default_pmu;
+  if (tracefs) options.tracefs = *tracefs;
+  return options;
+}
+
+CatalogPtr open_catalog(const std::optional<std::string>& sysfs,
+                        const std::optional<std::string>& events_dir,
+                        const std::optional<std::string>& cpuid) {
+  auto holder = std::make_shared<CatalogHolder>();
+  pmucat::VendorOptions vendor;
+  if (events_dir) vendor.events_dir = *events_dir;
+  if (cpuid) vendor.cpuid = *cpuid;
+  std::filesystem::path root;
+  if (sysfs) {
+    root = *sysfs;
+  } else if (const char* env = std::getenv("PMUCAT_SYSFS"); env != nullptr && *env != '\0') {
+    root = env;
+  } else {
+    root = "/sys/bus/event_source/devices";
+  }
+  if (pmucat::snap::is_tarball(root)) {
+    auto unpacked = pmucat::snap::Unpacked::open(root);
+    if (!unpacked) raise_error(unpacked.error());
+    holder->unpacked.emplace(std::move(*unpacked));
+    root = holder->unpacked->root();
+  }
+  auto catalog = pmucat::Catalog::open(root, std::move(vendor));
+  if (!catalog) raise_error(catalog.error());
+  holder->catalog.emplace(std::move(*catalog));
+  return holder;
+}
+
+py::list encode_specs(const CatalogPtr& holder, const std::string& spec,
+                      const pmucat::EncodeOptions& options) {
+  std::optional<pmucat::Expected<std::vector<pmucat::EncodedEvent>>> result;
+  {
+    py::gil_scoped_release release;
+    result.emplace(pmucat::encode(*holder->catalog, spec, options));
+  }
+  if (!*result) raise_error(result->error());
+  py::list out;
+  for (pmucat::EncodedEvent& event : **result) out.append(PyEncoded{std::move(event)});
+  return out;
+}
+
+// A perf.data file read whole (the reader is bounds-checked and capped, 1 GiB), handed out
+// record by record.
+struct PyPerfData {
+  pmucat::PerfData data;
+};
+
+struct PyRecordIterator {
+  std::shared_ptr<const PyPerfData> file;
+  std::size_t next = 0;
+};
+
+py::object record_object(const pmucat::Record& r) {
+  return py::module_::import("pmucat._types")
+      .attr("Record")(
+          py::arg("type") = r.type, py::arg("type_name") = pmucat::record_type_name(r.type),
+          py::arg("misc") = r.misc, py::arg("size") = r.size(), py::arg("offset") = r.file_offset,
+          py::arg("payload") =
+              py::bytes(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+}
+
+py::object feature_value(std::uint32_t id, const std::vector<std::byte>& payload) {
+  namespace f = pmucat::feature;
+  if (id == f::hostname || id == f::osrelease || id == f::version || id == f::arch ||
+      id == f::cpudesc || id == f::cpuid) {
+    if (auto text = pmucat::decode_feature_string(payload)) return py::str(*text);
+  } else if (id == f::cmdline) {
+    if (auto items = pmucat::decode_feature_string_list(payload)) return py::cast(*items);
+  } else if (id == f::nrcpus) {
+    if (auto n = pmucat::decode_nrcpus(payload)) {
+      py::dict d;
+      d["available"] = n->first;
+      d["online"] = n->second;
+      return d;
+    }
+  } else if (id == f::total_mem) {
+    if (auto kb = pmucat::decode_total_mem(payload)) return py::int_(*kb);
+  }
+  return py::bytes(reinterpret_cast<const char*>(payload.data()), payload.size());
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "The compiled part of pmucat (use the pmucat package, which re-exports it).";
+  m.attr("__version__") = PMUCAT_VERSION;
+
+  py::class_<PyEncoded>(m, "EncodedEvent",
+                        "One perf_event_attr an event spec stands for, with perf's canonical "
+                        "string.\n\nEvery perf_event_attr field is an attribute (type, config, "
+                        "config1..config3, sample_period, exclude_kernel, precise_ip, ...).")
+      .def_property_readonly(
+          "spec", [](const PyEncoded& e) { return e.event.spec; },
+          "The spec text this attr came from.")
+      .def_property_readonly(
+          "pmu", [](const PyEncoded& e) { return e.event.pmu; },
+          "The PMU instance used (\"cpu\", \"uncore_cha_3\").")
+      .def_property_readonly(
+          "event",
+          [](const PyEncoded& e) -> std::optional<std::string> {
+            if (e.event.event.empty()) return std::nullopt;
+            return e.event.event;
+          },
+          "The sysfs or JSON event (alias) used, or None.")
+      .def_property_readonly(
+          "perf_string", [](const PyEncoded& e) { return e.event.perf_string; },
+          "The canonical spec `perf stat -e` accepts for the same attr.")
+      .def_property_readonly(
+          "group_leader", [](const PyEncoded& e) { return e.event.group_leader; },
+          "Index (in encode()'s list) of this attr's group leader, or None outside a group.")
+      .def_property_readonly("group_name", [](const PyEncoded& e) { return e.event.group_name; })
+      .def_property_readonly(
+          "settings",
+          [](const PyEncoded& e) {
+            const pmucat::EventSettings& s = e.event.settings;
+            py::dict d;
+            d["name"] = s.name;
+            d["metric_id"] = s.metric_id;
+            d["percore"] = s.percore;
+            d["nr"] = s.nr;
+            d["call_graph"] = s.call_graph;
+            d["branch_type"] = s.branch_type;
+            d["driver_config"] = s.driver_config;
+            d["precise_max"] = s.precise_max;
+            return d;
+          },
+          "What perf keeps beside the attr: name=, metric-id=, call-graph=...")
+      .def_property_readonly(
+          "warnings",
+          [](const PyEncoded& e) {
+            py::list out;
+            for (const Diagnostic& d : e.event.warnings) {
+              out.append(diagnostic_dict(d));
+            }
+            return out;
+          },
+          "Warnings as diagnostic dicts (e.g. a format word this ABI lacks).")
+      .def_property_readonly(
+          "attr", [](const PyEncoded& e) { return attr_dict(e.event.attr); },
+          "Every perf_event_attr field by its uapi name, as a dict.")
+      .def("to_dict", &PyEncoded::to_dict,
+           "The object `pmuencode --json` prints for this attr (spec, pmu, event, type, size, "
+           "config..config3, the fields that are set, settings, perf, group).")
+      .def(
+          "to_bytes",
+          [](const PyEncoded& e, std::uint32_t size) { return attr_bytes(e.event.attr, size); },
+          py::arg("size") = pmucat::kAttrSizeVer8,
+          "The kernel's struct perf_event_attr image (little-endian) of `size` bytes, e.g. "
+          "for ctypes or os-level perf_event_open. Raises pmucat.Error (api-attr-size) when "
+          "the attr sets a field a struct of that size lacks (config3 needs 136).")
+      .def("__getattr__",
+           [](const PyEncoded& e, const std::string& name) -> py::object {
+             py::dict fields = attr_dict(e.event.attr);
+             if (fields.contains(name)) return fields[py::str(name)];
+             throw py::attribute_error(fmt::format("EncodedEvent has no attribute '{}'", name));
+           })
+      .def("__repr__", [](const PyEncoded& e) {
+        return fmt::format("<pmucat.EncodedEvent {} type={} config={:#x}>", e.event.perf_string,
+                           e.event.attr.type, e.event.attr.config[0]);
+      });
+
+  py::class_<PyPmu>(m, "Pmu", "One PMU of a catalog (a /sys/bus/event_source/devices entry).")
+      .def_property_readonly("name", [](const PyPmu& p) { return p.pmu->name(); })
+      .def_property_readonly(
+          "type", [](const PyPmu& p) { return p.pmu->type(); },
+          "perf_event_attr.type, or None when `type` is missing or invalid.")
+      .def_property_readonly(
+          "kind", [](const PyPmu& p) { return std::string(pmucat::to_string(p.pmu->kind())); },
+          "'core', 'uncore', 'software' or 'other'.")
+      .def_property_readonly("path", [](const PyPmu& p) { return p.pmu->path().string(); })
+      .def_property_readonly(
+          "cpus",
+          [](const PyPmu& p) -> std::optional<std::vector<std::uint32_t>> {
+            const pmucat::PmuAttributes& a = p.pmu->attributes();
+            if (a.cpumask) return a.cpumask->cpus;
+            if (a.cpus) return a.cpus->cpus;
+            return std::nullopt;
+          },
+          "The CPUs of `cpumask` (else `cpus`), or None.")
+      .def_property_readonly(
+          "formats",
+          [](const PyPmu& p) {
+            py::list out;
+            for (const pmucat::Format& f : p.pmu->formats()) out.append(format_object(f));
+            return out;
+          },
+          "format/ fields, naturally sorted: Format(name, spec, path).")
+      .def_property_readonly(
+          "events",
+          [](const PyPmu& p) {
+            py::list out;
+            for (const pmucat::Event& e : p.pmu->events()) out.append(event_object(e));
+            return out;
+          },
+          "Events (sysfs events/ and vendor JSON) with description, unit, scale, provenance.")
+      .def(
+          "event",
+          [](const PyPmu& p, const std::string& name) -> py::object {
+            const pmucat::Event* e = p.pmu->find_event(name);
+            return e == nullptr ? py::object(py::none()) : event_object(*e);
+          },
+          py::arg("name"), "The event named `name` (case-insensitive, as perf), or None.")
+      .def_property_readonly(
+          "diagnostics",
+          [](const PyPmu& p) {
+            py::list out;
+            for (const Diagnostic& d : p.pmu->diagnostics()) out.append(diagnostic_dict(d));
+            return out;
+          },
+          "Problems found while loading this PMU's parts so far, as diagnostic dicts.")
+      .def("__repr__",
+           [](const PyPmu& p) { return fmt::format("<pmucat.Pmu {}>", p.pmu->name()); });
+
+  py::class_<CatalogHolder, CatalogPtr>(
+      m, "Catalog",
+      "A sysfs PMU catalog (/sys, a devices folder, a captured tree or a pmusnap .tar.gz), read "
+      "lazily and cached. Safe to share between threads.")
+      .def_static("open", &open_catalog, py::arg("sysfs") = py::none(),
+                  py::arg("events_dir") = py::none(), py::arg("cpuid") = py::none(),
+                  "Opens a catalog. sysfs=None reads $PMUCAT_SYSFS, else "
+                  "/sys/bus/event_source/devices. events_dir: the kernel's "
+                  "tools/perf/pmu-events/arch layout; cpuid: perf's CPU identifier choosing "
+                  "the model. Raises pmucat.Error.")
+      .def_property_readonly(
+          "devices_dir", [](const CatalogHolder& c) { return c.catalog->devices_dir().string(); })
+      .def(
+          "pmus",
+          [](const CatalogPtr& c) {
+            py::list out;
+            for (const pmucat::Pmu& p : c->catalog->pmus()) out.append(PyPmu{c, &p});
+            return out;
+          },
+          "Every PMU, naturally sorted by name.")
+      .def(
+          "pmu",
+          [](const CatalogPtr& c, const std::string& name) {
+            const pmucat::Pmu* p = c->catalog->find_pmu(name);
+            if (p == nullptr) throw py::key_error(fmt::format("no PMU named '{}'", name));
+            return PyPmu{c, p};
+          },
+          py::arg("name"), "The PMU named exactly `name`; KeyError when there is none.")
+      .def(
+          "encode",
+          [](const CatalogPtr& c, const std::string& spec, const std::string& semantics,
+             const std::string& tool, const std::optional<std::string>& default_pmu,
+             const std::optional<std::string>& tracefs) {
+            return encode_specs(c, spec, encode_options(semantics, tool, default_pmu, tracefs));
+          },
+          py::arg("spec"), py::kw_only(), py::arg("semantics") = "pmucat",
+          py::arg("tool") = "record", py::arg("default_pmu") = py::none(),
+          py::arg("tracefs") = py::none(),
+          "Encodes a spec list (\"cpu/event=0x3c/u\", \"{cycles,instructions}:S\") into one "
+          "EncodedEvent per perf_event_attr. semantics: 'pmucat' (a user term overrides an "
+          "alias's) or 'perf' (perf 6.1: OR-ed); tool: 'record' or 'stat'. Releases the GIL. "
+          "Raises pmucat.Error with the located diagnostic.")
+      .def(
+          "decode",
+          [](const CatalogPtr& c, const std::string& pmu, std::uint64_t config,
+             std::uint64_t config1, std::uint64_t config2, std::uint64_t config3) {
+            const pmucat::Pmu* p = c->catalog->find_pmu(pmu);
+            if (p == nullptr) {
+              raise_api_error(pmucat::DiagId::api_invalid_argument,
+                              fmt::format("no PMU named '{}'", pmu));
+            }
+            const pmucat::Decoded d = pmucat::decode(*p, {config, config1, config2, config3});
+            py::list terms;
+            for (const pmucat::DecodedTerm& t : d.terms)
+              terms.append(py::make_tuple(t.name, t.value));
+            return py::module_::import("pmucat._types")
+                .attr("Decoded")(py::arg("terms") = terms, py::arg("events") = d.events,
+                                 py::arg("residue") = d.residue,
+                                 py::arg("terms_string") = d.terms_string);
+          },
+          py::arg("pmu"), py::kw_only(), py::arg("config") = 0, py::arg("config1") = 0,
+          py::arg("config2") = 0, py::arg("config3") = 0,
+          "The terms and events that produce these config words on `pmu`.")
+      .def(
+          "diagnostics",
+          [](const CatalogPtr& c) {
+            py::list out;
+            for (const Diagnostic& d : c->catalog->diagnostics()) out.append(diagnostic_dict(d));
+            for (const Diagnostic& d : c->catalog->vendor_diagnostics()) {
+              out.append(diagnostic_dict(d));
+            }
+            return out;
+          },
+          "Problems with the tree itself and with the vendor catalog, as diagnostic dicts.");
+
+  // For bench/python-speed: `n` calls of the C++ pmucat::encode() on this catalog, in seconds,
+  // so the binding's cost is measured beside the C++ call in the same process and moment.
+  m.def(
+      "_bench_encode",
+      [](const CatalogPtr& c, const std::string& spec, std::size_t n) {
+        const pmucat::EncodeOptions options;
+        py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < n; ++i) {
+          auto events = pmucat::encode(*c->catalog, spec, options);
+          if (!events) return -1.0;
+        }
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      },
+      py::arg("catalog"), py::arg("spec"), py::arg("n"));
+
+  py::class_<pmucat::check::Report>(m, "_CheckReport")
+      .def("findings",
+           [](const pmucat::check::Report& r) {
+             py::list out;
+             for (const pmucat::check::Finding& f : r.all_findings()) {
+               py::dict d;
+               d["rule"] = f.rule;
+               d["group"] = std::string(pmucat::check::to_string(f.group));
+               d["pmu"] = f.pmu;
+               d["file"] = f.file;
+               d["severity"] = std::string(pmucat::to_string(f.diagnostic.severity));
+               d["message"] = f.diagnostic.message;
+               d["baselined"] = f.baselined;
+               d["fails"] = r.fails(f);
+               d["diagnostic"] = diagnostic_dict(f.diagnostic);
+               d["rendered"] = pmucat::render(f.diagnostic);
+               out.append(d);
+             }
+             return out;
+           })
+      .def("render_text",
+           [](const pmucat::check::Report& r) { return pmucat::check::render_text(r); })
+      .def("render_ktap", &pmucat::check::render_ktap)
+      .def("render_json", &pmucat::check::render_json)
+      .def("render_junit", &pmucat::check::render_junit)
+      .def(
+          "render_kcidb",
+          [](const pmucat::check::Report& r, const std::string& origin, const std::string& build_id,
+             const std::string& run_id) {
+            pmucat::check::KcidbOptions options;
+            options.origin = origin;
+            options.build_id = build_id;
+            options.run_id = run_id.empty() ? pmucat::check::make_kcidb_run_id() : run_id;
+            return pmucat::check::render_kcidb(r, options);
+          },
+          py::arg("origin"), py::arg("build_id"), py::arg("run_id"))
+      .def("exit_status",
+           [](const pmucat::check::Report& r) { return pmucat::check::exit_status(r, r.werror); });
+
+  m.def(
+      "_check",
+      [](const CatalogPtr& c, std::vector<std::string> pmus, std::vector<std::string> enable,
+         std::vector<std::string> disable, bool werror, unsigned jobs) {
+        pmucat::check::Options options;
+        options.pmu_patterns = std::move(pmus);
+        options.enabled = std::move(enable);
+        options.disabled = std::move(disable);
+        options.werror = werror;
+        options.jobs = jobs == 0 ? 1 : jobs;
+        if (auto unknown = pmucat::check::unknown_rule_ids(options); !unknown.empty()) {
+          raise_api_error(pmucat::DiagId::api_invalid_argument,
+                          fmt::format("unknown rule id '{}'", unknown.front()));
+        }
+        py::gil_scoped_release release;
+        return pmucat::check::run(*c->catalog, options);
+      },
+      py::arg("catalog"), py::arg("pmus"), py::arg("enable"), py::arg("disable"), py::arg("werror"),
+      py::arg("jobs"));
+
+  py::class_<PyPerfData, std::shared_ptr<PyPerfData>>(m, "_PerfData")
+      .def_property_readonly("mode",
+                             [](const PyPerfData& p) {
+                               return p.data.mode == pmucat::PerfDataMode::file ? "file" : "pipe";
+                             })
+      .def_property_readonly("other_endian",
+                             [](const PyPerfData& p) { return p.data.other_endian; })
+      .def_property_readonly("record_count",
+                             [](const PyPerfData& p) { return p.data.records.size(); })
+      .def("attrs",
+           [](const PyPerfData& p) {
+             py::list out;
+             for (const pmucat::PerfEventEntry& e : p.data.events) {
+               py::dict d;
+               d["name"] = e.name;
+               d["ids"] = e.ids;
+               d["attr"] = attr_dict(e.attr);
+               out.append(d);
+             }
+             return out;
+           })
+      .def("features",
+           [](const PyPerfData& p) {
+             py::dict out;
+             for (const auto& [id, payload] : p.data.features) {
+               out[py::str(pmucat::feature_name(id))] = feature_value(id, payload);
+             }
+             return out;
+           })
+      .def("records", [](const std::shared_ptr<PyPerfData>& p) {
+        return PyRecordIterator{p, 0};
+      });
+
+  py::class_<PyRecordIterator>(m, "_RecordIterator")
+      .def(
+          "__iter__", [](PyRecordIterator& it) -> PyRecordIterator& { return it; },
+          py::return_value_policy::reference_internal)
+      .def("__next__", [](PyRecordIterator& it) {
+        if (it.next >= it.file->data.records.size()) throw py::stop_iteration();
+        return record_object(it.file->data.records[it.next++]);
+      });
+
+  m.def(
+      "_read_perf_data",
+      [](const std::string& path) {
+        std::optional<pmucat::Expected<pmucat::PerfData>> result;
+        {
+          py::gil_scoped_release release;
+          result.emplace(pmucat::read_perf_data(path));
+        }
+        if (!*result) raise_error(result->error());
+        return std::make_shared<PyPerfData>(PyPerfData{std::move(**result)});
+      },
+      py::arg("path"));
+}

@@ -1,0 +1,470 @@
+// The C API (pmucat/pmucat_c.h) over the C++ library: every entry point catches everything, so
+// no exception crosses into C; failures become the handle's last error.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmucat/attr.h"
+#include "pmucat/catalog.h"
+#include "pmucat/decode.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/diagnostic_json.h"
+#include "pmucat/encode.h"
+#include "pmucat/pmucat_c.h"
+#include "pmucat/version.h"
+
+struct pmucat_catalog {
+  std::optional<pmucat::Catalog> catalog;
+  pmucat::EncodeOptions options;
+  std::optional<pmucat::Encoder> encoder;  // made on first pmucat_encode, reset by set_option
+  std::vector<pmucat::EncodedEvent> encoded;
+  std::optional<pmucat::Diagnostic> error;
+  std::string error_text;
+  std::string error_json;
+  std::string scratch_terms;
+  std::string scratch_events;
+  std::string scratch_string;
+  // Trimmed copies of catalog file contents (format and event texts), by the entry they belong
+  // to: they live as long as the handle, like the catalog strings.
+  std::map<const void*, std::string> trimmed;
+};
+
+namespace {
+
+using pmucat::DiagId;
+using pmucat::Diagnostic;
+
+constexpr std::string_view kApiFile = "<pmucat C API>";
+
+void set_error(pmucat_catalog& handle, Diagnostic diagnostic) {
+  handle.error_text = pmucat::render(diagnostic);
+  handle.error_json = pmucat::diagnostic_to_json<nlohmann::ordered_json>(diagnostic).dump();
+  handle.error = std::move(diagnostic);
+}
+
+void clear_error(pmucat_catalog& handle) {
+  handle.error.reset();
+  handle.error_text.clear();
+  handle.error_json.clear();
+}
+
+int fail(pmucat_catalog& handle, DiagId id, std::string message) {
+  set_error(handle, pmucat::make_file_diagnostic(pmucat::Severity::error, id, kApiFile,
+                                                 std::move(message)));
+  return -1;
+}
+
+// Runs `body` (returning int/long/size_t...), turning an exception into the handle's last error
+// and `failed`.
+template <class R, class Body>
+R guarded(pmucat_catalog* handle, R failed, Body&& body) noexcept {
+  if (handle == nullptr) return failed;
+  try {
+    return body(*handle);
+  } catch (const std::bad_alloc&) {
+    try {
+      fail(*handle, DiagId::api_internal_error, "out of memory");
+    } catch (...) {
+      handle->error.reset();
+    }
+  } catch (const std::exception& error) {
+    try {
+      fail(*handle, DiagId::api_internal_error, error.what());
+    } catch (...) {
+      handle->error.reset();
+    }
+  } catch (...) {
+    try {
+      fail(*handle, DiagId::api_internal_error, "unknown exception");
+    } catch (...) {
+      handle->error.reset();
+    }
+  }
+  return failed;
+}
+
+// Writes `attr` into the caller's struct of `size` bytes (see pmucat_encode): checks first,
+// then writes exactly `size` bytes.
+int write_attr(pmucat_catalog& handle, const pmucat::Attr& attr, void* out, std::size_t size) {
+  if (out == nullptr) return fail(handle, DiagId::api_invalid_argument, "attr is NULL");
+  if (size < pmucat::kAttrSizeVer0 || size % 8 != 0 || size > 4096) {
+    return fail(handle, DiagId::api_attr_size,
+                fmt::format("attr_size {} is not a perf_event_attr size (a multiple of 8 from "
+                            "64, PERF_ATTR_SIZE_VER0, to 4096): pass sizeof(struct "
+                            "perf_event_attr)",
+                            size));
+  }
+  const auto bytes = static_cast<std::uint32_t>(size);
+  if (const std::string_view field = pmucat::attr_field_beyond(attr, bytes); !field.empty()) {
+    return fail(handle, DiagId::api_attr_size,
+                fmt::format("the spec sets {}, which a {}-byte struct perf_event_attr does not "
+                            "have (config3 needs PERF_ATTR_SIZE_VER8, 136 bytes: the headers of "
+                            "Linux 6.3 or later)",
+                            field, size));
+  }
+  pmucat::Attr sized = attr;
+  sized.size = bytes;
+  const std::vector<std::byte> image = pmucat::to_bytes(sized);  // exactly `size` bytes
+  std::memcpy(out, image.data(), size);
+  return 0;
+}
+
+const pmucat::Pmu* pmu_at(pmucat_catalog& handle, std::size_t index) {
+  const auto pmus = handle.catalog->pmus();
+  if (index >= pmus.size()) {
+    fail(handle, DiagId::api_invalid_argument,
+         fmt::format("PMU index {} is out of range (the catalog has {} PMUs)", index, pmus.size()));
+    return nullptr;
+  }
+  return &pmus[index];
+}
+
+const pmucat::Event* event_at(pmucat_catalog& handle, std::size_t pmu_index, std::size_t index) {
+  const pmucat::Pmu* pmu = pmu_at(handle, pmu_index);
+  if (pmu == nullptr) return nullptr;
+  const auto events = pmu->events();
+  if (index >= events.size()) {
+    fail(handle, DiagId::api_invalid_argument,
+         fmt::format("event index {} is out of range ({} has {} events)", index, pmu->name(),
+                     events.size()));
+    return nullptr;
+  }
+  return &events[index];
+}
+
+const pmucat::Format* format_at(pmucat_catalog& handle, std::size_t pmu_index, std::size_t index) {
+  const pmucat::Pmu* pmu = pmu_at(handle, pmu_index);
+  if (pmu == nullptr) return nullptr;
+  const auto formats = pmu->formats();
+  if (index >= formats.size()) {
+    fail(handle, DiagId::api_invalid_argument,
+         fmt::format("format index {} is out of range ({} has {} formats)", index, pmu->name(),
+                     formats.size()));
+    return nullptr;
+  }
+  return &formats[index];
+}
+
+// `text` without trailing whitespace (a sysfs file's newline), kept in the handle.
+const char* trimmed(pmucat_catalog& handle, const void* owner, const std::string& text) {
+  auto [it, inserted] = handle.trimmed.try_emplace(owner);
+  if (inserted) {
+    std::size_t end = text.size();
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                       text[end - 1] == '\r')) {
+      --end;
+    }
+    it->second.assign(text, 0, end);
+  }
+  return it->second.c_str();
+}
+
+bool has_catalog(pmucat_catalog& handle) {
+  if (handle.catalog) return true;
+  if (!handle.error) {
+    fail(handle, DiagId::api_invalid_argument, "the catalog failed to open");
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* pmucat_version(void) {
+  return PMUCAT_VERSION;
+}
+
+int pmucat_open(const char* sysfs, const char* events_dir, const char* cpuid,
+                pmucat_catalog** out) {
+  if (out == nullptr) return -1;
+  *out = new (std::nothrow) pmucat_catalog();
+  return guarded(*out, -1, [&](pmucat_catalog& handle) {
+    pmucat::VendorOptions vendor;
+    if (events_dir != nullptr) vendor.events_dir = events_dir;
+    if (cpuid != nullptr) vendor.cpuid = cpuid;
+    std::string root;
+    if (sysfs != nullptr) {
+      root = sysfs;
+    } else if (const char* env = std::getenv("PMUCAT_SYSFS"); env != nullptr && *env != '\0') {
+      root = env;
+    } else {
+      root = "/sys/bus/event_source/devices";
+    }
+    auto catalog = pmucat::Catalog::open(root, std::move(vendor));
+    if (!catalog) {
+      set_error(handle, std::move(catalog).error());
+      return -1;
+    }
+    handle.catalog.emplace(std::move(*catalog));
+    return 0;
+  });
+}
+
+void pmucat_close(pmucat_catalog* catalog) {
+  delete catalog;
+}
+
+const char* pmucat_last_error(const pmucat_catalog* catalog) {
+  return catalog == nullptr ? "" : catalog->error_text.c_str();
+}
+
+const char* pmucat_last_error_id(const pmucat_catalog* catalog) {
+  return catalog == nullptr || !catalog->error ? "" : catalog->error->id.c_str();
+}
+
+const char* pmucat_last_error_json(const pmucat_catalog* catalog) {
+  return catalog == nullptr ? "" : catalog->error_json.c_str();
+}
+
+int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    switch (option) {
+      case PMUCAT_OPTION_PERF_SEMANTICS:
+        handle.options.semantics = value != 0 ? pmucat::Semantics::perf : pmucat::Semantics::pmucat;
+        break;
+      case PMUCAT_OPTION_TOOL_STAT:
+        handle.options.tool = value != 0 ? pmucat::Tool::stat : pmucat::Tool::record;
+        break;
+      default:
+        return fail(handle, DiagId::api_invalid_argument, fmt::format("unknown option {}", option));
+    }
+    handle.encoder.reset();
+    return 0;
+  });
+}
+
+int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr, size_t attr_size) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (!has_catalog(handle)) return -1;
+    if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
+    if (!handle.encoder) handle.encoder.emplace(*handle.catalog, handle.options);
+    pmucat::Attr encoded;
+    auto source = handle.encoder->encode_one(spec, encoded);
+    if (!source) {
+      set_error(handle, std::move(source).error());
+      return -1;
+    }
+    return write_attr(handle, encoded, attr, attr_size);
+  });
+}
+
+int pmucat_encode_list(pmucat_catalog* catalog, const char* spec) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    handle.encoded.clear();
+    if (!has_catalog(handle)) return -1;
+    if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
+    auto events = pmucat::encode(*handle.catalog, spec, handle.options);
+    if (!events) {
+      set_error(handle, std::move(events).error());
+      return -1;
+    }
+    handle.encoded = std::move(*events);
+    return static_cast<int>(handle.encoded.size());
+  });
+}
+
+int pmucat_encoded_attr(pmucat_catalog* catalog, size_t index, void* attr, size_t attr_size) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (index >= handle.encoded.size()) {
+      return fail(handle, DiagId::api_invalid_argument,
+                  fmt::format("attr index {} is out of range (the last encode_list gave {})", index,
+                              handle.encoded.size()));
+    }
+    return write_attr(handle, handle.encoded[index].attr, attr, attr_size);
+  });
+}
+
+const char* pmucat_encoded_pmu(pmucat_catalog* catalog, size_t index) {
+  if (catalog == nullptr || index >= catalog->encoded.size()) return nullptr;
+  return catalog->encoded[index].pmu.c_str();
+}
+
+const char* pmucat_encoded_perf_string(pmucat_catalog* catalog, size_t index) {
+  if (catalog == nullptr || index >= catalog->encoded.size()) return nullptr;
+  return catalog->encoded[index].perf_string.c_str();
+}
+
+long pmucat_encoded_group_leader(pmucat_catalog* catalog, size_t index) {
+  if (catalog == nullptr || index >= catalog->encoded.size()) return -1;
+  const auto& leader = catalog->encoded[index].group_leader;
+  return leader ? static_cast<long>(*leader) : -1;
+}
+
+int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const uint64_t config[4],
+                  const char** terms, const char** events) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (!has_catalog(handle)) return -1;
+    if (pmu == nullptr || config == nullptr) {
+      return fail(handle, DiagId::api_invalid_argument, "pmu or config is NULL");
+    }
+    const pmucat::Pmu* found = handle.catalog->find_pmu(pmu);
+    if (found == nullptr) {
+      return fail(handle, DiagId::api_invalid_argument, fmt::format("no PMU named '{}'", pmu));
+    }
+    const pmucat::Decoded decoded =
+        pmucat::decode(*found, {config[0], config[1], config[2], config[3]});
+    handle.scratch_terms = decoded.terms_string;
+    handle.scratch_events.clear();
+    for (const std::string& name : decoded.events) {
+      if (!handle.scratch_events.empty()) handle.scratch_events += ',';
+      handle.scratch_events += name;
+    }
+    if (terms != nullptr) *terms = handle.scratch_terms.c_str();
+    if (events != nullptr) *events = handle.scratch_events.c_str();
+    return 0;
+  });
+}
+
+size_t pmucat_pmu_count(pmucat_catalog* catalog) {
+  return guarded(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
+    clear_error(handle);
+    return has_catalog(handle) ? handle.catalog->pmus().size() : 0;
+  });
+}
+
+const char* pmucat_pmu_name(pmucat_catalog* catalog, size_t pmu) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Pmu* found = pmu_at(handle, pmu);
+                   return found == nullptr ? nullptr : found->name().c_str();
+                 });
+}
+
+long pmucat_pmu_find(pmucat_catalog* catalog, const char* name) {
+  return guarded(catalog, -1L, [&](pmucat_catalog& handle) -> long {
+    clear_error(handle);
+    if (!has_catalog(handle)) return -1;
+    if (name == nullptr) return fail(handle, DiagId::api_invalid_argument, "name is NULL");
+    const auto pmus = handle.catalog->pmus();
+    for (std::size_t i = 0; i < pmus.size(); ++i) {
+      if (pmus[i].name() == name) return static_cast<long>(i);
+    }
+    return fail(handle, DiagId::api_invalid_argument, fmt::format("no PMU named '{}'", name));
+  });
+}
+
+int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (!has_catalog(handle)) return -1;
+    const pmucat::Pmu* found = pmu_at(handle, pmu);
+    if (found == nullptr) return -1;
+    const std::optional<std::uint32_t> value = found->type();
+    if (!value) {
+      return fail(handle, DiagId::api_invalid_argument,
+                  fmt::format("PMU {} has no valid type file", found->name()));
+    }
+    if (type != nullptr) *type = *value;
+    return 0;
+  });
+}
+
+size_t pmucat_format_count(pmucat_catalog* catalog, size_t pmu) {
+  return guarded(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
+    clear_error(handle);
+    if (!has_catalog(handle)) return 0;
+    const pmucat::Pmu* found = pmu_at(handle, pmu);
+    return found == nullptr ? 0 : found->formats().size();
+  });
+}
+
+const char* pmucat_format_name(pmucat_catalog* catalog, size_t pmu, size_t format) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Format* found = format_at(handle, pmu, format);
+                   return found == nullptr ? nullptr : found->name.c_str();
+                 });
+}
+
+const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu, size_t format) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Format* found = format_at(handle, pmu, format);
+                   return found == nullptr ? nullptr : trimmed(handle, found, found->text);
+                 });
+}
+
+size_t pmucat_event_count(pmucat_catalog* catalog, size_t pmu) {
+  return guarded(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
+    clear_error(handle);
+    if (!has_catalog(handle)) return 0;
+    const pmucat::Pmu* found = pmu_at(handle, pmu);
+    return found == nullptr ? 0 : found->events().size();
+  });
+}
+
+const char* pmucat_event_name(pmucat_catalog* catalog, size_t pmu, size_t event) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Event* found = event_at(handle, pmu, event);
+                   return found == nullptr ? nullptr : found->name.c_str();
+                 });
+}
+
+const char* pmucat_event_terms(pmucat_catalog* catalog, size_t pmu, size_t event) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Event* found = event_at(handle, pmu, event);
+                   return found == nullptr ? nullptr : trimmed(handle, found, found->text);
+                 });
+}
+
+const char* pmucat_event_description(pmucat_catalog* catalog, size_t pmu, size_t event) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Event* found = event_at(handle, pmu, event);
+                   if (found == nullptr) return nullptr;
+                   if (!found->vendor) return "";
+                   handle.scratch_string = pmucat::perf_brief_description(*found->vendor);
+                   return handle.scratch_string.c_str();
+                 });
+}
+
+const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, size_t event) {
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   if (!has_catalog(handle)) return nullptr;
+                   const pmucat::Event* found = event_at(handle, pmu, event);
+                   if (found == nullptr) return nullptr;
+                   return found->unit ? found->unit->c_str() : "";
+                 });
+}
+
+double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event) {
+  return guarded(catalog, 1.0, [&](pmucat_catalog& handle) -> double {
+    clear_error(handle);
+    if (!has_catalog(handle)) return 1.0;
+    const pmucat::Event* found = event_at(handle, pmu, event);
+    return found == nullptr || !found->scale ? 1.0 : *found->scale;
+  });
+}
+
+}  // extern "C"
