@@ -36,4 +36,27 @@ std::string dump_json(const Json& value) {
   return text;
 }
 
+Json encoded_to_json(const EncodedEvent& event) {
+  Json out = Json::object();
+  out["spec"] = event.spec;
+  out["pmu"] = event.pmu;
+  if (!event.event.empty()) out["event"] = event.event;
+  add_attr_fields(event.attr, out);
+  const EventSettings& settings = event.settings;
+  if (settings.name) out["name"] = *settings.name;
+  if (settings.metric_id) out["metric_id"] = *settings.metric_id;
+  if (settings.percore) out["percore"] = *settings.percore;
+  if (settings.nr) out["nr"] = *settings.nr;
+  if (settings.call_graph) out["call_graph"] = *settings.call_graph;
+  if (settings.branch_type) out["branch_type"] = *settings.branch_type;
+  if (!settings.driver_config.empty()) out["driver_config"] = settings.driver_config;
+  out["perf"] = event.perf_string;
+  if (event.group_leader) {
+    out["group_leader"] = *event.group_leader;
+    if (!event.group_name.empty()) out["group_name"] = event.group_name;
+    if (!event.group_modifiers.empty()) out["group_modifiers"] = event.group_modifiers;
+  }
+  return out;
+}
+
 }  // namespace pmucat::cli

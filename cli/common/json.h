@@ -8,6 +8,7 @@
 #include "pmucat/attr.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_json.h"
+#include "pmucat/encode.h"
 
 namespace pmucat::cli {
 
@@ -21,6 +22,11 @@ inline Json diagnostic_to_json(const Diagnostic& diagnostic) {
 // Adds `type`, `size`, `config`..`config3` (always) and every other attr field that is set to
 // `object`: one-bit flags as `true`, everything else as a number.
 void add_attr_fields(const Attr& attr, Json& object);
+
+// pmuencode --json's object for one event (the Python module's EncodedEvent.to_dict() too):
+// spec, pmu, event, every attr field that is set (type and config words always), the evsel
+// settings perf keeps beside the attr, and `perf`.
+Json encoded_to_json(const EncodedEvent& event);
 
 // The text of `value`, indented by two spaces, ending in a newline.
 std::string dump_json(const Json& value);

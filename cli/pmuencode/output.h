@@ -20,8 +20,4 @@ std::string render_perf_strings(std::span<const EncodedEvent> events);
 // `attrs[]` for several, each with its spec in a comment.
 std::string render_c_initializer(std::span<const EncodedEvent> events);
 
-// One object per event: spec, pmu, event, every attr field that is set (type and config words
-// always), the evsel settings perf keeps beside the attr, and `perf`.
-Json encoded_to_json(const EncodedEvent& event);
-
 }  // namespace pmucat::cli

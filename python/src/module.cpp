@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/attr_fields.h"
+#include "common/json.h"
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
@@ -90,32 +90,6 @@ struct CatalogHolder {
   ~CatalogHolder() { catalog.reset(); }  // the catalog before the directory it reads
 };
 using CatalogPtr = std::shared_ptr<CatalogHolder>;
-
-// The fields of an attr that are set, by perf's names (pmuencode --json's attr part).
-void add_attr_fields(const pmucat::Attr& attr, py::dict& out) {
-  out["type"] = attr.type;
-  out["size"] = attr.size;
-  out["config"] = attr.config[0];
-  out["config1"] = attr.config[1];
-  out["config2"] = attr.config[2];
-  out["config3"] = attr.config[3];
-  for (const pmucat::cli::AttrField& field : pmucat::cli::set_attr_fields(attr, false)) {
-    if (field.name == "type" || field.name == "size") continue;
-    const py::str key(field.name.data(), field.name.size());
-    switch (field.style) {
-      case pmucat::cli::FieldStyle::flag:
-        out[key] = true;
-        break;
-      case pmucat::cli::FieldStyle::signed_decimal:
-        out[key] = static_cast<std::int64_t>(field.value);
-        break;
-      case pmucat::cli::FieldStyle::decimal:
-      case pmucat::cli::FieldStyle::hex:
-        out[key] = field.value;
-        break;
-    }
-  }
-}
 
 // Every attr field by its uapi name, zero or not.
 py::dict attr_dict(const pmucat::Attr& a) {
@@ -217,28 +191,10 @@ std::string trim_text(const std::string& text) {
 struct PyEncoded {
   pmucat::EncodedEvent event;
 
-  py::dict to_dict() const {  // pmuencode --json's object, key for key
-    py::dict out;
-    out["spec"] = event.spec;
-    out["pmu"] = event.pmu;
-    if (!event.event.empty()) out["event"] = event.event;
-    add_attr_fields(event.attr, out);
-    const pmucat::EventSettings& s = event.settings;
-    if (s.name) out["name"] = *s.name;
-    if (s.metric_id) out["metric_id"] = *s.metric_id;
-    if (s.percore) out["percore"] = *s.percore;
-    if (s.nr) out["nr"] = *s.nr;
-    if (s.call_graph) out["call_graph"] = *s.call_graph;
-    if (s.branch_type) out["branch_type"] = *s.branch_type;
-    if (!s.driver_config.empty()) out["driver_config"] = s.driver_config;
-    out["perf"] = event.perf_string;
-    if (event.group_leader) {
-      out["group_leader"] = *event.group_leader;
-      if (!event.group_name.empty()) out["group_name"] = event.group_name;
-      if (!event.group_modifiers.empty()) out["group_modifiers"] = event.group_modifiers;
-    }
-    return out;
+  py::dict to_dict() const {  // pmuencode --json's object, key for key (the same function)
+    return json_to_python(pmucat::cli::encoded_to_json(event)).cast<py::dict>();
   }
+
 };
 
 struct PyPmu {

@@ -128,30 +128,27 @@ const pmucat::Pmu* pmu_at(pmucat_catalog& handle, std::size_t index) {
   return &pmus[index];
 }
 
-const pmucat::Event* event_at(pmucat_catalog& handle, std::size_t pmu_index, std::size_t index) {
-  const pmucat::Pmu* pmu = pmu_at(handle, pmu_index);
-  if (pmu == nullptr) return nullptr;
-  const auto events = pmu->events();
-  if (index >= events.size()) {
+// Item `index` of `items` (a PMU's events or formats), or nullptr with the handle's error set.
+template <class Items>
+auto item_at(pmucat_catalog& handle, const pmucat::Pmu& pmu, const Items& items, std::size_t index,
+             std::string_view what) -> decltype(&items[0]) {
+  if (index >= items.size()) {
     fail(handle, DiagId::api_invalid_argument,
-         fmt::format("event index {} is out of range ({} has {} events)", index, pmu->name(),
-                     events.size()));
+         fmt::format("{} index {} is out of range ({} has {} {}s)", what, index, pmu.name(),
+                     items.size(), what));
     return nullptr;
   }
-  return &events[index];
+  return &items[index];
+}
+
+const pmucat::Event* event_at(pmucat_catalog& handle, std::size_t pmu_index, std::size_t index) {
+  const pmucat::Pmu* pmu = pmu_at(handle, pmu_index);
+  return pmu == nullptr ? nullptr : item_at(handle, *pmu, pmu->events(), index, "event");
 }
 
 const pmucat::Format* format_at(pmucat_catalog& handle, std::size_t pmu_index, std::size_t index) {
   const pmucat::Pmu* pmu = pmu_at(handle, pmu_index);
-  if (pmu == nullptr) return nullptr;
-  const auto formats = pmu->formats();
-  if (index >= formats.size()) {
-    fail(handle, DiagId::api_invalid_argument,
-         fmt::format("format index {} is out of range ({} has {} formats)", index, pmu->name(),
-                     formats.size()));
-    return nullptr;
-  }
-  return &formats[index];
+  return pmu == nullptr ? nullptr : item_at(handle, *pmu, pmu->formats(), index, "format");
 }
 
 // `text` without trailing whitespace (a sysfs file's newline), kept in the handle.
