@@ -2,6 +2,7 @@
 
 import gc
 import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -86,19 +87,40 @@ def test_early_break_stops_worker(small):
     assert _threads() == before
 
 
-def test_truncated_raises_after_good_records(small_pipe, tmp_path):
-    whole = _core._read_perf_data_whole(str(small_pipe))
-    cut = whole[len(whole) // 2]
-    truncated = tmp_path / "truncated.data"
-    # Cut in the middle of a record: every record before it is good.
-    truncated.write_bytes(small_pipe.read_bytes()[: cut.offset + 5])
-    data = pmucat.perfdata.read(truncated)
+@pytest.mark.parametrize("which", ["small", "small_pipe"])
+def test_bad_record_raises_after_good_records(which, request, tmp_path):
+    path = request.getfixturevalue(which)
+    whole = _core._read_perf_data_whole(str(path))
+    half = len(whole) // 2
+    cut = whole[half]
+    image = bytearray(path.read_bytes())
+    # The middle record's header claims 4 bytes: every record before it is good.
+    image[cut.offset + 6 : cut.offset + 8] = struct.pack("<H", 4)
+    bad = tmp_path / "bad-record.data"
+    bad.write_bytes(bytes(image))
+    data = pmucat.perfdata.read(bad)
     got = []
     with pytest.raises(pmucat.Error) as info:
         for record in data.records():
             got.append(record)
-    assert got == whole[: len(whole) // 2]
-    assert info.value.diagnostic["file"].endswith("truncated.data")
+    assert got == whole[:half]
+    assert info.value.id == "perfdata-malformed"
+    assert info.value.diagnostic["file"].endswith("bad-record.data")
+    assert f"at byte offset {cut.offset + 6} " in str(info.value)
+
+
+def test_truncated(small, small_pipe, tmp_path):
+    whole = _core._read_perf_data_whole(str(small_pipe))
+    cut = whole[len(whole) // 2]
+    # File mode: the header's data section no longer fits, refused by read() itself.
+    truncated = tmp_path / "truncated.data"
+    truncated.write_bytes(small.read_bytes()[: cut.offset + 5])
+    with pytest.raises(pmucat.Error) as info:
+        pmucat.perfdata.read(truncated)
+    assert "data section" in str(info.value)
+    # Pipe mode: a record cut by the end of the input ends the stream, as in the whole read.
+    truncated.write_bytes(small_pipe.read_bytes()[: cut.offset + 5])
+    assert list(pmucat.perfdata.read(truncated).records()) == whole[: len(whole) // 2]
 
 
 def test_header_error_raises_in_read(tmp_path):
