@@ -163,3 +163,26 @@ def test_memory_bounded(small, tmp_path):
     # The limit is meaningful: the whole-file reader cannot read the file under it.
     whole = run("whole")
     assert whole.returncode != 0
+
+
+def test_interpreter_exit_with_open_readers(small):
+    # Readers left open (one mid-iteration, one never iterated, one in a cycle) are closed at
+    # exit: the interpreter ends normally instead of hanging or aborting on a joinable thread.
+    script = textwrap.dedent(
+        """
+        import sys
+        import pmucat
+        data = pmucat.perfdata.read(sys.argv[1])
+        it = data.records()
+        next(it)
+        unused = pmucat.perfdata.read(sys.argv[1])
+        cycle = [pmucat.perfdata.read(sys.argv[1]).records()]
+        cycle.append(cycle)
+        next(cycle[0])
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(small)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ok\n"
