@@ -7,13 +7,18 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
+#include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -312,15 +317,181 @@ py::list encode_specs(const CatalogPtr& holder, const std::string& spec,
   return out;
 }
 
-// A perf.data file read whole (the reader is bounds-checked and capped, 1 GiB), handed out
-// record by record.
+// One walk of a perf.data (stream_perf_data) on a worker thread. begin() hands the header over;
+// the records then pass through a bounded queue (at most kMaxRecords records or kMaxBytes bytes,
+// one record always fits), so memory does not grow with the file. close() (and the destructor)
+// makes the worker's next record() return a stop diagnostic and joins it. The worker never
+// touches Python objects, so it needs no GIL; consumers wait with the GIL released.
+class RecordStream final : public pmucat::PerfDataVisitor {
+ public:
+  static constexpr std::size_t kMaxRecords = 256;
+  static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
+
+  enum class Next : std::uint8_t { record, end, error };
+
+  explicit RecordStream(std::string path) : path_(std::move(path)) {
+    worker_ = std::thread([this] { run(); });
+  }
+  RecordStream(const RecordStream&) = delete;
+  RecordStream& operator=(const RecordStream&) = delete;
+  RecordStream(RecordStream&&) = delete;
+  RecordStream& operator=(RecordStream&&) = delete;
+  ~RecordStream() override { close(); }
+
+  // Stops the walk at its next record and joins the worker; the queue is dropped. Idempotent.
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+      queue_.clear();
+      queued_bytes_ = 0;
+    }
+    changed_.notify_all();
+    if (worker_.joinable()) worker_.join();
+  }
+
+  // Waits until begin() ran (true, header() is set) or the walk ended before it (false, the
+  // error is taken into `error`). Call with the GIL released.
+  bool wait_header(std::optional<pmucat::Diagnostic>& error) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return header_ready_ || done_; });
+    if (header_ready_) return true;
+    error = std::move(error_);
+    error_.reset();
+    if (!error) {
+      error =
+          pmucat::make_file_diagnostic(pmucat::Severity::error, pmucat::DiagId::api_internal_error,
+                                       path_, "the perf.data walk ended before its header");
+    }
+    return false;
+  }
+  // Valid after wait_header() returned true; not changed afterwards.
+  const pmucat::PerfData& header() const { return header_; }
+
+  // The next record (moved into `out`), the end, or the walk's error (once, after every good
+  // record). Call with the GIL released.
+  Next next(pmucat::Record& out, std::optional<pmucat::Diagnostic>& error) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return !queue_.empty() || done_; });
+    if (!queue_.empty()) {
+      out = std::move(queue_.front());
+      queue_.pop_front();
+      queued_bytes_ -= record_bytes(out);
+      lock.unlock();
+      changed_.notify_all();
+      return Next::record;
+    }
+    if (error_) {
+      error = std::move(error_);
+      error_.reset();
+      return Next::error;
+    }
+    return Next::end;
+  }
+
+  std::optional<pmucat::Diagnostic> begin(const pmucat::PerfData& header) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closing_) return stop();
+    header_ = header;
+    header_ready_ = true;
+    changed_.notify_all();
+    return std::nullopt;
+  }
+
+  std::optional<pmucat::Diagnostic> record(const pmucat::Record& record) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] {
+      return closing_ || queue_.empty() ||
+             (queue_.size() < kMaxRecords && queued_bytes_ < kMaxBytes);
+    });
+    if (closing_) return stop();
+    queue_.push_back(record);
+    queued_bytes_ += record_bytes(record);
+    lock.unlock();
+    changed_.notify_all();
+    return std::nullopt;
+  }
+
+ private:
+  static std::size_t record_bytes(const pmucat::Record& r) {
+    return sizeof(pmucat::Record) + r.payload.size() + r.trailer.size();
+  }
+  pmucat::Diagnostic stop() const {
+    return pmucat::make_file_diagnostic(pmucat::Severity::error,
+                                        pmucat::DiagId::api_invalid_argument, path_,
+                                        "the reader was closed");
+  }
+
+  void run() {
+    std::optional<pmucat::Diagnostic> error;
+    try {
+      auto result = pmucat::stream_perf_data(path_, *this);
+      if (!result) {
+        error = std::move(result).error();
+      } else {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!header_ready_) {  // no record, so no begin(): the header is the summary's
+          header_ = std::move(result->header);
+          header_ready_ = true;
+        }
+      }
+    } catch (const std::exception& e) {
+      error = pmucat::make_file_diagnostic(pmucat::Severity::error,
+                                           pmucat::DiagId::api_internal_error, path_, e.what());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+      if (!closing_) error_ = std::move(error);
+    }
+    changed_.notify_all();
+  }
+
+  const std::string path_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<pmucat::Record> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool closing_ = false;
+  bool header_ready_ = false;
+  bool done_ = false;
+  pmucat::PerfData header_;
+  std::optional<pmucat::Diagnostic> error_;
+  std::thread worker_;  // last: started after every member above exists
+};
+
+// Starts a walk of `path` and waits (GIL released) for its header; raises pmucat.Error when the
+// file fails before its first record.
+std::shared_ptr<RecordStream> open_stream(const std::string& path) {
+  auto stream = std::make_shared<RecordStream>(path);
+  std::optional<pmucat::Diagnostic> error;
+  bool ok = false;
+  {
+    py::gil_scoped_release release;
+    ok = stream->wait_header(error);
+  }
+  if (!ok) raise_error(*error);
+  return stream;
+}
+
+// Counts the records of a file without keeping them.
+class RecordCounter final : public pmucat::PerfDataVisitor {
+ public:
+  std::optional<pmucat::Diagnostic> begin(const pmucat::PerfData&) override { return std::nullopt; }
+  std::optional<pmucat::Diagnostic> record(const pmucat::Record&) override { return std::nullopt; }
+};
+
+// A perf.data being read: its header (from the first walk's begin()) and that walk, kept for the
+// first records(); each later records() starts a new walk of the file.
 struct PyPerfData {
-  pmucat::PerfData data;
+  std::string path;
+  std::shared_ptr<RecordStream> first;
+  pmucat::PerfData header;
+  std::optional<std::uint64_t> record_count;
 };
 
 struct PyRecordIterator {
-  std::shared_ptr<const PyPerfData> file;
-  std::size_t next = 0;
+  std::shared_ptr<RecordStream> stream;
 };
 
 py::object record_object(const pmucat::Record& r) {
@@ -637,16 +808,28 @@ PYBIND11_MODULE(_core, m) {
   py::class_<PyPerfData, std::shared_ptr<PyPerfData>>(m, "_PerfData")
       .def_property_readonly("mode",
                              [](const PyPerfData& p) {
-                               return p.data.mode == pmucat::PerfDataMode::file ? "file" : "pipe";
+                               return p.header.mode == pmucat::PerfDataMode::file ? "file" : "pipe";
                              })
       .def_property_readonly("other_endian",
-                             [](const PyPerfData& p) { return p.data.other_endian; })
+                             [](const PyPerfData& p) { return p.header.other_endian; })
       .def_property_readonly("record_count",
-                             [](const PyPerfData& p) { return p.data.records.size(); })
+                             [](PyPerfData& p) {
+                               if (!p.record_count) {
+                                 std::optional<pmucat::Expected<pmucat::StreamSummary>> result;
+                                 {
+                                   py::gil_scoped_release release;
+                                   RecordCounter counter;
+                                   result.emplace(pmucat::stream_perf_data(p.path, counter));
+                                 }
+                                 if (!*result) raise_error(result->error());
+                                 p.record_count = (*result)->records;
+                               }
+                               return *p.record_count;
+                             })
       .def("attrs",
            [](const PyPerfData& p) {
              py::list out;
-             for (const pmucat::PerfEventEntry& e : p.data.events) {
+             for (const pmucat::PerfEventEntry& e : p.header.events) {
                py::dict d;
                d["name"] = e.name;
                d["ids"] = e.ids;
@@ -658,26 +841,51 @@ PYBIND11_MODULE(_core, m) {
       .def("features",
            [](const PyPerfData& p) {
              py::dict out;
-             for (const auto& [id, payload] : p.data.features) {
+             for (const auto& [id, payload] : p.header.features) {
                out[py::str(pmucat::feature_name(id))] = feature_value(id, payload);
              }
              return out;
            })
-      .def("records", [](const std::shared_ptr<PyPerfData>& p) {
-        return PyRecordIterator{p, 0};
+      .def("records",
+           [](PyPerfData& p) {
+             std::shared_ptr<RecordStream> stream = std::move(p.first);
+             p.first.reset();
+             if (!stream) stream = open_stream(p.path);
+             return PyRecordIterator{std::move(stream)};
+           })
+      .def("close", [](PyPerfData& p) {
+        if (p.first) p.first->close();
+        p.first.reset();
       });
 
   py::class_<PyRecordIterator>(m, "_RecordIterator")
       .def(
           "__iter__", [](PyRecordIterator& it) -> PyRecordIterator& { return it; },
           py::return_value_policy::reference_internal)
-      .def("__next__", [](PyRecordIterator& it) {
-        if (it.next >= it.file->data.records.size()) throw py::stop_iteration();
-        return record_object(it.file->data.records[it.next++]);
+      .def("__next__",
+           [](PyRecordIterator& it) {
+             if (!it.stream) throw py::stop_iteration();
+             pmucat::Record record;
+             std::optional<pmucat::Diagnostic> error;
+             RecordStream::Next next = RecordStream::Next::end;
+             {
+               py::gil_scoped_release release;
+               next = it.stream->next(record, error);
+             }
+             if (next == RecordStream::Next::record) return record_object(record);
+             it.stream.reset();  // joins the finished worker
+             if (next == RecordStream::Next::error) raise_error(*error);
+             throw py::stop_iteration();
+           })
+      .def("close", [](PyRecordIterator& it) {
+        if (it.stream) it.stream->close();
+        it.stream.reset();
       });
 
+  // The whole-file reader's records (read_perf_data, capped at 1 GiB): what the tests compare the
+  // stream with.
   m.def(
-      "_read_perf_data",
+      "_read_perf_data_whole",
       [](const std::string& path) {
         std::optional<pmucat::Expected<pmucat::PerfData>> result;
         {
@@ -685,7 +893,21 @@ PYBIND11_MODULE(_core, m) {
           result.emplace(pmucat::read_perf_data(path));
         }
         if (!*result) raise_error(result->error());
-        return std::make_shared<PyPerfData>(PyPerfData{std::move(**result)});
+        py::list out;
+        for (const pmucat::Record& r : (*result)->records) out.append(record_object(r));
+        return out;
+      },
+      py::arg("path"));
+
+  m.def(
+      "_read_perf_data",
+      [](const std::string& path) {
+        auto stream = open_stream(path);
+        auto out = std::make_shared<PyPerfData>();
+        out->path = path;
+        out->header = stream->header();
+        out->first = std::move(stream);
+        return out;
       },
       py::arg("path"));
 }
