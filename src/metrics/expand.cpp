@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "perf_ids.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/metric_expr.h"
 #include "pmucat/metrics.h"
 #include "pmucat/suggest.h"
 
@@ -20,7 +20,32 @@ namespace pmucat {
 
 namespace {
 
-using metrics_detail::PerfIdMap;
+using metric_expr::MetricIdSet;
+
+// The metric literals in the parser's form (perf's expr__get_literal values).
+metric_expr::Literals to_expr_literals(const MetricLiterals& in) {
+  using metric_expr::Literal;
+  metric_expr::Literals out;
+  out[Literal::num_cpus] = in.num_cpus;
+  out[Literal::system_tsc_freq] = in.system_tsc_freq;
+  out[Literal::smt_on] = in.smt_on;
+  out[Literal::core_wide] = in.core_wide;
+  out[Literal::num_packages] = in.num_packages;
+  out[Literal::num_dies] = in.num_dies;
+  out[Literal::num_cores] = in.num_cores;
+  return out;
+}
+
+// expr__find_ids(expr, NULL, ctx) with runtime 0: the ids `pe`'s expression needs, united into
+// `ids`. A broken expression is a located diagnostic in `pe.file`.
+std::optional<Diagnostic> find_metric_ids(const MetricDefinition& pe,
+                                          const metric_expr::Literals& literals, MetricIdSet& ids) {
+  auto parsed = metric_expr::parse(pe.expr, pe.file);
+  if (!parsed) return std::move(parsed).error();
+  auto found = metric_expr::find_ids(*parsed, literals, ids);
+  if (!found) return std::move(found).error();
+  return std::nullopt;
+}
 
 char lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -77,7 +102,7 @@ int tool_event_index(std::string_view id) {
 struct Metric {
   const MetricDefinition* pe = nullptr;
   std::optional<std::string> modifier;
-  PerfIdMap ids;
+  MetricIdSet ids;
   std::vector<std::string> refs;
   bool has_constraint = false;
   std::optional<std::size_t> own_list;  // the event list parsed for this metric
@@ -91,7 +116,7 @@ struct Visited {
 class Expander {
  public:
   Expander(std::span<const MetricDefinition> table, const MetricExpandOptions& options)
-      : table_(table), options_(options) {}
+      : table_(table), options_(options), literals_(to_expr_literals(options.literals)) {}
 
   std::optional<Diagnostic> error;
 
@@ -137,7 +162,7 @@ class Expander {
       }
       root->refs.emplace_back(pe.name);
     }
-    if (auto d = metrics_detail::find_ids(pe.expr, 0, options_.literals, pe.file, root->ids)) {
+    if (auto d = find_metric_ids(pe, literals_, root->ids)) {
       d->message = fmt::format("metric {}: {}", pe.name, d->message);
       error = std::move(*d);
       return false;
@@ -151,9 +176,9 @@ class Expander {
   bool resolve(std::list<Metric>& list, const std::optional<std::string>& modifier, Metric& root,
                const Visited* visited) {
     std::vector<std::pair<const MetricDefinition*, std::string>> pending;
-    root.ids.for_each([&](const std::string& key) {
-      if (const auto* pe = find_metric(key)) pending.emplace_back(pe, key);
-    });
+    for (std::string& key : root.ids.keys()) {
+      if (const auto* pe = find_metric(key)) pending.emplace_back(pe, std::move(key));
+    }
     for (const auto& p : pending) root.ids.erase(p.second);
     for (const auto& p : pending) {
       if (!add_metric(list, *p.first, modifier, &root, visited)) return false;
@@ -220,18 +245,19 @@ class Expander {
  private:
   std::span<const MetricDefinition> table_;
   const MetricExpandOptions& options_;
+  metric_expr::Literals literals_;
 };
 
 // metricgroup__build_event_string
-std::string build_event_string(const PerfIdMap& ids, const std::optional<std::string>& modifier,
+std::string build_event_string(const MetricIdSet& ids, const std::optional<std::string>& modifier,
                                bool has_constraint) {
   std::string out;
   bool no_group = true;
   std::array<bool, kToolEvents.size()> tools{};
-  ids.for_each([&](const std::string& id) {
+  for (const std::string& id : ids.keys()) {
     if (const int t = tool_event_index(id); t >= 0) {
       tools[static_cast<std::size_t>(t)] = true;
-      return;
+      continue;
     }
     if (no_group) {
       if (!has_constraint) out.push_back('{');
@@ -263,7 +289,7 @@ std::string build_event_string(const PerfIdMap& ids, const std::optional<std::st
     out.push_back('/');
     if (has_rest) out.append(rest);
     if (modifier) out.append(*modifier);
-  });
+  }
   if (!no_group && !has_constraint) out.append("}:W");
   for (std::size_t i = 0; i < tools.size(); ++i) {
     if (!tools[i]) continue;
@@ -274,7 +300,7 @@ std::string build_event_string(const PerfIdMap& ids, const std::optional<std::st
   return out;
 }
 
-std::size_t count_without_tools(const PerfIdMap& ids) {
+std::size_t count_without_tools(const MetricIdSet& ids) {
   std::size_t n = ids.size();
   for (auto t : kToolEvents) {
     if (ids.contains(t)) --n;
@@ -282,12 +308,11 @@ std::size_t count_without_tools(const PerfIdMap& ids) {
   return n;
 }
 
-bool subset_of(const PerfIdMap& haystack, const PerfIdMap& needles) {
-  bool ok = true;
-  needles.for_each([&](const std::string& k) {
-    if (ok && !haystack.contains(k)) ok = false;
-  });
-  return ok;
+bool subset_of(const MetricIdSet& haystack, const MetricIdSet& needles) {
+  for (const std::string& k : needles.keys()) {
+    if (!haystack.contains(k)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -365,7 +390,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
   MetricExpansion out;
   std::array<bool, kToolEvents.size()> tools{};
   // parse_ids: tool events added to every list (unless no_merge), duration_time to an empty one.
-  auto parse_ids = [&](PerfIdMap& ids, const std::optional<std::string>& modifier,
+  auto parse_ids = [&](MetricIdSet& ids, const std::optional<std::string>& modifier,
                        bool has_constraint) {
     if (!options.no_merge || ids.size() == 0) {
       bool added = false;
@@ -388,10 +413,10 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
         if (m.ids.contains(kToolEvents[i])) tools[i] = true;
       }
     }
-    PerfIdMap combined_ids;
+    MetricIdSet combined_ids;
     for (const auto& m : list) {
       if (m.has_constraint && !m.modifier) {
-        m.ids.for_each([&](const std::string& k) { combined_ids.insert(k); });
+        for (const std::string& k : m.ids.keys()) combined_ids.insert(k);
       }
     }
     if (combined_ids.size() != 0) combined = parse_ids(combined_ids, std::nullopt, true);

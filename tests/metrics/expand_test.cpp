@@ -167,8 +167,10 @@ TEST(ExpandMetrics, Errors) {
   EXPECT_NE(e.error().message.find("LoopA -> LoopB -> LoopA"), std::string::npos);
   e = expand_metric_table(table(), "Broken");
   ASSERT_FALSE(e);
-  EXPECT_EQ(e.error().id, "metric-expr-invalid");
+  // The parser's own id, located in the expression `x + (y`: the `(` left open.
+  EXPECT_EQ(e.error().id, "metric-expr-unbalanced-paren");
   EXPECT_EQ(e.error().range.file, "fixture.json");
+  EXPECT_NE(e.error().message.find("metric Broken: "), std::string::npos);
 }
 
 }  // namespace

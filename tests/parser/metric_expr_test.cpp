@@ -230,6 +230,61 @@ TEST(MetricExpr, IdsFolding) {
   EXPECT_EQ(missing.error().range.column, 6U);
 }
 
+// The id search as src/metrics' expansion uses it (expr__find_ids with runtime 0 into a root
+// metric's ids): facts that were checked against perf 6.1 on every x86 metric.
+TEST(MetricExpr, FindIdsFacts) {
+  using V = std::vector<std::string>;
+  auto keys = [](std::string_view text, const Literals& literals = {}, int runtime = 0) {
+    auto expr = parse(text);
+    EXPECT_TRUE(expr) << text;
+    if (!expr) return V{"<parse error>"};
+    auto ids = compute_ids(*expr, literals, runtime);
+    EXPECT_TRUE(ids) << text << ": " << (ids ? "" : render(ids.error()));
+    return ids ? ids->keys() : V{"<error>"};
+  };
+  // Same ids whatever the operand order: a set, in hash order.
+  EXPECT_EQ(keys("a + b"), keys("b * a"));
+  EXPECT_EQ(keys("cpu@INST_RETIRED.ANY@ / msr@tsc@"), keys("msr@tsc@ / cpu@INST_RETIRED.ANY@"));
+  EXPECT_EQ(keys("min(a, b)").size(), 2U);
+  EXPECT_EQ(keys("max(a, b)").size(), 2U);
+  EXPECT_EQ(keys("d_ratio(a, b) + source_count(c)").size(), 3U);
+  EXPECT_EQ(keys("-a * b").size(), 2U);  // a negated id still needs its event
+  EXPECT_EQ(keys("1 + 2 * 3"), V{});
+  EXPECT_EQ(keys("1e3 + 2.5e-1"), V{});
+  EXPECT_EQ(keys("ev\\=1"), V{"ev=1"});    // escapes removed
+  EXPECT_EQ(keys("imc?.x"), V{"imc0.x"});  // `?` is the runtime parameter, 0 off powerpc
+  EXPECT_EQ(keys("imc?.x", {}, 2), V{"imc2.x"});
+  EXPECT_EQ(keys("0x10"), V{"0x10"});     // a symbol, longer than the number 0
+  EXPECT_EQ(keys("if2"), V{"if2"});       // a symbol, longer than the keyword
+  EXPECT_EQ(keys("a $ + b").size(), 2U);  // unknown bytes are skipped
+
+  Literals on;
+  on[Literal::smt_on] = 1;
+  Literals off;
+  off[Literal::smt_on] = 0;
+  EXPECT_EQ(keys("a if #smt_on else b", on), V{"a"});
+  EXPECT_EQ(keys("a if #SMT_on else b", off), V{"b"});  // #smt_on is case-insensitive
+  EXPECT_EQ(keys("a if c else b", off).size(), 3U);
+  EXPECT_EQ(keys("1 if c else 1"), V{});  // both branches the same constant
+  EXPECT_EQ(keys("a if 2 > 1 else b"), V{"a"});
+  EXPECT_EQ(keys("(a if 2 < 1 else b) * c").size(), 2U);
+
+  // Found ids are united into the set given (the larger set kept), and `one` deleted after.
+  MetricIdSet ids;
+  for (const char* key : {"x1", "x2", "x3"}) ids.insert(key);
+  ASSERT_TRUE(find_ids(*parse("a + x1"), {}, ids));
+  EXPECT_EQ(ids.size(), 4U);
+  EXPECT_TRUE(ids.contains("a"));
+  ASSERT_TRUE(find_ids(*parse("b"), {}, ids, "x2"));
+  EXPECT_EQ(ids.size(), 4U);
+  EXPECT_FALSE(ids.contains("x2"));
+  // A failed search leaves the set unchanged.
+  const V before = ids.keys();
+  EXPECT_FALSE(find_ids(*parse("c / 0"), {}, ids));
+  EXPECT_FALSE(find_ids(*parse("c if #smt_on else d"), {}, ids));
+  EXPECT_EQ(ids.keys(), before);
+}
+
 // Hash facts computed by hand from perf's key_hash (h = h * 31 + c) and libbpf's hash_bits
 // (top bits of h * 11400714819323198485).
 TEST(MetricIdSet, PerfHashFacts) {
