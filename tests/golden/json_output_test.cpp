@@ -119,7 +119,8 @@ TEST(JsonOutput, DecodeMatchesTheSchema) {
 TEST(JsonOutput, PmumetricMatchesTheSchema) {
   const json metrics = run_json(
       "pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json "
-      "--literal num_cores=4 -M Summary,Branches,MemoryBW,Mem tests/metrics/data/demolake.json",
+      "--literal num_cores=4 -M Branch_Misprediction_Ratio,Branches,MemoryBW,Mem "
+      "tests/metrics/data/demolake.json",
       "intel-spr");
   expect_valid(load_schema("pmumetric"), metrics, "pmumetric --json");
   ASSERT_TRUE(metrics["metrics"].is_array());
