@@ -4,11 +4,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 // Stops the run on a broken invariant: libFuzzer and the replay tests both report it as a crash.
-#define PMUCAT_FUZZ_CHECK(condition)    \
-  do {                                  \
-    if (!(condition)) __builtin_trap(); \
+// The invariant is named first, so a CI log says which one broke (the optimizer merges the traps,
+// and the line of the crash frame is then any of them).
+#define PMUCAT_FUZZ_CHECK(condition)                                                         \
+  do {                                                                                       \
+    if (!(condition)) {                                                                      \
+      std::fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #condition); \
+      __builtin_trap();                                                                      \
+    }                                                                                        \
   } while (false)

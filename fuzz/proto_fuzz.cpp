@@ -51,6 +51,8 @@ void check_written_file_reads_back(const PerfData& data) {
   const auto error = pmucat::write_perf_data(path, data, pmucat::options_like(data));
   if (!error) {
     auto read = pmucat::read_perf_data(path);
+    if (!read)
+      std::fprintf(stderr, "written file rejected: %s\n", pmucat::render(read.error()).c_str());
     PMUCAT_FUZZ_CHECK(read.has_value());
     PMUCAT_FUZZ_CHECK(read->records == data.records);
     PMUCAT_FUZZ_CHECK(read->events.size() == data.events.size());

@@ -54,6 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!again) std::fprintf(stderr, "re-encoded model: %s\n", pmucat::render(again.error()).c_str());
   PMUCAT_FUZZ_CHECK(again.has_value());
   auto same = again->model();
+  if (!same) std::fprintf(stderr, "re-decoded model: %s\n", pmucat::render(same.error()).c_str());
   PMUCAT_FUZZ_CHECK(same.has_value() && same->events == model->events &&
                     same->diagnostics == model->diagnostics && same->arch == model->arch &&
                     same->directory == model->directory && same->cpuid == model->cpuid);

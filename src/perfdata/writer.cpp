@@ -1,6 +1,7 @@
 // Streaming perf.data writer: file mode (the header written last, at offset 0) and pipe mode.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <optional>
 
 #include "perfdata/bytes.h"
@@ -195,6 +196,21 @@ Expected<PerfDataWriter> PerfDataWriter::create(
 
 std::optional<Diagnostic> PerfDataWriter::write(const Record& record) {
   if (state_->finished) return io_error(state_->path.string(), "write after finish");
+  // A HEADER_ATTR record (a pipe stream's attr, or one a proto carried) must hold an attr the
+  // reader takes back: at least PERF_ATTR_SIZE_VER0 bytes, its attr.size inside the record and
+  // the ids after it whole. Written otherwise, the file could not be read again.
+  if (record.type == record_type::header_attr) {
+    const auto bytes = record.payload.size();
+    std::uint32_t size = 0;
+    if (bytes >= kAttrSizeVer0) std::memcpy(&size, record.payload.data() + 4, sizeof size);
+    if (size == 0) size = kAttrSizeVer0;
+    if (bytes < kAttrSizeVer0 || size > bytes || (bytes - size) % 8 != 0) {
+      return io_error(state_->path.string(),
+                      fmt::format("HEADER_ATTR record of {} bytes does not hold an attr perf can "
+                                  "read (attr.size {}); not written",
+                                  bytes + 8, size));
+    }
+  }
   if (auto e = state_->put_record(record.type, record.misc, record.payload, record.trailer)) {
     return e;
   }

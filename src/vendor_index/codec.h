@@ -18,8 +18,10 @@ inline constexpr std::size_t kNameEntrySize = 16;
 inline constexpr std::size_t kMinDiagnosticSize = 1 + 4 + 24 + 3 * 4 + 1 + 4;
 // Notes of notes are not produced; the bound keeps a hostile file from nesting deeply.
 inline constexpr int kMaxNoteDepth = 4;
-// The least bytes one metric record takes: sixteen empty strings, the flags, an empty location.
-inline constexpr std::size_t kMinMetricSize = 16 * 4 + 1 + 4 + 3 * 4 + 8;
+// The least bytes one metric record takes: sixteen empty strings (the location's file among
+// them), the flags, the location's line, column, length and offset.
+inline constexpr std::size_t kMinMetricSize = 16 * 4 + 1 + 3 * 4 + 8;
+static_assert(kMinMetricSize == 85);
 
 class Writer {
  public:
