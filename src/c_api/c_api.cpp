@@ -173,6 +173,17 @@ bool has_catalog(pmucat_catalog& handle) {
   return false;
 }
 
+// guarded() for a call that reads the open catalog: the handle's last error is cleared first,
+// and a handle whose catalog failed to open answers `failed` with that error kept.
+template <class R, class Body>
+R reading(pmucat_catalog* handle, R failed, Body&& body) noexcept {
+  return guarded(handle, failed, [&](pmucat_catalog& h) -> R {
+    clear_error(h);
+    if (!has_catalog(h)) return failed;
+    return body(h);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -242,9 +253,7 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
 }
 
 int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr, size_t attr_size) {
-  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
-    clear_error(handle);
-    if (!has_catalog(handle)) return -1;
+  return reading(catalog, -1, [&](pmucat_catalog& handle) {
     if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
     if (!handle.encoder) handle.encoder.emplace(*handle.catalog, handle.options);
     pmucat::Attr encoded;
@@ -303,9 +312,7 @@ long pmucat_encoded_group_leader(pmucat_catalog* catalog, size_t index) {
 
 int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const uint64_t config[4],
                   const char** terms, const char** events) {
-  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
-    clear_error(handle);
-    if (!has_catalog(handle)) return -1;
+  return reading(catalog, -1, [&](pmucat_catalog& handle) {
     if (pmu == nullptr || config == nullptr) {
       return fail(handle, DiagId::api_invalid_argument, "pmu or config is NULL");
     }
@@ -335,19 +342,15 @@ size_t pmucat_pmu_count(pmucat_catalog* catalog) {
 }
 
 const char* pmucat_pmu_name(pmucat_catalog* catalog, size_t pmu) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Pmu* found = pmu_at(handle, pmu);
                    return found == nullptr ? nullptr : found->name().c_str();
                  });
 }
 
 long pmucat_pmu_find(pmucat_catalog* catalog, const char* name) {
-  return guarded(catalog, -1L, [&](pmucat_catalog& handle) -> long {
-    clear_error(handle);
-    if (!has_catalog(handle)) return -1;
+  return reading(catalog, -1L, [&](pmucat_catalog& handle) -> long {
     if (name == nullptr) return fail(handle, DiagId::api_invalid_argument, "name is NULL");
     const auto pmus = handle.catalog->pmus();
     for (std::size_t i = 0; i < pmus.size(); ++i) {
@@ -358,9 +361,7 @@ long pmucat_pmu_find(pmucat_catalog* catalog, const char* name) {
 }
 
 int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type) {
-  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
-    clear_error(handle);
-    if (!has_catalog(handle)) return -1;
+  return reading(catalog, -1, [&](pmucat_catalog& handle) {
     const pmucat::Pmu* found = pmu_at(handle, pmu);
     if (found == nullptr) return -1;
     const std::optional<std::uint32_t> value = found->type();
@@ -374,68 +375,54 @@ int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type) {
 }
 
 size_t pmucat_format_count(pmucat_catalog* catalog, size_t pmu) {
-  return guarded(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
-    clear_error(handle);
-    if (!has_catalog(handle)) return 0;
+  return reading(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
     const pmucat::Pmu* found = pmu_at(handle, pmu);
     return found == nullptr ? 0 : found->formats().size();
   });
 }
 
 const char* pmucat_format_name(pmucat_catalog* catalog, size_t pmu, size_t format) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Format* found = format_at(handle, pmu, format);
                    return found == nullptr ? nullptr : found->name.c_str();
                  });
 }
 
 const char* pmucat_format_spec(pmucat_catalog* catalog, size_t pmu, size_t format) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Format* found = format_at(handle, pmu, format);
                    return found == nullptr ? nullptr : trimmed(handle, found, found->text);
                  });
 }
 
 size_t pmucat_event_count(pmucat_catalog* catalog, size_t pmu) {
-  return guarded(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
-    clear_error(handle);
-    if (!has_catalog(handle)) return 0;
+  return reading(catalog, std::size_t{0}, [&](pmucat_catalog& handle) -> std::size_t {
     const pmucat::Pmu* found = pmu_at(handle, pmu);
     return found == nullptr ? 0 : found->events().size();
   });
 }
 
 const char* pmucat_event_name(pmucat_catalog* catalog, size_t pmu, size_t event) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Event* found = event_at(handle, pmu, event);
                    return found == nullptr ? nullptr : found->name.c_str();
                  });
 }
 
 const char* pmucat_event_terms(pmucat_catalog* catalog, size_t pmu, size_t event) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Event* found = event_at(handle, pmu, event);
                    return found == nullptr ? nullptr : trimmed(handle, found, found->text);
                  });
 }
 
 const char* pmucat_event_description(pmucat_catalog* catalog, size_t pmu, size_t event) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Event* found = event_at(handle, pmu, event);
                    if (found == nullptr) return nullptr;
                    if (!found->vendor) return "";
@@ -445,10 +432,8 @@ const char* pmucat_event_description(pmucat_catalog* catalog, size_t pmu, size_t
 }
 
 const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, size_t event) {
-  return guarded(catalog, static_cast<const char*>(nullptr),
+  return reading(catalog, static_cast<const char*>(nullptr),
                  [&](pmucat_catalog& handle) -> const char* {
-                   clear_error(handle);
-                   if (!has_catalog(handle)) return nullptr;
                    const pmucat::Event* found = event_at(handle, pmu, event);
                    if (found == nullptr) return nullptr;
                    return found->unit ? found->unit->c_str() : "";
@@ -456,9 +441,7 @@ const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, size_t event)
 }
 
 double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event) {
-  return guarded(catalog, 1.0, [&](pmucat_catalog& handle) -> double {
-    clear_error(handle);
-    if (!has_catalog(handle)) return 1.0;
+  return reading(catalog, 1.0, [&](pmucat_catalog& handle) -> double {
     const pmucat::Event* found = event_at(handle, pmu, event);
     return found == nullptr || !found->scale ? 1.0 : *found->scale;
   });
