@@ -2,9 +2,15 @@
 // into libFuzzer (clang) and into the corpus replay tests (tests/fuzz, any compiler).
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -18,3 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       __builtin_trap();                                                                      \
     }                                                                                        \
   } while (false)
+
+// A fresh, empty file under $TMPDIR (fuzz/run points it at a scratch folder of its own) named
+// `<stem>.XXXXXX`, for targets that read a file or check one they wrote.
+inline std::filesystem::path fuzz_scratch_file(std::string_view stem) {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  std::string name = (ec ? std::filesystem::path("/tmp") : dir) / (std::string(stem) + ".XXXXXX");
+  const int fd = ::mkstemp(name.data());
+  PMUCAT_FUZZ_CHECK(fd >= 0);
+  ::close(fd);
+  return name;
+}

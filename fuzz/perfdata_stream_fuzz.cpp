@@ -23,16 +23,6 @@
 
 namespace {
 
-std::filesystem::path scratch_file() {
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  std::string name = (ec ? std::filesystem::path("/tmp") : dir) / "pmucat-stream-fuzz.XXXXXX";
-  const int fd = ::mkstemp(name.data());
-  PMUCAT_FUZZ_CHECK(fd >= 0);
-  ::close(fd);
-  return name;
-}
-
 class Collect : public pmucat::PerfDataVisitor {
  public:
   std::optional<pmucat::Diagnostic> begin(const pmucat::PerfData&) override {
@@ -56,7 +46,7 @@ std::string slurp(const std::filesystem::path& path) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> image(reinterpret_cast<const std::byte*>(data), size);
-  const std::filesystem::path path = scratch_file();
+  const std::filesystem::path path = fuzz_scratch_file("pmucat-stream-fuzz");
   {
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -72,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     PMUCAT_FUZZ_CHECK(streamed->header.events == whole->events);
     PMUCAT_FUZZ_CHECK(streamed->header.features == whole->features);
     auto proto = pmucat::to_perf_data_proto(*whole, pmucat::ProtoFormat::binary);
-    const std::filesystem::path pb = scratch_file();
+    const std::filesystem::path pb = fuzz_scratch_file("pmucat-stream-fuzz");
     auto writer = pmucat::PerfDataProtoWriter::create(pb, streamed->header);
     PMUCAT_FUZZ_CHECK(proto.has_value() == writer.has_value());
     if (writer) {

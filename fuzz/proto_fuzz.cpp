@@ -25,17 +25,6 @@ namespace {
 using pmucat::PerfData;
 using pmucat::ProtoFormat;
 
-// A fresh file name under $TMPDIR (fuzz/run points it at a scratch folder of its own).
-std::filesystem::path scratch_file() {
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  std::string name = (ec ? std::filesystem::path("/tmp") : dir) / "pmucat-proto-fuzz.XXXXXX";
-  const int fd = ::mkstemp(name.data());
-  PMUCAT_FUZZ_CHECK(fd >= 0);
-  ::close(fd);
-  return name;
-}
-
 void check_proto_round_trip(const PerfData& data) {
   for (ProtoFormat format : {ProtoFormat::binary, ProtoFormat::text}) {
     auto proto = pmucat::to_perf_data_proto(data, format);
@@ -47,7 +36,7 @@ void check_proto_round_trip(const PerfData& data) {
 }
 
 void check_written_file_reads_back(const PerfData& data) {
-  const std::filesystem::path path = scratch_file();
+  const std::filesystem::path path = fuzz_scratch_file("pmucat-proto-fuzz");
   const auto error = pmucat::write_perf_data(path, data, pmucat::options_like(data));
   if (!error) {
     auto read = pmucat::read_perf_data(path);

@@ -21,16 +21,6 @@
 
 namespace {
 
-std::filesystem::path scratch_file() {
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  std::string name = (ec ? std::filesystem::path("/tmp") : dir) / "pmucat-pbstream-fuzz.XXXXXX";
-  const int fd = ::mkstemp(name.data());
-  PMUCAT_FUZZ_CHECK(fd >= 0);
-  ::close(fd);
-  return name;
-}
-
 class Collect : public pmucat::PerfDataVisitor {
  public:
   std::optional<pmucat::Diagnostic> begin(const pmucat::PerfData&) override { return std::nullopt; }
@@ -44,7 +34,7 @@ class Collect : public pmucat::PerfDataVisitor {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::filesystem::path path = scratch_file();
+  const std::filesystem::path path = fuzz_scratch_file("pmucat-pbstream-fuzz");
   {
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
