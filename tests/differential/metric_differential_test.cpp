@@ -43,28 +43,6 @@ unsigned metrics_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_METRIC_DIFF_COUNT", 3));
 }
 
-std::optional<Mapfile> read_x86_mapfile() {
-  const fs::path path = events_dir() / "x86" / "mapfile.csv";
-  std::ifstream in(path, std::ios::binary);
-  if (events_dir().empty() || !in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_mapfile(text.str(), path.string(), "x86");
-}
-
-std::vector<std::string> model_directories() {
-  std::vector<std::string> directories;
-  if (const auto mapfile = read_x86_mapfile()) {
-    for (const auto& row : mapfile->rows) {
-      if (std::find(directories.begin(), directories.end(), row.directory) == directories.end()) {
-        directories.push_back(row.directory);
-      }
-    }
-  }
-  if (directories.empty()) directories.push_back("no_events_dir");
-  return directories;
-}
-
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {

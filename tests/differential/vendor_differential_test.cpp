@@ -34,30 +34,6 @@ unsigned events_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_VENDOR_DIFF_COUNT", full_run() ? 50 : 12));
 }
 
-std::optional<Mapfile> read_x86_mapfile() {
-  const fs::path path = events_dir() / "x86" / "mapfile.csv";
-  std::ifstream in(path, std::ios::binary);
-  if (events_dir().empty() || !in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_mapfile(text.str(), path.string(), "x86");
-}
-
-// The model directories in mapfile order, each once; a placeholder that skips when there is no
-// events dir (the test list is made before any test runs).
-std::vector<std::string> model_directories() {
-  std::vector<std::string> directories;
-  if (const auto mapfile = read_x86_mapfile()) {
-    for (const auto& row : mapfile->rows) {
-      if (std::find(directories.begin(), directories.end(), row.directory) == directories.end()) {
-        directories.push_back(row.directory);
-      }
-    }
-  }
-  if (directories.empty()) directories.push_back("no_events_dir");
-  return directories;
-}
-
 std::uint64_t label_seed(const std::string& label) {
   std::uint64_t hash = seed();
   for (char c : label) hash = hash * 1099511628211ULL ^ static_cast<unsigned char>(c);

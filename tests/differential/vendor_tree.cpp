@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #ifndef PMUCAT_EVENTS_DIR_BUILD
 #define PMUCAT_EVENTS_DIR_BUILD ""
@@ -302,6 +303,28 @@ void write_vendor_tree(const VendorTree& tree, const fs::path& devices_dir) {
   for (const auto& name : tree.hybrid) {
     write_text(devices_dir / name / "cpus", name == "cpu_atom" ? "1" : "0");
   }
+}
+
+std::optional<Mapfile> read_x86_mapfile() {
+  const std::filesystem::path path = events_dir() / "x86" / "mapfile.csv";
+  std::ifstream in(path, std::ios::binary);
+  if (events_dir().empty() || !in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_mapfile(text.str(), path.string(), "x86");
+}
+
+std::vector<std::string> model_directories() {
+  std::vector<std::string> directories;
+  if (const auto mapfile = read_x86_mapfile()) {
+    for (const auto& row : mapfile->rows) {
+      if (std::find(directories.begin(), directories.end(), row.directory) == directories.end()) {
+        directories.push_back(row.directory);
+      }
+    }
+  }
+  if (directories.empty()) directories.push_back("no_events_dir");
+  return directories;
 }
 
 }  // namespace pmucat::differential

@@ -62,4 +62,10 @@ std::filesystem::path events_dir();
 // that JSON tree (what the tools use), else the JSON tree.
 std::filesystem::path catalog_events_dir();
 
+// The x86 mapfile.csv of events_dir(), or nullopt when there is none.
+std::optional<Mapfile> read_x86_mapfile();
+// The x86 model directories in mapfile order, each once; a placeholder ("no_events_dir") that
+// the tests skip when there is no events dir (the test list is made before any test runs).
+std::vector<std::string> model_directories();
+
 }  // namespace pmucat::differential
