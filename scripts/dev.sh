@@ -6,21 +6,19 @@
 #   scripts/dev.sh asan     install what is missing, build in build-asan with clang, AddressSanitizer +
 #                           UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS) and libFuzzer coverage,
 #                           with the fuzz targets (fuzz/run --build build-asan --no-build), run the suite
-#   scripts/dev.sh release  install what is missing, build the library and tools in build-release
-#                           with GCC, CMAKE_BUILD_TYPE=Release (-O3), and run the main job with them
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), JOBS (default nproc),
+# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release: GCC -O3, what users build and
+#              whose inliner sees warnings -O2 does not), JOBS (default nproc),
 #              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt),
 #              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14);
 #              ccache is used when installed (CCACHE_DISABLE=1 turns it off);
 #              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
-#              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there);
-#              release: RELEASE_BUILD_DIR (default build-release).
+#              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 build_dir=${BUILD_DIR:-build}
-build_type=${BUILD_TYPE:-RelWithDebInfo}
+build_type=${BUILD_TYPE:-Release}
 jobs=${JOBS:-$(nproc)}
 
 # Debian packages the build, the tests and the differential/perf tests need.
@@ -124,21 +122,8 @@ case "${1:-}" in
       PMUCAT_VENDOR_DIFF_COUNT=${PMUCAT_VENDOR_DIFF_COUNT:-4} \
       ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
-  release)
-    install_missing
-    prepare_events
-    # What a user gets from `cmake -DCMAKE_BUILD_TYPE=Release` (GCC -O3, whose inliner sees
-    # warnings the default build does not): the library and the tools, without the test suite
-    # the default build already ran.
-    build_dir=${RELEASE_BUILD_DIR:-build-release}
-    # shellcheck disable=SC2086
-    cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DPMUCAT_BUILD_TESTS=OFF -DPMUCAT_BUILD_BENCH=OFF ${CMAKE_ARGS:-}
-    cmake --build "$build_dir" -j "$jobs"
-    "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu >/dev/null
-    ;;
   *)
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,15p' "$0" >&2
     exit 2
     ;;
 esac

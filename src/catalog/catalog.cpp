@@ -343,9 +343,7 @@ std::span<const VendorMetric> Catalog::vendor_metrics() const {
   if (state_->vendor->per_pmu()) {
     if (const Pmu* core = core_pmu()) catalog = &state_->vendor->for_pmu(core->attributes());
   }
-  const std::shared_ptr<const VendorModel>& model = catalog->full().model;
-  if (!model) return {};
-  return model->metrics;
+  return catalog->metrics();
 }
 
 std::vector<VendorMetricGroup> Catalog::vendor_metric_groups() const {

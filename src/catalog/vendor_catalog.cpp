@@ -116,6 +116,23 @@ void VendorCatalog::decode_full() const {
   full_.model = std::make_shared<const VendorModel>(std::move(*model));
 }
 
+std::span<const VendorMetric> VendorCatalog::metrics() const {
+  std::call_once(metrics_once_, [&] {
+    const Loaded& loaded = this->loaded();
+    if (!loaded.index) {
+      metrics_model_ = loaded.model;
+      return;
+    }
+    auto decoded = loaded.index->metrics();
+    if (!decoded) return;
+    auto model = std::make_shared<VendorModel>();
+    model->metrics = std::move(*decoded);
+    metrics_model_ = std::move(model);
+  });
+  if (!metrics_model_) return {};
+  return metrics_model_->metrics;
+}
+
 const VendorCatalog::System& VendorCatalog::system() const {
   std::call_once(system_once_, [&] {
     if (options_.events_dir.empty()) return;

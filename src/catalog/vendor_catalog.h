@@ -66,6 +66,10 @@ class VendorCatalog {
   };
   const Full& full() const;
 
+  // The model's metrics in table order (empty without a model or on a corrupt index, whose
+  // error full() reports), decoded without the events: `-M` needs no event listing.
+  std::span<const VendorMetric> metrics() const;
+
   // The model's events (table order), then the system tables', that perf adds to `pmu`.
   std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
   // The system tables (events attaching by the PMU's identifier, whatever the model): every
@@ -90,6 +94,8 @@ class VendorCatalog {
   mutable Loaded loaded_;
   mutable std::once_flag full_once_;
   mutable Full full_;
+  mutable std::once_flag metrics_once_;
+  mutable std::shared_ptr<const VendorModel> metrics_model_;  // only its metrics are used
   mutable std::once_flag system_once_;
   mutable System system_;
   mutable std::mutex named_mutex_;

@@ -32,4 +32,27 @@ std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pat
   return matches;
 }
 
+Perf61NameToken perf61_name_token(std::string_view name) {
+  for (std::string_view fixed :
+       {"cycles-ct", "cycles-t", "mem-loads", "mem-loads-aux", "mem-stores"}) {
+    if (name == fixed) return Perf61NameToken::kernel_event;
+  }
+  for (std::string_view prefix : {"topdown-", "tx-capacity-", "el-capacity-"}) {
+    if (name.size() > prefix.size() && name.starts_with(prefix) &&
+        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                    [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; })) {
+      return Perf61NameToken::kernel_event;
+    }
+  }
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto start = [&](char c) {
+    return alpha(c) || c == '_' || c == '*' || c == '?' || c == '[' || c == ']';
+  };
+  auto rest = [&](char c) { return start(c) || (c >= '0' && c <= '9') || c == '.' || c == '!'; };
+  if (!name.empty() && start(name.front()) && std::all_of(name.begin() + 1, name.end(), rest)) {
+    return Perf61NameToken::name;
+  }
+  return Perf61NameToken::other;
+}
+
 }  // namespace pmucat::encode_detail

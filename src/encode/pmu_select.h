@@ -19,4 +19,13 @@ std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pat
 // perf 6.1's instance rule for one PMU name (without the exact-name case).
 bool perf61_instance_of(std::string_view pmu_name, std::string_view pattern);
 
+// How perf 6.1's lexer reads the name before `/terms/`.
+enum class Perf61NameToken {
+  kernel_event,  // cycles-ct, cycles-t, mem-loads, mem-loads-aux, mem-stores, topdown-*,
+                 // tx-capacity-*, el-capacity-*: always an event name
+  name,          // [a-zA-Z_*?[\]][a-zA-Z0-9_*?.[\]!]*: an event name when a PMU has that event
+  other,         // anything else (a hyphenated name): a PMU name
+};
+Perf61NameToken perf61_name_token(std::string_view name);
+
 }  // namespace pmucat::encode_detail

@@ -210,6 +210,35 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     if (!owners.empty()) return std::nullopt;
     return visit(legacy_target(legacy, {}, nullptr));
   };
+  // `slots/metric-id=x/`, `topdown-retiring/u,period=1/`: an event name with terms, on every
+  // PMU that has the event, the terms before the event as perf 6.1 lists them (so they OR into
+  // the alias). perf skips the PMUs that reject the terms; pmucat wants all to take them.
+  auto on_event_with_terms = [&]() -> std::optional<Diagnostic> {
+    std::vector<TermView> with_event(terms.begin(), terms.end());
+    TermView reference;
+    reference.name = event.pmu;
+    reference.kind = TermValueKind::none;
+    reference.offset = event.pmu_offset;
+    reference.length = static_cast<std::uint32_t>(event.pmu.size());
+    reference.value_offset = event.pmu_offset;
+    with_event.push_back(reference);
+    bool found = false;
+    std::optional<Diagnostic> first_failure;
+    if (auto error = lookup.for_each_event_owner(event.pmu, [&](const Pmu& pmu) {
+          auto failed = on_pmu(pmu, with_event, event.pmu_offset, event.pmu.size(), false);
+          if (!failed) {
+            found = true;
+            return failed;
+          }
+          if (!perf) return failed;
+          if (!first_failure) first_failure = std::move(failed);
+          return std::optional<Diagnostic>{};
+        })) {
+      return error;
+    }
+    if (found) return std::nullopt;
+    return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);
+  };
   auto on_event_name = [&]() -> std::optional<Diagnostic> {
     if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.name)) {
       return on_legacy_name(*legacy);
@@ -282,6 +311,15 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
           return on_legacy(LegacyEvent{PerfType::raw, *raw}, terms, nullptr);
         }
       }
+      // perf 6.1's lexer reads a few hyphenated names and any event name it knows (without '-')
+      // as an event, before it looks for a PMU of that name.
+      if (perf) {
+        const Perf61NameToken token = perf61_name_token(event.pmu);
+        if (token == Perf61NameToken::kernel_event ||
+            (token == Perf61NameToken::name && lookup.has_event_owner(event.pmu))) {
+          return on_event_with_terms();
+        }
+      }
       if (perf && event.pmu.find('-') != std::string_view::npos) {
         return pmu_hyphen_error(event, spec);
       }
@@ -310,6 +348,13 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
         if (perf) return std::nullopt;
         note_perf_fallback(*failed, accepting, event, spec);
         return failed;
+      }
+      // pmucat (as newer perf): no PMU of that name nor instances of one, but an event.
+      if (!perf &&
+          std::none_of(catalog.pmus().begin(), catalog.pmus().end(),
+                       [&](const Pmu& pmu) { return pmu_name_matches(pmu.name(), event.pmu); }) &&
+          lookup.has_event_owner(event.pmu)) {
+        return on_event_with_terms();
       }
       // No PMU of that name: its instances (select_pmus, without building a list). perf 6.1
       // keeps the instances that take the terms; pmucat wants all of them to.

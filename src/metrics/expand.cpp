@@ -116,12 +116,24 @@ struct Visited {
 class Expander {
  public:
   Expander(std::span<const MetricDefinition> table, const MetricExpandOptions& options)
-      : table_(table), options_(options), literals_(to_expr_literals(options.literals)) {}
+      : table_(table),
+        options_(options),
+        literals_(to_expr_literals(options.literals)),
+        plain_names_(std::none_of(table.begin(), table.end(), [](const MetricDefinition& pe) {
+          return pe.name.empty() || pe.name.find_first_of("; ") != std::string::npos;
+        })) {}
 
   std::optional<Diagnostic> error;
 
   // metricgroup__find_metric: the first metric of the table whose name matches `key`.
   const MetricDefinition* find_metric(std::string_view key) const {
+    // Without ';' or ' ' in any name, perf's substring match can only be the whole name.
+    if (plain_names_ && key != "all") {
+      for (const auto& pe : table_) {
+        if (iequal(pe.name, key)) return &pe;
+      }
+      return nullptr;
+    }
     for (const auto& pe : table_) {
       if (match_metric(pe.name, key)) return &pe;
     }
@@ -246,6 +258,7 @@ class Expander {
   std::span<const MetricDefinition> table_;
   const MetricExpandOptions& options_;
   metric_expr::Literals literals_;
+  bool plain_names_;  // no metric name holds ';' or ' ' (find_metric's fast path)
 };
 
 // metricgroup__build_event_string

@@ -86,12 +86,17 @@ constexpr bool is_driver_value_char(char c) {
 }
 
 // True when `name` lexes as one term NAME token (so it can be printed without quotes).
+// Either of perf's two name rules may cover it: [a-zA-Z_*?][a-zA-Z0-9_*?.:-]* or, with '!'
+// (escaped metric-ids) and brackets, [a-zA-Z_*?][a-zA-Z0-9_*?.[\]!]*.
 constexpr bool is_plain_name(std::string_view name) {
   if (name.empty() || !is_name_start(name.front())) return false;
+  bool minus_rule = true;
+  bool bang_rule = true;
   for (char c : name) {
-    if (!is_name_char(c)) return false;
+    minus_rule = minus_rule && is_name_char(c);
+    bang_rule = bang_rule && is_pmu_name_char(c) && c != '-';
   }
-  return true;
+  return minus_rule || bang_rule;
 }
 
 }  // namespace pmucat::char_class

@@ -1,6 +1,8 @@
 // The event-term lexer: perf's token classes, with dropped bytes recorded for lints.
 #include "parser/terms_lexer.h"
 
+#include <algorithm>
+
 namespace pmucat::terms_detail {
 
 using char_class::is_blank;
@@ -10,6 +12,7 @@ using char_class::is_driver_value_char;
 using char_class::is_hex_digit;
 using char_class::is_name_char;
 using char_class::is_name_start;
+using char_class::is_pmu_name_char;
 
 bool TermsLexer::is_token_start(char c) const {
   if (is_digit(c) || is_name_start(c)) return true;
@@ -147,7 +150,16 @@ void TermsLexer::lex_number(Token& token) {
 
 void TermsLexer::lex_name(Token& token) {
   const std::size_t start = pos_;
-  while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
+  std::size_t end = start;
+  while (end < text_.size() && is_name_char(text_[end])) ++end;
+  // perf's lexer also tries its event-name rule, [a-zA-Z_*?][a-zA-Z0-9_*?.[\]!]*, inside terms
+  // and flex keeps the longer match: `metric-id=topdown!1retiring` (perf escapes '-' in a
+  // metric-id as "!1") is one name, not `topdown` followed by junk.
+  std::size_t bang_end = start;
+  while (bang_end < text_.size() && is_pmu_name_char(text_[bang_end]) && text_[bang_end] != '-') {
+    ++bang_end;
+  }
+  pos_ = std::max(end, bang_end);
   token.kind = TokenKind::name;
   token.length = pos_ - start;
   token.text = text_.substr(start, token.length);

@@ -223,5 +223,61 @@ TEST(CacheEvents, EveryTypeSpellingIsFound) {
   }
 }
 
+// `EVENT/terms/` (what `perf stat -M` writes on TopDown machines), the same cases as
+// EventTermsDiff.EventNamesWithTermsMatchPerf without perf.
+Catalog event_terms_catalog() {
+  std::vector<Pmu> pmus;
+  pmus.push_back(make_pmu(
+      "cpu", "4", {{"event", "config:0-7"}, {"umask", "config:8-15"}, {"ldlat", "config1:0-15"}},
+      {{"slots", "event=0x00,umask=0x4"},
+       {"topdown-retiring", "event=0x00,umask=0x80"},
+       {"mem-loads", "event=0xcd,umask=0x1,ldlat=3"}}));
+  pmus.push_back(
+      make_pmu("cstate_core", "6", {{"event", "config:0-63"}}, {{"c6-residency", "event=0x02"}}));
+  return Catalog::from_pmus(std::move(pmus));
+}
+
+TEST(EventTerms, EventNameBeforeTermsInBothSemantics) {
+  const Catalog catalog = event_terms_catalog();
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    for (const char* spec : {"slots/metric-id=x/", "SLOTS//", "slots/umask=0x4/"}) {
+      const auto slots = encode_ok(catalog, spec, semantics);
+      ASSERT_EQ(slots.size(), 1u) << spec;
+      EXPECT_EQ(slots[0].attr.type, 4u);
+      EXPECT_EQ(slots[0].attr.config[0], 0x400u) << spec;
+    }
+    const auto retiring =
+        encode_ok(catalog, "topdown-retiring/metric-id=topdown!1retiring/u", semantics);
+    ASSERT_EQ(retiring.size(), 1u);
+    EXPECT_EQ(retiring[0].attr.config[0], 0x8000u);
+    EXPECT_TRUE(retiring[0].attr.exclude_kernel);
+  }
+  // The user's terms come first, so perf ORs them into the alias's (difference 1).
+  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Semantics::perf)[0].attr.config[0], 0x500u);
+  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Semantics::pmucat)[0].attr.config[0], 0x100u);
+  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Semantics::perf)[0].attr.config[1], 0x1fu);
+  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Semantics::pmucat)[0].attr.config[1], 0x1eu);
+}
+
+TEST(EventTerms, HyphenatedNamesPerf61DoesNotLexAsEvents) {
+  const Catalog catalog = event_terms_catalog();
+  auto perf = encode(catalog, "c6-residency/metric-id=x/", options_for(Semantics::perf));
+  ASSERT_FALSE(perf);
+  EXPECT_EQ(perf.error().id, "pmu-name-hyphen");
+  const auto ours = encode_ok(catalog, "c6-residency/metric-id=x/", Semantics::pmucat);
+  ASSERT_EQ(ours.size(), 1u);
+  EXPECT_EQ(ours[0].attr.type, 6u);
+  EXPECT_EQ(ours[0].attr.config[0], 0x2u);
+  // An unknown topdown-* name and a bad term still fail, naming what is wrong.
+  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    auto unknown = encode(catalog, "topdown-nonexistent/period=1/", options_for(semantics));
+    ASSERT_FALSE(unknown);
+    EXPECT_EQ(unknown.error().id, "pmu-unknown");
+    auto bad_term = encode(catalog, "slots/foo=1/", options_for(semantics));
+    ASSERT_FALSE(bad_term);
+    EXPECT_EQ(bad_term.error().id, "term-unknown");
+  }
+}
+
 }  // namespace
 }  // namespace pmucat

@@ -33,6 +33,21 @@ std::string canonical(std::string_view text, TermSyntax syntax = TermSyntax::eve
 
 // --- grammar rules ------------------------------------------------------------------------------
 
+// perf escapes '-' in a metric-id as "!1" (`perf stat -M`): its second name rule takes '!' and
+// the longer match wins, so the value is one name, printed back without quotes.
+TEST(TermsGrammar, BangEscapedMetricIdIsOneName) {
+  const TermList list = parse_ok("metric-id=topdown!1retiring,x=a!2b.c", TermSyntax::command_line);
+  ASSERT_EQ(list.terms.size(), 2u);
+  EXPECT_EQ(list.terms[0].kind, TermValueKind::string);
+  EXPECT_EQ(list.terms[0].text, "topdown!1retiring");
+  EXPECT_EQ(list.terms[1].text, "a!2b.c");
+  EXPECT_EQ(canonical("metric-id=topdown!1retiring", TermSyntax::command_line),
+            "metric-id=topdown!1retiring");
+  // Not both rules at once: '-' and '!' in one value is two tokens to perf, so it is quoted.
+  EXPECT_EQ(canonical("name='a-b!c'", TermSyntax::command_line), "name='a-b!c'");
+  EXPECT_EQ(canonical("name=a-b:c", TermSyntax::command_line), "name=a-b:c");
+}
+
 TEST(TermsGrammar, NumberTermsWithPositions) {
   const TermList list = parse_ok("event=0x3c,umask=0x1\n");
   ASSERT_EQ(list.terms.size(), 2u);
