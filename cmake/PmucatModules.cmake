@@ -98,7 +98,7 @@ function(pmucat_test name)
     return()
   endif()
   add_executable(${name} ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE pmucat_warnings GTest::gtest GTest::gtest_main GTest::gmock
+  target_link_libraries(${name} PRIVATE pmucat_test_warnings GTest::gtest GTest::gtest_main GTest::gmock
                         rapidcheck rapidcheck_gtest pmucat_test_support ${T_LIBS})
   pmucat_link_modules(${name} ${T_MODULES})
   if(T_NEEDS)

@@ -237,6 +237,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   encode_options.semantics = Semantics::perf;
   encode_options.tool = Tool::stat;
   std::size_t equal = 0;
+  std::size_t perf_stopped = 0;  // of `equal`: perf printed a prefix of pmucat's lists
   std::size_t both_reject = 0;
   std::size_t attrs_checked = 0;
   std::vector<std::string> failures;
@@ -261,6 +262,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
                         !encode(*catalog, perf.lists.back(), encode_options).has_value();
     if (perf.lists == lists || prefix) {
       ++equal;
+      if (perf.lists != lists) ++perf_stopped;
       // The attrs: every distinct attr perf printed (it prints each before opening it, and
       // stops at a failing group) is one pmucat encodes for these lists.
       const PerfResult printed = parse_perf_output(perf.output);
@@ -289,10 +291,10 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     }
   }
   std::printf(
-      "[ metrics  ] %s (%s): %zu names, %zu equal, %zu rejected by both, %zu differ; %zu attrs "
-      "equal\n",
-      directory.c_str(), cpuid->c_str(), names.size(), equal, both_reject, failures.size(),
-      attrs_checked);
+      "[ metrics  ] %s (%s): %zu names, %zu equal (%zu where perf stopped early), %zu rejected by "
+      "both, %zu differ; %zu attrs equal\n",
+      directory.c_str(), cpuid->c_str(), names.size(), equal, perf_stopped, both_reject,
+      failures.size(), attrs_checked);
   std::string report;
   for (const auto& f : failures) report += fmt::format("  {}\n", f);
   EXPECT_TRUE(failures.empty()) << directory << " (" << *cpuid << "): " << failures.size()
