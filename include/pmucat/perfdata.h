@@ -84,6 +84,19 @@ struct Record {
   }
 };
 
+// Pipe mode: one HEADER_ATTR or HEADER_FEATURE record perf wrote before the first other record,
+// in the order perf wrote them (perf <= 4.x writes the features first, later perf the attrs), so
+// that a rewrite puts them back where they were: `perf evlist` stops at the first FEATURE record
+// and sees only the attrs before it.
+struct PipeHeaderRecord {
+  enum class Kind : std::uint8_t { attr, feature, end_marker };
+  Kind kind = Kind::attr;
+  // attr: the index into PerfData::events; feature: the feature id; end_marker: its id.
+  std::uint64_t id = 0;
+  std::uint16_t misc = 0;  // the record header's misc field (perf leaves it uninitialised)
+  friend bool operator==(const PipeHeaderRecord&, const PipeHeaderRecord&) = default;
+};
+
 // A whole perf.data file. Feature payloads are raw bytes keyed by feature id.
 struct PerfData {
   PerfDataMode mode = PerfDataMode::file;
@@ -94,6 +107,9 @@ struct PerfData {
   // Pipe mode: perf >= 5.x ends its HEADER_FEATURE records with one carrying this id and no
   // payload (HEADER_LAST_FEATURE); kept so a rewrite reproduces it.
   std::optional<std::uint64_t> pipe_end_marker;
+  // Pipe mode: where the header records were, as read; empty when that is where a writer puts
+  // them anyway (attrs, features by id, the end marker, misc 0), and for file mode.
+  std::vector<PipeHeaderRecord> pipe_header;
   friend bool operator==(const PerfData&, const PerfData&) = default;
 };
 
@@ -212,6 +228,10 @@ struct WriterOptions {
   std::uint32_t attr_size = kAttrSizeVer7;
   // Pipe mode: end the HEADER_FEATURE records with this id (perf 6.1 writes feature::last).
   std::optional<std::uint64_t> pipe_end_marker = feature::last;
+  // Pipe mode: the order of the header records (PerfData::pipe_header). Entries naming an attr,
+  // feature or marker that is not written are skipped; what the order leaves out follows it
+  // (attrs, then features by id, then the end marker).
+  std::vector<PipeHeaderRecord> pipe_header;
 };
 
 // Checks that `attr` survives being written with `attr_size` bytes (no config3 or other field
@@ -261,7 +281,8 @@ class PerfDataWriter {
 std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, const PerfData& data,
                                           const WriterOptions& options);
 
-// The options that reproduce `data`'s own layout (mode, attr size, pipe end marker).
+// The options that reproduce `data`'s own layout (mode, attr size, pipe end marker and header
+// record order).
 WriterOptions options_like(const PerfData& data);
 
 }  // namespace pmucat

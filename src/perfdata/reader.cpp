@@ -414,6 +414,10 @@ class Parser {
         continue;
       }
       if (pipe && !begun_ && visitor_ != nullptr) name_events();
+      if (pipe && !pipe_records_started_) {
+        pipe_records_started_ = true;
+        drop_default_pipe_header();
+      }
       if (!deliver(r)) return false;
     }
     return true;
@@ -474,6 +478,9 @@ class Parser {
       if (!event) return false;
       ByteReader ids(std::span(r.payload).subspan(size), swap_);
       while (!ids.at_end()) event->ids.push_back(*ids.read<std::uint64_t>());
+      if (!pipe_records_started_) {
+        data_.pipe_header.push_back({PipeHeaderRecord::Kind::attr, data_.events.size(), r.misc});
+      }
       data_.events.push_back(std::move(*event));
     } else if (r.type == record_type::header_feature) {
       ByteReader body(r.payload, swap_);
@@ -483,18 +490,52 @@ class Parser {
         return false;
       }
       if (r.payload.size() == 8 && *id >= feature::last) {
+        // A repeated marker or feature keeps its first place (a rewrite writes it once).
+        const bool first = !data_.pipe_end_marker;
         data_.pipe_end_marker = *id;
+        if (!first || !pipe_records_started_) {
+          note_pipe_header(PipeHeaderRecord::Kind::end_marker, *id, r.misc, first);
+        }
       } else {
         if (*id > 255) {
           problems_->error(at + 8, fmt::format("feature id {} is out of range", *id));
           return false;
         }
+        const bool first = data_.features.count(static_cast<std::uint32_t>(*id)) == 0;
         data_.features[static_cast<std::uint32_t>(*id)].assign(r.payload.begin() + 8,
                                                                r.payload.end());
         feature_offsets_[static_cast<std::uint32_t>(*id)] = at + 16;
+        if (!pipe_records_started_) {
+          note_pipe_header(PipeHeaderRecord::Kind::feature, *id, r.misc, first);
+        }
       }
     }
     return true;
+  }
+
+  // An order a writer would give anyway (attrs, features by id, end marker, misc 0) is left
+  // empty, so models written without one read back equal.
+  void drop_default_pipe_header() {
+    std::vector<PipeHeaderRecord> usual;
+    using Kind = PipeHeaderRecord::Kind;
+    for (std::size_t i = 0; i < data_.events.size(); ++i) usual.push_back({Kind::attr, i, 0});
+    for (const auto& [id, payload] : data_.features) usual.push_back({Kind::feature, id, 0});
+    if (data_.pipe_end_marker) usual.push_back({Kind::end_marker, *data_.pipe_end_marker, 0});
+    if (usual == data_.pipe_header) data_.pipe_header.clear();
+  }
+
+  // Pipe mode: where a header record was. A marker seen again (with another id) renames the
+  // one already noted; a feature seen again stays where it first was.
+  void note_pipe_header(PipeHeaderRecord::Kind kind, std::uint64_t id, std::uint16_t misc,
+                        bool first) {
+    if (first) {
+      data_.pipe_header.push_back({kind, id, misc});
+      return;
+    }
+    if (kind != PipeHeaderRecord::Kind::end_marker) return;
+    for (auto& h : data_.pipe_header) {
+      if (h.kind == kind) h.id = id;
+    }
   }
 
   bool parse_feature_index(std::uint64_t at, const std::array<std::uint64_t, 4>& bitmap) {
@@ -544,6 +585,7 @@ class Parser {
     RecordWindow window = image_.in_memory() ? RecordWindow(image_.memory().subspan(16), 16)
                                              : RecordWindow(image_.fd(), 16, image_.size());
     if (!parse_records(window, true)) return std::nullopt;
+    if (!pipe_records_started_) drop_default_pipe_header();
     name_events();
     if (!begin()) return std::nullopt;
     return std::move(data_);
@@ -556,6 +598,7 @@ class Parser {
   bool swap_ = false;
   bool begun_ = false;
   bool pipe_ = false;
+  bool pipe_records_started_ = false;  // a record other than HEADER_ATTR/FEATURE came
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;
   std::optional<Diagnostic> stopped_;
