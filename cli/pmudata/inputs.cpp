@@ -55,6 +55,16 @@ enum class Streamable : std::uint8_t { no, perf_data, proto_binary };
 
 // Whether `path` is a regular file this tool can stream, from its first bytes.
 Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // A perf.data directory (perf record --threads): the reader walks data, then data.N.
+    if (!std::filesystem::is_regular_file(path / "data", ec)) return Streamable::no;
+    *size = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (entry.is_regular_file(ec)) *size += entry.file_size(ec);
+    }
+    return Streamable::perf_data;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Streamable::no;
   struct stat st {};
@@ -275,6 +285,21 @@ std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
 }
 
 Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLimits& limits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) &&
+      std::filesystem::is_regular_file(path / "data", ec)) {
+    // A perf.data directory (perf record --threads), read as one file.
+    auto data = read_perf_data(path);
+    if (!data) return unexpected(std::move(data).error());
+    LoadedData loaded;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (entry.is_regular_file(ec)) loaded.size_bytes += entry.file_size(ec);
+    }
+    loaded.format = DataFormat::perf_file;
+    loaded.data = std::move(*data);
+    count_records(loaded);
+    return loaded;
+  }
   auto image = read_input(path, limits);
   if (!image) return unexpected(std::move(image).error());
   LoadedData loaded;

@@ -246,7 +246,7 @@ TEST(PerfDataInput, DirectoriesShortInputsAndUnknownFirstBytesAreRefused) {
   std::filesystem::create_directory(dir / "threads");
   std::ofstream(dir / "threads" / "data") << "x";
   std::ofstream(dir / "threads" / "data.0") << "x";
-  refused(dir / "threads", "--threads format");
+  refused(dir / "threads", "perf.data directory (perf record --threads");
   std::ofstream(dir / "empty");
   refused(dir / "empty", "0 bytes is too short");
   std::ofstream(dir / "two") << "ab";
