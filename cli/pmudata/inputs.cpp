@@ -103,7 +103,7 @@ class CountVisitor : public PerfDataVisitor {
   }
   std::optional<Diagnostic> record(const Record& r) override {
     ++counts[r.type];
-    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+    if (is_compressed_record(r.type) && CompressedRecords::supported() && expandable_) {
       // A bad frame stops the expansion; `check` reports it.
       expandable_ = !compressed_.expand(
           r, other_endian_, [this](const Record& inner) { ++inner_counts[inner.type]; });
@@ -153,15 +153,15 @@ class ConvertVisitor : public PerfDataVisitor {
   // stay samples); into a perf.data COMPRESSED records are copied as they are.
   std::optional<Diagnostic> record(const Record& r) override {
     if (!proto_) return perf_->write(r);
-    if (r.type != record_type::compressed || !CompressedRecords::supported()) {
+    if (!is_compressed_record(r.type) || !CompressedRecords::supported()) {
       return proto_->write(r);
     }
     std::optional<Diagnostic> error;
     if (auto bad = compressed_.expand(r, false, [&](const Record& inner) {
           if (!error) error = proto_->write(inner);
         })) {
-      return io_diag(output_,
-                     fmt::format("COMPRESSED record at byte offset {}: {}", r.file_offset, *bad));
+      return io_diag(output_, fmt::format("{} record at byte offset {}: {}",
+                                          record_type_name(r.type), r.file_offset, *bad));
     }
     return error;
   }

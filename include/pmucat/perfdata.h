@@ -39,7 +39,8 @@ inline constexpr std::uint32_t mmap = 1, lost = 2, comm = 3, exit = 4, throttle 
                                auxtrace_info = 70, auxtrace = 71, auxtrace_error = 72,
                                thread_map = 73, cpu_map = 74, stat_config = 75, stat = 76,
                                stat_round = 77, event_update = 78, time_conv = 79,
-                               header_feature = 80, compressed = 81, finished_init = 82;
+                               header_feature = 80, compressed = 81, finished_init = 82,
+                               compressed2 = 83;
 }  // namespace record_type
 
 // Feature section ids (bits of perf_file_header.adds_features), perf 6.1 numbering.
@@ -197,6 +198,12 @@ struct StreamSummary {
 Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
                                          PerfDataVisitor& visitor, const InputLimits& limits = {});
 
+// COMPRESSED (81) or COMPRESSED2 (83, newer perf: a u64 data_size before the zstd bytes and the
+// record padded to 8 bytes).
+inline bool is_compressed_record(std::uint32_t type) {
+  return type == record_type::compressed || type == record_type::compressed2;
+}
+
 // The records inside COMPRESSED records (perf record -z, PERF_RECORD_COMPRESSED): one zstd
 // stream runs through all of a file's COMPRESSED records, in order, and a record may continue
 // in the next one, so one CompressedRecords serves a whole file. Memory: one record and a
@@ -209,8 +216,9 @@ class CompressedRecords {
   ~CompressedRecords();
   // Built with zstd (Debian libzstd-dev); without it expand() always fails.
   static bool supported();
-  // Decompresses one COMPRESSED record, calling `emit` for each record it completes (its
-  // file_offset is the COMPRESSED record's). A message on a bad zstd frame or record.
+  // Decompresses one COMPRESSED or COMPRESSED2 record (both kinds may share the stream), calling
+  // `emit` for each record it completes (its file_offset is the COMPRESSED record's). A message on
+  // a bad zstd frame or record.
   std::optional<std::string> expand(const Record& compressed, bool other_endian,
                                     const std::function<void(const Record&)>& emit);
 
