@@ -121,7 +121,8 @@ struct PerfData {
 Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string_view file);
 
 // Reads and parses `path` ("-" is not special: pass a path), through read_input with the
-// default limit.
+// default limit. A perf record --threads directory (DIR/data plus DIR/data.N) is read as one
+// file: the records of data, then of data.0, data.1 ... in number order, DIR_FORMAT dropped.
 Expected<PerfData> read_perf_data(const std::filesystem::path& path);
 
 // ---- bounded input ----------------------------------------------------------------------------
@@ -194,7 +195,8 @@ struct StreamSummary {
 // Walks `path` record by record in memory bounded independently of its size: a regular file is
 // read through a 1 MiB window (a record is at most 64 KiB; an AUXTRACE trailer is read whole,
 // bounded by the bytes present), never mapped or read whole. Other inputs (FIFO, device) are
-// read whole through read_input with `limits`. The same checks as parse_perf_data.
+// read whole through read_input with `limits`. The same checks as parse_perf_data. A perf
+// record --threads directory is walked as read_perf_data reads it (one window at a time).
 Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
                                          PerfDataVisitor& visitor, const InputLimits& limits = {});
 
