@@ -61,7 +61,9 @@ Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
     if (!std::filesystem::is_regular_file(path / "data", ec)) return Streamable::no;
     *size = 0;
     for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-      if (entry.is_regular_file(ec)) *size += entry.file_size(ec);
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) *size += bytes;
     }
     return Streamable::perf_data;
   }
@@ -293,7 +295,9 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
     if (!data) return unexpected(std::move(data).error());
     LoadedData loaded;
     for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-      if (entry.is_regular_file(ec)) loaded.size_bytes += entry.file_size(ec);
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) loaded.size_bytes += bytes;
     }
     loaded.format = DataFormat::perf_file;
     loaded.data = std::move(*data);

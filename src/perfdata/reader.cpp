@@ -674,7 +674,8 @@ std::optional<PerfData> parse_directory(const std::filesystem::path& path,
     }
     if (!entry.is_regular_file(ec)) continue;
     numbered.emplace_back(std::stoull(std::string(digits)), entry.path());
-    total += entry.file_size(ec);
+    const auto bytes = entry.file_size(ec);
+    if (!ec) total += bytes;
   }
   std::sort(numbered.begin(), numbered.end());
   const int fd = ::open(header_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -779,7 +780,9 @@ Expected<PerfData> read_perf_data(const std::filesystem::path& path) {
     // Read whole: bounded like any input, by the size of the files it holds.
     std::uint64_t total = 0;
     for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-      if (entry.is_regular_file(ec)) total += entry.file_size(ec);
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) total += bytes;
     }
     const std::uint64_t limit = InputLimits{}.file_bytes;
     if (total > limit) {
