@@ -55,6 +55,18 @@ enum class Streamable : std::uint8_t { no, perf_data, proto_binary };
 
 // Whether `path` is a regular file this tool can stream, from its first bytes.
 Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // A perf.data directory (perf record --threads): the reader walks data, then data.N.
+    if (!std::filesystem::is_regular_file(path / "data", ec)) return Streamable::no;
+    *size = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) *size += bytes;
+    }
+    return Streamable::perf_data;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Streamable::no;
   struct stat st {};
@@ -93,7 +105,7 @@ class CountVisitor : public PerfDataVisitor {
   }
   std::optional<Diagnostic> record(const Record& r) override {
     ++counts[r.type];
-    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+    if (is_compressed_record(r.type) && CompressedRecords::supported() && expandable_) {
       // A bad frame stops the expansion; `check` reports it.
       expandable_ = !compressed_.expand(
           r, other_endian_, [this](const Record& inner) { ++inner_counts[inner.type]; });
@@ -143,15 +155,15 @@ class ConvertVisitor : public PerfDataVisitor {
   // stay samples); into a perf.data COMPRESSED records are copied as they are.
   std::optional<Diagnostic> record(const Record& r) override {
     if (!proto_) return perf_->write(r);
-    if (r.type != record_type::compressed || !CompressedRecords::supported()) {
+    if (!is_compressed_record(r.type) || !CompressedRecords::supported()) {
       return proto_->write(r);
     }
     std::optional<Diagnostic> error;
     if (auto bad = compressed_.expand(r, false, [&](const Record& inner) {
           if (!error) error = proto_->write(inner);
         })) {
-      return io_diag(output_,
-                     fmt::format("COMPRESSED record at byte offset {}: {}", r.file_offset, *bad));
+      return io_diag(output_, fmt::format("{} record at byte offset {}: {}",
+                                          record_type_name(r.type), r.file_offset, *bad));
     }
     return error;
   }
@@ -275,6 +287,23 @@ std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
 }
 
 Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLimits& limits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) &&
+      std::filesystem::is_regular_file(path / "data", ec)) {
+    // A perf.data directory (perf record --threads), read as one file.
+    auto data = read_perf_data(path);
+    if (!data) return unexpected(std::move(data).error());
+    LoadedData loaded;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) loaded.size_bytes += bytes;
+    }
+    loaded.format = DataFormat::perf_file;
+    loaded.data = std::move(*data);
+    count_records(loaded);
+    return loaded;
+  }
   auto image = read_input(path, limits);
   if (!image) return unexpected(std::move(image).error());
   LoadedData loaded;

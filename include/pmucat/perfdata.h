@@ -39,7 +39,8 @@ inline constexpr std::uint32_t mmap = 1, lost = 2, comm = 3, exit = 4, throttle 
                                auxtrace_info = 70, auxtrace = 71, auxtrace_error = 72,
                                thread_map = 73, cpu_map = 74, stat_config = 75, stat = 76,
                                stat_round = 77, event_update = 78, time_conv = 79,
-                               header_feature = 80, compressed = 81, finished_init = 82;
+                               header_feature = 80, compressed = 81, finished_init = 82,
+                               compressed2 = 83;
 }  // namespace record_type
 
 // Feature section ids (bits of perf_file_header.adds_features), perf 6.1 numbering.
@@ -84,6 +85,19 @@ struct Record {
   }
 };
 
+// Pipe mode: one HEADER_ATTR or HEADER_FEATURE record perf wrote before the first other record,
+// in the order perf wrote them (perf <= 4.x writes the features first, later perf the attrs), so
+// that a rewrite puts them back where they were: `perf evlist` stops at the first FEATURE record
+// and sees only the attrs before it.
+struct PipeHeaderRecord {
+  enum class Kind : std::uint8_t { attr, feature, end_marker };
+  Kind kind = Kind::attr;
+  // attr: the index into PerfData::events; feature: the feature id; end_marker: its id.
+  std::uint64_t id = 0;
+  std::uint16_t misc = 0;  // the record header's misc field (perf leaves it uninitialised)
+  friend bool operator==(const PipeHeaderRecord&, const PipeHeaderRecord&) = default;
+};
+
 // A whole perf.data file. Feature payloads are raw bytes keyed by feature id.
 struct PerfData {
   PerfDataMode mode = PerfDataMode::file;
@@ -94,6 +108,9 @@ struct PerfData {
   // Pipe mode: perf >= 5.x ends its HEADER_FEATURE records with one carrying this id and no
   // payload (HEADER_LAST_FEATURE); kept so a rewrite reproduces it.
   std::optional<std::uint64_t> pipe_end_marker;
+  // Pipe mode: where the header records were, as read; empty when that is where a writer puts
+  // them anyway (attrs, features by id, the end marker, misc 0), and for file mode.
+  std::vector<PipeHeaderRecord> pipe_header;
   friend bool operator==(const PerfData&, const PerfData&) = default;
 };
 
@@ -104,7 +121,8 @@ struct PerfData {
 Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string_view file);
 
 // Reads and parses `path` ("-" is not special: pass a path), through read_input with the
-// default limit.
+// default limit. A perf record --threads directory (DIR/data plus DIR/data.N) is read as one
+// file: the records of data, then of data.0, data.1 ... in number order, DIR_FORMAT dropped.
 Expected<PerfData> read_perf_data(const std::filesystem::path& path);
 
 // ---- bounded input ----------------------------------------------------------------------------
@@ -177,9 +195,16 @@ struct StreamSummary {
 // Walks `path` record by record in memory bounded independently of its size: a regular file is
 // read through a 1 MiB window (a record is at most 64 KiB; an AUXTRACE trailer is read whole,
 // bounded by the bytes present), never mapped or read whole. Other inputs (FIFO, device) are
-// read whole through read_input with `limits`. The same checks as parse_perf_data.
+// read whole through read_input with `limits`. The same checks as parse_perf_data. A perf
+// record --threads directory is walked as read_perf_data reads it (one window at a time).
 Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
                                          PerfDataVisitor& visitor, const InputLimits& limits = {});
+
+// COMPRESSED (81) or COMPRESSED2 (83, newer perf: a u64 data_size before the zstd bytes and the
+// record padded to 8 bytes).
+inline bool is_compressed_record(std::uint32_t type) {
+  return type == record_type::compressed || type == record_type::compressed2;
+}
 
 // The records inside COMPRESSED records (perf record -z, PERF_RECORD_COMPRESSED): one zstd
 // stream runs through all of a file's COMPRESSED records, in order, and a record may continue
@@ -193,8 +218,9 @@ class CompressedRecords {
   ~CompressedRecords();
   // Built with zstd (Debian libzstd-dev); without it expand() always fails.
   static bool supported();
-  // Decompresses one COMPRESSED record, calling `emit` for each record it completes (its
-  // file_offset is the COMPRESSED record's). A message on a bad zstd frame or record.
+  // Decompresses one COMPRESSED or COMPRESSED2 record (both kinds may share the stream), calling
+  // `emit` for each record it completes (its file_offset is the COMPRESSED record's). A message on
+  // a bad zstd frame or record.
   std::optional<std::string> expand(const Record& compressed, bool other_endian,
                                     const std::function<void(const Record&)>& emit);
 
@@ -212,6 +238,10 @@ struct WriterOptions {
   std::uint32_t attr_size = kAttrSizeVer7;
   // Pipe mode: end the HEADER_FEATURE records with this id (perf 6.1 writes feature::last).
   std::optional<std::uint64_t> pipe_end_marker = feature::last;
+  // Pipe mode: the order of the header records (PerfData::pipe_header). Entries naming an attr,
+  // feature or marker that is not written are skipped; what the order leaves out follows it
+  // (attrs, then features by id, then the end marker).
+  std::vector<PipeHeaderRecord> pipe_header;
 };
 
 // Checks that `attr` survives being written with `attr_size` bytes (no config3 or other field
@@ -261,7 +291,8 @@ class PerfDataWriter {
 std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, const PerfData& data,
                                           const WriterOptions& options);
 
-// The options that reproduce `data`'s own layout (mode, attr size, pipe end marker).
+// The options that reproduce `data`'s own layout (mode, attr size, pipe end marker and header
+// record order).
 WriterOptions options_like(const PerfData& data);
 
 }  // namespace pmucat

@@ -70,7 +70,16 @@ class RecordChecker {
       if (r.type == record_type::sample) ++samples_;
       return;
     }
-    if (r.type == 0 || r.type >= kPerf61RecordTypeEnd) {
+    if (r.type == record_type::compressed2) {
+      // Newer perf's compressed record (perf record -z): expanded and checked like COMPRESSED.
+      if (!warned_compressed2_) {
+        problems_.warning(r.file_offset,
+                          "COMPRESSED2 records (newer perf) are unknown to perf "
+                          "6.1, which stops reading at the first one");
+        warned_compressed2_ = true;
+        ++reported_;
+      }
+    } else if (r.type == 0 || r.type >= kPerf61RecordTypeEnd) {
       problems_.error(r.file_offset, fmt::format("record type {} is unknown to perf 6.1, which "
                                                  "stops reading there (\"failed to process "
                                                  "type\")",
@@ -85,7 +94,7 @@ class RecordChecker {
       ++reported_;
     }
     // perf's own writer does not pad COMPRESSED records (their size is 8 + the zstd frame).
-    if (r.type == record_type::compressed) ++compressed_;
+    if (is_compressed_record(r.type)) ++compressed_;
     if (r.size() % 8 != 0 && r.type != record_type::compressed) {
       problems_.warning(r.file_offset, fmt::format("{} record size {} is not a multiple of 8",
                                                    record_type_name(r.type), r.size()));
@@ -111,6 +120,7 @@ class RecordChecker {
   const PerfData& header_;
   Problems& problems_;
   std::size_t reported_ = 0, samples_ = 0, compressed_ = 0;
+  bool warned_compressed2_ = false;
 };
 
 void check_records(const PerfData& data, Problems& problems) {
@@ -252,13 +262,13 @@ class CheckVisitor : public PerfDataVisitor {
   std::optional<Diagnostic> record(const Record& r) override {
     checker_->record(r);
     // The records inside COMPRESSED records are checked as well (with zstd).
-    if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
+    if (is_compressed_record(r.type) && CompressedRecords::supported() && expandable_) {
       if (auto bad = compressed_.expand(r, header_.other_endian,
                                         [this](const Record& inner) { checker_->record(inner); })) {
         record_problems_.warning(r.file_offset,
-                                 fmt::format("COMPRESSED record cannot be expanded ({}); the "
+                                 fmt::format("{} record cannot be expanded ({}); the "
                                              "records inside it and after are not checked",
-                                             *bad));
+                                             record_type_name(r.type), *bad));
         expandable_ = false;
       }
     }

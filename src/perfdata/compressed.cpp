@@ -50,7 +50,19 @@ std::optional<std::string> CompressedRecords::expand(
 #else
   if (other_endian) return std::string("other-endian COMPRESSED records are not expanded");
   State& s = *state_;
-  ZSTD_inBuffer in{compressed.payload.data(), compressed.payload.size(), 0};
+  std::span<const std::byte> data(compressed.payload);
+  if (compressed.type == record_type::compressed2) {
+    // A u64 data_size, the zstd bytes, then padding to 8 bytes (not part of the stream).
+    if (data.size() < 8) return std::string("COMPRESSED2 record too short for its data_size");
+    perfdata::ByteReader size_in(data.first(8), false);
+    const auto data_size = *size_in.read<std::uint64_t>();
+    if (data_size > data.size() - 8) {
+      return fmt::format("COMPRESSED2 data_size {} exceeds the {} bytes after it", data_size,
+                         data.size() - 8);
+    }
+    data = data.subspan(8, static_cast<std::size_t>(data_size));
+  }
+  ZSTD_inBuffer in{data.data(), data.size(), 0};
   while (in.pos < in.size) {
     ZSTD_outBuffer out{s.chunk.data(), s.chunk.size(), 0};
     const std::size_t rc = ZSTD_decompressStream(s.stream, &out, &in);

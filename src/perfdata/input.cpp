@@ -210,8 +210,8 @@ Expected<InputImage> read_input(const std::filesystem::path& path, const InputLi
   if (S_ISDIR(st.st_mode)) {
     return unexpected(perfdata::io_error(
         name, is_threads_directory(path)
-                  ? "is a directory in perf record --threads format (data + data.N); reading "
-                    "that format is not supported yet"
+                  ? "is a perf.data directory (perf record --threads: data + data.N), not one "
+                    "file: read it with read_perf_data or stream_perf_data"
                   : "is a directory, not a perf.data file or PerfDataProto"));
   }
   const bool regular = S_ISREG(st.st_mode);

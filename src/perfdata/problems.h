@@ -29,6 +29,8 @@ class Problems {
   }
   const std::vector<Diagnostic>& all() const { return all_; }
   const std::string& file() const { return file_; }
+  // The file later problems name (a perf.data directory's data.N while its records are read).
+  void set_file(std::string file) { file_ = std::move(file); }
   void append(const Problems& other) {
     all_.insert(all_.end(), other.all_.begin(), other.all_.end());
   }

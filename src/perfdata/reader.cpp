@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -156,6 +157,10 @@ class Parser {
   Parser(Image& image, Problems& problems, PerfDataVisitor* visitor)
       : image_(image), problems_(&problems), visitor_(visitor) {}
 
+  // A perf.data directory (perf record --threads): the data.N files whose records follow the
+  // header file's data section, in this order.
+  void add_data_files(std::vector<std::filesystem::path> files) { data_files_ = std::move(files); }
+
   const perfdata::FeatureOffsets& feature_offsets() const { return feature_offsets_; }
   std::optional<Diagnostic>& stopped() { return stopped_; }
   std::uint64_t records_seen() const { return records_seen_; }
@@ -254,6 +259,9 @@ class Parser {
       if (features_ok) name_events();
       problems_ = saved;
     }
+    // A directory read as one file: its DIR_FORMAT would make perf look for data.N files beside
+    // a file written from this model.
+    if (!data_files_.empty()) data_.features.erase(feature::dir_format);
     bool records_ok = true;
     if (features_ok && !begin()) {
       records_ok = false;
@@ -265,10 +273,33 @@ class Parser {
                              data.offset)
               : RecordWindow(image_.fd(), data.offset, data.offset + data.size);
       records_ok = parse_records(window, false);
+      for (const auto& file : data_files_) {
+        if (!records_ok) break;
+        records_ok = parse_data_file(file);
+      }
     }
     problems_->append(feature_problems);
     if (!records_ok || !features_ok) return std::nullopt;
     return std::move(data_);
+  }
+
+  // One data.N file of a directory: records from its first byte to its end, its problems
+  // naming it (offsets inside it).
+  bool parse_data_file(const std::filesystem::path& path) {
+    const std::string saved = problems_->file();
+    problems_->set_file(path.string());
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    bool ok = false;
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      problems_->error(0, fmt::format("cannot read: {}", std::strerror(errno)));
+    } else {
+      RecordWindow window(fd, 0, static_cast<std::uint64_t>(st.st_size));
+      ok = parse_records(window, false);
+    }
+    if (fd >= 0) ::close(fd);
+    problems_->set_file(saved);
+    return ok;
   }
 
   bool parse_file_attrs(const Section& attrs, std::uint64_t attr_size) {
@@ -414,6 +445,10 @@ class Parser {
         continue;
       }
       if (pipe && !begun_ && visitor_ != nullptr) name_events();
+      if (pipe && !pipe_records_started_) {
+        pipe_records_started_ = true;
+        drop_default_pipe_header();
+      }
       if (!deliver(r)) return false;
     }
     return true;
@@ -474,6 +509,9 @@ class Parser {
       if (!event) return false;
       ByteReader ids(std::span(r.payload).subspan(size), swap_);
       while (!ids.at_end()) event->ids.push_back(*ids.read<std::uint64_t>());
+      if (!pipe_records_started_) {
+        data_.pipe_header.push_back({PipeHeaderRecord::Kind::attr, data_.events.size(), r.misc});
+      }
       data_.events.push_back(std::move(*event));
     } else if (r.type == record_type::header_feature) {
       ByteReader body(r.payload, swap_);
@@ -483,18 +521,52 @@ class Parser {
         return false;
       }
       if (r.payload.size() == 8 && *id >= feature::last) {
+        // A repeated marker or feature keeps its first place (a rewrite writes it once).
+        const bool first = !data_.pipe_end_marker;
         data_.pipe_end_marker = *id;
+        if (!first || !pipe_records_started_) {
+          note_pipe_header(PipeHeaderRecord::Kind::end_marker, *id, r.misc, first);
+        }
       } else {
         if (*id > 255) {
           problems_->error(at + 8, fmt::format("feature id {} is out of range", *id));
           return false;
         }
+        const bool first = data_.features.count(static_cast<std::uint32_t>(*id)) == 0;
         data_.features[static_cast<std::uint32_t>(*id)].assign(r.payload.begin() + 8,
                                                                r.payload.end());
         feature_offsets_[static_cast<std::uint32_t>(*id)] = at + 16;
+        if (!pipe_records_started_) {
+          note_pipe_header(PipeHeaderRecord::Kind::feature, *id, r.misc, first);
+        }
       }
     }
     return true;
+  }
+
+  // An order a writer would give anyway (attrs, features by id, end marker, misc 0) is left
+  // empty, so models written without one read back equal.
+  void drop_default_pipe_header() {
+    std::vector<PipeHeaderRecord> usual;
+    using Kind = PipeHeaderRecord::Kind;
+    for (std::size_t i = 0; i < data_.events.size(); ++i) usual.push_back({Kind::attr, i, 0});
+    for (const auto& [id, payload] : data_.features) usual.push_back({Kind::feature, id, 0});
+    if (data_.pipe_end_marker) usual.push_back({Kind::end_marker, *data_.pipe_end_marker, 0});
+    if (usual == data_.pipe_header) data_.pipe_header.clear();
+  }
+
+  // Pipe mode: where a header record was. A marker seen again (with another id) renames the
+  // one already noted; a feature seen again stays where it first was.
+  void note_pipe_header(PipeHeaderRecord::Kind kind, std::uint64_t id, std::uint16_t misc,
+                        bool first) {
+    if (first) {
+      data_.pipe_header.push_back({kind, id, misc});
+      return;
+    }
+    if (kind != PipeHeaderRecord::Kind::end_marker) return;
+    for (auto& h : data_.pipe_header) {
+      if (h.kind == kind) h.id = id;
+    }
   }
 
   bool parse_feature_index(std::uint64_t at, const std::array<std::uint64_t, 4>& bitmap) {
@@ -544,6 +616,7 @@ class Parser {
     RecordWindow window = image_.in_memory() ? RecordWindow(image_.memory().subspan(16), 16)
                                              : RecordWindow(image_.fd(), 16, image_.size());
     if (!parse_records(window, true)) return std::nullopt;
+    if (!pipe_records_started_) drop_default_pipe_header();
     name_events();
     if (!begin()) return std::nullopt;
     return std::move(data_);
@@ -556,6 +629,8 @@ class Parser {
   bool swap_ = false;
   bool begun_ = false;
   bool pipe_ = false;
+  bool pipe_records_started_ = false;
+  std::vector<std::filesystem::path> data_files_;  // a record other than HEADER_ATTR/FEATURE came
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;
   std::optional<Diagnostic> stopped_;
@@ -575,11 +650,76 @@ std::optional<PerfData> parse_image(std::span<const std::byte> image, Problems& 
   return data;
 }
 
+namespace {
+
+// A perf.data directory (perf record --threads -o DIR): DIR/data is a file-mode perf.data
+// (header, attrs, features, the synthesized records) and DIR/data.N hold each thread's records,
+// bare. Read as one file: the header file's records, then data.0, data.1 ... in number order.
+std::optional<PerfData> parse_directory(const std::filesystem::path& path,
+                                        const InputLimits& limits, PerfDataVisitor& visitor,
+                                        Problems& problems, FeatureOffsets* feature_offsets,
+                                        std::optional<Diagnostic>* stopped,
+                                        std::uint64_t* size_bytes) {
+  const auto header_path = path / "data";
+  std::error_code ec;
+  std::vector<std::pair<std::uint64_t, std::filesystem::path>> numbered;
+  std::uint64_t total = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+    const auto name = entry.path().filename().string();
+    if (name.size() < 6 || name.rfind("data.", 0) != 0) continue;
+    const auto digits = std::string_view(name).substr(5);
+    if (digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      continue;
+    }
+    if (!entry.is_regular_file(ec)) continue;
+    numbered.emplace_back(std::stoull(std::string(digits)), entry.path());
+    const auto bytes = entry.file_size(ec);
+    if (!ec) total += bytes;
+  }
+  std::sort(numbered.begin(), numbered.end());
+  const int fd = ::open(header_path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) ::close(fd);
+    if (stopped != nullptr) {
+      *stopped = io_error(path.string(),
+                          "a directory that is not a perf.data directory (no regular file "
+                          "'data' in it, as perf record --threads writes)");
+    }
+    return std::nullopt;
+  }
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size_bytes != nullptr) *size_bytes = size + total;
+  problems.set_file(header_path.string());
+  Image source(fd, size, limits.file_bytes);
+  Parser parser(source, problems, &visitor);
+  std::vector<std::filesystem::path> files;
+  for (auto& [n, file] : numbered) files.push_back(std::move(file));
+  parser.add_data_files(std::move(files));
+  auto data = parser.parse();
+  ::close(fd);
+  if (data && data->mode != PerfDataMode::file) {
+    problems.error(8, "the header file of a perf.data directory is not in file mode");
+    data.reset();
+  }
+  if (feature_offsets != nullptr) *feature_offsets = parser.feature_offsets();
+  if (stopped != nullptr) *stopped = std::move(parser.stopped());
+  return data;
+}
+
+}  // namespace
+
 std::optional<PerfData> parse_stream(const std::filesystem::path& path, const InputLimits& limits,
                                      PerfDataVisitor& visitor, Problems& problems,
                                      FeatureOffsets* feature_offsets,
                                      std::optional<Diagnostic>* stopped,
                                      std::uint64_t* size_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) &&
+      std::filesystem::is_regular_file(path / "data", ec)) {
+    return parse_directory(path, limits, visitor, problems, feature_offsets, stopped, size_bytes);
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
   if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -618,7 +758,45 @@ Expected<PerfData> parse_perf_data(std::span<const std::byte> image, std::string
   return std::move(*data);
 }
 
+namespace {
+
+// Keeps every record: a perf.data directory read whole.
+class CollectingVisitor : public PerfDataVisitor {
+ public:
+  std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
+  std::optional<Diagnostic> record(const Record& r) override {
+    records.push_back(r);
+    return std::nullopt;
+  }
+  std::vector<Record> records;
+};
+
+}  // namespace
+
 Expected<PerfData> read_perf_data(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) &&
+      std::filesystem::is_regular_file(path / "data", ec)) {
+    // Read whole: bounded like any input, by the size of the files it holds.
+    std::uint64_t total = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      if (!entry.is_regular_file(ec)) continue;
+      const auto bytes = entry.file_size(ec);
+      if (!ec) total += bytes;
+    }
+    const std::uint64_t limit = InputLimits{}.file_bytes;
+    if (total > limit) {
+      return unexpected(perfdata::io_error(
+          path.string(), fmt::format("the directory's files hold {}, more than the {} read into "
+                                     "memory",
+                                     format_byte_size(total), format_byte_size(limit))));
+    }
+    CollectingVisitor collect;
+    auto summary = stream_perf_data(path, collect);
+    if (!summary) return unexpected(std::move(summary).error());
+    summary->header.records = std::move(collect.records);
+    return std::move(summary->header);
+  }
   auto image = read_input(path);
   if (!image) return unexpected(std::move(image).error());
   return parse_perf_data(image->bytes, path.string());

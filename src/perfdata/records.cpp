@@ -71,7 +71,7 @@ std::string record_type_name(std::uint32_t type) {
       "ATTR",      "EVENT_TYPE",    "TRACING_DATA", "BUILD_ID",       "FINISHED_ROUND",
       "ID_INDEX",  "AUXTRACE_INFO", "AUXTRACE",     "AUXTRACE_ERROR", "THREAD_MAP",
       "CPU_MAP",   "STAT_CONFIG",   "STAT",         "STAT_ROUND",     "EVENT_UPDATE",
-      "TIME_CONV", "FEATURE",       "COMPRESSED",   "FINISHED_INIT"};
+      "TIME_CONV", "FEATURE",       "COMPRESSED",   "FINISHED_INIT",  "COMPRESSED2"};
   if (type >= 1 && type < std::size(kKernel)) return std::string(kKernel[type]);
   if (type >= 64 && type - 64 < std::size(kUser)) return std::string(kUser[type - 64]);
   return fmt::format("UNKNOWN({})", type);

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <optional>
+#include <set>
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
@@ -96,6 +97,57 @@ struct PerfDataWriter::State {
     return std::nullopt;
   }
 
+  // Pipe mode: the HEADER_ATTR and HEADER_FEATURE records, in options.pipe_header's order
+  // first (entries naming nothing written are skipped), then whatever it left out.
+  std::optional<Diagnostic> put_pipe_header() {
+    std::vector<bool> attr_done(events.size(), false);
+    std::set<std::uint32_t> features_done;
+    bool marker_done = !options.pipe_end_marker;
+    using Kind = PipeHeaderRecord::Kind;
+    const auto put_attr = [&](std::size_t index, std::uint16_t misc) {
+      attr_done[index] = true;
+      ByteWriter body;
+      body.put_bytes(to_bytes(events[index].attr));
+      for (auto id : events[index].ids) body.put(id);
+      return put_record(record_type::header_attr, misc, body.bytes(), {});
+    };
+    const auto put_feature = [&](std::uint32_t id, std::uint16_t misc) {
+      features_done.insert(id);
+      ByteWriter body;
+      body.put(std::uint64_t{id}).put_bytes(features.at(id));
+      return put_record(record_type::header_feature, misc, body.bytes(), {});
+    };
+    const auto put_marker = [&](std::uint16_t misc) {
+      marker_done = true;
+      ByteWriter body;
+      body.put(*options.pipe_end_marker);
+      return put_record(record_type::header_feature, misc, body.bytes(), {});
+    };
+    for (const auto& h : options.pipe_header) {
+      std::optional<Diagnostic> e;
+      if (h.kind == Kind::attr && h.id < events.size() && !attr_done[h.id]) {
+        e = put_attr(static_cast<std::size_t>(h.id), h.misc);
+      } else if (h.kind == Kind::feature && h.id < 256 &&
+                 features.count(static_cast<std::uint32_t>(h.id)) != 0 &&
+                 features_done.count(static_cast<std::uint32_t>(h.id)) == 0) {
+        e = put_feature(static_cast<std::uint32_t>(h.id), h.misc);
+      } else if (h.kind == Kind::end_marker && !marker_done && h.id == *options.pipe_end_marker) {
+        e = put_marker(h.misc);
+      }
+      if (e) return e;
+    }
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (attr_done[i]) continue;
+      if (auto e = put_attr(i, 0)) return e;
+    }
+    for (const auto& [id, payload] : features) {
+      if (features_done.count(id) != 0) continue;
+      if (auto e = put_feature(id, 0)) return e;
+    }
+    if (!marker_done) return put_marker(0);
+    return std::nullopt;
+  }
+
   std::optional<Diagnostic> put_record(std::uint32_t type, std::uint16_t misc,
                                        std::span<const std::byte> payload,
                                        std::span<const std::byte> trailer) {
@@ -153,28 +205,7 @@ Expected<PerfDataWriter> PerfDataWriter::create(
   if (state->options.mode == PerfDataMode::pipe) {
     head.put(std::uint64_t{0x32454c4946524550}).put(std::uint64_t{16});
     if (auto e = state->put(head.bytes())) return unexpected(std::move(*e));
-    for (const auto& ev : state->events) {
-      ByteWriter body;
-      body.put_bytes(to_bytes(ev.attr));
-      for (auto id : ev.ids) body.put(id);
-      if (auto e = state->put_record(record_type::header_attr, 0, body.bytes(), {})) {
-        return unexpected(std::move(*e));
-      }
-    }
-    for (const auto& [id, payload] : state->features) {
-      ByteWriter body;
-      body.put(std::uint64_t{id}).put_bytes(payload);
-      if (auto e = state->put_record(record_type::header_feature, 0, body.bytes(), {})) {
-        return unexpected(std::move(*e));
-      }
-    }
-    if (state->options.pipe_end_marker) {
-      ByteWriter body;
-      body.put(*state->options.pipe_end_marker);
-      if (auto e = state->put_record(record_type::header_feature, 0, body.bytes(), {})) {
-        return unexpected(std::move(*e));
-      }
-    }
+    if (auto e = state->put_pipe_header()) return unexpected(std::move(*e));
   } else {
     // A zeroed header until finish(): an unfinished file has no magic and reads as invalid.
     head.bytes().resize(kFileHeaderSize);
@@ -298,6 +329,7 @@ WriterOptions options_like(const PerfData& data) {
   WriterOptions options;
   options.mode = data.mode;
   options.pipe_end_marker = data.pipe_end_marker;
+  options.pipe_header = data.pipe_header;
   if (!data.events.empty()) options.attr_size = data.events.front().attr.size;
   return options;
 }

@@ -376,12 +376,29 @@ void features_to_proto(const PerfData& data, Proto& proto) {
   for (auto w : mask) proto.add_metadata_mask(w);
   if (data.mode == PerfDataMode::pipe) proto.set_pmucat_pipe_mode(true);
   if (data.pipe_end_marker) proto.set_pmucat_pipe_end_marker(*data.pipe_end_marker);
+  for (const auto& h : data.pipe_header) {
+    auto* p = proto.add_pmucat_pipe_header();
+    p->set_kind(static_cast<std::uint32_t>(h.kind));
+    p->set_id(h.id);
+    if (h.misc != 0) p->set_misc(h.misc);
+  }
 }
 
 Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) {
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
   if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
+  for (const auto& p : proto.pmucat_pipe_header()) {
+    // The writer skips entries naming nothing it writes; unknown kinds and misc values that do
+    // not fit a record header are refused here.
+    if (p.kind() > 2 || p.misc() > 0xffff) {
+      return unexpected(malformed(file, fmt::format("pmucat_pipe_header entry (kind {}, misc {}) "
+                                                    "is out of range",
+                                                    p.kind(), p.misc())));
+    }
+    data.pipe_header.push_back({static_cast<PipeHeaderRecord::Kind>(p.kind()), p.id(),
+                                static_cast<std::uint16_t>(p.misc())});
+  }
   for (int i = 0; i < proto.file_attrs_size(); ++i) {
     const auto& fa = proto.file_attrs(i);
     // attr.size decides how many bytes every attr is written as: a declared size is checked

@@ -1,4 +1,6 @@
 // SAMPLE records <-> quipper's SampleEvent (see proto_records.h).
+#include <bit>
+
 #include "perfdata/bytes.h"
 #include "perfdata_proto/proto_records.h"
 
@@ -15,9 +17,27 @@ std::vector<std::byte> to_bytes_of(const std::string& s) {
 
 }  // namespace
 
-// Fields after BRANCH_STACK that quipper models, in sample order; others make a sample raw.
-constexpr std::uint64_t kUnmodelledSampleBits =
-    sample::regs_user | sample::stack_user | sample::regs_intr | sample::aux;
+// Fields after BRANCH_STACK neither quipper nor our extensions model; they make a sample raw.
+constexpr std::uint64_t kUnmodelledSampleBits = sample::aux;
+
+namespace {
+
+// REGS_USER / REGS_INTR: the ABI word, then one word per bit of `mask` unless the ABI is 0.
+template <typename Out>
+bool read_regs(ByteReader& in, std::uint64_t mask, std::uint64_t& abi, Out* regs) {
+  const auto a = in.read<std::uint64_t>();
+  if (!a) return false;
+  abi = *a;
+  if (abi == 0) return true;
+  for (int k = std::popcount(mask); k > 0; --k) {
+    const auto v = in.read<std::uint64_t>();
+    if (!v) return false;
+    regs->Add(*v);
+  }
+  return true;
+}
+
+}  // namespace
 
 bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto::SampleEvent& out,
                      std::uint64_t& timestamp) {
@@ -91,6 +111,25 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto
     setter(*v);
     return true;
   };
+  if (t & sample::regs_user) {
+    std::uint64_t abi = 0;
+    if (!read_regs(rest, attr.sample_regs_user, abi, out.mutable_pmucat_regs_user())) return false;
+    out.set_pmucat_regs_user_abi(abi);
+  }
+  if (t & sample::stack_user) {
+    const auto size = rest.read<std::uint64_t>();
+    if (!size || *size % 8 != 0) return false;
+    if (*size != 0) {
+      const auto data = rest.take(*size);
+      if (!data) return false;
+      out.set_pmucat_stack_user(reinterpret_cast<const char*>(data->data()), data->size());
+      const auto dyn_size = rest.read<std::uint64_t>();
+      if (!dyn_size) return false;
+      out.set_pmucat_stack_user_dyn_size(*dyn_size);
+    } else {
+      out.set_pmucat_stack_user("");
+    }
+  }
   const bool ok =
       field(sample::weight, [&](std::uint64_t v) { out.set_weight(v); }) &&
       field(sample::weight_struct,
@@ -102,6 +141,15 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto
             }) &&
       field(sample::data_src, [&](std::uint64_t v) { out.set_data_src(v); }) &&
       field(sample::transaction, [&](std::uint64_t v) { out.set_transaction(v); }) &&
+      (!(t & sample::regs_intr) ||
+       [&] {
+         std::uint64_t abi = 0;
+         if (!read_regs(rest, attr.sample_regs_intr, abi, out.mutable_pmucat_regs_intr())) {
+           return false;
+         }
+         out.set_pmucat_regs_intr_abi(abi);
+         return true;
+       }()) &&
       field(sample::phys_addr, [&](std::uint64_t v) { out.set_physical_addr(v); }) &&
       field(sample::cgroup, [&](std::uint64_t v) { out.set_cgroup(v); }) &&
       field(sample::data_page_size, [&](std::uint64_t v) { out.set_data_page_size(v); }) &&
@@ -152,6 +200,18 @@ std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Att
     }
   }
   ByteWriter rest;
+  if (t & sample::regs_user) {
+    rest.put(in.pmucat_regs_user_abi());
+    for (auto v : in.pmucat_regs_user()) rest.put(v);
+  }
+  if (t & sample::stack_user) {
+    const auto& stack = in.pmucat_stack_user();
+    rest.put(std::uint64_t{stack.size()});
+    if (!stack.empty()) {
+      rest.put_bytes(to_bytes_of(stack));
+      rest.put(in.pmucat_stack_user_dyn_size());
+    }
+  }
   if (t & sample::weight) rest.put(in.weight());
   if (t & sample::weight_struct) {
     const auto& w = in.weight_struct();
@@ -160,6 +220,10 @@ std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Att
   }
   if (t & sample::data_src) rest.put(in.data_src());
   if (t & sample::transaction) rest.put(in.transaction());
+  if (t & sample::regs_intr) {
+    rest.put(in.pmucat_regs_intr_abi());
+    for (auto v : in.pmucat_regs_intr()) rest.put(v);
+  }
   if (t & sample::phys_addr) rest.put(in.physical_addr());
   if (t & sample::cgroup) rest.put(in.cgroup());
   if (t & sample::data_page_size) rest.put(in.data_page_size());

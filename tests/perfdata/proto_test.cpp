@@ -224,5 +224,101 @@ TEST(PerfDataProto, PerfRecordedFileIsLossless) {
   EXPECT_EQ(a.out, b.out);
 }
 
+// Samples with REGS_USER, STACK_USER and REGS_INTR (--call-graph dwarf, --user-regs,
+// --intr-regs) are SampleEvents with our extension fields, not raw records, and come back exact.
+std::size_t raw_samples(const PerfData& data) {
+  quipper::PerfDataProto proto;
+  EXPECT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  std::size_t n = 0;
+  for (const auto& e : proto.events()) {
+    n += e.has_pmucat_raw() && e.header().type() == record_type::sample ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(PerfDataProto, UserRegsAndStackSamplesAreSampleEvents) {
+  test::ModelSpec spec;
+  spec.samples = 4;
+  PerfData data = test::demo_model(spec);
+  Attr& attr = data.events.front().attr;
+  attr.sample_type |= sample::regs_user | sample::stack_user | sample::regs_intr;
+  attr.sample_regs_user = 0x7;  // three registers
+  attr.sample_stack_user = 64;
+  attr.sample_regs_intr = 0x1;
+  std::size_t n = 0;
+  for (auto& r : data.records) {
+    if (r.type != record_type::sample) continue;
+    SampleFields f;
+    f.ip = 0x400000 + n;
+    f.pid = f.tid = 4242;
+    f.time = 1'000'000'001 + n;
+    f.period = 1000;
+    std::vector<std::byte> bytes;
+    struct Words {
+      std::vector<std::byte>& out;
+      Words& put(std::uint64_t w) {
+        const auto* p = reinterpret_cast<const std::byte*>(&w);
+        out.insert(out.end(), p, p + 8);
+        return *this;
+      }
+    } rest{bytes};
+    // REGS_USER: ABI 2 (64-bit) and three registers, or ABI 0 (none) for every other sample.
+    rest.put(std::uint64_t{n % 2 == 0 ? 2u : 0u});
+    if (n % 2 == 0) rest.put(std::uint64_t{1}).put(std::uint64_t{2}).put(std::uint64_t{3});
+    // STACK_USER: 16 bytes and dyn_size 12, or size 0 (nothing follows).
+    if (n < 2) {
+      rest.put(std::uint64_t{16});
+      for (std::uint64_t w : {0x1122334455667788ull, 0x99aabbccddeeff00ull}) rest.put(w);
+      rest.put(std::uint64_t{12});
+    } else {
+      rest.put(std::uint64_t{0});
+    }
+    rest.put(std::uint64_t{2}).put(std::uint64_t{0xfeed});  // REGS_INTR: ABI 2, one register
+    f.rest = bytes;
+    r = make_sample_record(f, attr, 2);
+    ++n;
+  }
+  ASSERT_EQ(n, 4u);
+  expect_lossless(data, "regs/stack samples");
+  EXPECT_EQ(raw_samples(data), 0u);
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  bool seen = false;
+  for (const auto& e : proto.events()) {
+    if (!e.has_sample_event() || e.sample_event().pmucat_stack_user().empty()) continue;
+    seen = true;
+    EXPECT_EQ(e.sample_event().pmucat_regs_user_abi(), 2u);
+    EXPECT_EQ(e.sample_event().pmucat_regs_user_size(), 3);
+    EXPECT_EQ(e.sample_event().pmucat_stack_user().size(), 16u);
+    EXPECT_EQ(e.sample_event().pmucat_stack_user_dyn_size(), 12u);
+    EXPECT_EQ(e.sample_event().pmucat_regs_intr_size(), 1);
+    break;
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(PerfDataProto, PerfDwarfCallGraphRecordingIsTypedAndLossless) {
+  if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
+  testing::ScratchDir dir;
+  const auto in = dir / "dwarf.data";
+  for (const std::string options : {"--call-graph dwarf", "--user-regs=ip,sp"}) {
+    const auto rec = testing::run_command(
+        "perf record -q " + options + " -e page-faults -c 1 -o '" + in.string() + "' -- /bin/true");
+    if (rec.status != 0) GTEST_SKIP() << "perf record is not permitted here";
+    const auto data = read_perf_data(in);
+    ASSERT_TRUE(data) << options;
+    ASSERT_TRUE(data->events.front().attr.sample_type & sample::regs_user) << options;
+    expect_lossless(*data, options);
+    EXPECT_EQ(raw_samples(*data), 0u) << options;
+    const auto proto = to_perf_data_proto(*data, ProtoFormat::binary);
+    const auto back = from_perf_data_proto(*proto, ProtoFormat::binary, "d.pb");
+    ASSERT_TRUE(back);
+    ASSERT_FALSE(write_perf_data(dir / "back.data", *back, options_like(*back)));
+    const auto a = testing::run_command("perf script -i '" + in.string() + "'");
+    const auto b = testing::run_command("perf script -i '" + (dir / "back.data").string() + "'");
+    EXPECT_EQ(a.out, b.out) << options;
+  }
+}
+
 }  // namespace
 }  // namespace pmucat
