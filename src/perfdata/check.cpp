@@ -65,7 +65,7 @@ class RecordChecker {
   RecordChecker(const PerfData& header, Problems& problems)
       : header_(header), problems_(problems) {}
 
-  void record(const Record& r) {
+  void record(const RecordView& r) {
     if (reported_ >= kMaxReportedRecordProblems) {
       if (r.type == record_type::sample) ++samples_;
       return;
@@ -249,11 +249,13 @@ class CheckVisitor : public PerfDataVisitor {
     checker_.emplace(header_, record_problems_);
     return std::nullopt;
   }
-  std::optional<Diagnostic> record(const Record& r) override {
+  std::optional<Diagnostic> record(const Record& r) override { return record_view(r); }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
     checker_->record(r);
     // The records inside COMPRESSED records are checked as well (with zstd).
     if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
-      if (auto bad = compressed_.expand(r, header_.other_endian,
+      r.copy_to(compressed_record_);
+      if (auto bad = compressed_.expand(compressed_record_, header_.other_endian,
                                         [this](const Record& inner) { checker_->record(inner); })) {
         record_problems_.warning(r.file_offset,
                                  fmt::format("COMPRESSED record cannot be expanded ({}); the "
@@ -273,6 +275,7 @@ class CheckVisitor : public PerfDataVisitor {
   PerfData header_;
   std::optional<RecordChecker> checker_;
   CompressedRecords compressed_;
+  Record compressed_record_;  // the COMPRESSED record being expanded
   bool expandable_ = true;
 };
 

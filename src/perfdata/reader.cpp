@@ -96,6 +96,18 @@ class RecordWindow {
   std::uint64_t remaining() const { return end_ - pos_; }
   const std::string& error() const { return error_; }
 
+  // The bytes already in the window from offset() on (all the rest, in memory): records that
+  // lie whole inside it are walked in place, then skip()ped.
+  std::span<const std::byte> available() const {
+    if (fd_ < 0) return mem_.subspan(static_cast<std::size_t>(pos_ - begin_));
+    return std::span<const std::byte>(buffer_).subspan(buffer_pos_, buffer_len_ - buffer_pos_);
+  }
+  // n <= available().size().
+  void skip(std::size_t n) {
+    if (fd_ >= 0) buffer_pos_ += n;
+    pos_ += n;
+  }
+
   std::optional<std::span<const std::byte>> take(std::uint64_t n) {
     if (n > remaining()) return std::nullopt;
     if (fd_ < 0) {
@@ -364,11 +376,67 @@ class Parser {
     return true;
   }
 
+  // The same as deliver(), for a record still in the read window.
+  bool deliver(const RecordView& view) {
+    ++records_seen_;
+    if (visitor_ == nullptr) {
+      view.copy_to(data_.records.emplace_back());
+      return true;
+    }
+    if (!begin()) return false;
+    if (auto stop = visitor_->record_view(view)) {
+      stopped_ = std::move(stop);
+      return false;
+    }
+    return true;
+  }
+
+  // The fast path: the records lying whole in the window, walked in place (no copy). It stops
+  // at the first one that does not fit the window, has a trailer, is a pipe header record or
+  // looks wrong in any way, which the careful path then takes (or reports).
+  bool walk_window(RecordWindow& in, bool pipe) {
+    const auto bytes = in.available();
+    std::size_t pos = 0;
+    RecordView view;
+    bool ok = true;
+    while (bytes.size() - pos >= 8) {
+      std::uint32_t type = 0;
+      std::uint16_t misc = 0, size = 0;
+      std::memcpy(&type, bytes.data() + pos, 4);
+      std::memcpy(&misc, bytes.data() + pos + 4, 2);
+      std::memcpy(&size, bytes.data() + pos + 6, 2);
+      if (swap_) {
+        type = __builtin_bswap32(type);
+        misc = __builtin_bswap16(misc);
+        size = __builtin_bswap16(size);
+      }
+      if (size < 8 || size > bytes.size() - pos) break;
+      if (type == record_type::auxtrace || type == record_type::header_tracing_data) break;
+      if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
+        break;
+      }
+      if (pipe && !begun_ && visitor_ != nullptr) name_events();
+      view.type = type;
+      view.misc = misc;
+      view.payload = bytes.subspan(pos + 8, size - 8u);
+      view.file_offset = in.offset() + pos;
+      if (!deliver(view)) {
+        ok = false;
+        break;
+      }
+      pos += size;
+    }
+    in.skip(pos);
+    return ok;
+  }
+
   // Records of a data section (file mode) or everything after the pipe header.
   bool parse_records(RecordWindow& in, bool pipe) {
     pipe_ = pipe;
     Record r;
     while (in.remaining() > 0) {
+      if (!walk_window(in, pipe)) return false;
+      if (in.remaining() == 0) break;
       const std::uint64_t at = in.offset();
       if (in.remaining() < 8) {
         if (pipe) return cut(at, "a record header", in.remaining());
@@ -633,6 +701,10 @@ class CountingVisitor : public PerfDataVisitor {
   std::optional<Diagnostic> record(const Record& r) override {
     ++records;
     return inner_.record(r);
+  }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    ++records;
+    return inner_.record_view(r);
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
     return inner_.header_changed(header);
