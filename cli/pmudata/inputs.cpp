@@ -109,6 +109,16 @@ class CountVisitor : public PerfDataVisitor {
     }
     return std::nullopt;
   }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) {
+      if (r.type < common_.size() && r.type != record_type::compressed) {
+        ++common_[r.type];
+      } else {
+        record_view(r);
+      }
+    }
+    return std::nullopt;
+  }
   // Records by type.
   std::map<std::uint32_t, std::uint64_t> counts() const {
     auto out = others_;
@@ -163,6 +173,12 @@ class ConvertVisitor : public PerfDataVisitor {
   // stay samples); into a perf.data COMPRESSED records are copied as they are.
   // perf.data to perf.data copies the bytes from the reader's window; a proto record is built
   // from a Record.
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) {
+      if (auto error = proto_ ? record_view(r) : perf_->write(r)) return error;
+    }
+    return std::nullopt;
+  }
   std::optional<Diagnostic> record_view(const RecordView& r) override {
     if (!proto_) return perf_->write(r);
     r.copy_to(scratch_);

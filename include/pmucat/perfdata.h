@@ -196,6 +196,15 @@ class PerfDataVisitor {
     view.copy_to(scratch_);
     return record(scratch_);
   }
+  // Several records in file order, as views: stream_perf_data hands the records lying whole in
+  // its window in batches (one call for up to a few hundred). The default calls record_view()
+  // for each, up to the first diagnostic.
+  virtual std::optional<Diagnostic> record_views(std::span<const RecordView> views) {
+    for (const auto& view : views) {
+      if (auto stop = record_view(view)) return stop;
+    }
+    return std::nullopt;
+  }
   // Pipe mode: an attr or feature record came after the first other record.
   virtual std::optional<Diagnostic> header_changed(const PerfData& header) {
     (void)header;

@@ -250,7 +250,15 @@ class CheckVisitor : public PerfDataVisitor {
     return std::nullopt;
   }
   std::optional<Diagnostic> record(const Record& r) override { return record_view(r); }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) check(r);
+    return std::nullopt;
+  }
   std::optional<Diagnostic> record_view(const RecordView& r) override {
+    check(r);
+    return std::nullopt;
+  }
+  void check(const RecordView& r) {
     checker_->record(r);
     // The records inside COMPRESSED records are checked as well (with zstd).
     if (r.type == record_type::compressed && CompressedRecords::supported() && expandable_) {
@@ -264,7 +272,6 @@ class CheckVisitor : public PerfDataVisitor {
         expandable_ = false;
       }
     }
-    return std::nullopt;
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
     header_.events = header.events;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -376,28 +377,33 @@ class Parser {
     return true;
   }
 
-  // The same as deliver(), for a record still in the read window.
-  bool deliver(const RecordView& view) {
-    ++records_seen_;
+  // Hands the batch of views to the visitor (the model, without one); false when it stops.
+  bool flush_views() {
+    const auto views = std::span<const RecordView>(views_).first(views_used_);
+    views_used_ = 0;
+    if (views.empty()) return true;
+    records_seen_ += views.size();
     if (visitor_ == nullptr) {
-      view.copy_to(data_.records.emplace_back());
+      for (const auto& view : views) view.copy_to(data_.records.emplace_back());
       return true;
     }
+    if (pipe_ && !begun_) name_events();
     if (!begin()) return false;
-    if (auto stop = visitor_->record_view(view)) {
+    if (auto stop = visitor_->record_views(views)) {
       stopped_ = std::move(stop);
       return false;
     }
     return true;
   }
 
-  // The fast path: the records lying whole in the window, walked in place (no copy). It stops
-  // at the first one that does not fit the window, has a trailer, is a pipe header record or
-  // looks wrong in any way, which the careful path then takes (or reports).
+  // The fast path: the records lying whole in the window, walked in place (no copy) and handed
+  // out in batches. It stops at the first one that does not fit the window, has a trailer, is a
+  // pipe header record or looks wrong in any way, which the careful path then takes (or
+  // reports). The views point into the window, so they go out before it moves.
   bool walk_window(RecordWindow& in, bool pipe) {
     const auto bytes = in.available();
+    const std::uint64_t base = in.offset();
     std::size_t pos = 0;
-    RecordView view;
     bool ok = true;
     while (bytes.size() - pos >= 8) {
       std::uint32_t type = 0;
@@ -415,17 +421,18 @@ class Parser {
       if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
         break;
       }
-      if (pipe && !begun_ && visitor_ != nullptr) name_events();
+      RecordView& view = views_[views_used_++];
       view.type = type;
       view.misc = misc;
       view.payload = bytes.subspan(pos + 8, size - 8u);
-      view.file_offset = in.offset() + pos;
-      if (!deliver(view)) {
+      view.file_offset = base + pos;
+      pos += size;
+      if (views_used_ == views_.size() && !flush_views()) {
         ok = false;
         break;
       }
-      pos += size;
     }
+    ok = ok && flush_views();
     in.skip(pos);
     return ok;
   }
@@ -626,6 +633,8 @@ class Parser {
   bool pipe_ = false;
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;
+  std::array<RecordView, 256> views_{};  // walk_window()'s batch
+  std::size_t views_used_ = 0;
   std::optional<Diagnostic> stopped_;
   PerfData data_;
 };
@@ -705,6 +714,10 @@ class CountingVisitor : public PerfDataVisitor {
   std::optional<Diagnostic> record_view(const RecordView& r) override {
     ++records;
     return inner_.record_view(r);
+  }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    records += views.size();  // when the inner visitor stops, the count is not used
+    return inner_.record_views(views);
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
     return inner_.header_changed(header);
