@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -106,6 +107,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     PMUCAT_FUZZ_CHECK(std::includes(in_memory_errors.begin(), in_memory_errors.end(),
                                     streamed_errors.begin(), streamed_errors.end()));
   } else {
+    if (a != b) {
+      // Both lists, so that a finding says which problem one check reports and the other not.
+      for (const auto& m : a) std::fprintf(stderr, "in memory: %s\n", m.c_str());
+      for (const auto& m : b) std::fprintf(stderr, "streamed:  %s\n", m.c_str());
+    }
     PMUCAT_FUZZ_CHECK(a == b);
   }
   std::error_code ignored;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -103,18 +104,47 @@ class CountVisitor : public PerfDataVisitor {
     other_endian_ = header.other_endian;
     return std::nullopt;
   }
-  std::optional<Diagnostic> record(const Record& r) override {
-    ++counts[r.type];
+  std::optional<Diagnostic> record(const Record& r) override { return record_view(r); }
+  // Only the header is read: the payload stays in the reader's window (unless COMPRESSED).
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    if (r.type < common_.size()) {
+      ++common_[r.type];
+    } else {
+      ++others_[r.type];
+    }
     if (is_compressed_record(r.type) && CompressedRecords::supported() && expandable_) {
       // A bad frame stops the expansion; `check` reports it.
-      expandable_ = !compressed_.expand(
-          r, other_endian_, [this](const Record& inner) { ++inner_counts[inner.type]; });
+      r.copy_to(compressed_record_);
+      expandable_ =
+          !compressed_.expand(compressed_record_, other_endian_,
+                              [this](const Record& inner) { ++inner_counts[inner.type]; });
     }
     return std::nullopt;
   }
-  std::map<std::uint32_t, std::uint64_t> counts, inner_counts;
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) {
+      if (r.type < common_.size() && !is_compressed_record(r.type)) {
+        ++common_[r.type];
+      } else {
+        record_view(r);
+      }
+    }
+    return std::nullopt;
+  }
+  // Records by type.
+  std::map<std::uint32_t, std::uint64_t> counts() const {
+    auto out = others_;
+    for (std::uint32_t type = 0; type < common_.size(); ++type) {
+      if (common_[type] != 0) out[type] += common_[type];
+    }
+    return out;
+  }
+  std::map<std::uint32_t, std::uint64_t> inner_counts;
 
  private:
+  std::array<std::uint64_t, 128> common_{};  // every type perf defines is below 128
+  std::map<std::uint32_t, std::uint64_t> others_;
+  Record compressed_record_;  // the COMPRESSED record being expanded
   CompressedRecords compressed_;
   bool other_endian_ = false;
   bool expandable_ = true;
@@ -153,6 +183,19 @@ class ConvertVisitor : public PerfDataVisitor {
   }
   // Into a proto the records inside COMPRESSED records are written instead of it (samples
   // stay samples); into a perf.data COMPRESSED records are copied as they are.
+  // perf.data to perf.data copies the bytes from the reader's window; a proto record is built
+  // from a Record.
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) {
+      if (auto error = proto_ ? record_view(r) : perf_->write(r)) return error;
+    }
+    return std::nullopt;
+  }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    if (!proto_) return perf_->write(r);
+    r.copy_to(scratch_);
+    return record(scratch_);
+  }
   std::optional<Diagnostic> record(const Record& r) override {
     if (!proto_) return perf_->write(r);
     if (!is_compressed_record(r.type) || !CompressedRecords::supported()) {
@@ -193,6 +236,7 @@ class ConvertVisitor : public PerfDataVisitor {
   std::optional<PerfDataProtoWriter> proto_;
   std::optional<PerfDataWriter> perf_;
   CompressedRecords compressed_;
+  Record scratch_;
   bool restart_ = false;
 };
 
@@ -233,7 +277,7 @@ Expected<LoadedData> load_summary(const std::filesystem::path& path, const Input
     loaded.format =
         loaded.data.mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
   }
-  for (const auto& [type, n] : counter.counts) loaded.record_counts[record_type_name(type)] += n;
+  for (const auto& [type, n] : counter.counts()) loaded.record_counts[record_type_name(type)] += n;
   for (const auto& [type, n] : counter.inner_counts) {
     loaded.record_counts[record_type_name(type) + " (compressed)"] += n;
   }

@@ -131,16 +131,18 @@ int run(int argc, char** argv) {
 
   std::string file, input, output, to;
   auto* info = app.add_subcommand("info", "Show the header, events, features and record counts");
-  info->add_option("FILE", file,
-                   "perf.data or PerfDataProto file, or a perf record --threads directory")
+  info->add_option(
+          "FILE", file,
+          "perf.data or PerfDataProto file, or a perf.data directory (DIR/data, DIR/data.N)")
       ->required();
   auto* check = app.add_subcommand("check", "Validate the structure; report problems with offsets");
-  check->add_option("FILE", file, "perf.data file or perf record --threads directory")->required();
+  check->add_option("FILE", file, "perf.data file or perf.data directory (DIR/data, DIR/data.N)")
+      ->required();
   auto* convert = app.add_subcommand("convert", "Convert between perf.data and PerfDataProto");
   convert
       ->add_option("IN", input,
-                   "perf.data (file or pipe mode, or a perf record --threads directory, "
-                   "written out as one file) or PerfDataProto")
+                   "perf.data (file or pipe mode, or a perf.data directory of DIR/data and "
+                   "DIR/data.N, written out as one file) or PerfDataProto")
       ->required();
   convert
       ->add_option("OUT", output,

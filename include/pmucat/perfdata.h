@@ -98,6 +98,33 @@ struct PipeHeaderRecord {
   friend bool operator==(const PipeHeaderRecord&, const PipeHeaderRecord&) = default;
 };
 
+// A record where the streaming reader found it: the bytes are those of its read window and stay
+// valid only while the visitor's record_view() runs (copy_to() keeps them).
+struct RecordView {
+  std::uint32_t type = 0;
+  std::uint16_t misc = 0;
+  std::span<const std::byte> payload;
+  std::span<const std::byte> trailer;
+  std::uint64_t file_offset = 0;
+  RecordView() = default;
+  // NOLINTNEXTLINE(google-explicit-constructor): a Record is always viewable
+  RecordView(const Record& r)
+      : type(r.type),
+        misc(r.misc),
+        payload(r.payload),
+        trailer(r.trailer),
+        file_offset(r.file_offset) {}
+  std::uint32_t size() const { return static_cast<std::uint32_t>(8 + payload.size()); }
+  // Into `out`, reusing its buffers.
+  void copy_to(Record& out) const {
+    out.type = type;
+    out.misc = misc;
+    out.payload.assign(payload.begin(), payload.end());
+    out.trailer.assign(trailer.begin(), trailer.end());
+    out.file_offset = file_offset;
+  }
+};
+
 // A whole perf.data file. Feature payloads are raw bytes keyed by feature id.
 struct PerfData {
   PerfDataMode mode = PerfDataMode::file;
@@ -179,11 +206,31 @@ class PerfDataVisitor {
   virtual std::optional<Diagnostic> begin(const PerfData& header) = 0;
   // One record; `record` is reused for the next one (copy what must be kept).
   virtual std::optional<Diagnostic> record(const Record& record) = 0;
+  // One record as a view into the reader's window (stream_perf_data hands most records this
+  // way, without copying them): a visitor that needs only some of the bytes overrides it, and
+  // then its record() should do the same for a Record. The default copies the record into a
+  // Record and calls record().
+  virtual std::optional<Diagnostic> record_view(const RecordView& view) {
+    view.copy_to(scratch_);
+    return record(scratch_);
+  }
+  // Several records in file order, as views: stream_perf_data hands the records lying whole in
+  // its window in batches (one call for up to a few hundred). The default calls record_view()
+  // for each, up to the first diagnostic.
+  virtual std::optional<Diagnostic> record_views(std::span<const RecordView> views) {
+    for (const auto& view : views) {
+      if (auto stop = record_view(view)) return stop;
+    }
+    return std::nullopt;
+  }
   // Pipe mode: an attr or feature record came after the first other record.
   virtual std::optional<Diagnostic> header_changed(const PerfData& header) {
     (void)header;
     return std::nullopt;
   }
+
+ private:
+  Record scratch_;  // record_view()'s copy
 };
 
 struct StreamSummary {
@@ -270,6 +317,7 @@ class PerfDataWriter {
 
   // Appends one record (payload must keep the record 8-byte aligned, as perf's are).
   std::optional<Diagnostic> write(const Record& record);
+  std::optional<Diagnostic> write(const RecordView& record);
   // Pipe mode cannot add features after the records; file mode merges these in.
   std::optional<Diagnostic> add_feature(std::uint32_t id, std::vector<std::byte> payload);
   // Writes the feature sections and the final header, flushes, renames into place.

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "catalog/pmu_parts.h"
+#include "catalog/sysfs_file.h"
 #include "catalog/vendor_catalog.h"
 #include "pmucat/catalog.h"
 #include "pmucat/metadata.h"
@@ -171,6 +172,32 @@ struct Pmu::State {
   // handed out stay valid.
   mutable std::mutex probe_mutex;
   mutable std::map<std::string, std::unique_ptr<Event>, std::less<>> probed;
+  // The lower-cased event names events/ lists (a metadata file counts as its event's), listed
+  // once, by the first lookup of a name that is not there: a later such lookup (`-M` asks every
+  // PMU for every event of its lists) costs no system call. Unset when the listing failed.
+  mutable bool names_listed = false;
+  mutable std::optional<std::vector<std::string>> listed_names;  // sorted
+  bool listing_lacks(const std::string& lower) const {
+    std::lock_guard lock(probe_mutex);
+    if (!names_listed) {
+      names_listed = true;
+      const std::string events_dir = dir + "/events";
+      auto directory = detail::Directory::open(AT_FDCWD, events_dir, events_dir);
+      if (directory) {
+        std::vector<std::string> names;
+        for (const detail::DirEntry& entry : directory->list()) {
+          names.push_back(ascii_lower(metadata_suffix(entry.name) == MetadataSuffix::none
+                                          ? std::string_view(entry.name)
+                                          : metadata_base_name(entry.name)));
+        }
+        std::sort(names.begin(), names.end());
+        listed_names = std::move(names);
+      } else if (directory.error().missing()) {
+        listed_names.emplace();  // no events/: no event
+      }
+    }
+    return listed_names && !std::binary_search(listed_names->begin(), listed_names->end(), lower);
+  }
 
   const detail::TypeAttribute& load_type() const {
     return type.get([&] { return detail::load_type(dir); });
@@ -297,6 +324,16 @@ const Event* Pmu::State::find_sysfs_named(const std::string& lower,
     }
   }
   const EventIndex* index = nullptr;
+  {
+    // A name merged before (a miss too: `-M` asks every PMU for each event of every list) is
+    // answered by that merge, without probing and listing events/ again.
+    std::lock_guard lock(named_mutex);
+    if (auto found = named.find(lower); found != named.end()) index = found->second.get();
+  }
+  if (index != nullptr) return find_in(*index, lower, spellings);
+  if (listing_lacks(lower)) {
+    return find_in(merge_named(lower, {}, std::nullopt, detail::LoadedEvents{}), lower, spellings);
+  }
   if (!few_named()) {
     index = &load_events();
   } else if (listed_without(&detail::LoadedAttributes::may_have_events)) {

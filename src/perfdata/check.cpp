@@ -65,7 +65,7 @@ class RecordChecker {
   RecordChecker(const PerfData& header, Problems& problems)
       : header_(header), problems_(problems) {}
 
-  void record(const Record& r) {
+  void record(const RecordView& r) {
     if (reported_ >= kMaxReportedRecordProblems) {
       if (r.type == record_type::sample) ++samples_;
       return;
@@ -123,9 +123,35 @@ class RecordChecker {
   bool warned_compressed2_ = false;
 };
 
+// The records inside COMPRESSED and COMPRESSED2 records, expanded (zstd) and checked as well;
+// a frame that cannot be expanded stops the expansion (one warning) for the rest of the file.
+class InnerRecords {
+ public:
+  void check(const RecordView& r, bool other_endian, RecordChecker& checker, Problems& problems) {
+    if (!is_compressed_record(r.type) || !CompressedRecords::supported() || !expandable_) return;
+    r.copy_to(record_);
+    if (auto bad = compressed_.expand(record_, other_endian,
+                                      [&](const Record& inner) { checker.record(inner); })) {
+      problems.warning(r.file_offset, fmt::format("{} record cannot be expanded ({}); the records "
+                                                  "inside it and after are not checked",
+                                                  record_type_name(r.type), *bad));
+      expandable_ = false;
+    }
+  }
+
+ private:
+  CompressedRecords compressed_;
+  Record record_;  // the compressed record being expanded
+  bool expandable_ = true;
+};
+
 void check_records(const PerfData& data, Problems& problems) {
   RecordChecker checker(data, problems);
-  for (const auto& r : data.records) checker.record(r);
+  InnerRecords inner;
+  for (const auto& r : data.records) {
+    checker.record(r);
+    inner.check(r, data.other_endian, checker, problems);
+  }
   checker.finish();
 }
 
@@ -259,20 +285,18 @@ class CheckVisitor : public PerfDataVisitor {
     checker_.emplace(header_, record_problems_);
     return std::nullopt;
   }
-  std::optional<Diagnostic> record(const Record& r) override {
-    checker_->record(r);
-    // The records inside COMPRESSED records are checked as well (with zstd).
-    if (is_compressed_record(r.type) && CompressedRecords::supported() && expandable_) {
-      if (auto bad = compressed_.expand(r, header_.other_endian,
-                                        [this](const Record& inner) { checker_->record(inner); })) {
-        record_problems_.warning(r.file_offset,
-                                 fmt::format("{} record cannot be expanded ({}); the "
-                                             "records inside it and after are not checked",
-                                             record_type_name(r.type), *bad));
-        expandable_ = false;
-      }
-    }
+  std::optional<Diagnostic> record(const Record& r) override { return record_view(r); }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    for (const auto& r : views) check(r);
     return std::nullopt;
+  }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    check(r);
+    return std::nullopt;
+  }
+  void check(const RecordView& r) {
+    checker_->record(r);
+    inner_.check(r, header_.other_endian, *checker_, record_problems_);
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
     header_.events = header.events;
@@ -282,8 +306,7 @@ class CheckVisitor : public PerfDataVisitor {
   Problems record_problems_;
   PerfData header_;
   std::optional<RecordChecker> checker_;
-  CompressedRecords compressed_;
-  bool expandable_ = true;
+  InnerRecords inner_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -96,6 +97,18 @@ class RecordWindow {
   std::uint64_t offset() const { return pos_; }
   std::uint64_t remaining() const { return end_ - pos_; }
   const std::string& error() const { return error_; }
+
+  // The bytes already in the window from offset() on (all the rest, in memory): records that
+  // lie whole inside it are walked in place, then skip()ped.
+  std::span<const std::byte> available() const {
+    if (fd_ < 0) return mem_.subspan(static_cast<std::size_t>(pos_ - begin_));
+    return std::span<const std::byte>(buffer_).subspan(buffer_pos_, buffer_len_ - buffer_pos_);
+  }
+  // n <= available().size().
+  void skip(std::size_t n) {
+    if (fd_ >= 0) buffer_pos_ += n;
+    pos_ += n;
+  }
 
   std::optional<std::span<const std::byte>> take(std::uint64_t n) {
     if (n > remaining()) return std::nullopt;
@@ -395,11 +408,73 @@ class Parser {
     return true;
   }
 
+  // Hands the batch of views to the visitor (the model, without one); false when it stops.
+  bool flush_views() {
+    const auto views = std::span<const RecordView>(views_).first(views_used_);
+    views_used_ = 0;
+    if (views.empty()) return true;
+    records_seen_ += views.size();
+    if (visitor_ == nullptr) {
+      for (const auto& view : views) view.copy_to(data_.records.emplace_back());
+      return true;
+    }
+    if (pipe_ && !begun_) name_events();
+    if (!begin()) return false;
+    if (auto stop = visitor_->record_views(views)) {
+      stopped_ = std::move(stop);
+      return false;
+    }
+    return true;
+  }
+
+  // The fast path: the records lying whole in the window, walked in place (no copy) and handed
+  // out in batches. It stops at the first one that does not fit the window, has a trailer, is a
+  // pipe header record or looks wrong in any way, which the careful path then takes (or
+  // reports). The views point into the window, so they go out before it moves.
+  bool walk_window(RecordWindow& in, bool pipe) {
+    const auto bytes = in.available();
+    const std::uint64_t base = in.offset();
+    std::size_t pos = 0;
+    bool ok = true;
+    while (bytes.size() - pos >= 8) {
+      std::uint32_t type = 0;
+      std::uint16_t misc = 0, size = 0;
+      std::memcpy(&type, bytes.data() + pos, 4);
+      std::memcpy(&misc, bytes.data() + pos + 4, 2);
+      std::memcpy(&size, bytes.data() + pos + 6, 2);
+      if (swap_) {
+        type = __builtin_bswap32(type);
+        misc = __builtin_bswap16(misc);
+        size = __builtin_bswap16(size);
+      }
+      if (size < 8 || size > bytes.size() - pos) break;
+      if (type == record_type::auxtrace || type == record_type::header_tracing_data) break;
+      if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
+        break;
+      }
+      RecordView& view = views_[views_used_++];
+      view.type = type;
+      view.misc = misc;
+      view.payload = bytes.subspan(pos + 8, size - 8u);
+      view.file_offset = base + pos;
+      pos += size;
+      if (views_used_ == views_.size() && !flush_views()) {
+        ok = false;
+        break;
+      }
+    }
+    ok = ok && flush_views();
+    in.skip(pos);
+    return ok;
+  }
+
   // Records of a data section (file mode) or everything after the pipe header.
   bool parse_records(RecordWindow& in, bool pipe) {
     pipe_ = pipe;
     Record r;
     while (in.remaining() > 0) {
+      if (!walk_window(in, pipe)) return false;
+      if (in.remaining() == 0) break;
       const std::uint64_t at = in.offset();
       if (in.remaining() < 8) {
         if (pipe) return cut(at, "a record header", in.remaining());
@@ -633,6 +708,8 @@ class Parser {
   std::vector<std::filesystem::path> data_files_;  // a record other than HEADER_ATTR/FEATURE came
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;
+  std::array<RecordView, 256> views_{};  // walk_window()'s batch
+  std::size_t views_used_ = 0;
   std::optional<Diagnostic> stopped_;
   PerfData data_;
 };
@@ -811,6 +888,14 @@ class CountingVisitor : public PerfDataVisitor {
   std::optional<Diagnostic> record(const Record& r) override {
     ++records;
     return inner_.record(r);
+  }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    ++records;
+    return inner_.record_view(r);
+  }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    records += views.size();  // when the inner visitor stops, the count is not used
+    return inner_.record_views(views);
   }
   std::optional<Diagnostic> header_changed(const PerfData& header) override {
     return inner_.header_changed(header);

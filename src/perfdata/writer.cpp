@@ -1,6 +1,7 @@
 // Streaming perf.data writer: file mode (the header written last, at offset 0) and pipe mode.
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -156,10 +157,15 @@ struct PerfDataWriter::State {
                                                  "record limit",
                                                  record_type_name(type), payload.size() + 8));
     }
-    ByteWriter header;
-    header.put(type).put(misc).put(static_cast<std::uint16_t>(payload.size() + 8));
-    if (auto e = put(header.bytes())) return e;
+    // Little-endian like ByteWriter, without a buffer per record.
+    const auto size = static_cast<std::uint16_t>(payload.size() + 8);
+    const std::array<std::byte, 8> header = {
+        std::byte(type & 0xff), std::byte((type >> 8) & 0xff), std::byte((type >> 16) & 0xff),
+        std::byte(type >> 24),  std::byte(misc & 0xff),        std::byte(misc >> 8),
+        std::byte(size & 0xff), std::byte(size >> 8)};
+    if (auto e = put(header)) return e;
     if (auto e = put(payload)) return e;
+    if (trailer.empty()) return std::nullopt;
     return put(trailer);
   }
 };
@@ -226,6 +232,10 @@ Expected<PerfDataWriter> PerfDataWriter::create(
 }
 
 std::optional<Diagnostic> PerfDataWriter::write(const Record& record) {
+  return write(RecordView(record));
+}
+
+std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
   if (state_->finished) return io_error(state_->path.string(), "write after finish");
   // A HEADER_ATTR record (a pipe stream's attr, or one a proto carried) must hold an attr the
   // reader takes back: at least PERF_ATTR_SIZE_VER0 bytes, its attr.size inside the record and

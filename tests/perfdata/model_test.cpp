@@ -68,6 +68,92 @@ TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
   }
 }
 
+// Collects what stream_perf_data hands out, by the visitor entry point `how` names.
+class Collect : public PerfDataVisitor {
+ public:
+  enum class How { records, views, batches };
+  explicit Collect(How how, std::size_t stop_after = SIZE_MAX) : how_(how), stop_(stop_after) {}
+  std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
+  std::optional<Diagnostic> record(const Record& r) override { return keep(r); }
+  std::optional<Diagnostic> record_view(const RecordView& r) override {
+    if (how_ == How::records) return PerfDataVisitor::record_view(r);  // the default: a copy
+    return keep(r);
+  }
+  std::optional<Diagnostic> record_views(std::span<const RecordView> views) override {
+    if (how_ != How::batches) return PerfDataVisitor::record_views(views);
+    for (const auto& r : views) {
+      if (auto stop = keep(r)) return stop;
+    }
+    return std::nullopt;
+  }
+  std::vector<Record> records;
+
+ private:
+  std::optional<Diagnostic> keep(const RecordView& r) {
+    if (records.size() == stop_) {
+      Diagnostic d;
+      d.message = "enough";
+      return d;
+    }
+    r.copy_to(records.emplace_back());
+    return std::nullopt;
+  }
+  How how_;
+  std::size_t stop_;
+};
+
+// Records of every size up to the 64 KiB limit, so that many straddle the reader's 1 MiB window,
+// and an AUXTRACE record whose trailer is larger than the window: the in-place walk and the
+// careful path between them hand out the records the in-memory parser finds, at the same
+// offsets, whichever visitor entry point takes them; a visitor that stops gets no more.
+TEST(PerfDataStream, WindowWalkMatchesTheParser) {
+  ScratchDir dir;
+  for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+    ModelSpec spec;
+    spec.mode = mode;
+    PerfData model = demo_model(spec);
+    for (std::uint32_t i = 0; i < 400; ++i) {
+      Record r;
+      r.type = record_type::comm;
+      r.misc = static_cast<std::uint16_t>(i);
+      r.payload.resize((i * 7919u % 8180u) * 8u);
+      for (std::size_t k = 0; k < r.payload.size(); ++k) {
+        r.payload[k] = static_cast<std::byte>(k * 31 + i);
+      }
+      model.records.push_back(std::move(r));
+      if (i == 150) {
+        Record aux;
+        aux.type = record_type::auxtrace;
+        aux.payload.resize(40);
+        const std::uint64_t trailer = 3u << 19;  // 1.5 MiB
+        std::memcpy(aux.payload.data(), &trailer, 8);
+        aux.trailer.assign(trailer, std::byte{7});
+        model.records.push_back(std::move(aux));
+      }
+    }
+    const auto path = dir / "w.data";
+    ASSERT_FALSE(write_perf_data(path, model, options_like(model)));
+    const auto parsed = read_perf_data(path);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_EQ(parsed->records, model.records);
+    for (auto how : {Collect::How::records, Collect::How::views, Collect::How::batches}) {
+      Collect all(how);
+      const auto streamed = stream_perf_data(path, all);
+      ASSERT_TRUE(streamed) << streamed.error().message;
+      EXPECT_EQ(streamed->records, model.records.size());
+      ASSERT_EQ(all.records, parsed->records);
+      for (std::size_t i = 0; i < all.records.size(); ++i) {
+        ASSERT_EQ(all.records[i].file_offset, parsed->records[i].file_offset) << i;
+      }
+      Collect some(how, 300);
+      const auto stopped = stream_perf_data(path, some);
+      ASSERT_FALSE(stopped);
+      EXPECT_EQ(stopped.error().message, "enough");
+      EXPECT_EQ(some.records.size(), 300u);
+    }
+  }
+}
+
 TEST(PerfDataLayout, FileModeHeaderMatchesPerfsOrder) {
   ScratchDir dir;
   ModelSpec spec;
