@@ -173,10 +173,15 @@ struct Pmu::State {
   mutable std::mutex probe_mutex;
   mutable std::map<std::string, std::unique_ptr<Event>, std::less<>> probed;
   // The lower-cased event names events/ lists (a metadata file counts as its event's), listed
-  // once, by the first lookup of a name that is not there: a later such lookup (`-M` asks every
-  // PMU for every event of its lists) costs no system call. Unset when the listing failed.
+  // once by the first lookup that lists events/ anyway (a JSON name's, on a PMU its events do
+  // not attach to): later lookups of names absent from it (`-M` asks every PMU for every event
+  // of its lists) cost no system call. Unset when the listing failed.
   mutable bool names_listed = false;
   mutable std::optional<std::vector<std::string>> listed_names;  // sorted
+  bool names_were_listed() const {
+    std::lock_guard lock(probe_mutex);
+    return names_listed;
+  }
   bool listing_lacks(const std::string& lower) const {
     std::lock_guard lock(probe_mutex);
     if (!names_listed) {
@@ -331,7 +336,9 @@ const Event* Pmu::State::find_sysfs_named(const std::string& lower,
     if (auto found = named.find(lower); found != named.end()) index = found->second.get();
   }
   if (index != nullptr) return find_in(*index, lower, spellings);
-  if (listing_lacks(lower)) {
+  // Probes come first while events/ was never listed (a file added meanwhile is still seen);
+  // a JSON name's lookup lists it anyway.
+  if ((!probe_first || names_were_listed()) && listing_lacks(lower)) {
     return find_in(merge_named(lower, {}, std::nullopt, detail::LoadedEvents{}), lower, spellings);
   }
   if (!few_named()) {
