@@ -168,17 +168,18 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     if (pmu == nullptr) return no_default_pmu_error(event, spec, options);
     return on_pmu(*pmu, pmu_terms, event.offset, event.text.size(), perf && raw);
   };
-  // A reference to the named event as a bare term, so the usual alias rules and diagnostics
-  // apply.
-  auto name_reference = [&]() {
+  // A reference to a named event as a bare term, so the usual alias rules and diagnostics
+  // apply: the spec's event name, or (`EVENT/terms/`) the name before the terms.
+  auto term_reference = [](std::string_view name, std::size_t offset) {
     TermView reference;
-    reference.name = event.name;
+    reference.name = name;
     reference.kind = TermValueKind::none;
-    reference.offset = event.offset;
-    reference.length = static_cast<std::uint32_t>(event.name.size());
-    reference.value_offset = event.offset;
+    reference.offset = static_cast<std::uint32_t>(offset);
+    reference.length = static_cast<std::uint32_t>(name.size());
+    reference.value_offset = reference.offset;
     return reference;
   };
+  auto name_reference = [&]() { return term_reference(event.name, event.offset); };
   // A bare name that is also a built-in event: perf 6.1 takes the built-in event. pmucat (and
   // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
   // the built-in names are core events, and asking every PMU would cost a probe per PMU.
@@ -215,13 +216,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   // the alias). perf skips the PMUs that reject the terms; pmucat wants all to take them.
   auto on_event_with_terms = [&]() -> std::optional<Diagnostic> {
     std::vector<TermView> with_event(terms.begin(), terms.end());
-    TermView reference;
-    reference.name = event.pmu;
-    reference.kind = TermValueKind::none;
-    reference.offset = event.pmu_offset;
-    reference.length = static_cast<std::uint32_t>(event.pmu.size());
-    reference.value_offset = event.pmu_offset;
-    with_event.push_back(reference);
+    with_event.push_back(term_reference(event.pmu, event.pmu_offset));
     bool found = false;
     std::optional<Diagnostic> first_failure;
     if (auto error = lookup.for_each_event_owner(event.pmu, [&](const Pmu& pmu) {

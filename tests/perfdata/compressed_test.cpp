@@ -27,6 +27,16 @@ std::vector<std::byte> bytes_of(const Record& r) {
   return out;
 }
 
+// A model's records, one after the other, as the bytes perf compresses.
+std::vector<std::byte> record_bytes(const PerfData& model) {
+  std::vector<std::byte> plain;
+  for (const auto& r : model.records) {
+    const auto b = bytes_of(r);
+    plain.insert(plain.end(), b.begin(), b.end());
+  }
+  return plain;
+}
+
 TEST(CompressedRecords, ExpandsRecordsSplitAcrossCompressedRecords) {
 #ifndef PMUCAT_TEST_ZSTD
   EXPECT_FALSE(CompressedRecords::supported());
@@ -36,11 +46,7 @@ TEST(CompressedRecords, ExpandsRecordsSplitAcrossCompressedRecords) {
   test::ModelSpec spec;
   spec.samples = 50;
   const PerfData model = test::demo_model(spec);
-  std::vector<std::byte> plain;
-  for (const auto& r : model.records) {
-    const auto b = bytes_of(r);
-    plain.insert(plain.end(), b.begin(), b.end());
-  }
+  const std::vector<std::byte> plain = record_bytes(model);
   // One stream, flushed in pieces of 100 bytes: records straddle COMPRESSED records.
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   std::vector<Record> compressed;
@@ -114,11 +120,7 @@ TEST(CompressedRecords, Compressed2HasADataSizeAndPadding) {
   test::ModelSpec spec;
   spec.samples = 40;
   const PerfData model = test::demo_model(spec);
-  std::vector<std::byte> plain;
-  for (const auto& r : model.records) {
-    const auto b = bytes_of(r);
-    plain.insert(plain.end(), b.begin(), b.end());
-  }
+  const std::vector<std::byte> plain = record_bytes(model);
   const auto compressed = compress_mixed(plain, 90);
   ASSERT_GT(compressed.size(), 3u);
   std::size_t padded = 0;
