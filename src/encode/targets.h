@@ -344,21 +344,16 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
         note_perf_fallback(*failed, accepting, event, spec);
         return failed;
       }
-      // pmucat (as newer perf): no PMU of that name nor instances of one, but an event.
-      if (!perf &&
-          std::none_of(catalog.pmus().begin(), catalog.pmus().end(),
-                       [&](const Pmu& pmu) { return pmu_name_matches(pmu.name(), event.pmu); }) &&
-          lookup.has_event_owner(event.pmu)) {
-        return on_event_with_terms();
-      }
       // No PMU of that name: its instances (select_pmus, without building a list). perf 6.1
       // keeps the instances that take the terms; pmucat wants all of them to.
+      bool selected_any = false;
       bool found = false;
       std::optional<Diagnostic> first_failure;
       for (const Pmu& pmu : catalog.pmus()) {
         const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
                                    : pmu_name_matches(pmu.name(), event.pmu);
         if (!selected) continue;
+        selected_any = true;
         auto error = on_pmu(pmu, terms, event.pmu_offset, event.pmu.size(), false);
         if (!error) {
           found = true;
@@ -367,6 +362,10 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
         } else if (!first_failure) {
           first_failure = std::move(error);
         }
+      }
+      // pmucat (as newer perf): no PMU of that name nor instances of one, but an event.
+      if (!perf && !selected_any && lookup.has_event_owner(event.pmu)) {
+        return on_event_with_terms();
       }
       if (!found) return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);
       return std::nullopt;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "model_builder.h"
+#include "perf_view.h"
 #include "pmucat/perfdata.h"
 #include "support/command.h"
 #include "support/scratch_dir.h"
@@ -142,22 +143,6 @@ TEST(PerfDataDirectory, PmudataInfoCheckAndConvert) {
   }
 }
 
-std::string perf_view(const std::string& command, const std::filesystem::path& path, bool sorted) {
-  const auto r = testing::run_command("perf " + command + " -i '" + path.string() + "' 2>&1");
-  std::istringstream in(r.out);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("# (Tip:", 0) != 0) lines.push_back(line);
-  }
-  if (sorted) std::sort(lines.begin(), lines.end());
-  std::string out = "status " + std::to_string(r.status) + "\n";
-  for (const auto& l : lines) {
-    out += l;
-    out += '\n';
-  }
-  return out;
-}
-
 TEST(PerfDataDirectory, PerfRecordThreadsConvertsToWhatPerfSees) {
   if (!testing::have_perf()) GTEST_SKIP() << "perf is not installed";
   if (!std::filesystem::exists(kTool)) GTEST_SKIP() << "pmudata not built";
@@ -178,10 +163,11 @@ TEST(PerfDataDirectory, PerfRecordThreadsConvertsToWhatPerfSees) {
     ASSERT_EQ(r.status, 0) << r.err;
   }
   for (const auto& file : {one, back}) {
-    EXPECT_EQ(perf_view("script", file, false), perf_view("script", dir, false)) << file;
-    EXPECT_EQ(perf_view("report --stdio", file, true), perf_view("report --stdio", dir, true))
+    EXPECT_EQ(testing::perf_view("script", file), testing::perf_view("script", dir)) << file;
+    EXPECT_EQ(testing::perf_view("report --stdio", file, {.sorted = true}),
+              testing::perf_view("report --stdio", dir, {.sorted = true}))
         << file;
-    EXPECT_EQ(perf_view("evlist -v", file, false), perf_view("evlist -v", dir, false)) << file;
+    EXPECT_EQ(testing::perf_view("evlist -v", file), testing::perf_view("evlist -v", dir)) << file;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "model_builder.h"
+#include "perf_view.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_proto.h"
 #include "support/command.h"
@@ -119,25 +120,6 @@ std::vector<std::string> piped_corpus_files() {
   return out;
 }
 
-// What perf shows of a file; `captured on` is the file's time and the tip is random.
-std::string perf_view(const std::string& command, const std::filesystem::path& file, bool sorted) {
-  const auto r = testing::run_command("perf " + command + " -i '" + file.string() + "' 2>&1");
-  std::istringstream in(r.out);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (line.find("# captured on") == std::string::npos && line.rfind("# (Tip:", 0) != 0) {
-      lines.push_back(line);
-    }
-  }
-  if (sorted) std::sort(lines.begin(), lines.end());
-  std::string out = "status " + std::to_string(r.status) + "\n";
-  for (const auto& l : lines) {
-    out += l;
-    out += '\n';
-  }
-  return out;
-}
-
 class PipedCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PipedCorpus, RoundTripsLookTheSameToPerf) {
@@ -169,7 +151,10 @@ TEST_P(PipedCorpus, RoundTripsLookTheSameToPerf) {
                                                    {"report --header-only -I", false},
                                                    {"script", false},
                                                    {"report --stdio", true}}) {
-      EXPECT_EQ(perf_view(command, dir / name, sorted), perf_view(command, original, sorted))
+      // `captured on` is the rewrite's own time.
+      const testing::PerfViewOptions view{.sorted = sorted, .without_capture_time = true};
+      EXPECT_EQ(testing::perf_view(command, dir / name, view),
+                testing::perf_view(command, original, view))
           << name << ": perf " << command;
     }
   }
