@@ -12,6 +12,7 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "perfdata/record_trailer.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 
@@ -531,24 +532,14 @@ class Parser {
 
   // AUXTRACE data and the pipe-mode tracing blob follow their record outside header.size.
   bool read_trailer(RecordWindow& in, Record& r, std::uint64_t at) {
-    std::uint64_t trailer = 0;
     r.trailer.clear();
-    ByteReader body(r.payload, swap_);
-    if (r.type == record_type::auxtrace) {
-      const auto size = body.read<std::uint64_t>();
-      if (!size) {
-        problems_->error(at, "AUXTRACE record too short for its size field");
-        return false;
-      }
-      trailer = *size;
-    } else if (r.type == record_type::header_tracing_data) {
-      const auto size = body.read<std::uint32_t>();
-      if (!size) {
-        problems_->error(at, "TRACING_DATA record too short for its size field");
-        return false;
-      }
-      trailer = (std::uint64_t{*size} + 7) / 8 * 8;
+    const auto declared = perfdata::declared_trailer_size(r.type, r.payload, swap_);
+    if (!declared) {
+      problems_->error(at, fmt::format("{} record too short for its size field",
+                                       record_type_name(r.type)));
+      return false;
     }
+    const std::uint64_t trailer = *declared;
     if (trailer == 0) return true;
     const std::uint64_t left = in.remaining();
     const auto data = in.take(trailer);

@@ -8,6 +8,7 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "perfdata/record_trailer.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata.h"
@@ -251,6 +252,21 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
                                   "read (attr.size {}); not written",
                                   bytes + 8, size));
     }
+  }
+  // The reader finds the end of a record's trailer by the size its payload declares; a record
+  // whose trailer is another length (a proto may say anything) would be read as other records.
+  const auto declared = perfdata::declared_trailer_size(record.type, record.payload, false);
+  if (!declared) {
+    return io_error(state_->path.string(),
+                    fmt::format("{} record of {} bytes is too short for its data size field; not "
+                                "written",
+                                record_type_name(record.type), record.size()));
+  }
+  if (*declared != record.trailer.size()) {
+    return io_error(state_->path.string(),
+                    fmt::format("{} record declares {} bytes of data after it but carries {}; not "
+                                "written",
+                                record_type_name(record.type), *declared, record.trailer.size()));
   }
   if (auto e = state_->put_record(record.type, record.misc, record.payload, record.trailer)) {
     return e;

@@ -262,6 +262,58 @@ TEST(PerfDataWriter, OversizedRecordIsAnError) {
   EXPECT_TRUE(writer->write(big));
 }
 
+// The reader finds where a record's trailing data ends by the size its payload declares; a
+// record written with another trailer would make the rest of the file unreadable (a fuzzed
+// proto's AUXTRACE declaring 15 PB cut a converted file after 20 records).
+TEST(PerfDataWriter, TrailerMustBeTheSizeItsRecordDeclares) {
+  ScratchDir dir;
+  const auto record_with = [](std::uint32_t type, std::vector<std::byte> payload,
+                              std::size_t trailer) {
+    Record r;
+    r.type = type;
+    r.payload = std::move(payload);
+    r.trailer.assign(trailer, std::byte{0x5a});
+    return r;
+  };
+  const auto size_field = [](auto size, std::size_t payload_bytes) {
+    std::vector<std::byte> payload(payload_bytes);
+    std::memcpy(payload.data(), &size, sizeof size);
+    return payload;
+  };
+  const Record refused[] = {
+      record_with(record_type::auxtrace, size_field(std::uint64_t{15345188007740510}, 72), 0),
+      record_with(record_type::auxtrace, size_field(std::uint64_t{16}, 40), 8),
+      record_with(record_type::auxtrace, std::vector<std::byte>(4), 0),
+      record_with(record_type::header_tracing_data, size_field(std::uint32_t{5}, 8), 5),
+      record_with(record_type::header_tracing_data, {}, 0),
+      record_with(record_type::mmap, std::vector<std::byte>(40), 8),
+  };
+  for (const Record& r : refused) {
+    const auto path = dir / "refused.data";
+    PerfData model = demo_model({});
+    model.records.push_back(r);
+    const auto error = write_perf_data(path, model, options_like(model));
+    ASSERT_TRUE(error) << record_type_name(r.type) << " trailer " << r.trailer.size();
+    EXPECT_NE(error->message.find("not written"), std::string::npos) << error->message;
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+  for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
+    ModelSpec spec;
+    spec.mode = mode;
+    PerfData model = demo_model(spec);
+    model.records.push_back(
+        record_with(record_type::auxtrace, size_field(std::uint64_t{16}, 40), 16));
+    model.records.push_back(
+        record_with(record_type::header_tracing_data, size_field(std::uint32_t{5}, 8), 8));
+    model.records.push_back(make_finished_round_record());
+    const auto path = dir / "kept.data";
+    ASSERT_FALSE(write_perf_data(path, model, options_like(model)));
+    const auto back = read_perf_data(path);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->records, model.records);
+  }
+}
+
 TEST(PerfDataRecords, SampleEncodeDecode) {
   Attr a;
   a.sample_type = sample::identifier | sample::ip | sample::tid | sample::time | sample::addr |

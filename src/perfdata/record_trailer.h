@@ -1,0 +1,30 @@
+// Where a record's data outside header.size ends: the one rule the reader walks by and the
+// writer checks against, so that every record the writer emits is read back as it was given.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "perfdata/bytes.h"
+#include "pmucat/perfdata.h"
+
+namespace pmucat::perfdata {
+
+// The bytes perf places after a record of `type` whose header is followed by `payload`: an
+// AUXTRACE record's data (its first u64) and a HEADER_TRACING_DATA blob (its first u32, padded
+// to 8); 0 for every other type. nullopt when the payload is too short to hold that size.
+inline std::optional<std::uint64_t> declared_trailer_size(std::uint32_t type,
+                                                          std::span<const std::byte> payload,
+                                                          bool swap) {
+  ByteReader body(payload, swap);
+  if (type == record_type::auxtrace) return body.read<std::uint64_t>();
+  if (type == record_type::header_tracing_data) {
+    const auto size = body.read<std::uint32_t>();
+    if (!size) return std::nullopt;
+    return (std::uint64_t{*size} + 7) / 8 * 8;
+  }
+  return 0;
+}
+
+}  // namespace pmucat::perfdata
