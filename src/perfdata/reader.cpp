@@ -453,6 +453,7 @@ class Parser {
       if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
         break;
       }
+      if (pipe) start_pipe_records();
       RecordView& view = views_[views_used_++];
       view.type = type;
       view.misc = misc;
@@ -521,10 +522,7 @@ class Parser {
         continue;
       }
       if (pipe && !begun_ && visitor_ != nullptr) name_events();
-      if (pipe && !pipe_records_started_) {
-        pipe_records_started_ = true;
-        drop_default_pipe_header();
-      }
+      if (pipe) start_pipe_records();
       if (!deliver(r)) return false;
     }
     return true;
@@ -608,6 +606,14 @@ class Parser {
       }
     }
     return true;
+  }
+
+  // At a pipe stream's first record other than HEADER_ATTR/FEATURE, whichever path reads it:
+  // the header records before it are the pipe header, those after it are not placed.
+  void start_pipe_records() {
+    if (pipe_records_started_) return;
+    pipe_records_started_ = true;
+    drop_default_pipe_header();
   }
 
   // An order a writer would give anyway (attrs, features by id, end marker, misc 0) is left

@@ -5,13 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "model_builder.h"
 #include "perf_view.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 #include "support/command.h"
+#include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
@@ -105,6 +108,71 @@ TEST(PipeHeader, FileModeAndTheUsualOrderLeaveNone) {
   ASSERT_TRUE(piped);
   EXPECT_TRUE(piped->pipe_header.empty());
   EXPECT_EQ(piped->pipe_end_marker, feature::last);
+}
+
+// A pipe stream whose first record is a data record and whose features come after it: no
+// header record came before the records, so none is placed, whether the reader takes the first
+// record on its fast path (a batch of whole records in the window) or its careful one, in
+// memory or streamed. Found by perfdata_stream_fuzz: in memory the fast path left the header
+// open, so the later features were noted as coming first, and the .pb written from the stream
+// differed from the one converted in memory.
+TEST(PipeHeader, FeaturesAfterTheFirstRecordAreNotPlacedOnEitherPath) {
+  testing::ScratchDir dir;
+  std::vector<std::byte> bytes;
+  const auto put = [&bytes](auto value) {
+    const auto* p = reinterpret_cast<const std::byte*>(&value);
+    bytes.insert(bytes.end(), p, p + sizeof value);
+  };
+  const auto put_record = [&](std::uint32_t type, const std::vector<std::byte>& payload,
+                              std::uint16_t misc = 0) {
+    put(type);
+    put(misc);
+    put(static_cast<std::uint16_t>(8 + payload.size()));
+    bytes.insert(bytes.end(), payload.begin(), payload.end());
+  };
+  bytes.insert(bytes.end(), {std::byte{'P'}, std::byte{'E'}, std::byte{'R'}, std::byte{'F'},
+                             std::byte{'I'}, std::byte{'L'}, std::byte{'E'}, std::byte{'2'}});
+  put(std::uint64_t{16});
+  put_record(record_type::comm, std::vector<std::byte>(24, std::byte{'c'}));
+  std::vector<std::byte> hostname(8);
+  hostname[0] = std::byte{feature::hostname};
+  const auto text = encode_feature_string("vm");
+  hostname.insert(hostname.end(), text.begin(), text.end());
+  put_record(record_type::header_feature, hostname, 0xf800);  // not the order a writer gives
+  put_record(record_type::finished_round, {});
+  const auto path = dir / "late-features.data";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+
+  const auto whole = read_perf_data(path);
+  ASSERT_TRUE(whole) << whole.error().message;
+  EXPECT_TRUE(whole->pipe_header.empty());
+  EXPECT_EQ(decode_feature_string(whole->features.at(feature::hostname)), "vm");
+  ASSERT_EQ(whole->records.size(), 2u);
+
+  struct Keep : PerfDataVisitor {
+    std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
+    std::optional<Diagnostic> record(const Record& r) override {
+      records.push_back(r);
+      return std::nullopt;
+    }
+    std::vector<Record> records;
+  } keep;
+  const auto streamed = stream_perf_data(path, keep);
+  ASSERT_TRUE(streamed) << streamed.error().message;
+  EXPECT_EQ(streamed->header.pipe_header, whole->pipe_header);
+  EXPECT_EQ(streamed->header.features, whole->features);
+  EXPECT_EQ(keep.records, whole->records);
+
+  auto writer = PerfDataProtoWriter::create(dir / "streamed.pb", streamed->header);
+  ASSERT_TRUE(writer) << writer.error().message;
+  for (const auto& r : keep.records) ASSERT_FALSE(writer->write(r));
+  ASSERT_FALSE(writer->finish(streamed->header));
+  EXPECT_EQ(testing::read_text(dir / "streamed.pb"),
+            to_perf_data_proto(*whole, ProtoFormat::binary).value());
 }
 
 // ---- the corpus, through pmudata and perf -----------------------------------------------------
