@@ -533,8 +533,8 @@ class Parser {
     r.trailer.clear();
     const auto declared = perfdata::declared_trailer_size(r.type, r.payload, swap_);
     if (!declared) {
-      problems_->error(at, fmt::format("{} record too short for its size field",
-                                       record_type_name(r.type)));
+      problems_->error(
+          at, fmt::format("{} record too short for its size field", record_type_name(r.type)));
       return false;
     }
     const std::uint64_t trailer = *declared;

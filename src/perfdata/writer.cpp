@@ -253,6 +253,15 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
                                   bytes + 8, size));
     }
   }
+  // In a pipe stream the reader takes every HEADER_ATTR and HEADER_FEATURE record into the header
+  // (the ones the writer puts first, and any later one), never into the records.
+  if (state_->options.mode == PerfDataMode::pipe &&
+      (record.type == record_type::header_attr || record.type == record_type::header_feature)) {
+    return io_error(state_->path.string(),
+                    fmt::format("a {} record among the records of a pipe-mode stream would be read "
+                                "as part of its header; not written",
+                                record_type_name(record.type)));
+  }
   // The reader finds the end of a record's trailer by the size its payload declares; a record
   // whose trailer is another length (a proto may say anything) would be read as other records.
   const auto declared = perfdata::declared_trailer_size(record.type, record.payload, false);
