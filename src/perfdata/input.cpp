@@ -12,6 +12,7 @@
 #include "catalog/sysfs_file.h"
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
+#include "perfdata/record_trailer.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/perfdata.h"
 
@@ -100,16 +101,15 @@ class FramingWalker {
         return fmt::format("at byte offset {}: record size {} is smaller than its header", pos_ + 6,
                            size);
       }
-      std::uint64_t step = size;
-      if (type == record_type::auxtrace) step += *in.read<std::uint64_t>();
+      // The loop holds 16 bytes: the 8 after the header hold either size field.
+      const std::uint64_t step =
+          size + *perfdata::declared_trailer_size(
+                     type, bytes.subspan(static_cast<std::size_t>(pos_) + 8, 8), swap);
       if (step > cap_) {
         return fmt::format(
-            "at byte offset {}: AUXTRACE data of {} bytes exceeds the {} input "
-            "limit",
-            pos_, step, format_byte_size(cap_));
-      }
-      if (type == record_type::header_tracing_data) {
-        step += (std::uint64_t{*in.read<std::uint32_t>()} + 7) / 8 * 8;
+            "at byte offset {}: a {} record of {} bytes with its data exceeds the {} "
+            "input limit",
+            pos_, record_type_name(type), step, format_byte_size(cap_));
       }
       pos_ += step;
     }

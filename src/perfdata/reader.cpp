@@ -449,7 +449,7 @@ class Parser {
         size = __builtin_bswap16(size);
       }
       if (size < 8 || size > bytes.size() - pos) break;
-      if (type == record_type::auxtrace || type == record_type::header_tracing_data) break;
+      if (perfdata::carries_trailer(type)) break;
       if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
         break;
       }

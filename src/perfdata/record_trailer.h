@@ -1,5 +1,6 @@
-// Where a record's data outside header.size ends: the one rule the reader walks by and the
-// writer checks against, so that every record the writer emits is read back as it was given.
+// Where a record's data outside header.size ends: the one rule the reader's record walk, its
+// pipe framing (input.cpp) and the writer's check share, so that every record the writer emits
+// is read back as it was given.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,12 @@
 #include "pmucat/perfdata.h"
 
 namespace pmucat::perfdata {
+
+// AUXTRACE data and a pipe-mode HEADER_TRACING_DATA blob follow their record outside
+// header.size; no other record type carries any.
+inline bool carries_trailer(std::uint32_t type) {
+  return type == record_type::auxtrace || type == record_type::header_tracing_data;
+}
 
 // The bytes perf places after a record of `type` whose header is followed by `payload`: an
 // AUXTRACE record's data (its first u64) and a HEADER_TRACING_DATA blob (its first u32, padded

@@ -257,25 +257,29 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
   // (the ones the writer puts first, and any later one), never into the records.
   if (state_->options.mode == PerfDataMode::pipe &&
       (record.type == record_type::header_attr || record.type == record_type::header_feature)) {
-    return io_error(state_->path.string(),
-                    fmt::format("a {} record among the records of a pipe-mode stream would be read "
-                                "as part of its header; not written",
-                                record_type_name(record.type)));
+    return io_error(
+        state_->path.string(),
+        fmt::format("record index {} (a {} record) would be read as part of a pipe-mode "
+                    "stream's header; not written",
+                    state_->records, record_type_name(record.type)));
   }
   // The reader finds the end of a record's trailer by the size its payload declares; a record
   // whose trailer is another length (a proto may say anything) would be read as other records.
   const auto declared = perfdata::declared_trailer_size(record.type, record.payload, false);
   if (!declared) {
-    return io_error(state_->path.string(),
-                    fmt::format("{} record of {} bytes is too short for its data size field; not "
-                                "written",
-                                record_type_name(record.type), record.size()));
+    return io_error(
+        state_->path.string(),
+        fmt::format("record index {} ({}, {} bytes) is too short for its data size field; "
+                    "not written",
+                    state_->records, record_type_name(record.type), record.size()));
   }
   if (*declared != record.trailer.size()) {
-    return io_error(state_->path.string(),
-                    fmt::format("{} record declares {} bytes of data after it but carries {}; not "
-                                "written",
-                                record_type_name(record.type), *declared, record.trailer.size()));
+    return io_error(
+        state_->path.string(),
+        fmt::format("record index {} ({}) declares {} bytes of data after it but carries {}; "
+                    "not written",
+                    state_->records, record_type_name(record.type), *declared,
+                    record.trailer.size()));
   }
   if (auto e = state_->put_record(record.type, record.misc, record.payload, record.trailer)) {
     return e;

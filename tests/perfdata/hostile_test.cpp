@@ -265,6 +265,23 @@ TEST(PerfDataInput, DeclaredSizesAndTheCapAreCheckedWhileReading) {
   ASSERT_FALSE(input);
   EXPECT_NE(input.error().message.find("record size 0"), std::string::npos)
       << input.error().message;
+  // Records whose data after them (AUXTRACE, a pipe TRACING_DATA blob) declare more than the cap.
+  for (const auto& [type, name] : {std::pair{record_type::auxtrace, "AUXTRACE"},
+                                   std::pair{record_type::header_tracing_data, "TRACING_DATA"}}) {
+    std::string record(48, '\0');
+    record[0] = static_cast<char>(type);
+    record[6] = 48;
+    record[8 + 3] = 1;  // size field 1 << 24: 16 MiB of data
+    std::ofstream(dir / "data.data")
+        << "PERFILE2" << std::string("\x10\0\0\0\0\0\0\0", 8) << record;
+    input = read_input(dir / "data.data", InputLimits::uniform(1 << 20));
+    ASSERT_FALSE(input) << name;
+    EXPECT_NE(input.error().message.find(std::string("a ") + name +
+                                         " record of 16777264 bytes "
+                                         "with its data exceeds the 1 MiB input limit"),
+              std::string::npos)
+        << input.error().message;
+  }
   // A binary proto whose first field declares more bytes than the cap.
   std::ofstream(dir / "len.pb") << std::string("\x0a\xff\xff\xff\xff\x0f", 6) << "abcdef";
   input = read_input(dir / "len.pb", InputLimits::uniform(1 << 20));

@@ -19,6 +19,15 @@ struct ModelSpec {
   bool host_metadata = true;
 };
 
+// A pipe stream's HEADER_FEATURE record payload: the u64 feature id, then the feature's bytes.
+inline std::vector<std::byte> header_feature_payload(std::uint64_t id,
+                                                     const std::vector<std::byte>& bytes) {
+  std::vector<std::byte> payload(8);
+  for (std::size_t i = 0; i < 8; ++i) payload[i] = static_cast<std::byte>(id >> (8 * i));
+  payload.insert(payload.end(), bytes.begin(), bytes.end());
+  return payload;
+}
+
 inline Attr demo_attr(const ModelSpec& spec, std::uint32_t index) {
   Attr a;
   a.type = spec.type;

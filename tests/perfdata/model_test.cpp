@@ -321,10 +321,8 @@ TEST(PerfDataWriter, PipeModeRefusesHeaderRecordsAmongTheRecords) {
   ScratchDir dir;
   Record feature_record;
   feature_record.type = record_type::header_feature;
-  feature_record.payload.resize(8);
-  feature_record.payload[0] = std::byte{feature::hostname};
-  const auto text = encode_feature_string("vm");
-  feature_record.payload.insert(feature_record.payload.end(), text.begin(), text.end());
+  feature_record.payload =
+      test::header_feature_payload(feature::hostname, encode_feature_string("vm"));
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
     ModelSpec spec;
     spec.mode = mode;

@@ -134,11 +134,9 @@ TEST(PipeHeader, FeaturesAfterTheFirstRecordAreNotPlacedOnEitherPath) {
                              std::byte{'I'}, std::byte{'L'}, std::byte{'E'}, std::byte{'2'}});
   put(std::uint64_t{16});
   put_record(record_type::comm, std::vector<std::byte>(24, std::byte{'c'}));
-  std::vector<std::byte> hostname(8);
-  hostname[0] = std::byte{feature::hostname};
-  const auto text = encode_feature_string("vm");
-  hostname.insert(hostname.end(), text.begin(), text.end());
-  put_record(record_type::header_feature, hostname, 0xf800);  // not the order a writer gives
+  put_record(record_type::header_feature,
+             test::header_feature_payload(feature::hostname, encode_feature_string("vm")),
+             0xf800);  // not the order a writer gives
   put_record(record_type::finished_round, {});
   const auto path = dir / "late-features.data";
   {
