@@ -12,7 +12,7 @@
 #include "catalog/sysfs_file.h"
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
-#include "perfdata/record_trailer.h"
+#include "perfdata/record_framing.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/perfdata.h"
 

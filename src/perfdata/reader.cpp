@@ -12,7 +12,7 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
-#include "perfdata/record_trailer.h"
+#include "perfdata/record_framing.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 
@@ -450,9 +450,7 @@ class Parser {
       }
       if (size < 8 || size > bytes.size() - pos) break;
       if (perfdata::carries_trailer(type)) break;
-      if (pipe && (type == record_type::header_attr || type == record_type::header_feature)) {
-        break;
-      }
+      if (pipe && perfdata::is_pipe_header_record(type)) break;
       if (pipe) start_pipe_records();
       RecordView& view = views_[views_used_++];
       view.type = type;
@@ -508,9 +506,7 @@ class Parser {
       }
       r.payload.assign(payload->begin(), payload->end());
       if (!read_trailer(in, r, at)) return false;
-      const bool header_record =
-          pipe && (r.type == record_type::header_attr || r.type == record_type::header_feature);
-      if (header_record) {
+      if (pipe && perfdata::is_pipe_header_record(r.type)) {
         if (!take_pipe_header_record(r, at)) return false;
         if (begun_ && visitor_ != nullptr) {
           name_events();

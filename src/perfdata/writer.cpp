@@ -8,7 +8,7 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata/problems.h"
-#include "perfdata/record_trailer.h"
+#include "perfdata/record_framing.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata.h"
@@ -253,10 +253,8 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
                                   bytes + 8, size));
     }
   }
-  // In a pipe stream the reader takes every HEADER_ATTR and HEADER_FEATURE record into the header
-  // (the ones the writer puts first, and any later one), never into the records.
-  if (state_->options.mode == PerfDataMode::pipe &&
-      (record.type == record_type::header_attr || record.type == record_type::header_feature)) {
+  // The reader would take it into the header, with the ones the writer puts first.
+  if (state_->options.mode == PerfDataMode::pipe && perfdata::is_pipe_header_record(record.type)) {
     return io_error(
         state_->path.string(),
         fmt::format("record index {} (a {} record) would be read as part of a pipe-mode "

@@ -1,6 +1,7 @@
-// Where a record's data outside header.size ends: the one rule the reader's record walk, its
-// pipe framing (input.cpp) and the writer's check share, so that every record the writer emits
-// is read back as it was given.
+// How a byte stream splits into records, as rules the reader's record walk, its pipe framing
+// (input.cpp) and the writer's checks share, so that every record the writer emits is read back
+// as it was given: where a record's data outside header.size ends, and which records of a pipe
+// stream belong to its header.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,12 @@ namespace pmucat::perfdata {
 // header.size; no other record type carries any.
 inline bool carries_trailer(std::uint32_t type) {
   return type == record_type::auxtrace || type == record_type::header_tracing_data;
+}
+
+// A pipe stream's reader takes every HEADER_ATTR and HEADER_FEATURE record into the header,
+// wherever it stands, never into the records.
+inline bool is_pipe_header_record(std::uint32_t type) {
+  return type == record_type::header_attr || type == record_type::header_feature;
 }
 
 // The bytes perf places after a record of `type` whose header is followed by `payload`: an
