@@ -124,9 +124,15 @@ TEST_F(PmudataCli, DeclaredAttrSizeIsCheckedBeforeAllocating) {
 }
 
 // Endless streams through a FIFO: decided from the first bytes, or stopped by the stream cap.
+// A new FIFO for each run: a writer of the run before, not yet gone, could otherwise be the one
+// the reader meets, and close it with nothing written (seen under ASan in CI: "input of 0 bytes").
 TEST_F(PmudataCli, EndlessStreamsAreRefusedEarly) {
-  const auto fifo = dir_ / "fifo";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  int fifos = 0;
+  const auto new_fifo = [&] {
+    const auto fifo = dir_ / ("fifo" + std::to_string(fifos++));
+    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << fifo;
+    return fifo;
+  };
   const struct {
     std::string writer, expected;
   } cases[] = {
@@ -137,6 +143,7 @@ TEST_F(PmudataCli, EndlessStreamsAreRefusedEarly) {
   };
   for (const auto& c : cases) {
     for (const std::string sub : {"info", "check"}) {
+      const auto fifo = new_fifo();
       const auto r = testing::run_command(kMemoryCap + "(timeout 60 sh -c \"" + c.writer + " > " +
                                           quoted(fifo) + "\" 2>/dev/null &); " + kTool + " " + sub +
                                           " " + quoted(fifo));
@@ -145,6 +152,7 @@ TEST_F(PmudataCli, EndlessStreamsAreRefusedEarly) {
     }
   }
   // The cap is the user's to set.
+  const auto fifo = new_fifo();
   const auto r =
       testing::run_command("(timeout 60 sh -c \"yes > " + quoted(fifo) + "\" 2>/dev/null &); " +
                            kTool + " info --max-input-size 1M " + quoted(fifo));
