@@ -13,7 +13,7 @@ std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view
 
 std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics) {
   std::vector<const Pmu*> hybrid;
-  if (semantics != Semantics::perf && catalog.find_pmu("cpu") != nullptr) return hybrid;
+  if (!follows_perf(semantics) && catalog.find_pmu("cpu") != nullptr) return hybrid;
   for (const Pmu& pmu : catalog.pmus()) {
     if (!pmu.name().starts_with("cpu_")) continue;
     const std::optional<CpuList>& cpus = pmu.attributes().cpus;

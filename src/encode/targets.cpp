@@ -61,7 +61,7 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
   if (target.terms.empty()) {
     attr = Attr{};
     attr.type = legacy_type(target);
-    attr.size = options.semantics == Semantics::perf ? kAttrSizeVer7 : kAttrSizeVer8;
+    attr.size = options.semantics == Semantics::perf_6_1 ? kAttrSizeVer7 : kAttrSizeVer8;
     attr.config[0] = target.legacy.config;
     extend(target, attr);
     apply_modifiers(modifiers, attr);

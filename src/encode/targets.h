@@ -105,7 +105,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
                                           const EncodeOptions& options, Visit&& visit,
                                           TryVisit&& try_visit) {
   const Catalog& catalog = lookup.catalog();
-  const bool perf = options.semantics == Semantics::perf;
+  const bool perf = follows_perf(options.semantics);
   std::string_view legacy_name = event.form == SpecForm::pmu_terms ? event.pmu : event.name;
   auto legacy_target = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                            const Pmu* core) {

@@ -22,7 +22,7 @@ std::optional<std::uint32_t> perf_scanned_type(std::string_view text) {
 
 std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Semantics semantics) {
   if (auto type = pmu.type()) return type;
-  if (semantics == Semantics::perf) return perf_scanned_type(pmu.attributes().type_text);
+  if (follows_perf(semantics)) return perf_scanned_type(pmu.attributes().type_text);
   return std::nullopt;
 }
 
