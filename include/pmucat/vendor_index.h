@@ -31,6 +31,7 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/perf_version.h"
 #include "pmucat/vendor_events.h"
 
 namespace pmucat {
@@ -134,7 +135,8 @@ struct VendorIndexSummary {
   std::size_t bytes = 0;
 };
 Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& json_root,
-                                                const std::filesystem::path& index_root);
+                                                const std::filesystem::path& index_root,
+                                                PerfVersion rules = kNewestPerfVersion);
 
 // `path` relative to `root` when it lies under it (generic form), else unchanged: how the index
 // names the JSON files its events came from. Applied to every location of `model`.

@@ -54,7 +54,8 @@ void relativize_vendor_model(VendorModel& model, const fs::path& root) {
 }
 
 Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
-                                                const fs::path& index_root) {
+                                                const fs::path& index_root, PerfVersion rules) {
+  static_cast<void>(rules);  // threaded into load_vendor_model by the jevents-rules change
   VendorIndexSummary summary;
   std::error_code error;
   // Only an earlier index (or nothing) is replaced: stale model files must not survive a

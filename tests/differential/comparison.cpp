@@ -1,3 +1,4 @@
+#include "diff_env.h"
 #include "comparison.h"
 
 #include <fmt/format.h>
@@ -130,7 +131,7 @@ Comparison compare_semantics(const SpecCase& spec_case, const TreeModel& tree,
     }
     const std::string equivalent = override_equivalent(spec_case, tree);
     if (equivalent.empty()) return {Verdict::agree, {}};
-    const OurResult expected = encode_words(catalog, equivalent, Semantics::perf);
+    const OurResult expected = encode_words(catalog, equivalent, oracle_semantics());
     if (same(expected, default_semantics)) {
       return {same(perf_semantics, default_semantics) ? Verdict::agree : Verdict::documented,
               "user-term-overrides-alias"};

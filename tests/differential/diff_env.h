@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <string_view>
+
+#include "pmucat/encode.h"
+#include "pmucat/perf_version.h"
 
 namespace pmucat::differential {
 
@@ -31,5 +35,17 @@ inline bool full_run(const char* variable = "PMUCAT_VENDOR_DIFF_ALL") {
 inline std::uint64_t seed(std::uint64_t fallback = 20261201) {
   return env_number("PMUCAT_DIFF_SEED", fallback);
 }
+
+// The perf release the suites compare with: $PMUCAT_DIFF_PERF_VERSION ("6.1", the default, or
+// "6.12"). ctest runs every differential suite once per release (the `.perf6.12` tests set it).
+// An unknown value is taken as 6.1, and the oracle's own --version check then skips the suite.
+inline PerfVersion oracle_perf_version() {
+  const char* text = std::getenv("PMUCAT_DIFF_PERF_VERSION");
+  if (text == nullptr || *text == '\0') return PerfVersion::v6_1;
+  return parse_perf_version(text).value_or(PerfVersion::v6_1);
+}
+
+// The semantics that must equal the oracle bit for bit.
+inline Semantics oracle_semantics() { return semantics_of(oracle_perf_version()); }
 
 }  // namespace pmucat::differential

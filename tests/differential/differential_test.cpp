@@ -89,7 +89,7 @@ void run_differential(const std::string& label, const fs::path& library_dir,
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const SpecCase& spec_case = cases[i];
     const PerfResult& perf = run.results[i];
-    const OurResult ours = encode_words(*catalog, spec_case.spec, Semantics::perf);
+    const OurResult ours = encode_words(*catalog, spec_case.spec, oracle_semantics());
     const OurResult ours_default = encode_words(*catalog, spec_case.spec, Semantics::pmucat);
     tally.perf_accepted += perf.accepted() ? 1 : 0;
 

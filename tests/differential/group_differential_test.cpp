@@ -127,7 +127,7 @@ TEST(GroupDiff, GroupLeadersMatchPerf) {
   auto catalog = Catalog::open(source);
   ASSERT_TRUE(catalog.has_value());
   EncodeOptions perf61;
-  perf61.semantics = Semantics::perf;
+  perf61.semantics = oracle_semantics();
   perf61.tool = Tool::stat;
   std::size_t accepted = 0, equal = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -180,7 +180,7 @@ TEST(GroupDiff, Perf61AcceptsAnUnclosedGroupAtTheEnd) {
   EXPECT_TRUE(run.results[0].accepted()) << run.results[0].output;
   auto catalog = Catalog::open(source);
   ASSERT_TRUE(catalog.has_value());
-  const auto ours = encode(*catalog, "{cycles", {Semantics::perf, Tool::stat, "", ""});
+  const auto ours = encode(*catalog, "{cycles", {oracle_semantics(), Tool::stat, "", ""});
   ASSERT_FALSE(ours.has_value());
   EXPECT_EQ(ours.error().id, "spec-group-unclosed");
 }

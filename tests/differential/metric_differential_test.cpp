@@ -234,7 +234,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   }
 
   EncodeOptions encode_options;
-  encode_options.semantics = Semantics::perf;
+  encode_options.semantics = oracle_semantics();
   encode_options.tool = Tool::stat;
   std::size_t equal = 0;
   std::size_t perf_stopped = 0;  // of `equal`: perf printed a prefix of pmucat's lists

@@ -1,5 +1,7 @@
 #include "perf_oracle.h"
 
+#include "diff_env.h"
+
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,10 @@
 #include <system_error>
 
 #include "support/command.h"
+
+#ifndef PMUCAT_PERF_6_12_DEFAULT
+#define PMUCAT_PERF_6_12_DEFAULT ".cache/perf-6.12/perf"
+#endif
 
 namespace pmucat::differential {
 namespace fs = std::filesystem;
@@ -211,6 +217,13 @@ PerfResult parse_perf_output(const std::string& output) {
 
 OracleOptions OracleOptions::from_environment() {
   OracleOptions options;
+  options.version = oracle_perf_version();
+  // perf 6.1 is Debian's linux-perf on PATH; perf 6.12 is built by scripts/perf-oracle-6.12.sh
+  // into the checkout's .cache/ ($PMUCAT_PERF_6_12 names another build).
+  if (options.version == PerfVersion::v6_12) {
+    const char* built = std::getenv("PMUCAT_PERF_6_12");
+    options.perf = built != nullptr && *built != '\0' ? built : PMUCAT_PERF_6_12_DEFAULT;
+  }
   if (const char* perf = std::getenv("PMUCAT_PERF"); perf != nullptr && *perf != '\0') {
     options.perf = perf;
   }
@@ -224,7 +237,15 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   if (geteuid() != 0) return "not root: the perf oracle needs a private mount namespace";
   const auto perf = run_command(fmt::format("{} --version 2>&1", shell_quote(options.perf)));
   if (perf.status != 0 || !perf.out.starts_with("perf version")) {
-    return fmt::format("'{}' is not a working perf (install linux-perf)", options.perf);
+    return options.version == PerfVersion::v6_1
+               ? fmt::format("'{}' is not a working perf (install linux-perf)", options.perf)
+               : fmt::format("'{}' is not a working perf (build it with "
+                             "scripts/perf-oracle-6.12.sh)",
+                             options.perf);
+  }
+  if (parse_perf_version(perf.out) != options.version) {
+    return fmt::format("'{}' is {}, not perf {}", options.perf,
+                       perf.out.substr(0, perf.out.find('\n')), to_string(options.version));
   }
   const auto unshare =
       run_command("unshare -m sh -c 'mount --bind /tmp /sys/bus/event_source/devices' 2>&1");

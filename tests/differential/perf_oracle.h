@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmucat/perf_version.h"
 #include "support/scratch_dir.h"
 
 namespace pmucat::differential {
@@ -55,7 +56,12 @@ std::string normalise_attr_line(const std::string& line);
 PerfResult parse_perf_output(const std::string& output);
 
 struct OracleOptions {
-  std::string perf = "perf";  // binary; $PMUCAT_PERF overrides in from_environment()
+  // The release it must be (oracle_unavailable() checks `perf --version`): from_environment()
+  // takes $PMUCAT_DIFF_PERF_VERSION.
+  PerfVersion version = PerfVersion::v6_1;
+  // The binary: `perf` for 6.1, the build of scripts/perf-oracle-6.12.sh for 6.12
+  // ($PMUCAT_PERF_6_12); $PMUCAT_PERF overrides either in from_environment().
+  std::string perf = "perf";
   // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run needs ~30 ms of CPU but
   // spends longer waiting, so more workers than cores pay off.
   unsigned workers = 4;

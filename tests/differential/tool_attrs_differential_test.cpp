@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
@@ -122,7 +123,7 @@ struct Ours {
 
 Ours encode_full(const Catalog& catalog, const std::string& spec, Tool tool) {
   Ours ours;
-  auto encoded = encode(catalog, spec, EncodeOptions{Semantics::perf, tool, {}, {}});
+  auto encoded = encode(catalog, spec, EncodeOptions{oracle_semantics(), tool, {}, {}});
   if (!encoded) {
     ours.error = encoded.error().message;
     return ours;

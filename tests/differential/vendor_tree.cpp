@@ -1,5 +1,7 @@
 #include "vendor_tree.h"
 
+#include "diff_env.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,22 +18,43 @@
 #ifndef PMUCAT_EVENTS_JSON_DIR
 #define PMUCAT_EVENTS_JSON_DIR ""
 #endif
+#ifndef PMUCAT_EVENTS_DIR_BUILD_6_1
+#define PMUCAT_EVENTS_DIR_BUILD_6_1 ""
+#endif
+#ifndef PMUCAT_EVENTS_JSON_DIR_6_1
+#define PMUCAT_EVENTS_JSON_DIR_6_1 ""
+#endif
+#ifndef PMUCAT_EVENTS_VERSION
+#define PMUCAT_EVENTS_VERSION ""
+#endif
 
 namespace pmucat::differential {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The build's table set of the oracle's perf (cmake/PmucatEvents.cmake): 6.1's for perf 6.1,
+// the newest set for perf 6.12 when it is 6.12's; empty when the build has no such set.
+fs::path built_tables(std::string_view newest, std::string_view for_6_1) {
+  if (oracle_perf_version() == PerfVersion::v6_1) return fs::path(for_6_1);
+  if (parse_perf_version(PMUCAT_EVENTS_VERSION) != oracle_perf_version()) return {};
+  return fs::path(newest);
+}
+
+}  // namespace
 
 fs::path events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  return PMUCAT_EVENTS_JSON_DIR;
+  return built_tables(PMUCAT_EVENTS_JSON_DIR, PMUCAT_EVENTS_JSON_DIR_6_1);
 }
 
 fs::path catalog_events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  const fs::path index = PMUCAT_EVENTS_DIR_BUILD;
+  const fs::path index = built_tables(PMUCAT_EVENTS_DIR_BUILD, PMUCAT_EVENTS_DIR_BUILD_6_1);
   return index.empty() ? events_dir() : index;
 }
 
