@@ -32,7 +32,7 @@ packages=(
   python3 python3-jsonschema libxml2-utils
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
-  linux-source-6.1
+  linux-source-6.1 linux-source-6.12
 )
 
 install_missing() {
@@ -59,15 +59,21 @@ if command -v ccache >/dev/null; then
   common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 
-# The vendor JSON event catalogs (the kernel's tools/perf/pmu-events/arch, matching the perf 6.1
-# the differential tests run), extracted once per checkout from linux-source-6.1's tarball into
-# .cache/ (not committed: another project's data) and shared by every build directory.
+# The vendor JSON event catalogs (the kernel's tools/perf/pmu-events/arch) of the two perf
+# releases pmucat follows: linux 6.12's (the default catalog) and 6.1's (--perf-semantics=6.1,
+# the perf 6.1 differential tests), extracted once per checkout from the linux-source tarballs
+# into .cache/ (not committed: another project's data) and shared by every build directory.
 prepare_events() {
-  local tarball=/usr/src/linux-source-6.1.tar.xz
-  [ -f "$tarball" ] || return 0
-  cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-6.1" \
-    -P cmake/PmucatExtractEvents.cmake
-  common_args+=("-DPMUCAT_PMU_EVENTS_DIR=$here/.cache/pmu-events/linux-6.1/arch")
+  local version option
+  for version in 6.12 6.1; do
+    local tarball=/usr/src/linux-source-$version.tar.xz
+    [ -f "$tarball" ] || continue
+    cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-$version" \
+      -P cmake/PmucatExtractEvents.cmake
+    option=-DPMUCAT_PMU_EVENTS_DIR
+    [ "$version" = 6.1 ] && option=-DPMUCAT_PMU_EVENTS_DIR_6_1
+    common_args+=("$option=$here/.cache/pmu-events/linux-$version/arch")
+  done
 }
 
 configure_and_build() {

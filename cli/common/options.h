@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "pmucat/perf_version.h"
+
 namespace pmucat::cli {
 
 struct CommonOptions {
@@ -17,6 +19,9 @@ struct CommonOptions {
   std::optional<std::string> events_dir;
   bool no_events_dir = false;
   std::optional<std::string> cpuid;  // --cpuid ID (perf's PERF_CPUID format); else $PMUCAT_CPUID
+  // The built-in table set to read when nothing names a directory: that perf release's
+  // (--perf-semantics=VERSION); nullopt: the newest (common/vendor.h).
+  std::optional<PerfVersion> tables;
   // --tracefs DIR (a tracefs root holding events/), else $PMUCAT_TRACEFS; unset: tracefs_root()
   // in common/tree.h decides (the capture's, else the live one).
   std::string tracefs;

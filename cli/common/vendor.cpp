@@ -26,17 +26,21 @@ bool holds_catalog(const std::filesystem::path& dir) {
   return std::filesystem::is_directory(dir, error);
 }
 
-// The index installed with the tools, else the one the build generated (a tool run from the
-// build tree). PMUCAT_EVENTS_DIR_FROM_BIN / PMUCAT_EVENTS_DIR_BUILD come from
-// cmake/PmucatEvents.cmake.
-std::optional<std::string> installed_events_dir() {
+// The index of `tables` installed with the tools, else the one the build generated (a tool run
+// from the build tree). The PMUCAT_EVENTS_* paths come from cmake/PmucatEvents.cmake: the newest
+// set (linux PMUCAT_EVENTS_VERSION) and 6.1's.
+std::optional<std::string> installed_events_dir(std::optional<PerfVersion> tables) {
+  const bool want_6_1 =
+      tables == PerfVersion::v6_1 && parse_perf_version(PMUCAT_EVENTS_VERSION) != PerfVersion::v6_1;
+  const std::string from_bin =
+      want_6_1 ? PMUCAT_EVENTS_DIR_FROM_BIN_6_1 : PMUCAT_EVENTS_DIR_FROM_BIN;
+  const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
   std::error_code error;
   const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
-    const std::filesystem::path installed = executable.parent_path() / PMUCAT_EVENTS_DIR_FROM_BIN;
+    const std::filesystem::path installed = executable.parent_path() / from_bin;
     if (holds_catalog(installed)) return installed.lexically_normal().string();
   }
-  const std::string built = PMUCAT_EVENTS_DIR_BUILD;
   if (!built.empty() && holds_catalog(built)) return built;
   return std::nullopt;
 }
@@ -102,7 +106,7 @@ VendorOptions vendor_options(const CommonOptions& options, const std::filesystem
   inputs.env_events_dir = environment("PMUCAT_EVENTS_DIR");
   // Looked for only when nothing else names a directory: it costs a readlink and a stat.
   if (!inputs.option_no_events_dir && !inputs.option_events_dir && !inputs.env_events_dir) {
-    inputs.installed_events_dir = installed_events_dir();
+    inputs.installed_events_dir = installed_events_dir(options.tables);
   }
   inputs.option_cpuid = options.cpuid;
   inputs.env_cpuid = non_empty(environment("PMUCAT_CPUID"));

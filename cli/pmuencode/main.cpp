@@ -9,6 +9,7 @@
 #include "common/app.h"
 #include "common/output_path.h"
 #include "common/pmu_selection.h"
+#include "common/semantics.h"
 #include "common/tree.h"
 #include "pmucat/decode.h"
 #include "pmucat/perfdata.h"
@@ -58,7 +59,8 @@ struct Options {
   bool perf_only = false;
   bool c_initializer = false;
   bool decode = false;
-  bool perf_semantics = false;
+  PerfSemanticsFlag perf_semantics_flag;
+  std::optional<PerfVersion> perf_semantics;  // --perf-semantics[=VERSION], resolved
   std::string for_tool;           // --for: stat or record; empty: the spec's fields only
   std::string output_file;        // -o: also write a perf.data file
   std::vector<std::string> argv;  // for the perf.data CMDLINE feature
@@ -166,7 +168,7 @@ int run(const Options& options) {
   if (options.decode) return run_decode(*catalog, options, printer);
 
   EncodeOptions encode_options;
-  if (options.perf_semantics) encode_options.semantics = Semantics::perf;
+  if (options.perf_semantics) encode_options.semantics = semantics_of(*options.perf_semantics);
   if (!options.metrics.names.empty()) {
     // perf stat parses the metric events: its term rules apply.
     encode_options.tool = Tool::stat;
@@ -226,9 +228,7 @@ int parse_and_run(int argc, char** argv) {
   app.add_flag("--c", options.c_initializer, "Print a C initializer for struct perf_event_attr");
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
-  app.add_flag("--perf-semantics", options.perf_semantics,
-               "OR a user term into the same field of an event alias, as perf 6.1 does, instead "
-               "of overriding it");
+  options.perf_semantics_flag.add_to(app);
   app.add_option("--for", options.for_tool,
                  "Print the full attrs this perf command opens (perf 6.1, default options, a "
                  "workload): sample_type, read_format, freq, disabled, inherit, tracking bits. "
@@ -274,6 +274,10 @@ int parse_and_run(int argc, char** argv) {
        .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "
                    "stderr)"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
+  if (auto status = resolve_semantics_option(options.perf_semantics_flag, options.common,
+                                             options.perf_semantics, "pmuencode")) {
+    return *status;
+  }
   return run(options);
 }
 

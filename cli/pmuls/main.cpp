@@ -12,6 +12,7 @@
 #include "common/ordered_parallel.h"
 #include "common/output_buffer.h"
 #include "common/pmu_selection.h"
+#include "common/semantics.h"
 #include "common/text_wrap.h"
 #include "common/tree.h"
 #include "pmucat/diagnostic_ids.h"
@@ -445,11 +446,18 @@ int parse_and_run(int argc, char** argv) {
                  "Read PMUs for --json on N threads (0, the default: one per CPU, at most 4); "
                  "the output is the same for every N")
       ->check(CLI::Range(0, 256));
+  PerfSemanticsFlag perf_semantics_flag;
+  perf_semantics_flag.add_to(app);
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "unknown PMU, event, metric or metric group, or no event matches --event GLOB, "
                    "--topic, --search"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
+  std::optional<PerfVersion> perf_semantics;
+  if (auto status =
+          resolve_semantics_option(perf_semantics_flag, options.common, perf_semantics, "pmuls")) {
+    return *status;
+  }
   return run(options);
 }
 

@@ -58,7 +58,8 @@ PMUCAT_C_API const char* pmucat_last_error_json(const pmucat_catalog* catalog);
 /* Encoding options (pmucat_set_option). */
 typedef enum pmucat_option {
   /* 0: pmucat semantics (a user term overrides an alias's field; attr size 136),
-   * 1: perf 6.1's (terms OR-ed into their field; attr size 128). Default 0. */
+   * 1: perf 6.1's (terms OR-ed into their field; attr size 128; any value but 0 and 612),
+   * 612: perf 6.12's (as 6.1's but attr size 136 with config3). Default 0. */
   PMUCAT_OPTION_PERF_SEMANTICS = 1,
   /* 0: like perf record (every special term applies to the attr), 1: like perf stat. */
   PMUCAT_OPTION_TOOL_STAT = 2

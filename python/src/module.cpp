@@ -199,7 +199,6 @@ struct PyEncoded {
   py::dict to_dict() const {  // pmuencode --json's object, key for key (the same function)
     return json_to_python(pmucat::cli::encoded_to_json(event)).cast<py::dict>();
   }
-
 };
 
 struct PyPmu {
@@ -260,11 +259,16 @@ pmucat::EncodeOptions encode_options(const std::string& semantics, const std::st
                                      const std::optional<std::string>& default_pmu,
                                      const std::optional<std::string>& tracefs) {
   pmucat::EncodeOptions options;
-  if (semantics == "perf") {
-    options.semantics = pmucat::Semantics::perf;
+  // 'perf' is perf 6.1, as before versions could be named; 'perf-6.1' and 'perf-6.12' name one.
+  if (semantics == "perf" || semantics == "perf-6.1") {
+    options.semantics = pmucat::Semantics::perf_6_1;
+  } else if (semantics == "perf-6.12") {
+    options.semantics = pmucat::Semantics::perf_6_12;
   } else if (semantics != "pmucat") {
     raise_api_error(pmucat::DiagId::api_invalid_argument,
-                    fmt::format("semantics must be 'pmucat' or 'perf', not '{}'", semantics));
+                    fmt::format("semantics must be 'pmucat', 'perf' (perf 6.1), 'perf-6.1' or "
+                                "'perf-6.12', not '{}'",
+                                semantics));
   }
   if (tool == "stat") {
     options.tool = pmucat::Tool::stat;
@@ -695,7 +699,8 @@ PYBIND11_MODULE(_core, m) {
           py::arg("tracefs") = py::none(),
           "Encodes a spec list (\"cpu/event=0x3c/u\", \"{cycles,instructions}:S\") into one "
           "EncodedEvent per perf_event_attr. semantics: 'pmucat' (a user term overrides an "
-          "alias's) or 'perf' (perf 6.1: OR-ed); tool: 'record' or 'stat'. Releases the GIL. "
+          "alias's), 'perf' or 'perf-6.1' (perf 6.1: OR-ed), 'perf-6.12' (perf 6.12); tool: "
+          "'record' or 'stat'. Releases the GIL. "
           "Raises pmucat.Error with the located diagnostic.")
       .def(
           "decode",

@@ -239,7 +239,10 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
     clear_error(handle);
     switch (option) {
       case PMUCAT_OPTION_PERF_SEMANTICS:
-        handle.options.semantics = value != 0 ? pmucat::Semantics::perf : pmucat::Semantics::pmucat;
+        // 1 (and any other non-zero value but 612): perf 6.1, as before versions could be named.
+        handle.options.semantics = value == 0     ? pmucat::Semantics::pmucat
+                                   : value == 612 ? pmucat::Semantics::perf_6_12
+                                                  : pmucat::Semantics::perf_6_1;
         break;
       case PMUCAT_OPTION_TOOL_STAT:
         handle.options.tool = value != 0 ? pmucat::Tool::stat : pmucat::Tool::record;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <utility>
 
 #include "encode/pmu_defaults.h"
@@ -77,7 +78,7 @@ Diagnostic TermEncoder::located_at(const Item& item, bool at_value, std::string_
 Diagnostic TermEncoder::unknown_term(const Item& item) const {
   std::vector<std::string> valid;
   for (const Format& format : pmu_.formats()) valid.push_back(format.name);
-  const std::vector<std::string> specials = special_term_names(options_.tool, !perf_);
+  const std::vector<std::string> specials = special_term_names(options_.tool, !perf61_);
   std::vector<std::string> candidates = valid;
   candidates.insert(candidates.end(), specials.begin(), specials.end());
   if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
@@ -122,7 +123,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
 }
 
 TermLookup TermEncoder::look_up(std::string_view name) const {
-  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, !perf_);
+  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, !perf61_);
 }
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item) const {
@@ -228,11 +229,17 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
     // shaped like a raw value (`read`) is an event when the PMU has one, as in newer perf.
     std::optional<std::string_view> alias_name;
+    if (!perf61_ && perf_ && !is_format && !is_special && term.kind == TermValueKind::none) {
+      if (auto legacy = legacy_term_612(term)) {
+        legacy_ = legacy;
+        continue;
+      }
+    }
     if (names_event_field) {
       alias_name = term.text;
     } else if (!is_format && !is_special) {
       const bool bare = term.kind == TermValueKind::none;
-      const bool one = perf_ && term.kind == TermValueKind::number && term.value == 1;
+      const bool one = perf61_ && term.kind == TermValueKind::number && term.value == 1;
       // raw_term_value() only accepts `r...`: asked only then (it is out of line, and most
       // bare names are event names).
       const bool raw = bare && term.name.size() >= 2 && term.name.front() == 'r' &&
@@ -331,7 +338,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     return unexpected(error_at(
         item, false, DiagId::term_unsupported_word,
         fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
-                    config_word_name(format.spec.word), perf_ ? " in perf 6.1" : "")));
+                    config_word_name(format.spec.word), perf61_ ? " in perf 6.1" : "")));
   }
   std::uint64_t value = term.value;
   switch (term.kind) {
@@ -340,7 +347,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     case TermValueKind::none:
       value = 1;
       // More than one bit set: width() > 1.
-      if ((format.spec.mask & (format.spec.mask - 1)) != 0 && !perf_) {
+      if ((format.spec.mask & (format.spec.mask - 1)) != 0 && !perf61_) {
         Diagnostic d = error_at(item, false, DiagId::term_no_value,
                                 fmt::format("no value assigned for term '{}'", term.name));
         d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
@@ -400,7 +407,7 @@ bool TermEncoder::valid_field_value(const Item& item, std::uint64_t& value) cons
       value = term.value;
       break;
     case TermValueKind::none:
-      if (!perf_ && (spec.mask & (spec.mask - 1)) != 0) return false;
+      if (!perf61_ && (spec.mask & (spec.mask - 1)) != 0) return false;
       value = 1;
       break;
     case TermValueKind::string:
@@ -522,7 +529,7 @@ std::vector<Diagnostic> TermEncoder::word_warnings() const {
         format.path.empty() ? format.name : format.path,
         fmt::format("'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have",
                     pmu_.name(), format.name, config_word_name(format.spec.word),
-                    perf_ ? "perf 6.1" : "this ABI"));
+                    perf61_ ? "perf 6.1" : "this ABI"));
     warnings.push_back(std::move(d));
   }
   return warnings;
@@ -550,6 +557,7 @@ TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOpti
       spec_(spec),
       options_(options),
       perf_(follows_perf(options.semantics)),
+      perf61_(options.semantics == Semantics::perf_6_1),
       words_(options.semantics == Semantics::perf_6_1 ? 3u : kConfigWords),
       scratch_(scratch),
       table_(table),
@@ -562,16 +570,21 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   items_.clear();
   alias_ = nullptr;
   alias_reference_ = nullptr;
+  legacy_.reset();
   counts_ = RoleCounts{};
   if (table_ != nullptr && table_->pmu_type()) {
     attr = table_->start_attr();
   } else {
     attr = Attr{};
     if (auto error = pmu_type(attr)) return error;
-    attr.size = perf_ ? kAttrSizeVer7 : kAttrSizeVer8;
+    attr.size = perf61_ ? kAttrSizeVer7 : kAttrSizeVer8;
     if (default_config_) attr.config = *default_config_;
   }
   if (auto error = expand(terms)) return error;
+  if (legacy_) {
+    attr.type = static_cast<std::uint32_t>(legacy_->type);
+    attr.config[0] = legacy_->config;
+  }
   // The passes below find nothing to do without items of their role (most specs have only
   // format terms), so they are skipped then.
   if (counts_.params > 0) {
@@ -588,6 +601,36 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   // perf stat counts: `S` (sample read) changes nothing in its attr.
   if (options_.tool == Tool::stat) attr.sample_type &= ~sample::read;
   return std::nullopt;
+}
+
+bool TermEncoder::has_event_612(std::string_view name) const {
+  const Event* event = pmu_.find_event(name);
+  if (event == nullptr) return false;
+  if (event->source != EventSource::sysfs) return true;
+  // perf 6.12 reads a PMU's sysfs aliases only when events/<name in lower case> or
+  // events/<name in upper case> exists, so a mixed-case file (power's `L1-dcache-load-misses`)
+  // is not found by this lookup.
+  auto all = [&](auto&& predicate) {
+    return std::all_of(event->name.begin(), event->name.end(), [&](char c) {
+      return !std::isalpha(static_cast<unsigned char>(c)) ||
+             predicate(static_cast<unsigned char>(c));
+    });
+  };
+  return all([](int c) { return std::islower(c) != 0; }) ||
+         all([](int c) { return std::isupper(c) != 0; });
+}
+
+std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) const {
+  const std::optional<LegacyEvent> legacy = find_legacy_event(term.name);
+  if (!legacy) return std::nullopt;
+  if (legacy->type != PerfType::hardware && legacy->type != PerfType::hw_cache) return std::nullopt;
+  if (has_event_612(term.name)) return std::nullopt;
+  // perf_pmu__supports_legacy_cache: core PMUs only (`cpu`, `cpum_cf`, or one with a cpus file).
+  if (legacy->type == PerfType::hw_cache && pmu_.name() != "cpu" && pmu_.name() != "cpum_cf" &&
+      !pmu_.attributes().cpus) {
+    return std::nullopt;
+  }
+  return legacy;
 }
 
 }  // namespace pmucat::encode_detail

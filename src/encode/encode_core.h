@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "encode/legacy_events.h"
 #include "encode/term_items.h"
 #include "encode/term_table.h"
 #include "pmucat/attr.h"
@@ -96,18 +97,27 @@ class TermEncoder {
   std::optional<Diagnostic> apply_fields(Attr& attr);
   std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
   std::optional<Diagnostic> pmu_type(Attr& attr) const;
+  // perf 6.12's legacy terms: a bare hardware (`cycles`) or hardware cache
+  // (`L1-dcache-load-misses`) name in the terms is that legacy event unless the PMU has an
+  // event of the name (perf's lookup: see has_event_612); cache names only on a core PMU.
+  std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
+  bool has_event_612(std::string_view name) const;
 
   const Pmu& pmu_;
   std::string_view owner_kind_ = "PMU";
   std::string_view spec_;
   const EncodeOptions& options_;
-  bool perf_;
+  bool perf_;       // any perf release: terms OR-ed, one pass
+  bool perf61_;     // perf 6.1 itself: no config3, `NAME=1` references, bare multi-bit fields = 1
   unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
   CoreScratch& scratch_;
   TermTable* table_;
   std::vector<Item>& items_;
   const Event* alias_ = nullptr;
   const TermView* alias_reference_ = nullptr;
+  // perf 6.12: the legacy event a term named (legacy_term_612), which replaces the PMU's type
+  // and config before the fields are OR-ed in.
+  std::optional<LegacyEvent> legacy_;
   // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
   // not OR-ed, as perf does for them.
   std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;

@@ -23,7 +23,7 @@ bool perf61_instance_of(std::string_view pmu_name, std::string_view pattern) {
 
 std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pattern,
                                     Semantics semantics) {
-  if (!follows_perf(semantics)) return catalog.match_pmus(pattern);
+  if (semantics != Semantics::perf_6_1) return catalog.match_pmus(pattern);
   if (const Pmu* exact = catalog.find_pmu(pattern)) return {exact};
   std::vector<const Pmu*> matches;
   for (const Pmu& pmu : catalog.pmus()) {

@@ -9,8 +9,8 @@
 
 namespace pmucat::encode_detail {
 
-// The exact PMU if it exists, else its instances. Semantics::pmucat follows newer perf
-// (Catalog::match_pmus: hex suffixes longer than two digits, globs); Semantics::perf follows
+// The exact PMU if it exists, else its instances. Semantics::pmucat and perf_6_12 follow newer
+// perf (Catalog::match_pmus: hex suffixes longer than two digits, globs); perf_6_1 follows
 // perf 6.1: the name plus an optional '_' and a decimal-only suffix (`uncore_` may be left out),
 // no globs.
 std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pattern,

@@ -106,6 +106,8 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
                                           TryVisit&& try_visit) {
   const Catalog& catalog = lookup.catalog();
   const bool perf = follows_perf(options.semantics);
+  // perf 6.1's lexer and PMU matching: later perf (6.12) decides names as pmucat does.
+  const bool perf61 = options.semantics == Semantics::perf_6_1;
   std::string_view legacy_name = event.form == SpecForm::pmu_terms ? event.pmu : event.name;
   auto legacy_target = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                            const Pmu* core) {
@@ -184,7 +186,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
   // the built-in names are core events, and asking every PMU would cost a probe per PMU.
   auto on_legacy_name = [&](const LegacyEvent& legacy) -> std::optional<Diagnostic> {
-    if (perf) return on_legacy(legacy, {}, nullptr);
+    if (perf61) return on_legacy(legacy, {}, nullptr);
     const TermView reference = name_reference();
     const std::span<const TermView> as_term(&reference, 1);
     const auto owners = lookup.core_event_owners(event.name, options.semantics);
@@ -293,7 +295,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       // `cycles/period=1000/`, `r3c/period=1/`: a built-in or raw event with perf's hard-coded
       // terms. perf's lexer decides by the name, before PMUs; pmucat lets a PMU of that name win.
       const Pmu* exact = nullptr;
-      if (!perf) exact = lookup.find_pmu(event.pmu);
+      if (!perf61) exact = lookup.find_pmu(event.pmu);
       if (exact == nullptr) {
         if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.pmu)) {
           if (is_tool_event(event.pmu) && !terms.empty()) {
@@ -308,14 +310,14 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       }
       // perf 6.1's lexer reads a few hyphenated names and any event name it knows (without '-')
       // as an event, before it looks for a PMU of that name.
-      if (perf) {
+      if (perf61) {
         const Perf61NameToken token = perf61_name_token(event.pmu);
         if (token == Perf61NameToken::kernel_event ||
             (token == Perf61NameToken::name && lookup.has_event_owner(event.pmu))) {
           return on_event_with_terms();
         }
       }
-      if (perf && event.pmu.find('-') != std::string_view::npos) {
+      if (perf61 && event.pmu.find('-') != std::string_view::npos) {
         return pmu_hyphen_error(event, spec);
       }
       if (exact == nullptr) exact = lookup.find_pmu(event.pmu);
@@ -350,8 +352,8 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       bool found = false;
       std::optional<Diagnostic> first_failure;
       for (const Pmu& pmu : catalog.pmus()) {
-        const bool selected = perf ? perf61_instance_of(pmu.name(), event.pmu)
-                                   : pmu_name_matches(pmu.name(), event.pmu);
+        const bool selected = perf61 ? perf61_instance_of(pmu.name(), event.pmu)
+                                     : pmu_name_matches(pmu.name(), event.pmu);
         if (!selected) continue;
         selected_any = true;
         auto error = on_pmu(pmu, terms, event.pmu_offset, event.pmu.size(), false);
@@ -364,7 +366,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
         }
       }
       // pmucat (as newer perf): no PMU of that name nor instances of one, but an event.
-      if (!perf && !selected_any && lookup.has_event_owner(event.pmu)) {
+      if (!perf61 && !selected_any && lookup.has_event_owner(event.pmu)) {
         return on_event_with_terms();
       }
       if (!found) return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);

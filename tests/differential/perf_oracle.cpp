@@ -1,7 +1,5 @@
 #include "perf_oracle.h"
 
-#include "diff_env.h"
-
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +12,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "diff_env.h"
 #include "support/command.h"
 
 #ifndef PMUCAT_PERF_6_12_DEFAULT
@@ -51,6 +50,16 @@ std::uint64_t parse_number(const std::string& text) {
   } catch (const std::exception&) {
     return 0;
   }
+}
+
+// perf 6.12 names what some values mean after them: `type 4 (cpu)`, `config 0xc0
+// (inst_retired.any)`, `config 0 (PERF_COUNT_HW_CPU_CYCLES)`. perf 6.1 prints the bare value.
+std::string without_annotation(std::string field) {
+  if (!field.ends_with(')')) return field;
+  const auto open = field.rfind(" (");
+  if (open == std::string::npos) return field;
+  field.erase(open);
+  return field;
 }
 
 std::string last_word(const std::string& line) {
@@ -131,7 +140,7 @@ std::string to_string(const AttrWords& words) {
 }
 
 std::string normalise_attr_line(const std::string& line) {
-  const std::string field = trim_left(line);
+  const std::string field = without_annotation(trim_left(line));
   const auto space = field.find_last_of(' ');
   if (space == std::string::npos || field.starts_with("perf_event_attr:")) return {};
   std::string name = field.substr(0, space);
@@ -165,7 +174,7 @@ PerfResult parse_perf_output(const std::string& output) {
       if (std::string normal = normalise_attr_line(line); !normal.empty()) {
         result.blocks.back().push_back(std::move(normal));
       }
-      const std::string field = trim_left(line);
+      const std::string field = without_annotation(trim_left(line));
       const std::string value = last_word(field);
       const std::string name = field.substr(0, field.find(' '));
       const bool set = parse_number(value) != 0;
@@ -239,9 +248,10 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   if (perf.status != 0 || !perf.out.starts_with("perf version")) {
     return options.version == PerfVersion::v6_1
                ? fmt::format("'{}' is not a working perf (install linux-perf)", options.perf)
-               : fmt::format("'{}' is not a working perf (build it with "
-                             "scripts/perf-oracle-6.12.sh)",
-                             options.perf);
+               : fmt::format(
+                     "'{}' is not a working perf (build it with "
+                     "scripts/perf-oracle-6.12.sh)",
+                     options.perf);
   }
   if (parse_perf_version(perf.out) != options.version) {
     return fmt::format("'{}' is {}, not perf {}", options.perf,

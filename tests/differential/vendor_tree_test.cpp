@@ -1,5 +1,4 @@
 // The vendor differential test's tree and identifier makers, without perf.
-#include "diff_env.h"
 #include "vendor_tree.h"
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "comparison.h"
+#include "diff_env.h"
 #include "pmucat/catalog.h"
 #include "support/scratch_dir.h"
 

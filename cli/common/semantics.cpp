@@ -1,0 +1,104 @@
+#include "common/semantics.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include "common/exit_codes.h"
+
+namespace pmucat::cli {
+
+namespace {
+
+// What `perf --version` prints, or nullopt when there is no perf on PATH.
+std::optional<std::string> perf_version_text() {
+  const std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen("perf --version 2>/dev/null", "r"),
+                                                   pclose);
+  if (!pipe) return std::nullopt;
+  std::string text;
+  std::array<char, 256> buffer{};
+  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe.get()) != nullptr) {
+    text += buffer.data();
+  }
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+std::string known_versions() {
+  std::string list;
+  for (const PerfVersion version : known_perf_versions()) {
+    if (!list.empty()) list += ", ";
+    list += to_string(version);
+  }
+  return list;
+}
+
+}  // namespace
+
+void PerfSemanticsFlag::add_to(CLI::App& app) {
+  // A flag, not an option with an optional value: `--perf-semantics SPEC` must keep SPEC a spec
+  // (scripts written before versions could be named); a version is given as
+  // `--perf-semantics=VERSION`.
+  option_ = app.add_flag(fmt::format("--perf-semantics{{{}}}", to_string(kBarePerfSemantics)),
+                         value_,
+                         fmt::format("Follow perf VERSION bit for bit, given as "
+                                     "--perf-semantics=VERSION ({}; auto: the perf on PATH, by "
+                                     "perf --version; bare: {}): OR a user term into the same "
+                                     "field of an event alias instead of overriding it, perf's "
+                                     "lexer and PMU matching, and that perf's vendor tables "
+                                     "(default: pmucat's semantics and the newest tables, linux "
+                                     "{})",
+                                     known_versions(), to_string(kBarePerfSemantics),
+                                     to_string(kNewestPerfVersion)));
+}
+
+PerfSemanticsOption PerfSemanticsFlag::parsed() const {
+  return {option_ != nullptr && option_->count() > 0, value_};
+}
+
+Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+    const PerfSemanticsOption& option, const std::optional<std::string>& perf_on_path) {
+  if (!option.given) return std::optional<PerfVersion>{};
+  if (option.value.empty()) return std::optional<PerfVersion>{kBarePerfSemantics};
+  if (option.value == "auto") {
+    if (!perf_on_path) {
+      return unexpected(std::string(
+          "--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
+                        known_versions());
+    }
+    const std::string first_line = perf_on_path->substr(0, perf_on_path->find('\n'));
+    if (auto version = parse_perf_version(first_line)) return std::optional<PerfVersion>{version};
+    return unexpected(fmt::format(
+        "--perf-semantics=auto: the perf on PATH says '{}', a release pmucat does not follow "
+        "({}); name the nearest one",
+        first_line, known_versions()));
+  }
+  if (auto version = parse_perf_version(option.value)) return std::optional<PerfVersion>{version};
+  return unexpected(fmt::format("--perf-semantics: '{}' is not a perf release pmucat follows ({}, "
+                                "or auto)",
+                                option.value, known_versions()));
+}
+
+Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+    const PerfSemanticsOption& option) {
+  const bool needs_perf = option.given && option.value == "auto";
+  return resolve_perf_semantics(option, needs_perf ? perf_version_text() : std::nullopt);
+}
+
+std::optional<int> resolve_semantics_option(const PerfSemanticsFlag& flag, CommonOptions& common,
+                                            std::optional<PerfVersion>& version,
+                                            std::string_view tool) {
+  auto resolved = resolve_perf_semantics(flag.parsed());
+  if (!resolved) {
+    fmt::print(stderr, "{}: error: {}\n", tool, resolved.error());
+    return to_int(ExitCode::usage);
+  }
+  version = *resolved;
+  common.tables = *resolved;
+  return std::nullopt;
+}
+
+}  // namespace pmucat::cli
