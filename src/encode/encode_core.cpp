@@ -229,7 +229,7 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
     // shaped like a raw value (`read`) is an event when the PMU has one, as in newer perf.
     std::optional<std::string_view> alias_name;
-    if (!perf61_ && perf_ && !is_format && !is_special && term.kind == TermValueKind::none) {
+    if (!perf61_ && !is_format && !is_special && term.kind == TermValueKind::none) {
       if (auto legacy = legacy_term_612(term)) {
         legacy_ = legacy;
         continue;
@@ -606,7 +606,8 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
 bool TermEncoder::has_event_612(std::string_view name) const {
   const Event* event = pmu_.find_event(name);
   if (event == nullptr) return false;
-  if (event->source != EventSource::sysfs) return true;
+  // pmucat semantics: any event of the name (difference 19 of docs/perf-compat.md).
+  if (!perf_ || event->source != EventSource::sysfs) return true;
   // perf 6.12 reads a PMU's sysfs aliases only when events/<name in lower case> or
   // events/<name in upper case> exists, so a mixed-case file (power's `L1-dcache-load-misses`)
   // is not found by this lookup.
@@ -621,7 +622,7 @@ bool TermEncoder::has_event_612(std::string_view name) const {
 }
 
 std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) const {
-  const std::optional<LegacyEvent> legacy = find_legacy_event(term.name);
+  const std::optional<LegacyEvent> legacy = find_legacy_event_612(term.name);
   if (!legacy) return std::nullopt;
   if (legacy->type != PerfType::hardware && legacy->type != PerfType::hw_cache) return std::nullopt;
   if (has_event_612(term.name)) return std::nullopt;

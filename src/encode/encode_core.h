@@ -97,9 +97,10 @@ class TermEncoder {
   std::optional<Diagnostic> apply_fields(Attr& attr);
   std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
   std::optional<Diagnostic> pmu_type(Attr& attr) const;
-  // perf 6.12's legacy terms: a bare hardware (`cycles`) or hardware cache
-  // (`L1-dcache-load-misses`) name in the terms is that legacy event unless the PMU has an
-  // event of the name (perf's lookup: see has_event_612); cache names only on a core PMU.
+  // perf 6.12's legacy terms (pmucat semantics too): a bare hardware (`cycles`) or hardware
+  // cache (`L1-dcache-load-misses`) name in the terms is that legacy event unless the PMU has an
+  // event of the name (has_event_612: perf 6.12's lookup, or any event for pmucat); cache names
+  // only on a core PMU.
   std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
   bool has_event_612(std::string_view name) const;
 

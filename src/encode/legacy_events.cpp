@@ -198,7 +198,122 @@ std::optional<LegacyEvent> find_cache_event(std::string_view name) {
   return LegacyEvent{PerfType::hw_cache, config};
 }
 
+// perf 6.12's lexer words for a cache event, TYPE[-OPRES[-OPRES]] (its lc_type and
+// lc_op_result): a name is a cache event only when these cover it whole.
+constexpr std::array<std::string_view, 22> kLexerCacheTypes{
+    "L1-dcache", "l1-d",     "l1d",  "L1-data", "L1-icache", "l1-i", "l1i",   "L1-instruction",
+    "LLC",       "L2",       "dTLB", "d-tlb",   "Data-TLB",  "iTLB", "i-tlb", "Instruction-TLB",
+    "branch",    "branches", "bpu",  "btb",     "bpc",       "node"};
+constexpr std::array<std::string_view, 16> kLexerCacheOpResults{"load",
+                                                                "loads",
+                                                                "read",
+                                                                "store",
+                                                                "stores",
+                                                                "write",
+                                                                "prefetch",
+                                                                "prefetches",
+                                                                "speculative-read",
+                                                                "speculative-load",
+                                                                "refs",
+                                                                "Reference",
+                                                                "ops",
+                                                                "access",
+                                                                "misses",
+                                                                "miss"};
+
+// Whether `rest` is (-OPRES){0,left}, trying every word (the words contain '-', so a greedy
+// cut could miss a match).
+bool lexer_op_results(std::string_view rest, int left) {
+  if (rest.empty()) return true;
+  if (left == 0 || rest.front() != '-') return false;
+  rest.remove_prefix(1);
+  for (std::string_view word : kLexerCacheOpResults) {
+    if (rest.starts_with(word) && lexer_op_results(rest.substr(word.size()), left - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool lexer_cache_name_612(std::string_view name) {
+  for (std::string_view type : kLexerCacheTypes) {
+    if (name.starts_with(type) && lexer_op_results(name.substr(type.size()), 2)) return true;
+  }
+  return false;
+}
+
+// perf 6.12's parse_aliases(): the longest spelling (of any row) `text` starts with, ignoring
+// case; the first row wins a tie. Sets `length` to the spelling's length.
+template <class Table>
+std::optional<unsigned> longest_alias_row(std::string_view text, const Table& table,
+                                          std::size_t& length) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  std::optional<unsigned> found;
+  length = 0;
+  for (unsigned row = 0; row < table.size(); ++row) {
+    for (std::string_view spelling : table[row]) {
+      if (spelling.empty() || spelling.size() <= length || text.size() < spelling.size()) continue;
+      bool same = true;
+      for (std::size_t i = 0; i < spelling.size() && same; ++i) {
+        same = lower(text[i]) == lower(spelling[i]);
+      }
+      if (same) {
+        found = row;
+        length = spelling.size();
+      }
+    }
+  }
+  return found;
+}
+
+// perf 6.12's parse_events__decode_legacy_cache(): the type, then up to two words, each an
+// operation (one the type lacks rejects the name) or else a result; each word is the longest
+// spelling the text starts with, and one character after it is skipped. The operation defaults
+// to read, the result to access.
+std::optional<LegacyEvent> find_cache_event_612(std::string_view name) {
+  if (!lexer_cache_name_612(name)) return std::nullopt;
+  std::size_t length = 0;
+  const std::optional<unsigned> type = longest_alias_row(name, kCacheTypes, length);
+  if (!type) return std::nullopt;
+  // perf walks a C string: past its end by one means done.
+  auto advance = [&](std::string_view text, std::size_t by) {
+    return by >= text.size() ? std::string_view{} : text.substr(by);
+  };
+  std::string_view rest = advance(name, length + 1);
+  std::optional<unsigned> op;
+  std::optional<unsigned> result;
+  if (!rest.empty()) {
+    op = longest_alias_row(rest, kCacheOps, length);
+    if (op) {
+      if ((kCacheOpsValid[*type] & (1u << *op)) == 0) return std::nullopt;
+      rest = advance(rest, length + 1);
+    } else {
+      result = longest_alias_row(rest, kCacheResults, length);
+      if (result) rest = advance(rest, length + 1);
+    }
+  }
+  if (!rest.empty()) {
+    if (!op) {
+      op = longest_alias_row(rest, kCacheOps, length);
+      if (op && (kCacheOpsValid[*type] & (1u << *op)) == 0) return std::nullopt;
+    } else if (!result) {
+      result = longest_alias_row(rest, kCacheResults, length);
+    }
+  }
+  const std::uint64_t config =
+      *type | (std::uint64_t{op.value_or(0)} << 8) | (std::uint64_t{result.value_or(0)} << 16);
+  return LegacyEvent{PerfType::hw_cache, config};
+}
+
 }  // namespace
+
+std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  for (const LegacySymbol& entry : kSymbols) {
+    if (entry.name == name || entry.alias == name) return entry.event;
+  }
+  return find_cache_event_612(name);
+}
 
 std::optional<LegacyEvent> find_legacy_event(std::string_view name) {
   if (name.empty()) return std::nullopt;

@@ -23,6 +23,10 @@ struct LegacyEvent {
 // `LLC-prefetches`, `dTLB-loads`: PERF_TYPE_HW_CACHE, config type | op << 8 | result << 16).
 std::optional<LegacyEvent> find_legacy_event(std::string_view name);
 
+// The same as perf 6.12 (and pmucat semantics) read it: a cache name is any that perf 6.12's
+// lexer words cover whole (`branches-loads`), decoded by its longest-spelling rule.
+std::optional<LegacyEvent> find_legacy_event_612(std::string_view name);
+
 // A hardware, software or tool event as perf 6.1's tables have it: perf's name, the alias it
 // lists after `OR` ("" for none), and the attr both spellings encode to.
 struct LegacySymbol {

@@ -146,6 +146,14 @@ void note_perf_fallback(Diagnostic& error, std::span<const std::string> acceptin
                   fmt::join(accepting, ", "), accepting.size() == 1 ? "it" : "them")));
 }
 
+Diagnostic weak_outside_group_error(const EventSpecView& event, std::string_view spec) {
+  Diagnostic d =
+      spec_error(DiagId::modifier_weak_outside_group, spec, event.offset, event.text.size(),
+                 "the weak-group modifier 'W' is for events in a group");
+  d.hint = "put the event in a group ({a,b}:W), or drop the W (perf 6.1 ignored it here)";
+  return d;
+}
+
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec) {
   Diagnostic d = spec_error(DiagId::pmu_name_hyphen, spec, event.pmu_offset, event.pmu.size(),
                             "perf 6.1 cannot parse a PMU name containing '-'");

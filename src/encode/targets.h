@@ -79,6 +79,7 @@ std::string legacy_perf_string(const Target& target, const Attr& attr,
 bool is_tool_event(std::string_view name);
 
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec);
+Diagnostic weak_outside_group_error(const EventSpecView& event, std::string_view spec);
 Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
                              std::string_view spec);
 Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& event,
@@ -108,6 +109,16 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   const bool perf = follows_perf(options.semantics);
   // perf 6.1's lexer and PMU matching: later perf (6.12) decides names as pmucat does.
   const bool perf61 = options.semantics == Semantics::perf_6_1;
+  // Later perf rejects a weak-group modifier on an event of no group ("Weak modifier is for use
+  // with groups"); perf 6.1 ignores it.
+  if (!perf61 && event.modifiers.weak_group && !event.group) {
+    return weak_outside_group_error(event, spec);
+  }
+  // Legacy names as perf 6.12's lexer and decoder read them (`branches-loads`); perf 6.1's for
+  // the other semantics.
+  auto legacy_named = [&](std::string_view name) {
+    return perf61 ? find_legacy_event(name) : find_legacy_event_612(name);
+  };
   std::string_view legacy_name = event.form == SpecForm::pmu_terms ? event.pmu : event.name;
   auto legacy_target = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                            const Pmu* core) {
@@ -237,7 +248,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     return first_failure ? first_failure : unknown_pmu_error(catalog, event, spec);
   };
   auto on_event_name = [&]() -> std::optional<Diagnostic> {
-    if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.name)) {
+    if (const std::optional<LegacyEvent> legacy = legacy_named(event.name)) {
       return on_legacy_name(*legacy);
     }
     const TermView reference = name_reference();
@@ -266,7 +277,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       return std::nullopt;
     }
     if (pmu.find_event(terms[0].name) != nullptr) return std::nullopt;
-    return find_legacy_event(terms[0].name);
+    return legacy_named(terms[0].name);
   };
 
   switch (event.form) {
@@ -297,7 +308,7 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
       const Pmu* exact = nullptr;
       if (!perf61) exact = lookup.find_pmu(event.pmu);
       if (exact == nullptr) {
-        if (const std::optional<LegacyEvent> legacy = find_legacy_event(event.pmu)) {
+        if (const std::optional<LegacyEvent> legacy = legacy_named(event.pmu)) {
           if (is_tool_event(event.pmu) && !terms.empty()) {
             return tool_event_terms_error(event, spec);
           }

@@ -91,6 +91,16 @@ std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree
   return {};
 }
 
+std::vector<Semantics> semantics_matching_oracle() {
+  if (oracle_perf_version() == kNewestPerfVersion) return {oracle_semantics(), Semantics::pmucat};
+  return {oracle_semantics()};
+}
+
+bool counted_without_attr(const PerfResult& perf) {
+  return oracle_perf_version() != PerfVersion::v6_1 && !perf.accepted() &&
+         perf.output.find("Performance counter stats for") != std::string::npos;
+}
+
 OurResult as_perf_prints(const OurResult& ours) {
   if (oracle_perf_version() != PerfVersion::v6_12) return ours;
   OurResult shown = ours;

@@ -31,6 +31,15 @@ struct Comparison {
   std::string reason;  // documented divergence id, or what differs
 };
 
+// The semantics whose results must equal the oracle's in the suites that check both: the
+// oracle's own, and pmucat's when the oracle is the newest perf, whose grammar pmucat follows
+// (against perf 6.1 pmucat's differences are the documented ones).
+std::vector<Semantics> semantics_matching_oracle();
+
+// perf 6.12 counts its tool events (`duration_time`, `user_time`, `system_time`) itself and
+// prints no attr for them: a spec of only those shows as counted without an attr.
+bool counted_without_attr(const PerfResult& perf);
+
 // `ours` as the oracle can see it: perf 6.12 sets config3 but its -vv dump never prints it
 // (perf 6.1 has none), so against 6.12 our config3 is dropped before comparing.
 OurResult as_perf_prints(const OurResult& ours);

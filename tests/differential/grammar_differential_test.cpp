@@ -57,8 +57,14 @@ Tally compare_on_tree(const fs::path& devices, const std::vector<std::string>& s
     ++tally.specs;
     tally.perf_accepted += perf.accepted() ? 1 : 0;
     const OurResult ours = encode_words(*catalog, specs[i], oracle_semantics());
-    const bool equal =
-        ours.accepted() == perf.accepted() && as_perf_prints(ours).attrs == perf.attrs;
+    bool equal = ours.accepted() == perf.accepted() && as_perf_prints(ours).attrs == perf.attrs;
+    if (counted_without_attr(perf)) {
+      // A tool event, which perf 6.12 counts without opening: ours is its software dummy attr.
+      equal = ours.accepted() &&
+              std::all_of(ours.attrs.begin(), ours.attrs.end(), [](const AttrWords& attr) {
+                return attr.type == 1 && attr.config[0] == 9;
+              });
+    }
     EXPECT_TRUE(equal) << specs[i] << ": pmucat "
                        << (ours.accepted() ? describe(ours.attrs) : "rejected: " + ours.error)
                        << "\nperf: " << perf.output;
@@ -210,7 +216,7 @@ TEST(EventTermsDiff, EventNamesWithTermsMatchPerf) {
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const fs::path devices =
       fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices";
-  const std::vector<std::string> specs = {
+  std::vector<std::string> specs = {
       "slots/metric-id=x/",
       "slots//",
       "SLOTS/period=1/u",
@@ -225,12 +231,18 @@ TEST(EventTermsDiff, EventNamesWithTermsMatchPerf) {
       "mem-stores/period=5/",
       "c6-residency/metric-id=x/",
       "energy-pkg//",
-      "cpu/slots,metric-id=a!1b/",
-      "slots/metric-id=s/,topdown-bad-spec/metric-id=topdown!1bad!1spec/"};
+      "cpu/slots,metric-id=a!1b/"};
+  // perf 6.12 puts topdown events in a group led by slots, and after the leader fails to open
+  // (as every event does here) it prints no attr for the members: only perf 6.1 shows both.
+  if (oracle_perf_version() == PerfVersion::v6_1) {
+    specs.push_back("slots/metric-id=s/,topdown-bad-spec/metric-id=topdown!1bad!1spec/");
+  }
   // pmucat lets a user term override the alias's value (difference 1) and reads hyphenated
-  // event names with terms (perf 6.1 takes them for PMU names and fails).
-  const std::set<std::string> default_differs = {"slots/umask=0x1/", "mem-loads/ldlat=30/",
-                                                 "c6-residency/metric-id=x/", "energy-pkg//"};
+  // event names with terms as newer perf does (perf 6.1 takes them for PMU names and fails).
+  std::set<std::string> default_differs = {"slots/umask=0x1/", "mem-loads/ldlat=30/"};
+  if (oracle_perf_version() == PerfVersion::v6_1) {
+    default_differs.insert({"c6-residency/metric-id=x/", "energy-pkg//"});
+  }
   const Tally tally = compare_on_tree(devices, specs, default_differs);
   std::printf("event names with terms: %zu specs, perf accepted %zu, pmucat equal %zu\n",
               tally.specs, tally.perf_accepted, tally.equal);

@@ -157,7 +157,19 @@ PerfResult parse_perf_output(const std::string& output) {
   std::optional<AttrWords> block;
   AttrBits bits;
   std::vector<std::string> other;
+  // Whether the last block printed could be perf 6.12's probe for extended hardware types
+  // (`type 0`, `config` = a PMU type << 32, opened on itself, pid 0): perf_pmus__supports_
+  // extended_type() asks the kernel so before the events of a hybrid machine. Not an event.
+  bool maybe_probe = false;
   while (std::getline(lines, line)) {
+    if (maybe_probe && line.starts_with("sys_perf_event_open: pid 0 ")) {
+      result.attrs.pop_back();
+      result.printed.pop_back();
+      result.blocks.pop_back();
+      maybe_probe = false;
+      continue;
+    }
+    maybe_probe = false;
     if (line.starts_with("perf_event_attr:")) {
       block = AttrWords{};
       result.blocks.emplace_back();
@@ -168,6 +180,8 @@ PerfResult parse_perf_output(const std::string& output) {
       if (line.starts_with("----------")) {
         result.attrs.push_back(*block);
         result.printed.emplace_back(*block, bits);
+        maybe_probe = block->type == 0 && (block->config[0] & 0xffff'ffffu) == 0 &&
+                      (block->config[0] >> 32) != 0;
         block.reset();
         continue;
       }

@@ -537,8 +537,19 @@ TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const PerfResult& perf = run.results[i];
     accepted += perf.accepted() ? 1 : 0;
-    for (const Semantics semantics : {oracle_semantics(), Semantics::pmucat}) {
+    for (const Semantics semantics : semantics_matching_oracle()) {
       const OurResult ours = encode_words(*catalog, specs[i], semantics);
+      if (counted_without_attr(perf)) {
+        // A tool event: its attr is perf's software dummy event, which perf 6.12 never opens.
+        EXPECT_TRUE(ours.accepted() && std::all_of(ours.attrs.begin(), ours.attrs.end(),
+                                                   [](const AttrWords& attr) {
+                                                     return attr.type == 1 && attr.config[0] == 9;
+                                                   }))
+            << specs[i] << ": pmucat " << describe(ours);
+        ++accepted;
+        if (semantics != Semantics::pmucat) ++equal;
+        continue;
+      }
       EXPECT_EQ(ours.accepted(), perf.accepted())
           << specs[i] << ": pmucat " << (ours.accepted() ? describe(ours.attrs) : ours.error)
           << "\nperf: " << perf.output;
