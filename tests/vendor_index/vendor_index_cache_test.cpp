@@ -110,18 +110,24 @@ TEST(VendorIndexCache, MissCompilesThenAHitReadsNoJson) {
   EXPECT_TRUE(fs::exists(no_model->root / "test" / kVendorIndexSysFile));
 }
 
+// Opens the fixture's entry, which must succeed; `compiled`: whether this open must compile it.
+VendorIndexCache::Entry open_expecting(const CacheFixture& f, bool compiled) {
+  auto entry = f.open();
+  EXPECT_TRUE(entry.has_value()) << (entry ? std::string() : render(entry.error()));
+  if (!entry) return {};
+  EXPECT_EQ(entry->compiled, compiled);
+  return std::move(*entry);
+}
+
 TEST(VendorIndexCache, AChangedJsonFileIsANewEntry) {
   CacheFixture f;
-  auto first = f.open();
-  ASSERT_TRUE(first.has_value());
+  const auto first = open_expecting(f, true);
   // A new size (and mtime, ctime).
   f.tree.write("json/x86/testlake/pipeline.json", kMore);
-  auto second = f.open();
-  ASSERT_TRUE(second.has_value()) << render(second.error());
-  EXPECT_TRUE(second->compiled);
-  EXPECT_NE(second->root, first->root);
-  EXPECT_FALSE(fs::exists(first->root));  // the superseded entry is removed
-  expect_entry_is_the_json(second->root, f.json());
+  const auto second = open_expecting(f, true);
+  EXPECT_NE(second.root, first.root);
+  EXPECT_FALSE(fs::exists(first.root));  // the superseded entry is removed
+  expect_entry_is_the_json(second.root, f.json());
   EXPECT_EQ(f.cache_entries().size(), 2U);
 
   // The same size, an old mtime set back: the inode's ctime still moves.
@@ -130,30 +136,17 @@ TEST(VendorIndexCache, AChangedJsonFileIsANewEntry) {
   same_size.replace(same_size.find("Loads."), 6, "Stores");
   f.tree.write("json/x86/testlake/pipeline.json", same_size);
   fs::last_write_time(f.json() / "x86/testlake/pipeline.json", mtime);
-  auto third = f.open();
-  ASSERT_TRUE(third.has_value());
-  EXPECT_TRUE(third->compiled);
-  expect_entry_is_the_json(third->root, f.json());
+  expect_entry_is_the_json(open_expecting(f, true).root, f.json());
 
   // A new file in the model directory, and in a system table's.
   f.tree.write("json/x86/testlake/cache.json", kPipeline);
-  auto fourth = f.open();
-  ASSERT_TRUE(fourth.has_value());
-  EXPECT_TRUE(fourth->compiled);
+  open_expecting(f, true);
   f.tree.write("json/test/soc/sys/more.json", kTestSys);
-  auto fifth = f.open();
-  ASSERT_TRUE(fifth.has_value());
-  EXPECT_TRUE(fifth->compiled);
-  expect_entry_is_the_json(fifth->root, f.json());
+  expect_entry_is_the_json(open_expecting(f, true).root, f.json());
   // A new `sys` directory anywhere under the architecture.
   f.tree.write("json/x86/board/sys/ddr.json", kTestSys);
-  auto sixth = f.open();
-  ASSERT_TRUE(sixth.has_value());
-  EXPECT_TRUE(sixth->compiled);
-  EXPECT_TRUE(fs::exists(sixth->root / "x86" / kVendorIndexSysFile));
-  auto hit = f.open();
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_FALSE(hit->compiled);
+  EXPECT_TRUE(fs::exists(open_expecting(f, true).root / "x86" / kVendorIndexSysFile));
+  open_expecting(f, false);
 }
 
 TEST(VendorIndexCache, ADamagedEntryOrStampIsCompiledAgain) {
