@@ -108,5 +108,6 @@ function(pmucat_test name)
                              PMUCAT_BINARY_DIR="${PROJECT_BINARY_DIR}")
   include(GoogleTest)
   gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} DISCOVERY_TIMEOUT 60
-                       PROPERTIES ENVIRONMENT "PMUCAT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+                       PROPERTIES ENVIRONMENT
+                       "PMUCAT_SOURCE_DIR=${PROJECT_SOURCE_DIR};XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
 endfunction()

@@ -61,6 +61,8 @@ std::string help_footer(const HelpText& help) {
     text += "                     empty: sysfs only)\n";
     text += "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n";
     text += "  PMUCAT_TRACEFS     tracefs root when --tracefs is not given\n";
+    text += "  XDG_CACHE_HOME     where a JSON events directory is compiled once\n";
+    text += "                     (pmucat/vendor-index; default: $HOME/.cache)\n";
   }
   text += "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n";
   text += "\nEXIT STATUS\n";

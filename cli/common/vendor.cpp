@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "pmucat/vendor_events.h"
+#include "pmucat/vendor_index_cache.h"
 
 namespace pmucat::cli {
 namespace {
@@ -91,6 +92,7 @@ VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   } else if (inputs.tree_midr_cpuid) {
     options.cpuid = *inputs.tree_midr_cpuid;
   }
+  if (!options.events_dir.empty() && inputs.index_cache) options.index_cache = *inputs.index_cache;
   // perf 6.1 on arm64: each PMU's identifier from its own CPUs, unless PERF_CPUID names one.
   if (inputs.midr_root && !inputs.option_cpuid && !inputs.env_cpuid) {
     options.midr_root = *inputs.midr_root;
@@ -107,6 +109,11 @@ VendorOptions vendor_options(const CommonOptions& options, const std::filesystem
   // Looked for only when nothing else names a directory: it costs a readlink and a stat.
   if (!inputs.option_no_events_dir && !inputs.option_events_dir && !inputs.env_events_dir) {
     inputs.installed_events_dir = installed_events_dir(options.tables);
+  }
+  // Only a named directory can be a JSON tree: the installed one is an index.
+  if (!inputs.option_no_events_dir && (inputs.option_events_dir || inputs.env_events_dir)) {
+    inputs.index_cache = vendor_index_cache_dir(environment("XDG_CACHE_HOME").value_or(""),
+                                                environment("HOME").value_or(""));
   }
   inputs.option_cpuid = options.cpuid;
   inputs.env_cpuid = non_empty(environment("PMUCAT_CPUID"));

@@ -29,16 +29,21 @@ struct VendorInputs {
   // its sysfs root): the root, and the identifier of its first CPU. Absent on other trees.
   std::optional<std::filesystem::path> midr_root;
   std::optional<std::string> tree_midr_cpuid;
+  // The user's cache of compiled indexes (vendor_index_cache_dir() of $XDG_CACHE_HOME and
+  // $HOME): a JSON events directory is compiled there once. Absent: the JSON is parsed each run.
+  std::optional<std::filesystem::path> index_cache;
 };
 
 // First of: --no-events-dir (none), --events-dir, $PMUCAT_EVENTS_DIR, the installed catalog;
 // an empty directory means none. CPU identifier: --cpuid, $PMUCAT_CPUID, the capture's, the
 // host's for the live tree, the tree's first CPU's MIDR. Without --cpuid or $PMUCAT_CPUID (perf's
 // PERF_CPUID), a tree with MIDR files chooses each PMU's model by its own CPUs (midr_root).
+// The index cache goes with any events directory (a compiled index ignores it).
 VendorOptions choose_vendor_options(const VendorInputs& inputs);
 
 // The same from the process: the options, the environment, the catalog installed beside the
-// executable (../share/pmucat/pmu-events/arch) or the build tree's, the host's identifier.
+// executable (../share/pmucat/pmu-events/arch) or the build tree's, the host's identifier, the
+// user's cache directory.
 // `tree_dir` is the devices folder being read (live when it is the one under /sys).
 VendorOptions vendor_options(const CommonOptions& options, const std::filesystem::path& tree_dir,
                              const std::optional<std::string>& capture_cpuid);

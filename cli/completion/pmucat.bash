@@ -122,10 +122,11 @@ _pmuls() {
             COMPREPLY=($(compgen -P "$prefix" -W 'hw sw tool cache pmu all' -- "${cur##*,}"))
             return ;;
         -j | --jobs | --topic | --search | --metric | --metric-group) return ;;
+        --compile-index) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
-        --metrics --metric-groups --metric-group --metric --details
+        --metrics --metric-groups --metric-group --metric --details --compile-index
         --help --version' -- "$cur"))
 }
 

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "common/tree.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
+#include "pmucat/vendor_index.h"
+#include "pmucat/vendor_index_cache.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_filter.h"
 #include "pmuls/event_listing.h"
@@ -78,6 +81,7 @@ struct Options {
   std::string metric;
   bool details = false;
   unsigned jobs = 0;  // 0: one per CPU this process may use, at most kMaxAutomaticJobs
+  std::optional<std::string> compile_index;  // --compile-index OUT
 };
 
 // Past a few threads the kernel's shared directory and dentry work, not the CPUs, sets the pace
@@ -173,10 +177,37 @@ Diagnostic no_match_error(std::span<const Pmu* const> pmus, const Options& optio
                         "no event matches", std::move(hint));
 }
 
+// --compile-index OUT: the JSON tree of --events-dir (else $PMUCAT_EVENTS_DIR) compiled into an
+// index at OUT, which replaces an earlier index there in one rename and nothing else.
+int compile_index(const Options& options, DiagnosticPrinter& printer) {
+  std::optional<std::string> json_root = options.common.events_dir;
+  if (!json_root) {
+    if (const char* value = std::getenv("PMUCAT_EVENTS_DIR")) json_root = value;
+  }
+  if (!json_root || json_root->empty() || options.common.no_events_dir) {
+    printer.error("--compile-index needs a JSON tree: --events-dir DIR or $PMUCAT_EVENTS_DIR");
+    return to_int(ExitCode::usage);
+  }
+  if (is_vendor_index(*json_root)) {
+    printer.error(fmt::format("{} is a compiled index already, not a JSON tree", *json_root));
+    return to_int(ExitCode::usage);
+  }
+  const auto summary = compile_vendor_index(*json_root, *options.compile_index);
+  if (!summary) {
+    printer.print(summary.error());
+    return to_int(ExitCode::io);
+  }
+  write_stdout(fmt::format("{}: {} architectures, {} models, {} events, {} metrics, {} bytes\n",
+                           *options.compile_index, summary->archs, summary->models, summary->events,
+                           summary->metrics, summary->bytes));
+  return to_int(ExitCode::success);
+}
+
 int run(const Options& options) {
   const ColorMode mode = color_mode(options.common);
   DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuls");
   const Palette stdout_palette{stream_wants_color(mode, stdout)};
+  if (options.compile_index) return compile_index(options, printer);
 
   auto tree = open_tree(options.common);
   if (!tree) {
@@ -448,6 +479,11 @@ int parse_and_run(int argc, char** argv) {
       ->check(CLI::Range(0, 256));
   PerfSemanticsFlag perf_semantics_flag;
   perf_semantics_flag.add_to(app);
+  app.add_option("--compile-index", options.compile_index,
+                 "Compile the JSON tree of --events-dir into a vendor event index at OUT (for "
+                 "shipping tables: --events-dir OUT then parses nothing) and list nothing; an "
+                 "earlier index at OUT is replaced atomically, anything else there is refused")
+      ->type_name("OUT");
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "unknown PMU, event, metric or metric group, or no event matches --event GLOB, "

@@ -204,6 +204,12 @@ struct VendorOptions {
   // cpumask (else cpus) with a readable one; a PMU with neither gets no model. `cpuid` then
   // only names the machine's model (Catalog::vendor_model()). Empty: `cpuid` for every PMU.
   std::filesystem::path midr_root = {};
+  // When `events_dir` is a JSON tree (not a compiled index): a cache directory
+  // (VendorIndexCache, vendor_index_cache.h) where the JSON a catalog reads is compiled once
+  // and found again by later catalogs, which then read it as they read a compiled index.
+  // Empty: the JSON is parsed by every catalog. A cache that cannot be used (unwritable, a
+  // damaged entry) is passed over for the JSON, silently: same events, same diagnostics.
+  std::filesystem::path index_cache = {};
 };
 
 class Catalog {

@@ -31,4 +31,5 @@
 #include "pmucat/tracefs.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
+#include "pmucat/vendor_index_cache.h"
 #include "pmucat/version.h"

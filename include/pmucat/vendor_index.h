@@ -74,6 +74,8 @@ class VendorIndexModel {
   // The model's load diagnostics (files that failed, skipped events, duplicates).
   const std::vector<Diagnostic>& diagnostics() const { return header_.diagnostics; }
   std::size_t size() const { return header_.count; }
+  // The file's length in bytes.
+  std::size_t byte_size() const { return bytes_.size(); }
 
   // The events named `lower_name` (already lower-cased, as VendorEvent::name is), in table order:
   // a binary search over the name section, decoding only the matching records.

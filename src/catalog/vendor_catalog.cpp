@@ -8,7 +8,9 @@
 #include <map>
 
 #include "catalog/sysfs_file.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/terms.h"
+#include "pmucat/vendor_index_cache.h"
 #include "vendor/vendor_numbers.h"
 
 namespace pmucat::detail {
@@ -52,25 +54,69 @@ bool attaches(const VendorEvent& event, const PmuAttachment& pmu) {
 
 VendorCatalog::VendorCatalog(VendorOptions options) : options_(std::move(options)) {}
 
+namespace {
+
+// An index that could not be read: a cache entry with this error is passed over for the JSON.
+bool index_damaged(const Diagnostic& diagnostic) {
+  return diagnostic.id == to_string(DiagId::vendor_index_corrupt) ||
+         diagnostic.id == to_string(DiagId::vendor_index_unreadable);
+}
+
+// What open_vendor_index_model() checks of a model file the cache opened.
+Expected<VendorIndexModel> checked_model(VendorIndexModel model, const VendorModelChoice& choice) {
+  if (model.arch() != choice.arch || model.directory() != choice.row.directory) {
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_index_corrupt,
+                                           choice.row.directory, "a cache entry of another model"));
+  }
+  if (const Diagnostic* failure = model.failure()) return unexpected(*failure);
+  return model;
+}
+
+}  // namespace
+
 const VendorCatalog::Loaded& VendorCatalog::loaded() const {
   std::call_once(once_, [&] {
-    if (options_.events_dir.empty() || options_.cpuid.empty()) return;
-    auto choice = choose_vendor_model(options_.events_dir, options_.cpuid, loaded_.diagnostics);
-    if (!choice) return;
-    loaded_.cpuid = choice->row.cpuid;
-    loaded_.arch = choice->arch;
+    if (options_.events_dir.empty()) return;
+    std::optional<VendorIndexModel> cached_model;
+    std::optional<VendorModelChoice> choice;
+    if (!options_.cpuid.empty()) {
+      choice = choose_vendor_model(options_.events_dir, options_.cpuid, loaded_.diagnostics);
+    }
+    if (choice) {
+      loaded_.cpuid = choice->row.cpuid;
+      loaded_.arch = choice->arch;
+    }
     if (is_vendor_index(options_.events_dir)) {
-      // The compiled index: only the model file's header is read now.
-      auto index =
-          open_vendor_index_model(options_.events_dir, choice->arch, choice->row.directory);
-      if (!index) {
+      loaded_.index_root = options_.events_dir;
+    } else if (!options_.index_cache.empty()) {
+      // The architecture system() reads the tables of: the model's, else the host's.
+      const std::string_view arch = choice ? choice->arch : vendor_host_arch();
+      auto entry = VendorIndexCache(options_.index_cache)
+                       .open(options_.events_dir, arch, choice ? choice->row.directory : "");
+      if (entry) {
+        loaded_.index_root = entry->root;
+        loaded_.cached = true;
+        cached_model = std::move(entry->model);
+      }
+    }
+    if (!choice) return;
+    if (!loaded_.index_root.empty()) {
+      // The compiled index: only the model file's header is read now (the cache has read it).
+      auto index = cached_model ? checked_model(std::move(*cached_model), *choice)
+                                : open_vendor_index_model(loaded_.index_root, choice->arch,
+                                                          choice->row.directory);
+      if (index) {
+        loaded_.diagnostics.insert(loaded_.diagnostics.end(), index->diagnostics().begin(),
+                                   index->diagnostics().end());
+        loaded_.index = std::move(*index);
+        return;
+      }
+      if (!loaded_.cached || !index_damaged(index.error())) {
         loaded_.diagnostics.push_back(std::move(index.error()));
         return;
       }
-      loaded_.diagnostics.insert(loaded_.diagnostics.end(), index->diagnostics().begin(),
-                                 index->diagnostics().end());
-      loaded_.index = std::move(*index);
-      return;
+      loaded_.index_root.clear();  // a damaged cache entry: the JSON says the same
+      loaded_.cached = false;
     }
     auto model = load_vendor_model(options_.events_dir / choice->arch, choice->row.directory);
     if (!model) {
@@ -108,6 +154,10 @@ void VendorCatalog::decode_full() const {
     return;
   }
   auto model = loaded.index->model();
+  if (!model && loaded.cached) {
+    // A cache entry damaged past its header: the JSON it was compiled from says the same.
+    model = load_vendor_model(options_.events_dir / loaded.arch, loaded.index->directory());
+  }
   if (!model) {
     full_.diagnostics.push_back(std::move(model.error()));
     return;
@@ -150,20 +200,27 @@ const VendorCatalog::System& VendorCatalog::system() const {
       system_.diagnostics.insert(system_.diagnostics.end(), table.diagnostics.begin(),
                                  table.diagnostics.end());
     };
-    const bool index = is_vendor_index(options_.events_dir);
     for (const std::string& arch : archs) {
       if (arch.empty()) continue;
-      if (!index) {
+      if (loaded.index_root.empty()) {
         take(load_vendor_sys_tables(options_.events_dir / arch));
         continue;
       }
-      auto file = open_vendor_index_sys(options_.events_dir, arch);
+      auto file = open_vendor_index_sys(loaded.index_root, arch);
+      if (!file && loaded.cached) {
+        take(load_vendor_sys_tables(options_.events_dir / arch));  // a damaged cache entry
+        continue;
+      }
       if (!file) {
         system_.diagnostics.push_back(std::move(file.error()));
         continue;
       }
       if (!*file) continue;
       auto table = (*file)->model();
+      if (!table && loaded.cached) {
+        take(load_vendor_sys_tables(options_.events_dir / arch));
+        continue;
+      }
       if (!table) {
         system_.diagnostics.push_back(std::move(table.error()));
         continue;
@@ -224,6 +281,17 @@ VendorCatalog::Named VendorCatalog::look_up(const std::string& lower) const {
   const Loaded& loaded = this->loaded();
   if (loaded.index) {
     auto events = loaded.index->named(lower);
+    if (!events && loaded.cached) {
+      // A cache entry damaged past its header: the whole model, which full() then reads
+      // from the JSON.
+      std::vector<VendorEvent> from_json;
+      if (const auto& model = full().model) {
+        for (const VendorEvent& event : model->events) {
+          if (event.name == lower) from_json.push_back(event);
+        }
+      }
+      events = std::move(from_json);
+    }
     if (!events) return unexpected(std::move(events.error()));
     for (VendorEvent& event : *events) {
       result.push_back(std::make_shared<const VendorEvent>(std::move(event)));

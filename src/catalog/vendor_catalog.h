@@ -34,7 +34,8 @@ PmuAttachment attachment_of(std::string_view name, const PmuAttributes& attribut
 bool attaches(const VendorEvent& event, const PmuAttachment& pmu);
 
 // The vendor events of one catalog. `events_dir` is either a JSON tree (the whole model is parsed
-// on first use: the slower path) or a compiled index (vendor_index.h: a lookup by name decodes
+// on first use: the slower path, unless the index cache gives a compiled entry of it) or a
+// compiled index (vendor_index.h: a lookup by name decodes
 // only that name's records; the whole model is decoded only for a listing).
 class VendorCatalog {
  public:
@@ -50,6 +51,10 @@ class VendorCatalog {
     std::shared_ptr<const VendorModel> model;
     // (lower-cased name, index into model->events), sorted by name then table order.
     std::vector<std::pair<std::string_view, std::size_t>> by_name;
+    // The compiled index read: events_dir itself, or the cache's entry for a JSON tree
+    // (VendorOptions::index_cache); empty: the JSON is parsed.
+    std::filesystem::path index_root;
+    bool cached = false;  // index_root is the cache's
     // Compiled index: the model's file, opened (its header and diagnostics read).
     std::optional<VendorIndexModel> index;
     std::vector<Diagnostic> diagnostics;

@@ -1,7 +1,14 @@
 // Building an index root from a JSON tree (the build's generator, tools/vendor-index).
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -9,7 +16,9 @@
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index.h"
+#include "pmucat/vendor_index_cache.h"
 #include "vendor/text_file.h"
+#include "vendor_index/compile.h"
 
 namespace pmucat {
 namespace {
@@ -19,13 +28,6 @@ namespace fs = std::filesystem;
 Diagnostic unwritable(const fs::path& path, std::string_view what) {
   return make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, path.string(),
                               fmt::format("cannot write the index: {}", what));
-}
-
-bool write_text(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  return static_cast<bool>(out);
 }
 
 void relativize(std::string& file, std::string_view prefix) {
@@ -52,6 +54,56 @@ void relativize_vendor_model(VendorModel& model, const fs::path& root) {
   for (VendorMetric& metric : model.metrics) relativize(metric.location.file, prefix);
   for (Diagnostic& diagnostic : model.diagnostics) relativize(diagnostic, prefix);
 }
+
+namespace vendor_index {
+
+bool write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  return static_cast<bool>(out);
+}
+
+CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch,
+                                std::string_view directory, bool relative) {
+  CompiledFile file;
+  auto model = load_vendor_model(json_root / arch, directory);
+  if (!model) {
+    Diagnostic failure = std::move(model).error();
+    if (relative) relativize(failure, root_prefix(json_root));
+    file.bytes = encode_vendor_index_failure(arch, directory, failure);
+    return file;
+  }
+  if (relative) relativize_vendor_model(*model, json_root);
+  file.events = model->events.size();
+  file.metrics = model->metrics.size();
+  file.bytes = encode_vendor_index_model(*model);
+  return file;
+}
+
+std::optional<CompiledFile> compile_sys_file(const fs::path& json_root, std::string_view arch,
+                                             bool relative) {
+  VendorModel tables = load_vendor_sys_tables(json_root / arch);
+  if (tables.events.empty() && tables.diagnostics.empty()) return std::nullopt;
+  if (relative) relativize_vendor_model(tables, json_root);
+  CompiledFile file;
+  file.events = tables.events.size();
+  file.metrics = tables.metrics.size();
+  file.bytes = encode_vendor_index_model(tables);
+  return file;
+}
+
+std::optional<fs::path> temporary_sibling(const fs::path& target) {
+  std::string name = target.string() + ".tmp.XXXXXX";
+  if (::mkdtemp(name.data()) == nullptr) return std::nullopt;
+  return fs::path(name);
+}
+
+std::string marker_text() {
+  return fmt::format("pmucat-vendor-index {}\n", kVendorIndexVersion);
+}
+
+}  // namespace vendor_index
 
 Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
                                                 const fs::path& index_root, PerfVersion rules) {
@@ -81,7 +133,6 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
                                            json_root.string(), error.message()));
   }
   std::sort(archs.begin(), archs.end());
-  const std::string prefix = root_prefix(json_root);
 
   for (const std::string& arch : archs) {
     const fs::path mapfile_path = json_root / arch / "mapfile.csv";
@@ -94,7 +145,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     if (!fs::create_directories(arch_out, error) && error) {
       return unexpected(unwritable(arch_out, error.message()));
     }
-    if (!write_text(arch_out / "mapfile.csv", *mapfile_text)) {
+    if (!vendor_index::write_file(arch_out / "mapfile.csv", *mapfile_text)) {
       return unexpected(unwritable(arch_out / "mapfile.csv", "write failed"));
     }
     ++summary.archs;
@@ -102,21 +153,15 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     std::set<std::string> done;
     for (const MapfileRow& row : mapfile.rows) {
       if (!done.insert(row.directory).second) continue;
-      auto model = load_vendor_model(json_root / arch, row.directory);
-      std::string bytes;
-      if (model) {
-        relativize_vendor_model(*model, json_root);
-        summary.events += model->events.size();
-        summary.metrics += model->metrics.size();
-        bytes = encode_vendor_index_model(*model);
-      } else {
-        Diagnostic failure = std::move(model).error();
-        relativize(failure, prefix);
-        bytes = encode_vendor_index_failure(arch, row.directory, failure);
-      }
+      const vendor_index::CompiledFile file =
+          vendor_index::compile_model_file(json_root, arch, row.directory, true);
+      summary.events += file.events;
+      summary.metrics += file.metrics;
       const fs::path out = arch_out / vendor_index_file_name(row.directory);
-      if (!write_text(out, bytes)) return unexpected(unwritable(out, "write failed"));
-      summary.bytes += bytes.size();
+      if (!vendor_index::write_file(out, file.bytes)) {
+        return unexpected(unwritable(out, "write failed"));
+      }
+      summary.bytes += file.bytes.size();
       ++summary.models;
     }
   }
@@ -128,25 +173,61 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
   }
   std::sort(all_archs.begin(), all_archs.end());
   for (const std::string& arch : all_archs) {
-    VendorModel tables = load_vendor_sys_tables(json_root / arch);
-    if (tables.events.empty() && tables.diagnostics.empty()) continue;
-    relativize_vendor_model(tables, json_root);
+    const std::optional<vendor_index::CompiledFile> file =
+        vendor_index::compile_sys_file(json_root, arch, true);
+    if (!file) continue;
     const fs::path arch_out = index_root / arch;
     if (!fs::create_directories(arch_out, error) && error) {
       return unexpected(unwritable(arch_out, error.message()));
     }
-    const std::string bytes = encode_vendor_index_model(tables);
     const fs::path out = arch_out / kVendorIndexSysFile;
-    if (!write_text(out, bytes)) return unexpected(unwritable(out, "write failed"));
-    summary.events += tables.events.size();
-    summary.metrics += tables.metrics.size();
-    summary.bytes += bytes.size();
+    if (!vendor_index::write_file(out, file->bytes)) {
+      return unexpected(unwritable(out, "write failed"));
+    }
+    summary.events += file->events;
+    summary.metrics += file->metrics;
+    summary.bytes += file->bytes.size();
   }
   // The marker last: an interrupted build leaves a directory that is not taken for an index.
   const fs::path marker = index_root / kVendorIndexMarker;
-  if (!write_text(marker, fmt::format("pmucat-vendor-index {}\n", kVendorIndexVersion))) {
+  if (!vendor_index::write_file(marker, vendor_index::marker_text())) {
     return unexpected(unwritable(marker, "write failed"));
   }
+  return summary;
+}
+
+Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
+                                                  const fs::path& index_root) {
+  // lstat: a symlink is refused as itself, never followed to a directory it names.
+  struct stat status {};
+  const bool exists = ::lstat(index_root.c_str(), &status) == 0;
+  if (!exists && errno != ENOENT) return unexpected(unwritable(index_root, std::strerror(errno)));
+  std::error_code error;
+  if (exists && !S_ISDIR(status.st_mode)) {
+    return unexpected(unwritable(index_root, "not a directory (it is never replaced)"));
+  }
+  if (exists && !fs::is_empty(index_root, error) && !is_vendor_index(index_root)) {
+    return unexpected(unwritable(index_root, "the directory is not empty and not an index"));
+  }
+  const auto temporary = vendor_index::temporary_sibling(index_root);
+  if (!temporary) return unexpected(unwritable(index_root, std::strerror(errno)));
+  auto summary = write_vendor_index(json_root, *temporary);
+  if (!summary) {
+    fs::remove_all(*temporary, error);
+    return summary;
+  }
+  // Missing or empty: a rename puts the new index in place. An earlier index: exchanged with the
+  // new one in one step, then removed.
+  const bool replaced = exists && !fs::is_empty(index_root, error);
+  const int renamed = replaced ? ::renameat2(AT_FDCWD, temporary->c_str(), AT_FDCWD,
+                                             index_root.c_str(), RENAME_EXCHANGE)
+                               : ::rename(temporary->c_str(), index_root.c_str());
+  if (renamed != 0) {
+    const int rename_error = errno;
+    fs::remove_all(*temporary, error);
+    return unexpected(unwritable(index_root, std::strerror(rename_error)));
+  }
+  if (replaced) fs::remove_all(*temporary, error);  // the earlier index, now at the temporary
   return summary;
 }
 

@@ -222,6 +222,8 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
             "                     empty: sysfs only)\n"
             "  PMUCAT_CPUID       CPU identifier when --cpuid is not given\n"
             "  PMUCAT_TRACEFS     tracefs root when --tracefs is not given\n"
+            "  XDG_CACHE_HOME     where a JSON events directory is compiled once\n"
+            "                     (pmucat/vendor-index; default: $HOME/.cache)\n"
             "  NO_COLOR           set to a non-empty value: no colour with --color=auto\n"
             "\n"
             "EXIT STATUS\n"

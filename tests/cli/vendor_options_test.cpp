@@ -43,6 +43,17 @@ TEST(ChooseVendorOptions, MidrFilesChooseEachPmusModelUnlessAnIdentifierIsGiven)
   EXPECT_TRUE(choose_vendor_options(inputs).midr_root.empty());
 }
 
+// The index cache goes with any events directory, and with none when there is no directory.
+TEST(ChooseVendorOptions, TheIndexCacheGoesWithAnEventsDirectory) {
+  VendorInputs inputs = everything();
+  inputs.index_cache = "/home/u/.cache/pmucat/vendor-index";
+  EXPECT_EQ(choose_vendor_options(inputs).index_cache, "/home/u/.cache/pmucat/vendor-index");
+  inputs.option_no_events_dir = true;
+  EXPECT_TRUE(choose_vendor_options(inputs).index_cache.empty());
+  inputs = everything();
+  EXPECT_TRUE(choose_vendor_options(inputs).index_cache.empty());  // no cache directory
+}
+
 TEST(ChooseVendorOptions, NothingGivenIsSysfsOnly) {
   const VendorOptions chosen = choose_vendor_options({});
   EXPECT_TRUE(chosen.events_dir.empty());

@@ -8,12 +8,14 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/vendor_index.h"
+#include "pmucat/vendor_index_cache.h"
 #include "support/temp_tree.h"
 
 namespace pmucat {
 namespace {
 
 using testing::TempTree;
+namespace fs = std::filesystem;
 
 constexpr std::string_view kPipeline = R"([
   {"EventCode": "0xc0", "EventName": "INST_RETIRED.ANY", "BriefDescription": "Instructions.",
@@ -111,9 +113,22 @@ struct Fixture {
     auto summary = write_vendor_index(tree.path("json"), tree.path("index"));
     EXPECT_TRUE(summary.has_value());
   }
-  Catalog open(std::string_view events) const {
-    return std::move(
-        Catalog::open(tree.path("devices"), {tree.path(events), "GenuineIntel-6-8F-8"}).value());
+  // `events`: "json", "index", or "cached": the JSON tree through the index cache, compiled
+  // beforehand (the catalog's own cache would not publish files written this recently).
+  Catalog open(std::string_view events, std::string cpuid = "GenuineIntel-6-8F-8") const {
+    VendorOptions options{tree.path(events), std::move(cpuid)};
+    if (events == "cached") {
+      options.events_dir = tree.path("json");
+      options.index_cache = tree.path("cache");
+      warm_cache();
+    }
+    return std::move(Catalog::open(tree.path("devices"), std::move(options)).value());
+  }
+  void warm_cache() const {
+    const VendorIndexCache cache(tree.path("cache"), {.settle{}});
+    for (const std::string_view directory : {"testlake", ""}) {
+      EXPECT_TRUE(cache.open(tree.path("json"), "x86", directory).has_value());
+    }
   }
   TempTree tree;
 };
@@ -204,8 +219,7 @@ TEST_P(BothForms, SystemTablesAttachByIdentifier) {
   Fixture f;
   for (const char* cpuid : {"GenuineIntel-6-8F-8", ""}) {
     SCOPED_TRACE(cpuid);
-    const Catalog catalog =
-        std::move(Catalog::open(f.tree.path("devices"), {f.tree.path(GetParam()), cpuid}).value());
+    const Catalog catalog = f.open(GetParam(), cpuid);
     const Event* writes = catalog.find_pmu("uncore_sysddr_0")->find_event("SYSDDR.WRITE_CYCLES");
     ASSERT_NE(writes, nullptr);
     EXPECT_EQ(writes->source, EventSource::json);
@@ -259,7 +273,7 @@ TEST_P(BothForms, MetricsOfTheModelInTableOrder) {
   EXPECT_TRUE(none.vendor_metric_groups().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index"));
+INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index", "cached"));
 
 TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
   Fixture f;
@@ -290,6 +304,53 @@ TEST(VendorIndexCatalog, CorruptModelFileIsADiagnosticNotACrash) {
   const auto diagnostics = catalog.vendor_diagnostics();
   ASSERT_FALSE(diagnostics.empty());
   EXPECT_EQ(diagnostics.back().id, "vendor-index-corrupt");
+}
+
+// The index cache gives the JSON's catalog: every event of every PMU, locations (the JSON files'
+// paths, as given) and diagnostics; a warm cache is used as it is (no entry added), and a damaged
+// entry or an unusable cache directory changes nothing the catalog answers.
+TEST(VendorIndexCatalog, TheIndexCacheGivesTheJsonsCatalog) {
+  Fixture f;
+  const Catalog json = f.open("json");
+  auto expect_same_catalog = [&](const Catalog& other, const std::string& where) {
+    SCOPED_TRACE(where);
+    ASSERT_NE(other.vendor_model(), nullptr);
+    EXPECT_EQ(other.vendor_model()->events, json.vendor_model()->events);
+    EXPECT_EQ(other.vendor_model()->metrics, json.vendor_model()->metrics);
+    EXPECT_EQ(std::vector<Diagnostic>(other.vendor_diagnostics().begin(),
+                                      other.vendor_diagnostics().end()),
+              std::vector<Diagnostic>(json.vendor_diagnostics().begin(),
+                                      json.vendor_diagnostics().end()));
+    ASSERT_EQ(other.pmus().size(), json.pmus().size());
+    for (std::size_t i = 0; i < json.pmus().size(); ++i) {
+      const auto& expected = json.pmus()[i].events();
+      const auto& got = other.pmus()[i].events();
+      ASSERT_EQ(got.size(), expected.size()) << json.pmus()[i].name();
+      for (std::size_t e = 0; e < got.size(); ++e) {
+        expect_same_event(got[e], expected[e], json.pmus()[i].name());
+        EXPECT_EQ(got[e].path, expected[e].path);  // the JSON file's own path
+      }
+    }
+  };
+  const Catalog cached = f.open("cached");
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(f.tree.path("cache"))) entries.push_back(entry);
+  expect_same_catalog(cached, "warm cache");
+  std::vector<fs::path> after;
+  for (const auto& entry : fs::directory_iterator(f.tree.path("cache"))) after.push_back(entry);
+  EXPECT_EQ(after.size(), entries.size());  // a hit: nothing compiled
+
+  // Every model file of the cache damaged: the catalog reads the JSON instead.
+  for (const auto& entry : fs::recursive_directory_iterator(f.tree.path("cache"))) {
+    if (entry.path().extension() == ".pmuidx") testing::write_text(entry.path(), "garbage");
+  }
+  VendorOptions options{f.tree.path("json"), "GenuineIntel-6-8F-8"};
+  options.index_cache = f.tree.path("cache");
+  expect_same_catalog(Catalog::open(f.tree.path("devices"), options).value(), "damaged entry");
+
+  f.tree.write("file", "x");
+  options.index_cache = f.tree.path("file/cache");
+  expect_same_catalog(Catalog::open(f.tree.path("devices"), options).value(), "unusable cache");
 }
 
 }  // namespace
