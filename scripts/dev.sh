@@ -32,7 +32,7 @@ packages=(
   python3 python3-jsonschema libxml2-utils
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
-  linux-source-6.1 linux-source-6.12
+  linux-source-6.1 linux-source-6.12 flex bison libelf-dev xz-utils
 )
 
 install_missing() {
@@ -94,6 +94,8 @@ case "${1:-}" in
     install_missing
     prepare_events
     configure_and_build
+    # The second oracle of the differential tests, built once per checkout (~2.5 min).
+    PMUCAT_NO_INSTALL=${PMUCAT_NO_INSTALL:-0} bash scripts/perf-oracle-6.12.sh >/dev/null
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
   build)
@@ -104,6 +106,7 @@ case "${1:-}" in
   asan)
     install_missing
     prepare_events
+    PMUCAT_NO_INSTALL=${PMUCAT_NO_INSTALL:-0} bash scripts/perf-oracle-6.12.sh >/dev/null
     # clang 14, so the project is built warning-free by both compilers, and so the same objects
     # carry libFuzzer's coverage hooks (-fsanitize=fuzzer-no-link): this one build runs the
     # suite under the sanitizers and gives the fuzz targets .ci/run runs. -O1 without full debug

@@ -72,6 +72,7 @@ std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path&
 
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   VendorOptions options;
+  options.rules = inputs.tables.value_or(kNewestPerfVersion);
   if (!inputs.option_no_events_dir) {
     if (inputs.option_events_dir) {
       options.events_dir = *inputs.option_events_dir;
@@ -110,6 +111,7 @@ VendorOptions vendor_options(const CommonOptions& options, const std::filesystem
   if (!inputs.option_no_events_dir && !inputs.option_events_dir && !inputs.env_events_dir) {
     inputs.installed_events_dir = installed_events_dir(options.tables);
   }
+  inputs.tables = options.tables;
   // Only a named directory can be a JSON tree: the installed one is an index.
   if (!inputs.option_no_events_dir && (inputs.option_events_dir || inputs.env_events_dir)) {
     inputs.index_cache = vendor_index_cache_dir(environment("XDG_CACHE_HOME").value_or(""),

@@ -14,6 +14,7 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
+#include "pmucat/perf_version.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_events.h"
 
@@ -210,6 +211,9 @@ struct VendorOptions {
   // Empty: the JSON is parsed by every catalog. A cache that cannot be used (unwritable, a
   // damaged entry) is passed over for the JSON, silently: same events, same diagnostics.
   std::filesystem::path index_cache = {};
+  // Whose jevents rules turn a JSON tree's events into event strings (a compiled index carries
+  // the rules it was built with): the perf release being followed, the newest by default.
+  PerfVersion rules = kNewestPerfVersion;
 };
 
 class Catalog {

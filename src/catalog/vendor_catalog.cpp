@@ -92,7 +92,8 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
       // The architecture system() reads the tables of: the model's, else the host's.
       const std::string_view arch = choice ? choice->arch : vendor_host_arch();
       auto entry = VendorIndexCache(options_.index_cache)
-                       .open(options_.events_dir, arch, choice ? choice->row.directory : "");
+                       .open(options_.events_dir, arch, choice ? choice->row.directory : "",
+                             options_.rules);
       if (entry) {
         loaded_.index_root = entry->root;
         loaded_.cached = true;

@@ -193,11 +193,11 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     return reference;
   };
   auto name_reference = [&]() { return term_reference(event.name, event.offset); };
-  // A bare name that is also a built-in event: perf 6.1 takes the built-in event. pmucat (and
-  // perf >= 6.10) prefer a sysfs or JSON event of that name, looked for on the core PMUs only:
+  // A bare name that is also a built-in event: perf (6.1 and 6.12) takes the built-in event.
+  // pmucat prefers a sysfs or JSON event of that name, looked for on the core PMUs only:
   // the built-in names are core events, and asking every PMU would cost a probe per PMU.
   auto on_legacy_name = [&](const LegacyEvent& legacy) -> std::optional<Diagnostic> {
-    if (perf61) return on_legacy(legacy, {}, nullptr);
+    if (perf) return on_legacy(legacy, {}, nullptr);
     const TermView reference = name_reference();
     const std::span<const TermView> as_term(&reference, 1);
     const auto owners = lookup.core_event_owners(event.name, options.semantics);

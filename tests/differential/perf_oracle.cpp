@@ -146,6 +146,9 @@ std::string normalise_attr_line(const std::string& line) {
   std::string name = field.substr(0, space);
   while (!name.empty() && name.back() == ' ') name.pop_back();
   if (name.empty()) return {};
+  // perf 6.1 prints no field that is zero; perf 6.12 prints `config 0` when it can name it
+  // (`config 0 (PERF_COUNT_SW_CPU_CLOCK)`): a zero is no field in both.
+  if (field.substr(space + 1) == "0") return {};
   return name + ' ' + field.substr(space + 1);
 }
 

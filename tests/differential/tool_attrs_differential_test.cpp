@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "diff_env.h"
+#include "comparison.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
@@ -212,6 +213,11 @@ void run_tool(Tool tool) {
     restore_materialised_types(run.results[i]);
     const std::vector<Block> theirs = perf_blocks(run.results[i]);
     const Ours ours = encode_full(*catalog, specs[i], tool);
+    if (counted_without_attr(run.results[i])) {
+      // A tool event perf 6.12 counts without opening: nothing of its attr to compare.
+      EXPECT_TRUE(ours.error.empty()) << specs[i] << ": pmucat " << ours.error;
+      continue;
+    }
     accepted += theirs.empty() ? 0 : 1;
     EXPECT_EQ(ours.error.empty(), !theirs.empty())
         << specs[i] << ": pmucat " << (ours.error.empty() ? show(ours.blocks) : ours.error)
