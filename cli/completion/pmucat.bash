@@ -127,6 +127,7 @@ _pmuls() {
     COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
         --metrics --metric-groups --metric-group --metric --details --compile-index
+        --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12 --perf-semantics=auto
         --help --version' -- "$cur"))
 }
 
@@ -144,7 +145,8 @@ _pmuencode() {
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
-            --pmu --perf --c --decode --perf-semantics --for --output --metrics --metric-no-group
+            --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
+            --perf-semantics=auto --for --output --metrics --metric-no-group
             --metric-no-merge --nmi-watchdog --literal --help --version' -- "$cur"))
         return
     fi

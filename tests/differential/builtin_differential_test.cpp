@@ -64,7 +64,7 @@ Tally compare(const std::vector<std::string>& specs, const OracleOptions& option
     const PerfResult& perf = run.results[i];
     ++tally.specs;
     tally.accepted += perf.accepted() ? 1 : 0;
-    for (const Semantics semantics : {oracle_semantics(), Semantics::pmucat}) {
+    for (const Semantics semantics : semantics_matching_oracle()) {
       const OurResult ours = encode_words(*catalog, specs[i], semantics, tracefs);
       if (semantics == Semantics::pmucat && pmucat_may_differ != nullptr &&
           pmucat_may_differ(specs[i])) {

@@ -79,9 +79,15 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
     const auto software = encode_ok(catalog, "cpu_atom/cs/", semantics);
     ASSERT_EQ(software.size(), 1u);
     EXPECT_EQ(software[0].attr.type, 1u);
-    // A second term makes it an unknown term, as in perf 6.1.
-    EXPECT_FALSE(encode(catalog, "cpu_core/cycles,period=1/", options_for(semantics)).has_value());
   }
+  // A second term: an unknown term in perf 6.1; newer perf (and pmucat) read `cycles` in the
+  // terms as the legacy event of that PMU.
+  EXPECT_FALSE(
+      encode(catalog, "cpu_core/cycles,period=1/", options_for(Semantics::perf)).has_value());
+  const auto with_period = encode_ok(catalog, "cpu_core/cycles,period=1/", Semantics::pmucat);
+  ASSERT_EQ(with_period.size(), 1u);
+  EXPECT_EQ(with_period[0].attr.type, 0u);
+  EXPECT_EQ(with_period[0].attr.config[0], 0x400000000u);
   // perf 6.1 takes the built-in `instructions` on both; pmucat the sysfs event cpu_atom has.
   const auto perf = encode_ok(catalog, "instructions", Semantics::perf);
   ASSERT_EQ(perf.size(), 2u);
