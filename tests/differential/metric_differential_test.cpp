@@ -61,6 +61,7 @@ std::string shell_quote(const std::string& s) {
 struct PerfMetricRun {
   std::vector<std::string> lists;  // "Parsing metric events" strings, in order
   bool failed = false;             // perf printed an error (cannot find / parse error)
+  bool unresolved = false;  // "Cannot resolve IDs for": perf parsed the lists, then failed -M
   std::string output;
 };
 
@@ -103,6 +104,7 @@ PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
         line.find("recursion detected") != std::string::npos) {
       run.failed = true;
     }
+    if (line.starts_with("Cannot resolve IDs for ")) run.unresolved = true;
   }
   return run;
 }
@@ -252,7 +254,8 @@ void compare_metric_run(const ModelSetup& model, const std::string& names,
   const std::string label = names + metric_flags(expand_options);
   const auto ours = expand_metric_table(model.table, names, expand_options);
   if (!ours) {
-    if (perf.lists.empty() && perf.failed) {
+    if ((perf.lists.empty() && perf.failed) ||
+        (perf.unresolved && ours.error().id == "metric-unresolved")) {
       ++tally.both_reject;
     } else {
       tally.failures.push_back(fmt::format("{}: pmucat rejects ({}), perf: {}", label,
@@ -264,6 +267,13 @@ void compare_metric_run(const ModelSetup& model, const std::string& names,
   // perf stops at the first list whose events it cannot parse (quietly: perf stat 6.1 then
   // runs its default events): a shorter list is agreement when pmucat's encoder rejects the
   // last list perf printed too.
+  if (perf.unresolved) {
+    tally.failures.push_back(
+        fmt::format("{}: perf cannot resolve a metric's events, pmucat "
+                    "expands: {}",
+                    label, join(lists)));
+    return;
+  }
   const bool prefix = !perf.lists.empty() && perf.lists.size() < lists.size() &&
                       std::equal(perf.lists.begin(), perf.lists.end(), lists.begin()) &&
                       !encode(*model.catalog, perf.lists.back(), encode_options).has_value();
@@ -442,7 +452,8 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
     std::string names;
     bool no_group;
     bool no_merge;
-    std::size_t lists;  // what perf 6.1 printed
+    std::size_t lists;        // what perf 6.1 printed
+    bool unresolved = false;  // perf 6.1 then fails -M: "Cannot resolve IDs for ..."
   };
   const std::vector<Case> cases = {
       {"Memory_Bandwidth,Memory_Latency", true, false, 1},
@@ -452,6 +463,9 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
       {"L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW:k", true, false, 2},
       {"L1D_Cache_Fill_BW,L2_Cache_Fill_BW", true, true, 2},
       {"Memory_Bandwidth,L1D_Cache_Fill_BW,IPC", true, false, 1},
+      // A metric with a modifier is pointed at the list of the metrics without one.
+      {"L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW", true, false, 1, true},
+      {"L1D_Cache_Fill_BW:u,L1D_Cache_Fill_BW", true, false, 1},
   };
   MetricTally tally;
   for (const Case& c : cases) {
@@ -461,6 +475,13 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
     const PerfMetricRun perf = run_perf_metric(model.devices, model.cpuid, options.perf, c.names,
                                                metric_flags(expand_options));
     EXPECT_EQ(perf.lists.size(), c.lists) << c.names << metric_flags(expand_options);
+    EXPECT_EQ(perf.unresolved, c.unresolved) << c.names << metric_flags(expand_options);
+    if (c.unresolved) {
+      const std::size_t rejected = tally.both_reject;
+      compare_metric_run(model, c.names, expand_options, perf, tally);
+      EXPECT_EQ(tally.both_reject, rejected + 1) << c.names << metric_flags(expand_options);
+      continue;
+    }
     const std::size_t checked = tally.opens_checked;
     compare_metric_run(model, c.names, expand_options, perf, tally);
     EXPECT_EQ(tally.opens_checked, checked + 1)

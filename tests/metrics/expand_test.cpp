@@ -172,6 +172,26 @@ TEST(ExpandMetrics, NoGroupToolEventsOncePerList) {
   EXPECT_EQ(e.event_lists, (Lists{"y/metric-id=y/,duration_time", "x/metric-id=x/,duration_time"}));
 }
 
+// Without groups every metric reads the combined list, one with a modifier too; perf 6.1 fails
+// -M when that list lacks its events ("Cannot resolve IDs for L1D_Cache_Fill_BW: ...", measured:
+// -M L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW --metric-no-group on sapphirerapids), and reads it
+// without the modifier when it has them.
+TEST(ExpandMetrics, NoGroupModifierMetricReadsTheCombinedList) {
+  MetricExpandOptions no_group;
+  no_group.no_group = true;
+  const auto unresolved = expand_metric_table(table(), "Rate:u,Rate2", no_group);
+  ASSERT_FALSE(unresolved.has_value());
+  EXPECT_EQ(unresolved.error().id, "metric-unresolved");
+  EXPECT_NE(unresolved.error().message.find("Rate:u"), std::string::npos);
+  const auto shared = expand("Rate:u,Rate", no_group);
+  EXPECT_EQ(shared.event_lists, (Lists{"x/metric-id=x/,duration_time"}));
+  ASSERT_EQ(shared.metrics.size(), 2U);
+  EXPECT_EQ(shared.metrics[0].event_list, 0U);
+  EXPECT_EQ(shared.metrics[1].event_list, 0U);
+  // Grouped, the modifier metric gets its own list.
+  EXPECT_EQ(expand("Rate:u,Rate2").event_lists.size(), 2U);
+}
+
 TEST(ExpandMetrics, PmuEscapedIdsAndModifiers) {
   auto e = expand("Tsc");
   EXPECT_EQ(e.event_lists, (Lists{"{inst/metric-id=inst/,msr/tsc,metric-id=msr!3tsc!3/}:W"}));
