@@ -420,13 +420,13 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
   };
 
   std::optional<std::size_t> combined;
+  MetricIdSet combined_ids;  // the ids of the combined list, tool events included
   if (!options.no_merge) {
     for (const auto& m : list) {
       for (std::size_t i = 0; i < tools.size(); ++i) {
         if (m.ids.contains(kToolEvents[i])) tools[i] = true;
       }
     }
-    MetricIdSet combined_ids;
     for (const auto& m : list) {
       if (m.has_constraint && !m.modifier) {
         for (const std::string& k : m.ids.keys()) combined_ids.insert(k);
@@ -439,6 +439,19 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
     Metric& m = *it;
     std::optional<std::size_t> used;
     if (combined && m.has_constraint) {
+      // Every ungrouped metric reads the combined list, one with a modifier too, although the
+      // list holds the ids of the metrics without one: perf 6.1 then cannot find its events
+      // ("Cannot resolve IDs for NAME: EXPR") and -M fails (measured: -M
+      // L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW --metric-no-group on sapphirerapids).
+      if (m.modifier && !subset_of(combined_ids, m.ids)) {
+        auto d = make_file_diagnostic(
+            Severity::error, to_string(DiagId::metric_unresolved), m.pe->file,
+            fmt::format("cannot resolve the events of {}:{} ({}): without groups, perf 6.1 reads "
+                        "a metric with a modifier from the list of the metrics without one",
+                        m.pe->name, *m.modifier, m.pe->expr));
+        d.hint = "give every metric the same modifier, or none, or drop --metric-no-group";
+        return unexpected(std::move(d));
+      }
       used = combined;
     } else if (!options.no_merge) {
       for (auto n = list.begin(); n != it; ++n) {

@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -59,15 +61,26 @@ std::string shell_quote(const std::string& s) {
 struct PerfMetricRun {
   std::vector<std::string> lists;  // "Parsing metric events" strings, in order
   bool failed = false;             // perf printed an error (cannot find / parse error)
+  bool unresolved = false;  // "Cannot resolve IDs for": perf parsed the lists, then failed -M
   std::string output;
 };
 
+// perf stat's flags for these options (--metric-no-group, --metric-no-merge).
+std::string metric_flags(const MetricExpandOptions& options) {
+  std::string flags;
+  if (options.no_group) flags += " --metric-no-group";
+  if (options.no_merge) flags += " --metric-no-merge";
+  return flags;
+}
+
 PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
-                              const std::string& perf, const std::string& names) {
+                              const std::string& perf, const std::string& names,
+                              const std::string& flags = {}) {
   std::string command = fmt::format(
       "cd /tmp && PERF_CPUID={} timeout 60 unshare -m bash -c 'mount --bind \"$0\" "
-      "/sys/bus/event_source/devices || exit 99; exec \"$@\"' {} {} stat -vv -M {} true 2>&1",
-      shell_quote(cpuid), shell_quote(devices.string()), shell_quote(perf), shell_quote(names));
+      "/sys/bus/event_source/devices || exit 99; exec \"$@\"' {} {} stat -vv -M {}{} true 2>&1",
+      shell_quote(cpuid), shell_quote(devices.string()), shell_quote(perf), shell_quote(names),
+      flags);
   PerfMetricRun run;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -91,6 +104,7 @@ PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
         line.find("recursion detected") != std::string::npos) {
       run.failed = true;
     }
+    if (line.starts_with("Cannot resolve IDs for ")) run.unresolved = true;
   }
   return run;
 }
@@ -160,29 +174,175 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
   return out;
 }
 
+// A model's tree and catalog, as perf sees them: the mapfile row's CPU identifier, a tree made
+// for the model's events (or a fixture tree, materialised for perf), the catalog over it with the
+// model's vendor events.
+struct ModelSetup {
+  std::string cpuid;
+  std::unique_ptr<testing::ScratchDir> scratch;
+  std::unique_ptr<MaterialisedTree> fixture;
+  fs::path devices;
+  std::optional<Catalog> catalog;
+  std::vector<MetricDefinition> table;
+};
+
+// Fails the test (or skips it, without an events dir or perf) unless the model can be set up.
+void set_up_model(const std::string& directory, const OracleOptions& options, ModelSetup& out,
+                  const std::optional<fs::path>& fixture = std::nullopt) {
+  const auto mapfile = read_x86_mapfile();
+  if (!mapfile)
+    GTEST_SKIP() << "no vendor events dir (x86/mapfile.csv) at '" << events_dir() << "'";
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const auto row = std::find_if(mapfile->rows.begin(), mapfile->rows.end(),
+                                [&](const MapfileRow& r) { return r.directory == directory; });
+  ASSERT_NE(row, mapfile->rows.end()) << directory;
+  const auto cpuid = x86_cpuid_for_row(*mapfile, *row);
+  ASSERT_TRUE(cpuid.has_value());
+  out.cpuid = *cpuid;
+  if (fixture) {
+    auto copy = MaterialisedTree::copy_of(*fixture);
+    ASSERT_TRUE(copy.has_value()) << *fixture;
+    out.fixture = std::make_unique<MaterialisedTree>(std::move(*copy));
+    out.devices = out.fixture->devices_dir();
+  } else {
+    auto model = load_vendor_model(events_dir() / "x86", directory);
+    ASSERT_TRUE(model.has_value()) << model.error().message;
+    const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
+    out.scratch = std::make_unique<testing::ScratchDir>("metrics");
+    out.devices = *out.scratch / "devices";
+    write_vendor_tree(tree, out.devices);
+  }
+  auto catalog = Catalog::open(out.devices, VendorOptions{catalog_events_dir(), *cpuid});
+  ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
+  out.catalog = std::move(*catalog);
+  out.table = metric_definitions(*out.catalog);
+}
+
+// How many times perf opened `duration_time` (the software dummy, type 1 config 9, is the attr
+// perf 6.1 gives its tool events; `perf stat true` opens each once), and how many pmucat's lists
+// hold: they are one attr each.
+std::size_t duration_time_opens(const PerfResult& printed) {
+  return static_cast<std::size_t>(std::count_if(
+      printed.printed.begin(), printed.printed.end(),
+      [](const auto& attr) { return attr.first.type == 1 && attr.first.config[0] == 9; }));
+}
+std::size_t duration_time_attrs(const EncodedMetrics& encoded) {
+  return static_cast<std::size_t>(
+      std::count_if(encoded.events.begin(), encoded.events.end(),
+                    [](const EncodedEvent& ev) { return ev.spec == "duration_time"; }));
+}
+
+// The tally of one model's comparisons.
+struct MetricTally {
+  std::size_t equal = 0;
+  std::size_t perf_stopped = 0;  // of `equal`: perf printed a prefix of pmucat's lists
+  std::size_t both_reject = 0;
+  std::size_t attrs_checked = 0;
+  std::size_t opens_checked = 0;  // runs whose duration_time opens were counted
+  std::vector<std::string> failures;
+};
+
+// One `-M names` (with the flags of `expand_options`) of perf against pmucat: the lists, every
+// distinct attr perf printed, and, where perf opened every event (it printed the counts), the
+// number of duration_time attrs.
+void compare_metric_run(const ModelSetup& model, const std::string& names,
+                        const MetricExpandOptions& expand_options, const PerfMetricRun& perf,
+                        MetricTally& tally) {
+  EncodeOptions encode_options;
+  encode_options.semantics = oracle_semantics();
+  encode_options.tool = Tool::stat;
+  const std::string label = names + metric_flags(expand_options);
+  const auto ours = expand_metric_table(model.table, names, expand_options);
+  if (!ours) {
+    if ((perf.lists.empty() && perf.failed) ||
+        (perf.unresolved && ours.error().id == "metric-unresolved")) {
+      ++tally.both_reject;
+    } else {
+      tally.failures.push_back(fmt::format("{}: pmucat rejects ({}), perf: {}", label,
+                                           ours.error().message, join(perf.lists)));
+    }
+    return;
+  }
+  const auto& lists = ours->event_lists;
+  // perf stops at the first list whose events it cannot parse (quietly: perf stat 6.1 then
+  // runs its default events): a shorter list is agreement when pmucat's encoder rejects the
+  // last list perf printed too.
+  if (perf.unresolved) {
+    tally.failures.push_back(
+        fmt::format("{}: perf cannot resolve a metric's events, pmucat "
+                    "expands: {}",
+                    label, join(lists)));
+    return;
+  }
+  const bool prefix = !perf.lists.empty() && perf.lists.size() < lists.size() &&
+                      std::equal(perf.lists.begin(), perf.lists.end(), lists.begin()) &&
+                      !encode(*model.catalog, perf.lists.back(), encode_options).has_value();
+  if (perf.lists != lists && !prefix) {
+    tally.failures.push_back(fmt::format(
+        "{}:\n    perf:   {}\n    pmucat: {}", label,
+        perf.failed && perf.lists.empty() ? "rejected" : join(perf.lists), join(lists)));
+    return;
+  }
+  ++tally.equal;
+  if (perf.lists != lists) {
+    ++tally.perf_stopped;
+    return;
+  }
+  // The attrs: every distinct attr perf printed (it prints each before opening it, and
+  // stops at a failing group) is one pmucat encodes for these lists.
+  const PerfResult printed = parse_perf_output(perf.output);
+  if (printed.attrs.empty()) return;
+  auto encoded = encode_metrics(*model.catalog, *ours, encode_options);
+  // A list pmucat cannot encode is one perf fails to parse (it then runs its default
+  // events, whose attrs are not the metric's): nothing to compare.
+  if (!encoded) return;
+  std::vector<AttrWords> mine;
+  for (const auto& ev : encoded->events) {
+    mine.push_back(
+        AttrWords{ev.attr.type, {ev.attr.config[0], ev.attr.config[1], ev.attr.config[2], 0}});
+  }
+  for (const auto& words : printed.attrs) {
+    if (std::find(mine.begin(), mine.end(), words) == mine.end()) {
+      tally.failures.push_back(
+          fmt::format("{}: perf opens {} which pmucat does not encode", label, to_string(words)));
+    } else {
+      ++tally.attrs_checked;
+    }
+  }
+  // perf opened every event (an event the kernel lacks is "not supported", and perf goes on)
+  // unless it stopped at a group it could not open: then it printed no counts.
+  if (perf.output.find("Performance counter stats for") != std::string::npos) {
+    ++tally.opens_checked;
+    if (duration_time_opens(printed) != duration_time_attrs(*encoded)) {
+      tally.failures.push_back(fmt::format("{}: perf opens duration_time {} times, pmucat {}",
+                                           label, duration_time_opens(printed),
+                                           duration_time_attrs(*encoded)));
+    }
+  }
+}
+
+std::string report(const MetricTally& tally) {
+  std::string text;
+  for (const auto& f : tally.failures) text += fmt::format("  {}\n", f);
+  return text;
+}
+
+MetricExpandOptions host_expand_options() {
+  MetricExpandOptions expand_options;
+  expand_options.literals = host_metric_literals();
+  expand_options.nmi_watchdog = host_nmi_watchdog();
+  return expand_options;
+}
+
 class MetricModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MetricModel, ExpansionMatchesPerf) {
   const std::string directory = GetParam();
-  const auto mapfile = read_x86_mapfile();
-  if (!mapfile)
-    GTEST_SKIP() << "no vendor events dir (x86/mapfile.csv) at '" << events_dir() << "'";
-  OracleOptions options = OracleOptions::from_environment();
-  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  const auto row = std::find_if(mapfile->rows.begin(), mapfile->rows.end(),
-                                [&](const MapfileRow& r) { return r.directory == directory; });
-  ASSERT_NE(row, mapfile->rows.end());
-  const auto cpuid = x86_cpuid_for_row(*mapfile, *row);
-  ASSERT_TRUE(cpuid.has_value());
-  auto model = load_vendor_model(events_dir() / "x86", directory);
-  ASSERT_TRUE(model.has_value()) << model.error().message;
-  const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
-  const testing::ScratchDir scratch("metrics");
-  const fs::path devices = scratch / "devices";
-  write_vendor_tree(tree, devices);
-  auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), *cpuid});
-  ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
-  const auto table = metric_definitions(*catalog);
+  const OracleOptions options = OracleOptions::from_environment();
+  ModelSetup model;
+  set_up_model(directory, options, model);
+  if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  const auto& table = model.table;
   // The catalog's metrics in perf's table order: the same names and expressions, in the same
   // order, as jevents.py's sort of the model's JSON gives.
   {
@@ -208,6 +368,17 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     std::mt19937_64 rng(h);
     std::shuffle(names.begin(), names.end(), rng);
     if (names.size() > metrics_per_model()) names.resize(metrics_per_model());
+    // A metric that needs duration_time (tool events are added to every list of a run), the
+    // seed's pick among them, where the model has one.
+    std::vector<std::string> timed;
+    for (const auto& m : table) {
+      if (m.expr.find("duration_time") != std::string_view::npos &&
+          std::find(names.begin(), names.end(), std::string(m.name)) == names.end() &&
+          std::find(timed.begin(), timed.end(), std::string(m.name)) == timed.end()) {
+        timed.emplace_back(m.name);
+      }
+    }
+    if (!timed.empty()) names.push_back(timed[rng() % timed.size()]);
     // One metric group too: the whole TopdownL1 where the model has it.
     for (const auto& m : table) {
       if (metric_matches(m, "TopdownL1")) {
@@ -217,89 +388,109 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     }
   }
 
-  MetricExpandOptions expand_options;
-  expand_options.literals = host_metric_literals();
-  expand_options.nmi_watchdog = host_nmi_watchdog();
-
-  std::vector<std::future<PerfMetricRun>> runs;
+  const MetricExpandOptions expand_options = host_expand_options();
   std::vector<PerfMetricRun> results(names.size());
   const unsigned workers = std::max(1U, options.workers);
   for (std::size_t begin = 0; begin < names.size(); begin += workers) {
     std::vector<std::future<PerfMetricRun>> batch;
     for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
-      batch.push_back(
-          std::async(std::launch::async, run_perf_metric, devices, *cpuid, options.perf, names[i]));
+      batch.push_back(std::async(std::launch::async, run_perf_metric, model.devices, model.cpuid,
+                                 options.perf, names[i], std::string()));
     }
     for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
   }
 
-  EncodeOptions encode_options;
-  encode_options.semantics = oracle_semantics();
-  encode_options.tool = Tool::stat;
-  std::size_t equal = 0;
-  std::size_t perf_stopped = 0;  // of `equal`: perf printed a prefix of pmucat's lists
-  std::size_t both_reject = 0;
-  std::size_t attrs_checked = 0;
-  std::vector<std::string> failures;
+  MetricTally tally;
+  std::vector<std::string> joined;  // the names both expand in full: one --metric-no-group run
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto ours = expand_metric_table(table, names[i], expand_options);
-    const PerfMetricRun& perf = results[i];
-    if (!ours) {
-      if (perf.lists.empty() && perf.failed) {
-        ++both_reject;
-      } else {
-        failures.push_back(fmt::format("{}: pmucat rejects ({}), perf: {}", names[i],
-                                       ours.error().message, join(perf.lists)));
-      }
-      continue;
-    }
-    const auto& lists = ours->event_lists;
-    // perf stops at the first list whose events it cannot parse (quietly: perf stat 6.1 then
-    // runs its default events): a shorter list is agreement when pmucat's encoder rejects the
-    // last list perf printed too.
-    const bool prefix = !perf.lists.empty() && perf.lists.size() < lists.size() &&
-                        std::equal(perf.lists.begin(), perf.lists.end(), lists.begin()) &&
-                        !encode(*catalog, perf.lists.back(), encode_options).has_value();
-    if (perf.lists == lists || prefix) {
-      ++equal;
-      if (perf.lists != lists) ++perf_stopped;
-      // The attrs: every distinct attr perf printed (it prints each before opening it, and
-      // stops at a failing group) is one pmucat encodes for these lists.
-      const PerfResult printed = parse_perf_output(perf.output);
-      if (printed.attrs.empty()) continue;
-      auto encoded = encode_metrics(*catalog, *ours, encode_options);
-      // A list pmucat cannot encode is one perf fails to parse (it then runs its default
-      // events, whose attrs are not the metric's): nothing to compare.
-      if (!encoded) continue;
-      std::vector<AttrWords> mine;
-      for (const auto& ev : encoded->events) {
-        mine.push_back(
-            AttrWords{ev.attr.type, {ev.attr.config[0], ev.attr.config[1], ev.attr.config[2], 0}});
-      }
-      for (const auto& words : printed.attrs) {
-        if (std::find(mine.begin(), mine.end(), words) == mine.end()) {
-          failures.push_back(fmt::format("{}: perf opens {} which pmucat does not encode", names[i],
-                                         to_string(words)));
-        } else {
-          ++attrs_checked;
-        }
-      }
-    } else {
-      failures.push_back(fmt::format(
-          "{}:\n    perf:   {}\n    pmucat: {}", names[i],
-          perf.failed && perf.lists.empty() ? "rejected" : join(perf.lists), join(lists)));
-    }
+    const std::size_t before = tally.failures.size();
+    const std::size_t equal = tally.equal - tally.perf_stopped;
+    compare_metric_run(model, names[i], expand_options, results[i], tally);
+    if (tally.failures.size() == before && tally.equal - tally.perf_stopped > equal)
+      joined.push_back(names[i]);
+  }
+  // The same metrics in one run without groups: perf puts every metric without a modifier in one
+  // combined list, the tool events once (docs/metrics.md).
+  if (joined.size() > 1) {
+    std::string list;
+    for (const auto& n : joined) list += list.empty() ? n : "," + n;
+    MetricExpandOptions no_group = expand_options;
+    no_group.no_group = true;
+    const PerfMetricRun perf =
+        run_perf_metric(model.devices, model.cpuid, options.perf, list, metric_flags(no_group));
+    compare_metric_run(model, list, no_group, perf, tally);
   }
   std::printf(
-      "[ metrics  ] %s (%s): %zu names, %zu equal (%zu where perf stopped early), %zu rejected by "
-      "both, %zu differ; %zu attrs equal\n",
-      directory.c_str(), cpuid->c_str(), names.size(), equal, perf_stopped, both_reject,
-      failures.size(), attrs_checked);
-  std::string report;
-  for (const auto& f : failures) report += fmt::format("  {}\n", f);
-  EXPECT_TRUE(failures.empty()) << directory << " (" << *cpuid << "): " << failures.size()
-                                << " differences (seed " << seed() << "):\n"
-                                << report;
+      "[ metrics  ] %s (%s): %zu names and %s, %zu equal (%zu where perf stopped early), %zu "
+      "rejected by both, %zu differ; %zu attrs equal, duration_time opens equal in %zu runs\n",
+      directory.c_str(), model.cpuid.c_str(), names.size(),
+      joined.size() > 1 ? "one --metric-no-group run of them" : "no --metric-no-group run",
+      tally.equal, tally.perf_stopped, tally.both_reject, tally.failures.size(),
+      tally.attrs_checked, tally.opens_checked);
+  EXPECT_TRUE(tally.failures.empty())
+      << directory << " (" << model.cpuid << "): " << tally.failures.size() << " differences (seed "
+      << seed() << "):\n"
+      << report(tally);
+}
+
+// Tool events per event list, measured with perf 6.1 on sapphirerapids (docs/metrics.md):
+// perf adds every tool event some metric of the run uses to every list it parses, so
+// duration_time is opened once per list: once for all the metrics of `--metric-no-group`
+// without a modifier (one combined list), once per metric of its own list (grouped metrics
+// that share no list, a modifier, `--metric-no-merge`). On the intel-spr fixture, which has
+// the topdown events, `msr` and the uncore PMUs these metrics need, so perf parses every list
+// and opens every event (the model's generated tree lacks the topdown events).
+TEST(MetricNoGroup, DurationTimeOncePerEventList) {
+  const OracleOptions options = OracleOptions::from_environment();
+  if (options.version != PerfVersion::v6_1)
+    GTEST_SKIP() << "perf 6.12's tool events are counted without an attr";
+  ModelSetup model;
+  set_up_model("sapphirerapids", options, model,
+               fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices");
+  if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  struct Case {
+    std::string names;
+    bool no_group;
+    bool no_merge;
+    std::size_t lists;        // what perf 6.1 printed
+    bool unresolved = false;  // perf 6.1 then fails -M: "Cannot resolve IDs for ..."
+  };
+  const std::vector<Case> cases = {
+      {"Memory_Bandwidth,Memory_Latency", true, false, 1},
+      {"L1D_Cache_Fill_BW,L2_Cache_Fill_BW", false, false, 2},
+      {"L1D_Cache_Fill_BW,L2_Cache_Fill_BW", true, false, 1},
+      {"L1D_Cache_Fill_BW,L2_Cache_Fill_BW,L1D_Cache_Fill_BW", true, false, 1},
+      {"L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW:k", true, false, 2},
+      {"L1D_Cache_Fill_BW,L2_Cache_Fill_BW", true, true, 2},
+      {"Memory_Bandwidth,L1D_Cache_Fill_BW,IPC", true, false, 1},
+      // A metric with a modifier is pointed at the list of the metrics without one.
+      {"L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW", true, false, 1, true},
+      {"L1D_Cache_Fill_BW:u,L1D_Cache_Fill_BW", true, false, 1},
+  };
+  MetricTally tally;
+  for (const Case& c : cases) {
+    MetricExpandOptions expand_options = host_expand_options();
+    expand_options.no_group = c.no_group;
+    expand_options.no_merge = c.no_merge;
+    const PerfMetricRun perf = run_perf_metric(model.devices, model.cpuid, options.perf, c.names,
+                                               metric_flags(expand_options));
+    EXPECT_EQ(perf.lists.size(), c.lists) << c.names << metric_flags(expand_options);
+    EXPECT_EQ(perf.unresolved, c.unresolved) << c.names << metric_flags(expand_options);
+    if (c.unresolved) {
+      const std::size_t rejected = tally.both_reject;
+      compare_metric_run(model, c.names, expand_options, perf, tally);
+      EXPECT_EQ(tally.both_reject, rejected + 1) << c.names << metric_flags(expand_options);
+      continue;
+    }
+    const std::size_t checked = tally.opens_checked;
+    compare_metric_run(model, c.names, expand_options, perf, tally);
+    EXPECT_EQ(tally.opens_checked, checked + 1)
+        << c.names << metric_flags(expand_options) << ": perf did not open every event\n"
+        << perf.output;
+    EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output)), c.lists)
+        << c.names << metric_flags(expand_options);
+  }
+  EXPECT_TRUE(tally.failures.empty()) << report(tally);
 }
 
 INSTANTIATE_TEST_SUITE_P(MetricDiff, MetricModel, ::testing::ValuesIn(model_directories()),

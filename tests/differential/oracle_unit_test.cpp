@@ -72,6 +72,36 @@ TEST(PerfOutput, KeepsTheFirstErrorReportOnly) {
   EXPECT_EQ(result.error.find("Initial error"), std::string::npos);
 }
 
+// perf 6.1 on a hybrid tree opens a cache event on each core PMU while parsing (a probe) and
+// prints those attrs. What perf printed for `l1-dcache-load-misses` there (the lexer reads the
+// cache event `l1-d`, then fails at `cache`): a rejection. For `L1-dcache-load-misses` the
+// probes fail on a host without those PMUs ("found nothing"): their attrs are the answer.
+TEST(PerfOutput, ProbesBeforeASyntaxErrorAreARejection) {
+  const std::string probe =
+      "------------------------------------------------------------\n"
+      "perf_event_attr:\n"
+      "  type                             3\n"
+      "  config                           0x400000000\n"
+      "  disabled                         1\n"
+      "------------------------------------------------------------\n"
+      "sys_perf_event_open: pid 0  cpu -1  group_fd -1  flags 0x8\n"
+      "sys_perf_event_open failed, error -2\n";
+  const PerfResult rejected = parse_perf_output("Using CPUID AuthenticAMD-25-11-1\n" + probe +
+                                                "event syntax error: 'l1-dcache-load-misses'\n"
+                                                "                     \\___ parser error\n"
+                                                "Run 'perf list' for a list of valid events\n");
+  EXPECT_FALSE(rejected.accepted());
+  EXPECT_TRUE(rejected.printed.empty());
+  EXPECT_EQ(
+      rejected.error,
+      "event syntax error: 'l1-dcache-load-misses' |                      \\___ parser error");
+  const PerfResult probed = parse_perf_output(probe +
+                                              "WARNING: event parser found nothing\n"
+                                              "Run 'perf list' for a list of valid events\n");
+  ASSERT_TRUE(probed.accepted());
+  EXPECT_EQ(probed.attrs[0], (AttrWords{3, {0x400000000, 0, 0, 0}}));
+}
+
 TEST(TreeModel, ParsesPlainFormatFiles) {
   const auto split = parse_field("config1:0,2,4-6\n");
   ASSERT_TRUE(split.has_value());

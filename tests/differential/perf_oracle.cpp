@@ -225,12 +225,26 @@ PerfResult parse_perf_output(const std::string& output) {
   }
   std::sort(result.attrs.begin(), result.attrs.end());
   result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());
+  // "parser error" is perf's grammar rejecting the spec, whatever the kernel has. Attrs printed
+  // before it are perf 6.1's hybrid cache probes, opened while parsing (`l1-dcache-load-misses`
+  // probes the cache event `l1-d`, then fails at `cache`). Other errors after a probe stay
+  // answers: a probe that fails here (no such PMU in this kernel) succeeds on a real hybrid
+  // machine, where the event is accepted ("event parser found nothing", or `cpu_core/NAME/`'s
+  // "unknown term" after its probe).
+  if (std::any_of(other.begin(), other.end(), [](const std::string& text) {
+        return text.find("\\___ parser error") != std::string::npos;
+      })) {
+    result.attrs.clear();
+    result.printed.clear();
+    result.blocks.clear();
+  }
   if (result.attrs.empty()) {
     // perf repeats its error under "Initial error:"; keep the first report only.
     for (const auto& text : other) {
       if (text.starts_with("Initial error:") || text.starts_with("Run 'perf list'")) break;
       if (text.starts_with("Using CPUID") || text.starts_with("Attempting to add event") ||
           text.starts_with("After aliases") || text.starts_with("intel_pt default config") ||
+          text.starts_with("sys_perf_event_open") || text.starts_with("----------") ||
           text.empty()) {
         continue;
       }

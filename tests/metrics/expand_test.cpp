@@ -38,6 +38,7 @@ const std::vector<MetricDefinition>& table() {
       metric("LoopA", "LoopB + 1", "Loop"),
       metric("LoopB", "LoopA * 2", "Loop"),
       metric("Broken", "x + (y", "Bad"),
+      metric("Rate2", "y / duration_time", "Timed"),
   };
   return t;
 }
@@ -131,6 +132,64 @@ TEST(ExpandMetrics, ToolEventsOutsideTheGroupAndInEveryList) {
   ASSERT_EQ(e.event_lists.size(), 2U);
   EXPECT_NE(e.event_lists[0].find("}:W,duration_time"), std::string::npos);
   EXPECT_NE(e.event_lists[1].find("}:W,duration_time"), std::string::npos);
+}
+
+std::size_t count_of(const std::string& list, std::string_view word) {
+  std::size_t n = 0;
+  for (auto at = list.find(word); at != std::string::npos; at = list.find(word, at + 1)) ++n;
+  return n;
+}
+
+// perf 6.1 adds every tool event some metric of the run uses to every list it parses, so a tool
+// event is opened once per list, not once per metric that uses it. Measured (perf stat -vv -M
+// ... true on sapphirerapids, MetricNoGroup.DurationTimeOncePerEventList): with
+// --metric-no-group the metrics without a modifier share one list, duration_time once.
+TEST(ExpandMetrics, NoGroupToolEventsOncePerList) {
+  MetricExpandOptions no_group;
+  no_group.no_group = true;
+  auto e = expand("Rate,Rate2", no_group);
+  ASSERT_EQ(e.event_lists.size(), 1U);
+  EXPECT_EQ(count_of(e.event_lists[0], "duration_time"), 1U);
+  EXPECT_TRUE(e.event_lists[0].ends_with(",duration_time"));
+  ASSERT_EQ(e.metrics.size(), 2U);
+  EXPECT_EQ(e.metrics[0].event_list, 0U);
+  EXPECT_EQ(e.metrics[1].event_list, 0U);
+  // A metric without the tool event in the same run: the one list still holds it once.
+  e = expand("Rate,IPC", no_group);
+  ASSERT_EQ(e.event_lists.size(), 1U);
+  EXPECT_EQ(count_of(e.event_lists[0], "duration_time"), 1U);
+  // Grouped, each metric its own list, each list the tool event.
+  e = expand("Rate,Rate2");
+  ASSERT_EQ(e.event_lists.size(), 2U);
+  for (const auto& list : e.event_lists) EXPECT_EQ(count_of(list, "duration_time"), 1U) << list;
+  // Modifiers keep metrics out of the combined list; --metric-no-merge gives each its own.
+  e = expand("Rate:u,Rate2:k", no_group);
+  EXPECT_EQ(e.event_lists,
+            (Lists{"y/metric-id=y/k,duration_time", "x/metric-id=x/u,duration_time"}));
+  MetricExpandOptions no_merge = no_group;
+  no_merge.no_merge = true;
+  e = expand("Rate,Rate2", no_merge);
+  EXPECT_EQ(e.event_lists, (Lists{"y/metric-id=y/,duration_time", "x/metric-id=x/,duration_time"}));
+}
+
+// Without groups every metric reads the combined list, one with a modifier too; perf 6.1 fails
+// -M when that list lacks its events ("Cannot resolve IDs for L1D_Cache_Fill_BW: ...", measured:
+// -M L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW --metric-no-group on sapphirerapids), and reads it
+// without the modifier when it has them.
+TEST(ExpandMetrics, NoGroupModifierMetricReadsTheCombinedList) {
+  MetricExpandOptions no_group;
+  no_group.no_group = true;
+  const auto unresolved = expand_metric_table(table(), "Rate:u,Rate2", no_group);
+  ASSERT_FALSE(unresolved.has_value());
+  EXPECT_EQ(unresolved.error().id, "metric-unresolved");
+  EXPECT_NE(unresolved.error().message.find("Rate:u"), std::string::npos);
+  const auto shared = expand("Rate:u,Rate", no_group);
+  EXPECT_EQ(shared.event_lists, (Lists{"x/metric-id=x/,duration_time"}));
+  ASSERT_EQ(shared.metrics.size(), 2U);
+  EXPECT_EQ(shared.metrics[0].event_list, 0U);
+  EXPECT_EQ(shared.metrics[1].event_list, 0U);
+  // Grouped, the modifier metric gets its own list.
+  EXPECT_EQ(expand("Rate:u,Rate2").event_lists.size(), 2U);
 }
 
 TEST(ExpandMetrics, PmuEscapedIdsAndModifiers) {
