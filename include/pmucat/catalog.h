@@ -125,8 +125,9 @@ struct PmuInfo {
 // One PMU. Directory-backed PMUs load each part (attributes, formats, events) on first use and
 // cache it; every accessor is safe to call from several threads at once.
 namespace detail {
+class VendorCatalog;
 class VendorCatalogs;
-}
+}  // namespace detail
 
 class Pmu {
  public:
@@ -204,6 +205,12 @@ struct VendorOptions {
   // cpumask (else cpus) with a readable one; a PMU with neither gets no model. `cpuid` then
   // only names the machine's model (Catalog::vendor_model()). Empty: `cpuid` for every PMU.
   std::filesystem::path midr_root = {};
+  // The jevents rules the vendor events are wanted under. A JSON tree is read with them; unset,
+  // with perf 6.1's, what pmucat read every tree with before the rules were versioned (the tools
+  // do not choose yet). A compiled index holds events read with the rules it was built with and
+  // is used as it is: unset takes them, and other rules than these get a vendor-index-rules
+  // warning.
+  std::optional<PerfVersion> rules = {};
 };
 
 class Catalog {
@@ -265,6 +272,8 @@ class Catalog {
 
  private:
   static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalogs> vendor);
+  // The vendor catalog whose metrics `-M` uses (null without vendor events).
+  const detail::VendorCatalog* metrics_vendor_catalog() const;
 
   struct State;
   explicit Catalog(std::unique_ptr<State> state);

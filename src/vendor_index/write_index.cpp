@@ -55,7 +55,6 @@ void relativize_vendor_model(VendorModel& model, const fs::path& root) {
 
 Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
                                                 const fs::path& index_root, PerfVersion rules) {
-  static_cast<void>(rules);  // threaded into load_vendor_model by the jevents-rules change
   VendorIndexSummary summary;
   std::error_code error;
   // Only an earlier index (or nothing) is replaced: stale model files must not survive a
@@ -102,7 +101,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     std::set<std::string> done;
     for (const MapfileRow& row : mapfile.rows) {
       if (!done.insert(row.directory).second) continue;
-      auto model = load_vendor_model(json_root / arch, row.directory);
+      auto model = load_vendor_model(json_root / arch, row.directory, rules);
       std::string bytes;
       if (model) {
         relativize_vendor_model(*model, json_root);
@@ -112,7 +111,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
       } else {
         Diagnostic failure = std::move(model).error();
         relativize(failure, prefix);
-        bytes = encode_vendor_index_failure(arch, row.directory, failure);
+        bytes = encode_vendor_index_failure(rules, arch, row.directory, failure);
       }
       const fs::path out = arch_out / vendor_index_file_name(row.directory);
       if (!write_text(out, bytes)) return unexpected(unwritable(out, "write failed"));
@@ -128,8 +127,8 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
   }
   std::sort(all_archs.begin(), all_archs.end());
   for (const std::string& arch : all_archs) {
-    VendorModel tables = load_vendor_sys_tables(json_root / arch);
-    if (tables.events.empty() && tables.diagnostics.empty()) continue;
+    VendorModel tables = load_vendor_sys_tables(json_root / arch, rules);
+    if (tables.events.empty() && tables.metrics.empty() && tables.diagnostics.empty()) continue;
     relativize_vendor_model(tables, json_root);
     const fs::path arch_out = index_root / arch;
     if (!fs::create_directories(arch_out, error) && error) {
@@ -142,9 +141,11 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     summary.metrics += tables.metrics.size();
     summary.bytes += bytes.size();
   }
-  // The marker last: an interrupted build leaves a directory that is not taken for an index.
+  // The marker last: an interrupted build leaves a directory that is not taken for an index. It
+  // names the rules for a reader of the directory; every model file's header says them too.
   const fs::path marker = index_root / kVendorIndexMarker;
-  if (!write_text(marker, fmt::format("pmucat-vendor-index {}\n", kVendorIndexVersion))) {
+  if (!write_text(marker, fmt::format("pmucat-vendor-index {} rules {}\n", kVendorIndexVersion,
+                                      to_string(rules)))) {
     return unexpected(unwritable(marker, "write failed"));
   }
   return summary;

@@ -174,13 +174,14 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   ASSERT_NE(row, mapfile->rows.end());
   const auto cpuid = x86_cpuid_for_row(*mapfile, *row);
   ASSERT_TRUE(cpuid.has_value());
-  auto model = load_vendor_model(events_dir() / "x86", directory);
+  auto model = load_vendor_model(events_dir() / "x86", directory, oracle_perf_version());
   ASSERT_TRUE(model.has_value()) << model.error().message;
   const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
   const testing::ScratchDir scratch("metrics");
   const fs::path devices = scratch / "devices";
   write_vendor_tree(tree, devices);
-  auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), *cpuid});
+  auto catalog = Catalog::open(
+      devices, VendorOptions{catalog_events_dir(), *cpuid, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
   const auto table = metric_definitions(*catalog);
   // The catalog's metrics in perf's table order: the same names and expressions, in the same

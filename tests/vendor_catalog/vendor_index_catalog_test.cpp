@@ -57,8 +57,9 @@ constexpr std::string_view kTestSys = R"([
    "Unit": "tsys", "Compat": "0x01"}
 ])";
 
+// The index is built with `rules`; open() asks for them (both forms then read alike).
 struct Fixture {
-  Fixture() {
+  explicit Fixture(PerfVersion built_rules = PerfVersion::v6_1) : rules(built_rules) {
     tree.write("devices/cpu/type", "4\n");
     tree.write("devices/cpu/format/event", "config:0-7\n");
     tree.write("devices/cpu/format/umask", "config:8-15\n");
@@ -108,13 +109,16 @@ struct Fixture {
     tree.write("devices/other_ddr/type", "63\n");
     tree.write("devices/other_ddr/identifier", "v8\n");
     tree.write("devices/other_ddr/format/event", "config:0-7\n");
-    auto summary = write_vendor_index(tree.path("json"), tree.path("index"));
+    auto summary = write_vendor_index(tree.path("json"), tree.path("index"), rules);
     EXPECT_TRUE(summary.has_value());
   }
-  Catalog open(std::string_view events) const {
-    return std::move(
-        Catalog::open(tree.path("devices"), {tree.path(events), "GenuineIntel-6-8F-8"}).value());
+  Catalog open(std::string_view events) const { return open(events, rules); }
+  Catalog open(std::string_view events, std::optional<PerfVersion> asked) const {
+    VendorOptions options{tree.path(events), "GenuineIntel-6-8F-8"};
+    options.rules = asked;
+    return std::move(Catalog::open(tree.path("devices"), std::move(options)).value());
   }
+  PerfVersion rules;
   TempTree tree;
 };
 
@@ -261,10 +265,44 @@ TEST_P(BothForms, MetricsOfTheModelInTableOrder) {
 
 INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index"));
 
+void expect_same_catalogs(const Catalog& index, const Catalog& json);
+
 TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
-  Fixture f;
-  const Catalog json = f.open("json");
-  const Catalog index = f.open("index");
+  for (const PerfVersion rules : known_perf_versions()) {
+    SCOPED_TRACE(to_string(rules));
+    Fixture f(rules);
+    expect_same_catalogs(f.open("index"), f.open("json"));
+  }
+}
+
+// An index answers with the rules it was built with; asked for others, it says so.
+TEST(VendorIndexCatalog, IndexOfOtherRulesIsUsedWithAWarning) {
+  Fixture f(PerfVersion::v6_12);
+  const Catalog asked_6_1 = f.open("index", PerfVersion::v6_1);
+  const Event* event = asked_6_1.find_pmu("cpu")->find_event("mem_load_retired.l3_miss");
+  ASSERT_NE(event, nullptr);
+  ASSERT_NE(event->vendor, nullptr);
+  EXPECT_EQ(event->vendor->rules, PerfVersion::v6_12);
+  const auto diagnostics = asked_6_1.vendor_diagnostics();
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_EQ(diagnostics.back().id, "vendor-index-rules");
+  EXPECT_NE(diagnostics.back().message.find("perf 6.12's jevents rules, not perf 6.1's"),
+            std::string::npos);
+  for (const std::optional<PerfVersion> asked :
+       {std::optional<PerfVersion>(), std::optional<PerfVersion>(PerfVersion::v6_12)}) {
+    const Catalog catalog = f.open("index", asked);
+    for (const Diagnostic& diagnostic : catalog.vendor_diagnostics()) {
+      EXPECT_NE(diagnostic.id, "vendor-index-rules");
+    }
+  }
+  // A JSON tree is read with the rules asked for.
+  const Event* json_6_12 =
+      f.open("json", PerfVersion::v6_12).find_pmu("cpu")->find_event("inst_retired.any");
+  ASSERT_NE(json_6_12, nullptr);
+  EXPECT_EQ(json_6_12->vendor->rules, PerfVersion::v6_12);
+}
+
+void expect_same_catalogs(const Catalog& index, const Catalog& json) {
   ASSERT_NE(index.vendor_model(), nullptr);
   EXPECT_EQ(index.vendor_model()->events.size(), json.vendor_model()->events.size());
   EXPECT_EQ(index.vendor_model()->cpuid, json.vendor_model()->cpuid);
