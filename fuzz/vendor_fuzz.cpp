@@ -43,23 +43,32 @@ void check_events(const std::vector<VendorEvent>& events, std::string_view text)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
-  std::vector<Diagnostic> diagnostics;
-  const std::vector<VendorEvent> events =
-      pmucat::parse_vendor_json(text, "arch/x86/fuzz/cache.json", "cache", {}, diagnostics);
-  check_diagnostics(diagnostics, text);
-  check_events(events, text);
+  // Each perf release's jevents rules (6.12 canonicalises numbers and knows more fields).
+  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+    std::vector<Diagnostic> diagnostics;
+    const std::vector<VendorEvent> events = pmucat::parse_vendor_json(
+        text, "arch/x86/fuzz/cache.json", "cache", {}, rules, diagnostics);
+    check_diagnostics(diagnostics, text);
+    check_events(events, text);
 
-  std::vector<Diagnostic> again_diagnostics;
-  const std::vector<VendorEvent> again =
-      pmucat::parse_vendor_json(text, "arch/x86/fuzz/cache.json", "cache", {}, again_diagnostics);
-  PMUCAT_FUZZ_CHECK(again == events);
-  PMUCAT_FUZZ_CHECK(again_diagnostics.size() == diagnostics.size());
+    std::vector<Diagnostic> again_diagnostics;
+    const std::vector<VendorEvent> again = pmucat::parse_vendor_json(
+        text, "arch/x86/fuzz/cache.json", "cache", {}, rules, again_diagnostics);
+    PMUCAT_FUZZ_CHECK(again == events);
+    PMUCAT_FUZZ_CHECK(again_diagnostics.size() == diagnostics.size());
 
-  std::vector<Diagnostic> std_diagnostics;
-  const std::vector<VendorEvent> with_std =
-      pmucat::parse_vendor_json(text, "arch/arm64/fuzz/core.json", "core", events, std_diagnostics);
-  check_diagnostics(std_diagnostics, text);
-  check_events(with_std, text);
+    std::vector<Diagnostic> std_diagnostics;
+    const std::vector<VendorEvent> with_std = pmucat::parse_vendor_json(
+        text, "arch/arm64/fuzz/core.json", "core", events, rules, std_diagnostics);
+    check_diagnostics(std_diagnostics, text);
+    check_events(with_std, text);
+  }
+  std::vector<Diagnostic> group_diagnostics;
+  const auto groups = pmucat::parse_metric_group_descriptions(
+      text, "arch/x86/fuzz/metricgroups.json", group_diagnostics);
+  check_diagnostics(group_diagnostics, text);
+  for (std::size_t i = 1; i < groups.size(); ++i)
+    PMUCAT_FUZZ_CHECK(groups[i - 1].name < groups[i].name);
 
   const pmucat::Mapfile mapfile = pmucat::parse_mapfile(text, "arch/x86/mapfile.csv", "x86");
   check_diagnostics(mapfile.diagnostics, text);

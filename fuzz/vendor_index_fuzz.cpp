@@ -57,7 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!same) std::fprintf(stderr, "re-decoded model: %s\n", pmucat::render(same.error()).c_str());
   PMUCAT_FUZZ_CHECK(same.has_value() && same->events == model->events &&
                     same->diagnostics == model->diagnostics && same->arch == model->arch &&
-                    same->directory == model->directory && same->cpuid == model->cpuid);
+                    same->directory == model->directory && same->cpuid == model->cpuid &&
+                    same->rules == model->rules && same->metrics == model->metrics &&
+                    same->metric_group_descriptions == model->metric_group_descriptions &&
+                    same->counters == model->counters);
+  auto descriptions = index->metric_group_descriptions();
+  PMUCAT_FUZZ_CHECK(descriptions.has_value() && *descriptions == model->metric_group_descriptions);
   for (const pmucat::VendorEvent& event : model->events) {
     auto found = again->named(event.name);
     PMUCAT_FUZZ_CHECK(found.has_value() && !found->empty());

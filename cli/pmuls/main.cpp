@@ -192,7 +192,8 @@ int compile_index(const Options& options, DiagnosticPrinter& printer) {
     printer.error(fmt::format("{} is a compiled index already, not a JSON tree", *json_root));
     return to_int(ExitCode::usage);
   }
-  const auto summary = compile_vendor_index(*json_root, *options.compile_index);
+  const auto summary = compile_vendor_index(*json_root, *options.compile_index,
+                                            options.common.tables.value_or(kNewestPerfVersion));
   if (!summary) {
     printer.print(summary.error());
     return to_int(ExitCode::io);

@@ -126,8 +126,9 @@ struct PmuInfo {
 // One PMU. Directory-backed PMUs load each part (attributes, formats, events) on first use and
 // cache it; every accessor is safe to call from several threads at once.
 namespace detail {
+class VendorCatalog;
 class VendorCatalogs;
-}
+}  // namespace detail
 
 class Pmu {
  public:
@@ -211,9 +212,12 @@ struct VendorOptions {
   // Empty: the JSON is parsed by every catalog. A cache that cannot be used (unwritable, a
   // damaged entry) is passed over for the JSON, silently: same events, same diagnostics.
   std::filesystem::path index_cache = {};
-  // Whose jevents rules turn a JSON tree's events into event strings (a compiled index carries
-  // the rules it was built with): the perf release being followed, the newest by default.
-  PerfVersion rules = kNewestPerfVersion;
+  // The jevents rules the vendor events are wanted under. A JSON tree is read with them (the
+  // tools always set them: the perf they follow, else the newest); unset, with perf 6.1's, what
+  // the library read every tree with before the rules were versioned. A compiled index holds
+  // events read with the rules it was built with and is used as it is: unset takes them, and
+  // other rules than these get a vendor-index-rules warning.
+  std::optional<PerfVersion> rules = {};
 };
 
 class Catalog {
@@ -275,6 +279,8 @@ class Catalog {
 
  private:
   static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalogs> vendor);
+  // The vendor catalog whose metrics `-M` uses (null without vendor events).
+  const detail::VendorCatalog* metrics_vendor_catalog() const;
 
   struct State;
   explicit Catalog(std::unique_ptr<State> state);

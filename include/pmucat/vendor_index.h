@@ -9,6 +9,7 @@
 //
 // A model file (little-endian; every string is a u32 length and its bytes, so any byte works):
 //   header   "PMUCATVI", u32 format version, u32 status (0 loaded, 1 the model failed to load),
+//            u8 the jevents rules it was read with (PerfVersion: 0 perf 6.1, 1 perf 6.12),
 //            arch, directory, cpuid, u32 diagnostic count + the model's diagnostics (status 1:
 //            the one error load_vendor_model returned), u32 metrics offset (from the start
 //            of the file: the metrics section after the records)
@@ -17,7 +18,9 @@
 //            offsets are from the start of the file
 //   records  the events in perf's table order, every VendorEvent field
 //   metrics  (at the header's metrics offset) u32 count, then the metrics in perf's table
-//            order, every VendorMetric field (format version 2)
+//            order, every VendorMetric field (format version 2); then u32 count + the metric
+//            group descriptions (name, description), u32 count + the counter.json objects (unit,
+//            generic, fixed, location) (format version 3, with the rules byte)
 // Readers trust no count or offset: each is checked against the bytes present before use, and a
 // bad one is a vendor-index-corrupt error at its byte offset.
 #pragma once
@@ -39,10 +42,13 @@ namespace pmucat {
 // Diagnostic ids of this module:
 //  vendor-index-corrupt     a model file or marker that is truncated, malformed or of another
 //                           format version (located at the byte offset that failed)
+//  vendor-index-rules       (the catalog's) an index built with other jevents rules than the
+//                           catalog was asked for: used anyway, with this warning
 //  vendor-index-unreadable  a model file or index root that cannot be read or written
 
 inline constexpr std::string_view kVendorIndexMarker = "pmucat-index.version";
-inline constexpr std::uint32_t kVendorIndexVersion = 2;
+// 3: the rules byte, DefaultMetricgroupName, group descriptions and counters (perf 6.12).
+inline constexpr std::uint32_t kVendorIndexVersion = 3;
 
 // True when `root` holds the index marker (any version: a wrong one is reported on load).
 bool is_vendor_index(const std::filesystem::path& root);
@@ -53,8 +59,8 @@ std::string vendor_index_file_name(std::string_view directory);
 
 // A model file's bytes. `failure` set: the model did not load (load_vendor_model's error).
 std::string encode_vendor_index_model(const VendorModel& model);
-std::string encode_vendor_index_failure(std::string_view arch, std::string_view directory,
-                                        const Diagnostic& failure);
+std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch,
+                                        std::string_view directory, const Diagnostic& failure);
 
 // One model file, opened: the header and diagnostics decoded, names and records read on demand.
 // Copies share the bytes (a read-only mapping of the file, or a string).
@@ -69,6 +75,8 @@ class VendorIndexModel {
 
   const std::string& arch() const { return header_.arch; }
   const std::string& directory() const { return header_.directory; }
+  // The jevents rules the model was read with when the index was built.
+  PerfVersion rules() const { return header_.rules; }
   // The error the model failed with at build time (load_vendor_model's), or null.
   const Diagnostic* failure() const { return header_.failed ? &header_.failure : nullptr; }
   // The model's load diagnostics (files that failed, skipped events, duplicates).
@@ -85,12 +93,15 @@ class VendorIndexModel {
   Expected<VendorModel> model() const;
   // The model's metrics in table order (VendorModel::metrics), decoded without the events.
   Expected<std::vector<VendorMetric>> metrics() const;
+  // VendorModel::metric_group_descriptions, decoded without the events.
+  Expected<std::vector<VendorMetricGroupDescription>> metric_group_descriptions() const;
 
  private:
   struct Header {
     std::string arch;
     std::string directory;
     std::string cpuid;
+    PerfVersion rules = PerfVersion::v6_1;
     bool failed = false;
     Diagnostic failure;
     std::vector<Diagnostic> diagnostics;

@@ -35,7 +35,7 @@ namespace pmucat {
 // of every key. Bump it with any change to what load_vendor_model() returns for a given tree, so
 // that no entry compiled by the old rules is taken for the new ones. pmucat's version and
 // kVendorIndexVersion are in the key as well.
-inline constexpr unsigned kVendorIndexCacheRulesRevision = 1;
+inline constexpr unsigned kVendorIndexCacheRulesRevision = 2;
 
 // The cache directory: `<xdg_cache_home>/pmucat/vendor-index` when `xdg_cache_home` is an
 // absolute path (the XDG rule: a relative one is ignored), else `<home>/.cache/pmucat/vendor-index`
@@ -89,6 +89,7 @@ class VendorIndexCache {
 // anything else — a symlink, a FIFO, a file, a directory that is not an index — is refused
 // (vendor-index-unreadable), never replaced.
 Expected<VendorIndexSummary> compile_vendor_index(const std::filesystem::path& json_root,
-                                                  const std::filesystem::path& index_root);
+                                                  const std::filesystem::path& index_root,
+                                                  PerfVersion rules = kNewestPerfVersion);
 
 }  // namespace pmucat

@@ -337,17 +337,25 @@ const VendorModel* Catalog::vendor_model() const {
   return state_->vendor ? state_->vendor->main().full().model.get() : nullptr;
 }
 
-std::span<const VendorMetric> Catalog::vendor_metrics() const {
-  if (!state_->vendor) return {};
+// The vendor catalog whose metrics `-M` uses: the core PMU's model on Arm with a model per PMU.
+const detail::VendorCatalog* Catalog::metrics_vendor_catalog() const {
+  if (!state_->vendor) return nullptr;
   const detail::VendorCatalog* catalog = &state_->vendor->main();
   if (state_->vendor->per_pmu()) {
     if (const Pmu* core = core_pmu()) catalog = &state_->vendor->for_pmu(core->attributes());
   }
-  return catalog->metrics();
+  return catalog;
+}
+
+std::span<const VendorMetric> Catalog::vendor_metrics() const {
+  const detail::VendorCatalog* catalog = metrics_vendor_catalog();
+  return catalog ? catalog->metrics() : std::span<const VendorMetric>();
 }
 
 std::vector<VendorMetricGroup> Catalog::vendor_metric_groups() const {
-  return pmucat::vendor_metric_groups(vendor_metrics());
+  const detail::VendorCatalog* catalog = metrics_vendor_catalog();
+  if (!catalog) return {};
+  return pmucat::vendor_metric_groups(catalog->metrics(), catalog->metric_group_descriptions());
 }
 
 std::span<const Diagnostic> Catalog::vendor_diagnostics() const {

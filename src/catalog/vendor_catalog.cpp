@@ -74,6 +74,22 @@ Expected<VendorIndexModel> checked_model(VendorIndexModel model, const VendorMod
 
 }  // namespace
 
+PerfVersion VendorCatalog::json_rules() const {
+  // Unset: 6.1's, so that the tools, which pass no rules yet, read a JSON tree as before.
+  return options_.rules.value_or(PerfVersion::v6_1);
+}
+
+// An index of other rules is still the best there is for the model (its event strings encode the
+// same; orders and descriptions follow its perf): used, with a warning.
+void VendorCatalog::check_index_rules(PerfVersion built, const std::filesystem::path& root,
+                                      std::vector<Diagnostic>& diagnostics) const {
+  if (!options_.rules || built == *options_.rules) return;
+  diagnostics.push_back(make_file_diagnostic(
+      Severity::warning, DiagId::vendor_index_rules, root.string(),
+      fmt::format("the vendor event index was built with perf {}'s jevents rules, not perf {}'s",
+                  to_string(built), to_string(*options_.rules))));
+}
+
 const VendorCatalog::Loaded& VendorCatalog::loaded() const {
   std::call_once(once_, [&] {
     if (options_.events_dir.empty()) return;
@@ -91,9 +107,9 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
     } else if (!options_.index_cache.empty()) {
       // The architecture system() reads the tables of: the model's, else the host's.
       const std::string_view arch = choice ? choice->arch : vendor_host_arch();
-      auto entry = VendorIndexCache(options_.index_cache)
-                       .open(options_.events_dir, arch, choice ? choice->row.directory : "",
-                             options_.rules);
+      auto entry =
+          VendorIndexCache(options_.index_cache)
+              .open(options_.events_dir, arch, choice ? choice->row.directory : "", json_rules());
       if (entry) {
         loaded_.index_root = entry->root;
         loaded_.cached = true;
@@ -109,6 +125,7 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
       if (index) {
         loaded_.diagnostics.insert(loaded_.diagnostics.end(), index->diagnostics().begin(),
                                    index->diagnostics().end());
+        check_index_rules(index->rules(), options_.events_dir, loaded_.diagnostics);
         loaded_.index = std::move(*index);
         return;
       }
@@ -119,7 +136,8 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
       loaded_.index_root.clear();  // a damaged cache entry: the JSON says the same
       loaded_.cached = false;
     }
-    auto model = load_vendor_model(options_.events_dir / choice->arch, choice->row.directory);
+    auto model =
+        load_vendor_model(options_.events_dir / choice->arch, choice->row.directory, json_rules());
     if (!model) {
       loaded_.diagnostics.push_back(std::move(model.error()));
       return;
@@ -167,7 +185,7 @@ void VendorCatalog::decode_full() const {
   full_.model = std::make_shared<const VendorModel>(std::move(*model));
 }
 
-std::span<const VendorMetric> VendorCatalog::metrics() const {
+const VendorModel* VendorCatalog::metrics_model() const {
   std::call_once(metrics_once_, [&] {
     const Loaded& loaded = this->loaded();
     if (!loaded.index) {
@@ -175,13 +193,26 @@ std::span<const VendorMetric> VendorCatalog::metrics() const {
       return;
     }
     auto decoded = loaded.index->metrics();
-    if (!decoded) return;
+    auto descriptions = loaded.index->metric_group_descriptions();
+    if (!decoded || !descriptions) return;
     auto model = std::make_shared<VendorModel>();
     model->metrics = std::move(*decoded);
+    model->metric_group_descriptions = std::move(*descriptions);
     metrics_model_ = std::move(model);
   });
-  if (!metrics_model_) return {};
-  return metrics_model_->metrics;
+  return metrics_model_.get();
+}
+
+std::span<const VendorMetric> VendorCatalog::metrics() const {
+  const VendorModel* model = metrics_model();
+  if (!model) return {};
+  return model->metrics;
+}
+
+std::span<const VendorMetricGroupDescription> VendorCatalog::metric_group_descriptions() const {
+  const VendorModel* model = metrics_model();
+  if (!model) return {};
+  return model->metric_group_descriptions;
 }
 
 const VendorCatalog::System& VendorCatalog::system() const {
@@ -204,12 +235,12 @@ const VendorCatalog::System& VendorCatalog::system() const {
     for (const std::string& arch : archs) {
       if (arch.empty()) continue;
       if (loaded.index_root.empty()) {
-        take(load_vendor_sys_tables(options_.events_dir / arch));
+        take(load_vendor_sys_tables(options_.events_dir / arch, json_rules()));
         continue;
       }
       auto file = open_vendor_index_sys(loaded.index_root, arch);
       if (!file && loaded.cached) {
-        take(load_vendor_sys_tables(options_.events_dir / arch));  // a damaged cache entry
+        take(load_vendor_sys_tables(options_.events_dir / arch, json_rules()));  // damaged entry
         continue;
       }
       if (!file) {
@@ -217,6 +248,10 @@ const VendorCatalog::System& VendorCatalog::system() const {
         continue;
       }
       if (!*file) continue;
+      // Said once: with a model, the model's file said it already.
+      if (!this->loaded().index) {
+        check_index_rules((*file)->rules(), options_.events_dir, system_.diagnostics);
+      }
       auto table = (*file)->model();
       if (!table && loaded.cached) {
         take(load_vendor_sys_tables(options_.events_dir / arch));

@@ -74,6 +74,9 @@ class VendorCatalog {
   // The model's metrics in table order (empty without a model or on a corrupt index, whose
   // error full() reports), decoded without the events: `-M` needs no event listing.
   std::span<const VendorMetric> metrics() const;
+  // The model's metric group descriptions (VendorModel::metric_group_descriptions), read with
+  // the metrics.
+  std::span<const VendorMetricGroupDescription> metric_group_descriptions() const;
 
   // The model's events (table order), then the system tables', that perf adds to `pmu`.
   std::vector<std::shared_ptr<const VendorEvent>> events_for(const PmuAttachment& pmu) const;
@@ -94,13 +97,19 @@ class VendorCatalog {
   Named named(std::string_view name) const;
 
  private:
+  // The rules a JSON tree is read with; the warning for an index built with others.
+  PerfVersion json_rules() const;
+  void check_index_rules(PerfVersion built, const std::filesystem::path& root,
+                         std::vector<Diagnostic>& diagnostics) const;
   VendorOptions options_;
   mutable std::once_flag once_;
   mutable Loaded loaded_;
   mutable std::once_flag full_once_;
   mutable Full full_;
   mutable std::once_flag metrics_once_;
-  mutable std::shared_ptr<const VendorModel> metrics_model_;  // only its metrics are used
+  // Only its metrics and group descriptions are used.
+  mutable std::shared_ptr<const VendorModel> metrics_model_;
+  const VendorModel* metrics_model() const;
   mutable std::once_flag system_once_;
   mutable System system_;
   mutable std::mutex named_mutex_;

@@ -35,7 +35,8 @@ std::string jevents_brief(const VendorEvent& event) {
   std::string brief = strip_trailing_period(event.brief_description);
   const std::string extra = extra_description(event, brief);
   if (!brief.empty()) brief += extra;
-  if (!event.pmu.empty()) {
+  // Only 6.1's jevents writes the Unit into the description.
+  if (!event.pmu.empty() && event.rules == PerfVersion::v6_1) {
     if (!brief.empty() && !brief.ends_with(". ")) brief += ". ";
     brief += "Unit: " + event.pmu + " ";
   }

@@ -1,4 +1,5 @@
-// Vendor metrics: perf 6.1's descriptions, group names, name matching and table order.
+// Vendor metrics: perf's descriptions, group names, name matching, and the table order of events
+// and metrics under each perf's rules.
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -34,7 +35,7 @@ std::size_t find_ignoring_case(std::string_view haystack, std::string_view needl
 
 std::string perf_metric_description(const VendorMetric& metric) {
   std::string description = vendor::strip_trailing_period(metric.brief_description);
-  if (!metric.pmu.empty()) {
+  if (!metric.pmu.empty() && metric.rules == PerfVersion::v6_1) {
     if (!description.empty() && !description.ends_with(". ")) description += ". ";
     description += "Unit: ";
     description += metric.pmu;
@@ -75,7 +76,9 @@ bool perf_metric_matches(std::string_view field, std::string_view list) {
   return starts && ends;
 }
 
-std::vector<VendorMetricGroup> vendor_metric_groups(std::span<const VendorMetric> metrics) {
+std::vector<VendorMetricGroup> vendor_metric_groups(
+    std::span<const VendorMetric> metrics,
+    std::span<const VendorMetricGroupDescription> descriptions) {
   std::map<std::string, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     for (std::string& name : metric_group_names(metrics[i])) {
@@ -89,17 +92,90 @@ std::vector<VendorMetricGroup> vendor_metric_groups(std::span<const VendorMetric
     VendorMetricGroup group;
     group.name = entry.first;
     group.metrics = std::move(entry.second);
+    const auto described = std::lower_bound(descriptions.begin(), descriptions.end(), group.name,
+                                            [](const VendorMetricGroupDescription& d,
+                                               const std::string& name) { return d.name < name; });
+    if (described != descriptions.end() && described->name == group.name) {
+      group.description = described->description;
+    }
     result.push_back(std::move(group));
   }
   return result;
 }
 
-void sort_vendor_metrics(std::vector<VendorMetric>& metrics) {
+namespace {
+
+// perf 6.12 names the core PMU's table `default_core`.
+std::string_view table_pmu(const std::string& pmu) {
+  return pmu.empty() ? std::string_view("default_core") : std::string_view(pmu);
+}
+
+// 6.12's metric key compares `desc` as jevents writes it into C source (fixdesc escapes newlines,
+// carriage returns and double quotes).
+std::string escaped_description(std::string_view brief) {
+  std::string out;
+  for (char c : vendor::strip_trailing_period(brief)) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfVersion rules) {
+  if (rules == PerfVersion::v6_12) {
+    // A table per PMU, in PMU order: (PMU, MetricName, MetricExpr, desc). perf 6.12's key uses
+    // the expression as metric.py prints it back; pmucat keeps the written one (docs/catalog.md).
+    std::vector<std::string> keys;
+    keys.reserve(metrics.size());
+    std::vector<std::size_t> order(metrics.size());
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+      order[i] = i;
+      keys.push_back(escaped_description(metrics[i].brief_description));
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const VendorMetric& x = metrics[a];
+      const VendorMetric& y = metrics[b];
+      return std::forward_as_tuple(table_pmu(x.pmu), x.name, x.expr, keys[a]) <
+             std::forward_as_tuple(table_pmu(y.pmu), y.name, y.expr, keys[b]);
+    });
+    std::vector<VendorMetric> sorted;
+    sorted.reserve(metrics.size());
+    for (std::size_t i : order) sorted.push_back(std::move(metrics[i]));
+    metrics = std::move(sorted);
+    return;
+  }
   std::stable_sort(metrics.begin(), metrics.end(),
                    [](const VendorMetric& a, const VendorMetric& b) {
                      return std::tie(a.has_perf_description, a.topic, a.event_name, a.pmu, a.name) <
                             std::tie(b.has_perf_description, b.topic, b.event_name, b.pmu, b.name);
                    });
+}
+
+void sort_vendor_events(std::vector<VendorEvent>& events, PerfVersion rules) {
+  if (rules == PerfVersion::v6_12) {
+    // A table per PMU, in PMU order, each by name, then description or not, then topic (perf
+    // 6.12's build refuses two events of one name in one PMU's table, so the rest never decides).
+    std::stable_sort(events.begin(), events.end(), [](const VendorEvent& a, const VendorEvent& b) {
+      return std::forward_as_tuple(table_pmu(a.pmu), a.name, a.has_perf_description, a.topic) <
+             std::forward_as_tuple(table_pmu(b.pmu), b.name, b.has_perf_description, b.topic);
+    });
+    return;
+  }
+  // One table: events without a description first, then topic, name and PMU; a stable sort
+  // keeps file order among equal keys.
+  std::stable_sort(events.begin(), events.end(), [](const VendorEvent& a, const VendorEvent& b) {
+    return std::tie(a.has_perf_description, a.topic, a.name, a.pmu) <
+           std::tie(b.has_perf_description, b.topic, b.name, b.pmu);
+  });
 }
 
 }  // namespace pmucat

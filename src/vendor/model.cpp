@@ -1,4 +1,4 @@
-// A model directory's JSON files to one table, ordered as perf 6.1 orders its compiled table.
+// A model directory's JSON files to one table, ordered as perf orders its compiled table.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,52 +51,58 @@ std::string topic_of(const std::string& file_name) {
   return topic;
 }
 
-// Every event of every file in `files`, appended to `events`.
-void load_files(const std::vector<fs::path>& files, bool with_topic,
-                const std::vector<VendorEvent>& std_events, std::vector<VendorEvent>& events,
-                std::vector<VendorMetric>& metrics, std::vector<Diagnostic>& diagnostics) {
+// Every event of every file in `files`, appended to `model.events` (and its metrics, counters
+// and, under 6.12's rules, the metric group descriptions of metricgroups.json).
+void load_files(const std::vector<fs::path>& files, bool with_topic, const VendorModel& standard,
+                VendorModel& model) {
   for (const fs::path& file : files) {
     const std::optional<std::string> text = vendor::read_text_file(file);
     if (!text) {
-      diagnostics.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
-                                                 file.string(), "cannot read the file"));
+      model.diagnostics.push_back(make_file_diagnostic(
+          Severity::error, DiagId::vendor_json_unreadable, file.string(), "cannot read the file"));
       continue;
     }
-    const std::string topic = with_topic ? topic_of(file.filename().string()) : std::string();
+    const std::string name = file.filename().string();
+    // perf 6.12's jevents reads metricgroups.json (linux 6.3 on) as descriptions, not events;
+    // 6.1's knew no such file.
+    if (model.rules == PerfVersion::v6_12 && name == "metricgroups.json") {
+      model.metric_group_descriptions =
+          parse_metric_group_descriptions(*text, file.string(), model.diagnostics);
+      continue;
+    }
+    const std::string topic = with_topic ? topic_of(name) : std::string();
     std::vector<VendorEvent> file_events =
-        parse_vendor_json(*text, file.string(), topic, std_events, diagnostics, metrics);
-    std::move(file_events.begin(), file_events.end(), std::back_inserter(events));
+        parse_vendor_json(*text, file.string(), topic, standard.events, standard.metrics,
+                          model.rules, model.diagnostics, model.metrics, model.counters);
+    std::move(file_events.begin(), file_events.end(), std::back_inserter(model.events));
   }
 }
 
 }  // namespace
 
-Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory) {
+Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
+                                        PerfVersion rules) {
   VendorModel model;
   model.arch = arch_dir.filename().string();
   model.directory = std::string(directory);
+  model.rules = rules;
 
-  // The architecture standard events: the arch directory's own *.json files.
-  std::vector<VendorEvent> std_events;
+  // The architecture standard events: the arch directory's own *.json files. perf keeps none of
+  // them in the model's table; 6.12's ArchStdEvent may name their metrics too.
+  VendorModel standard;
+  standard.rules = rules;
   if (auto std_files = list_json_files(arch_dir)) {
-    std::vector<VendorMetric> std_metrics;  // perf keeps no metric of the standard files
-    load_files(*std_files, false, {}, std_events, std_metrics, model.diagnostics);
+    load_files(*std_files, false, VendorModel(), standard);
   } else {
-    model.diagnostics.push_back(std::move(std_files).error());
+    standard.diagnostics.push_back(std::move(std_files).error());
   }
+  model.diagnostics = std::move(standard.diagnostics);
 
   auto files = list_json_files(arch_dir / directory);
   if (!files) return unexpected(std::move(files).error());
-  load_files(*files, true, std_events, model.events, model.metrics, model.diagnostics);
-  sort_vendor_metrics(model.metrics);
-
-  // perf's table key: events without a description first, then topic, name and PMU; a stable
-  // sort keeps file order among equal keys.
-  std::stable_sort(model.events.begin(), model.events.end(),
-                   [](const VendorEvent& a, const VendorEvent& b) {
-                     return std::tie(a.has_perf_description, a.topic, a.name, a.pmu) <
-                            std::tie(b.has_perf_description, b.topic, b.name, b.pmu);
-                   });
+  load_files(*files, true, standard, model);
+  sort_vendor_metrics(model.metrics, rules);
+  sort_vendor_events(model.events, rules);
   // Duplicates: same name and PMU anywhere in the table; the first in table order is perf's.
   std::unordered_map<std::string, std::size_t> first_of;
   for (std::size_t i = 0; i < model.events.size(); ++i) {
@@ -172,16 +178,17 @@ void find_sys_directories(const fs::path& root, const fs::path& dir, std::vector
 
 }  // namespace
 
-VendorModel load_vendor_sys_tables(const fs::path& arch_dir) {
+VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfVersion rules) {
   VendorModel tables;
   tables.arch = arch_dir.filename().string();
   tables.directory = "sys";
+  tables.rules = rules;
   std::error_code error;
   if (!fs::is_directory(arch_dir, error)) return tables;
   std::vector<std::string> directories;
   find_sys_directories(arch_dir, arch_dir, directories, tables.diagnostics, 0);
   for (const std::string& directory : directories) {
-    auto table = load_vendor_model(arch_dir, directory);
+    auto table = load_vendor_model(arch_dir, directory, rules);
     if (!table) {
       tables.diagnostics.push_back(std::move(table).error());
       continue;
@@ -196,6 +203,20 @@ VendorModel load_vendor_sys_tables(const fs::path& arch_dir) {
     }
     tables.diagnostics.insert(tables.diagnostics.end(), table->diagnostics.begin(),
                               table->diagnostics.end());
+    tables.counters.insert(tables.counters.end(), table->counters.begin(), table->counters.end());
+    // perf's describe_metricgroup() is one table, a later file's description of a name replacing
+    // an earlier one's.
+    for (VendorMetricGroupDescription& description : table->metric_group_descriptions) {
+      const auto at = std::lower_bound(tables.metric_group_descriptions.begin(),
+                                       tables.metric_group_descriptions.end(), description.name,
+                                       [](const VendorMetricGroupDescription& d,
+                                          const std::string& name) { return d.name < name; });
+      if (at != tables.metric_group_descriptions.end() && at->name == description.name) {
+        *at = std::move(description);
+      } else {
+        tables.metric_group_descriptions.insert(at, std::move(description));
+      }
+    }
   }
   return tables;
 }

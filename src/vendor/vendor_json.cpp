@@ -1,4 +1,5 @@
-// One vendor JSON file to events, with the facts of perf 6.1's jevents.py (no code of it).
+// One vendor JSON file to events, with the facts of perf 6.1's and 6.12's jevents.py (no code of
+// them).
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
@@ -121,30 +122,43 @@ class EventObject {
   std::string bad_field_;
 };
 
-// jevents.py's Unit -> PMU table; other units become `uncore_<unit lower-cased>`.
-std::string unit_to_pmu(std::string_view unit) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kTable{{
-      {"CBO", "uncore_cbox"},
-      {"QPI LL", "uncore_qpi"},
-      {"SBO", "uncore_sbox"},
-      {"iMPH-U", "uncore_arb"},
-      {"CPU-M-CF", "cpum_cf"},
-      {"CPU-M-SF", "cpum_sf"},
-      {"PAI-CRYPTO", "pai_crypto"},
-      {"UPI LL", "uncore_upi"},
-      {"hisi_sicl,cpa", "hisi_sicl,cpa"},
-      {"hisi_sccl,ddrc", "hisi_sccl,ddrc"},
-      {"hisi_sccl,hha", "hisi_sccl,hha"},
-      {"hisi_sccl,l3c", "hisi_sccl,l3c"},
-      {"imx8_ddr", "imx8_ddr"},
-      {"L3PMC", "amd_l3"},
-      {"DFPMC", "amd_df"},
-      {"cpu_core", "cpu_core"},
-      {"cpu_atom", "cpu_atom"},
+// jevents.py's Unit -> PMU table; other units become `uncore_<unit lower-cased>`. perf 6.12's
+// table has the entries marked `v6_12` too.
+std::string unit_to_pmu(std::string_view unit, PerfVersion rules) {
+  struct Entry {
+    std::string_view unit;
+    std::string_view pmu;
+    bool only_6_12;
+  };
+  static constexpr std::array<Entry, 22> kTable{{
+      {"CBO", "uncore_cbox", false},
+      {"QPI LL", "uncore_qpi", false},
+      {"SBO", "uncore_sbox", false},
+      {"iMPH-U", "uncore_arb", false},
+      {"CPU-M-CF", "cpum_cf", false},
+      {"CPU-M-SF", "cpum_sf", false},
+      {"PAI-CRYPTO", "pai_crypto", false},
+      {"PAI-EXT", "pai_ext", true},
+      {"UPI LL", "uncore_upi", false},
+      {"hisi_sicl,cpa", "hisi_sicl,cpa", false},
+      {"hisi_sccl,ddrc", "hisi_sccl,ddrc", false},
+      {"hisi_sccl,hha", "hisi_sccl,hha", false},
+      {"hisi_sccl,l3c", "hisi_sccl,l3c", false},
+      {"imx8_ddr", "imx8_ddr", false},
+      {"imx9_ddr", "imx9_ddr", true},
+      {"L3PMC", "amd_l3", false},
+      {"DFPMC", "amd_df", false},
+      {"UMCPMC", "amd_umc", true},
+      {"cpu_core", "cpu_core", false},
+      {"cpu_atom", "cpu_atom", false},
+      {"ali_drw", "ali_drw", true},
+      {"arm_cmn", "arm_cmn", true},
   }};
   if (unit.empty()) return {};
-  for (const auto& [from, to] : kTable) {
-    if (unit == from) return std::string(to);
+  for (const Entry& entry : kTable) {
+    if (unit == entry.unit && (!entry.only_6_12 || rules == PerfVersion::v6_12)) {
+      return std::string(entry.pmu);
+    }
   }
   return "uncore_" + ascii_lower(unit);
 }
@@ -191,17 +205,40 @@ const VendorEvent* find_std_event(const std::vector<VendorEvent>& std_events,
   return it == std_events.rend() ? nullptr : &*it;
 }
 
+// perf 6.12's dictionary of standard events holds the standard files' metrics too, by MetricName
+// lower-cased (arm64's sbsa.json: `{"ArchStdEvent": "backend_bound"}` is a whole metric).
+const VendorMetric* find_std_metric(std::span<const VendorMetric> std_metrics,
+                                    std::string_view lower_name) {
+  const auto it =
+      std::find_if(std_metrics.rbegin(), std_metrics.rend(),
+                   [&](const VendorMetric& m) { return ascii_lower(m.name) == lower_name; });
+  return it == std_metrics.rend() ? nullptr : &*it;
+}
+
 struct Context {
   std::string_view text;
   std::string_view path;
   std::string_view topic;
   const std::vector<VendorEvent>& std_events;
+  std::span<const VendorMetric> std_metrics;  // searched under 6.12's rules only
+  PerfVersion rules;
   std::vector<Diagnostic>& diagnostics;
 
   void report(Severity severity, DiagId id, std::size_t offset, std::string message) const {
     diagnostics.push_back(make_diagnostic(severity, id, path, text, offset, 1, std::move(message)));
   }
 };
+
+// Where an object starts, as a location of one byte.
+SourceRange object_range(const Context& context, const ObjectStart& where) {
+  SourceRange range;
+  range.file = std::string(context.path);
+  range.line = where.line;
+  range.column = where.column;
+  range.length = 1;
+  range.offset = where.offset;
+  return range;
+}
 
 // One event object to an event; nullopt for a metric (no EventName) or a rejected event.
 std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& where,
@@ -219,11 +256,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
 
   VendorEvent event;
   event.name = event_name ? ascii_lower(*event_name) : std::string();
-  event.location.file = std::string(context.path);
-  event.location.line = where.line;
-  event.location.column = where.column;
-  event.location.length = 1;
-  event.location.offset = where.offset;
+  event.location = object_range(context, where);
   event.topic = std::string(context.topic);
 
   const std::string* event_code = fields.text("EventCode");
@@ -238,7 +271,8 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   event.data_la = fields.has("Data_LA");
   event.errata = fields.value("Errata");
   event.unit = fields.value("Unit");
-  event.pmu = unit_to_pmu(event.unit);
+  event.pmu = unit_to_pmu(event.unit, context.rules);
+  event.rules = context.rules;
   const std::string filter = fields.value("Filter");
   event.scale_unit = fields.value("ScaleUnit");
   const std::string* per_pkg = fields.text("PerPkg");
@@ -247,7 +281,8 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   event.counter_mask = fields.value("CounterMask");
   event.compat = fields.value("Compat");
   event.arch_std_event = fields.value("ArchStdEvent");
-  static constexpr std::array<std::pair<const char*, std::string_view>, 8> kTermFields{{
+  // The term fields in jevents' order; perf 6.12 knows the last six too.
+  static constexpr std::array<std::pair<const char*, std::string_view>, 14> kTermFields{{
       {"AnyThread", "any="},
       {"PortMask", "ch_mask="},
       {"CounterMask", "cmask="},
@@ -256,11 +291,20 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       {"Invert", "inv="},
       {"SampleAfterValue", "period="},
       {"UMask", "umask="},
+      {"NodeType", "type="},
+      {"RdWrMask", "rdwrmask="},
+      {"EnAllCores", "enallcores="},
+      {"EnAllSlices", "enallslices="},
+      {"SliceId", "sliceid="},
+      {"ThreadMask", "threadmask="},
   }};
+  const bool rules_6_12 = context.rules == PerfVersion::v6_12;
+  const std::size_t term_fields = rules_6_12 ? kTermFields.size() : 8;
   std::array<const std::string*, kTermFields.size()> term_values{};
-  for (std::size_t i = 0; i < kTermFields.size(); ++i) {
+  for (std::size_t i = 0; i < term_fields; ++i) {
     term_values[i] = fields.text(kTermFields[i].first);
   }
+  const std::string* eventid_code = rules_6_12 ? fields.text("EventidCode") : nullptr;
   if (!fields.bad_field().empty()) {
     return reject("field '" + fields.bad_field() + "' of event '" + event.name +
                   "' is not a string");
@@ -279,20 +323,39 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     }
     code |= *value << 8;
   }
+  const auto print_number = rules_6_12 ? vendor::hex_unless_below_ten : vendor::hex_like_printf;
   std::string terms;
   if (config_code) {
     const auto value = vendor::parse_python_int_auto(*config_code);
     if (!value) return reject("ConfigCode '" + *config_code + "' is not a number");
-    terms = "config=" + vendor::hex_like_printf(*value);
+    terms = "config=" + print_number(*value);
+  } else if (eventid_code) {
+    const auto value = vendor::parse_python_int_auto(*eventid_code);
+    if (!value) return reject("EventidCode '" + *eventid_code + "' is not a number");
+    terms = "eventid=" + print_number(*value);
   } else {
-    terms = "event=" + vendor::hex_like_printf(code);
+    terms = "event=" + print_number(code);
   }
-  for (std::size_t i = 0; i < kTermFields.size(); ++i) {
-    if (term_values[i] && *term_values[i] != "0") {
+  for (std::size_t i = 0; i < term_fields; ++i) {
+    const std::string* value = term_values[i];
+    if (!value) continue;
+    if (!rules_6_12) {
+      // perf 6.1 copies the text, leaving out only the string "0".
+      if (*value == "0") continue;
       terms += ',';
       terms += kTermFields[i].second;
-      terms += *term_values[i];
+      terms += *value;
+      continue;
     }
+    const std::optional<vendor::TermValue> canonical = vendor::canonical_term_value(*value);
+    if (!canonical) {
+      return reject(std::string(kTermFields[i].first) + " '" + *value +
+                    "' is not a number (perf 6.12's jevents stops on it)");
+    }
+    if (canonical->zero) continue;
+    terms += ',';
+    terms += kTermFields[i].second;
+    terms += canonical->text;
   }
   if (!filter.empty()) terms += ',' + filter;
   if (!msr_index.empty()) {
@@ -300,19 +363,26 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     if (!msr) return reject("MSRIndex '" + msr_index + "' is not a number");
     const auto term = msr_term(*msr);
     if (!term) return reject("MSRIndex '" + msr_index + "' names no MSR perf knows");
-    if (!msr_value) return reject("MSRIndex without MSRValue");
+    // perf 6.12's jevents writes Python's None for the missing value (x86 nehalemep's
+    // mem_inst_retired.latency_above_threshold_0); pmucat's 6.1 rules refuse the event.
+    if (!msr_value && !rules_6_12) return reject("MSRIndex without MSRValue");
     terms += ',';
     terms += *term;
-    terms += *msr_value;
+    terms += msr_value ? std::string_view(*msr_value) : std::string_view("None");
   }
   event.per_pkg = per_pkg && vendor::scanf_int_is_one(*per_pkg);
   event.deprecated = deprecated && !deprecated->empty();
-  event.has_perf_description = brief || !event.pmu.empty();
+  // 6.1's jevents appends the Unit to `desc`, so an event with a PMU has one; 6.12's does not.
+  event.has_perf_description = brief || (!rules_6_12 && !event.pmu.empty());
 
   if (!event.arch_std_event.empty()) {
     const VendorEvent* standard =
         find_std_event(context.std_events, ascii_lower(event.arch_std_event));
-    if (!standard) {
+    const bool names_std_metric =
+        rules_6_12 && find_std_metric(context.std_metrics, ascii_lower(event.arch_std_event));
+    if (!standard && names_std_metric) {
+      // A metric taken from the standard files (convert_metric), not an event.
+    } else if (!standard) {
       context.report(Severity::warning, DiagId::vendor_std_event_unknown, where.offset,
                      "ArchStdEvent '" + event.arch_std_event + "' of event '" + event.name +
                          "' names no architecture standard event");
@@ -330,7 +400,8 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
         event.public_description = vendor::jevents_public(*standard);
         event.public_from_std_event = true;
       }
-      if (event.pmu.empty()) {
+      // perf 6.12 names the core PMU `default_core`, a value it never replaces.
+      if (event.pmu.empty() && !rules_6_12) {
         event.pmu = standard->pmu;
         event.unit = standard->unit;
       }
@@ -346,12 +417,42 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   return event;
 }
 
-// One object with MetricName or MetricExpr to a metric; nullopt (after a diagnostic) for a bad
+// perf 6.12 copies each field of the standard metric an object's ArchStdEvent names that the
+// object leaves empty (its PMU is never empty there: `default_core`).
+void take_empty_fields(VendorMetric& metric, const VendorMetric& standard) {
+  for (auto [own, theirs] : std::array<std::pair<std::string*, const std::string*>, 11>{{
+           {&metric.name, &standard.name},
+           {&metric.expr, &standard.expr},
+           {&metric.group, &standard.group},
+           {&metric.threshold, &standard.threshold},
+           {&metric.scale_unit, &standard.scale_unit},
+           {&metric.brief_description, &standard.brief_description},
+           {&metric.public_description, &standard.public_description},
+           {&metric.constraint, &standard.constraint},
+           {&metric.no_group, &standard.no_group},
+           {&metric.default_metricgroup_name, &standard.default_metricgroup_name},
+           {&metric.compat, &standard.compat},
+       }}) {
+    if (own->empty()) *own = *theirs;
+  }
+  if (metric.aggregation_mode.empty()) metric.aggregation_mode = standard.aggregation_mode;
+}
+
+// One object with MetricName or MetricExpr (under 6.12 also an ArchStdEvent naming a standard
+// metric) to a metric; nullopt (after a diagnostic) for a bad
 // one, silently for an object that is no metric.
 std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart& where,
                                            const Context& context) {
-  if (!object.contains("MetricName") && !object.contains("MetricExpr")) return std::nullopt;
   EventObject fields(object);
+  const VendorMetric* standard = nullptr;
+  if (context.rules == PerfVersion::v6_12 && object.contains("ArchStdEvent")) {
+    if (const std::string* arch_std = fields.text("ArchStdEvent")) {
+      standard = find_std_metric(context.std_metrics, ascii_lower(*arch_std));
+    }
+  }
+  if (!object.contains("MetricName") && !object.contains("MetricExpr") && !standard) {
+    return std::nullopt;
+  }
   VendorMetric metric;
   const std::string* name = fields.text("MetricName");
   const std::string* expr = fields.text("MetricExpr");
@@ -365,8 +466,14 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   metric.public_description = fields.value("PublicDescription");
   metric.constraint = fields.value("MetricConstraint");
   metric.no_group = fields.value("MetricgroupNoGroup");
+  // perf 6.1 knows no DefaultMetricgroupName: reading it only under 6.12 keeps a field of another
+  // type from rejecting a metric 6.1 takes.
+  if (context.rules == PerfVersion::v6_12) {
+    metric.default_metricgroup_name = fields.value("DefaultMetricgroupName");
+  }
   metric.unit = fields.value("Unit");
-  metric.pmu = unit_to_pmu(metric.unit);
+  metric.pmu = unit_to_pmu(metric.unit, context.rules);
+  metric.rules = context.rules;
   metric.compat = fields.value("Compat");
   metric.aggregation_mode = fields.value("AggregationMode");
   // The event fields of an object that is an event too are judged by convert_event; PerPkg of
@@ -382,11 +489,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
                                       : nullptr;
   metric.event_name = event_name ? ascii_lower(*event_name) : std::string();
   metric.topic = std::string(context.topic);
-  metric.location.file = std::string(context.path);
-  metric.location.line = where.line;
-  metric.location.column = where.column;
-  metric.location.length = 1;
-  metric.location.offset = where.offset;
+  metric.location = object_range(context, where);
   auto reject = [&](std::string message) -> std::optional<VendorMetric> {
     message += "; metric skipped";
     context.diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_metric_field,
@@ -394,6 +497,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
                                                   std::move(message)));
     return std::nullopt;
   };
+  if (standard) take_empty_fields(metric, *standard);
   if (!fields.bad_field().empty()) {
     std::string message = "field '";
     message += fields.bad_field();
@@ -412,8 +516,50 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   }
   metric.per_pkg = per_pkg && vendor::scanf_int_is_one(*per_pkg);
   metric.deprecated = deprecated && !deprecated->empty();
-  metric.has_perf_description = brief || !metric.pmu.empty();
+  if (standard) {
+    if (!per_pkg || per_pkg->empty()) metric.per_pkg = standard->per_pkg;
+    if (!metric.deprecated) metric.deprecated = standard->deprecated;
+  }
+  metric.has_perf_description = brief || !metric.pmu.empty();  // 6.1's key only
   return metric;
+}
+
+// A counter.json object (CountersNumGeneric or CountersNumFixed) to its numbers; nullopt for any
+// other object. Values of another type are kept empty: nothing in perf reads them.
+std::optional<VendorCounterInfo> convert_counter(const json& object, const ObjectStart& where,
+                                                 const Context& context) {
+  if (!object.contains("CountersNumGeneric") && !object.contains("CountersNumFixed")) {
+    return std::nullopt;
+  }
+  EventObject fields(object);
+  VendorCounterInfo counter;
+  counter.unit = fields.value("Unit");
+  counter.generic = fields.value("CountersNumGeneric");
+  counter.fixed = fields.value("CountersNumFixed");
+  counter.location = object_range(context, where);
+  return counter;
+}
+
+// The JSON document of a file, or nullopt after a vendor-json-syntax diagnostic.
+std::optional<json> parse_document(std::string_view text, std::string_view path,
+                                   const TextScan& scan, std::vector<Diagnostic>& diagnostics) {
+  if (scan.too_deep_at) {
+    diagnostics.push_back(
+        make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text, *scan.too_deep_at,
+                        1, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels"));
+    return std::nullopt;
+  }
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& error) {
+    const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+    diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text,
+                                          offset, 1, parse_error_message(error.what())));
+  } catch (const json::exception& error) {
+    diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text,
+                                          0, 0, parse_error_message(error.what())));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -421,37 +567,53 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
 std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
+                                           PerfVersion rules,
                                            std::vector<Diagnostic>& diagnostics) {
   std::vector<VendorMetric> metrics;
-  return parse_vendor_json(text, path, topic, std_events, diagnostics, metrics);
+  std::vector<VendorCounterInfo> counters;
+  return parse_vendor_json(text, path, topic, std_events, {}, rules, diagnostics, metrics,
+                           counters);
+}
+
+std::vector<VendorMetricGroupDescription> parse_metric_group_descriptions(
+    std::string_view text, std::string_view path, std::vector<Diagnostic>& diagnostics) {
+  std::vector<VendorMetricGroupDescription> descriptions;
+  std::optional<json> document = parse_document(text, path, scan_text(text), diagnostics);
+  if (!document) return descriptions;
+  if (!document->is_object()) {
+    const std::size_t start = text.find_first_not_of(" \t\r\n");
+    diagnostics.push_back(
+        make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text,
+                        start == std::string_view::npos ? 0 : start, 1,
+                        std::string("expected an object of metric group descriptions, found ") +
+                            document->type_name()));
+    return descriptions;
+  }
+  for (const auto& [name, description] : document->items()) {
+    if (!description.is_string()) {
+      diagnostics.push_back(make_diagnostic(
+          Severity::error, DiagId::vendor_json_field, path, text, 0, 1,
+          "the description of metric group '" + name + "' is not a string; skipped"));
+      continue;
+    }
+    descriptions.push_back({name, description.get<std::string>()});
+  }
+  // nlohmann's object is a std::map: already in byte order, as perf's table is sorted.
+  return descriptions;
 }
 
 std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
-                                           std::vector<Diagnostic>& diagnostics,
-                                           std::vector<VendorMetric>& metrics) {
+                                           std::span<const VendorMetric> std_metrics,
+                                           PerfVersion rules, std::vector<Diagnostic>& diagnostics,
+                                           std::vector<VendorMetric>& metrics,
+                                           std::vector<VendorCounterInfo>& counters) {
   std::vector<VendorEvent> events;
   const TextScan scan = scan_text(text);
-  if (scan.too_deep_at) {
-    diagnostics.push_back(
-        make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text, *scan.too_deep_at,
-                        1, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels"));
-    return events;
-  }
-  json document;
-  try {
-    document = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& error) {
-    const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
-    diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text,
-                                          offset, 1, parse_error_message(error.what())));
-    return events;
-  } catch (const json::exception& error) {
-    diagnostics.push_back(make_diagnostic(Severity::error, DiagId::vendor_json_syntax, path, text,
-                                          0, 0, parse_error_message(error.what())));
-    return events;
-  }
+  std::optional<json> parsed = parse_document(text, path, scan, diagnostics);
+  if (!parsed) return events;
+  const json& document = *parsed;
   if (!document.is_array()) {
     const std::size_t start = text.find_first_not_of(" \t\r\n");
     diagnostics.push_back(make_diagnostic(
@@ -460,7 +622,7 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
         std::string("expected an array of event objects, found ") + document.type_name()));
     return events;
   }
-  const Context context{text, path, topic, std_events, diagnostics};
+  const Context context{text, path, topic, std_events, std_metrics, rules, diagnostics};
   const std::size_t array_start = text.find('[');
   std::size_t object_index = 0;
   for (const json& element : document) {
@@ -480,6 +642,9 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
     }
     if (std::optional<VendorMetric> metric = convert_metric(element, where, context)) {
       metrics.push_back(std::move(*metric));
+    }
+    if (std::optional<VendorCounterInfo> counter = convert_counter(element, where, context)) {
+      counters.push_back(std::move(*counter));
     }
   }
   return events;

@@ -88,6 +88,28 @@ std::string hex_like_printf(std::uint64_t value) {
   return value == 0 ? std::string("0") : fmt::format("{:#x}", value);
 }
 
+std::string hex_unless_below_ten(std::uint64_t value) {
+  return value < 10 ? std::to_string(value) : fmt::format("{:#x}", value);
+}
+
+std::optional<TermValue> canonical_term_value(std::string_view text) {
+  if (text.starts_with("0x")) {
+    // int(text, 16) on a text with the prefix: what parse_python_int_auto does with it.
+    const std::optional<std::uint64_t> value = parse_python_int_auto(text);
+    if (!value) return std::nullopt;
+    return TermValue{hex_unless_below_ten(*value), *value == 0};
+  }
+  std::string_view digits = strip(text);
+  const bool negative = take_sign(digits);
+  const std::optional<std::uint64_t> value = parse_digits(digits, 10, false);
+  if (!value) return std::nullopt;
+  if (*value == 0) return TermValue{"0", true};
+  TermValue canonical;
+  if (negative) canonical.text = "-";
+  canonical.text += std::to_string(*value);
+  return canonical;
+}
+
 std::string ascii_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) {

@@ -308,7 +308,7 @@ class RootFd {
 // Writes the entry's files into `dir`; the names and sizes written, or nullopt.
 std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
     const fs::path& dir, const fs::path& json_root, std::string_view arch,
-    std::string_view directory) {
+    std::string_view directory, PerfVersion rules) {
   std::vector<std::pair<std::string, std::int64_t>> written;
   std::error_code error;
   auto put = [&](const std::string& relative, const std::string& bytes) {
@@ -320,7 +320,8 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
   };
   if (!arch.empty() && !directory.empty()) {
     const std::string name = std::string(arch) + "/" + vendor_index_file_name(directory);
-    if (!put(name, vendor_index::compile_model_file(json_root, arch, directory, false).bytes)) {
+    if (!put(name,
+             vendor_index::compile_model_file(json_root, arch, directory, rules, false).bytes)) {
       return std::nullopt;
     }
   }
@@ -328,13 +329,13 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
   if (!arch.empty()) tables_archs.push_back(arch);
   if (arch != "test") tables_archs.emplace_back("test");
   for (std::string_view tables_arch : tables_archs) {
-    auto file = vendor_index::compile_sys_file(json_root, tables_arch, false);
+    auto file = vendor_index::compile_sys_file(json_root, tables_arch, rules, false);
     if (file &&
         !put(std::string(tables_arch) + "/" + std::string(kVendorIndexSysFile), file->bytes)) {
       return std::nullopt;
     }
   }
-  if (!vendor_index::write_file(dir / kVendorIndexMarker, vendor_index::marker_text())) {
+  if (!vendor_index::write_file(dir / kVendorIndexMarker, vendor_index::marker_text(rules))) {
     return std::nullopt;
   }
   return written;
@@ -441,7 +442,7 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   }
   const auto temporary = vendor_index::temporary_sibling(entry);
   if (!temporary) return unexpected(cache_error(dir_, std::strerror(errno)));
-  auto written = write_entry(*temporary, json_root, arch, directory);
+  auto written = write_entry(*temporary, json_root, arch, directory, rules);
   // The tree changed under the compile: what was written may mix two states.
   if (!written || !fresh(root_fd.get(), stamp.inputs)) {
     fs::remove_all(*temporary, error);

@@ -38,6 +38,7 @@ auto metric_fields(Metric& m) {
                     &m.public_description,
                     &m.constraint,
                     &m.no_group,
+                    &m.default_metricgroup_name,
                     &m.unit,
                     &m.pmu,
                     &m.compat,
@@ -117,6 +118,18 @@ void Writer::metric(const VendorMetric& metric) {
   u32(metric.location.column);
   u32(metric.location.length);
   u64(metric.location.offset);
+}
+
+void Writer::group_description(const VendorMetricGroupDescription& description) {
+  str(description.name);
+  str(description.description);
+}
+
+void Writer::counter(const VendorCounterInfo& counter) {
+  str(counter.unit);
+  str(counter.generic);
+  str(counter.fixed);
+  range(counter.location);
 }
 
 void Writer::patch_u32(std::size_t offset, std::uint32_t value) {
@@ -281,6 +294,22 @@ VendorMetric Reader::metric() {
   metric.location.length = u32();
   metric.location.offset = u64();
   return metric;
+}
+
+VendorMetricGroupDescription Reader::group_description() {
+  VendorMetricGroupDescription description;
+  description.name = str();
+  description.description = str();
+  return description;
+}
+
+VendorCounterInfo Reader::counter() {
+  VendorCounterInfo counter;
+  counter.unit = str();
+  counter.generic = str();
+  counter.fixed = str();
+  counter.location = range();
+  return counter;
 }
 
 }  // namespace pmucat::vendor_index

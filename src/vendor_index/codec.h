@@ -18,10 +18,13 @@ inline constexpr std::size_t kNameEntrySize = 16;
 inline constexpr std::size_t kMinDiagnosticSize = 1 + 4 + 24 + 3 * 4 + 1 + 4;
 // Notes of notes are not produced; the bound keeps a hostile file from nesting deeply.
 inline constexpr int kMaxNoteDepth = 4;
-// The least bytes one metric record takes: sixteen empty strings (the location's file among
+// The least bytes one metric record takes: seventeen empty strings (the location's file among
 // them), the flags, the location's line, column, length and offset.
-inline constexpr std::size_t kMinMetricSize = 16 * 4 + 1 + 3 * 4 + 8;
-static_assert(kMinMetricSize == 85);
+inline constexpr std::size_t kMinMetricSize = 17 * 4 + 1 + 3 * 4 + 8;
+static_assert(kMinMetricSize == 89);
+// A metric group description: two empty strings. A counter: three, and an empty location.
+inline constexpr std::size_t kMinGroupDescriptionSize = 2 * 4;
+inline constexpr std::size_t kMinCounterSize = 3 * 4 + 4 + 3 * 4 + 8;
 
 class Writer {
  public:
@@ -33,6 +36,8 @@ class Writer {
   void diagnostic(const Diagnostic& diagnostic);
   void event(const VendorEvent& event);
   void metric(const VendorMetric& metric);
+  void group_description(const VendorMetricGroupDescription& description);
+  void counter(const VendorCounterInfo& counter);
   // Overwrites the u32 at `offset` (a count or offset known only later).
   void patch_u32(std::size_t offset, std::uint32_t value);
   std::size_t size() const { return bytes_.size(); }
@@ -55,6 +60,8 @@ class Reader {
   Diagnostic diagnostic(int depth = 0);
   VendorEvent event();
   VendorMetric metric();
+  VendorMetricGroupDescription group_description();
+  VendorCounterInfo counter();
   // A count of items of at least `min_size` bytes each that must fit in the bytes left.
   std::uint32_t count(std::size_t min_size);
 

@@ -23,14 +23,35 @@ namespace fs = std::filesystem;
 using vendor_index::Reader;
 using vendor_index::Writer;
 
+// `count` items read by `read` (a count of them first, each at least `min_size` bytes); stops
+// at the reader's first failure.
+template <typename Item>
+std::vector<Item> read_items(Reader& reader, std::size_t min_size, Item (Reader::*read)()) {
+  std::vector<Item> items;
+  const std::uint32_t count = reader.count(min_size);
+  items.reserve(count);
+  for (std::uint32_t i = 0; i < count && reader.ok(); ++i) items.push_back((reader.*read)());
+  return items;
+}
+
+// The metrics section's metrics (the reader at the metrics offset), marked with the rules the
+// index was built with (the file says them once, in its header).
+std::vector<VendorMetric> read_metrics(Reader& reader, PerfVersion rules) {
+  std::vector<VendorMetric> metrics =
+      read_items(reader, vendor_index::kMinMetricSize, &Reader::metric);
+  for (VendorMetric& metric : metrics) metric.rules = rules;
+  return metrics;
+}
+
 // The least bytes one record takes: fourteen empty strings, the flags, an empty location.
 constexpr std::size_t kMinRecordSize = 14 * 4 + 1 + 4 + 3 * 4 + 8;
 
-void write_header(Writer& writer, std::string_view arch, std::string_view directory,
-                  std::string_view cpuid, bool failed) {
+void write_header(Writer& writer, PerfVersion rules, std::string_view arch,
+                  std::string_view directory, std::string_view cpuid, bool failed) {
   for (char c : vendor_index::kMagic) writer.u8(static_cast<std::uint8_t>(c));
   writer.u32(kVendorIndexVersion);
   writer.u32(failed ? 1 : 0);
+  writer.u8(static_cast<std::uint8_t>(rules));
   writer.str(arch);
   writer.str(directory);
   writer.str(cpuid);
@@ -78,7 +99,7 @@ std::string vendor_index_file_name(std::string_view directory) {
 
 std::string encode_vendor_index_model(const VendorModel& model) {
   Writer writer;
-  write_header(writer, model.arch, model.directory, model.cpuid, false);
+  write_header(writer, model.rules, model.arch, model.directory, model.cpuid, false);
   writer.u32(static_cast<std::uint32_t>(model.diagnostics.size()));
   for (const Diagnostic& diagnostic : model.diagnostics) writer.diagnostic(diagnostic);
   const std::size_t metrics_offset_at = writer.size();
@@ -112,13 +133,19 @@ std::string encode_vendor_index_model(const VendorModel& model) {
   writer.patch_u32(metrics_offset_at, static_cast<std::uint32_t>(writer.size()));
   writer.u32(static_cast<std::uint32_t>(model.metrics.size()));
   for (const VendorMetric& metric : model.metrics) writer.metric(metric);
+  writer.u32(static_cast<std::uint32_t>(model.metric_group_descriptions.size()));
+  for (const VendorMetricGroupDescription& description : model.metric_group_descriptions) {
+    writer.group_description(description);
+  }
+  writer.u32(static_cast<std::uint32_t>(model.counters.size()));
+  for (const VendorCounterInfo& counter : model.counters) writer.counter(counter);
   return std::move(writer).take();
 }
 
-std::string encode_vendor_index_failure(std::string_view arch, std::string_view directory,
-                                        const Diagnostic& failure) {
+std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch,
+                                        std::string_view directory, const Diagnostic& failure) {
   Writer writer;
-  write_header(writer, arch, directory, "", true);
+  write_header(writer, rules, arch, directory, "", true);
   writer.diagnostic(failure);
   return std::move(writer).take();
 }
@@ -145,6 +172,17 @@ Expected<VendorIndexModel> VendorIndexModel::parse(std::shared_ptr<const void> o
   const std::uint32_t status = reader.u32();
   if (reader.ok() && status > 1) return unexpected(corrupt(model.path_, status_at, "bad status"));
   header.failed = status == 1;
+  const std::size_t rules_at = reader.offset();
+  const std::uint8_t rules = reader.u8();
+  const auto known = known_perf_versions();
+  const auto rules_known = std::find_if(known.begin(), known.end(), [&](PerfVersion release) {
+    return static_cast<std::uint8_t>(release) == rules;
+  });
+  if (reader.ok() && rules_known == known.end()) {
+    return unexpected(
+        corrupt(model.path_, rules_at, fmt::format("rules {} name no perf release", rules)));
+  }
+  header.rules = static_cast<PerfVersion>(rules);
   header.arch = reader.str();
   header.directory = reader.str();
   header.cpuid = reader.str();
@@ -255,6 +293,7 @@ Expected<std::vector<VendorEvent>> VendorIndexModel::named(std::string_view lowe
     if (event.name != lower_name) {
       return unexpected(corrupt(path_, record, "the record's name is not its entry's"));
     }
+    event.rules = header_.rules;
     events.push_back(std::move(event));
   }
   if (error) return unexpected(std::move(*error));
@@ -267,28 +306,41 @@ Expected<VendorModel> VendorIndexModel::model() const {
   model.arch = header_.arch;
   model.directory = header_.directory;
   model.cpuid = header_.cpuid;
+  model.rules = header_.rules;
   model.diagnostics = header_.diagnostics;
   model.events.reserve(header_.count);
   Reader reader(bytes_, header_.records_offset);
   for (std::uint32_t i = 0; i < header_.count && reader.ok(); ++i) {
     model.events.push_back(reader.event());
+    model.events.back().rules = header_.rules;
   }
   if (!reader.ok()) return unexpected(corrupt(path_, reader));
-  auto metrics = this->metrics();
-  if (!metrics) return unexpected(std::move(metrics).error());
-  model.metrics = std::move(*metrics);
+  Reader after_records(bytes_, header_.metrics_offset);
+  model.metrics = read_metrics(after_records, header_.rules);
+  model.metric_group_descriptions =
+      read_items(after_records, vendor_index::kMinGroupDescriptionSize, &Reader::group_description);
+  model.counters = read_items(after_records, vendor_index::kMinCounterSize, &Reader::counter);
+  if (!after_records.ok()) return unexpected(corrupt(path_, after_records));
   return model;
 }
 
 Expected<std::vector<VendorMetric>> VendorIndexModel::metrics() const {
-  std::vector<VendorMetric> metrics;
-  if (header_.failed) return metrics;
+  if (header_.failed) return std::vector<VendorMetric>();
   Reader reader(bytes_, header_.metrics_offset);
-  const std::uint32_t count = reader.count(vendor_index::kMinMetricSize);
-  metrics.reserve(count);
-  for (std::uint32_t i = 0; i < count && reader.ok(); ++i) metrics.push_back(reader.metric());
+  std::vector<VendorMetric> metrics = read_metrics(reader, header_.rules);
   if (!reader.ok()) return unexpected(corrupt(path_, reader));
   return metrics;
+}
+
+Expected<std::vector<VendorMetricGroupDescription>> VendorIndexModel::metric_group_descriptions()
+    const {
+  if (header_.failed) return std::vector<VendorMetricGroupDescription>();
+  Reader reader(bytes_, header_.metrics_offset);
+  read_metrics(reader, header_.rules);
+  auto descriptions =
+      read_items(reader, vendor_index::kMinGroupDescriptionSize, &Reader::group_description);
+  if (!reader.ok()) return unexpected(corrupt(path_, reader));
+  return descriptions;
 }
 
 Expected<VendorIndexModel> open_vendor_index_model(const fs::path& index_root,

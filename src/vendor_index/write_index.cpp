@@ -65,13 +65,13 @@ bool write_file(const fs::path& path, std::string_view bytes) {
 }
 
 CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch,
-                                std::string_view directory, bool relative) {
+                                std::string_view directory, PerfVersion rules, bool relative) {
   CompiledFile file;
-  auto model = load_vendor_model(json_root / arch, directory);
+  auto model = load_vendor_model(json_root / arch, directory, rules);
   if (!model) {
     Diagnostic failure = std::move(model).error();
     if (relative) relativize(failure, root_prefix(json_root));
-    file.bytes = encode_vendor_index_failure(arch, directory, failure);
+    file.bytes = encode_vendor_index_failure(rules, arch, directory, failure);
     return file;
   }
   if (relative) relativize_vendor_model(*model, json_root);
@@ -82,9 +82,11 @@ CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch
 }
 
 std::optional<CompiledFile> compile_sys_file(const fs::path& json_root, std::string_view arch,
-                                             bool relative) {
-  VendorModel tables = load_vendor_sys_tables(json_root / arch);
-  if (tables.events.empty() && tables.diagnostics.empty()) return std::nullopt;
+                                             PerfVersion rules, bool relative) {
+  VendorModel tables = load_vendor_sys_tables(json_root / arch, rules);
+  if (tables.events.empty() && tables.metrics.empty() && tables.diagnostics.empty()) {
+    return std::nullopt;
+  }
   if (relative) relativize_vendor_model(tables, json_root);
   CompiledFile file;
   file.events = tables.events.size();
@@ -99,15 +101,15 @@ std::optional<fs::path> temporary_sibling(const fs::path& target) {
   return fs::path(name);
 }
 
-std::string marker_text() {
-  return fmt::format("pmucat-vendor-index {}\n", kVendorIndexVersion);
+std::string marker_text(PerfVersion rules) {
+  // It names the rules for a reader of the directory; every model file's header says them too.
+  return fmt::format("pmucat-vendor-index {} rules {}\n", kVendorIndexVersion, to_string(rules));
 }
 
 }  // namespace vendor_index
 
 Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
                                                 const fs::path& index_root, PerfVersion rules) {
-  static_cast<void>(rules);  // threaded into load_vendor_model by the jevents-rules change
   VendorIndexSummary summary;
   std::error_code error;
   // Only an earlier index (or nothing) is replaced: stale model files must not survive a
@@ -154,7 +156,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     for (const MapfileRow& row : mapfile.rows) {
       if (!done.insert(row.directory).second) continue;
       const vendor_index::CompiledFile file =
-          vendor_index::compile_model_file(json_root, arch, row.directory, true);
+          vendor_index::compile_model_file(json_root, arch, row.directory, rules, true);
       summary.events += file.events;
       summary.metrics += file.metrics;
       const fs::path out = arch_out / vendor_index_file_name(row.directory);
@@ -174,7 +176,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
   std::sort(all_archs.begin(), all_archs.end());
   for (const std::string& arch : all_archs) {
     const std::optional<vendor_index::CompiledFile> file =
-        vendor_index::compile_sys_file(json_root, arch, true);
+        vendor_index::compile_sys_file(json_root, arch, rules, true);
     if (!file) continue;
     const fs::path arch_out = index_root / arch;
     if (!fs::create_directories(arch_out, error) && error) {
@@ -188,16 +190,17 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     summary.metrics += file->metrics;
     summary.bytes += file->bytes.size();
   }
-  // The marker last: an interrupted build leaves a directory that is not taken for an index.
+  // The marker last: an interrupted build leaves a directory that is not taken for an index. It
+  // names the rules for a reader of the directory; every model file's header says them too.
   const fs::path marker = index_root / kVendorIndexMarker;
-  if (!vendor_index::write_file(marker, vendor_index::marker_text())) {
+  if (!vendor_index::write_file(marker, vendor_index::marker_text(rules))) {
     return unexpected(unwritable(marker, "write failed"));
   }
   return summary;
 }
 
 Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
-                                                  const fs::path& index_root) {
+                                                  const fs::path& index_root, PerfVersion rules) {
   // lstat: a symlink is refused as itself, never followed to a directory it names.
   struct stat status {};
   const bool exists = ::lstat(index_root.c_str(), &status) == 0;
@@ -211,7 +214,7 @@ Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
   }
   const auto temporary = vendor_index::temporary_sibling(index_root);
   if (!temporary) return unexpected(unwritable(index_root, std::strerror(errno)));
-  auto summary = write_vendor_index(json_root, *temporary);
+  auto summary = write_vendor_index(json_root, *temporary, rules);
   if (!summary) {
     fs::remove_all(*temporary, error);
     return summary;

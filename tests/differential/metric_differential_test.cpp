@@ -205,14 +205,15 @@ void set_up_model(const std::string& directory, const OracleOptions& options, Mo
     out.fixture = std::make_unique<MaterialisedTree>(std::move(*copy));
     out.devices = out.fixture->devices_dir();
   } else {
-    auto model = load_vendor_model(events_dir() / "x86", directory);
+    auto model = load_vendor_model(events_dir() / "x86", directory, oracle_perf_version());
     ASSERT_TRUE(model.has_value()) << model.error().message;
     const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
     out.scratch = std::make_unique<testing::ScratchDir>("metrics");
     out.devices = *out.scratch / "devices";
     write_vendor_tree(tree, out.devices);
   }
-  auto catalog = Catalog::open(out.devices, VendorOptions{catalog_events_dir(), *cpuid});
+  auto catalog = Catalog::open(
+      out.devices, VendorOptions{catalog_events_dir(), *cpuid, {}, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
   out.catalog = std::move(*catalog);
   out.table = metric_definitions(*out.catalog);

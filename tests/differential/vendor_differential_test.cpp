@@ -255,13 +255,14 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
   ASSERT_TRUE(choice.has_value()) << *cpuid;
   EXPECT_EQ(choice->row.directory, directory) << *cpuid;
 
-  auto model = load_vendor_model(events_dir() / "x86", directory);
+  auto model = load_vendor_model(events_dir() / "x86", directory, oracle_perf_version());
   ASSERT_TRUE(model.has_value()) << model.error().message;
   const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
   const testing::ScratchDir scratch("vendor");
   const fs::path devices = scratch / "devices";
   write_vendor_tree(tree, devices);
-  auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), *cpuid});
+  auto catalog = Catalog::open(
+      devices, VendorOptions{catalog_events_dir(), *cpuid, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
 
   Rng rng(label_seed(directory));
@@ -379,14 +380,15 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   if (!read_x86_mapfile()) GTEST_SKIP() << "no vendor events dir at '" << events_dir() << "'";
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  auto model = load_vendor_model(events_dir() / "x86", "alderlake");
+  auto model = load_vendor_model(events_dir() / "x86", "alderlake", oracle_perf_version());
   ASSERT_TRUE(model.has_value());
   const VendorTree tree = make_vendor_tree(model->events, CpuVendor::intel);
   const testing::ScratchDir scratch("vendor");
   write_vendor_tree(tree, scratch / "devices");
   options.cpuid = "GenuineIntel-6-97-0";
   auto catalog =
-      Catalog::open(scratch / "devices", VendorOptions{catalog_events_dir(), options.cpuid});
+      Catalog::open(scratch / "devices",
+                    VendorOptions{catalog_events_dir(), options.cpuid, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value());
   const std::vector<std::string> specs{"cpu_core/unc_m_cas_count_rd/", "unc_m_cas_count_rd",
                                        "cpu_core/unc_m_cas_count_rd,cmask=2/"};
@@ -451,7 +453,8 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
   EXPECT_EQ(run.results[0].attrs[0].config[0], 0x2bU);
   EXPECT_FALSE(run.results[3].accepted()) << run.results[3].output;
   for (const std::string& cpuid : {options.cpuid, std::string()}) {
-    auto catalog = Catalog::open(devices, VendorOptions{catalog_events_dir(), cpuid});
+    auto catalog = Catalog::open(
+        devices, VendorOptions{catalog_events_dir(), cpuid, {}, oracle_perf_version()});
     ASSERT_TRUE(catalog.has_value());
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const OurResult ours = encode_words(*catalog, specs[i], oracle_semantics());

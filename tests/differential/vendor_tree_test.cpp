@@ -113,13 +113,15 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
     SCOPED_TRACE(row.directory);
     const auto cpuid = x86_cpuid_for_row(mapfile, row);
     ASSERT_TRUE(cpuid.has_value()) << row.cpuid;
-    auto model = load_vendor_model(events_dir() / "x86", row.directory);
+    auto model = load_vendor_model(events_dir() / "x86", row.directory, oracle_perf_version());
     ASSERT_TRUE(model.has_value());
     ASSERT_FALSE(model->events.empty());
     const VendorTree tree = make_vendor_tree(model->events, vendor_of_cpuid(*cpuid));
     const testing::ScratchDir scratch("vendor-tree");
     write_vendor_tree(tree, scratch / "devices");
-    auto catalog = Catalog::open(scratch / "devices", VendorOptions{catalog_events_dir(), *cpuid});
+    auto catalog =
+        Catalog::open(scratch / "devices",
+                      VendorOptions{catalog_events_dir(), *cpuid, {}, oracle_perf_version()});
     ASSERT_TRUE(catalog.has_value());
     unsigned failed = 0;
     for (const auto& event : model->events) {

@@ -59,8 +59,9 @@ constexpr std::string_view kTestSys = R"([
    "Unit": "tsys", "Compat": "0x01"}
 ])";
 
+// The index is built with `rules`; open() asks for them (both forms then read alike).
 struct Fixture {
-  Fixture() {
+  explicit Fixture(PerfVersion built_rules = PerfVersion::v6_1) : rules(built_rules) {
     tree.write("devices/cpu/type", "4\n");
     tree.write("devices/cpu/format/event", "config:0-7\n");
     tree.write("devices/cpu/format/umask", "config:8-15\n");
@@ -110,26 +111,32 @@ struct Fixture {
     tree.write("devices/other_ddr/type", "63\n");
     tree.write("devices/other_ddr/identifier", "v8\n");
     tree.write("devices/other_ddr/format/event", "config:0-7\n");
-    auto summary = write_vendor_index(tree.path("json"), tree.path("index"));
+    auto summary = write_vendor_index(tree.path("json"), tree.path("index"), rules);
     EXPECT_TRUE(summary.has_value());
   }
   // `events`: "json", "index", or "cached": the JSON tree through the index cache, compiled
   // beforehand (the catalog's own cache would not publish files written this recently).
   Catalog open(std::string_view events, std::string cpuid = "GenuineIntel-6-8F-8") const {
+    return open(events, rules, std::move(cpuid));
+  }
+  Catalog open(std::string_view events, std::optional<PerfVersion> asked,
+               std::string cpuid = "GenuineIntel-6-8F-8") const {
     VendorOptions options{tree.path(events), std::move(cpuid)};
+    options.rules = asked;
     if (events == "cached") {
       options.events_dir = tree.path("json");
       options.index_cache = tree.path("cache");
-      warm_cache();
+      warm_cache(asked.value_or(PerfVersion::v6_1));
     }
     return std::move(Catalog::open(tree.path("devices"), std::move(options)).value());
   }
-  void warm_cache() const {
+  void warm_cache(PerfVersion json_rules) const {
     const VendorIndexCache cache(tree.path("cache"), {.settle{}});
     for (const std::string_view directory : {"testlake", ""}) {
-      EXPECT_TRUE(cache.open(tree.path("json"), "x86", directory).has_value());
+      EXPECT_TRUE(cache.open(tree.path("json"), "x86", directory, json_rules).has_value());
     }
   }
+  PerfVersion rules;
   TempTree tree;
 };
 
@@ -275,10 +282,44 @@ TEST_P(BothForms, MetricsOfTheModelInTableOrder) {
 
 INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index", "cached"));
 
+void expect_same_catalogs(const Catalog& index, const Catalog& json);
+
 TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
-  Fixture f;
-  const Catalog json = f.open("json");
-  const Catalog index = f.open("index");
+  for (const PerfVersion rules : known_perf_versions()) {
+    SCOPED_TRACE(to_string(rules));
+    Fixture f(rules);
+    expect_same_catalogs(f.open("index"), f.open("json"));
+  }
+}
+
+// An index answers with the rules it was built with; asked for others, it says so.
+TEST(VendorIndexCatalog, IndexOfOtherRulesIsUsedWithAWarning) {
+  Fixture f(PerfVersion::v6_12);
+  const Catalog asked_6_1 = f.open("index", PerfVersion::v6_1);
+  const Event* event = asked_6_1.find_pmu("cpu")->find_event("mem_load_retired.l3_miss");
+  ASSERT_NE(event, nullptr);
+  ASSERT_NE(event->vendor, nullptr);
+  EXPECT_EQ(event->vendor->rules, PerfVersion::v6_12);
+  const auto diagnostics = asked_6_1.vendor_diagnostics();
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_EQ(diagnostics.back().id, "vendor-index-rules");
+  EXPECT_NE(diagnostics.back().message.find("perf 6.12's jevents rules, not perf 6.1's"),
+            std::string::npos);
+  for (const std::optional<PerfVersion> asked :
+       {std::optional<PerfVersion>(), std::optional<PerfVersion>(PerfVersion::v6_12)}) {
+    const Catalog catalog = f.open("index", asked);
+    for (const Diagnostic& diagnostic : catalog.vendor_diagnostics()) {
+      EXPECT_NE(diagnostic.id, "vendor-index-rules");
+    }
+  }
+  // A JSON tree is read with the rules asked for.
+  const Event* json_6_12 =
+      f.open("json", PerfVersion::v6_12).find_pmu("cpu")->find_event("inst_retired.any");
+  ASSERT_NE(json_6_12, nullptr);
+  EXPECT_EQ(json_6_12->vendor->rules, PerfVersion::v6_12);
+}
+
+void expect_same_catalogs(const Catalog& index, const Catalog& json) {
   ASSERT_NE(index.vendor_model(), nullptr);
   EXPECT_EQ(index.vendor_model()->events.size(), json.vendor_model()->events.size());
   EXPECT_EQ(index.vendor_model()->cpuid, json.vendor_model()->cpuid);

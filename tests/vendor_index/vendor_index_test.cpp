@@ -58,13 +58,13 @@ std::vector<std::pair<std::string, std::string>> models_of(const fs::path& root)
 // relative to the tree, as the index stores them), and named() gives, for each name, the
 // model's events of that name in table order. Counts the events compared in `compared`.
 void expect_index_matches_json(const fs::path& json_root, const fs::path& index_root,
-                               std::size_t& compared, std::size_t& compared_metrics,
-                               std::size_t sample_every = 1) {
+                               pmucat::PerfVersion rules, std::size_t& compared,
+                               std::size_t& compared_metrics, std::size_t sample_every = 1) {
   const auto models = models_of(json_root);
   EXPECT_FALSE(models.empty());
   for (const auto& [arch, directory] : models) {
     SCOPED_TRACE(arch + "/" + directory);
-    auto json = pmucat::load_vendor_model(json_root / arch, directory);
+    auto json = pmucat::load_vendor_model(json_root / arch, directory, rules);
     auto index = pmucat::open_vendor_index_model(index_root, arch, directory);
     ASSERT_EQ(json.has_value(), index.has_value());
     if (!json) {
@@ -79,6 +79,13 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
     ASSERT_TRUE(decoded.has_value()) << pmucat::render(decoded.error());
     EXPECT_EQ(decoded->arch, json->arch);
     EXPECT_EQ(decoded->directory, json->directory);
+    EXPECT_EQ(decoded->rules, rules);
+    EXPECT_EQ(index->rules(), rules);
+    EXPECT_EQ(decoded->metric_group_descriptions, json->metric_group_descriptions);
+    EXPECT_EQ(decoded->counters, json->counters);
+    auto descriptions = index->metric_group_descriptions();
+    ASSERT_TRUE(descriptions.has_value());
+    EXPECT_EQ(*descriptions, json->metric_group_descriptions);
     EXPECT_EQ(decoded->diagnostics, json->diagnostics);
     ASSERT_EQ(decoded->events.size(), json->events.size());
     for (std::size_t i = 0; i < json->events.size(); ++i) {
@@ -118,7 +125,7 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
     if (!it->is_directory()) continue;
     const std::string arch = it->path().filename().string();
     SCOPED_TRACE(arch + " system tables");
-    pmucat::VendorModel json = pmucat::load_vendor_sys_tables(it->path());
+    pmucat::VendorModel json = pmucat::load_vendor_sys_tables(it->path(), rules);
     pmucat::relativize_vendor_model(json, json_root);
     auto file = pmucat::open_vendor_index_sys(index_root, arch);
     ASSERT_TRUE(file.has_value()) << pmucat::render(file.error());
@@ -139,17 +146,26 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
 }
 
 TEST(VendorIndex, TestTreeGivesTheJsonModels) {
+  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+    SCOPED_TRACE(std::string(pmucat::to_string(rules)) + " rules");
+    pmucat::testing::TempTree out("index");
+    auto summary = pmucat::write_vendor_index(kTestTree, out.path("index"), rules);
+    ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
+    EXPECT_TRUE(pmucat::is_vendor_index(out.path("index")));
+    EXPECT_EQ(read_text(out.path("index/pmucat-index.version")),
+              "pmucat-vendor-index 3 rules " + std::string(pmucat::to_string(rules)) + "\n");
+    std::size_t compared = 0;
+    std::size_t compared_metrics = 0;
+    expect_index_matches_json(kTestTree, out.path("index"), rules, compared, compared_metrics);
+    EXPECT_GT(compared, 0U);
+    EXPECT_GT(compared_metrics, 0U);
+  }
   pmucat::testing::TempTree out("index");
-  auto summary = pmucat::write_vendor_index(kTestTree, out.path("index"));
+  auto summary =
+      pmucat::write_vendor_index(kTestTree, out.path("index"), pmucat::PerfVersion::v6_1);
   ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
-  EXPECT_TRUE(pmucat::is_vendor_index(out.path("index")));
   EXPECT_FALSE(pmucat::is_vendor_index(kTestTree));
   EXPECT_EQ(read_text(out.path("index/x86/mapfile.csv")), read_text(kTestTree / "x86/mapfile.csv"));
-  std::size_t compared = 0;
-  std::size_t compared_metrics = 0;
-  expect_index_matches_json(kTestTree, out.path("index"), compared, compared_metrics);
-  EXPECT_GT(compared, 0U);
-  EXPECT_GT(compared_metrics, 0U);
   // The test tree's broken file and duplicates are kept as the model's diagnostics.
   auto index = pmucat::open_vendor_index_model(out.path("index"), "x86", "testlake");
   ASSERT_TRUE(index.has_value());
@@ -176,20 +192,24 @@ TEST(VendorIndex, KernelTreeGivesTheJsonModels) {
     GTEST_SKIP() << "no events dir: the build had none and PMUCAT_PMU_EVENTS_DIR is unset "
                     "(point it at a kernel tree's tools/perf/pmu-events/arch)";
   }
-  pmucat::testing::TempTree out("index");
-  auto summary = pmucat::write_vendor_index(dir, out.path("index"));
-  ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
-  // Every model and event compared; every 7th name of each model looked up by name (the
-  // lookups of the test tree cover every name).
-  const auto start = std::chrono::steady_clock::now();
-  std::size_t compared = 0;
-  std::size_t compared_metrics = 0;
-  expect_index_matches_json(dir, out.path("index"), compared, compared_metrics, 7);
-  EXPECT_EQ(compared, summary->events);
-  EXPECT_EQ(compared_metrics, summary->metrics);
-  std::printf("compared %zu events and %zu metrics of the kernel tree in %.1f s\n", compared,
-              compared_metrics,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  // Under each perf's rules (whichever kernel's tree it is: the rules only read it differently).
+  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+    SCOPED_TRACE(std::string(pmucat::to_string(rules)) + " rules");
+    pmucat::testing::TempTree out("index");
+    auto summary = pmucat::write_vendor_index(dir, out.path("index"), rules);
+    ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
+    // Every model and event compared; every 7th name of each model looked up by name (the
+    // lookups of the test tree cover every name).
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t compared = 0;
+    std::size_t compared_metrics = 0;
+    expect_index_matches_json(dir, out.path("index"), rules, compared, compared_metrics, 7);
+    EXPECT_EQ(compared, summary->events);
+    EXPECT_EQ(compared_metrics, summary->metrics);
+    std::printf("%s rules: compared %zu events and %zu metrics of the kernel tree in %.1f s\n",
+                std::string(pmucat::to_string(rules)).c_str(), compared, compared_metrics,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
 }
 
 TEST(VendorIndex, FileNamesAreInjective) {
@@ -211,6 +231,15 @@ VendorModel small_model() {
   VendorModel model;
   model.arch = "x86";
   model.directory = "tiny";
+  model.rules = pmucat::PerfVersion::v6_12;
+  model.metric_group_descriptions = {{"G1", "Group one"}, {std::string("G\0\xff", 3), ""}};
+  pmucat::VendorCounterInfo counter;
+  counter.unit = "core";
+  counter.generic = "8";
+  counter.fixed = "4";
+  counter.location.file = "x86/tiny/counter.json";
+  counter.location.line = 2;
+  model.counters = {counter, counter};
   for (const std::string& name : {std::string("b.two"), std::string("a.one"), std::string("b.two"),
                                   std::string("c\n\0three", 8)}) {
     VendorEvent event;
@@ -219,6 +248,7 @@ VendorModel small_model() {
     event.brief_description = std::string("any byte: \0\xff\"\\", 8);
     event.location.file = "x86/tiny/a.json";
     event.location.line = 3;
+    event.rules = model.rules;  // the file's header says it once
     event.per_pkg = true;
     event.has_perf_description = true;
     model.events.push_back(event);
@@ -236,6 +266,8 @@ VendorModel small_model() {
     metric.location.file = "x86/tiny/m.json";
     metric.location.line = 9;
     metric.location.offset = 1ULL << 40U;
+    metric.default_metricgroup_name = "TopdownL1";
+    metric.rules = model.rules;
     metric.per_pkg = true;
     metric.system_table = true;
     model.metrics.push_back(metric);
@@ -257,6 +289,13 @@ TEST(VendorIndex, RoundTripsAnyBytesAndFindsEveryNameInTableOrder) {
   EXPECT_EQ(decoded->events, model.events);
   EXPECT_EQ(decoded->metrics, model.metrics);
   EXPECT_EQ(decoded->diagnostics, model.diagnostics);
+  EXPECT_EQ(decoded->rules, model.rules);
+  EXPECT_EQ(decoded->metric_group_descriptions, model.metric_group_descriptions);
+  EXPECT_EQ(decoded->counters, model.counters);
+  EXPECT_EQ(index->rules(), pmucat::PerfVersion::v6_12);
+  auto descriptions = index->metric_group_descriptions();
+  ASSERT_TRUE(descriptions.has_value());
+  EXPECT_EQ(*descriptions, model.metric_group_descriptions);
   auto metrics = index->metrics();
   ASSERT_TRUE(metrics.has_value());
   EXPECT_EQ(*metrics, model.metrics);
@@ -303,8 +342,8 @@ TEST(VendorIndex, EveryTruncationIsALocatedError) {
 
 TEST(VendorIndex, DeclaredSizesAreNotTrusted) {
   std::string bytes = pmucat::encode_vendor_index_model(small_model());
-  // The diagnostic count follows the magic, version, status and three strings.
-  const std::size_t count_at = 8 + 4 + 4 + (4 + 3) + (4 + 4) + 4;
+  // The diagnostic count follows the magic, version, status, rules and three strings.
+  const std::size_t count_at = 8 + 4 + 4 + 1 + (4 + 3) + (4 + 4) + 4;
   ASSERT_EQ(bytes[count_at], 1);
   bytes[count_at + 3] = '\x7f';  // 2^30-odd diagnostics in a few hundred bytes
   auto index = VendorIndexModel::from_bytes(bytes, "tiny");
@@ -317,6 +356,13 @@ TEST(VendorIndex, DeclaredSizesAreNotTrusted) {
   auto versioned = VendorIndexModel::from_bytes(other, "tiny");
   ASSERT_FALSE(versioned.has_value());
   EXPECT_NE(versioned.error().message.find("format version 9"), std::string::npos);
+
+  std::string ruled = pmucat::encode_vendor_index_model(small_model());
+  ruled[16] = 7;  // the rules byte: no perf release
+  auto unruled = VendorIndexModel::from_bytes(ruled, "tiny");
+  ASSERT_FALSE(unruled.has_value());
+  EXPECT_EQ(unruled.error().range.offset, 16U);
+  EXPECT_NE(unruled.error().message.find("rules 7"), std::string::npos);
 }
 
 TEST(VendorIndex, NameEntryPointingOutsideIsAnErrorNotACrash) {
