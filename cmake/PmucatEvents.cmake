@@ -103,3 +103,12 @@ function(pmucat_vendor_index_rules)
     add_custom_target(vendor_index ALL DEPENDS ${markers})
   endif()
 endfunction()
+
+# The tree the unit tests written against linux 6.1's tables read: 6.1's set when the build has
+# it (their counts and models are that kernel's), else the default one.
+set(PMUCAT_TEST_TABLES_JSON ${PMUCAT_EVENTS_JSON_DIR})
+set(PMUCAT_TEST_TABLES_INDEX ${PMUCAT_EVENTS_DIR_BUILD})
+if(PMUCAT_EVENTS_JSON_DIR_6_1)
+  set(PMUCAT_TEST_TABLES_JSON ${PMUCAT_EVENTS_JSON_DIR_6_1})
+  set(PMUCAT_TEST_TABLES_INDEX ${PMUCAT_EVENTS_DIR_BUILD_6_1})
+endif()

@@ -107,7 +107,9 @@ function(pmucat_test name)
   target_compile_definitions(${name} PRIVATE PMUCAT_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                              PMUCAT_BINARY_DIR="${PROJECT_BINARY_DIR}")
   include(GoogleTest)
+  # One variable only: gtest_discover_tests flattens a list of them and set_tests_properties
+  # would read the second as a property name.
   gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} DISCOVERY_TIMEOUT 60
                        PROPERTIES ENVIRONMENT
-                       "PMUCAT_SOURCE_DIR=${PROJECT_SOURCE_DIR};XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
+                       "XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
 endfunction()

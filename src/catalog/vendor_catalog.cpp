@@ -175,7 +175,8 @@ void VendorCatalog::decode_full() const {
   auto model = loaded.index->model();
   if (!model && loaded.cached) {
     // A cache entry damaged past its header: the JSON it was compiled from says the same.
-    model = load_vendor_model(options_.events_dir / loaded.arch, loaded.index->directory());
+    model = load_vendor_model(options_.events_dir / loaded.arch, loaded.index->directory(),
+                              json_rules());
   }
   if (!model) {
     full_.diagnostics.push_back(std::move(model.error()));
@@ -254,7 +255,7 @@ const VendorCatalog::System& VendorCatalog::system() const {
       }
       auto table = (*file)->model();
       if (!table && loaded.cached) {
-        take(load_vendor_sys_tables(options_.events_dir / arch));
+        take(load_vendor_sys_tables(options_.events_dir / arch, json_rules()));
         continue;
       }
       if (!table) {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "diff_env.h"
 #include "comparison.h"
+#include "diff_env.h"
 #include "perf_oracle.h"
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
@@ -48,8 +48,12 @@ fs::path fixture_devices() {
 // leader, the `S` leader's sampling) and built-in events with hard-coded terms. Software events,
 // so that perf opens (and prints) every member on this machine. CI checks all of them.
 std::vector<std::string> grouped_specs() {
-  return {"{cpu-clock,task-clock}", "{cpu-clock,task-clock}:u", "g{cs,page-faults}:k",
-          "{cpu-clock,task-clock}:S", "{cpu-clock,task-clock},cs", "cpu-clock/period=1000/",
+  return {"{cpu-clock,task-clock}",
+          "{cpu-clock,task-clock}:u",
+          "g{cs,page-faults}:k",
+          "{cpu-clock,task-clock}:S",
+          "{cpu-clock,task-clock},cs",
+          "cpu-clock/period=1000/",
           "cs/period=5/u"};
 }
 

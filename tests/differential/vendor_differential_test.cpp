@@ -262,7 +262,7 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
   const fs::path devices = scratch / "devices";
   write_vendor_tree(tree, devices);
   auto catalog = Catalog::open(
-      devices, VendorOptions{catalog_events_dir(), *cpuid, {}, oracle_perf_version()});
+      devices, VendorOptions{catalog_events_dir(), *cpuid, {}, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
 
   Rng rng(label_seed(directory));
@@ -386,9 +386,9 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   const testing::ScratchDir scratch("vendor");
   write_vendor_tree(tree, scratch / "devices");
   options.cpuid = "GenuineIntel-6-97-0";
-  auto catalog =
-      Catalog::open(scratch / "devices",
-                    VendorOptions{catalog_events_dir(), options.cpuid, {}, oracle_perf_version()});
+  auto catalog = Catalog::open(
+      scratch / "devices",
+      VendorOptions{catalog_events_dir(), options.cpuid, {}, {}, oracle_perf_version()});
   ASSERT_TRUE(catalog.has_value());
   const std::vector<std::string> specs{"cpu_core/unc_m_cas_count_rd/", "unc_m_cas_count_rd",
                                        "cpu_core/unc_m_cas_count_rd,cmask=2/"};
@@ -454,7 +454,7 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
   EXPECT_FALSE(run.results[3].accepted()) << run.results[3].output;
   for (const std::string& cpuid : {options.cpuid, std::string()}) {
     auto catalog = Catalog::open(
-        devices, VendorOptions{catalog_events_dir(), cpuid, {}, oracle_perf_version()});
+        devices, VendorOptions{catalog_events_dir(), cpuid, {}, {}, oracle_perf_version()});
     ASSERT_TRUE(catalog.has_value());
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const OurResult ours = encode_words(*catalog, specs[i], oracle_semantics());

@@ -1,7 +1,5 @@
 #include "vendor_tree.h"
 
-#include "diff_env.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,6 +9,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+
+#include "diff_env.h"
 
 #ifndef PMUCAT_EVENTS_DIR_BUILD
 #define PMUCAT_EVENTS_DIR_BUILD ""

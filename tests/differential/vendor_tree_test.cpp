@@ -121,7 +121,7 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
     write_vendor_tree(tree, scratch / "devices");
     auto catalog =
         Catalog::open(scratch / "devices",
-                      VendorOptions{catalog_events_dir(), *cpuid, {}, oracle_perf_version()});
+                      VendorOptions{catalog_events_dir(), *cpuid, {}, {}, oracle_perf_version()});
     ASSERT_TRUE(catalog.has_value());
     unsigned failed = 0;
     for (const auto& event : model->events) {

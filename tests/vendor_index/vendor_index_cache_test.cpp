@@ -64,7 +64,7 @@ struct CacheFixture {
 void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   auto cached = open_vendor_index_model(root, "x86", "testlake");
   ASSERT_TRUE(cached.has_value()) << render(cached.error());
-  auto direct = load_vendor_model(json / "x86", "testlake");
+  auto direct = load_vendor_model(json / "x86", "testlake", kNewestPerfVersion);
   ASSERT_TRUE(direct.has_value());
   auto model = cached->model();
   ASSERT_TRUE(model.has_value());
@@ -75,7 +75,7 @@ void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   ASSERT_TRUE(sys.has_value() && sys->has_value());
   auto tables = (*sys)->model();
   ASSERT_TRUE(tables.has_value());
-  VendorModel expected = load_vendor_sys_tables(json / "test");
+  VendorModel expected = load_vendor_sys_tables(json / "test", kNewestPerfVersion);
   for (VendorEvent& event : tables->events) event.system_table = true;
   EXPECT_EQ(tables->events, expected.events);
 }
