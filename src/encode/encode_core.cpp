@@ -232,6 +232,7 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     if (!perf61_ && !is_format && !is_special && term.kind == TermValueKind::none) {
       if (auto legacy = legacy_term_612(term)) {
         legacy_ = legacy;
+        legacy_name_ = term.name;
         continue;
       }
     }
@@ -571,6 +572,7 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   alias_ = nullptr;
   alias_reference_ = nullptr;
   legacy_.reset();
+  legacy_name_ = {};
   counts_ = RoleCounts{};
   if (table_ != nullptr && table_->pmu_type()) {
     attr = table_->start_attr();

@@ -60,6 +60,10 @@ class TermEncoder {
 
   // After run(): the alias used (or nullptr) and the classified terms.
   const Event* alias() const { return alias_; }
+  // After run(): the legacy hardware or cache term that set the type and config (perf 6.12's
+  // `cpu/cycles/`), and its name as written; nullopt when none.
+  const std::optional<LegacyEvent>& legacy_term() const { return legacy_; }
+  std::string_view legacy_term_name() const { return legacy_name_; }
   std::span<const Item> items() const { return scratch_.items; }
 
   // Formats of this PMU in a config word this ABI lacks (encode() attaches them as warnings).
@@ -119,6 +123,7 @@ class TermEncoder {
   // perf 6.12: the legacy event a term named (legacy_term_612), which replaces the PMU's type
   // and config before the fields are OR-ed in.
   std::optional<LegacyEvent> legacy_;
+  std::string_view legacy_name_;
   // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
   // not OR-ed, as perf does for them.
   std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;

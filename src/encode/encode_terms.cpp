@@ -35,6 +35,18 @@ Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermVie
   for (const TermView& term : printed_specials) printed.push_back(term.to_term());
   event.settings.special_terms = printed;
   event.settings.precise_max = modifiers.max_precise;
+  if (const auto& legacy = encoder.legacy_term()) {
+    // `cpu/cycles/`: the legacy name stays in the terms (the PMU with `cpu//` would be another
+    // event), followed by the fields set on top of its config.
+    std::array<std::uint64_t, 4> fields = event.attr.config;
+    fields[0] &= ~legacy->config;
+    std::string text = perf_string(pmu, fields, used, printed, modifiers);
+    const std::size_t open = text.find('/');
+    const bool bare = text.compare(open + 1, 1, "/") == 0;
+    text.insert(open + 1, std::string(encoder.legacy_term_name()) + (bare ? "" : ","));
+    event.perf_string = std::move(text);
+    return event;
+  }
   event.perf_string = perf_string(pmu, event.attr.config, used, printed, modifiers);
   return event;
 }

@@ -88,6 +88,8 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   ASSERT_EQ(with_period.size(), 1u);
   EXPECT_EQ(with_period[0].attr.type, 0u);
   EXPECT_EQ(with_period[0].attr.config[0], 0x400000000u);
+  // The legacy name stays in the perf string: `cpu_core/period=0x1/` would be another event.
+  EXPECT_EQ(with_period[0].perf_string, "cpu_core/cycles,period=0x1/");
   // perf 6.1 takes the built-in `instructions` on both; pmucat the sysfs event cpu_atom has.
   const auto perf = encode_ok(catalog, "instructions", Semantics::perf);
   ASSERT_EQ(perf.size(), 2u);
