@@ -106,6 +106,12 @@ static void test_encode(pmucat_catalog* catalog) {
   CHECK(pmucat_set_option(catalog, 99, 1) == -1);
   CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 1) == 0);
   CHECK(pmucat_encode(catalog, "cpu/event=0x3c/", &attr, sizeof attr) == 0);
+  /* perf 6.1 has no legacy name among a PMU's terms; 612, perf 6.12, reads `cycles` there as
+   * the legacy hardware event. */
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == -1);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 612) == 0);
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == 0);
+  CHECK(attr.type == 0 && attr.config == 0);
   CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 0) == 0);
 }
 

@@ -87,6 +87,13 @@ def test_perf_semantics(spr):
     (pmucat_e,) = spr.encode("cpu/event=0x3c/")
     (perf_e,) = spr.encode("cpu/event=0x3c/", semantics="perf")
     assert pmucat_e.size == 136 and perf_e.size == 128
+    (perf61_e,) = spr.encode("cpu/event=0x3c/", semantics="perf-6.1")
+    assert perf61_e.size == 128
+    # perf 6.12: attr size 136, and `cycles` in a PMU's terms is the legacy hardware event.
+    (perf612_e,) = spr.encode("cpu/cycles/", semantics="perf-6.12")
+    assert perf612_e.size == 136 and perf612_e.type == 0 and perf612_e.config == 0
+    with pytest.raises(pmucat.Error):
+        spr.encode("cpu/cycles/", semantics="perf")
 
 
 def test_pmus_and_parts(spr):
