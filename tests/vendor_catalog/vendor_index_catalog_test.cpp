@@ -313,8 +313,8 @@ TEST(VendorIndexCatalog, IndexOfOtherRulesIsUsedWithAWarning) {
     }
   }
   // A JSON tree is read with the rules asked for.
-  const Event* json_6_12 =
-      f.open("json", PerfVersion::v6_12).find_pmu("cpu")->find_event("inst_retired.any");
+  const Catalog json_catalog = f.open("json", PerfVersion::v6_12);
+  const Event* json_6_12 = json_catalog.find_pmu("cpu")->find_event("inst_retired.any");
   ASSERT_NE(json_6_12, nullptr);
   EXPECT_EQ(json_6_12->vendor->rules, PerfVersion::v6_12);
 }
