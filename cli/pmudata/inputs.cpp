@@ -68,9 +68,13 @@ Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
     }
     return Streamable::perf_data;
   }
+  // stat() before open(): opening a FIFO to look at it would pair with its writer and, closed
+  // unread, take the stream from the reader that opens it next (it then sees no bytes, or waits
+  // for a writer that has gone: seen under load in PmudataCli.EndlessStreamsAreRefusedEarly).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return Streamable::no;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Streamable::no;
-  struct stat st {};
   char head[8] = {};
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   const bool full = regular && ::pread(fd, head, 8, 0) == 8;
@@ -89,6 +93,9 @@ Streamable streamable(const std::filesystem::path& path, std::uint64_t* size) {
 
 // A perf.data whose header size is 16: pipe mode.
 bool is_pipe_mode(const std::filesystem::path& path) {
+  // Only a regular file is looked into (see above: a FIFO opened here loses its stream).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   unsigned char head[16] = {};

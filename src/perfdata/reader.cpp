@@ -790,8 +790,11 @@ std::optional<PerfData> parse_stream(const std::filesystem::path& path, const In
       std::filesystem::is_regular_file(path / "data", ec)) {
     return parse_directory(path, limits, visitor, problems, feature_offsets, stopped, size_bytes);
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A FIFO or device is read once, by read_input(): opened here to be looked at and closed, a
+  // FIFO would pair with its writer and lose the stream for the second open.
   struct stat st {};
+  const bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  const int fd = regular ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
   if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size_bytes != nullptr) *size_bytes = size;
