@@ -221,6 +221,12 @@ constexpr std::array<std::string_view, 16> kLexerCacheOpResults{"load",
                                                                 "misses",
                                                                 "miss"};
 
+static_assert(std::all_of(kLexerCacheTypes.begin(), kLexerCacheTypes.end(),
+                          [](std::string_view type) {
+                            return kCacheFirstBytes.find(type.front()) != std::string_view::npos;
+                          }),
+              "find_legacy() turns away names whose first byte no cache type has");
+
 // Whether `rest` is (-OPRES){0,left}, trying every word (the words contain '-', so a greedy
 // cut could miss a match).
 bool lexer_op_results(std::string_view rest, int left) {
@@ -305,26 +311,36 @@ std::optional<LegacyEvent> find_cache_event_612(std::string_view name) {
   return LegacyEvent{PerfType::hw_cache, config};
 }
 
-}  // namespace
-
-std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
-  if (name.empty()) return std::nullopt;
+// A built-in hardware or software name (both perfs' lexers have the same ones); the shape
+// table turns most other names away without a comparison.
+std::optional<LegacyEvent> find_symbol(std::string_view name) {
+  if (name.size() >= 32 ||
+      (kSymbolShapes[static_cast<unsigned char>(name.front())] & (1u << name.size())) == 0) {
+    return std::nullopt;
+  }
   for (const LegacySymbol& entry : kSymbols) {
     if (entry.name == name || entry.alias == name) return entry.event;
   }
-  return find_cache_event_612(name);
+  return std::nullopt;
+}
+
+// Every cache type spelling of either perf starts with one of kCacheFirstBytes.
+template <class FindCache>
+std::optional<LegacyEvent> find_legacy(std::string_view name, FindCache&& find_cache) {
+  if (name.empty()) return std::nullopt;
+  if (auto symbol = find_symbol(name)) return symbol;
+  if (kCacheFirstBytes.find(name.front()) == std::string_view::npos) return std::nullopt;
+  return find_cache(name);
+}
+
+}  // namespace
+
+std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
+  return find_legacy(name, find_cache_event_612);
 }
 
 std::optional<LegacyEvent> find_legacy_event(std::string_view name) {
-  if (name.empty()) return std::nullopt;
-  if (name.size() < 32 &&
-      (kSymbolShapes[static_cast<unsigned char>(name.front())] & (1u << name.size())) != 0) {
-    for (const LegacySymbol& entry : kSymbols) {
-      if (entry.name == name || entry.alias == name) return entry.event;
-    }
-  }
-  if (kCacheFirstBytes.find(name.front()) == std::string_view::npos) return std::nullopt;
-  return find_cache_event(name);
+  return find_legacy(name, find_cache_event);
 }
 
 std::span<const LegacySymbol> legacy_symbols() {

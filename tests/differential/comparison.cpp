@@ -101,6 +101,12 @@ bool counted_without_attr(const PerfResult& perf) {
          perf.output.find("Performance counter stats for") != std::string::npos;
 }
 
+bool only_tool_event_attrs(const OurResult& ours) {
+  return ours.accepted() &&
+         std::all_of(ours.attrs.begin(), ours.attrs.end(),
+                     [](const AttrWords& attr) { return attr.type == 1 && attr.config[0] == 9; });
+}
+
 OurResult as_perf_prints(const OurResult& ours) {
   if (oracle_perf_version() != PerfVersion::v6_12) return ours;
   OurResult shown = ours;

@@ -40,6 +40,10 @@ std::vector<Semantics> semantics_matching_oracle();
 // prints no attr for them: a spec of only those shows as counted without an attr.
 bool counted_without_attr(const PerfResult& perf);
 
+// What `ours` must be for such a spec: accepted, every attr perf's software dummy event (type 1,
+// config 9), the attr perf builds for a tool event.
+bool only_tool_event_attrs(const OurResult& ours);
+
 // `ours` as the oracle can see it: perf 6.12 sets config3 but its -vv dump never prints it
 // (perf 6.1 has none), so against 6.12 our config3 is dropped before comparing.
 OurResult as_perf_prints(const OurResult& ours);

@@ -46,6 +46,8 @@ inline PerfVersion oracle_perf_version() {
 }
 
 // The semantics that must equal the oracle bit for bit.
-inline Semantics oracle_semantics() { return semantics_of(oracle_perf_version()); }
+inline Semantics oracle_semantics() {
+  return semantics_of(oracle_perf_version());
+}
 
 }  // namespace pmucat::differential

@@ -61,10 +61,7 @@ Tally compare_on_tree(const fs::path& devices, const std::vector<std::string>& s
     bool equal = ours.accepted() == perf.accepted() && as_perf_prints(ours).attrs == perf.attrs;
     if (counted_without_attr(perf)) {
       // A tool event, which perf 6.12 counts without opening: ours is its software dummy attr.
-      equal = ours.accepted() &&
-              std::all_of(ours.attrs.begin(), ours.attrs.end(), [](const AttrWords& attr) {
-                return attr.type == 1 && attr.config[0] == 9;
-              });
+      equal = only_tool_event_attrs(ours);
     }
     EXPECT_TRUE(equal) << specs[i] << ": pmucat "
                        << (ours.accepted() ? describe(ours.attrs) : "rejected: " + ours.error)
