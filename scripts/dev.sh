@@ -32,7 +32,7 @@ packages=(
   python3 python3-jsonschema libxml2-utils
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
-  linux-source-6.1 linux-source-6.12 flex bison libelf-dev xz-utils
+  linux-source-6.1 linux-source-6.12 flex bison libelf-dev libtraceevent-dev xz-utils
 )
 
 install_missing() {

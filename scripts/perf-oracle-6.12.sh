@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds perf 6.12 (Debian 12's linux-source-6.12, security suite), the second oracle of the
 # differential tests beside the packaged perf 6.1, once per checkout into .cache/perf-6.12/perf.
-# Minimal features (no libtraceevent, BPF, DWARF, scripting, UI); the JSON tables of every
+# Minimal features (libtraceevent for tracepoints; no BPF, DWARF, scripting, UI); the JSON tables of every
 # architecture are built in (JEVENTS_ARCH=all), so PERF_CPUID can select any model, as the
 # differential tests do. About 4 minutes on 2 cores; a second call returns at once.
 #   scripts/perf-oracle-6.12.sh [OUT_DIR]      default OUT_DIR: .cache/perf-6.12
@@ -13,12 +13,14 @@ out=${1:-$here/.cache/perf-6.12}
 tarball=/usr/src/linux-source-6.12.tar.xz
 want_version=6.12
 
-if [ -x "$out/perf" ] && "$out/perf" --version 2>/dev/null | grep -q "^perf version $want_version"; then
+# A binary of an older checkout of this script (built without libtraceevent) is rebuilt.
+if [ -x "$out/perf" ] && "$out/perf" --version 2>/dev/null | grep -q "^perf version $want_version" &&
+  "$out/perf" version --build-options 2>/dev/null | grep -q "libtraceevent: \[ on"; then
   echo "$out/perf"
   exit 0
 fi
 
-packages=(linux-source-6.12 flex bison libelf-dev python3 make gcc xz-utils)
+packages=(linux-source-6.12 flex bison libelf-dev libtraceevent-dev python3 make gcc xz-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -44,7 +46,7 @@ tar -xJf "$tarball" -C "$src" --wildcards \
   'linux-source-6.12/usr/*' 'linux-source-6.12/kernel/events/*' 'linux-source-6.12/Makefile'
 log=$out/build.log
 if ! make -C "$src/linux-source-6.12/tools/perf" O="$out" -j"$(nproc)" \
-  NO_LIBTRACEEVENT=1 NO_LIBBPF=1 NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 \
+  NO_LIBBPF=1 NO_JVMTI=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 \
   NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBCRYPTO=1 NO_LIBDW=1 NO_LIBDW_DWARF_UNWIND=1 \
   NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_SDT=1 NO_SHELLCHECK=1 JEVENTS_ARCH=all \
   >"$log" 2>&1; then

@@ -148,8 +148,8 @@ std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
     member.group_name = std::string(group.name);
     if (group.has_modifiers) member.group_modifiers = canonical_modifiers(group.modifiers);
     if (auto problem = encode_detail::apply_group_modifiers(
-            group, views.events[info[i].event].modifiers, member.group_leader == i, options.tool,
-            spec, member.attr)) {
+            group, views.events[info[i].event].modifiers, member.group_leader == i, options, spec,
+            member.attr)) {
       return problem;
     }
   }
@@ -162,6 +162,9 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
                                            const EncodeOptions& options) {
   spec_detail::SpecViews views;
   if (auto error = spec_detail::parse_spec_views(spec, views)) {
+    return unexpected(std::move(*error));
+  }
+  if (auto error = encode_detail::check_group_names(views, spec, options.semantics)) {
     return unexpected(std::move(*error));
   }
   std::vector<EncodedEvent> out;

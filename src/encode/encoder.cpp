@@ -94,6 +94,9 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   if (auto error = spec_detail::parse_spec_views(spec, state.views)) {
     return unexpected(std::move(*error));
   }
+  if (auto error = encode_detail::check_group_names(state.views, spec, options.semantics)) {
+    return unexpected(std::move(*error));
+  }
   if (state.views.events.size() != 1) {
     return unexpected(several_attrs(
         spec, 0, spec.size(), fmt::format("the list holds {} events", state.views.events.size())));
@@ -126,7 +129,7 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   if (event.group) {
     // A one-member group: its leader is itself.
     if (auto problem = encode_detail::apply_group_modifiers(
-            state.views.groups[*event.group], event.modifiers, true, options.tool, spec, out)) {
+            state.views.groups[*event.group], event.modifiers, true, options, spec, out)) {
       return unexpected(std::move(*problem));
     }
   }

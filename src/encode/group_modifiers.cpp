@@ -1,18 +1,25 @@
-// A group's modifiers on its members, as perf 6.1's parse_events__modifier_group leaves them.
+// A group's modifiers on its members, as perf's parse_events__modifier_group leaves them.
 #include "encode/group_modifiers.h"
 
 #include <fmt/format.h>
 
+#include "encode/legacy_events.h"
 #include "parser/spec_diagnostics.h"
 #include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::encode_detail {
 
 std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView& group,
-                                                const Modifiers& member, bool leader, Tool tool,
-                                                std::string_view spec, Attr& attr) {
+                                                const Modifiers& member, bool leader,
+                                                const EncodeOptions& options, std::string_view spec,
+                                                Attr& attr) {
   if (!group.has_modifiers) return std::nullopt;
   const Modifiers& mods = group.modifiers;
+  // perf 6.12 (and pmucat) exclude the guest for a group's `p` before looking at G/H, so a
+  // member's own `:G` no longer keeps it counting the guest (`{cycles:G}:p`); only the group's
+  // own G re-includes it. perf 6.1 let any G/H choice win.
+  const bool precise_excludes_guest = options.semantics != Semantics::perf_6_1;
+  if (precise_excludes_guest && mods.precise > 0) attr.exclude_guest = true;
   // Privilege levels: a member that excludes no level first excludes all three; then each of
   // u/k/h re-includes its own (`{cycles:k}:u` counts user and kernel).
   if (mods.user || mods.kernel || mods.hypervisor) {
@@ -46,7 +53,7 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
   attr.precise_ip = static_cast<std::uint8_t>(precise);
   if (mods.exclude_idle) attr.exclude_idle = true;
   // The member's own `S` is replaced by the group's (perf keeps one sample_read per evsel).
-  if (mods.sample_read && tool == Tool::record) {
+  if (mods.sample_read && options.tool == Tool::record) {
     attr.sample_type |= sample::read;
   } else {
     attr.sample_type &= ~sample::read;
@@ -54,6 +61,20 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
   if (leader) {
     if (mods.pinned) attr.pinned = true;
     if (mods.exclusive) attr.exclusive = true;
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
+                                            std::string_view spec, Semantics semantics) {
+  for (const spec_detail::SpecGroupView& group : views.groups) {
+    auto problem = group_name_problem(group.name, semantics == Semantics::perf_6_1);
+    if (!problem) continue;
+    Diagnostic d =
+        spec_detail::spec_error(DiagId::spec_group_name, spec, group.offset + problem->offset,
+                                problem->length, std::move(problem->message));
+    d.hint = "a group name is a plain word such as g1 (pmucat uses it as the leader's name)";
+    return d;
   }
   return std::nullopt;
 }

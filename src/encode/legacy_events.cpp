@@ -1,7 +1,10 @@
 #include "encode/legacy_events.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <span>
 
 namespace pmucat::encode_detail {
 namespace {
@@ -333,6 +336,45 @@ std::optional<LegacyEvent> find_legacy(std::string_view name, FindCache&& find_c
   return find_cache(name);
 }
 
+bool all_of_chars(std::string_view text, std::string_view allowed) {
+  return !text.empty() && text.find_first_not_of(allowed) == std::string_view::npos;
+}
+constexpr std::string_view kDigits = "0123456789";
+constexpr std::string_view kHexDigits = "0123456789abcdefABCDEF";
+
+// perf's lexer rules that come before its `name` rule and so take a whole group name away from
+// it on a tie: built-in events, cache words, numbers, raw events and modifier strings.
+std::string_view earlier_token(std::string_view name, bool perf61) {
+  for (const LegacySymbol& symbol : kSymbols) {
+    if (name == symbol.name || (!symbol.alias.empty() && name == symbol.alias)) {
+      return "a built-in event";
+    }
+  }
+  if (perf61) {
+    // 6.1's `name` has no '-', so only single cache words can tie with it.
+    for (const auto& words : {std::span<const std::string_view>(kLexerCacheTypes),
+                              std::span<const std::string_view>(kLexerCacheOpResults)}) {
+      if (std::find(words.begin(), words.end(), name) != words.end()) return "a cache event word";
+    }
+  } else if (lexer_cache_name_612(name)) {
+    return "a cache event";
+  }
+  if (all_of_chars(name, kDigits)) return "a number";
+  if (name.size() > 2 && name.starts_with("0x") && all_of_chars(name.substr(2), kHexDigits) &&
+      (perf61 || name.size() <= 18)) {
+    return "a number";
+  }
+  if (name.size() > 1 && name.front() == 'r' && all_of_chars(name.substr(1), kHexDigits) &&
+      (perf61 || name.size() <= 17)) {
+    return "a raw event";
+  }
+  if (all_of_chars(name, perf61 ? "ukhpPGHSDIWeb" : "ukhpPGHSDIWebR") &&
+      (perf61 || name.size() <= 16)) {
+    return "a modifier string";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
@@ -387,6 +429,35 @@ std::vector<std::string> legacy_event_names() {
   }
   for (CacheEventName& cache : cache_event_names()) names.push_back(std::move(cache.name));
   return names;
+}
+
+}  // namespace pmucat::encode_detail
+
+namespace pmucat::encode_detail {
+
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool perf61) {
+  if (name.empty()) return std::nullopt;
+  auto first = [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '*' || c == '?' ||
+           c == '[' || c == ']' || (!perf61 && c >= '0' && c <= '9');
+  };
+  auto rest = [&](char c) {
+    return first(c) || (c >= '0' && c <= '9') || c == '.' || c == '!' || (!perf61 && c == '-');
+  };
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (!(i == 0 ? first(name[i]) : rest(name[i]))) {
+      const auto byte = static_cast<unsigned char>(name[i]);
+      return GroupNameProblem{i, 1,
+                              byte > ' ' && byte < 0x7f
+                                  ? fmt::format("unexpected '{}' in group name", name[i])
+                                  : fmt::format("unexpected byte 0x{:02x} in group name", byte)};
+    }
+  }
+  const std::string_view token = earlier_token(name, perf61);
+  if (token.empty()) return std::nullopt;
+  return GroupNameProblem{
+      0, name.size(),
+      fmt::format("'{}' cannot name a group: perf's lexer reads it as {}", name, token)};
 }
 
 }  // namespace pmucat::encode_detail

@@ -55,4 +55,17 @@ std::vector<CacheEventName> cache_event_names();
 // under perf's own name for it (`L1-dcache-loads`, `L1-dcache-load-misses`, ...).
 std::vector<std::string> legacy_event_names();
 
+// Why perf's lexer would not read `name`, the text before a group's `{`, as the one name token
+// a group name must be (perf's group grammar takes nothing else): a byte its `name` rule lacks
+// (perf 6.1: no digit first, no '-'), or a whole name an earlier rule takes on a tie (`cycles`,
+// `u`, `12`, `rab`, 6.12's `L1-dcache`). nullopt when it is a name, and for the empty name.
+// perf 6.1 also refuses the words of its PMUs' event names (`topdown` of `topdown-retiring`);
+// that check is not made here (docs/perf-compat.md).
+struct GroupNameProblem {
+  std::size_t offset = 0;  // of the fault within `name`
+  std::size_t length = 0;
+  std::string message;
+};
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool perf61);
+
 }  // namespace pmucat::encode_detail

@@ -124,12 +124,24 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
                       VendorOptions{catalog_events_dir(), *cpuid, {}, {}, oracle_perf_version()});
     ASSERT_TRUE(catalog.has_value());
     unsigned failed = 0;
+    unsigned unencodable = 0;
     for (const auto& event : model->events) {
       const std::string spec = fmt::format("{}/{}/", instance_names(event.pmu).front(), event.name);
       const OurResult result = encode_words(*catalog, spec, oracle_semantics());
+      // perf 6.12's jevents writes `ldlat=None` for an MSRIndex without MSRValue (five old
+      // models' latency_above_threshold_0); perf 6.12 rejects those events, and so does pmucat
+      // (VendorDiff/VendorModel with `--count 600` compares them with the real perf).
+      if (event.terms.find("=None") != std::string::npos) {
+        EXPECT_FALSE(result.accepted()) << spec;
+        ++unencodable;
+        continue;
+      }
       if (!result.accepted() && failed++ < 5) ADD_FAILURE() << spec << ": " << result.error;
     }
     EXPECT_EQ(failed, 0U) << model->events.size() << " events";
+    if (oracle_perf_version() == PerfVersion::v6_1) {
+      EXPECT_EQ(unencodable, 0U);
+    }
   }
 }
 

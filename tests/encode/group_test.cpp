@@ -104,10 +104,13 @@ TEST(SpecGroupErrors, IdsAndColumns) {
   EXPECT_EQ(parse_error("{a},{b").range.column, 7u);
   EXPECT_EQ(parse_error("{a}{b}").id, "spec-group-nested");
   EXPECT_EQ(parse_error("{a}:").id, "spec-group-trailing");
-  EXPECT_EQ(parse_error("g-1{a}").id, "spec-group-name");
-  EXPECT_EQ(parse_error("g-1{a}").range.column, 2u);
-  EXPECT_EQ(parse_error("1g{a}").id, "spec-group-name");
+  EXPECT_EQ(parse_error("g+1{a}").id, "spec-group-name");
+  EXPECT_EQ(parse_error("g+1{a}").range.column, 2u);
+  EXPECT_EQ(parse_error("-g{a}").id, "spec-group-name");
+  // perf 6.12's name token: the parser takes it; the encoder narrows it to perf 6.1's.
   EXPECT_TRUE(parse_spec_groups("g_1.x!{a}").has_value());
+  EXPECT_TRUE(parse_spec_groups("g-1{a}").has_value());
+  EXPECT_TRUE(parse_spec_groups("1g{a}").has_value());
 }
 
 // ---- encoding ----
@@ -197,6 +200,63 @@ TEST(GroupEncode, GroupModifierLettersAgainstMemberModifiers) {
     EXPECT_EQ(a.exclusive, c.exclusive) << c.spec;
     EXPECT_EQ((a.sample_type & sample::read) != 0, c.sample_read) << c.spec;
     EXPECT_EQ(a.exclude_idle, c.exclude_idle) << c.spec;
+  }
+}
+
+// A group name must be one name token of perf's lexer: perf 6.12's takes '-' and a leading
+// digit, 6.1's does not; a name another lexer rule takes whole is refused by both.
+TEST(GroupEncode, GroupNamesAreNameTokensOfTheSemanticsPerf) {
+  EncodeOptions perf61;
+  perf61.semantics = Semantics::perf_6_1;
+  EncodeOptions perf612;
+  perf612.semantics = Semantics::perf_6_12;
+  for (const EncodeOptions& options : {EncodeOptions{}, perf612}) {
+    EXPECT_EQ(encode_ok(catalog(), "g-1{cpu/event=1/}", options).at(0).group_name, "g-1");
+    EXPECT_EQ(encode_ok(catalog(), "1g{cpu/event=1/}", options).at(0).group_name, "1g");
+    EXPECT_EQ(encode_ok(catalog(), "L1-dcache-x{cpu/event=1/}", options).size(), 1u);
+  }
+  auto refused = [&](std::string_view spec, const EncodeOptions& options) {
+    auto events = encode(catalog(), spec, options);
+    EXPECT_FALSE(events.has_value()) << spec;
+    return events.has_value() ? Diagnostic{} : events.error();
+  };
+  EXPECT_EQ(refused("g-1{cpu/event=1/}", perf61).id, "spec-group-name");
+  EXPECT_EQ(refused("g-1{cpu/event=1/}", perf61).range.column, 2u);
+  EXPECT_EQ(refused("1g{cpu/event=1/}", perf61).range.column, 1u);
+  for (const EncodeOptions& options : {EncodeOptions{}, perf61, perf612}) {
+    for (std::string_view spec :
+         {"cycles{cpu/event=1/}", "u{cpu/event=1/}", "rab{cpu/event=1/}", "node{cpu/event=1/}"}) {
+      const Diagnostic d = refused(spec, options);
+      EXPECT_EQ(d.id, "spec-group-name") << spec;
+      EXPECT_EQ(d.range.column, 1u) << spec;
+    }
+  }
+  // Numbers and whole cache names only tie with 6.12's wider name rule.
+  EXPECT_NE(refused("12{cpu/event=1/}", perf612).message.find("number"), std::string::npos);
+  EXPECT_NE(refused("L1-dcache{cpu/event=1/}", perf612).message.find("cache"), std::string::npos);
+  EXPECT_EQ(refused("loads{cpu/event=1/}", perf61).id, "spec-group-name");
+  EXPECT_EQ(encode_ok(catalog(), "loads{cpu/event=1/}", perf612).size(), 1u);
+  // Longer than the lexer's bounded rules: a name again.
+  EXPECT_EQ(encode_ok(catalog(), "uuuuuuuuuuuuuuuuu{cpu/event=1/}", perf612).size(), 1u);
+}
+
+// perf 6.12 excludes the guest for a group's `p` even when the member chose `G`; 6.1 kept the
+// member's choice. A group's own G still counts the guest in both.
+TEST(GroupEncode, GroupPreciseExcludesTheGuestSince612) {
+  EncodeOptions perf61;
+  perf61.semantics = Semantics::perf_6_1;
+  EncodeOptions perf612;
+  perf612.semantics = Semantics::perf_6_12;
+  auto leader = [&](std::string_view spec, const EncodeOptions& options) {
+    return encode_ok(catalog(), spec, options).at(0).attr;
+  };
+  EXPECT_FALSE(leader("{cpu/event=1/G}:p", perf61).exclude_guest);
+  EXPECT_TRUE(leader("{cpu/event=1/G}:p", perf61).exclude_host);
+  for (const EncodeOptions& options : {EncodeOptions{}, perf612}) {
+    EXPECT_TRUE(leader("{cpu/event=1/G}:p", options).exclude_guest);
+    EXPECT_TRUE(leader("{cpu/event=1/G}:p", options).exclude_host);
+    EXPECT_FALSE(leader("{cpu/event=1/}:pG", options).exclude_guest);
+    EXPECT_FALSE(leader("{cpu/event=1/H}:pG", options).exclude_guest);
   }
 }
 
