@@ -47,7 +47,9 @@ constexpr std::optional<PerfVersion> perf_version(Semantics semantics) {
   return std::nullopt;
 }
 // True for every perf release's semantics (perf's OR of terms, its lexer's decisions, ...).
-constexpr bool follows_perf(Semantics semantics) { return semantics != Semantics::pmucat; }
+constexpr bool follows_perf(Semantics semantics) {
+  return semantics != Semantics::pmucat;
+}
 // The semantics of a perf release.
 constexpr Semantics semantics_of(PerfVersion version) {
   return version == PerfVersion::v6_1 ? Semantics::perf_6_1 : Semantics::perf_6_12;
@@ -58,6 +60,24 @@ enum class Tool : std::uint8_t {
   record,  // like `perf record`: every special term applies to the attr
 };
 
+// Whether the kernel takes a core PMU's type in bits 32-63 of a hardware or cache event's config
+// (perf's "extended type", PERF_PMU_TYPE_SHIFT), which matters on machines with several core
+// PMUs (Intel hybrid `cpu_core`/`cpu_atom`). perf 6.12 asks the running kernel once; the answer is
+// the kernel's, not the tree's, so a caller encoding for another machine says it here.
+enum class ExtendedType : std::uint8_t {
+  // One hardware event per core PMU, with its type (`cycles` -> cpu_core's and cpu_atom's);
+  // every x86 hybrid kernel takes it.
+  supported,
+  // perf 6.12 when its probe fails: a hardware event once, without a PMU type; a cache event
+  // still once per core PMU, without one. Ignored under perf 6.1 semantics (6.1 never asks).
+  unsupported,
+};
+
+// Asks the running kernel as perf 6.12 does: supported when `catalog` has more than one core PMU
+// and the kernel opens `cycles` with each one's type (for this thread, retrying with
+// exclude_kernel, then exclude_guest). A single core PMU, or any refusal, is unsupported.
+ExtendedType probe_extended_type(const Catalog& catalog);
+
 struct EncodeOptions {
   Semantics semantics = Semantics::pmucat;
   Tool tool = Tool::record;
@@ -66,6 +86,8 @@ struct EncodeOptions {
   // The tracefs root (holding events/) for tracepoint specs (`sched:sched_switch`); empty means
   // the running kernel's (Tracefs::open_live()). Read only when a spec names a tracepoint.
   std::string tracefs;
+  // Last, so that brace-initialised options of earlier releases keep their meaning.
+  ExtendedType extended_type = ExtendedType::supported;
 };
 
 // What perf keeps next to the attr (evsel state) rather than in it.

@@ -636,7 +636,8 @@ std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) co
   // On a hybrid core PMU the PMU's type goes into config bits 32-63 (perf's extended type, as
   // for `cpu_core/cycles/`), which the kernels of hybrid machines take.
   LegacyEvent event = *legacy;
-  if (pmu_.name().starts_with("cpu_") && pmu_.attributes().cpus) {
+  if (pmu_.name().starts_with("cpu_") && pmu_.attributes().cpus &&
+      options_.extended_type == ExtendedType::supported) {
     if (const auto type = pmu_.type()) event.config |= std::uint64_t{*type} << 32;
   }
   return event;

@@ -48,7 +48,9 @@ std::uint32_t legacy_type(const Target& target) {
 }
 
 void extend(const Target& target, Attr& attr) {
-  if (target.core == nullptr || !has_extended_type(target.legacy.type)) return;
+  if (target.core == nullptr || !target.extended_type || !has_extended_type(target.legacy.type)) {
+    return;
+  }
   attr.config[0] = (attr.config[0] & kEventIdMask) |
                    (std::uint64_t{target.core->type().value_or(0)} << kExtendedTypeShift);
 }

@@ -31,7 +31,8 @@ struct Target {
                                     // (`cycles/period=1000/`) are perf's hard-coded ones only
   std::size_t pmu_offset = 0;       // what a pmu-no-type error underlines
   std::size_t pmu_length = 0;
-  bool raw_type = false;  // perf 6.1 gives `rHEX` PERF_TYPE_RAW whatever the PMU's type is
+  bool raw_type = false;      // perf 6.1 gives `rHEX` PERF_TYPE_RAW whatever the PMU's type is
+  bool extended_type = true;  // `core`'s type goes into the config (EncodeOptions::extended_type)
   // A built-in hardware or cache event on a hybrid machine: the core PMU it counts on, whose
   // type goes into config bits 32-63 (perf's extended type). A raw event with terms
   // (`r3c/period=1/`): the PMU whose type it gets (hybrid, or pmucat semantics), else nullptr.
@@ -119,6 +120,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   auto legacy_named = [&](std::string_view name) {
     return perf61 ? find_legacy_event(name) : find_legacy_event_612(name);
   };
+  // perf 6.12 on a kernel without extended types: no PMU type in a legacy event's config, and
+  // a hardware event once instead of once per core PMU.
+  const bool no_extended_type = !perf61 && options.extended_type == ExtendedType::unsupported;
   std::string_view legacy_name = event.form == SpecForm::pmu_terms ? event.pmu : event.name;
   auto legacy_target = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                            const Pmu* core) {
@@ -129,14 +133,21 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
     target.pmu_offset = event.offset;
     target.pmu_length = event.text.size();
     target.core = core;
+    target.extended_type = !no_extended_type;
     return target;
   };
   // A built-in or raw event: once, or on a hybrid machine once per core PMU (`only`: that one)
   // for the hardware, cache and raw events, as perf does.
   auto on_legacy = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                        const Pmu* only, bool numeric = false) -> std::optional<Diagnostic> {
-    if (legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache ||
-        legacy.type == PerfType::raw) {
+    // perf 6.12 builds raw and numeric (`0:1`) events once (the raw type's PMU), a hardware
+    // event once per core PMU only with extended types, a cache event once per core PMU.
+    const bool per_core_pmu =
+        perf61 || legacy.type == PerfType::hw_cache ||
+        (perf && !numeric && legacy.type == PerfType::hardware && !no_extended_type) ||
+        (!perf && legacy.type != PerfType::raw && !no_extended_type);
+    if (per_core_pmu && (legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache ||
+                         legacy.type == PerfType::raw)) {
       bool any = false;
       for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
         if (only != nullptr && core->name() != only->name()) continue;
@@ -165,8 +176,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   };
   auto on_default_pmu = [&](std::span<const TermView> pmu_terms,
                             bool raw) -> std::optional<Diagnostic> {
-    if (options.default_pmu.empty() && raw) {
-      // perf builds a raw event once per hybrid core PMU, with that PMU's type.
+    if (options.default_pmu.empty() && raw && perf61) {
+      // perf 6.1 builds a raw event once per hybrid core PMU, with that PMU's type; perf 6.12
+      // (and pmucat) once, of the raw type.
       bool hybrid = false;
       for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
         hybrid = true;
@@ -206,8 +218,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
                          [&](const Pmu* owner) { return owner->name() == pmu.name(); });
     };
     const auto hybrid = lookup.hybrid_pmus(options.semantics);
-    const bool extended = legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache;
-    if (!hybrid.empty() && extended) {
+    const bool per_core_pmu = legacy.type == PerfType::hw_cache ||
+                              (legacy.type == PerfType::hardware && !no_extended_type);
+    if (!hybrid.empty() && per_core_pmu) {
       // Each core PMU: its own event of that name, else the built-in one with its extended type.
       for (const Pmu* core : hybrid) {
         auto error = owns(*core) ? on_pmu(*core, as_term, event.offset, event.name.size(), false)
@@ -267,6 +280,9 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   // PMU when it is no event (alias) of the PMU. pmucat takes it for the built-in names only
   // (docs/perf-compat.md).
   auto hybrid_builtin = [&](const Pmu& pmu) -> std::optional<LegacyEvent> {
+    // Later perf (and pmucat) read a hardware or cache name there as a legacy term of the PMU
+    // (TermEncoder); a software or tool name is no term of it.
+    if (!perf61) return std::nullopt;
     if (terms.size() != 1 || terms[0].name == "event") return std::nullopt;
     if (!perf && terms[0].kind != TermValueKind::none) return std::nullopt;
     if (!pmu.name().starts_with("cpu_")) return std::nullopt;

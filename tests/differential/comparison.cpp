@@ -60,6 +60,8 @@ OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantic
   options.tracefs = tracefs;
   options.semantics = semantics;
   options.tool = Tool::stat;
+  // perf 6.12 asks this machine's kernel whether it takes extended types; so does pmucat here.
+  options.extended_type = probe_extended_type(catalog);
   OurResult result;
   auto encoded = encode(catalog, spec, options);
   if (!encoded) {

@@ -66,19 +66,29 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
     ASSERT_EQ(cache.size(), 2u);
     EXPECT_EQ(cache[1].attr.type, 3u);
     EXPECT_EQ(cache[1].attr.config[0], 0x400010000u);
-    const auto raw = encode_ok(catalog, "r3c", semantics);
-    ASSERT_EQ(raw.size(), 2u);
-    EXPECT_EQ(raw[0].attr.type, 10u);
-    EXPECT_EQ(raw[1].attr.type, 4u);
-    EXPECT_EQ(raw[1].attr.config[0], 0x3cu);
     EXPECT_EQ(encode_ok(catalog, "cs", semantics).size(), 1u);
     const auto one = encode_ok(catalog, "cpu_core/cycles/k", semantics);
     ASSERT_EQ(one.size(), 1u);
     EXPECT_EQ(one[0].attr.config[0], 0x400000000u);
     EXPECT_EQ(one[0].perf_string, "cpu_core/cycles/k");
-    const auto software = encode_ok(catalog, "cpu_atom/cs/", semantics);
-    ASSERT_EQ(software.size(), 1u);
-    EXPECT_EQ(software[0].attr.type, 1u);
+  }
+  // perf 6.1: a raw event once per core PMU with its type, and a software name in a core PMU's
+  // terms read as that event; perf 6.12 (and pmucat): the raw event once, of the raw type (4),
+  // and `cs` no term of cpu_atom.
+  const auto raw = encode_ok(catalog, "r3c", Semantics::perf);
+  ASSERT_EQ(raw.size(), 2u);
+  EXPECT_EQ(raw[0].attr.type, 10u);
+  EXPECT_EQ(raw[1].attr.type, 4u);
+  EXPECT_EQ(raw[1].attr.config[0], 0x3cu);
+  const auto software = encode_ok(catalog, "cpu_atom/cs/", Semantics::perf);
+  ASSERT_EQ(software.size(), 1u);
+  EXPECT_EQ(software[0].attr.type, 1u);
+  for (const Semantics semantics : {Semantics::perf_6_12, Semantics::pmucat}) {
+    const auto once = encode_ok(catalog, "r3c", semantics);
+    ASSERT_EQ(once.size(), 1u);
+    EXPECT_EQ(once[0].attr.type, 4u);
+    EXPECT_EQ(once[0].attr.config[0], 0x3cu);
+    EXPECT_FALSE(encode(catalog, "cpu_atom/cs/", options_for(semantics)).has_value());
   }
   // A second term: an unknown term in perf 6.1; newer perf (and pmucat) read `cycles` in the
   // terms as the legacy event of that PMU.
@@ -99,6 +109,40 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   EXPECT_EQ(ours[0].attr.type, 10u);
   EXPECT_EQ(ours[0].attr.config[0], 0xc0u);
   EXPECT_EQ(ours[1].attr.config[0], 0x400000001u);
+}
+
+// perf 6.12 asks the kernel whether it takes extended types (EncodeOptions::extended_type);
+// measured on a kernel without them (HybridDiff.* against perf 6.12 on this project's VM): a
+// hardware event once without a PMU type, a cache event once per core PMU without one, a legacy
+// term of a core PMU without one. perf 6.1 never asks.
+TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
+  const Catalog catalog = hybrid_catalog();
+  for (const Semantics semantics : {Semantics::perf_6_12, Semantics::pmucat}) {
+    EncodeOptions options = options_for(semantics);
+    options.extended_type = ExtendedType::unsupported;
+    auto encoded = [&](std::string_view spec) {
+      auto events = encode(catalog, spec, options);
+      EXPECT_TRUE(events.has_value()) << spec;
+      return events ? *events : std::vector<EncodedEvent>{};
+    };
+    const auto cycles = encoded("cycles:u");
+    ASSERT_EQ(cycles.size(), 1u);
+    EXPECT_EQ(cycles[0].attr.type, 0u);
+    EXPECT_EQ(cycles[0].attr.config[0], 0u);
+    const auto cache = encoded("L1-dcache-load-misses");
+    ASSERT_EQ(cache.size(), 2u);
+    EXPECT_EQ(cache[0].attr.config[0], 0x10000u);
+    EXPECT_EQ(cache[1].attr.config[0], 0x10000u);
+    EXPECT_EQ(cache[0].perf_string, "cpu_atom/L1-dcache-load-misses/");
+    const auto term = encoded("cpu_core/cycles/");
+    ASSERT_EQ(term.size(), 1u);
+    EXPECT_EQ(term[0].attr.config[0], 0u);
+  }
+  EncodeOptions perf61 = options_for(Semantics::perf_6_1);
+  perf61.extended_type = ExtendedType::unsupported;
+  EXPECT_EQ(encode(catalog, "cycles", perf61)->size(), 2u);
+  // A tree with one core PMU needs no question.
+  EXPECT_EQ(probe_extended_type(Catalog::from_pmus({})), ExtendedType::unsupported);
 }
 
 // Cache names in lower case, measured with perf 6.1 and 6.12 on intel-adl-hybrid and intel-spr
