@@ -48,6 +48,9 @@ struct Format {
   FormatSpec spec;
   std::string path;  // for diagnostics
   std::string text;  // raw content, kept for validators and carets
+  // Empty for a file of one term; else its last term, which perf 6.12 encodes with (`spec` holds
+  // the first, as perf 6.1 and pmucat use).
+  std::vector<FormatSpec> last_term = {};
   friend bool operator==(const Format&, const Format&) = default;
 };
 

@@ -32,7 +32,7 @@ struct BitRange {
 // A parsed format file. `word` and `mask` are what perf 6.1 encodes with:
 //  - `a-b` with b == 0 means the single bit a; a > b (b != 0) contributes no bits;
 //  - bits >= 64 are dropped; overlapping items are OR-ed;
-//  - when a file holds several `configN:` terms, the first one is used (perf 6.1).
+//  - when a file holds several `configN:` terms, the first one is used (perf 6.1; see FormatTerm).
 // Everything the ABI does not allow but perf tolerates is reported in `lints` (warnings), so a
 // validator can flag it while encoders still agree with perf.
 struct FormatSpec {
@@ -50,9 +50,14 @@ struct FormatSpec {
   friend bool operator==(const FormatSpec&, const FormatSpec&) = default;
 };
 
+// Which term of a file with several (`config:0-3 config1:0-3`) a FormatSpec holds: perf 6.1
+// (and pmucat) encode with the first, perf 6.12 with the last.
+enum class FormatTerm : std::uint8_t { first, last };
+
 // Parses the contents of one format file. Errors (no `config` term, a missing bit list, a number
 // that overflows, `configN` with no `:`) are located in `file`. Ids: docs/grammar.md section 1.
-Expected<FormatSpec> parse_format(std::string_view text, std::string_view file);
+Expected<FormatSpec> parse_format(std::string_view text, std::string_view file,
+                                  FormatTerm which = FormatTerm::first);
 
 // Canonical text of a spec's effective bits: `config1:0-7,21` (ranges merged, ascending); an
 // empty mask prints as `configN:64`, which perf (and parse_format) read as no bits.

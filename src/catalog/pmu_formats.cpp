@@ -4,6 +4,7 @@
 #include "catalog/pmu_parts.h"
 #include "catalog/sysfs_file.h"
 #include "pmucat/catalog.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/format.h"
 
 namespace pmucat::detail {
@@ -35,6 +36,15 @@ LoadedFormats load_formats(const std::string& pmu_dir) {
       auto spec = parse_format(format.text, format.path);
       if (spec) {
         format.spec = std::move(*spec);
+        const bool several_terms =
+            std::any_of(format.spec.lints.begin(), format.spec.lints.end(),
+                        [](const Diagnostic& d) { return d.id == DiagId::format_multiple_terms; });
+        if (several_terms) {
+          if (auto last = parse_format(format.text, format.path, FormatTerm::last)) {
+            last->lints.clear();  // the same as the first parse's
+            format.last_term.push_back(std::move(*last));
+          }
+        }
       } else {
         loaded.diagnostics.push_back(std::move(spec.error()));
       }

@@ -36,10 +36,10 @@ std::uint64_t max_value_of(const FormatSpec& spec) {
 }
 
 // Puts `value` into the field: OR-ed in, or (replace) with the field's other bits cleared.
-void store_field(Attr& attr, const Format& format, std::uint64_t value, bool replace) {
-  std::uint64_t& word = attr.config[format.spec.word];
-  if (replace) word &= ~format.spec.mask;
-  word |= scatter_bits(value, format.spec.mask);
+void store_field(Attr& attr, const FormatSpec& spec, std::uint64_t value, bool replace) {
+  std::uint64_t& word = attr.config[spec.word];
+  if (replace) word &= ~spec.mask;
+  word |= scatter_bits(value, spec.mask);
 }
 
 }  // namespace
@@ -335,11 +335,12 @@ std::optional<Diagnostic> TermEncoder::resolve_params() {
 Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
   const TermView& term = item.term;
   const Format& format = *item.format;
-  if (!format.spec.word_supported() || format.spec.word >= words_) {
+  const FormatSpec& spec = spec_of(format);
+  if (!spec.word_supported() || spec.word >= words_) {
     return unexpected(error_at(
         item, false, DiagId::term_unsupported_word,
         fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
-                    config_word_name(format.spec.word), perf61_ ? " in perf 6.1" : "")));
+                    config_word_name(spec.word), perf61_ ? " in perf 6.1" : "")));
   }
   std::uint64_t value = term.value;
   switch (term.kind) {
@@ -348,11 +349,11 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     case TermValueKind::none:
       value = 1;
       // More than one bit set: width() > 1.
-      if ((format.spec.mask & (format.spec.mask - 1)) != 0 && !perf61_) {
+      if ((spec.mask & (spec.mask - 1)) != 0 && !perf61_) {
         Diagnostic d = error_at(item, false, DiagId::term_no_value,
                                 fmt::format("no value assigned for term '{}'", term.name));
         d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
-                             format.spec.width(), to_string(format.spec), format.name);
+                             spec.width(), to_string(spec), format.name);
         return unexpected(std::move(d));
       }
       break;
@@ -360,13 +361,13 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     case TermValueKind::param:
       return unexpected(error_at(item, true, DiagId::term_type, "expected numeric value"));
   }
-  const std::uint64_t max = max_value_of(format.spec);
+  const std::uint64_t max = max_value_of(spec);
   if (value > max) {
     Diagnostic d = error_at(item, true, DiagId::value_too_big,
                             fmt::format("value {} does not fit field '{}' (maximum {} = {})",
                                         hex(value), format.name, hex(max), max));
-    d.hint = fmt::format("'{}' is {} ({} bit{})", format.name, to_string(format.spec),
-                         format.spec.width(), format.spec.width() == 1 ? "" : "s");
+    d.hint = fmt::format("'{}' is {} ({} bit{})", format.name, to_string(spec), spec.width(),
+                         spec.width() == 1 ? "" : "s");
     return unexpected(std::move(d));
   }
   return value;
@@ -401,7 +402,7 @@ std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
 
 bool TermEncoder::valid_field_value(const Item& item, std::uint64_t& value) const {
   const TermView& term = item.term;
-  const FormatSpec& spec = item.format->spec;
+  const FormatSpec& spec = spec_of(*item.format);
   if (spec.word >= words_) return false;  // words_ <= kConfigWords: word_supported() too
   switch (term.kind) {
     case TermValueKind::number:
@@ -435,7 +436,8 @@ bool TermEncoder::apply_or_fields(Attr& attr) const {
     }
     // Values fit their fields, so scattering each of an event's repeated values and OR-ing the
     // results is scattering their OR.
-    words[item->format->spec.word] |= scatter_bits(value, item->format->spec.mask);
+    const FormatSpec& spec = spec_of(*item->format);
+    words[spec.word] |= scatter_bits(value, spec.mask);
   }
   for (unsigned word = 0; word < kConfigWords; ++word) attr.config[word] |= words[word];
   return true;
@@ -451,7 +453,7 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
         if (!checked) return std::move(checked).error();
         value = *checked;
       }
-      store_field(attr, *item.format, value, default_config_.has_value());
+      store_field(attr, spec_of(*item.format), value, default_config_.has_value());
     }
     return std::nullopt;
   }
@@ -495,7 +497,7 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
     }
   }
   for (const FieldValue& field : fields) {
-    store_field(attr, *field.format, field.value, default_config_.has_value());
+    store_field(attr, spec_of(*field.format), field.value, default_config_.has_value());
   }
   return std::nullopt;
 }
@@ -559,6 +561,7 @@ TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOpti
       options_(options),
       perf_(follows_perf(options.semantics)),
       perf61_(options.semantics == Semantics::perf_6_1),
+      last_format_term_(options.semantics == Semantics::perf_6_12),
       words_(options.semantics == Semantics::perf_6_1 ? 3u : kConfigWords),
       scratch_(scratch),
       table_(table),

@@ -107,14 +107,19 @@ class TermEncoder {
   // only on a core PMU.
   std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
   bool has_event_612(std::string_view name) const;
+  // perf 6.12 encodes a format file of several terms with its last (Format::last_term).
+  const FormatSpec& spec_of(const Format& format) const {
+    return last_format_term_ && !format.last_term.empty() ? format.last_term.front() : format.spec;
+  }
 
   const Pmu& pmu_;
   std::string_view owner_kind_ = "PMU";
   std::string_view spec_;
   const EncodeOptions& options_;
-  bool perf_;       // any perf release: terms OR-ed, one pass
-  bool perf61_;     // perf 6.1 itself: no config3, `NAME=1` references, bare multi-bit fields = 1
-  unsigned words_;  // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
+  bool perf_;    // any perf release: terms OR-ed, one pass
+  bool perf61_;  // perf 6.1 itself: no config3, `NAME=1` references, bare multi-bit fields = 1
+  bool last_format_term_;  // perf 6.12: spec_of() takes a format file's last term
+  unsigned words_;         // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
   CoreScratch& scratch_;
   TermTable* table_;
   std::vector<Item>& items_;

@@ -68,8 +68,8 @@ std::uint32_t saturate32(std::uint64_t value) {
 
 class FormatParser {
  public:
-  FormatParser(std::string_view text, std::string_view file)
-      : text_(text), file_(file), lexer_(text) {}
+  FormatParser(std::string_view text, std::string_view file, FormatTerm which)
+      : text_(text), file_(file), which_(which), lexer_(text) {}
 
   Expected<FormatSpec> parse() {
     advance();
@@ -212,11 +212,12 @@ class FormatParser {
     in_term_ = false;
     if (auto problem = check_term_end()) return problem;
     const std::size_t term_end = previous_end_;
-    if (term_index == 0) {
+    if (term_index == 0 || which_ == FormatTerm::last) {
       spec_.word = word;
       spec_.mask = mask;
       spec_.ranges = std::move(ranges);
-    } else {
+    }
+    if (term_index > 0) {
       lint(DiagId::format_multiple_terms, term_start, term_end - term_start,
            "more than one term in a format file; perf 6.1 uses the first, newer perf the last");
     }
@@ -318,6 +319,7 @@ class FormatParser {
 
   std::string_view text_;
   std::string_view file_;
+  FormatTerm which_;
   FormatLexer lexer_;
   Token token_;
   std::size_t previous_end_ = 0;
@@ -331,12 +333,12 @@ class FormatParser {
 
 }  // namespace
 
-Expected<FormatSpec> parse_format(std::string_view text, std::string_view file) {
+Expected<FormatSpec> parse_format(std::string_view text, std::string_view file, FormatTerm which) {
   if (text.size() > std::numeric_limits<std::uint32_t>::max()) {
     return unexpected(make_diagnostic(Severity::error, DiagId::format_syntax, file, {}, 0, 0,
                                       "format file is larger than 4 GiB"));
   }
-  return FormatParser(text, file).parse();
+  return FormatParser(text, file, which).parse();
 }
 
 }  // namespace pmucat

@@ -262,5 +262,28 @@ TEST(PmuInstances, SmmuHexInstancesOnTheArmFixture) {
   EXPECT_GE(newer->size(), 2u);
 }
 
+// A format file of two terms: perf 6.1 (and pmucat) encode with the first, perf 6.12 with the
+// last (measured with perf-oracle.sh on intel-spr's cpu with format/zz = "config1:0-3
+// config2:4-7": `cpu/zz=5/` is config1 0x5 under perf 6.1.192, config2 0x50 under 6.12.118).
+TEST(FormatTerms, Perf612UsesTheLastTermOfAFormatFile) {
+  testing::TempTree tree{"multi-term"};
+  tree.write("fakepmu/type", "42\n");
+  tree.write("fakepmu/format/zz", "config1:0-3 config2:4-7\n");
+  auto catalog = Catalog::open(tree.root());
+  ASSERT_TRUE(catalog.has_value());
+  for (const Semantics semantics : {Semantics::perf_6_1, Semantics::pmucat}) {
+    auto first = encode_as(*catalog, "fakepmu/zz=5/", semantics);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first->front().attr.config[1], 0x5u);
+    EXPECT_EQ(first->front().attr.config[2], 0u);
+  }
+  auto last = encode_as(*catalog, "fakepmu/zz=5/", Semantics::perf_6_12);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->front().attr.config[1], 0u);
+  EXPECT_EQ(last->front().attr.config[2], 0x50u);
+  // The field's width is the last term's too: 4 bits.
+  EXPECT_FALSE(encode_as(*catalog, "fakepmu/zz=0x10/", Semantics::perf_6_12).has_value());
+}
+
 }  // namespace
 }  // namespace pmucat

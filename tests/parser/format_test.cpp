@@ -126,6 +126,19 @@ TEST(FormatOracle, TwoTermsFirstWins) {
   EXPECT_EQ(spec.lints[0].range.column, 12u);
 }
 
+// perf 6.12 encodes with the last term (measured: `cpu/zz=5/` with `config1:0-3 config2:4-7`
+// is config2 0x50 under perf 6.12.118, config1 0x5 under perf 6.1).
+TEST(FormatOracle, LastTermOnRequest) {
+  auto spec = parse_format("config1:0-3 config2:4-7\n", "f", FormatTerm::last);
+  ASSERT_TRUE(spec.has_value());
+  EXPECT_EQ(spec->word, 2u);
+  EXPECT_EQ(spec->mask, 0xf0u);
+  EXPECT_EQ(lint_ids(*spec), (Ids{"format-multiple-terms"}));
+  auto one = parse_format("config:0-7", "f", FormatTerm::last);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->mask, 0xffu);
+}
+
 TEST(FormatOracle, TwoLinesFirstLineWins) {
   const FormatSpec spec = parse_ok("config:0-7\nconfig:8-15\n");
   EXPECT_EQ(spec.mask, 0xffu);
