@@ -5,6 +5,7 @@
 // build would have stopped on it.
 #include "vendor/metric_py_rewrite.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -193,6 +194,7 @@ struct Node {
   Id a = kNone;      // op: lhs; select: value when true; function: first argument
   Id b = kNone;      // op: rhs; select: condition; function: second argument (kNone: none)
   Id c = kNone;      // select: value when false
+  int depth = 1;     // of the tree below and including this node
 };
 
 // metric.py's bracketing ranks, which follow perf's expr.y rather than Python (comparisons bind
@@ -341,6 +343,10 @@ class Rewriter {
   std::size_t pos_ = 0;
   Token token_;
   std::vector<Node> nodes_;
+  int nesting_ = 0;  // brackets and unary operators open while reading
+  // Inside the operands a false comparison link leaves unevaluated: Python reads them (syntax
+  // errors still count) but never computes them, so nothing there can raise.
+  bool skipping_ = false;
 
   std::nullopt_t fail(std::string message) {
     if (!error) error = std::move(message);
@@ -512,13 +518,14 @@ class Rewriter {
     next();
     std::optional<Value> orelse = test();
     if (!orelse) return std::nullopt;
+    if (skipping_) return Value(Number{});
     Node node;
     node.kind = Kind::select;
     node.a = constify(*body);
     node.b = constify(*condition);
     node.c = constify(*orelse);
     if (node.a == kNone || node.b == kNone || node.c == kNone) return std::nullopt;
-    return Value(add(std::move(node)));
+    return value_of(add(std::move(node)));
   }
 
   std::optional<Value> comparison() {
@@ -527,18 +534,21 @@ class Rewriter {
     // A chain (a < b < c) is Python's `a < b and b < c`: the first false link, else the last
     // (an expression is always true).
     std::optional<Value> result;
+    const bool was_skipping = skipping_;
     while (at_comparison()) {
       const std::string op = token_.text;
       next();
       std::optional<Value> rhs = bit_or();
       if (!rhs) return std::nullopt;
-      const bool decided = result && !truthy(*result);
-      std::optional<Value> link =
-          op.size() == 1 ? binary(op[0], *lhs, *rhs) : equality(op, *lhs, *rhs);
-      if (!link) return std::nullopt;
-      if (!decided) result = std::move(link);
+      if (!skipping_) {
+        result = op.size() == 1 ? binary(op[0], *lhs, *rhs) : equality(op, *lhs, *rhs);
+        if (!result) return std::nullopt;
+        skipping_ = !truthy(*result);
+      }
       lhs = std::move(rhs);
     }
+    skipping_ = was_skipping;
+    if (skipping_) return Value(Number{});
     return result;
   }
 
@@ -579,7 +589,7 @@ class Rewriter {
       next();
       std::optional<Value> rhs = (this->*next_level)();
       if (!rhs) return std::nullopt;
-      lhs = binary(op, *lhs, *rhs);
+      lhs = skipping_ ? Value(Number{}) : binary(op, *lhs, *rhs);
     }
     return lhs;
   }
@@ -589,12 +599,18 @@ class Rewriter {
   std::optional<Value> arith() { return left_assoc("+-", &Rewriter::term); }
   std::optional<Value> term() { return left_assoc("*/%", &Rewriter::factor); }
 
+  // Python's tokenizer refuses more than 200 open brackets; unary operators nest the same way.
+  static constexpr int kMaxNesting = 200;
+
   std::optional<Value> factor() {
     if (at("-") || at("+") || at("~")) {
       const char op = token_.text[0];
       next();
+      if (++nesting_ > kMaxNesting) return fail("too many nested operators");
       std::optional<Value> operand = factor();
+      --nesting_;
       if (!operand) return std::nullopt;
+      if (skipping_) return Value(Number{});
       const Number* n = std::get_if<Number>(&*operand);
       // metric.py's Expression has no __neg__, __pos__ or __invert__.
       if (!n) return fail(std::string("unary `") + op + "` of an expression");
@@ -605,10 +621,33 @@ class Rewriter {
 
   std::optional<Value> primary() {
     std::optional<Value> value = atom();
-    if (value && (at("(") || token_.kind == Tok::string)) {
-      return fail("a call of a value that is not a function");
+    while (value && at("(")) {
+      if (!arguments()) return std::nullopt;
+      if (!skipping_) return fail("a call of a value that is not a function");
+      value = Value(Number{});
     }
+    if (value && token_.kind == Tok::string) return fail("unexpected string");
     return value;
+  }
+
+  // `( test, ... )` from the `(` on, a trailing comma allowed: the values, or nullopt on a
+  // syntax error.
+  std::optional<std::vector<Value>> arguments() {
+    next();
+    std::vector<Value> values;
+    while (!at(")")) {
+      std::optional<Value> value = test();
+      if (!value) return std::nullopt;
+      values.push_back(std::move(*value));
+      if (at(",")) {
+        next();
+      } else if (!at(")")) {
+        fail("expected `,` or `)`");
+        return std::nullopt;
+      }
+    }
+    next();
+    return values;
   }
 
   std::optional<Value> atom() {
@@ -619,9 +658,17 @@ class Rewriter {
     }
     if (at("(")) {
       next();
+      if (++nesting_ > kMaxNesting) return fail("too many nested brackets");
       std::optional<Value> inner = test();
       if (!inner) return std::nullopt;
-      if (at(",")) return fail("a tuple");
+      if (at(",")) {
+        // A tuple: Python builds it, and metric.py can do nothing with one.
+        if (!arguments()) return std::nullopt;
+        --nesting_;
+        if (!skipping_) return fail("a tuple");
+        return Value(Number{});
+      }
+      --nesting_;
       if (!expect(")")) return std::nullopt;
       return inner;
     }
@@ -635,43 +682,38 @@ class Rewriter {
   std::optional<Value> call() {
     const std::string name = std::move(token_.text);
     next();
-    if (!at("(")) return fail("`" + name + "` is not a value");
-    next();
+    if (!at("(")) {
+      if (skipping_) return Value(Number{});
+      return fail("`" + name + "` is not a value");
+    }
     if (name == "Event" || name == "Literal") {
+      next();
       if (token_.kind != Tok::string) return fail("`" + name + "` of no string");
       Node node;
       node.kind = name == "Event" ? Kind::event : Kind::literal;
       node.text = name == "Event" ? fix_escapes(token_.text) : token_.text;
       next();
       if (!expect(")")) return std::nullopt;
-      return Value(add(std::move(node)));
+      if (skipping_) return Value(Number{});
+      return value_of(add(std::move(node)));
     }
+    std::optional<std::vector<Value>> args = arguments();
+    if (!args) return std::nullopt;
+    if (skipping_) return Value(Number{});
     const bool two = name == "min" || name == "max" || name == "d_ratio";
     const bool one = name == "source_count" || name == "has_event" || name == "strcmp_cpuid_str";
     if (!one && !two) return fail("unknown function `" + name + "`");
-    std::vector<Value> args;
-    while (!at(")")) {
-      std::optional<Value> arg = test();
-      if (!arg) return std::nullopt;
-      args.push_back(std::move(*arg));
-      if (at(",")) {
-        next();
-      } else if (!at(")")) {
-        return fail("expected `,` or `)`");
-      }
-    }
-    next();
-    if (args.size() != (two ? 2U : 1U)) return fail("wrong argument count for `" + name + "`");
+    if (args->size() != (two ? 2U : 1U)) return fail("wrong argument count for `" + name + "`");
     Node node;
     node.kind = Kind::function;
     node.text = name;
-    node.a = constify(args[0]);
+    node.a = constify((*args)[0]);
     if (node.a == kNone) return std::nullopt;
     if (two) {
-      node.b = constify(args[1]);
+      node.b = constify((*args)[1]);
       if (node.b == kNone) return std::nullopt;
     }
-    return Value(add(std::move(node)));
+    return value_of(add(std::move(node)));
   }
 
   // metric.py escapes a `,` or `=` in an event name that no `\` precedes; each match consumes
@@ -715,7 +757,20 @@ class Rewriter {
 
   // --- Python's arithmetic and metric.py's operator overloads ---
 
+  std::optional<Value> value_of(Id id) {
+    if (id == kNone) return std::nullopt;
+    return Value(id);
+  }
+
+  // Python's recursion limit (1000 frames) stops metric.py on a deeper tree; stopping a little
+  // earlier also keeps the recursive simplify and print here within the stack.
+  static constexpr int kMaxTreeDepth = 900;
+
   Id add(Node node) {
+    for (Id child : {node.a, node.b, node.c}) {
+      if (child != kNone) node.depth = std::max(node.depth, nodes_[child].depth + 1);
+    }
+    if (node.depth > kMaxTreeDepth) return fail_id("an expression nested too deeply");
     nodes_.push_back(std::move(node));
     return static_cast<Id>(nodes_.size() - 1);
   }
@@ -752,19 +807,19 @@ class Rewriter {
     if (!l) {
       const Id rhs_id = constify(rhs);
       if (rhs_id == kNone) return std::nullopt;
-      return Value(make_op(op, std::get<Id>(lhs), rhs_id));
+      return value_of(make_op(op, std::get<Id>(lhs), rhs_id));
     }
     // A number on the left: Python asks the expression's reflected method. Comparisons swap
     // sides (5 > x is x < 5); ^ and % have no reflected method in metric.py.
     const Id lhs_id = constify(lhs);
     if (lhs_id == kNone) return std::nullopt;
     const Id rhs_id = std::get<Id>(rhs);
-    if (op == '<') return Value(make_op('>', rhs_id, lhs_id));
-    if (op == '>') return Value(make_op('<', rhs_id, lhs_id));
+    if (op == '<') return value_of(make_op('>', rhs_id, lhs_id));
+    if (op == '>') return value_of(make_op('<', rhs_id, lhs_id));
     if (op == '^' || op == '%') {
       return fail(std::string("`") + op + "` of a number and an expression");
     }
-    return Value(make_op(op, lhs_id, rhs_id));
+    return value_of(make_op(op, lhs_id, rhs_id));
   }
 
   static double as_double(const Number& n) { return n.is_float ? n.f : static_cast<double>(n.i); }

@@ -203,6 +203,20 @@ TEST(MetricPyRewrite, RefusesWhatMetricPyRaisesOn) {
   });
 }
 
+// Python stops on deep nesting (its tokenizer at 200 open brackets, metric.py at its recursion
+// limit); so does the rewrite, rather than overflowing its own stack.
+TEST(MetricPyRewrite, DeepNestingIsRefusedNotOverflowed) {
+  EXPECT_TRUE(metric_py_rewrite(std::string(150, '(') + "a" + std::string(150, ')')));
+  EXPECT_FALSE(metric_py_rewrite(std::string(100000, '(') + "a" + std::string(100000, ')')));
+  EXPECT_FALSE(metric_py_rewrite(std::string(100000, '-') + "1"));
+  std::string long_sum = "a";
+  for (int i = 0; i < 100000; ++i) long_sum += " + a";
+  EXPECT_FALSE(metric_py_rewrite(long_sum));
+  std::string short_sum = "a";
+  for (int i = 0; i < 100; ++i) short_sum += "+a";
+  EXPECT_EQ(metric_py_rewrite(short_sum).value().size(), 4U * 100 + 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Where the stored expression flows: a table read with 6.12's rules stores it, 6.1's keeps the
 // written text.
