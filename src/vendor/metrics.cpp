@@ -132,8 +132,8 @@ std::string escaped_description(std::string_view brief) {
 
 void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfVersion rules) {
   if (rules == PerfVersion::v6_12) {
-    // A table per PMU, in PMU order: (PMU, MetricName, MetricExpr, desc). perf 6.12's key uses
-    // the expression as metric.py prints it back; pmucat keeps the written one (docs/catalog.md).
+    // A table per PMU, in PMU order: (PMU, MetricName, MetricExpr, desc). The expression is
+    // already the one metric.py prints back (metric_py_rewrite), as in perf 6.12's key.
     std::vector<std::string> keys;
     keys.reserve(metrics.size());
     std::vector<std::size_t> order(metrics.size());

@@ -7,6 +7,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 #include "vendor/descriptions.h"
+#include "vendor/metric_py_rewrite.h"
 #include "vendor/vendor_numbers.h"
 
 namespace pmucat {
@@ -513,6 +514,21 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
     message += metric.name;
     message += "' has no MetricExpr";
     return reject(std::move(message));
+  }
+  // perf 6.12 stores the expression as metric.py prints it back, and its run-time parser reads
+  // that string (ids are first seen, and so opened, in its order). One copied from a standard
+  // metric was printed back when the standard file was read.
+  if (context.rules == PerfVersion::v6_12 && expr && !expr->empty()) {
+    Expected<std::string, std::string> printed = vendor::metric_py_rewrite(metric.expr);
+    if (printed) {
+      metric.expr = std::move(*printed);
+    } else {
+      context.diagnostics.push_back(
+          make_diagnostic(Severity::warning, DiagId::vendor_metric_py_unreadable, context.path,
+                          context.text, where.offset, 1,
+                          "perf 6.12's build cannot read the MetricExpr of metric '" + metric.name +
+                              "' (" + printed.error() + "); the written expression is kept"));
+    }
   }
   metric.per_pkg = per_pkg && vendor::scanf_int_is_one(*per_pkg);
   metric.deprecated = deprecated && !deprecated->empty();
