@@ -61,10 +61,11 @@ struct Options {
   bool decode = false;
   PerfSemanticsFlag perf_semantics_flag;
   std::optional<PerfVersion> perf_semantics;  // --perf-semantics[=VERSION], resolved
-  std::string for_tool;           // --for: stat or record; empty: the spec's fields only
-  std::string output_file;        // -o: also write a perf.data file
-  std::vector<std::string> argv;  // for the perf.data CMDLINE feature
-  MetricsCliOptions metrics;      // -M and its options
+  std::string for_tool;                     // --for: stat or record; empty: the spec's fields only
+  std::string output_file;                  // -o: also write a perf.data file
+  std::vector<std::string> argv;            // for the perf.data CMDLINE feature
+  MetricsCliOptions metrics;                // -M and its options
+  std::string extended_type = "supported";  // --extended-type: supported, unsupported or probe
 };
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
@@ -169,6 +170,11 @@ int run(const Options& options) {
 
   EncodeOptions encode_options;
   if (options.perf_semantics) encode_options.semantics = semantics_of(*options.perf_semantics);
+  if (options.extended_type == "unsupported") {
+    encode_options.extended_type = ExtendedType::unsupported;
+  } else if (options.extended_type == "probe") {
+    encode_options.extended_type = probe_extended_type(*catalog);
+  }
   if (!options.metrics.names.empty()) {
     // perf stat parses the metric events: its term rules apply.
     encode_options.tool = Tool::stat;
@@ -236,6 +242,14 @@ int parse_and_run(int argc, char** argv) {
                  "what the spec determines, with perf record's meaning of the special terms")
       ->type_name("stat|record")
       ->check(CLI::IsMember({"stat", "record"}));
+  app.add_option("--extended-type", options.extended_type,
+                 "Whether the kernel takes a core PMU's type in a hardware or cache event's "
+                 "config (hybrid machines; perf 6.12 asks the running kernel): supported (the "
+                 "default, every x86 hybrid kernel), unsupported (a hardware event once, no PMU "
+                 "type in any legacy event), or probe (ask this machine's kernel as perf 6.12 "
+                 "does). perf 6.1 semantics never ask")
+      ->type_name("supported|unsupported|probe")
+      ->check(CLI::IsMember({"supported", "unsupported", "probe"}));
   app.add_option("-o,--output", options.output_file,
                  "Also write a perf.data file describing the attrs, with one sample per event "
                  "(the default dump is then not printed); - is standard output, and a FIFO, "
