@@ -118,8 +118,10 @@ std::string join(const std::vector<std::string>& lists) {
   return out;
 }
 
-// The model's metrics read from its JSON files in perf 6.1's table order (jevents.py's sort key:
-// description present, topic, event name, PMU, metric name), to check the catalog's order.
+// The model's metrics read from its JSON files in perf's table order, to check the catalog's
+// order: perf 6.1's jevents.py sorts by description present, topic, event name, PMU, metric name;
+// perf 6.12's by PMU (`default_core` without a Unit), then metric name (then the simplified
+// expression and the description, which no x86 model needs to break a tie).
 struct JsonMetric {
   std::string name, expr, group, constraint, unit, file, topic, event_name, pmu;
   bool has_desc = false;
@@ -166,6 +168,15 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       m.has_desc = o.contains("BriefDescription") || !unit.empty();
       out.push_back(std::move(m));
     }
+  }
+  if (oracle_perf_version() == PerfVersion::v6_12) {
+    auto pmu_612 = [](const JsonMetric& m) {
+      return m.pmu.empty() ? std::string("default_core") : m.pmu;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const JsonMetric& a, const JsonMetric& b) {
+      return std::make_tuple(pmu_612(a), a.name) < std::make_tuple(pmu_612(b), b.name);
+    });
+    return out;
   }
   std::stable_sort(out.begin(), out.end(), [](const JsonMetric& a, const JsonMetric& b) {
     return std::tie(a.has_desc, a.topic, a.event_name, a.pmu, a.name) <
@@ -221,8 +232,19 @@ void set_up_model(const std::string& directory, const OracleOptions& options, Mo
 
 // How many times perf opened `duration_time` (the software dummy, type 1 config 9, is the attr
 // perf 6.1 gives its tool events; `perf stat true` opens each once), and how many pmucat's lists
-// hold: they are one attr each.
-std::size_t duration_time_opens(const PerfResult& printed) {
+// hold: they are one attr each. perf 6.12 counts tool events itself and prints no attr for them,
+// but `-vv` prints each one's reading, once per event: `duration_time: -1: 980045 980045 980045`.
+std::size_t duration_time_opens(const PerfResult& printed, const std::string& output) {
+  if (oracle_perf_version() == PerfVersion::v6_12) {
+    std::size_t n = 0;
+    std::istringstream lines(output);
+    std::string line;
+    constexpr std::string_view kReading = "duration_time: -1: ";
+    while (std::getline(lines, line)) {
+      if (line.starts_with(kReading)) ++n;
+    }
+    return n;
+  }
   return static_cast<std::size_t>(std::count_if(
       printed.printed.begin(), printed.printed.end(),
       [](const auto& attr) { return attr.first.type == 1 && attr.first.config[0] == 9; }));
@@ -314,10 +336,10 @@ void compare_metric_run(const ModelSetup& model, const std::string& names,
   // unless it stopped at a group it could not open: then it printed no counts.
   if (perf.output.find("Performance counter stats for") != std::string::npos) {
     ++tally.opens_checked;
-    if (duration_time_opens(printed) != duration_time_attrs(*encoded)) {
+    const std::size_t opens = duration_time_opens(printed, perf.output);
+    if (opens != duration_time_attrs(*encoded)) {
       tally.failures.push_back(fmt::format("{}: perf opens duration_time {} times, pmucat {}",
-                                           label, duration_time_opens(printed),
-                                           duration_time_attrs(*encoded)));
+                                           label, opens, duration_time_attrs(*encoded)));
     }
   }
 }
@@ -330,6 +352,7 @@ std::string report(const MetricTally& tally) {
 
 MetricExpandOptions host_expand_options() {
   MetricExpandOptions expand_options;
+  expand_options.semantics = oracle_semantics();
   expand_options.literals = host_metric_literals();
   expand_options.nmi_watchdog = host_nmi_watchdog();
   return expand_options;
@@ -380,16 +403,26 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
       }
     }
     if (!timed.empty()) names.push_back(timed[rng() % timed.size()]);
-    // One metric group too: the whole TopdownL1 where the model has it.
-    for (const auto& m : table) {
-      if (metric_matches(m, "TopdownL1")) {
-        names.emplace_back("TopdownL1");
-        break;
+    // Metric groups too: the whole TopdownL1 where the model has it, and perf 6.12's
+    // `Default` (what `perf stat` adds by itself; `-M Default` sorts its metrics by
+    // DefaultMetricgroupName).
+    for (const std::string_view group : {"TopdownL1", "Default"}) {
+      for (const auto& m : table) {
+        if (metric_matches(m, group, oracle_semantics())) {
+          names.emplace_back(group);
+          break;
+        }
       }
     }
   }
 
-  const MetricExpandOptions expand_options = host_expand_options();
+  MetricExpandOptions expand_options = host_expand_options();
+  EncodeOptions parse_options;
+  parse_options.semantics = oracle_semantics();
+  parse_options.tool = Tool::stat;
+  expand_options.event_parses = [&](std::string_view event) {
+    return encode(*model.catalog, event, parse_options).has_value();
+  };
   std::vector<PerfMetricRun> results(names.size());
   const unsigned workers = std::max(1U, options.workers);
   for (std::size_t begin = 0; begin < names.size(); begin += workers) {
@@ -420,12 +453,20 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     const PerfMetricRun perf =
         run_perf_metric(model.devices, model.cpuid, options.perf, list, metric_flags(no_group));
     compare_metric_run(model, list, no_group, perf, tally);
+    // And without sharing events between metrics: one list per metric, tool events only where
+    // a metric uses them.
+    MetricExpandOptions no_merge = expand_options;
+    no_merge.no_merge = true;
+    const PerfMetricRun unshared =
+        run_perf_metric(model.devices, model.cpuid, options.perf, list, metric_flags(no_merge));
+    compare_metric_run(model, list, no_merge, unshared, tally);
   }
   std::printf(
       "[ metrics  ] %s (%s): %zu names and %s, %zu equal (%zu where perf stopped early), %zu "
       "rejected by both, %zu differ; %zu attrs equal, duration_time opens equal in %zu runs\n",
       directory.c_str(), model.cpuid.c_str(), names.size(),
-      joined.size() > 1 ? "one --metric-no-group run of them" : "no --metric-no-group run",
+      joined.size() > 1 ? "one --metric-no-group and one --metric-no-merge run of them"
+                        : "no --metric-no-group run",
       tally.equal, tally.perf_stopped, tally.both_reject, tally.failures.size(),
       tally.attrs_checked, tally.opens_checked);
   EXPECT_TRUE(tally.failures.empty())
@@ -444,7 +485,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
 TEST(MetricNoGroup, DurationTimeOncePerEventList) {
   const OracleOptions options = OracleOptions::from_environment();
   if (options.version != PerfVersion::v6_1)
-    GTEST_SKIP() << "perf 6.12's tool events are counted without an attr";
+    GTEST_SKIP() << "the cases name linux 6.1's metrics (6.12 renamed them); MetricDiff covers "
+                    "perf 6.12's --metric-no-group and --metric-no-merge runs";
   ModelSetup model;
   set_up_model("sapphirerapids", options, model,
                fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices");
@@ -488,7 +530,7 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
     EXPECT_EQ(tally.opens_checked, checked + 1)
         << c.names << metric_flags(expand_options) << ": perf did not open every event\n"
         << perf.output;
-    EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output)), c.lists)
+    EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output), perf.output), c.lists)
         << c.names << metric_flags(expand_options);
   }
   EXPECT_TRUE(tally.failures.empty()) << report(tally);
