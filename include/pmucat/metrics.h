@@ -1,7 +1,8 @@
-// Vendor metrics expanded into the events perf 6.1's `perf stat -M` opens: the metrics a name
-// selects (a metric, a metric group, `all`), metric references resolved, the event strings perf
-// builds (`{...}:W` weak groups, `metric-id=` terms, tool events outside groups, events shared
-// between metrics), and those strings encoded into attrs. See docs/metrics.md ("Expansion").
+// Vendor metrics expanded into the events `perf stat -M` opens, perf 6.1's or perf 6.12's
+// (MetricExpandOptions::semantics): the metrics a name selects (a metric, a metric group, `all`),
+// metric references resolved, the event strings perf builds (`{...}:W` weak groups, `metric-id=`
+// terms, tool events outside groups, events shared between metrics), and those strings encoded
+// into attrs. See docs/metrics.md ("Expansion", "Agreement with perf 6.12").
 #pragma once
 
 #include <cstddef>
@@ -20,7 +21,7 @@
 
 namespace pmucat {
 
-// One metric of a model's table, as perf 6.1's table holds it (views into the caller's strings).
+// One metric of a model's table, as perf's table holds it (views into the caller's strings).
 // Empty strings are absent fields, as in perf's table.
 struct MetricDefinition {
   std::string_view name;        // MetricName
@@ -88,7 +89,8 @@ struct MetricExpandOptions {
   std::function<std::optional<bool>(std::string_view id)> cpuid_matches;
 };
 
-// One metric perf computes, after sorting.
+// One metric perf computes, after sorting. Under perf 6.12 a metric with a MetricThreshold lists
+// itself and the metrics its threshold names among its references, their events among its ids.
 struct ExpandedMetric {
   std::string name;                     // MetricName
   std::optional<std::string> modifier;  // `IPC:u` -> "u"
