@@ -29,6 +29,10 @@ int node_precedence(const Node& node) {
 }
 
 void print_number(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "NaN";  // perf 6.12's spelling (only its lexer makes a NaN number)
+    return;
+  }
   if (value < 0 || (value == 0 && std::signbit(value))) {
     out += '-';
     value = -value;

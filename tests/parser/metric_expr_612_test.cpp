@@ -76,6 +76,7 @@ TEST(MetricExpr612, NaNIsANumber) {
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->root_node().kind, NodeKind::number);
   EXPECT_TRUE(std::isnan(parsed->root_node().number));
+  EXPECT_EQ(to_string(*parsed), "NaN");
   EXPECT_EQ(ids612("a if NaN else b"), (Ids{"a", "b"}));  // NaN is no constant: both sides
   // perf 6.1 reads an event named NaN.
   EXPECT_EQ(ids61("NaN"), Ids{"NaN"});
