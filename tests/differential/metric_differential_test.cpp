@@ -65,22 +65,40 @@ struct PerfMetricRun {
   std::string output;
 };
 
-// perf stat's flags for these options (--metric-no-group, --metric-no-merge).
+// perf stat's flags for these options (--metric-no-group, --metric-no-merge, and perf 6.12's
+// --metric-no-threshold).
 std::string metric_flags(const MetricExpandOptions& options) {
   std::string flags;
   if (options.no_group) flags += " --metric-no-group";
   if (options.no_merge) flags += " --metric-no-merge";
+  if (options.no_threshold) flags += " --metric-no-threshold";
   return flags;
 }
 
+// Files bind-mounted over the host's, in perf's namespace only: what perf reads as the NMI
+// watchdog (/proc/sys/kernel/nmi_watchdog) and as SMT (/sys/devices/system/cpu/smt/active).
+struct HostFiles {
+  fs::path nmi_watchdog;
+  fs::path smt_active;
+};
+
 PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
                               const std::string& perf, const std::string& names,
-                              const std::string& flags = {}) {
+                              const std::string& flags = {},
+                              const std::optional<HostFiles>& host = std::nullopt) {
+  std::string mounts;
+  if (host) {
+    mounts = fmt::format(
+        "mount --bind {} /proc/sys/kernel/nmi_watchdog && mount --bind {} "
+        "/sys/devices/system/cpu/smt/active && ",
+        shell_quote(host->nmi_watchdog.string()), shell_quote(host->smt_active.string()));
+  }
   std::string command = fmt::format(
-      "cd /tmp && PERF_CPUID={} timeout 60 unshare -m bash -c 'mount --bind \"$0\" "
-      "/sys/bus/event_source/devices || exit 99; exec \"$@\"' {} {} stat -vv -M {}{} true 2>&1",
-      shell_quote(cpuid), shell_quote(devices.string()), shell_quote(perf), shell_quote(names),
-      flags);
+      "cd /tmp && PERF_CPUID={} timeout 60 unshare -m bash -c {} {} {} stat -vv -M {}{} true 2>&1",
+      shell_quote(cpuid),
+      shell_quote("{ mount --bind \"$0\" /sys/bus/event_source/devices && " + mounts +
+                  "true; } || exit 99; exec \"$@\""),
+      shell_quote(devices.string()), shell_quote(perf), shell_quote(names), flags);
   PerfMetricRun run;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -429,7 +447,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     std::vector<std::future<PerfMetricRun>> batch;
     for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
       batch.push_back(std::async(std::launch::async, run_perf_metric, model.devices, model.cpuid,
-                                 options.perf, names[i], std::string()));
+                                 options.perf, names[i], std::string(),
+                                 std::optional<HostFiles>()));
     }
     for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
   }
@@ -533,6 +552,94 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
     EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output), perf.output), c.lists)
         << c.names << metric_flags(expand_options);
   }
+  EXPECT_TRUE(tally.failures.empty()) << report(tally);
+}
+
+// perf 6.12's rules one by one, against perf 6.12 on the intel-spr fixture (the tree perf parses
+// the lists on; a model whose events it lacks makes perf stop early, and then the lists it printed
+// must start pmucat's): MetricConstraint with the NMI watchdog and SMT off and on (files
+// bind-mounted over /proc/sys/kernel/nmi_watchdog and /sys/devices/system/cpu/smt/active in
+// perf's namespace only; pmucat takes the same values as options), a threshold with and without
+// --metric-no-threshold, MetricgroupNoGroup, `Default` with each flag, modifiers, has_event(),
+// `all` and `No_group` (docs/metrics.md, "Agreement with perf 6.12").
+TEST(MetricRules612, FixedCasesMatchPerf612) {
+  const OracleOptions options = OracleOptions::from_environment();
+  if (options.version != PerfVersion::v6_12)
+    GTEST_SKIP() << "perf 6.12's rules; linux 6.1's tables have none of these fields";
+  struct Case {
+    std::string directory;  // the model whose metrics are expanded
+    std::string names;
+    bool nmi_watchdog = false;
+    bool smt_on = false;
+    bool no_group = false;
+    bool no_merge = false;
+    bool no_threshold = false;
+  };
+  const std::vector<Case> cases = {
+      // NO_GROUP_EVENTS_NMI, NO_GROUP_EVENTS_SMT, NO_GROUP_EVENTS.
+      {"haswell", "tma_backend_bound"},
+      {"haswell", "tma_backend_bound", true},
+      {"haswell", "tma_dram_bound"},
+      {"haswell", "tma_dram_bound", false, true},
+      {"haswell", "tma_l3_bound", true, true},
+      {"haswell", "tma_core_bound"},
+      // Thresholds.
+      {"skylake", "tma_divider"},
+      {"skylake", "tma_divider", false, false, false, false, true},
+      {"skylake", "TopdownL1,TopdownL2", true, true},
+      {"skylake", "TopdownL1:k"},
+      // Default: sorted by DefaultMetricgroupName; with every flag.
+      {"sapphirerapids", "Default"},
+      {"sapphirerapids", "Default", true, true},
+      {"sapphirerapids", "Default", false, false, true},
+      {"sapphirerapids", "Default", false, false, false, true},
+      {"sapphirerapids", "tma_info_thread_ipc:u,tma_info_thread_cpi:u"},
+      {"sapphirerapids", "tma_info_thread_ipc:u,tma_info_thread_ipc"},
+      {"sapphirerapids", "smi,transaction"},
+      {"icelakex", "transaction"},  // has_event(cycles-t): the fixture has it
+      {"alderlake", "Default"},     // cpu_core and cpu_atom
+      {"elkhartlake", "all"},
+      {"elkhartlake", "No_group", false, false, false, false, true},
+      {"cascadelakex", "No_group"},
+  };
+  const fs::path fixture =
+      fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices";
+  testing::ScratchDir scratch("metric612");
+  MetricTally tally;
+  std::size_t runs = 0;
+  for (const Case& c : cases) {
+    ModelSetup model;
+    set_up_model(c.directory, options, model, fixture);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+    HostFiles host{scratch / "nmi_watchdog", scratch / "smt_active"};
+    std::ofstream(host.nmi_watchdog) << (c.nmi_watchdog ? "1\n" : "0\n");
+    std::ofstream(host.smt_active) << (c.smt_on ? "1\n" : "0\n");
+    MetricExpandOptions expand_options = host_expand_options();
+    expand_options.nmi_watchdog = c.nmi_watchdog;
+    expand_options.literals.smt_on = c.smt_on ? 1.0 : 0.0;
+    expand_options.no_group = c.no_group;
+    expand_options.no_merge = c.no_merge;
+    expand_options.no_threshold = c.no_threshold;
+    EncodeOptions parse_options;
+    parse_options.semantics = oracle_semantics();
+    parse_options.tool = Tool::stat;
+    expand_options.event_parses = [&](std::string_view event) {
+      return encode(*model.catalog, event, parse_options).has_value();
+    };
+    const PerfMetricRun perf = run_perf_metric(model.devices, model.cpuid, options.perf, c.names,
+                                               metric_flags(expand_options), host);
+    EXPECT_FALSE(perf.lists.empty()) << c.directory << ": -M " << c.names << "\n" << perf.output;
+    const std::size_t before = tally.failures.size();
+    compare_metric_run(model, c.names, expand_options, perf, tally);
+    for (std::size_t i = before; i < tally.failures.size(); ++i) {
+      tally.failures[i] = fmt::format("{} (nmi_watchdog {}, smt {}): {}", c.directory,
+                                      c.nmi_watchdog, c.smt_on, tally.failures[i]);
+    }
+    ++runs;
+  }
+  std::printf(
+      "[ metrics  ] perf 6.12's rules: %zu runs, %zu equal (%zu where perf stopped early)\n", runs,
+      tally.equal, tally.perf_stopped);
   EXPECT_TRUE(tally.failures.empty()) << report(tally);
 }
 
