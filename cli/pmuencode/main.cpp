@@ -266,7 +266,8 @@ int parse_and_run(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--literal", options.metrics.literals,
                  "With -M: the value of a # literal of metric expressions (smt_on, num_cpus, "
-                 "num_cores, num_dies, num_packages, core_wide, system_tsc_freq), instead of the "
+                 "num_cores, num_dies, num_packages, core_wide, system_tsc_freq; perf 6.12's "
+                 "num_cpus_online, has_pmem, slots), instead of the "
                  "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
       ->type_name("NAME=VALUE");
