@@ -41,7 +41,8 @@ inline constexpr int literal_count = 10;
 PerfVersion literal_since(Literal literal);
 // The canonical spelling with its `#` ("#num_cpus").
 std::string_view to_string(Literal literal);
-// The literal `#name` denotes (the text includes the `#`), or nothing when perf 6.1 knows none.
+// The literal `#name` denotes (the text includes the `#`), or nothing when no perf knows it
+// (literal_since() says which perf; perf 6.1's rules reject the 6.12 ones).
 std::optional<Literal> find_literal(std::string_view text);
 
 // Binary operators and the two-argument functions, which share a node shape.

@@ -289,6 +289,11 @@ std::vector<Token> lex(std::string_view text, PerfVersion rules) {
         token.length = static_cast<std::uint32_t>(n);
         token.name = std::string(rest.substr(0, n));
         auto literal = find_literal(token.name);
+        // perf 6.1's expr__get_literal knows none of 6.12's literals.
+        if (literal && rules == PerfVersion::v6_1 &&
+            literal_since(*literal) == PerfVersion::v6_12) {
+          literal.reset();
+        }
         if (literal) {
           token.kind = Tok::literal;
           token.literal = *literal;
@@ -451,7 +456,8 @@ std::string describe(const Token& token, std::string_view text) {
 class Parser {
  public:
   Parser(std::string_view text, std::string_view file, PerfVersion rules)
-      : text_(text),
+      : rules_(rules),
+        text_(text),
         file_(file.empty() ? std::string_view("<metric>") : file),
         tokens_(lex(text, rules)) {}
 
@@ -468,7 +474,13 @@ class Parser {
         Diagnostic diagnostic =
             error(DiagId::metric_expr_unknown_literal, token.offset, token.length,
                   fmt::format("unknown literal '{}'", token.name));
-        std::vector<std::string> names(literal_names.begin(), literal_names.end());
+        std::vector<std::string> names;
+        for (int i = 0; i < literal_count; ++i) {
+          if (rules_ == PerfVersion::v6_12 ||
+              literal_since(static_cast<Literal>(i)) == PerfVersion::v6_1) {
+            names.emplace_back(literal_names[static_cast<std::size_t>(i)]);
+          }
+        }
         if (auto near = nearest_name(token.name, names)) {
           diagnostic.hint = fmt::format("did you mean '{}'?", *near);
           diagnostic.fixit = fixit(token.offset, token.length, *near);
@@ -780,6 +792,7 @@ class Parser {
     return value;
   }
 
+  PerfVersion rules_;  // whose lexer: perf 6.1's or 6.12's
   std::string_view text_;
   std::string_view file_;
   std::vector<Token> tokens_;

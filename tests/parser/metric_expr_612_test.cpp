@@ -127,10 +127,17 @@ TEST(MetricExpr612, LiteralsOf612) {
   EXPECT_EQ(ids612("a / #num_cpus_online", literals), Ids{"a"});
   // #slots unknown (as on x86): a broken metric.
   EXPECT_FALSE(ids_of("a * #slots", PerfVersion::v6_12, literals).has_value());
-  // perf 6.1 knows none of them.
+  // perf 6.1 knows none of them: its lexer rejects them (find_ids too, given a 6.12 tree).
   auto old = ids_of("a / #num_cpus_online", PerfVersion::v6_1, literals);
   ASSERT_FALSE(old.has_value());
   EXPECT_EQ(old.error().id, "metric-expr-unknown-literal");
+  EXPECT_FALSE(parse("#has_pmem").has_value());
+  auto tree = parse("a * #has_pmem", {}, PerfVersion::v6_12);
+  ASSERT_TRUE(tree.has_value());
+  MetricIdSet ids;
+  auto found = find_ids(*tree, literals, ids, {}, 0, PerfVersion::v6_1);
+  ASSERT_FALSE(found.has_value());
+  EXPECT_EQ(found.error().id, "metric-expr-unknown-literal");
   EXPECT_EQ(literal_since(Literal::has_pmem), PerfVersion::v6_12);
   EXPECT_EQ(literal_since(Literal::smt_on), PerfVersion::v6_1);
 }
