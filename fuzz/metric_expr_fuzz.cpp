@@ -1,6 +1,7 @@
-// metric_expr::parse of a metric expression; an accepted one prints back (to_string) to text that
-// parses to the same tree and the same text again, evaluates without crashing to the same result,
-// and computes the same ids in the same order. Errors point inside the text and render.
+// metric_expr::parse of a metric expression, under perf 6.1's and perf 6.12's rules; an accepted
+// one prints back (to_string) to text that parses to the same tree and the same text again,
+// evaluates without crashing to the same result, and computes the same ids in the same order.
+// Errors point inside the text and render.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -33,29 +34,27 @@ mx::Context fuzz_context() {
   return context;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto expr = mx::parse(text, "<fuzz>");
+// One text under one perf release's rules.
+void check(std::string_view text, pmucat::PerfVersion rules) {
+  auto expr = mx::parse(text, "<fuzz>", rules);
   if (!expr) {
     PMUCAT_FUZZ_CHECK(!expr.error().id.empty());
     PMUCAT_FUZZ_CHECK(expr.error().range.offset <= text.size());
     PMUCAT_FUZZ_CHECK(!pmucat::render(expr.error(), {.color = true}).empty());
-    return 0;
+    return;
   }
   for (const mx::Node& node : expr->nodes) {
     PMUCAT_FUZZ_CHECK(node.offset + node.length <= text.size());
   }
   const std::string printed = mx::to_string(*expr);
-  auto again = mx::parse(printed, "<printed>");
+  auto again = mx::parse(printed, "<printed>", rules);
   PMUCAT_FUZZ_CHECK(again.has_value());
   PMUCAT_FUZZ_CHECK(mx::to_string(*again) == printed);
   PMUCAT_FUZZ_CHECK(again->nodes.size() == expr->nodes.size());
   const mx::Context context = fuzz_context();
   PMUCAT_FUZZ_CHECK(same_result(mx::evaluate(*expr, context), mx::evaluate(*again, context)));
-  auto ids1 = mx::compute_ids(*expr, context.literals, context.runtime);
-  auto ids2 = mx::compute_ids(*again, context.literals, context.runtime);
+  auto ids1 = mx::compute_ids(*expr, context.literals, context.runtime, rules);
+  auto ids2 = mx::compute_ids(*again, context.literals, context.runtime, rules);
   PMUCAT_FUZZ_CHECK(ids1.has_value() == ids2.has_value());
   if (ids1) {
     PMUCAT_FUZZ_CHECK(ids1->keys() == ids2->keys());
@@ -63,5 +62,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     PMUCAT_FUZZ_CHECK(!pmucat::render(ids1.error()).empty());
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check(text, pmucat::PerfVersion::v6_1);
+  check(text, pmucat::PerfVersion::v6_12);
   return 0;
 }

@@ -147,7 +147,7 @@ _pmuencode() {
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=auto --for --output --metrics --metric-no-group
-            --metric-no-merge --nmi-watchdog --literal --help --version' -- "$cur"))
+            --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do

@@ -144,10 +144,12 @@ int run(const Options& options) {
     return to_int(ExitCode::usage);
   }
   const bool metric_flags = options.metrics.no_group || options.metrics.no_merge ||
-                            !options.metrics.nmi_watchdog.empty() ||
+                            options.metrics.no_threshold || !options.metrics.nmi_watchdog.empty() ||
                             !options.metrics.literals.empty();
   if (options.metrics.names.empty() && metric_flags) {
-    printer.error("--metric-no-group, --metric-no-merge, --nmi-watchdog and --literal go with -M");
+    printer.error(
+        "--metric-no-group, --metric-no-merge, --metric-no-threshold, --nmi-watchdog and "
+        "--literal go with -M");
     return to_int(ExitCode::usage);
   }
   if (!options.metrics.names.empty() &&
@@ -267,6 +269,9 @@ int parse_and_run(int argc, char** argv) {
                "With -M: no {...}:W weak groups, as perf stat --metric-no-group");
   app.add_flag("--metric-no-merge", options.metrics.no_merge,
                "With -M: no events shared between metrics, as perf stat --metric-no-merge");
+  app.add_flag("--metric-no-threshold", options.metrics.no_threshold,
+               "With -M: a metric's MetricThreshold adds no events, as perf 6.12's "
+               "--metric-no-threshold (perf 6.1 has no thresholds)");
   app.add_option("--nmi-watchdog", options.metrics.nmi_watchdog,
                  "With -M: whether the NMI watchdog is on, which ungroups metrics with "
                  "MetricConstraint NO_NMI_WATCHDOG (default: /proc/sys/kernel/nmi_watchdog, as "
@@ -275,7 +280,8 @@ int parse_and_run(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--literal", options.metrics.literals,
                  "With -M: the value of a # literal of metric expressions (smt_on, num_cpus, "
-                 "num_cores, num_dies, num_packages, core_wide, system_tsc_freq), instead of the "
+                 "num_cores, num_dies, num_packages, core_wide, system_tsc_freq; perf 6.12's "
+                 "num_cpus_online, has_pmem, slots), instead of the "
                  "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
       ->type_name("NAME=VALUE");

@@ -15,8 +15,10 @@ namespace pmucat::cli {
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer) {
   MetricExpandOptions expand_options;
+  expand_options.semantics = encode_options.semantics;
   expand_options.no_group = options.no_group;
   expand_options.no_merge = options.no_merge;
+  expand_options.no_threshold = options.no_threshold;
   expand_options.nmi_watchdog =
       options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
   expand_options.literals = host_metric_literals();
@@ -30,7 +32,7 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
         !expand_options.literals.set(std::string_view(item).substr(0, eq), value)) {
       printer.error(fmt::format(
           "--literal '{}': expected NAME=VALUE with NAME one of smt_on, num_cpus, num_cores, "
-          "num_dies, num_packages, core_wide, system_tsc_freq",
+          "num_dies, num_packages, core_wide, system_tsc_freq, num_cpus_online, has_pmem, slots",
           item));
       return to_int(ExitCode::usage);
     }
@@ -42,6 +44,10 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
     return to_int(ExitCode::rejected);
   }
   const auto table = metric_definitions(catalog);
+  // has_event(): whether the event parses on this catalog's PMUs, as perf 6.12 asks.
+  expand_options.event_parses = [&](std::string_view event) {
+    return encode(catalog, event, encode_options).has_value();
+  };
   auto expansion = expand_metric_table(table, options.names, expand_options);
   if (!expansion) {
     printer.print(expansion.error());

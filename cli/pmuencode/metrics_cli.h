@@ -16,6 +16,7 @@ struct MetricsCliOptions {
   std::string names;                  // -M
   bool no_group = false;              // --metric-no-group
   bool no_merge = false;              // --metric-no-merge
+  bool no_threshold = false;          // --metric-no-threshold (perf 6.12 semantics)
   std::string nmi_watchdog;           // --nmi-watchdog on|off; empty: the host's
   std::vector<std::string> literals;  // --literal NAME=VALUE
   bool json = false;

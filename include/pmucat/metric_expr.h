@@ -17,11 +17,13 @@
 #include <vector>
 
 #include "pmucat/expected.h"
+#include "pmucat/perf_version.h"
 
 namespace pmucat::metric_expr {
 
-// The literals perf 6.1's expr__get_literal knows. perf matches `#smt_on` and
-// `#system_tsc_freq` case-insensitively, the others exactly.
+// The literals perf's expr__get_literal knows: the first seven since perf 6.1, the last three
+// since perf 6.12 (find_ids() under perf 6.1's rules rejects them as unknown). perf matches
+// `#smt_on` and `#system_tsc_freq` case-insensitively, the others exactly.
 enum class Literal : std::uint8_t {
   num_cpus,
   system_tsc_freq,
@@ -30,11 +32,17 @@ enum class Literal : std::uint8_t {
   num_packages,
   num_dies,
   num_cores,
+  num_cpus_online,  // perf 6.12: the online CPUs
+  has_pmem,         // perf 6.12: 1 when sysfs has firmware/acpi/tables/NFIT
+  slots,            // perf 6.12: the core PMU's slots per cycle (NaN, so unusable, on x86)
 };
-inline constexpr int literal_count = 7;
+inline constexpr int literal_count = 10;
+// The first perf release whose expr__get_literal knows `literal`.
+PerfVersion literal_since(Literal literal);
 // The canonical spelling with its `#` ("#num_cpus").
 std::string_view to_string(Literal literal);
-// The literal `#name` denotes (the text includes the `#`), or nothing when perf 6.1 knows none.
+// The literal `#name` denotes (the text includes the `#`), or nothing when no perf knows it
+// (literal_since() says which perf; perf 6.1's rules reject the 6.12 ones).
 std::optional<Literal> find_literal(std::string_view text);
 
 // Binary operators and the two-argument functions, which share a node shape.
@@ -66,6 +74,9 @@ enum class NodeKind : std::uint8_t {
   negate,        // -a
   binary,        // a op b, or op(a, b) for min/max/d_ratio
   if_else,       // a if b else c
+  // perf 6.12 (keywords of its lexer only; perf 6.1 reads them as ids):
+  has_event,         // has_event(name): 1 when the event parses, else 0
+  strcmp_cpuid_str,  // strcmp_cpuid_str(name): 1 when the CPU identifier matches name
 };
 
 using NodeIndex = std::uint32_t;
@@ -76,8 +87,8 @@ struct Node {
   Op op = Op::add;                      // binary
   Literal literal = Literal::num_cpus;  // literal
   double number = 0;                    // number
-  // id / source_count: the name with perf's `\` escapes removed; a `?` is kept (it becomes the
-  // runtime parameter when ids are computed or looked up).
+  // id / source_count / has_event / strcmp_cpuid_str: the name with perf's `\` escapes removed; a
+  // `?` is kept (it becomes the runtime parameter when ids are computed or looked up).
   std::string name;
   // negate: a; binary: a op b; if_else: a if b else c.
   NodeIndex a = no_node, b = no_node, c = no_node;
@@ -98,9 +109,11 @@ struct Expr {
   friend bool operator==(const Expr&, const Expr&) = default;
 };
 
-// Parses `text` as perf 6.1 does. Errors are located diagnostics (ids metric-expr-*) in
-// `file_name` (default "<metric>").
-Expected<Expr> parse(std::string_view text, std::string_view file_name = {});
+// Parses `text` as perf 6.1 does, or as perf 6.12 does with `rules` v6_12: its lexer adds the
+// keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are located
+// diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
+Expected<Expr> parse(std::string_view text, std::string_view file_name = {},
+                     PerfVersion rules = PerfVersion::v6_1);
 
 // Prints `expr` back in a canonical spelling (single spaces around binary operators, parentheses
 // only where perf's precedence needs them, names re-escaped) that parses to an expression which
@@ -133,6 +146,9 @@ struct Context {
   IdLookup lookup;
   Literals literals;
   int runtime = 0;  // replaces `?` in names
+  // strcmp_cpuid_str(name): whether the CPU identifier matches `name` (perf 6.12 asks its
+  // architecture's rule); unset or nothing: not known (the value is NaN, as perf's without one).
+  std::function<std::optional<bool>(std::string_view name)> cpuid_matches;
 };
 
 enum class Status : std::uint8_t {
@@ -154,6 +170,7 @@ struct Result {
 // Evaluates `expr` with perf 6.1's arithmetic (doubles; `| & ^ %` on values truncated to long as
 // x86-64 does). `a if c else b` takes b exactly when c is zero and only the taken branch's ids
 // must be known; every other operand must be known. A missing id is never turned into a number.
+// has_event(name) is 1 when `lookup` knows the name (perf: the event was counted), else 0.
 Result evaluate(const Expr& expr, const Context& context);
 
 // ---- ids, in perf 6.1's hashmap order ----------------------------------------------------------
@@ -204,15 +221,32 @@ class MetricIdSet {
   std::size_t size_ = 0;
 };
 
-// perf 6.1's expr__find_ids(expr, one, ctx): computes the ids `expr` needs (constant-folding
+// What perf 6.12's has_event() and strcmp_cpuid_str() ask of the machine while ids are computed.
+struct Functions {
+  // has_event(name): whether perf parses the event string (`cpu@cycles\-t@` is asked as
+  // `cpu/cycles-t/`). A name already among the ids is there without asking. Unset: not known,
+  // so the value is unknown and a conditional on it needs both branches.
+  std::function<bool(std::string_view event)> event_parses;
+  // strcmp_cpuid_str(name), as Context::cpuid_matches; unset or nothing: NaN.
+  std::function<std::optional<bool>(std::string_view name)> cpuid_matches;
+};
+
+// perf's expr__find_ids(expr, one, ctx): computes the ids `expr` needs (constant-folding
 // with `literals` so that `A if #smt_on else B` needs only the taken side), unites them into
 // `ids` as expr.y's start rule does (ctx->ids = ids__union(new, ctx->ids)) and then deletes
 // `one` when given. Errors (a division by a constant zero, an unknown literal value) are located
 // diagnostics; `ids` is then unchanged.
+//
+// `rules` is the perf release whose expr.y folds the constants. perf 6.12 (measured against its
+// `perf stat -M`): `|` `&` are logical and short-circuit on a constant side (`0 & x` needs no
+// ids, `1 & x` needs x's), `^` of two constants is a logical xor, `x / 0` is NaN needing no ids
+// (6.1: a broken metric), and #num_cpus_online, #has_pmem, #slots are literals.
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
-                        std::string_view one = {}, int runtime = 0);
+                        std::string_view one = {}, int runtime = 0,
+                        PerfVersion rules = PerfVersion::v6_1, const Functions& functions = {});
 
 // The ids alone, in a fresh set.
-Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime = 0);
+Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime = 0,
+                                  PerfVersion rules = PerfVersion::v6_1);
 
 }  // namespace pmucat::metric_expr

@@ -1,11 +1,13 @@
-// Vendor metrics expanded into the events perf 6.1's `perf stat -M` opens: the metrics a name
-// selects (a metric, a metric group, `all`), metric references resolved, the event strings perf
-// builds (`{...}:W` weak groups, `metric-id=` terms, tool events outside groups, events shared
-// between metrics), and those strings encoded into attrs. See docs/metrics.md ("Expansion").
+// Vendor metrics expanded into the events `perf stat -M` opens, perf 6.1's or perf 6.12's
+// (MetricExpandOptions::semantics): the metrics a name selects (a metric, a metric group, `all`),
+// metric references resolved, the event strings perf builds (`{...}:W` weak groups, `metric-id=`
+// terms, tool events outside groups, events shared between metrics), and those strings encoded
+// into attrs. See docs/metrics.md ("Expansion", "Agreement with perf 6.12").
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,7 +21,7 @@
 
 namespace pmucat {
 
-// One metric of a model's table, as perf 6.1's table holds it (views into the caller's strings).
+// One metric of a model's table, as perf's table holds it (views into the caller's strings).
 // Empty strings are absent fields, as in perf's table.
 struct MetricDefinition {
   std::string_view name;        // MetricName
@@ -28,6 +30,11 @@ struct MetricDefinition {
   std::string_view constraint;  // MetricConstraint (`NO_NMI_WATCHDOG`)
   std::string_view unit;        // ScaleUnit
   std::string_view file;        // where the metric comes from, for diagnostics (may be empty)
+  // perf 6.12's fields (perf 6.1's tables have none of them; its expansion ignores them):
+  std::string_view threshold;                 // MetricThreshold
+  std::string_view metricgroup_no_group;      // MetricgroupNoGroup (`TopdownL1;Default`)
+  std::string_view default_metricgroup_name;  // DefaultMetricgroupName
+  std::string_view pmu;  // the PMU the metric is for (`cpu_core`); empty: the core (`default_core`)
 };
 
 // The values of the `#` literals a metric expression may use. perf 6.1 reads them from the host
@@ -42,6 +49,9 @@ struct MetricLiterals {
   std::optional<double> num_packages;     // #num_packages
   std::optional<double> core_wide;        // #core_wide
   std::optional<double> system_tsc_freq;  // #system_tsc_freq (case-insensitive)
+  std::optional<double> num_cpus_online;  // #num_cpus_online (perf 6.12)
+  std::optional<double> has_pmem;         // #has_pmem (perf 6.12)
+  std::optional<double> slots;            // #slots (perf 6.12; unknown on x86)
   // Sets a literal by its name with or without `#` (`smt_on`, `#num_cpus`); false when unknown.
   bool set(std::string_view name, double value);
 };
@@ -51,16 +61,36 @@ struct MetricLiterals {
 // compares words starting after `;` or ' ' and ending at `;` or the end); or `No_group` for a
 // metric without groups.
 bool metric_matches(const MetricDefinition& metric, std::string_view name);
+// The same question under `semantics`: perf 6.12 (and pmucat's semantics) compare `name` with
+// each `;`-separated word from its start only (a blank separates nothing).
+bool metric_matches(const MetricDefinition& metric, std::string_view name, Semantics semantics);
 
 struct MetricExpandOptions {
+  // Whose `perf stat -M` to follow: perf 6.1's metricgroup.c (Semantics::perf_6_1), or perf
+  // 6.12's (Semantics::perf_6_12, and Semantics::pmucat, which follows the newest perf here;
+  // docs/perf-compat.md, "perf 6.12: what changed since 6.1, measured").
+  Semantics semantics = Semantics::pmucat;
   bool no_group = false;  // --metric-no-group: no `{...}:W` groups
   bool no_merge = false;  // --metric-no-merge: no events shared between metrics
-  bool nmi_watchdog =
-      false;  // /proc/sys/kernel/nmi_watchdog is 1: NO_NMI_WATCHDOG metrics ungrouped
-  MetricLiterals literals;
+  // --metric-no-threshold (perf 6.12): a metric's MetricThreshold adds no events. Without it
+  // perf 6.12 reads a metric with a threshold through the threshold's expression, so the
+  // metrics the threshold names add their events too.
+  bool no_threshold = false;
+  // /proc/sys/kernel/nmi_watchdog is 1: NO_NMI_WATCHDOG (6.12: also NO_GROUP_EVENTS_NMI)
+  // metrics ungrouped
+  bool nmi_watchdog = false;
+  MetricLiterals literals;  // #smt_on also decides NO_GROUP_EVENTS_SMT (perf 6.12)
+  // perf 6.12's has_event(EVENT): whether perf parses the event string (expand_metrics() asks
+  // its catalog's encoder). Unset: not known, and a metric's `A if has_event(E) else B` needs
+  // the ids of both branches.
+  std::function<bool(std::string_view event)> event_parses;
+  // perf 6.12's strcmp_cpuid_str(ID): whether the CPU identifier matches ID (an architecture's
+  // rule: no x86 table uses it). Unset or nothing: not known (NaN).
+  std::function<std::optional<bool>(std::string_view id)> cpuid_matches;
 };
 
-// One metric perf computes, after sorting.
+// One metric perf computes, after sorting. Under perf 6.12 a metric with a MetricThreshold lists
+// itself and the metrics its threshold names among its references, their events among its ids.
 struct ExpandedMetric {
   std::string name;                     // MetricName
   std::optional<std::string> modifier;  // `IPC:u` -> "u"
@@ -116,7 +146,9 @@ Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view
 // highest CPU of .../cpu/present + 1, #num_cores/#num_dies/#num_packages the distinct CPU lists
 // of the online CPUs' topology, #core_wide 0 (perf stat without -a), #system_tsc_freq as perf
 // computes it on x86 (CPUID leaf 0x15, else the model name's `@ x.xxGHz`; 0 on a CPU that is not
-// Intel, and on other architectures). Reads the running CPU's CPUID: `root` only moves the files.
+// Intel, and on other architectures); perf 6.12's #num_cpus_online (the CPUs of .../cpu/online)
+// and #has_pmem (sys/firmware/acpi/tables/NFIT exists); #slots unknown, as perf 6.12 has it on
+// x86. Reads the running CPU's CPUID: `root` only moves the files.
 MetricLiterals host_metric_literals(const std::filesystem::path& root = "/");
 
 // `root`/proc/sys/kernel/nmi_watchdog holds a non-zero number.

@@ -19,6 +19,10 @@ std::vector<MetricDefinition> metric_definitions(const Catalog& catalog) {
     d.constraint = m.constraint;
     d.unit = m.scale_unit;
     d.file = m.location.file;
+    d.threshold = m.threshold;
+    d.metricgroup_no_group = m.no_group;
+    d.default_metricgroup_name = m.default_metricgroup_name;
+    d.pmu = m.pmu;
     out.push_back(d);
   }
   return out;
@@ -28,7 +32,14 @@ Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view
                                         const MetricExpandOptions& options,
                                         const EncodeOptions& encode_options) {
   const auto table = metric_definitions(catalog);
-  auto expansion = expand_metric_table(table, names, options);
+  MetricExpandOptions with_catalog = options;
+  if (!with_catalog.event_parses) {
+    // has_event(): perf 6.12 parses the event with the PMUs it has.
+    with_catalog.event_parses = [&](std::string_view event) {
+      return encode(catalog, event, encode_options).has_value();
+    };
+  }
+  auto expansion = expand_metric_table(table, names, with_catalog);
   if (!expansion) return unexpected(std::move(expansion.error()));
   return encode_metrics(catalog, std::move(*expansion), encode_options);
 }

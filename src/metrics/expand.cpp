@@ -1,5 +1,6 @@
-// metricgroup.c of perf 6.1, as facts: which metrics a name selects, references, sorting,
-// sharing events between metrics, and the event strings. Our code.
+// metricgroup.c of perf 6.1 and 6.12, as facts: which metrics a name selects, references,
+// sorting, sharing events between metrics, and the event strings. Our code. Where perf 6.12's
+// rules differ, rules_612.h has them and MetricExpandOptions::semantics chooses.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "pmucat/metric_expr.h"
 #include "pmucat/metrics.h"
 #include "pmucat/suggest.h"
+#include "rules_612.h"
 
 namespace pmucat {
 
@@ -33,16 +35,22 @@ metric_expr::Literals to_expr_literals(const MetricLiterals& in) {
   out[Literal::num_packages] = in.num_packages;
   out[Literal::num_dies] = in.num_dies;
   out[Literal::num_cores] = in.num_cores;
+  out[Literal::num_cpus_online] = in.num_cpus_online;
+  out[Literal::has_pmem] = in.has_pmem;
+  out[Literal::slots] = in.slots;
   return out;
 }
 
-// expr__find_ids(expr, NULL, ctx) with runtime 0: the ids `pe`'s expression needs, united into
-// `ids`. A broken expression is a located diagnostic in `pe.file`.
-std::optional<Diagnostic> find_metric_ids(const MetricDefinition& pe,
-                                          const metric_expr::Literals& literals, MetricIdSet& ids) {
-  auto parsed = metric_expr::parse(pe.expr, pe.file);
+// expr__find_ids(expr, NULL, ctx) with runtime 0: the ids `expr` (of `pe`: its expression, or
+// under perf 6.12 its threshold) needs, united into `ids`. A broken expression is a located
+// diagnostic in `pe.file`.
+std::optional<Diagnostic> find_metric_ids(const MetricDefinition& pe, std::string_view expr,
+                                          const metric_expr::Literals& literals, MetricIdSet& ids,
+                                          PerfVersion rules,
+                                          const metric_expr::Functions& functions) {
+  auto parsed = metric_expr::parse(expr, pe.file, rules);
   if (!parsed) return std::move(parsed).error();
-  auto found = metric_expr::find_ids(*parsed, literals, ids);
+  auto found = metric_expr::find_ids(*parsed, literals, ids, {}, 0, rules, functions);
   if (!found) return std::move(found).error();
   return std::nullopt;
 }
@@ -118,6 +126,8 @@ class Expander {
   Expander(std::span<const MetricDefinition> table, const MetricExpandOptions& options)
       : table_(table),
         options_(options),
+        rules_(perf_version(options.semantics).value_or(kNewestPerfVersion)),
+        functions_{options.event_parses, options.cpuid_matches},
         literals_(to_expr_literals(options.literals)),
         plain_names_(std::none_of(table.begin(), table.end(), [](const MetricDefinition& pe) {
           return pe.name.empty() || pe.name.find_first_of("; ") != std::string::npos;
@@ -125,8 +135,23 @@ class Expander {
 
   std::optional<Diagnostic> error;
 
-  // metricgroup__find_metric: the first metric of the table whose name matches `key`.
-  const MetricDefinition* find_metric(std::string_view key) const {
+  bool v612() const { return rules_ == PerfVersion::v6_12; }
+
+  // Whether the word `name` of `-M` selects `pe` (match_metric on its groups, then its name).
+  bool selects(const MetricDefinition& pe, std::string_view name) const {
+    if (v612()) return metrics_612::match(pe.group, name) || metrics_612::match(pe.name, name);
+    return match_metric(pe.group, name) || match_metric(pe.name, name);
+  }
+
+  // metricgroup__find_metric: the first metric of the table whose name matches `key` (perf
+  // 6.12: among the metrics of `pmu`, the referencing metric's).
+  const MetricDefinition* find_metric(std::string_view key, std::string_view pmu) const {
+    if (v612()) {
+      for (const auto& pe : table_) {
+        if (metrics_612::pmu_of(pe) == pmu && metrics_612::match(pe.name, key)) return &pe;
+      }
+      return nullptr;
+    }
     // Without ';' or ' ' in any name, perf's substring match can only be the whole name.
     if (plain_names_ && key != "all") {
       for (const auto& pe : table_) {
@@ -140,9 +165,10 @@ class Expander {
     return nullptr;
   }
 
+  // `requested` is the word of `-M` that selected the root metric.
   bool add_metric(std::list<Metric>& list, const MetricDefinition& pe,
-                  const std::optional<std::string>& modifier, Metric* root,
-                  const Visited* visited) {
+                  const std::optional<std::string>& modifier, Metric* root, const Visited* visited,
+                  std::string_view requested) {
     // arch_get_runtimeparam is 1 off powerpc: one metric, runtime 0.
     for (const Visited* v = visited; v != nullptr; v = v->parent) {
       if (pe.name == v->name) {
@@ -162,11 +188,20 @@ class Expander {
     }
     const bool is_root = root == nullptr;
     Metric fresh;
+    std::string_view expr = pe.expr;
+    std::string_view node_name = pe.name;
     if (is_root) {
       fresh.pe = &pe;
       fresh.modifier = modifier;
-      fresh.has_constraint =
-          options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
+      if (v612()) {
+        fresh.has_constraint = !metrics_612::groups_events(pe, requested, options_);
+        expr = metrics_612::root_expression(pe, options_.no_threshold);
+        // The threshold names the metric itself: the tree's node is not the metric's name.
+        if (!pe.threshold.empty()) node_name = "__threshold__";
+      } else {
+        fresh.has_constraint =
+            options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
+      }
       root = &fresh;
     } else {
       for (const auto& r : root->refs) {
@@ -174,26 +209,26 @@ class Expander {
       }
       root->refs.emplace_back(pe.name);
     }
-    if (auto d = find_metric_ids(pe, literals_, root->ids)) {
+    if (auto d = find_metric_ids(pe, expr, literals_, root->ids, rules_, functions_)) {
       d->message = fmt::format("metric {}: {}", pe.name, d->message);
       error = std::move(*d);
       return false;
     }
-    const Visited node{pe.name, visited};
-    if (!resolve(list, modifier, *root, &node)) return false;
+    const Visited node{node_name, visited};
+    if (!resolve(list, modifier, *root, &node, metrics_612::pmu_of(pe), requested)) return false;
     if (is_root) list.push_front(std::move(fresh));
     return true;
   }
 
   bool resolve(std::list<Metric>& list, const std::optional<std::string>& modifier, Metric& root,
-               const Visited* visited) {
+               const Visited* visited, std::string_view pmu, std::string_view requested) {
     std::vector<std::pair<const MetricDefinition*, std::string>> pending;
     for (std::string& key : root.ids.keys()) {
-      if (const auto* pe = find_metric(key)) pending.emplace_back(pe, std::move(key));
+      if (const auto* pe = find_metric(key, pmu)) pending.emplace_back(pe, std::move(key));
     }
     for (const auto& p : pending) root.ids.erase(p.second);
     for (const auto& p : pending) {
-      if (!add_metric(list, *p.first, modifier, &root, visited)) return false;
+      if (!add_metric(list, *p.first, modifier, &root, visited, requested)) return false;
     }
     return true;
   }
@@ -213,9 +248,9 @@ class Expander {
       std::list<Metric> local;
       bool has_match = false;
       for (const auto& pe : table_) {
-        if (!pe.expr.empty() && (match_metric(pe.group, word) || match_metric(pe.name, word))) {
+        if (!pe.expr.empty() && selects(pe, word)) {
           has_match = true;
-          if (!add_metric(local, pe, modifier, nullptr, nullptr)) return std::nullopt;
+          if (!add_metric(local, pe, modifier, nullptr, nullptr, word)) return std::nullopt;
         }
       }
       if (!has_match) {
@@ -257,6 +292,8 @@ class Expander {
  private:
   std::span<const MetricDefinition> table_;
   const MetricExpandOptions& options_;
+  PerfVersion rules_;                 // whose metricgroup.c to follow
+  metric_expr::Functions functions_;  // has_event(), strcmp_cpuid_str() (perf 6.12)
   metric_expr::Literals literals_;
   bool plain_names_;  // no metric name holds ';' or ' ' (find_metric's fast path)
 };
@@ -346,6 +383,12 @@ bool MetricLiterals::set(std::string_view name, double value) {
     core_wide = value;
   } else if (iequal(name, "system_tsc_freq")) {
     system_tsc_freq = value;
+  } else if (name == "num_cpus_online") {
+    num_cpus_online = value;
+  } else if (name == "has_pmem") {
+    has_pmem = value;
+  } else if (name == "slots") {
+    slots = value;
   } else {
     return false;
   }
@@ -354,6 +397,12 @@ bool MetricLiterals::set(std::string_view name, double value) {
 
 bool metric_matches(const MetricDefinition& metric, std::string_view name) {
   return match_metric(metric.group, name) || match_metric(metric.name, name);
+}
+
+bool metric_matches(const MetricDefinition& metric, std::string_view name, Semantics semantics) {
+  if (perf_version(semantics).value_or(kNewestPerfVersion) == PerfVersion::v6_1)
+    return metric_matches(metric, name);
+  return metrics_612::match(metric.group, name) || metrics_612::match(metric.name, name);
 }
 
 std::string encode_metric_id(std::string_view id) {
@@ -392,6 +441,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
                                               std::string_view names,
                                               const MetricExpandOptions& options) {
   Expander expander(table, options);
+  const bool v612 = expander.v612();
   auto selected = expander.select(names);
   if (!selected) return unexpected(std::move(*expander.error));
   std::list<Metric>& list = *selected;
@@ -434,6 +484,11 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
     }
     if (combined_ids.size() != 0) combined = parse_ids(combined_ids, std::nullopt, true);
   }
+  if (v612 && names == "Default") {
+    list.sort([](const Metric& a, const Metric& b) {
+      return metrics_612::default_order_before(*a.pe, *b.pe);
+    });
+  }
 
   for (auto it = list.begin(); it != list.end(); ++it) {
     Metric& m = *it;
@@ -457,6 +512,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
       for (auto n = list.begin(); n != it; ++n) {
         if (!n->own_list) continue;
         if (n->modifier != m.modifier) continue;
+        if (v612 && metrics_612::pmu_of(*n->pe) != metrics_612::pmu_of(*m.pe)) continue;
         if (subset_of(n->ids, m.ids)) {
           used = n->own_list;
           break;

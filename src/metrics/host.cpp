@@ -123,6 +123,11 @@ MetricLiterals host_metric_literals(const std::filesystem::path& root) {
       }
     }
   }
+  if (auto online = read_small(cpu / "online"))
+    lit.num_cpus_online = static_cast<double>(cpus_of(*online).size());
+  // perf 6.12: the ACPI NFIT table in sysfs means persistent memory.
+  std::error_code ec;
+  lit.has_pmem = std::filesystem::exists(root / "sys/firmware/acpi/tables/NFIT", ec) ? 1.0 : 0.0;
   if (!cores.empty()) lit.num_cores = static_cast<double>(cores.size());
   if (!dies.empty()) lit.num_dies = static_cast<double>(dies.size());
   if (!packages.empty()) lit.num_packages = static_cast<double>(packages.size());

@@ -1,5 +1,6 @@
 // Evaluating a metric expression with perf 6.1's arithmetic (util/expr.y with compute_ids false),
-// and computing the ids it needs (compute_ids true) into perf's hashmap order.
+// and computing the ids it needs (compute_ids true) into perf's hashmap order, with perf 6.1's or
+// perf 6.12's constant folding.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -124,6 +125,17 @@ Result evaluate(const Expr& expr, const Context& context) {
           out.value =
               node.kind == NodeKind::id ? found->value : static_cast<double>(found->source_count);
         }
+        break;
+      }
+      case NodeKind::has_event: {
+        const std::string name = substitute_runtime(node.name, context.runtime);
+        out.value = context.lookup && context.lookup(name) ? 1.0 : 0.0;
+        break;
+      }
+      case NodeKind::strcmp_cpuid_str: {
+        std::optional<bool> match;
+        if (context.cpuid_matches) match = context.cpuid_matches(node.name);
+        out.value = match ? (*match ? 1.0 : 0.0) : std::numeric_limits<double>::quiet_NaN();
         break;
       }
       case NodeKind::literal: {
@@ -327,8 +339,51 @@ Diagnostic located(const Expr& expr, DiagId id, const Node& node, std::string me
 
 }  // namespace
 
+namespace {
+
+// perf 6.12's `|` and `&` while ids are computed: logical, a constant side deciding alone
+// when it can (`1 | x` is 1 and `0 & x` is 0, needing no ids; `0 | x` and `1 & x` are x).
+IdsValue logical_612(Op op, IdsValue& a, IdsValue& b) {
+  const bool is_or = op == Op::bit_or;
+  IdsValue out;
+  if (is_const(a.value) && is_const(b.value)) {
+    out.value = is_or ? (is_zero(a.value) && is_zero(b.value) ? 0.0 : 1.0)
+                      : (!is_zero(a.value) && !is_zero(b.value) ? 1.0 : 0.0);
+    return out;
+  }
+  IdsValue* constant = is_const(a.value) ? &a : is_const(b.value) ? &b : nullptr;
+  if (constant == nullptr) return union_of(a, b);
+  IdsValue& other = constant == &a ? b : a;
+  // The side that decides alone: non-zero for `|`, zero for `&`.
+  if (is_zero(constant->value) != is_or) {
+    out.value = is_or ? 1.0 : 0.0;
+    return out;
+  }
+  return std::move(other);
+}
+
+}  // namespace
+
+namespace {
+
+// has_event's question: the id with its first and last `@` as `/` (`cpu@cycles-t@` ->
+// `cpu/cycles-t/`), as perf 6.12 parses it.
+std::string has_event_string(std::string_view id) {
+  std::string out(id);
+  const auto first = out.find('@');
+  if (first == std::string::npos) return out;
+  out[first] = '/';
+  const auto last = out.rfind('@');
+  if (last != std::string::npos) out[last] = '/';
+  return out;
+}
+
+}  // namespace
+
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
-                        std::string_view one, int runtime) {
+                        std::string_view one, int runtime, PerfVersion rules,
+                        const Functions& functions) {
+  const bool v612 = rules == PerfVersion::v6_12;
   if (expr.root == no_node) return true;
   constexpr double bottom = std::numeric_limits<double>::quiet_NaN();
   std::vector<IdsValue> values(expr.nodes.size());
@@ -345,7 +400,32 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
         out.ids.emplace();
         out.ids->insert(substitute_runtime(node.name, runtime));
         break;
+      case NodeKind::has_event: {
+        // The ids gathered so far (the context's, before this expression joins them) answer
+        // first; then whether the event parses.
+        const std::string name = substitute_runtime(node.name, runtime);
+        if (ids.contains(name)) {
+          out.value = 1.0;
+        } else if (functions.event_parses) {
+          out.value = functions.event_parses(has_event_string(name)) ? 1.0 : 0.0;
+        } else {
+          out.value = bottom;
+        }
+        break;
+      }
+      case NodeKind::strcmp_cpuid_str: {
+        std::optional<bool> match;
+        if (functions.cpuid_matches) match = functions.cpuid_matches(node.name);
+        out.value = match ? (*match ? 1.0 : 0.0) : bottom;
+        break;
+      }
       case NodeKind::literal: {
+        if (literal_since(node.literal) == PerfVersion::v6_12 && !v612) {
+          return unexpected(
+              located(expr, DiagId::metric_expr_unknown_literal, node,
+                      fmt::format("unknown literal '{}' (perf 6.12 knows it, perf 6.1 does not)",
+                                  to_string(node.literal))));
+        }
         const auto& literal = literals[node.literal];
         if (!literal || std::isnan(*literal)) {
           return unexpected(
@@ -362,6 +442,18 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
       case NodeKind::binary: {
         IdsValue& a = values[node.a];
         IdsValue& b = values[node.b];
+        if (v612 && node.op == Op::div && is_zero(b.value)) {
+          out.value = bottom;  // NaN, needing no ids
+          break;
+        }
+        if (v612 && (node.op == Op::bit_or || node.op == Op::bit_and)) {
+          out = logical_612(node.op, a, b);
+          break;
+        }
+        if (v612 && node.op == Op::bit_xor && is_const(a.value) && is_const(b.value)) {
+          out.value = is_zero(a.value) != is_zero(b.value) ? 1.0 : 0.0;
+          break;
+        }
         bool divides = node.op == Op::div || node.op == Op::mod;
         if (divides && is_zero(b.value)) {
           return unexpected(located(expr, DiagId::metric_expr_division_by_zero, node,
@@ -407,9 +499,10 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
   return true;
 }
 
-Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime) {
+Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime,
+                                  PerfVersion rules) {
   MetricIdSet ids;
-  auto ok = find_ids(expr, literals, ids, {}, runtime);
+  auto ok = find_ids(expr, literals, ids, {}, runtime, rules);
   if (!ok) return unexpected(std::move(ok).error());
   return ids;
 }

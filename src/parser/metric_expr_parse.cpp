@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -21,8 +22,8 @@ namespace pmucat::metric_expr {
 namespace {
 
 constexpr std::array<std::string_view, literal_count> literal_names = {
-    "#num_cpus",     "#system_tsc_freq", "#smt_on",    "#core_wide",
-    "#num_packages", "#num_dies",        "#num_cores",
+    "#num_cpus", "#system_tsc_freq", "#smt_on",          "#core_wide", "#num_packages",
+    "#num_dies", "#num_cores",       "#num_cpus_online", "#has_pmem",  "#slots",
 };
 
 bool ascii_iequal(std::string_view a, std::string_view b) {
@@ -40,6 +41,17 @@ bool ascii_iequal(std::string_view a, std::string_view b) {
 
 std::string_view to_string(Literal literal) {
   return literal_names[static_cast<std::size_t>(literal)];
+}
+
+PerfVersion literal_since(Literal literal) {
+  switch (literal) {
+    case Literal::num_cpus_online:
+    case Literal::has_pmem:
+    case Literal::slots:
+      return PerfVersion::v6_12;
+    default:
+      return PerfVersion::v6_1;
+  }
 }
 
 std::optional<Literal> find_literal(std::string_view text) {
@@ -137,6 +149,8 @@ enum class Tok : std::uint8_t {
   kw_if,
   kw_else,
   kw_source_count,
+  kw_has_event,
+  kw_strcmp_cpuid_str,
   bar,
   caret,
   amp,
@@ -250,7 +264,13 @@ std::optional<double> to_double(std::string_view text) {
   return value;
 }
 
-std::vector<Token> lex(std::string_view text) {
+// perf 6.12's lexer's additions.
+constexpr std::array<Keyword, 2> keywords_612 = {{
+    {"has_event", Tok::kw_has_event},
+    {"strcmp_cpuid_str", Tok::kw_strcmp_cpuid_str},
+}};
+
+std::vector<Token> lex(std::string_view text, PerfVersion rules) {
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 4 + 2);
   std::size_t i = 0;
@@ -269,6 +289,11 @@ std::vector<Token> lex(std::string_view text) {
         token.length = static_cast<std::uint32_t>(n);
         token.name = std::string(rest.substr(0, n));
         auto literal = find_literal(token.name);
+        // perf 6.1's expr__get_literal knows none of 6.12's literals.
+        if (literal && rules == PerfVersion::v6_1 &&
+            literal_since(*literal) == PerfVersion::v6_12) {
+          literal.reset();
+        }
         if (literal) {
           token.kind = Tok::literal;
           token.literal = *literal;
@@ -304,6 +329,16 @@ std::vector<Token> lex(std::string_view text) {
       token.kind = Tok::id;
       for (const auto& keyword : keywords) {
         if (word == keyword.text) token.kind = keyword.kind;
+      }
+      if (rules == PerfVersion::v6_12) {
+        for (const auto& keyword : keywords_612) {
+          if (word == keyword.text) token.kind = keyword.kind;
+        }
+        if (word == "NaN") {
+          token.kind = Tok::number;
+          token.number = std::numeric_limits<double>::quiet_NaN();
+          token.name = std::string(word);
+        }
       }
       if (token.kind == Tok::id) {
         token.name.reserve(sym);
@@ -420,10 +455,11 @@ std::string describe(const Token& token, std::string_view text) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file)
-      : text_(text),
+  Parser(std::string_view text, std::string_view file, PerfVersion rules)
+      : rules_(rules),
+        text_(text),
         file_(file.empty() ? std::string_view("<metric>") : file),
-        tokens_(lex(text)) {}
+        tokens_(lex(text, rules)) {}
 
   Expected<Expr> run() {
     nodes_.reserve(tokens_.size());
@@ -438,7 +474,13 @@ class Parser {
         Diagnostic diagnostic =
             error(DiagId::metric_expr_unknown_literal, token.offset, token.length,
                   fmt::format("unknown literal '{}'", token.name));
-        std::vector<std::string> names(literal_names.begin(), literal_names.end());
+        std::vector<std::string> names;
+        for (int i = 0; i < literal_count; ++i) {
+          if (rules_ == PerfVersion::v6_12 ||
+              literal_since(static_cast<Literal>(i)) == PerfVersion::v6_1) {
+            names.emplace_back(literal_names[static_cast<std::size_t>(i)]);
+          }
+        }
         if (auto near = nearest_name(token.name, names)) {
           diagnostic.hint = fmt::format("did you mean '{}'?", *near);
           diagnostic.fixit = fixit(token.offset, token.length, *near);
@@ -639,23 +681,31 @@ class Parser {
         span(node, token.offset, token.offset + token.length);
         return add(std::move(node));
       }
-      case Tok::kw_source_count: {
+      case Tok::kw_source_count:
+      case Tok::kw_has_event:
+      case Tok::kw_strcmp_cpuid_str: {
         take();
+        const std::string_view function = token.kind == Tok::kw_source_count ? "source_count"
+                                          : token.kind == Tok::kw_has_event  ? "has_event"
+                                                                             : "strcmp_cpuid_str";
         const Token& open = peek();
-        if (auto ok = expect(Tok::lparen, "'(' after source_count", nullptr); !ok) return ok;
+        if (auto ok = expect(Tok::lparen, fmt::format("'(' after {}", function), nullptr); !ok)
+          return ok;
         const Token& id = peek();
         if (id.kind != Tok::id) {
           Diagnostic diagnostic =
               error(DiagId::metric_expr_syntax, id.offset, id.length,
                     fmt::format("expected an event name, found {}", describe(id, text_)));
-          diagnostic.hint = "source_count takes one event name";
+          diagnostic.hint = fmt::format("{} takes one event name", function);
           return unexpected(std::move(diagnostic));
         }
         take();
         const Token& close = peek();
         if (auto ok = expect(Tok::rparen, "')'", &open); !ok) return ok;
         Node node;
-        node.kind = NodeKind::source_count;
+        node.kind = token.kind == Tok::kw_source_count ? NodeKind::source_count
+                    : token.kind == Tok::kw_has_event  ? NodeKind::has_event
+                                                       : NodeKind::strcmp_cpuid_str;
         node.name = id.name;
         span(node, token.offset, close.offset + 1);
         return add(std::move(node));
@@ -742,6 +792,7 @@ class Parser {
     return value;
   }
 
+  PerfVersion rules_;  // whose lexer: perf 6.1's or 6.12's
   std::string_view text_;
   std::string_view file_;
   std::vector<Token> tokens_;
@@ -753,8 +804,8 @@ class Parser {
 
 }  // namespace
 
-Expected<Expr> parse(std::string_view text, std::string_view file_name) {
-  return Parser(text, file_name).run();
+Expected<Expr> parse(std::string_view text, std::string_view file_name, PerfVersion rules) {
+  return Parser(text, file_name, rules).run();
 }
 
 }  // namespace pmucat::metric_expr

@@ -29,6 +29,10 @@ int node_precedence(const Node& node) {
 }
 
 void print_number(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "NaN";  // perf 6.12's spelling (only its lexer makes a NaN number)
+    return;
+  }
   if (value < 0 || (value == 0 && std::signbit(value))) {
     out += '-';
     value = -value;
@@ -62,7 +66,11 @@ class Printer {
         print_name(out, node.name);
         break;
       case NodeKind::source_count:
-        out += "source_count(";
+      case NodeKind::has_event:
+      case NodeKind::strcmp_cpuid_str:
+        out += node.kind == NodeKind::source_count ? "source_count("
+               : node.kind == NodeKind::has_event  ? "has_event("
+                                                   : "strcmp_cpuid_str(";
         print_name(out, node.name);
         out += ')';
         break;

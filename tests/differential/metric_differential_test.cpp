@@ -65,22 +65,40 @@ struct PerfMetricRun {
   std::string output;
 };
 
-// perf stat's flags for these options (--metric-no-group, --metric-no-merge).
+// perf stat's flags for these options (--metric-no-group, --metric-no-merge, and perf 6.12's
+// --metric-no-threshold).
 std::string metric_flags(const MetricExpandOptions& options) {
   std::string flags;
   if (options.no_group) flags += " --metric-no-group";
   if (options.no_merge) flags += " --metric-no-merge";
+  if (options.no_threshold) flags += " --metric-no-threshold";
   return flags;
 }
 
+// Files bind-mounted over the host's, in perf's namespace only: what perf reads as the NMI
+// watchdog (/proc/sys/kernel/nmi_watchdog) and as SMT (/sys/devices/system/cpu/smt/active).
+struct HostFiles {
+  fs::path nmi_watchdog;
+  fs::path smt_active;
+};
+
 PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
                               const std::string& perf, const std::string& names,
-                              const std::string& flags = {}) {
+                              const std::string& flags = {},
+                              const std::optional<HostFiles>& host = std::nullopt) {
+  std::string mounts;
+  if (host) {
+    mounts = fmt::format(
+        "mount --bind {} /proc/sys/kernel/nmi_watchdog && mount --bind {} "
+        "/sys/devices/system/cpu/smt/active && ",
+        shell_quote(host->nmi_watchdog.string()), shell_quote(host->smt_active.string()));
+  }
   std::string command = fmt::format(
-      "cd /tmp && PERF_CPUID={} timeout 60 unshare -m bash -c 'mount --bind \"$0\" "
-      "/sys/bus/event_source/devices || exit 99; exec \"$@\"' {} {} stat -vv -M {}{} true 2>&1",
-      shell_quote(cpuid), shell_quote(devices.string()), shell_quote(perf), shell_quote(names),
-      flags);
+      "cd /tmp && PERF_CPUID={} timeout 60 unshare -m bash -c {} {} {} stat -vv -M {}{} true 2>&1",
+      shell_quote(cpuid),
+      shell_quote("{ mount --bind \"$0\" /sys/bus/event_source/devices && " + mounts +
+                  "true; } || exit 99; exec \"$@\""),
+      shell_quote(devices.string()), shell_quote(perf), shell_quote(names), flags);
   PerfMetricRun run;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -118,8 +136,10 @@ std::string join(const std::vector<std::string>& lists) {
   return out;
 }
 
-// The model's metrics read from its JSON files in perf 6.1's table order (jevents.py's sort key:
-// description present, topic, event name, PMU, metric name), to check the catalog's order.
+// The model's metrics read from its JSON files in perf's table order, to check the catalog's
+// order: perf 6.1's jevents.py sorts by description present, topic, event name, PMU, metric name;
+// perf 6.12's by PMU (`default_core` without a Unit), then metric name (then the simplified
+// expression and the description, which no x86 model needs to break a tie).
 struct JsonMetric {
   std::string name, expr, group, constraint, unit, file, topic, event_name, pmu;
   bool has_desc = false;
@@ -166,6 +186,15 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       m.has_desc = o.contains("BriefDescription") || !unit.empty();
       out.push_back(std::move(m));
     }
+  }
+  if (oracle_perf_version() == PerfVersion::v6_12) {
+    auto pmu_612 = [](const JsonMetric& m) {
+      return m.pmu.empty() ? std::string("default_core") : m.pmu;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const JsonMetric& a, const JsonMetric& b) {
+      return std::make_tuple(pmu_612(a), a.name) < std::make_tuple(pmu_612(b), b.name);
+    });
+    return out;
   }
   std::stable_sort(out.begin(), out.end(), [](const JsonMetric& a, const JsonMetric& b) {
     return std::tie(a.has_desc, a.topic, a.event_name, a.pmu, a.name) <
@@ -221,8 +250,19 @@ void set_up_model(const std::string& directory, const OracleOptions& options, Mo
 
 // How many times perf opened `duration_time` (the software dummy, type 1 config 9, is the attr
 // perf 6.1 gives its tool events; `perf stat true` opens each once), and how many pmucat's lists
-// hold: they are one attr each.
-std::size_t duration_time_opens(const PerfResult& printed) {
+// hold: they are one attr each. perf 6.12 counts tool events itself and prints no attr for them,
+// but `-vv` prints each one's reading, once per event: `duration_time: -1: 980045 980045 980045`.
+std::size_t duration_time_opens(const PerfResult& printed, const std::string& output) {
+  if (oracle_perf_version() == PerfVersion::v6_12) {
+    std::size_t n = 0;
+    std::istringstream lines(output);
+    std::string line;
+    constexpr std::string_view kReading = "duration_time: -1: ";
+    while (std::getline(lines, line)) {
+      if (line.starts_with(kReading)) ++n;
+    }
+    return n;
+  }
   return static_cast<std::size_t>(std::count_if(
       printed.printed.begin(), printed.printed.end(),
       [](const auto& attr) { return attr.first.type == 1 && attr.first.config[0] == 9; }));
@@ -314,10 +354,10 @@ void compare_metric_run(const ModelSetup& model, const std::string& names,
   // unless it stopped at a group it could not open: then it printed no counts.
   if (perf.output.find("Performance counter stats for") != std::string::npos) {
     ++tally.opens_checked;
-    if (duration_time_opens(printed) != duration_time_attrs(*encoded)) {
+    const std::size_t opens = duration_time_opens(printed, perf.output);
+    if (opens != duration_time_attrs(*encoded)) {
       tally.failures.push_back(fmt::format("{}: perf opens duration_time {} times, pmucat {}",
-                                           label, duration_time_opens(printed),
-                                           duration_time_attrs(*encoded)));
+                                           label, opens, duration_time_attrs(*encoded)));
     }
   }
 }
@@ -330,6 +370,7 @@ std::string report(const MetricTally& tally) {
 
 MetricExpandOptions host_expand_options() {
   MetricExpandOptions expand_options;
+  expand_options.semantics = oracle_semantics();
   expand_options.literals = host_metric_literals();
   expand_options.nmi_watchdog = host_nmi_watchdog();
   return expand_options;
@@ -380,23 +421,34 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
       }
     }
     if (!timed.empty()) names.push_back(timed[rng() % timed.size()]);
-    // One metric group too: the whole TopdownL1 where the model has it.
-    for (const auto& m : table) {
-      if (metric_matches(m, "TopdownL1")) {
-        names.emplace_back("TopdownL1");
-        break;
+    // Metric groups too: the whole TopdownL1 where the model has it, and perf 6.12's
+    // `Default` (what `perf stat` adds by itself; `-M Default` sorts its metrics by
+    // DefaultMetricgroupName).
+    for (const std::string_view group : {"TopdownL1", "Default"}) {
+      for (const auto& m : table) {
+        if (metric_matches(m, group, oracle_semantics())) {
+          names.emplace_back(group);
+          break;
+        }
       }
     }
   }
 
-  const MetricExpandOptions expand_options = host_expand_options();
+  MetricExpandOptions expand_options = host_expand_options();
+  EncodeOptions parse_options;
+  parse_options.semantics = oracle_semantics();
+  parse_options.tool = Tool::stat;
+  expand_options.event_parses = [&](std::string_view event) {
+    return encode(*model.catalog, event, parse_options).has_value();
+  };
   std::vector<PerfMetricRun> results(names.size());
   const unsigned workers = std::max(1U, options.workers);
   for (std::size_t begin = 0; begin < names.size(); begin += workers) {
     std::vector<std::future<PerfMetricRun>> batch;
     for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
       batch.push_back(std::async(std::launch::async, run_perf_metric, model.devices, model.cpuid,
-                                 options.perf, names[i], std::string()));
+                                 options.perf, names[i], std::string(),
+                                 std::optional<HostFiles>()));
     }
     for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
   }
@@ -420,12 +472,20 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     const PerfMetricRun perf =
         run_perf_metric(model.devices, model.cpuid, options.perf, list, metric_flags(no_group));
     compare_metric_run(model, list, no_group, perf, tally);
+    // And without sharing events between metrics: one list per metric, tool events only where
+    // a metric uses them.
+    MetricExpandOptions no_merge = expand_options;
+    no_merge.no_merge = true;
+    const PerfMetricRun unshared =
+        run_perf_metric(model.devices, model.cpuid, options.perf, list, metric_flags(no_merge));
+    compare_metric_run(model, list, no_merge, unshared, tally);
   }
   std::printf(
       "[ metrics  ] %s (%s): %zu names and %s, %zu equal (%zu where perf stopped early), %zu "
       "rejected by both, %zu differ; %zu attrs equal, duration_time opens equal in %zu runs\n",
       directory.c_str(), model.cpuid.c_str(), names.size(),
-      joined.size() > 1 ? "one --metric-no-group run of them" : "no --metric-no-group run",
+      joined.size() > 1 ? "one --metric-no-group and one --metric-no-merge run of them"
+                        : "no --metric-no-group run",
       tally.equal, tally.perf_stopped, tally.both_reject, tally.failures.size(),
       tally.attrs_checked, tally.opens_checked);
   EXPECT_TRUE(tally.failures.empty())
@@ -444,7 +504,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
 TEST(MetricNoGroup, DurationTimeOncePerEventList) {
   const OracleOptions options = OracleOptions::from_environment();
   if (options.version != PerfVersion::v6_1)
-    GTEST_SKIP() << "perf 6.12's tool events are counted without an attr";
+    GTEST_SKIP() << "the cases name linux 6.1's metrics (6.12 renamed them); MetricDiff covers "
+                    "perf 6.12's --metric-no-group and --metric-no-merge runs";
   ModelSetup model;
   set_up_model("sapphirerapids", options, model,
                fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices");
@@ -488,9 +549,97 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
     EXPECT_EQ(tally.opens_checked, checked + 1)
         << c.names << metric_flags(expand_options) << ": perf did not open every event\n"
         << perf.output;
-    EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output)), c.lists)
+    EXPECT_EQ(duration_time_opens(parse_perf_output(perf.output), perf.output), c.lists)
         << c.names << metric_flags(expand_options);
   }
+  EXPECT_TRUE(tally.failures.empty()) << report(tally);
+}
+
+// perf 6.12's rules one by one, against perf 6.12 on the intel-spr fixture (the tree perf parses
+// the lists on; a model whose events it lacks makes perf stop early, and then the lists it printed
+// must start pmucat's): MetricConstraint with the NMI watchdog and SMT off and on (files
+// bind-mounted over /proc/sys/kernel/nmi_watchdog and /sys/devices/system/cpu/smt/active in
+// perf's namespace only; pmucat takes the same values as options), a threshold with and without
+// --metric-no-threshold, MetricgroupNoGroup, `Default` with each flag, modifiers, has_event(),
+// `all` and `No_group` (docs/metrics.md, "Agreement with perf 6.12").
+TEST(MetricRules612, FixedCasesMatchPerf612) {
+  const OracleOptions options = OracleOptions::from_environment();
+  if (options.version != PerfVersion::v6_12)
+    GTEST_SKIP() << "perf 6.12's rules; linux 6.1's tables have none of these fields";
+  struct Case {
+    std::string directory;  // the model whose metrics are expanded
+    std::string names;
+    bool nmi_watchdog = false;
+    bool smt_on = false;
+    bool no_group = false;
+    bool no_merge = false;
+    bool no_threshold = false;
+  };
+  const std::vector<Case> cases = {
+      // NO_GROUP_EVENTS_NMI, NO_GROUP_EVENTS_SMT, NO_GROUP_EVENTS.
+      {"haswell", "tma_backend_bound"},
+      {"haswell", "tma_backend_bound", true},
+      {"haswell", "tma_dram_bound"},
+      {"haswell", "tma_dram_bound", false, true},
+      {"haswell", "tma_l3_bound", true, true},
+      {"haswell", "tma_core_bound"},
+      // Thresholds.
+      {"skylake", "tma_divider"},
+      {"skylake", "tma_divider", false, false, false, false, true},
+      {"skylake", "TopdownL1,TopdownL2", true, true},
+      {"skylake", "TopdownL1:k"},
+      // Default: sorted by DefaultMetricgroupName; with every flag.
+      {"sapphirerapids", "Default"},
+      {"sapphirerapids", "Default", true, true},
+      {"sapphirerapids", "Default", false, false, true},
+      {"sapphirerapids", "Default", false, false, false, true},
+      {"sapphirerapids", "tma_info_thread_ipc:u,tma_info_thread_cpi:u"},
+      {"sapphirerapids", "tma_info_thread_ipc:u,tma_info_thread_ipc"},
+      {"sapphirerapids", "smi,transaction"},
+      {"icelakex", "transaction"},  // has_event(cycles-t): the fixture has it
+      {"alderlake", "Default"},     // cpu_core and cpu_atom
+      {"elkhartlake", "all"},
+      {"elkhartlake", "No_group", false, false, false, false, true},
+      {"cascadelakex", "No_group"},
+  };
+  const fs::path fixture =
+      fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-spr" / "devices";
+  testing::ScratchDir scratch("metric612");
+  MetricTally tally;
+  std::size_t runs = 0;
+  for (const Case& c : cases) {
+    ModelSetup model;
+    set_up_model(c.directory, options, model, fixture);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+    HostFiles host{scratch / "nmi_watchdog", scratch / "smt_active"};
+    std::ofstream(host.nmi_watchdog) << (c.nmi_watchdog ? "1\n" : "0\n");
+    std::ofstream(host.smt_active) << (c.smt_on ? "1\n" : "0\n");
+    MetricExpandOptions expand_options = host_expand_options();
+    expand_options.nmi_watchdog = c.nmi_watchdog;
+    expand_options.literals.smt_on = c.smt_on ? 1.0 : 0.0;
+    expand_options.no_group = c.no_group;
+    expand_options.no_merge = c.no_merge;
+    expand_options.no_threshold = c.no_threshold;
+    EncodeOptions parse_options;
+    parse_options.semantics = oracle_semantics();
+    parse_options.tool = Tool::stat;
+    expand_options.event_parses = [&](std::string_view event) {
+      return encode(*model.catalog, event, parse_options).has_value();
+    };
+    const PerfMetricRun perf = run_perf_metric(model.devices, model.cpuid, options.perf, c.names,
+                                               metric_flags(expand_options), host);
+    EXPECT_FALSE(perf.lists.empty()) << c.directory << ": -M " << c.names << "\n" << perf.output;
+    const std::size_t before = tally.failures.size();
+    compare_metric_run(model, c.names, expand_options, perf, tally);
+    for (std::size_t i = before; i < tally.failures.size(); ++i) {
+      tally.failures[i] = fmt::format("{} (nmi_watchdog {}, smt {}): {}", c.directory,
+                                      c.nmi_watchdog, c.smt_on, tally.failures[i]);
+    }
+    ++runs;
+  }
+  std::printf(
+      "[ metrics  ] perf 6.12's rules: %zu runs, %zu equal (%zu where perf stopped early)\n", runs,
+      tally.equal, tally.perf_stopped);
   EXPECT_TRUE(tally.failures.empty()) << report(tally);
 }
 

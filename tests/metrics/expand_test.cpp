@@ -1,6 +1,7 @@
-// Metric expansion (pmucat/metrics.h) over small tables of fictional metrics: perf 6.1's
-// selection rule, references and cycles, sharing events between metrics, weak groups, tool
-// events, metric-id escaping, modifiers, unknown names.
+// Metric expansion (pmucat/metrics.h) over small tables of fictional metrics, under perf 6.1's
+// rules (Semantics::perf_6_1): perf 6.1's selection rule, references and cycles, sharing events
+// between metrics, weak groups, tool events, metric-id escaping, modifiers, unknown names. perf
+// 6.12's rules: expand_612_test.cpp.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -43,8 +44,13 @@ const std::vector<MetricDefinition>& table() {
   return t;
 }
 
+MetricExpandOptions perf61(MetricExpandOptions options = {}) {
+  options.semantics = Semantics::perf_6_1;
+  return options;
+}
+
 MetricExpansion expand(std::string_view names, const MetricExpandOptions& options = {}) {
-  auto e = expand_metric_table(table(), names, options);
+  auto e = expand_metric_table(table(), names, perf61(options));
   EXPECT_TRUE(e.has_value()) << (e ? "" : e.error().message);
   return e ? *e : MetricExpansion{};
 }
@@ -179,7 +185,7 @@ TEST(ExpandMetrics, NoGroupToolEventsOncePerList) {
 TEST(ExpandMetrics, NoGroupModifierMetricReadsTheCombinedList) {
   MetricExpandOptions no_group;
   no_group.no_group = true;
-  const auto unresolved = expand_metric_table(table(), "Rate:u,Rate2", no_group);
+  const auto unresolved = expand_metric_table(table(), "Rate:u,Rate2", perf61(no_group));
   ASSERT_FALSE(unresolved.has_value());
   EXPECT_EQ(unresolved.error().id, "metric-unresolved");
   EXPECT_NE(unresolved.error().message.find("Rate:u"), std::string::npos);
@@ -213,18 +219,18 @@ TEST(ExpandMetrics, LiteralsChooseTheBranch) {
 }
 
 TEST(ExpandMetrics, Errors) {
-  auto e = expand_metric_table(table(), "IPX");
+  auto e = expand_metric_table(table(), "IPX", perf61());
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().id, "metric-not-found");
   EXPECT_EQ(e.error().hint, "did you mean 'IPC'?");
-  e = expand_metric_table(table(), "IPC,Nope");
+  e = expand_metric_table(table(), "IPC,Nope", perf61());
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().range.column, 5U);
-  e = expand_metric_table(table(), "LoopA");
+  e = expand_metric_table(table(), "LoopA", perf61());
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().id, "metric-recursion");
   EXPECT_NE(e.error().message.find("LoopA -> LoopB -> LoopA"), std::string::npos);
-  e = expand_metric_table(table(), "Broken");
+  e = expand_metric_table(table(), "Broken", perf61());
   ASSERT_FALSE(e);
   // The parser's own id, located in the expression `x + (y`: the `(` left open.
   EXPECT_EQ(e.error().id, "metric-expr-unbalanced-paren");
