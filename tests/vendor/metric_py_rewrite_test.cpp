@@ -1,6 +1,7 @@
-// metric_py_rewrite: the MetricExpr perf 6.12's build stores, one rule of metric.py at a time,
-// and where it flows (a 6.12 table read stores it, a 6.1 one keeps the written text). Small
-// expressions of our own; the expected strings are what perf 6.12's metric.py prints for them.
+// Internal unit test of metric_py_rewrite: the MetricExpr perf 6.12's build stores, one rule of
+// metric.py at a time, and where it flows (a 6.12 table read stores it, a 6.1 one keeps the
+// written text). Small expressions of our own; the expected strings are what perf 6.12's
+// metric.py prints for them.
 #include "vendor/metric_py_rewrite.h"
 
 #include <gtest/gtest.h>
