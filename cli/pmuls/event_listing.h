@@ -29,9 +29,9 @@ std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filte
 // The PMU's heading (plus its attributes with `long_form`), then one line per listed event:
 // `pmu/name/`, its terms, its encoding, and unit, scale, per-pkg, snapshot and needed `?`
 // parameters where present. Vendor JSON events with a description come under a `topic:` line,
-// each with its description wrapped below it in brackets (perf_brief_description and, under
-// perf 6.12's rules, `. Unit: <perf_list_unit>` as perf 6.12's `perf list` prints it; or the
-// public one for DescriptionKind::long_form).
+// each with its description wrapped below it in brackets (perf_brief_description, or the public
+// one for DescriptionKind::long_form; under perf 6.12's rules as perf 6.12's `perf list` prints
+// them: the brief one ending in `. Unit: <perf_list_unit>`, both with perf612_list_text's commas).
 // Problems with this PMU go to `printer` as warnings.
 std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
                               DiagnosticPrinter& printer);
