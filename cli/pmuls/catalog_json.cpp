@@ -1,5 +1,10 @@
 #include "pmuls/catalog_json.h"
 
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -49,16 +54,20 @@ void write_term(Out& out, const Term& term) {
 
 // The JSON side of an event: our fields, then those `perf list -j` (perf >= 6.2) prints for an
 // event, under perf's names, so scripts written for perf's JSON read ours.
-// `cpu/event=0xc4,period=400009/`: what perf list -j calls the event's Encoding.
-std::string encoding_text(const Pmu& pmu, const Event& event) {
-  const std::string terms = event.error ? event.text : print_terms(event.terms.terms);
-  std::string text;
-  text.reserve(pmu.name().size() + terms.size() + 2);
-  text += pmu.name();
-  text += '/';
-  text += terms;
-  text += '/';
-  return text;
+
+// perf list -j's EventName (and EventAlias) of an event it lists without a brief description (a
+// sysfs event, a JSON one without text): on a core PMU its name, with `PMU/name/` as EventAlias;
+// on any other PMU `PMU/name/` (perf 6.12 on amdzen4's undescribed amd_df events too).
+template <class Out>
+void write_undescribed_names(Out& out, const Pmu& pmu, const std::string& name) {
+  const std::string qualified = pmu.name() + '/' + name + '/';
+  const bool core = pmu.kind() == PmuKind::core;
+  out.key("EventName");
+  out.value(core ? name : qualified);
+  if (core) {
+    out.key("EventAlias");
+    out.value(qualified);
+  }
 }
 
 template <class Out>
@@ -88,15 +97,21 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
   out.value(vendor.scale_unit);
   out.end_object();
   // perf list -j's object for the event, field for field (perf prints only the fields it has).
+  const std::string brief = perf_brief_description(vendor);
   out.key("Unit");
-  out.value(pmu.name());
+  out.value(perf_list_unit(pmu, event));
   out.key("Topic");
   out.value(vendor.topic);
-  out.key("EventName");
-  out.value(vendor.name);
+  if (brief.empty()) {
+    write_undescribed_names(out, pmu, event.name);
+  } else {
+    out.key("EventName");
+    out.value(vendor.name);
+  }
   if (!vendor.scale_unit.empty()) {
     out.key("ScaleUnit");
-    out.value(vendor.scale_unit);
+    out.value(vendor.rules == PerfVersion::v6_1 ? vendor.scale_unit
+                                                : perf612_scale_unit(vendor.scale_unit));
   }
   out.key("EventType");
   out.value("Kernel PMU event");
@@ -104,7 +119,7 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
     out.key("Deprecated");
     out.value("1");
   }
-  if (std::string brief = perf_brief_description(vendor); !brief.empty()) {
+  if (!brief.empty()) {
     out.key("BriefDescription");
     out.value(brief);
   }
@@ -114,9 +129,21 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
     out.value(detail);
   }
   // perf's encoding is the PMU and the terms the event encodes with (the sysfs file's for an
-  // event both have), not the event's name.
+  // event both have), not the event's name; perf names the Unit where pmuls names the instance.
   out.key("Encoding");
-  out.value(encoding_text(pmu, event));
+  out.value(perf_list_encoding(pmu.name(), event));
+}
+
+// perf list -j's object for an event of the PMU's own events/ directory: no description.
+template <class Out>
+void write_sysfs_perf_fields(Out& out, const Pmu& pmu, const Event& event) {
+  out.key("Unit");
+  out.value(pmu.name());
+  write_undescribed_names(out, pmu, event.name);
+  out.key("EventType");
+  out.value("Kernel PMU event");
+  out.key("Encoding");
+  out.value(perf_list_encoding(pmu.name(), event));
 }
 
 template <class Out>
@@ -165,7 +192,11 @@ void write_event(Out& out, const Pmu& pmu, const Event& event) {
   out.value(event.snapshot);
   out.key("source");
   out.value(to_string(event.source));
-  if (event.vendor) write_vendor_fields(out, pmu, event);
+  if (event.vendor) {
+    write_vendor_fields(out, pmu, event);
+  } else {
+    write_sysfs_perf_fields(out, pmu, event);
+  }
   out.end_object();
 }
 
@@ -270,6 +301,45 @@ constexpr std::size_t kPmusInFlight = 32;
 constexpr std::size_t kPmuTextCapacity = 16 * 1024;
 
 }  // namespace
+
+std::string perf_list_unit(const Pmu& pmu, const Event& event) {
+  if (event.vendor && !event.vendor->pmu.empty()) return event.vendor->pmu;
+  return pmu.name();
+}
+
+std::string perf612_scale_unit(std::string_view scale_unit) {
+  const std::string text(scale_unit);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str()) return text;
+  std::array<char, 64> number{};
+  std::snprintf(number.data(), number.size(), "%G", value);
+  return number.data() + std::string(end);
+}
+
+std::string perf_list_encoding(std::string_view pmu_name, const Event& event) {
+  std::string text(pmu_name);
+  text += '/';
+  if (event.error) {
+    text += event.text;
+  } else {
+    bool first = true;
+    for (const Term& term : event.terms.terms) {
+      if (!first) text += ',';
+      first = false;
+      text += term.name;
+      if (term.kind == TermValueKind::none) continue;
+      text += '=';
+      if (term.kind == TermValueKind::number) {
+        text += term.value == 0 ? std::string("0") : fmt::format("{:#x}", term.value);
+      } else {
+        text += print_term_value(term);
+      }
+    }
+  }
+  text += '/';
+  return text;
+}
 
 Json pmu_to_json(const Pmu& pmu, const Event* only_event, const EventFilter& filter) {
   JsonBuilder builder;

@@ -17,6 +17,23 @@ namespace pmucat::cli {
 // When `only_event` is set, just that event is included; else the events `filter` selects.
 Json pmu_to_json(const Pmu& pmu, const Event* only_event = nullptr, const EventFilter& filter = {});
 
+// The Unit perf 6.12's `perf list` gives an event of `pmu`: for a vendor JSON event the PMU the
+// event's table names (VendorEvent::pmu: `uncore_cha` for an event on uncore_cha_0..3, which perf
+// lists once when it has a description, once per instance as `uncore_cha_0/name/` when not;
+// `uncore_cbox_0` for broadwell's `cbox_0` event), the PMU's own name for a core event (no
+// Unit); for a sysfs event the PMU's name.
+std::string perf_list_unit(const Pmu& pmu, const Event& event);
+
+// A JSON ScaleUnit as perf 6.12's tables hold it: its number printed again as C's `%G`
+// (`6.103515625E-5MB/sec` -> `6.10352E-05MB/sec`, `6000000000ns` -> `6E+09ns`, `64Bytes` as it
+// was); a text without a leading number as written.
+std::string perf612_scale_unit(std::string_view scale_unit);
+
+// `PMU/terms/`, what `perf list -j` (perf 6.2+) calls an event's Encoding: the terms the event
+// encodes with (the sysfs file's for an event both have), numbers spelled as C's `%#x` (`0x3c`,
+// and `0` for zero), bare terms bare, other values as print_terms writes them.
+std::string perf_list_encoding(std::string_view pmu_name, const Event& event);
+
 // One format: name, word, canonical spec, bit list, mask, width and max.
 Json format_to_json(const Format& format);
 

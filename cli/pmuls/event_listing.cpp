@@ -7,7 +7,9 @@
 #include "common/text_table.h"
 #include "common/text_wrap.h"
 #include "pmucat/format.h"
+#include "pmucat/perf_version.h"
 #include "pmucat/terms.h"
+#include "pmuls/catalog_json.h"
 #include "pmuls/event_view.h"
 #include "pmuls/pmu_summary.h"
 
@@ -70,6 +72,28 @@ std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filte
   events.reserve(entries.size());
   for (const Entry& entry : entries) events.push_back(entry.event);
   return events;
+}
+
+std::string perf612_list_text(std::string_view description) {
+  std::string out;
+  out.reserve(description.size());
+  std::size_t i = 0;
+  while (i < description.size()) {
+    const char c = description[i];
+    if (c != ',' && c != ' ' && c != '\t') {
+      out += c;
+      ++i;
+      continue;
+    }
+    bool comma = false;
+    while (i < description.size() &&
+           (description[i] == ',' || description[i] == ' ' || description[i] == '\t')) {
+      comma = comma || description[i] == ',';
+      ++i;
+    }
+    out += comma ? ',' : ' ';
+  }
+  return out;
 }
 
 std::string render_description(std::string_view description, std::size_t columns) {
@@ -137,7 +161,12 @@ std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
       if (listing.descriptions == DescriptionKind::long_form) {
         std::string detail = perf_public_description(*event->vendor);
         if (!detail.empty()) description = std::move(detail);
+      } else if (!description.empty() && event->vendor->rules != PerfVersion::v6_1) {
+        // A description that ends in `.` (jevents strips one of `..`) gets no second one.
+        description += description.ends_with('.') ? " Unit: " : ". Unit: ";
+        description += perf_list_unit(pmu, *event);
       }
+      if (event->vendor->rules != PerfVersion::v6_1) description = perf612_list_text(description);
       if (!description.empty()) out += render_description(description, listing.columns);
     }
   }

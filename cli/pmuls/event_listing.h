@@ -29,10 +29,17 @@ std::vector<const Event*> listed_events(const Pmu& pmu, const EventFilter& filte
 // The PMU's heading (plus its attributes with `long_form`), then one line per listed event:
 // `pmu/name/`, its terms, its encoding, and unit, scale, per-pkg, snapshot and needed `?`
 // parameters where present. Vendor JSON events with a description come under a `topic:` line,
-// each with its description wrapped below it in brackets (perf_brief_description, or the public one
-// for DescriptionKind::long_form). Problems with this PMU go to `printer` as warnings.
+// each with its description wrapped below it in brackets (perf_brief_description, or the public
+// one for DescriptionKind::long_form; under perf 6.12's rules as perf 6.12's `perf list` prints
+// them: the brief one ending in `. Unit: <perf_list_unit>`, both with perf612_list_text's commas).
+// Problems with this PMU go to `printer` as warnings.
 std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
                               DiagnosticPrinter& printer);
+
+// A JSON event's description as perf 6.12's `perf list` prints it: the words are split at runs
+// of blanks and commas, and a run holding a comma joins its words with `,` alone (`L1, L2, or L3`
+// prints as `L1,L2,or L3`), where perf 6.1 printed the text as written.
+std::string perf612_list_text(std::string_view description);
 
 // `description` as perf list prints it: `[` at column 7, the text from column 8, wrapped so no
 // line passes `columns` (the closing `]` included), continuation lines indented by 8.
