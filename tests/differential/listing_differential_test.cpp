@@ -1,5 +1,6 @@
-// Listings against perf 6.12's `perf list` (and perf 6.1's text listing): for x86 models of the
-// events dir's mapfile (a tree made for the model's events, bind-mounted over
+// Internal unit test of pmuls' listing code (cli/pmuls: catalog_json, event_listing), checked
+// against perf 6.12's `perf list` (and perf 6.1's text listing): for x86 models of the events
+// dir's mapfile (a tree made for the model's events, bind-mounted over
 // /sys/bus/event_source/devices, PERF_CPUID naming the model) and for the vendor fixture trees with
 // their own models, every PMU and JSON event `perf list -j pmu` prints against the listing pmuls
 // builds from the same catalog (pmu_to_json(), which `pmuls --json` prints, with --deprecated:
