@@ -195,7 +195,14 @@ int run(const Options& options) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
   // Every SPEC argument joins one event list, as repeated -e options do in perf.
-  if (!options.for_tool.empty()) apply_tool_defaults(result.events, encode_options.tool);
+  if (!options.for_tool.empty()) {
+    if (auto problem =
+            check_tool_can_open(result.events, encode_options.tool, encode_options.semantics)) {
+      printer.print(*problem);
+      return to_int(ExitCode::rejected);
+    }
+    apply_tool_defaults(result.events, encode_options.tool);
+  }
 
   if (!options.output_file.empty() &&
       !write_output_file(*catalog, options, result.events, printer)) {

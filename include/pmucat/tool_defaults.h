@@ -4,6 +4,7 @@
 // top. See docs/perf-compat.md "What the encoded attr contains".
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "pmucat/encode.h"
@@ -22,5 +23,12 @@ namespace pmucat {
 // `dummy` it adds on hybrid machines, the AUX-area/topdown read-sampler rules and the fallbacks
 // perf takes after a failed open (cycles -> cpu-clock, precise_ip probing).
 void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool);
+
+// Whether `tool` can open `events` at all: perf 6.12 (and pmucat semantics) refuse to record one
+// of perf's tool events (`duration_time`, `user_time`, `system_time`: "event is not supported"),
+// which only perf stat counts; perf 6.1 recorded their software dummy attr. An error naming the
+// first such event (event-tool-not-recordable), or nullopt.
+std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> events, Tool tool,
+                                              Semantics semantics);
 
 }  // namespace pmucat

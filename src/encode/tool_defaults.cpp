@@ -3,11 +3,15 @@
 // checked field by field against the real perf (tests/differential, ToolAttrsDiff).
 #include "pmucat/tool_defaults.h"
 
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <optional>
 #include <vector>
 
 #include "encode/special_terms.h"
+#include "encode/targets.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 namespace {
@@ -163,6 +167,25 @@ void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool) {
     apply_leader_sampling(events, layout);
     apply_sample_ids(events);
   }
+}
+
+std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> events, Tool tool,
+                                              Semantics semantics) {
+  if (tool != Tool::record || semantics == Semantics::perf_6_1) return std::nullopt;
+  for (const EncodedEvent& event : events) {
+    const std::string_view spec = event.perf_string;
+    const std::string_view name = spec.substr(0, spec.find_first_of(":/"));
+    if (!encode_detail::is_tool_event(name)) continue;
+    Diagnostic d = make_diagnostic(
+        Severity::error, to_string(DiagId::event_tool_not_recordable), "<spec>", spec, 0,
+        name.size(),
+        fmt::format("perf record cannot record '{}': perf counts its tool events itself, in "
+                    "perf stat only (perf 6.12: \"event is not supported\")",
+                    name));
+    d.hint = "count it with --for stat, or record a software event such as cpu-clock";
+    return d;
+  }
+  return std::nullopt;
 }
 
 }  // namespace pmucat
