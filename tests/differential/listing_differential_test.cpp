@@ -52,6 +52,7 @@
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_filter.h"
 #include "pmuls/event_listing.h"
+#include "support/command.h"
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
@@ -63,18 +64,7 @@ bool all_models() {
   return full_run("PMUCAT_LISTING_DIFF_ALL");
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  out += "'";
-  return out;
-}
+using testing::shell_quote;
 
 // `perf list ARGS` with the tree over /sys/bus/event_source/devices: its standard output.
 std::string run_perf_list(const fs::path& devices, const std::string& cpuid,

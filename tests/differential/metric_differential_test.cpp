@@ -30,6 +30,7 @@
 #include "pmucat/encode.h"
 #include "pmucat/metrics.h"
 #include "pmucat/vendor_events.h"
+#include "support/command.h"
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
@@ -45,18 +46,7 @@ unsigned metrics_per_model() {
   return static_cast<unsigned>(env_number("PMUCAT_METRIC_DIFF_COUNT", 3));
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  out += "'";
-  return out;
-}
+using testing::shell_quote;
 
 struct PerfMetricRun {
   std::vector<std::string> lists;  // "Parsing metric events" strings, in order
