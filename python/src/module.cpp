@@ -255,9 +255,11 @@ py::object format_object(const pmucat::Format& f) {
                       py::arg("path") = f.path);
 }
 
-pmucat::EncodeOptions encode_options(const std::string& semantics, const std::string& tool,
+pmucat::EncodeOptions encode_options(const pmucat::Catalog& catalog, const std::string& semantics,
+                                     const std::string& tool,
                                      const std::optional<std::string>& default_pmu,
-                                     const std::optional<std::string>& tracefs) {
+                                     const std::optional<std::string>& tracefs,
+                                     const std::string& extended_type) {
   pmucat::EncodeOptions options;
   // 'perf' is perf 6.1, as before versions could be named; 'perf-6.1' and 'perf-6.12' name one.
   if (semantics == "perf" || semantics == "perf-6.1") {
@@ -278,6 +280,16 @@ pmucat::EncodeOptions encode_options(const std::string& semantics, const std::st
   }
   if (default_pmu) options.default_pmu = *default_pmu;
   if (tracefs) options.tracefs = *tracefs;
+  if (extended_type == "unsupported") {
+    options.extended_type = pmucat::ExtendedType::unsupported;
+  } else if (extended_type == "probe") {
+    options.extended_type = pmucat::probe_extended_type(catalog);
+  } else if (extended_type != "supported") {
+    raise_api_error(pmucat::DiagId::api_invalid_argument,
+                    fmt::format("extended_type must be 'supported', 'unsupported' or 'probe', "
+                                "not '{}'",
+                                extended_type));
+  }
   return options;
 }
 
@@ -691,16 +703,20 @@ PYBIND11_MODULE(_core, m) {
           "encode",
           [](const CatalogPtr& c, const std::string& spec, const std::string& semantics,
              const std::string& tool, const std::optional<std::string>& default_pmu,
-             const std::optional<std::string>& tracefs) {
-            return encode_specs(c, spec, encode_options(semantics, tool, default_pmu, tracefs));
+             const std::optional<std::string>& tracefs, const std::string& extended_type) {
+            return encode_specs(
+                c, spec,
+                encode_options(*c->catalog, semantics, tool, default_pmu, tracefs, extended_type));
           },
           py::arg("spec"), py::kw_only(), py::arg("semantics") = "pmucat",
           py::arg("tool") = "record", py::arg("default_pmu") = py::none(),
-          py::arg("tracefs") = py::none(),
+          py::arg("tracefs") = py::none(), py::arg("extended_type") = "supported",
           "Encodes a spec list (\"cpu/event=0x3c/u\", \"{cycles,instructions}:S\") into one "
           "EncodedEvent per perf_event_attr. semantics: 'pmucat' (a user term overrides an "
           "alias's), 'perf' or 'perf-6.1' (perf 6.1: OR-ed), 'perf-6.12' (perf 6.12); tool: "
-          "'record' or 'stat'. Releases the GIL. "
+          "'record' or 'stat'; extended_type: whether the kernel takes a core PMU's type in a "
+          "legacy event's config on hybrid trees, 'supported', 'unsupported' or 'probe' (ask "
+          "this kernel as perf 6.12 does). Releases the GIL. "
           "Raises pmucat.Error with the located diagnostic.")
       .def(
           "decode",

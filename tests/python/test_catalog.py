@@ -96,6 +96,17 @@ def test_perf_semantics(spr):
         spr.encode("cpu/cycles/", semantics="perf")
 
 
+def test_extended_type_on_a_hybrid_tree(fixtures):
+    adl = pmucat.Catalog.open(sysfs=str(fixtures / "intel-adl-hybrid"))
+    both = adl.encode("cycles", semantics="perf-6.12")
+    assert [e.config for e in both] == [0xA00000000, 0x400000000]
+    (once,) = adl.encode("cycles", semantics="perf-6.12", extended_type="unsupported")
+    assert once.type == 0 and once.config == 0
+    assert len(adl.encode("cycles", semantics="perf-6.12", extended_type="probe")) in (1, 2)
+    with pytest.raises(pmucat.Error):
+        adl.encode("cycles", extended_type="maybe")
+
+
 def test_pmus_and_parts(spr):
     names = [p.name for p in spr.pmus()]
     assert "cpu" in names and names.index("uncore_cha_2") < names.index("uncore_cha_3")
