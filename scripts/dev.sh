@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (run as root) and for CI:
-#   scripts/dev.sh main     install what is missing, build, run `pmuls --pmu cpu` on the intel-spr fixture
+#   scripts/dev.sh main     install what is missing, build pmuls and the vendor index only, run
+#                           `pmuls --pmu cpu` on the intel-spr fixture
 #   scripts/dev.sh test     install what is missing, build, run the whole test suite (ctest)
 #   scripts/dev.sh build    install what is missing and build only
 #   scripts/dev.sh asan     install what is missing, build in build-asan with clang, AddressSanitizer +
@@ -53,11 +54,17 @@ install_missing() {
 }
 
 # Arguments every configure gets: warnings as errors (the compilers are Debian 12's, known) and
-# ccache as the compiler launcher when it is installed.
+# ccache as the compiler launcher when it is installed (use_ccache_if_installed).
 common_args=(-G Ninja "-DPMUCAT_WERROR=${PMUCAT_WERROR:-ON}")
-if command -v ccache >/dev/null; then
-  common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
+
+# Decided after install_missing, which installs ccache: a first run on a fresh machine then
+# configures the build as every later run will, so a later run never rebuilds because the
+# compiler launcher changed.
+use_ccache_if_installed() {
+  if command -v ccache >/dev/null; then
+    common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+}
 
 # The vendor JSON event catalogs (the kernel's tools/perf/pmu-events/arch) of the two perf
 # releases pmucat follows: linux 6.12's (the default catalog) and 6.1's (--perf-semantics=6.1,
@@ -83,22 +90,29 @@ build_perf_oracle() {
     echo "dev.sh: perf 6.12 was not built: the .perf6.12 differential tests will skip" >&2
 }
 
+# Configures (the same way for every job, so one job's objects serve the next) and builds the
+# given targets, or everything.
 configure_and_build() {
   # shellcheck disable=SC2086
   cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE="$build_type" \
     -DPMUCAT_BUILD_BENCH=ON ${CMAKE_ARGS:-}
-  cmake --build "$build_dir" -j "$jobs"
+  local targets=()
+  for target in "$@"; do targets+=(--target "$target"); done
+  cmake --build "$build_dir" -j "$jobs" "${targets[@]}"
 }
 
 case "${1:-}" in
   main)
     install_missing
+    use_ccache_if_installed
     prepare_events
-    configure_and_build
+    # Only what the job runs: the tool and the vendor event index it reads.
+    configure_and_build pmuls vendor_index
     "$build_dir/cli/pmuls/pmuls" --sysfs fixtures/sysfs/intel-spr --pmu cpu
     ;;
   test)
     install_missing
+    use_ccache_if_installed
     prepare_events
     configure_and_build
     build_perf_oracle
@@ -106,11 +120,13 @@ case "${1:-}" in
     ;;
   build)
     install_missing
+    use_ccache_if_installed
     prepare_events
     configure_and_build
     ;;
   asan)
     install_missing
+    use_ccache_if_installed
     prepare_events
     build_perf_oracle
     # clang 14, so the project is built warning-free by both compilers, and so the same objects
