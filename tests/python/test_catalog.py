@@ -96,6 +96,14 @@ def test_perf_semantics(spr):
         spr.encode("cpu/cycles/", semantics="perf")
 
 
+def test_value_wider_than_its_field_raises(spr):
+    # `event` is config:0-7 on the fixture's cpu PMU: 0x423 does not fit, as pmuencode says.
+    with pytest.raises(pmucat.Error) as caught:
+        spr.encode("cpu/event=0x423/")
+    assert "value-too-big" in str(caught.value)
+    assert "0x423" in str(caught.value)
+
+
 def test_extended_type_on_a_hybrid_tree(fixtures):
     adl = pmucat.Catalog.open(sysfs=str(fixtures / "intel-adl-hybrid"))
     both = adl.encode("cycles", semantics="perf-6.12")
