@@ -254,7 +254,7 @@ int parse_and_run(int argc, char** argv) {
   app.add_option("--extended-type", options.extended_type,
                  "Whether the kernel takes a core PMU's type in a hardware or cache event's "
                  "config (hybrid machines; perf 6.12 asks the running kernel): supported (the "
-                 "default, every x86 hybrid kernel), unsupported (a hardware event once, no PMU "
+                 "default, what perf 6.1 assumed), unsupported (a hardware event once, no PMU "
                  "type in any legacy event), or probe (ask this machine's kernel as perf 6.12 "
                  "does). perf 6.1 semantics never ask")
       ->type_name("supported|unsupported|probe")

@@ -65,8 +65,8 @@ enum class Tool : std::uint8_t {
 // PMUs (Intel hybrid `cpu_core`/`cpu_atom`). perf 6.12 asks the running kernel once; the answer is
 // the kernel's, not the tree's, so a caller encoding for another machine says it here.
 enum class ExtendedType : std::uint8_t {
-  // One hardware event per core PMU, with its type (`cycles` -> cpu_core's and cpu_atom's);
-  // every x86 hybrid kernel takes it.
+  // One hardware event per core PMU, with its type (`cycles` -> cpu_core's and cpu_atom's), as
+  // perf 6.1 always built it on hybrid trees.
   supported,
   // perf 6.12 when its probe fails: a hardware event once, without a PMU type; a cache event
   // still once per core PMU, without one. Ignored under perf 6.1 semantics (6.1 never asks).

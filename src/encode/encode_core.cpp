@@ -9,6 +9,7 @@
 #include <cctype>
 #include <utility>
 
+#include "encode/event_owners.h"
 #include "encode/pmu_defaults.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
@@ -631,11 +632,8 @@ std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) co
   if (!legacy) return std::nullopt;
   if (legacy->type != PerfType::hardware && legacy->type != PerfType::hw_cache) return std::nullopt;
   if (has_event_612(term.name)) return std::nullopt;
-  // perf_pmu__supports_legacy_cache: core PMUs only (`cpu`, `cpum_cf`, or one with a cpus file).
-  if (legacy->type == PerfType::hw_cache && pmu_.name() != "cpu" && pmu_.name() != "cpum_cf" &&
-      !pmu_.attributes().cpus) {
-    return std::nullopt;
-  }
+  // perf_pmu__supports_legacy_cache: core PMUs only.
+  if (legacy->type == PerfType::hw_cache && !is_perf_core_pmu(pmu_)) return std::nullopt;
   // On a hybrid core PMU the PMU's type goes into config bits 32-63 (perf's extended type, as
   // for `cpu_core/cycles/`), which the kernels of hybrid machines take.
   LegacyEvent event = *legacy;

@@ -11,6 +11,10 @@ std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view
   return owners;
 }
 
+bool is_perf_core_pmu(const Pmu& pmu) {
+  return pmu.name() == "cpu" || pmu.name() == "cpum_cf" || pmu.attributes().cpus.has_value();
+}
+
 std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics) {
   std::vector<const Pmu*> hybrid;
   if (!follows_perf(semantics) && catalog.find_pmu("cpu") != nullptr) return hybrid;

@@ -21,6 +21,10 @@ namespace pmucat::encode_detail {
 // The PMUs of `catalog` with an event `name` (Pmu::find_event), in catalog order.
 std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view name);
 
+// perf's is_pmu_core(): `cpu`, s390's `cpum_cf`, or any PMU with a `cpus` file. Its legacy cache
+// terms and its extended-type probe ask this; hybrid_pmus() is perf 6.1's narrower rule.
+bool is_perf_core_pmu(const Pmu& pmu);
+
 // The core PMUs of a hybrid machine, in catalog order: as perf 6.1 has them, every `cpu_*` PMU
 // whose `cpus` file lists CPUs (`cpu_core`, `cpu_atom`). A built-in hardware, cache or raw event
 // is built once per such PMU. With pmucat semantics a tree with a `cpu` PMU has none, found

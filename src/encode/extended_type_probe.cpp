@@ -4,16 +4,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "encode/event_owners.h"
 #include "pmucat/attr.h"
 #include "pmucat/encode.h"
 
 namespace pmucat {
 namespace {
-
-// perf's is_pmu_core(): `cpu`, s390's `cpum_cf`, or any PMU with a cpus file.
-bool is_core_pmu(const Pmu& pmu) {
-  return pmu.name() == "cpu" || pmu.name() == "cpum_cf" || pmu.attributes().cpus.has_value();
-}
 
 bool opens(const Attr& attr) {
   std::vector<std::byte> bytes = to_bytes(attr);
@@ -42,7 +38,7 @@ bool kernel_opens_cycles_of(std::uint32_t pmu_type) {
 ExtendedType probe_extended_type(const Catalog& catalog) {
   std::vector<std::uint32_t> core_types;
   for (const Pmu& pmu : catalog.pmus()) {
-    if (!is_core_pmu(pmu)) continue;
+    if (!encode_detail::is_perf_core_pmu(pmu)) continue;
     const auto type = pmu.type();
     if (!type) return ExtendedType::unsupported;
     core_types.push_back(*type);

@@ -6,6 +6,8 @@
 #include <array>
 #include <span>
 
+#include "parser/spec_diagnostics.h"
+
 namespace pmucat::encode_detail {
 namespace {
 
@@ -446,11 +448,8 @@ std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool p
   };
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (!(i == 0 ? first(name[i]) : rest(name[i]))) {
-      const auto byte = static_cast<unsigned char>(name[i]);
-      return GroupNameProblem{i, 1,
-                              byte > ' ' && byte < 0x7f
-                                  ? fmt::format("unexpected '{}' in group name", name[i])
-                                  : fmt::format("unexpected byte 0x{:02x} in group name", byte)};
+      return GroupNameProblem{
+          i, 1, fmt::format("unexpected {} in group name", spec_detail::describe_byte(name[i]))};
     }
   }
   const std::string_view token = earlier_token(name, perf61);

@@ -140,14 +140,21 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
   // for the hardware, cache and raw events, as perf does.
   auto on_legacy = [&](const LegacyEvent& legacy, std::span<const TermView> legacy_terms,
                        const Pmu* only, bool numeric = false) -> std::optional<Diagnostic> {
-    // perf 6.12 builds raw and numeric (`0:1`) events once (the raw type's PMU), a hardware
-    // event once per core PMU only with extended types, a cache event once per core PMU.
-    const bool per_core_pmu =
-        perf61 || legacy.type == PerfType::hw_cache ||
-        (perf && !numeric && legacy.type == PerfType::hardware && !no_extended_type) ||
-        (!perf && legacy.type != PerfType::raw && !no_extended_type);
-    if (per_core_pmu && (legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache ||
-                         legacy.type == PerfType::raw)) {
+    // Once per hybrid core PMU: a cache event always; a hardware event with extended types,
+    // except a numeric one (`0:1`) under perf 6.12; a raw event under perf 6.1 only.
+    auto per_core_pmu = [&] {
+      switch (legacy.type) {
+        case PerfType::hw_cache:
+          return true;
+        case PerfType::hardware:
+          return perf61 || (!no_extended_type && !(perf && numeric));
+        case PerfType::raw:
+          return perf61;
+        default:
+          return false;
+      }
+    };
+    if (per_core_pmu()) {
       bool any = false;
       for (const Pmu* core : lookup.hybrid_pmus(options.semantics)) {
         if (only != nullptr && core->name() != only->name()) continue;

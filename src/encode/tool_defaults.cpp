@@ -173,12 +173,14 @@ std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> even
                                               Semantics semantics) {
   if (tool != Tool::record || semantics == Semantics::perf_6_1) return std::nullopt;
   for (const EncodedEvent& event : events) {
-    const std::string_view spec = event.perf_string;
-    const std::string_view name = spec.substr(0, spec.find_first_of(":/"));
+    const std::string_view canonical = event.perf_string;
+    const std::string_view name = canonical.substr(0, canonical.find_first_of(":/"));
     if (!encode_detail::is_tool_event(name)) continue;
+    // Under the name as the user wrote it (the event's own text of the list).
+    const std::size_t at = event.spec.find(name);
     Diagnostic d = make_diagnostic(
-        Severity::error, to_string(DiagId::event_tool_not_recordable), "<spec>", spec, 0,
-        name.size(),
+        Severity::error, to_string(DiagId::event_tool_not_recordable), "<spec>", event.spec,
+        at == std::string::npos ? 0 : at, at == std::string::npos ? 0 : name.size(),
         fmt::format("perf record cannot record '{}': perf counts its tool events itself, in "
                     "perf stat only (perf 6.12: \"event is not supported\")",
                     name));

@@ -99,12 +99,7 @@ std::size_t first_rejected(std::string_view text, std::size_t begin, std::size_t
   return end;
 }
 
-std::string describe_byte(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  if (byte > ' ' && byte < 0x7f) return fmt::format("'{}'", c);
-  return fmt::format("byte 0x{:02x}", byte);
-}
-
+using spec_detail::describe_byte;
 using spec_detail::EventSpecView;
 using spec_detail::SpecViews;
 

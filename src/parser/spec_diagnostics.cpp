@@ -1,8 +1,16 @@
 #include "parser/spec_diagnostics.h"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace pmucat::spec_detail {
+
+std::string describe_byte(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte > ' ' && byte < 0x7f) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", byte);
+}
 
 Diagnostic spec_error(DiagId id, std::string_view spec, std::size_t offset, std::size_t length,
                       std::string message) {
