@@ -31,11 +31,10 @@
 
 namespace pmucat {
 
-// The revision of the JSON → event rules (vendor module) a cache entry was compiled with: part
-// of every key. Bump it with any change to what load_vendor_model() returns for a given tree, so
-// that no entry compiled by the old rules is taken for the new ones. pmucat's version and
-// kVendorIndexVersion are in the key as well.
-inline constexpr unsigned kVendorIndexCacheRulesRevision = 2;
+// The rules an entry was compiled with are part of every key: pmucat's version, the index format
+// (kVendorIndexVersion) and a digest of the sources of the JSON reader and the index writer, taken
+// when the build is configured (src/vendor_index/CMakeLists.txt), so that no entry compiled by
+// other rules is taken for this build's.
 
 // The cache directory: `<xdg_cache_home>/pmucat/vendor-index` when `xdg_cache_home` is an
 // absolute path (the XDG rule: a relative one is ignored), else `<home>/.cache/pmucat/vendor-index`

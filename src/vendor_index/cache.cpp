@@ -387,9 +387,9 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   // Everything an entry's bytes depend on besides the files: the tree as named (locations keep
   // that spelling) and where it is, the model, the index format, pmucat's rules.
   const std::string identity =
-      fmt::format("format {} pmucat {} rules {} revision {} arch {} model {} root {} as {}",
-                  kVendorIndexVersion, kVersion, to_string(rules), kVendorIndexCacheRulesRevision,
-                  arch, directory, absolute.string(), json_root.string());
+      fmt::format("format {} pmucat {} rules {} code {} arch {} model {} root {} as {}",
+                  kVendorIndexVersion, kVersion, to_string(rules), PMUCAT_VENDOR_RULES_DIGEST, arch,
+                  directory, absolute.string(), json_root.string());
   if (identity.find('\n') != std::string::npos) {
     return unexpected(cache_error(json_root, "a path with a newline"));
   }

@@ -2,15 +2,26 @@
 
 #include <sstream>
 
+#include "support/scratch_dir.h"
+
 namespace pmucat::testing {
 namespace {
+
+// The tools' index cache (a JSON --events-dir is compiled into $XDG_CACHE_HOME) lives in a
+// directory of this test process, removed when it exits: an entry left in the user's cache by
+// another build must never decide what a test sees.
+const std::string& private_cache_home() {
+  static const ScratchDir cache_home;
+  static const std::string path = cache_home.path().string();
+  return path;
+}
 
 Command tool_command(const std::string& script) {
   Command command;
   command.argv = {"/bin/sh", "-c", script};
   command.cwd = source_dir();
   command.unset_env = {"NO_COLOR", "COLUMNS", "PMUCAT_SYSFS"};
-  command.set_env = {"PATH=" + tool_path()};
+  command.set_env = {"PATH=" + tool_path(), "XDG_CACHE_HOME=" + private_cache_home()};
   return command;
 }
 
