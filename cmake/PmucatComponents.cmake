@@ -199,6 +199,9 @@ function(pmucat_install_components)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/pmucat.pc.in ${PROJECT_BINARY_DIR}/pmucat.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pmucat.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
           COMPONENT core)
-  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
-          DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT core)
+  # A Debian package carries its own copyright file instead (cmake/PmucatPackage.cmake).
+  if(NOT PMUCAT_PACKAGE_DEB)
+    install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
+            DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT core)
+  endif()
 endfunction()

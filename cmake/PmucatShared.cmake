@@ -38,5 +38,5 @@ function(pmucat_shared_library)
   list(REMOVE_DUPLICATES externals)
   target_link_libraries(pmucat_shared PRIVATE ${externals})
   install(TARGETS pmucat_shared
-          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT c NAMELINK_COMPONENT c)
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT shlib NAMELINK_COMPONENT c)
 endfunction()

@@ -7,13 +7,17 @@
 #   scripts/dev.sh asan     install what is missing, build in build-asan with clang, AddressSanitizer +
 #                           UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS) and libFuzzer coverage,
 #                           with the fuzz targets (fuzz/run --build build-asan --no-build), run the suite
+#   scripts/dev.sh deb      install what is missing, build the Debian packages in build-deb (prefix /usr,
+#                           CPack), check them with lintian and an install in a throw-away root
+#                           (scripts/check-debs.sh; docs/packaging.md)
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release: GCC -O3, what users build and
 #              whose inliner sees warnings -O2 does not), JOBS (default nproc),
 #              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt),
 #              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14);
 #              ccache is used when installed (CCACHE_DISABLE=1 turns it off);
 #              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
-#              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there).
+#              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there);
+#              deb: DEB_BUILD_DIR (default build-deb).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,6 +38,7 @@ packages=(
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   linux-source-6.1 linux-source-6.12 flex bison libelf-dev libtraceevent-dev xz-utils
+  dpkg-dev go-md2man lintian man-db
 )
 
 install_missing() {
@@ -60,9 +65,12 @@ common_args=(-G Ninja "-DPMUCAT_WERROR=${PMUCAT_WERROR:-ON}")
 # Decided after install_missing, which installs ccache: a first run on a fresh machine then
 # configures the build as every later run will, so a later run never rebuilds because the
 # compiler launcher changed.
+# CCACHE_BASEDIR makes the checkout's paths relative in what ccache hashes, so build-deb (and a
+# fresh clone elsewhere) reuses build/'s objects.
 use_ccache_if_installed() {
   if command -v ccache >/dev/null; then
     common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$here}
   fi
 }
 
@@ -153,8 +161,28 @@ case "${1:-}" in
       PMUCAT_VENDOR_DIFF_COUNT=${PMUCAT_VENDOR_DIFF_COUNT:-4} \
       ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
+  deb)
+    install_missing
+    use_ccache_if_installed
+    prepare_events
+    build_dir=${DEB_BUILD_DIR:-build-deb}
+    # The prefix /usr (multiarch lib/, python3/dist-packages), no tests; the compile flags are
+    # build/'s, so ccache serves its objects. The tools link dynamically here (Debian does not
+    # ship static executables), with RELRO and immediate binding as lintian expects.
+    # shellcheck disable=SC2086
+    cmake -S . -B "$build_dir" "${common_args[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX=/usr -DPMUCAT_PACKAGE_DEB=ON -DPMUCAT_BUILD_TESTS=OFF \
+      -DPMUCAT_BUILD_BENCH=OFF -DPMUCAT_STATIC_RUNTIME=OFF \
+      "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro,-z,now" \
+      "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,-z,relro,-z,now" \
+      "-DCMAKE_MODULE_LINKER_FLAGS=-Wl,-z,relro,-z,now" ${CMAKE_ARGS:-}
+    cmake --build "$build_dir" -j "$jobs"
+    rm -f "$build_dir"/*.deb
+    (cd "$build_dir" && cpack -G DEB >cpack.log) || { cat "$build_dir/cpack.log" >&2; exit 1; }
+    bash scripts/check-debs.sh "$build_dir"
+    ;;
   *)
-    sed -n '2,15p' "$0" >&2
+    sed -n '2,19p' "$0" >&2
     exit 2
     ;;
 esac
