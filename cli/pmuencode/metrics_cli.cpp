@@ -70,6 +70,7 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   for (const EncodedEvent& event : encoded->events) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
+  if (options.plan) return run_plan(catalog, encoded->events, *options.plan, printer);
   const auto& exp = encoded->expansion;
   if (options.json) {
     Json lists = Json::array();
