@@ -60,15 +60,18 @@ Json problem_json(const PlanInput& input, const GroupProblem& problem) {
   return Json{{"group", problem.group},
               {"events", names(input, input.groups[problem.group].events)},
               {"reason", problem.reason},
-              {"consequence", problem.consequence}};
+              {"consequence", problem.consequence},
+              {"reopened_ungrouped", problem.reopened_ungrouped}};
 }
 
 }  // namespace
 
 bool plan_has_unschedulable_group(const Plan& plan) {
   if (!plan.problems.empty()) return true;
-  return std::any_of(plan.pmus.begin(), plan.pmus.end(),
-                     [](const PmuPlan& pmu) { return !pmu.never.empty(); });
+  return std::any_of(plan.pmus.begin(), plan.pmus.end(), [](const PmuPlan& pmu) {
+    return std::any_of(pmu.never.begin(), pmu.never.end(),
+                       [](const GroupProblem& p) { return !p.reopened_ungrouped; });
+  });
 }
 
 std::string render_plan(const PlanInput& input, const Plan& plan) {
@@ -153,7 +156,7 @@ std::string render_plan(const PlanInput& input, const Plan& plan) {
   } else if (plan.fits) {
     out += "verdict: fits where the counters are known; give --counters for the others\n";
   } else if (plan_has_unschedulable_group(plan)) {
-    out += "verdict: some groups can never be scheduled\n";
+    out += "verdict: some events never count\n";
   } else {
     out += "verdict: does not fit at once: multiplexed\n";
   }

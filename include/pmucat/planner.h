@@ -99,6 +99,8 @@ struct GroupProblem {
   std::string reason;
   // What perf stat does about it ("perf_event_open fails with EINVAL", "reopened ungrouped").
   std::string consequence;
+  // perf stat recovers: a weak group reopened as its events (which then multiplex).
+  bool reopened_ungrouped = false;
   friend bool operator==(const GroupProblem&, const GroupProblem&) = default;
 };
 

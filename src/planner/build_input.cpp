@@ -276,26 +276,34 @@ class InputBuilder {
     return name.find("topdown") != std::string::npos || name.find("slots") != std::string::npos;
   }
 
+  // perf 6.12's order inside a group with topdown events: slots first, then the other topdown
+  // events, then the rest, each in list order (x86's arch_evlist__cmp).
+  int topdown_rank(std::size_t event) const {
+    if (!must_be_in_group(input_.events[event])) return 2;
+    return lower(input_.events[event].name).find("slots") != std::string::npos ? 0 : 1;
+  }
+
+  void sort_topdown_first(PlanGroup& group) const {
+    std::stable_sort(group.events.begin(), group.events.end(), [&](std::size_t a, std::size_t b) {
+      return topdown_rank(a) < topdown_rank(b);
+    });
+  }
+
   void force_topdown_group() {
     std::vector<std::size_t> forced;  // indices into input_.groups
     for (std::size_t g = 0; g < input_.groups.size(); ++g) {
-      const PlanGroup& group = input_.groups[g];
+      PlanGroup& group = input_.groups[g];
+      if (group.user_group && !group.pinned) sort_topdown_first(group);
       if (!group.user_group && !group.pinned && group.events.size() == 1 &&
           must_be_in_group(input_.events[group.events.front()])) {
         forced.push_back(g);
       }
     }
     if (forced.size() < 2) return;
-    auto rank = [&](std::size_t event) {
-      const std::string name = lower(input_.events[event].name);
-      if (name.find("slots") != std::string::npos) return 0;
-      return name.find("topdown") != std::string::npos ? 1 : 2;
-    };
     PlanGroup merged;
     merged.user_group = true;
     for (std::size_t g : forced) merged.events.push_back(input_.groups[g].events.front());
-    std::stable_sort(merged.events.begin(), merged.events.end(),
-                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+    sort_topdown_first(merged);
     input_.groups[forced.front()] = std::move(merged);
     for (auto g = forced.rbegin(); g + 1 != forced.rend(); ++g) {
       input_.groups.erase(input_.groups.begin() + static_cast<std::ptrdiff_t>(*g));

@@ -133,6 +133,14 @@ ConstraintList constraints_of(std::span<const PlanEvent> events,
   return list;
 }
 
+// Whether `group` passes perf_event_open's checks: the topdown leader rule, and counters for
+// the group on its own (the kernel's validate_group).
+bool opens_alone(const CounterSet& counters, std::span<const PlanEvent> events,
+                 std::span<const std::size_t> group) {
+  return !topdown_leader_problem(events, group) &&
+         planner_detail::assign_counters(counters, constraints_of(events, group)).has_value();
+}
+
 // What perf opens for one group of one PMU, after the open-time checks.
 struct Opened {
   std::size_t group = 0;
@@ -141,7 +149,8 @@ struct Opened {
 };
 
 // The events (leader first) of a group that cannot open, split into what still must stay
-// together: the slots event with its metric events, every other event alone.
+// together: the slots event with its metric events, every other event that needs a counter
+// alone (counterless_of() gives the rest).
 std::vector<std::vector<std::size_t>> split_units(std::span<const PlanEvent> events,
                                                   std::span<const std::size_t> group) {
   std::vector<std::vector<std::size_t>> units;
@@ -149,7 +158,8 @@ std::vector<std::vector<std::size_t>> split_units(std::span<const PlanEvent> eve
   const bool slots_leader = !group.empty() && events[group.front()].constraint.slots;
   for (std::size_t i : group) {
     const auto& c = events[i].constraint;
-    if (slots_leader && (i == group.front() || c.need == CounterNeed::topdown_metric)) {
+    if (c.need == CounterNeed::none) continue;  // no counter: listed ungrouped
+    if (slots_leader && (i == group.front() || c.need == CounterNeed::topdown_metric || c.slots)) {
       topdown.push_back(i);
     } else {
       units.push_back({i});
@@ -157,6 +167,15 @@ std::vector<std::vector<std::size_t>> split_units(std::span<const PlanEvent> eve
   }
   if (!topdown.empty()) units.insert(units.begin(), topdown);
   return units;
+}
+
+std::vector<std::size_t> counterless_of(std::span<const PlanEvent> events,
+                                        std::span<const std::size_t> group) {
+  std::vector<std::size_t> out;
+  for (std::size_t i : group) {
+    if (events[i].constraint.need == CounterNeed::none) out.push_back(i);
+  }
+  return out;
 }
 
 struct PmuWork {
@@ -202,16 +221,20 @@ Plan plan_counters(const PlanInput& input) {
     }
     if (pmus.empty()) {
       plan.counterless_groups.push_back(g);
-      plan.regrouping.ungrouped.insert(plan.regrouping.ungrouped.end(), group.events.begin(),
-                                       group.events.end());
+      if (!group.pinned) {
+        plan.regrouping.ungrouped.insert(plan.regrouping.ungrouped.end(), group.events.begin(),
+                                         group.events.end());
+      }
       continue;
     }
     if (pmus.size() > 1) {
       plan.problems.push_back(
           {g, fmt::format("its events need counters of {}", fmt::join(pmus, " and ")),
            std::string(kOpenFails)});
-      plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), group.events.begin(),
-                                      group.events.end());
+      if (!group.pinned) {
+        plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), group.events.begin(),
+                                        group.events.end());
+      }
       continue;
     }
     const auto found = pmu_index.find(pmus.front());
@@ -235,30 +258,31 @@ Plan plan_counters(const PlanInput& input) {
     }
     if (!reason) reason = competition(pmu.counters, events, group.events);
     const bool split = group.weak && group.events.size() > 1;
-    pmu.never.push_back({g, *reason, std::string(split ? kWeakSplit : kOpenFails)});
-    if (!split) {
-      // Still offered to the regrouping, in pieces that can open.
+    pmu.never.push_back({g, *reason, std::string(split ? kWeakSplit : kOpenFails), split});
+    if (split) {
+      // perf stat's fallback for a weak group: its events reopened on their own, except the
+      // topdown events, which stay with a slots leader (evsel__remove_from_group).
       for (auto& unit : split_units(events, group.events)) {
-        if (!topdown_leader_problem(events, unit) &&
-            planner_detail::assign_counters(pmu.counters, constraints_of(events, unit))) {
-          units[p].push_back(std::move(unit));
-        } else {
-          plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), unit.begin(), unit.end());
+        if (opens_alone(pmu.counters, events, unit)) {
+          work[p].opened.push_back({g, std::move(unit), group.pinned});
+          continue;
         }
+        std::vector<std::string_view> names;
+        for (std::size_t i : unit) names.push_back(events[i].name);
+        pmu.never.push_back(
+            {g,
+             fmt::format("reopened without the group, {} cannot open: {}", fmt::join(names, ", "),
+                         topdown_leader_problem(events, unit)
+                             .value_or(competition(pmu.counters, events, unit))),
+             std::string(kOpenFails)});
       }
-      continue;
     }
-    // perf stat's fallback for a weak group: each event opened on its own.
-    for (std::size_t i : group.events) {
-      const std::vector<std::size_t> single{i};
-      if (!topdown_leader_problem(events, single) &&
-          planner_detail::assign_counters(pmu.counters, constraints_of(events, single))) {
-        work[p].opened.push_back({g, single, group.pinned});
-      }
-    }
+    if (group.pinned) continue;  // pinned groups are kept as written, outside the regrouping
+    // Offered to the regrouping in the pieces that can open.
+    const auto loose = counterless_of(events, group.events);
+    plan.regrouping.ungrouped.insert(plan.regrouping.ungrouped.end(), loose.begin(), loose.end());
     for (auto& unit : split_units(events, group.events)) {
-      if (!topdown_leader_problem(events, unit) &&
-          planner_detail::assign_counters(pmu.counters, constraints_of(events, unit))) {
+      if (opens_alone(pmu.counters, events, unit)) {
         units[p].push_back(std::move(unit));
       } else {
         plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), unit.begin(), unit.end());
@@ -269,6 +293,11 @@ Plan plan_counters(const PlanInput& input) {
   bool fits = plan.problems.empty();
   plan.all_known = true;
   std::vector<std::string> pinned_strings;
+  for (const PlanGroup& group : input.groups) {
+    if (!group.pinned) continue;
+    std::string text = perf_group_string(events, group.events);
+    if (!text.empty()) pinned_strings.push_back(std::move(text));
+  }
   for (std::size_t p = 0; p < plan.pmus.size(); ++p) {
     PmuPlan& pmu = plan.pmus[p];
     if (!pmu.counts_known) {
@@ -304,8 +333,6 @@ Plan plan_counters(const PlanInput& input) {
                              "a pinned group that does not fit beside the pinned groups before it",
                              "never counts: the kernel puts it in error state (<not counted>)"});
       }
-      const std::string text = perf_group_string(events, pinned_groups[k]->events);
-      if (!text.empty()) pinned_strings.push_back(text);
     }
     for (std::size_t k = 0; k < flexible_groups.size(); ++k) {
       record(*flexible_groups[k], rotation.fraction[k], rotation.first_tick[pinned.size() + k]);
@@ -327,13 +354,26 @@ Plan plan_counters(const PlanInput& input) {
              "never counts (<not counted>)"});
       }
     }
-    // The regrouping: units that go on beside the pinned groups, packed.
+    // The regrouping: units that go on beside the pinned groups, packed; a group that does not
+    // is offered in its pieces (the slots event with its metrics, every other event alone).
     std::vector<std::vector<std::size_t>> placeable;
+    auto fits_beside_pinned = [&](const std::vector<std::size_t>& unit) {
+      return planner_detail::group_fits(pmu.counters, pinned, constraints_of(events, unit));
+    };
     for (auto& unit : units[p]) {
-      if (planner_detail::group_fits(pmu.counters, pinned, constraints_of(events, unit))) {
+      if (fits_beside_pinned(unit)) {
         placeable.push_back(std::move(unit));
-      } else {
-        plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), unit.begin(), unit.end());
+        continue;
+      }
+      const auto loose = counterless_of(events, unit);
+      plan.regrouping.ungrouped.insert(plan.regrouping.ungrouped.end(), loose.begin(), loose.end());
+      for (auto& piece : split_units(events, unit)) {
+        if (piece.size() < unit.size() && fits_beside_pinned(piece)) {
+          placeable.push_back(std::move(piece));
+        } else {
+          plan.regrouping.left_out.insert(plan.regrouping.left_out.end(), piece.begin(),
+                                          piece.end());
+        }
       }
     }
     auto packing = planner_detail::pack_units(pmu.counters, pinned, events, placeable);
