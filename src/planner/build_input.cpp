@@ -165,6 +165,13 @@ class InputBuilder {
         if (auto fixed = planner_detail::intel_core_constraint(*select)) return *fixed;
       }
     }
+    if (core && planner_detail::is_arm_pmuv3(pmu)) {
+      const std::uint64_t config = attr.config[0] & 0xffffffffu;
+      const std::uint16_t arm_event = attr.type == kTypeHardware
+                                          ? (config == 0 ? 0x11 : 0)
+                                          : static_cast<std::uint16_t>(config & 0xffff);
+      if (auto cycles = planner_detail::arm_pmuv3_constraint(arm_event)) return *cycles;
+    }
     if (auto from_vendor = vendor_counter(event, pmu, core)) return *from_vendor;
     return planner_detail::any_generic_counter("no constraint known: any generic counter");
   }
@@ -212,10 +219,13 @@ class InputBuilder {
       PlanEvent watchdog;
       watchdog.name = "nmi_watchdog:cycles";
       watchdog.pmu = pmu;
-      watchdog.constraint =
-          vendor_ == CpuVendor::intel
-              ? *planner_detail::intel_core_constraint(0x003c)
-              : planner_detail::any_generic_counter("the watchdog's cycles: any generic counter");
+      if (vendor_ == CpuVendor::intel) {
+        watchdog.constraint = *planner_detail::intel_core_constraint(0x003c);
+      } else if (planner_detail::is_arm_pmuv3(pmu)) {
+        watchdog.constraint = *planner_detail::arm_pmuv3_constraint(0x11);
+      } else {
+        watchdog.constraint = planner_detail::any_generic_counter("cycles: any generic counter");
+      }
       watchdog.constraint.origin = "NMI watchdog (pinned cycles); " + watchdog.constraint.origin;
       input_.events.push_back(std::move(watchdog));
       PlanGroup group;

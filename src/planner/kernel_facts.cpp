@@ -34,6 +34,10 @@ EventConstraint fixed_only(std::uint32_t index, std::string origin) {
 
 }  // namespace
 
+bool is_arm_pmuv3(std::string_view pmu) {
+  return starts_with(pmu, "armv8_") || starts_with(pmu, "armv9_");
+}
+
 CpuVendor cpu_vendor_of(std::string_view cpuid) {
   if (starts_with(cpuid, "GenuineIntel")) return CpuVendor::intel;
   if (starts_with(cpuid, "AuthenticAMD") || starts_with(cpuid, "HygonGenuine")) {
@@ -69,12 +73,13 @@ std::optional<CounterSet> kernel_counter_set(CpuVendor vendor, std::string_view 
         "arch/x86/events/amd/uncore.c: 4 DF counters (PerfMonV2 parts may report more in CPUID)";
     return set;
   }
-  if (vendor == CpuVendor::arm && core) {
+  if ((vendor == CpuVendor::arm && core) || is_arm_pmuv3(pmu)) {
     set.fixed = 1;
     set.source = CounterSource::unknown;
-    set.origin =
-        "Arm PMUv3: a cycle counter and PMCR_EL0.N generic counters; N is not in sysfs "
-        "(give --counters PMU=N+1)";
+    set.origin = fmt::format(
+        "Arm PMUv3: a cycle counter and PMCR_EL0.N generic counters; N is not in "
+        "sysfs: give --counters {}=N+1",
+        pmu);
     return set;
   }
   return std::nullopt;
@@ -143,6 +148,13 @@ std::optional<EventConstraint> constraint_from_counter_field(std::string_view co
     if (comma == std::string_view::npos) break;
     counter.remove_prefix(comma + 1);
   }
+  return c;
+}
+
+std::optional<EventConstraint> arm_pmuv3_constraint(std::uint16_t event) {
+  if (event != 0x11) return std::nullopt;
+  EventConstraint c = any_generic_counter("CPU_CYCLES: the cycle counter or any generic");
+  c.fixed_mask = 1;
   return c;
 }
 

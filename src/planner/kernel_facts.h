@@ -18,6 +18,9 @@ enum class CpuVendor : std::uint8_t { intel, amd, arm, other };
 // MIDR `0x00000000410fd0c0`).
 CpuVendor cpu_vendor_of(std::string_view cpuid);
 
+// An Arm PMUv3 core PMU by its name (armv8_pmuv3_0, armv8_cortex_a76, armv9_...).
+bool is_arm_pmuv3(std::string_view pmu);
+
 // PMUs whose events read free-running counters or need no counter (msr, power, cstate_core,
 // uncore_iio_free_running_0, the software PMUs).
 bool is_counterless_pmu(std::string_view pmu);
@@ -35,6 +38,10 @@ std::uint32_t intel_topdown_metrics(std::string_view model, std::uint32_t fixed)
 // The Intel core PMU's own rule for an event select + umask (`config & 0xffff`), when the
 // kernel has one: the fixed-counter events and pseudo-encodings, slots, the topdown metrics.
 std::optional<EventConstraint> intel_core_constraint(std::uint16_t event_umask);
+
+// Arm PMUv3's rule: CPU_CYCLES (0x11) takes the cycle counter (fixed 0 here) when free, else a
+// generic counter.
+std::optional<EventConstraint> arm_pmuv3_constraint(std::uint16_t event);
 
 // A vendor JSON `Counter` field as masks: "0,1,2,3" -> generic 0-3, "Fixed counter 1" -> fixed 1,
 // "FIXED" -> fixed 0; nullopt when unreadable or empty.

@@ -26,6 +26,17 @@ bool leads_metrics(std::span<const PlanEvent> events, std::span<const std::size_
   return !unit.empty() && events[unit.front()].constraint.slots;
 }
 
+// The fewest counters any event of the unit may take.
+int choices(const CounterSet& counters, std::span<const PlanEvent> events,
+            std::span<const std::size_t> unit) {
+  int fewest = 64;
+  for (std::size_t i : unit) {
+    if (events[i].constraint.need == CounterNeed::none) continue;
+    fewest = std::min(fewest, constraint_weight(counters, events[i].constraint));
+  }
+  return fewest;
+}
+
 // Every partition into groups needs at least ceil(|S| / |A|) groups for any counter set A and
 // the events S that may only use counters of A: each group gives S at most |A| counters.
 std::size_t lower_bound(const CounterSet& counters, std::span<const PlanEvent> events,
@@ -82,15 +93,19 @@ bool group_fits(const CounterSet& counters, std::span<const ConstraintList> pinn
 Packing pack_units(const CounterSet& counters, std::span<const ConstraintList> pinned,
                    std::span<const PlanEvent> events,
                    std::span<const std::vector<std::size_t>> units) {
-  // Largest units first (the classic first-fit-decreasing order); a slots-led unit first among
-  // equals, so that it is the leader of the group it opens.
+  // Largest units first (the classic first-fit-decreasing order); among equals a slots-led unit
+  // first, so that it leads the group it opens, then the most constrained.
   std::vector<std::size_t> order(units.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const std::size_t na = counters_needed(events, units[a]);
     const std::size_t nb = counters_needed(events, units[b]);
     if (na != nb) return na > nb;
-    return leads_metrics(events, units[a]) && !leads_metrics(events, units[b]);
+    const bool la = leads_metrics(events, units[a]);
+    const bool lb = leads_metrics(events, units[b]);
+    if (la != lb) return la;
+    // Then the units with the fewest choices, which the later ones can work around.
+    return choices(counters, events, units[a]) < choices(counters, events, units[b]);
   });
   Packing packing;
   for (std::size_t u : order) {
