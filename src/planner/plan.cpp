@@ -178,6 +178,24 @@ std::vector<std::size_t> counterless_of(std::span<const PlanEvent> events,
   return out;
 }
 
+// Why a group that opens is on in no tick: it does not fit beside the pinned groups (which
+// events compete), or the rotation never brings it to a place where it goes on.
+std::string never_on_reason(const CounterSet& counters, std::span<const PlanEvent> events,
+                            std::span<const Opened* const> pinned_groups,
+                            std::span<const ConstraintList> pinned,
+                            std::span<const std::size_t> group) {
+  if (planner_detail::group_fits(counters, pinned, constraints_of(events, group))) {
+    return "never on: in every tick of the rotation an earlier group fails first";
+  }
+  std::vector<std::size_t> all;
+  for (const Opened* opened : pinned_groups) {
+    all.insert(all.end(), opened->events.begin(), opened->events.end());
+  }
+  all.insert(all.end(), group.begin(), group.end());
+  return "fits alone, but never beside the pinned events (" + competition(counters, events, all) +
+         ")";
+}
+
 struct PmuWork {
   std::vector<Opened> opened;  // in list order
 };
@@ -337,21 +355,10 @@ Plan plan_counters(const PlanInput& input) {
     for (std::size_t k = 0; k < flexible_groups.size(); ++k) {
       record(*flexible_groups[k], rotation.fraction[k], rotation.first_tick[pinned.size() + k]);
       if (rotation.fraction[k] == 0.0 && rotation.exact) {
-        pmu.never.push_back(
-            {flexible_groups[k]->group,
-             "fits alone, but never beside the pinned events (" +
-                 competition(pmu.counters, events,
-                             [&] {
-                               std::vector<std::size_t> all;
-                               for (const Opened* o : pinned_groups) {
-                                 all.insert(all.end(), o->events.begin(), o->events.end());
-                               }
-                               all.insert(all.end(), flexible_groups[k]->events.begin(),
-                                          flexible_groups[k]->events.end());
-                               return all;
-                             }()) +
-                 ")",
-             "never counts (<not counted>)"});
+        pmu.never.push_back({flexible_groups[k]->group,
+                             never_on_reason(pmu.counters, events, pinned_groups, pinned,
+                                             flexible_groups[k]->events),
+                             "never counts (<not counted>)"});
       }
     }
     // The regrouping: units that go on beside the pinned groups, packed; a group that does not
