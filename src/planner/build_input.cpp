@@ -75,6 +75,19 @@ std::optional<std::uint64_t> term_value(std::string_view terms, std::string_view
   return std::nullopt;
 }
 
+// An event's perf string with its group's `}:mods` (but `W`: the regrouping makes its own groups)
+// added to its own modifiers, so that it means the same attr outside the group.
+std::string with_group_modifiers(const std::string& perf_string, std::string_view modifiers) {
+  std::string kept;
+  for (char c : modifiers) {
+    if (c != 'W') kept += c;
+  }
+  if (kept.empty()) return perf_string;
+  const auto slash = perf_string.rfind('/');
+  if (slash != std::string::npos) return perf_string + kept;  // `pmu/terms/mods`
+  return perf_string + (perf_string.find(':') == std::string::npos ? ":" : "") + kept;
+}
+
 class InputBuilder {
  public:
   InputBuilder(const Catalog& catalog, const PlanBuildOptions& options)
@@ -121,7 +134,7 @@ class InputBuilder {
   PlanEvent plan_event(const EncodedEvent& event) {
     PlanEvent out;
     out.name = event.event.empty() ? event.spec : event.event;
-    out.perf_string = event.perf_string;
+    out.perf_string = with_group_modifiers(event.perf_string, event.group_modifiers);
     out.pmu = event.pmu;
     const Attr& attr = event.attr;
     if (attr.type == kTypeSoftware || attr.type == kTypeTracepoint ||
