@@ -51,7 +51,7 @@ constexpr const char* kExamples = R"(
   $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
-  $ pmuencode --plan --nmi-watchdog off --counters cpu=4+3 '{cycles,instructions},cpu/event=0xd1,umask=0x8/,cpu/event=0xa3,umask=0x4/,cpu/event=0x24,umask=0xff/,cpu/event=0x2e,umask=0x41/'
+  $ pmuencode --plan --nmi-watchdog off --counters cpu=2+3 'cycles,instructions,r1d1,r4a3,r1d0'
       the counter planner: which counter each event takes, whether they multiplex and at
       what running fraction, and the fewest groups that fit as a perf stat -e string
 )";

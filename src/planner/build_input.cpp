@@ -88,11 +88,28 @@ std::string with_group_modifiers(const std::string& perf_string, std::string_vie
   return perf_string + (perf_string.find(':') == std::string::npos ? ":" : "") + kept;
 }
 
+// Without a CPU identifier, the tree tells the vendor: Intel's core driver exports
+// caps/pmu_name and names hybrid PMUs cpu_core and cpu_atom; AMD's have ibs_op and amd_l3.
+CpuVendor vendor_of_tree(const Catalog& catalog) {
+  if (catalog.find_pmu("cpu_core") != nullptr || catalog.find_pmu("cpu_atom") != nullptr) {
+    return CpuVendor::intel;
+  }
+  if (const Pmu* core = catalog.core_pmu();
+      core != nullptr && core->attributes().caps.count("pmu_name") != 0) {
+    return CpuVendor::intel;
+  }
+  if (catalog.find_pmu("ibs_op") != nullptr || catalog.find_pmu("amd_l3") != nullptr) {
+    return CpuVendor::amd;
+  }
+  return CpuVendor::other;
+}
+
 class InputBuilder {
  public:
   InputBuilder(const Catalog& catalog, const PlanBuildOptions& options)
       : catalog_(catalog), options_(options), model_(catalog.vendor_model()) {
     vendor_ = planner_detail::cpu_vendor_of(catalog.vendor_options().cpuid);
+    if (vendor_ == CpuVendor::other) vendor_ = vendor_of_tree(catalog);
   }
 
   PlanInput build(std::span<const EncodedEvent> encoded) {
