@@ -142,19 +142,21 @@ _pmuencode() {
         --nmi-watchdog) COMPREPLY=($(compgen -W 'on off' -- "$cur")); return ;;
         --extended-type) COMPREPLY=($(compgen -W 'supported unsupported probe' -- "$cur")); return ;;
         --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= core_wide= system_tsc_freq=' -- "$cur")); return ;;
+        --counters) COMPREPLY=($(compgen -W "$(_pmucat_pmus | sed 's/$/=/')" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         -M | --metrics) return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
-            --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --help --version' -- "$cur"))
+            --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --plan --counters
+            --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type | --counters) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac

@@ -19,6 +19,7 @@
 #include "pmuencode/encode_specs.h"
 #include "pmuencode/metrics_cli.h"
 #include "pmuencode/output.h"
+#include "pmuencode/plan_cli.h"
 
 namespace pmucat::cli {
 namespace {
@@ -50,6 +51,9 @@ constexpr const char* kExamples = R"(
   $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
+  $ pmuencode --plan --nmi-watchdog off --counters cpu=2+3 'cycles,instructions,r1d1,r4a3,r1d0'
+      the counter planner: which counter each event takes, whether they multiplex and at
+      what running fraction, and the fewest groups that fit as a perf stat -e string
 )";
 
 struct Options {
@@ -66,6 +70,8 @@ struct Options {
   std::vector<std::string> argv;            // for the perf.data CMDLINE feature
   MetricsCliOptions metrics;                // -M and its options
   std::string extended_type = "supported";  // --extended-type: supported, unsupported or probe
+  bool plan = false;                        // --plan: the counter planner
+  std::vector<std::string> counters;        // --counters PMU=GENERIC[+FIXED]
 };
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
@@ -125,6 +131,12 @@ int run_decode(const Catalog& catalog, const Options& options, DiagnosticPrinter
   return to_int(ExitCode::success);
 }
 
+PlanCliOptions plan_options(const Options& options) {
+  return PlanCliOptions{.counters = options.counters,
+                        .nmi_watchdog = options.metrics.nmi_watchdog,
+                        .json = options.common.json};
+}
+
 int run(const Options& options) {
   const ColorMode mode = color_mode(options.common);
   DiagnosticPrinter printer(stderr, stream_wants_color(mode, stderr), "pmuencode");
@@ -144,12 +156,24 @@ int run(const Options& options) {
     return to_int(ExitCode::usage);
   }
   const bool metric_flags = options.metrics.no_group || options.metrics.no_merge ||
-                            options.metrics.no_threshold || !options.metrics.nmi_watchdog.empty() ||
-                            !options.metrics.literals.empty();
+                            options.metrics.no_threshold || !options.metrics.literals.empty();
   if (options.metrics.names.empty() && metric_flags) {
     printer.error(
-        "--metric-no-group, --metric-no-merge, --metric-no-threshold, --nmi-watchdog and "
-        "--literal go with -M");
+        "--metric-no-group, --metric-no-merge, --metric-no-threshold and --literal go with -M");
+    return to_int(ExitCode::usage);
+  }
+  if (options.metrics.names.empty() && !options.plan && !options.metrics.nmi_watchdog.empty()) {
+    printer.error("--nmi-watchdog goes with -M or --plan");
+    return to_int(ExitCode::usage);
+  }
+  if (!options.plan && !options.counters.empty()) {
+    printer.error("--counters goes with --plan");
+    return to_int(ExitCode::usage);
+  }
+  if (options.plan && (options.perf_only || options.c_initializer || options.decode ||
+                       !options.output_file.empty() || !options.for_tool.empty())) {
+    printer.error(
+        "--plan prints a plan (or JSON with --json): none of --perf, --c, --decode, -o, --for");
     return to_int(ExitCode::usage);
   }
   if (!options.metrics.names.empty() &&
@@ -184,9 +208,11 @@ int run(const Options& options) {
     MetricsCliOptions metrics = options.metrics;
     metrics.json = options.common.json;
     metrics.perf_only = options.perf_only;
+    if (options.plan) metrics.plan = plan_options(options);
     return run_metrics(*catalog, metrics, encode_options, printer);
   }
-  if (options.for_tool == "stat") encode_options.tool = Tool::stat;
+  // perf stat parses the events it plans: its term rules apply.
+  if (options.for_tool == "stat" || options.plan) encode_options.tool = Tool::stat;
   encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
@@ -194,6 +220,7 @@ int run(const Options& options) {
   for (const EncodedEvent& event : result.events) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
+  if (options.plan) return run_plan(*catalog, result.events, plan_options(options), printer);
   // Every SPEC argument joins one event list, as repeated -e options do in perf.
   if (!options.for_tool.empty()) {
     if (auto problem =
@@ -281,7 +308,8 @@ int parse_and_run(int argc, char** argv) {
                "--metric-no-threshold (perf 6.1 has no thresholds)");
   app.add_option("--nmi-watchdog", options.metrics.nmi_watchdog,
                  "With -M: whether the NMI watchdog is on, which ungroups metrics with "
-                 "MetricConstraint NO_NMI_WATCHDOG (default: /proc/sys/kernel/nmi_watchdog, as "
+                 "MetricConstraint NO_NMI_WATCHDOG; with --plan: whether a pinned cycles event "
+                 "holds a counter of each core PMU (default: /proc/sys/kernel/nmi_watchdog, as "
                  "perf reads it)")
       ->type_name("on|off")
       ->check(CLI::IsMember({"on", "off"}));
@@ -292,6 +320,17 @@ int parse_and_run(int argc, char** argv) {
                  "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
       ->type_name("NAME=VALUE");
+  app.add_flag("--plan", options.plan,
+               "Plan the counters instead of printing attrs (specs or -M): per PMU instance "
+               "which counter each event takes, the groups that can never be scheduled and why, "
+               "the multiplexing's running fractions, and a regrouping into the fewest groups "
+               "that fit, as a perf stat -e string (docs/planner.md)");
+  app.add_option("--counters", options.counters,
+                 "With --plan: the counters of a PMU instance, or of every instance of a prefix "
+                 "(uncore_cha), when counter.json and the kernel's facts do not say or are "
+                 "wrong; repeatable")
+      ->type_name("PMU=GENERIC[+FIXED]")
+      ->allow_extra_args(false);
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")
@@ -299,7 +338,7 @@ int parse_and_run(int argc, char** argv) {
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "
-                   "stderr)"}));
+                   "stderr); --plan: a group can never be scheduled (the plan is printed)"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
   if (auto status = resolve_semantics_option(options.perf_semantics_flag, options.common,
                                              options.perf_semantics, "pmuencode")) {

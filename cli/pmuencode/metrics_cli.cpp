@@ -38,9 +38,14 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
     }
   }
   if (catalog.vendor_metrics().empty()) {
-    printer.error(
-        "no metrics: the vendor catalog has no model for this CPU (give --cpuid and "
-        "--events-dir)");
+    if (const VendorModel* model = catalog.vendor_model()) {
+      printer.error(
+          fmt::format("no metrics: the vendor catalog's model {} has none", model->directory));
+    } else {
+      printer.error(
+          "no metrics: the vendor catalog has no model for this CPU (give --cpuid and "
+          "--events-dir)");
+    }
     return to_int(ExitCode::rejected);
   }
   const auto table = metric_definitions(catalog);
@@ -70,6 +75,7 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   for (const EncodedEvent& event : encoded->events) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
+  if (options.plan) return run_plan(catalog, encoded->events, *options.plan, printer);
   const auto& exp = encoded->expansion;
   if (options.json) {
     Json lists = Json::array();

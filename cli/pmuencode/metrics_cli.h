@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/metrics.h"
+#include "pmuencode/plan_cli.h"
 
 namespace pmucat::cli {
 
@@ -20,7 +22,8 @@ struct MetricsCliOptions {
   std::string nmi_watchdog;           // --nmi-watchdog on|off; empty: the host's
   std::vector<std::string> literals;  // --literal NAME=VALUE
   bool json = false;
-  bool perf_only = false;  // --perf: the event lists perf parses, one per line
+  bool perf_only = false;              // --perf: the event lists perf parses, one per line
+  std::optional<PlanCliOptions> plan;  // --plan: plan the metrics' events instead of printing
 };
 
 // Runs -M; returns the exit status.

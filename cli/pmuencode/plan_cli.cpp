@@ -1,0 +1,253 @@
+#include "pmuencode/plan_cli.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "common/app.h"
+#include "common/exit_codes.h"
+#include "pmucat/metrics.h"
+
+namespace pmucat::cli {
+namespace {
+
+std::string slot_text(const CounterSlot& slot) {
+  switch (slot.kind) {
+    case CounterKind::generic:
+      return fmt::format("generic {}", slot.index);
+    case CounterKind::fixed:
+      return fmt::format("fixed {}", slot.index);
+    case CounterKind::metric:
+      return fmt::format("metric {}", slot.index);
+    case CounterKind::none:
+      break;
+  }
+  return "waiting";
+}
+
+std::string percent(double fraction) {
+  return fmt::format("{:.2f}%", fraction * 100.0);
+}
+
+std::string counters_text(const CounterSet& set) {
+  std::string text = fmt::format("{} generic + {} fixed", set.generic, set.fixed);
+  if (set.metrics != 0) text += fmt::format(" + {} topdown metric slots", set.metrics);
+  return text;
+}
+
+std::vector<std::string> names(const PlanInput& input, std::span<const std::size_t> events) {
+  std::vector<std::string> out;
+  for (std::size_t i : events) out.push_back(input.events[i].name);
+  return out;
+}
+
+Json constraint_json(const EventConstraint& c) {
+  Json out{{"need", c.need == CounterNeed::counter          ? "counter"
+                    : c.need == CounterNeed::topdown_metric ? "topdown_metric"
+                                                            : "none"}};
+  if (c.need == CounterNeed::counter) {
+    out["generic_mask"] = c.generic_mask;
+    out["fixed_mask"] = c.fixed_mask;
+  }
+  if (c.need == CounterNeed::topdown_metric) out["metric"] = c.metric;
+  if (c.slots) out["slots"] = true;
+  out["origin"] = c.origin;
+  return out;
+}
+
+Json problem_json(const PlanInput& input, const GroupProblem& problem) {
+  return Json{{"group", problem.group},
+              {"events", names(input, input.groups[problem.group].events)},
+              {"reason", problem.reason},
+              {"consequence", problem.consequence},
+              {"reopened_ungrouped", problem.reopened_ungrouped}};
+}
+
+}  // namespace
+
+bool plan_has_unschedulable_group(const Plan& plan) {
+  if (!plan.problems.empty()) return true;
+  return std::any_of(plan.pmus.begin(), plan.pmus.end(), [](const PmuPlan& pmu) {
+    return std::any_of(pmu.never.begin(), pmu.never.end(),
+                       [](const GroupProblem& p) { return !p.reopened_ungrouped; });
+  });
+}
+
+std::string render_plan(const PlanInput& input, const Plan& plan) {
+  std::string out;
+  for (const PmuPlan& pmu : plan.pmus) {
+    const CounterSet& set = pmu.counters;
+    if (!pmu.counts_known) {
+      out += fmt::format("{}: counters unknown ({})\n", set.pmu, set.origin);
+      for (std::size_t i = 0; i < input.events.size(); ++i) {
+        if (input.events[i].pmu == set.pmu) out += fmt::format("  {}\n", input.events[i].name);
+      }
+      out += '\n';
+      continue;
+    }
+    out += fmt::format("{}: {} ({})\n", set.pmu, counters_text(set), set.origin);
+    std::map<std::size_t, double> running;  // event -> its group's fraction
+    std::map<std::size_t, std::size_t> group_of;
+    for (const GroupRun& run : pmu.runs) {
+      for (std::size_t i : run.events) {
+        running[i] = run.fraction;
+        group_of[i] = run.group + 1;
+      }
+    }
+    std::size_t width = 5;
+    for (const auto& [i, slot] : pmu.assignment)
+      width = std::max(width, input.events[i].name.size());
+    out += fmt::format("  {:<{}}  {:>5}  {:<10}  {:>8}\n", "event", width, "group", "counter",
+                       "running");
+    for (const auto& [i, slot] : pmu.assignment) {
+      const bool pinned = input.groups[group_of[i] - 1].pinned;
+      out += fmt::format("  {:<{}}  {:>5}  {:<10}  {:>8}\n", input.events[i].name, width,
+                         fmt::format("{}{}", group_of[i], pinned ? "P" : ""), slot_text(slot),
+                         percent(running[i]));
+    }
+    for (const GroupProblem& problem : pmu.never) {
+      out += fmt::format("  never: group {} ({}): {}; {}\n", problem.group + 1,
+                         fmt::join(names(input, input.groups[problem.group].events), ", "),
+                         problem.reason, problem.consequence);
+    }
+    if (pmu.fits) {
+      out += "  verdict: fits: every group is on at once\n";
+    } else if (pmu.rotation_ticks > 1 || !pmu.rotation_exact) {
+      out += fmt::format("  verdict: multiplexed: the rotation repeats every {} tick{}{}\n",
+                         pmu.rotation_ticks, pmu.rotation_ticks == 1 ? "" : "s",
+                         pmu.rotation_exact ? "" : " (no repeat found: fractions approximate)");
+    } else {
+      out += "  verdict: does not fit (see never)\n";
+    }
+    out += '\n';
+  }
+  if (!plan.counterless_groups.empty()) {
+    std::vector<std::string> list;
+    for (std::size_t g : plan.counterless_groups) {
+      for (const auto& name : names(input, input.groups[g].events)) list.push_back(name);
+    }
+    out += fmt::format("no counter needed (always running): {}\n", fmt::join(list, ", "));
+  }
+  for (const GroupProblem& problem : plan.problems) {
+    out += fmt::format("never: group {} ({}): {}; {}\n", problem.group + 1,
+                       fmt::join(names(input, input.groups[problem.group].events), ", "),
+                       problem.reason, problem.consequence);
+  }
+  const Regrouping& regrouping = plan.regrouping;
+  out += fmt::format("regrouping: {} group{} that {}fit{}", regrouping.groups.size(),
+                     regrouping.groups.size() == 1 ? "" : "s",
+                     regrouping.groups.size() == 1 ? "" : "each ",
+                     regrouping.groups.size() == 1 ? "s" : "");
+  if (regrouping.proven_fewest) {
+    out += fmt::format(" (the fewest: it meets the lower bound {})\n", regrouping.lower_bound);
+  } else {
+    out += fmt::format(" (first-fit heuristic; the lower bound is {})\n", regrouping.lower_bound);
+  }
+  if (!regrouping.left_out.empty()) {
+    out += fmt::format("  left out (fit in no group): {}\n",
+                       fmt::join(names(input, regrouping.left_out), ", "));
+  }
+  if (!regrouping.perf_events.empty()) {
+    out += fmt::format("  perf stat -e '{}'\n", regrouping.perf_events);
+  }
+  if (plan.fits && plan.all_known) {
+    out += "verdict: fits: every event counts all the time\n";
+  } else if (plan.fits) {
+    out += "verdict: fits where the counters are known; give --counters for the others\n";
+  } else if (plan_has_unschedulable_group(plan)) {
+    out += "verdict: some events never count\n";
+  } else {
+    out += "verdict: does not fit at once: multiplexed\n";
+  }
+  return out;
+}
+
+Json plan_to_json(const PlanInput& input, const Plan& plan) {
+  Json events = Json::array();
+  for (const PlanEvent& event : input.events) {
+    events.push_back(Json{{"name", event.name},
+                          {"pmu", event.pmu},
+                          {"perf", event.perf_string},
+                          {"constraint", constraint_json(event.constraint)}});
+  }
+  Json groups = Json::array();
+  for (const PlanGroup& group : input.groups) {
+    groups.push_back(Json{{"events", group.events},
+                          {"pinned", group.pinned},
+                          {"weak", group.weak},
+                          {"user_group", group.user_group}});
+  }
+  Json pmus = Json::array();
+  for (const PmuPlan& pmu : plan.pmus) {
+    Json item{{"pmu", pmu.counters.pmu},
+              {"generic", pmu.counters.generic},
+              {"fixed", pmu.counters.fixed},
+              {"topdown_metrics", pmu.counters.metrics},
+              {"source", to_string(pmu.counters.source)},
+              {"origin", pmu.counters.origin},
+              {"counts_known", pmu.counts_known}};
+    if (pmu.counts_known) {
+      item["fits"] = pmu.fits;
+      Json assignment = Json::array();
+      for (const auto& [i, slot] : pmu.assignment) {
+        Json entry{{"event", i}, {"kind", to_string(slot.kind)}};
+        if (slot.kind != CounterKind::none) entry["index"] = slot.index;
+        assignment.push_back(std::move(entry));
+      }
+      item["first_tick"] = std::move(assignment);
+      Json runs = Json::array();
+      for (const GroupRun& run : pmu.runs) {
+        runs.push_back(Json{{"group", run.group},
+                            {"events", run.events},
+                            {"pinned", run.pinned},
+                            {"running", run.fraction}});
+      }
+      item["runs"] = std::move(runs);
+      Json never = Json::array();
+      for (const GroupProblem& problem : pmu.never) never.push_back(problem_json(input, problem));
+      item["never"] = std::move(never);
+      item["rotation_ticks"] = pmu.rotation_ticks;
+      item["rotation_exact"] = pmu.rotation_exact;
+    }
+    pmus.push_back(std::move(item));
+  }
+  Json problems = Json::array();
+  for (const GroupProblem& problem : plan.problems)
+    problems.push_back(problem_json(input, problem));
+  const Regrouping& r = plan.regrouping;
+  return Json{{"fits", plan.fits},
+              {"all_known", plan.all_known},
+              {"events", std::move(events)},
+              {"groups", std::move(groups)},
+              {"pmus", std::move(pmus)},
+              {"counterless_groups", plan.counterless_groups},
+              {"problems", std::move(problems)},
+              {"regrouping", Json{{"groups", r.groups},
+                                  {"ungrouped", r.ungrouped},
+                                  {"left_out", r.left_out},
+                                  {"lower_bound", r.lower_bound},
+                                  {"proven_fewest", r.proven_fewest},
+                                  {"perf_events", r.perf_events}}}};
+}
+
+int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
+             const PlanCliOptions& options, DiagnosticPrinter& printer) {
+  PlanBuildOptions build;
+  build.nmi_watchdog =
+      options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
+  for (const std::string& text : options.counters) {
+    auto given = parse_counter_override(text);
+    if (!given) {
+      printer.print(given.error());
+      return to_int(ExitCode::usage);
+    }
+    build.counters.push_back(std::move(*given));
+  }
+  const PlanInput input = build_plan_input(catalog, events, build);
+  const Plan plan = plan_counters(input);
+  write_stdout(options.json ? dump_json(plan_to_json(input, plan)) : render_plan(input, plan));
+  return to_int(plan_has_unschedulable_group(plan) ? ExitCode::rejected : ExitCode::success);
+}
+
+}  // namespace pmucat::cli

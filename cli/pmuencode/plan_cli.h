@@ -1,0 +1,36 @@
+// pmuencode --plan: the counter planner over the encoded events (docs/planner.md), as text a
+// person reads at a shell or as JSON.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "common/json.h"
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/planner.h"
+
+namespace pmucat::cli {
+
+// Per PMU instance: counters, the assignment table, the verdict, the running fractions; then the
+// regrouping as a `perf stat -e` line.
+std::string render_plan(const PlanInput& input, const Plan& plan);
+Json plan_to_json(const PlanInput& input, const Plan& plan);
+
+struct PlanCliOptions {
+  std::vector<std::string> counters;  // --counters PMU=GENERIC[+FIXED], repeatable
+  std::string nmi_watchdog;           // --nmi-watchdog on|off; empty: the host's
+  bool json = false;
+};
+
+// Plans `events` and prints the plan; returns the exit status (0: a plan, 1: a group can never
+// be scheduled, 2: a malformed --counters).
+int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
+             const PlanCliOptions& options, DiagnosticPrinter& printer);
+
+// Whether some group can never be on (the plan's exit status is then 1).
+bool plan_has_unschedulable_group(const Plan& plan);
+
+}  // namespace pmucat::cli

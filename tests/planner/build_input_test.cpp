@@ -1,0 +1,129 @@
+// build_plan_input() on the intel-spr fixture tree with the repository's own vendor JSON model
+// (fixtures/pmu-events, `demolake` for GenuineIntel-6-8F; no kernel tables needed): the kernel's
+// fixed-counter rules for legacy events, vendor Counter fields (by alias and for a raw event),
+// the watchdog, uncore instances and their groups, perf 6.12's topdown group, --counters.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "pmucat/catalog.h"
+#include "pmucat/encode.h"
+#include "pmucat/planner.h"
+#include "support/command.h"
+
+namespace pmucat {
+namespace {
+
+Catalog fixture_catalog() {
+  VendorOptions vendor;
+  vendor.events_dir = pmucat::testing::source_dir() + "/fixtures/pmu-events/arch";
+  vendor.cpuid = "GenuineIntel-6-8F-8";
+  vendor.rules = PerfVersion::v6_12;
+  auto catalog = Catalog::open(pmucat::testing::source_dir() + "/fixtures/sysfs/intel-spr", vendor);
+  EXPECT_TRUE(catalog);
+  return std::move(*catalog);
+}
+
+PlanInput build(const Catalog& catalog, std::string_view specs, bool watchdog,
+                std::vector<CounterOverride> counters = {{"cpu", 8, 4}}) {
+  EncodeOptions options;
+  options.tool = Tool::stat;
+  auto events = encode(catalog, specs, options);
+  EXPECT_TRUE(events) << specs;
+  return build_plan_input(catalog, *events,
+                          PlanBuildOptions{.nmi_watchdog = watchdog, .counters = counters});
+}
+
+const PlanEvent& named(const PlanInput& input, std::string_view name) {
+  const auto found = std::find_if(input.events.begin(), input.events.end(),
+                                  [&](const PlanEvent& e) { return e.name == name; });
+  EXPECT_NE(found, input.events.end()) << name;
+  return *found;
+}
+
+TEST(PlanInputFromCatalog, LegacyEventsGetTheKernelsFixedCounterRules) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog, "cycles,instructions,ref-cycles,task-clock", false);
+  ASSERT_EQ(input.events.size(), 4u);
+  EXPECT_EQ(input.events[0].constraint.fixed_mask, 0b10u);
+  EXPECT_EQ(input.events[0].constraint.generic_mask, ~0u);
+  EXPECT_EQ(input.events[1].constraint.fixed_mask, 0b1u);
+  EXPECT_EQ(input.events[2].constraint.fixed_mask, 0b100u);
+  EXPECT_EQ(input.events[2].constraint.generic_mask, 0u);
+  EXPECT_EQ(input.events[3].constraint.need, CounterNeed::none);
+  ASSERT_EQ(input.counters.size(), 1u);
+  EXPECT_EQ(input.counters[0].pmu, "cpu");
+  EXPECT_EQ(input.counters[0].source, CounterSource::user);
+  EXPECT_EQ(input.counters[0].metrics, 8u);  // 4 fixed counters: slots, so topdown metrics
+  EXPECT_EQ(input.groups.size(), 4u);
+}
+
+TEST(PlanInputFromCatalog, VendorCounterFieldsNarrowTheGenericCounters) {
+  const Catalog catalog = fixture_catalog();
+  // By the JSON event's name, and for the same event select and umask written raw.
+  const PlanInput input = build(catalog, "l1d.replacement,cpu/event=0x51,umask=0x1/", false);
+  ASSERT_EQ(input.events.size(), 2u);
+  for (const PlanEvent& event : input.events) {
+    EXPECT_EQ(event.constraint.generic_mask, 0x0fu) << event.name;
+    EXPECT_NE(event.constraint.origin.find("0,1,2,3"), std::string::npos) << event.name;
+  }
+}
+
+TEST(PlanInputFromCatalog, TheWatchdogIsAPinnedCyclesOnTheCorePmu) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog, "instructions", true);
+  ASSERT_EQ(input.groups.size(), 2u);
+  const PlanGroup& watchdog = input.groups[0];
+  EXPECT_TRUE(watchdog.pinned);
+  const PlanEvent& cycles = input.events[watchdog.events.front()];
+  EXPECT_EQ(cycles.pmu, "cpu");
+  EXPECT_EQ(cycles.constraint.fixed_mask, 0b10u);
+  EXPECT_TRUE(cycles.perf_string.empty());  // not the user's: never pasted back
+}
+
+TEST(PlanInputFromCatalog, EachUncoreInstanceGetsItsCountersAndItsCopyOfTheGroup) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog, "{uncore_cha/event=0x1/,uncore_cha/event=0x2/}", false,
+                                {{"uncore_cha", 4, 0}});
+  ASSERT_EQ(input.counters.size(), 4u);
+  for (const CounterSet& set : input.counters) {
+    EXPECT_EQ(set.generic, 4u);
+    EXPECT_EQ(set.source, CounterSource::user);
+  }
+  ASSERT_EQ(input.groups.size(), 4u);  // one group per box
+  for (const PlanGroup& group : input.groups) {
+    ASSERT_EQ(group.events.size(), 2u);
+    EXPECT_EQ(input.events[group.events[0]].pmu, input.events[group.events[1]].pmu);
+  }
+  const Plan plan = plan_counters(input);
+  EXPECT_TRUE(plan.fits);
+}
+
+TEST(PlanInputFromCatalog, UngroupedTopdownEventsBecomeOneSlotsLedGroupAsPerf612Makes) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input =
+      build(catalog, "topdown-retiring,l1d.replacement,slots,topdown-fe-bound", false);
+  ASSERT_EQ(input.groups.size(), 2u);
+  const PlanGroup& topdown = input.groups[0];
+  ASSERT_EQ(topdown.events.size(), 3u);
+  EXPECT_EQ(input.events[topdown.events[0]].name, "slots");
+  EXPECT_TRUE(input.events[topdown.events[0]].constraint.slots);
+  EXPECT_EQ(input.events[topdown.events[1]].name, "topdown-retiring");
+  EXPECT_EQ(input.events[topdown.events[1]].constraint.need, CounterNeed::topdown_metric);
+  EXPECT_EQ(input.events[topdown.events[2]].constraint.metric, 2);
+  EXPECT_TRUE(plan_counters(input).fits);
+  EXPECT_EQ(named(input, "l1d.replacement").constraint.generic_mask, 0x0fu);
+}
+
+TEST(PlanInputFromCatalog, UnknownCountsWithoutCounterJsonOrOverride) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog, "cycles", false, {});
+  ASSERT_EQ(input.counters.size(), 1u);
+  EXPECT_EQ(input.counters[0].source, CounterSource::unknown);
+  EXPECT_NE(input.counters[0].origin.find("--counters cpu="), std::string::npos);
+  EXPECT_FALSE(plan_counters(input).all_known);
+}
+
+}  // namespace
+}  // namespace pmucat
