@@ -12,11 +12,14 @@
 #include "common/semantics.h"
 #include "common/tree.h"
 #include "pmucat/decode.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/explain.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_events.h"
 #include "pmucat/tool_defaults.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
+#include "pmuencode/explain_cli.h"
 #include "pmuencode/metrics_cli.h"
 #include "pmuencode/output.h"
 
@@ -47,6 +50,10 @@ constexpr const char* kExamples = R"(
       perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
+  $ pmuencode --explain --host-root fixtures/host/debian-user cycles 'msr/tsc/u'
+      why each event would not open or count on that host (here a Debian user's:
+      perf_event_paranoid 3), with perf's own wording and a fix; without
+      --host-root, this machine's /proc and /sys
   $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
@@ -66,7 +73,45 @@ struct Options {
   std::vector<std::string> argv;            // for the perf.data CMDLINE feature
   MetricsCliOptions metrics;                // -M and its options
   std::string extended_type = "supported";  // --extended-type: supported, unsupported or probe
+  bool explain = false;                     // --explain
+  std::optional<std::string> host_root;     // --host-root DIR (default /)
+  bool all_cpus = false;                    // -a, --all-cpus
+  std::optional<std::string> cpus;          // --cpu LIST
 };
+
+// The explanation's options from the command line, or a usage error.
+Expected<ExplainRequest> explain_request(const Options& options) {
+  ExplainRequest request;
+  request.host_root = options.host_root.value_or("/");
+  request.options.tool = options.for_tool == "record" ? Tool::record : Tool::stat;
+  if (options.all_cpus) request.options.scope = Scope::all_cpus;
+  if (options.cpus) {
+    auto cpus = parse_cpu_list(*options.cpus, "--cpu");
+    if (!cpus) return unexpected(cpus.error());
+    if (cpus->cpus.empty()) {
+      return unexpected(
+          make_file_diagnostic(Severity::error, DiagId::cpulist_syntax, "--cpu", "no CPU given"));
+    }
+    request.options.scope = Scope::cpus;
+    request.options.cpus = cpus->cpus;
+  }
+  return request;
+}
+
+// --explain: why each event would not open or count, from the facts of --host-root.
+int run_explain(const Catalog& catalog, const Options& options, std::vector<EncodedEvent> events,
+                DiagnosticPrinter& printer) {
+  auto request = explain_request(options);
+  if (!request) {
+    printer.print(request.error());
+    return to_int(ExitCode::usage);
+  }
+  const HostFacts facts = read_host_facts(request->host_root);
+  const std::vector<Reason> reasons = explain(facts, catalog, events, request->options);
+  write_stdout(options.common.json ? explanation_json(facts, *request, events, reasons)
+                                   : render_explanation(facts, *request, events, reasons));
+  return to_int(has_blocking_reason(reasons) ? ExitCode::rejected : ExitCode::success);
+}
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
 // event needs config3.
@@ -158,6 +203,20 @@ int run(const Options& options) {
     printer.error("-M expands metrics: give no SPEC, and none of --decode, --c, -o, --for");
     return to_int(ExitCode::usage);
   }
+  if (options.explain && (options.decode || options.perf_only || options.c_initializer ||
+                          !options.output_file.empty() || !options.metrics.names.empty())) {
+    printer.error(
+        "--explain prints reasons (or --json); give none of --decode, --perf, --c, -o, -M");
+    return to_int(ExitCode::usage);
+  }
+  if (!options.explain && (options.host_root || options.all_cpus || options.cpus)) {
+    printer.error("--host-root, --all-cpus and --cpu go with --explain");
+    return to_int(ExitCode::usage);
+  }
+  if (options.all_cpus && options.cpus) {
+    printer.error("choose one of --all-cpus and --cpu");
+    return to_int(ExitCode::usage);
+  }
   if (options.arguments.empty() && options.metrics.names.empty()) {
     printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
     return to_int(ExitCode::usage);
@@ -186,7 +245,10 @@ int run(const Options& options) {
     metrics.perf_only = options.perf_only;
     return run_metrics(*catalog, metrics, encode_options, printer);
   }
-  if (options.for_tool == "stat") encode_options.tool = Tool::stat;
+  // --explain looks at the attrs perf opens: perf stat's unless --for says record.
+  const std::string for_tool =
+      options.explain && options.for_tool.empty() ? "stat" : options.for_tool;
+  if (for_tool == "stat") encode_options.tool = Tool::stat;
   encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
@@ -195,7 +257,7 @@ int run(const Options& options) {
     for (const Diagnostic& warning : event.warnings) printer.print(warning);
   }
   // Every SPEC argument joins one event list, as repeated -e options do in perf.
-  if (!options.for_tool.empty()) {
+  if (!for_tool.empty()) {
     if (auto problem =
             check_tool_can_open(result.events, encode_options.tool, encode_options.semantics)) {
       printer.print(*problem);
@@ -203,6 +265,7 @@ int run(const Options& options) {
     }
     apply_tool_defaults(result.events, encode_options.tool);
   }
+  if (options.explain) return run_explain(*catalog, options, std::move(result.events), printer);
 
   if (!options.output_file.empty() &&
       !write_output_file(*catalog, options, result.events, printer)) {
@@ -292,6 +355,22 @@ int parse_and_run(int argc, char** argv) {
                  "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
       ->type_name("NAME=VALUE");
+  app.add_flag("--explain", options.explain,
+               "Say why each event would not open or would count nothing on a host (paranoid, "
+               "capabilities, no core PMU, uncore per task, max_precise, ...), decided from "
+               "/proc and /sys without opening anything; perf's wording and a fix beside each "
+               "reason (docs/explain.md). Exit status 1 when some event would not count. --for "
+               "record explains perf record's attrs (default: perf stat's)");
+  app.add_option("--host-root", options.host_root,
+                 "With --explain: read the host facts (proc/sys/kernel, proc/self/status, "
+                 "sys/kernel/tracing) under DIR, a root laid out like / such as a pmusnap "
+                 "capture's directory (default: /)")
+      ->type_name("DIR");
+  app.add_flag("-a,--all-cpus", options.all_cpus,
+               "With --explain: the events count system-wide, as perf's -a");
+  app.add_option("--cpu", options.cpus,
+                 "With --explain: the events count on these CPUs, as perf's -C (0-3,8)")
+      ->type_name("LIST");
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")

@@ -95,8 +95,9 @@ struct Reason {
 };
 
 // Every reason each of `events` (encode()'s result, on `catalog`) would fail to open or count
-// nothing on a host with `facts`, in event order, then in the order docs/explain.md lists the
-// reasons. No I/O beyond what the catalog reads lazily; an empty result means no reason found.
+// nothing on a host with `facts`: in event order; for each event errors, then warnings, then notes,
+// each in the order docs/explain.md lists the reasons. No I/O beyond what the catalog reads lazily;
+// an empty result means no reason found.
 std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
                             std::span<const EncodedEvent> events, const ExplainOptions& options);
 

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "explain/rules.h"
 
 namespace pmucat {
@@ -105,6 +107,7 @@ std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
   using namespace explain_detail;
   std::vector<Reason> reasons;
   for (std::size_t index = 0; index < events.size(); ++index) {
+    const std::size_t event_start = reasons.size();
     std::set<std::string> unknown;
     EventContext context{facts,         catalog, options,
                          events[index], index,   target_pmu(catalog, events[index]),
@@ -114,6 +117,10 @@ std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
     kernel_rules(context);
     counter_rules(context);
     add_unknown_notes(context);
+    // The most severe first: what stops the event matters more than what qualifies it.
+    const auto first = reasons.begin() + static_cast<std::ptrdiff_t>(event_start);
+    std::stable_sort(first, reasons.end(),
+                     [](const Reason& a, const Reason& b) { return a.severity > b.severity; });
   }
   return reasons;
 }

@@ -127,7 +127,7 @@ void permission_rules(EventContext& context) {
                       "only{}",
                       paranoid,
                       capable == Holds::unknown ? " (unless the process has CAP_PERFMON)" : ""),
-          "the event is shown with ':u' appended (cpu-clock:u); no error",
+          fmt::format("no error: the count is labelled {}:u", context.event.spec),
           "write ':u' to say so, or lower kernel.perf_event_paranoid to 1 (or grant "
           "CAP_PERFMON) to count the kernel too");
       reason.facts = {paranoid_fact(paranoid), capability_fact(context.facts)};
