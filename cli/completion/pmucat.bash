@@ -141,6 +141,8 @@ _pmuencode() {
         --for) COMPREPLY=($(compgen -W 'stat record' -- "$cur")); return ;;
         --nmi-watchdog) COMPREPLY=($(compgen -W 'on off' -- "$cur")); return ;;
         --extended-type) COMPREPLY=($(compgen -W 'supported unsupported probe' -- "$cur")); return ;;
+        --host-root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cpu) return ;;
         --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= core_wide= system_tsc_freq=' -- "$cur")); return ;;
         -M | --metrics) return ;;
     esac
@@ -148,13 +150,14 @@ _pmuencode() {
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
-            --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --help --version' -- "$cur"))
+            --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --explain --host-root
+            --all-cpus --cpu --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type | --host-root | --cpu) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac
