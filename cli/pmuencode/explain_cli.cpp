@@ -79,9 +79,11 @@ std::string labelled(std::string_view label, std::string_view text) {
   return out;
 }
 
+// The spec as written, and perf's canonical form when it says more (which PMU instance, which
+// core PMU a legacy event went to).
 std::string event_title(const EncodedEvent& event) {
-  if (event.pmu.empty() || event.perf_string.starts_with(event.pmu + "/")) return event.spec;
-  return fmt::format("{} ({})", event.spec, event.pmu);
+  if (event.perf_string.empty() || event.perf_string == event.spec) return event.spec;
+  return fmt::format("{} ({})", event.spec, event.perf_string);
 }
 
 }  // namespace

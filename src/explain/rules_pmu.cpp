@@ -96,8 +96,8 @@ void hybrid_cpus(EventContext& context) {
                   context.pmu->name(), cpus.text),
       fmt::format("<not counted>      {} (when the task never ran on CPUs {})", context.event.spec,
                   cpus.text),
-      fmt::format("pin the workload to CPUs {} (taskset -c {}), or count the event on every "
-                  "core PMU (perf's default for a bare event name)",
+      fmt::format("pin the workload to CPUs {} (taskset -c {}), or add the other core PMUs' "
+                  "count (a bare event name counts on every core PMU)",
                   cpus.text, cpus.text));
   reason.facts.push_back("cpus = " + cpus.text);
 }
