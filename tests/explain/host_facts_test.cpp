@@ -39,6 +39,17 @@ TEST(HostFacts, MissingOrGarbledFilesAreUnknown) {
   EXPECT_EQ(facts, HostFacts{});
 }
 
+// A FIFO where a fact belongs (a hostile capture) is left unread: the reader does not block.
+TEST(HostFacts, AFifoIsNotRead) {
+  TempTree root("facts");
+  root.mkdir("proc/sys/kernel");
+  root.fifo("proc/sys/kernel/perf_event_paranoid");
+  root.write("proc/sys/kernel/osrelease", "6.12.9\n");
+  const HostFacts facts = pmucat::read_host_facts(root.root());
+  EXPECT_FALSE(facts.perf_event_paranoid.has_value());
+  EXPECT_EQ(facts.kernel_release, "6.12.9");
+}
+
 TEST(HostFacts, NegativeParanoidAndDebugfsTracing) {
   TempTree root("facts");
   root.write("proc/sys/kernel/perf_event_paranoid", "-1\n");
