@@ -89,12 +89,26 @@ const Pmu* target_pmu(const Catalog& catalog, const EncodedEvent& event) {
   return nullptr;
 }
 
+// Where a fact can be had: the process's own facts only from the host itself; the sysctls from
+// the host or a capture of it; a PMU's caps only from its driver.
+std::string how_to_know(const std::string& fact) {
+  if (fact == "capabilities" || fact == "uid" || fact == "tracefs permissions") {
+    return "run pmuencode --explain on the host, as the user and with the capabilities perf "
+           "will run with";
+  }
+  if (fact.starts_with("caps")) {
+    return "the PMU does not publish it in sysfs: its driver's documentation says what it takes";
+  }
+  return "run pmuencode --explain on the host, or give --host-root a pmusnap capture of its live "
+         "/sys (which holds proc/sys/kernel)";
+}
+
 void add_unknown_notes(EventContext& context) {
   for (const std::string& fact : context.unknown) {
-    Reason& reason = context.add(
-        DiagId::explain_fact_unknown, Severity::note,
-        fmt::format("{} is unknown, so the reasons that depend on it are not decided", fact), "",
-        "explain on the host itself, or capture it with pmusnap (which records /proc/sys/kernel)");
+    Reason& reason =
+        context.add(DiagId::explain_fact_unknown, Severity::note,
+                    fmt::format("{} unknown: the reasons that depend on it are not decided", fact),
+                    "", how_to_know(fact));
     reason.facts.push_back(fact + " = unknown");
   }
 }

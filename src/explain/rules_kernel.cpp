@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include <array>
-#include <functional>
 
 #include "explain/rules.h"
 
