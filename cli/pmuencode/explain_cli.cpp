@@ -98,10 +98,11 @@ std::string render_explanation(const HostFacts& facts, const ExplainRequest& req
                                std::span<const Reason> reasons) {
   std::string out = fmt::format(
       "host {}: perf_event_paranoid {}, capabilities {}, uid {}, kernel {}, nmi_watchdog {}, "
-      "tracefs {}\n",
+      "perf_event_max_sample_rate {}, tracefs {}\n",
       request.host_root, or_unknown(facts.perf_event_paranoid), capabilities_text(facts),
       or_unknown(facts.uid), or_unknown(facts.kernel_release),
-      facts.nmi_watchdog ? (*facts.nmi_watchdog ? "1" : "0") : "unknown", tracefs_text(facts));
+      facts.nmi_watchdog ? (*facts.nmi_watchdog ? "1" : "0") : "unknown",
+      or_unknown(facts.max_sample_rate), tracefs_text(facts));
   out += fmt::format("counting {}, for perf {}\n", scope_text(request.options),
                      tool_name(request.options.tool));
   for (std::size_t index = 0; index < events.size(); ++index) {
@@ -134,6 +135,7 @@ std::string explanation_json(const HostFacts& facts, const ExplainRequest& reque
   host["root"] = request.host_root;
   host["perf_event_paranoid"] = optional(facts.perf_event_paranoid);
   host["nmi_watchdog"] = optional(facts.nmi_watchdog);
+  host["perf_event_max_sample_rate"] = optional(facts.max_sample_rate);
   host["kernel_release"] = optional(facts.kernel_release);
   host["capabilities"] =
       facts.capabilities ? Json(fmt::format("{:#x}", *facts.capabilities)) : Json(nullptr);

@@ -69,7 +69,8 @@ int run(int argc, char** argv) {
   // --tracefs DIR (or $PMUCAT_TRACEFS): its tracepoint ids go into the capture too.
   if (!common.tracefs.empty()) options.tracefs = common.tracefs;
   // The live /sys describes this host, so its /proc facts (perf_event_paranoid, nmi_watchdog,
-  // osrelease) go in too, for pmuencode --explain --host-root; another tree's host is not this.
+  // perf_event_max_sample_rate, osrelease) go in too, for pmuencode --explain --host-root; another
+  // tree's host is not this.
   if (common.sysfs.empty()) options.host_root = "/";
   auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {

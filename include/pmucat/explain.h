@@ -36,8 +36,10 @@ std::optional<KernelVersion> parse_kernel_version(std::string_view release);
 // What the host says about perf_event_open's permissions and the kernel. Every fact is optional:
 // nullopt means unknown (not readable, not captured), and a rule that needs it says so.
 struct HostFacts {
-  std::optional<int> perf_event_paranoid;      // /proc/sys/kernel/perf_event_paranoid
-  std::optional<bool> nmi_watchdog;            // /proc/sys/kernel/nmi_watchdog is non-zero
+  std::optional<int> perf_event_paranoid;  // /proc/sys/kernel/perf_event_paranoid
+  std::optional<bool> nmi_watchdog;        // /proc/sys/kernel/nmi_watchdog is non-zero
+  // /proc/sys/kernel/perf_event_max_sample_rate: the highest sample_freq the kernel takes (Hz)
+  std::optional<std::uint64_t> max_sample_rate;
   std::optional<std::string> kernel_release;   // /proc/sys/kernel/osrelease, newline removed
   std::optional<std::uint64_t> capabilities;   // CapEff of /proc/self/status (bit n = CAP n)
   std::optional<std::uint32_t> uid;            // effective uid (second field of status's Uid:)
@@ -48,7 +50,8 @@ struct HostFacts {
 };
 
 // Reads the facts from `root`, a directory laid out like `/` (the live `/`, a pmusnap capture, a
-// test tree): proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,osrelease}, proc/self/status,
+// test tree): proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,perf_event_max_sample_rate,
+// osrelease}, proc/self/status,
 // sys/kernel/tracing (else sys/kernel/debug/tracing). A file that is missing or unreadable
 // leaves its fact unknown; nothing here fails.
 HostFacts read_host_facts(const std::filesystem::path& root);

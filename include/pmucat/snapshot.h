@@ -43,7 +43,8 @@ struct CaptureOptions {
   // `out`/kernel/tracing/events/<system>/<event>/id (ids only: no format, no other file), where
   // tools reading the capture find them (cli/common/tree.h). Absent: no tracefs capture.
   std::optional<std::string> tracefs;
-  // A root laid out like `/` whose proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,osrelease}
+  // A root laid out like `/` whose proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,
+  // perf_event_max_sample_rate,osrelease}
   // (what `pmuencode --explain --host-root` reads, docs/explain.md) to copy to
   // `out`/proc/sys/kernel/; a file the host lacks is left out. Absent: none (pmusnap passes `/`
   // when it captures the live /sys, whose host it describes).

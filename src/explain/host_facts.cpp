@@ -115,6 +115,11 @@ HostFacts read_host_facts(const fs::path& root) {
   if (auto text = read_small_file(kernel / "nmi_watchdog")) {
     if (auto value = parse_int(*text)) facts.nmi_watchdog = *value != 0;
   }
+  if (auto text = read_small_file(kernel / "perf_event_max_sample_rate")) {
+    if (auto value = parse_int(*text); value && *value >= 0) {
+      facts.max_sample_rate = static_cast<std::uint64_t>(*value);
+    }
+  }
   if (auto text = read_small_file(kernel / "osrelease")) {
     const std::string_view release = trim(*text);
     if (!release.empty()) facts.kernel_release = std::string(release);

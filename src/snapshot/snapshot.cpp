@@ -304,7 +304,8 @@ std::optional<Diagnostic> copy_tracefs(Copier& copier, const std::string& tracef
 // too; one that cannot be read is listed (no rule: pmucheck does not read /proc).
 void copy_host_facts(Copier& copier, const fs::path& host_root, const fs::path& root) {
   const fs::path kernel_out = root / "proc" / "sys" / "kernel";
-  for (const char* name : {"perf_event_paranoid", "nmi_watchdog", "osrelease"}) {
+  for (const char* name :
+       {"perf_event_paranoid", "nmi_watchdog", "perf_event_max_sample_rate", "osrelease"}) {
     const std::string relative = std::string("proc/sys/kernel/") + name;
     auto content = read_bounded(host_root / relative);
     if (!content) {

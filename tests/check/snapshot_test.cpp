@@ -134,13 +134,13 @@ TEST_F(Snapshot, HostFactsAreCapturedForExplain) {
   options.host_root = "fixtures/host/perf-user";
   auto summary = capture("fixtures/sysfs/intel-spr/devices", out, options);
   ASSERT_TRUE(summary.has_value()) << render(summary.error());
-  EXPECT_EQ(summary->host_facts, 3u);
+  EXPECT_EQ(summary->host_facts, 4u);
   EXPECT_TRUE(summary->not_captured.empty());
   EXPECT_EQ(pmucat::testing::read_text(out / "proc/sys/kernel/perf_event_paranoid"), "1\n");
   EXPECT_EQ(pmucat::testing::read_text(out / "proc/sys/kernel/osrelease"), "5.10.0-28-amd64\n");
   EXPECT_FALSE(fs::exists(out / "proc/self/status"));  // the capturing process's: not the host's
   auto manifest = nlohmann::json::parse(pmucat::testing::read_text(out / "pmusnap-manifest.json"));
-  EXPECT_EQ(manifest["host_facts"], 3u);
+  EXPECT_EQ(manifest["host_facts"], 4u);
   // pmuencode --explain reads them back from the capture; the capabilities are unknown there.
   const auto result = pmucat::testing::run_tool_command("pmuencode --sysfs '" + out.string() +
                                                             "' --explain --host-root '" +

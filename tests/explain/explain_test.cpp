@@ -91,6 +91,7 @@ HostFacts user_facts(int paranoid, std::uint64_t capabilities = kNoCapabilities)
   HostFacts facts;
   facts.perf_event_paranoid = paranoid;
   facts.nmi_watchdog = false;
+  facts.max_sample_rate = 100000;
   facts.kernel_release = "6.12.9-amd64";
   facts.capabilities = capabilities;
   facts.uid = 1000;
@@ -309,6 +310,27 @@ TEST(Explain, TracefsTheUserCannotRead) {
             std::string::npos);
   facts.uid = 0;
   EXPECT_TRUE(host.explain("sched:sched_switch", facts).empty());
+}
+
+TEST(Explain, SamplingFrequencyAboveTheKernelsMaximum) {
+  Host host;
+  ExplainOptions options;
+  options.tool = Tool::record;
+  HostFacts facts = user_facts(-1);
+  facts.max_sample_rate = 1000;
+  // A freq= term reaches the kernel as written.
+  const auto term = host.explain("cpu-clock/freq=2000/u", facts, options);
+  ASSERT_EQ(ids(term), std::vector{DiagId::explain_sample_rate_too_high}) << describe(term);
+  EXPECT_EQ(term[0].severity, Severity::error);
+  EXPECT_EQ(term[0].perf_says,
+            "Invalid event (cpu-clock/freq=2000/u) in per-thread mode, enable system wide with "
+            "'-a'.");
+  // perf record's 4000 Hz default is lowered by perf itself.
+  const auto fallback = host.explain("cpu-clock:u", facts, options);
+  ASSERT_EQ(ids(fallback), std::vector{DiagId::explain_sample_rate_too_high});
+  EXPECT_EQ(fallback[0].severity, Severity::warning);
+  facts.max_sample_rate = 100000;
+  EXPECT_TRUE(host.explain("cpu-clock/freq=2000/u", facts, options).empty());
 }
 
 TEST(Explain, NmiWatchdogHoldsACoreCounter) {

@@ -16,6 +16,7 @@ TEST(HostFacts, ReadFromARoot) {
   root.write("proc/sys/kernel/perf_event_paranoid", "2\n");
   root.write("proc/sys/kernel/nmi_watchdog", "1\n");
   root.write("proc/sys/kernel/osrelease", "6.1.0-18-amd64\n");
+  root.write("proc/sys/kernel/perf_event_max_sample_rate", "25000\n");
   root.write("proc/self/status",
              "Name:\tpmuencode\nUid:\t1000\t1001\t1000\t1000\nCapEff:\t0000004000000000\n");
   root.write("sys/kernel/tracing/events/sched/sched_switch/id", "316\n");
@@ -24,6 +25,7 @@ TEST(HostFacts, ReadFromARoot) {
   EXPECT_EQ(facts.perf_event_paranoid, 2);
   EXPECT_EQ(facts.nmi_watchdog, true);
   EXPECT_EQ(facts.kernel_release, "6.1.0-18-amd64");
+  EXPECT_EQ(facts.max_sample_rate, 25000u);
   EXPECT_EQ(facts.capabilities, std::uint64_t{1} << pmucat::kCapPerfmon);
   EXPECT_EQ(facts.uid, 1001u);
   EXPECT_EQ(facts.tracefs, "/sys/kernel/tracing");
