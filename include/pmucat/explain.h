@@ -51,9 +51,8 @@ struct HostFacts {
 
 // Reads the facts from `root`, a directory laid out like `/` (the live `/`, a pmusnap capture, a
 // test tree): proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,perf_event_max_sample_rate,
-// osrelease}, proc/self/status,
-// sys/kernel/tracing (else sys/kernel/debug/tracing). A file that is missing or unreadable
-// leaves its fact unknown; nothing here fails.
+// osrelease}, proc/self/status, sys/kernel/tracing (else sys/kernel/debug/tracing). A file that
+// is missing or unreadable leaves its fact unknown; nothing here fails.
 HostFacts read_host_facts(const std::filesystem::path& root);
 
 // Where the events are counted, as perf's target options say.
