@@ -141,6 +141,8 @@ _pmuencode() {
         --for) COMPREPLY=($(compgen -W 'stat record' -- "$cur")); return ;;
         --nmi-watchdog) COMPREPLY=($(compgen -W 'on off' -- "$cur")); return ;;
         --extended-type) COMPREPLY=($(compgen -W 'supported unsupported probe' -- "$cur")); return ;;
+        --host-root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cpu) return ;;
         --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= core_wide= system_tsc_freq=' -- "$cur")); return ;;
         --counters) COMPREPLY=($(compgen -W "$(_pmucat_pmus | sed 's/$/=/')" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         -M | --metrics) return ;;
@@ -150,13 +152,13 @@ _pmuencode() {
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
             --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --plan --counters
-            --help --version' -- "$cur"))
+            --explain --host-root --all-cpus --cpu --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --decode) decode=1 ;;
-            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type | --counters) ((i++)) ;;
+            --sysfs | --events-dir | --cpuid | --tracefs | --color | --pmu | --for | -o | --output | -M | --metrics | --nmi-watchdog | --literal | --extended-type | --counters | --host-root | --cpu) ((i++)) ;;
             -*) ;;
             *) ((positional++)) ;;
         esac

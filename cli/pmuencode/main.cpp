@@ -12,11 +12,14 @@
 #include "common/semantics.h"
 #include "common/tree.h"
 #include "pmucat/decode.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/explain.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_events.h"
 #include "pmucat/tool_defaults.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
+#include "pmuencode/explain_cli.h"
 #include "pmuencode/metrics_cli.h"
 #include "pmuencode/output.h"
 #include "pmuencode/plan_cli.h"
@@ -48,6 +51,10 @@ constexpr const char* kExamples = R"(
       perf report, perf script -i FILE read it; -o - writes it to stdout in pipe mode)
   $ pmuencode --decode cpu config=0x1c3003c
       the reverse: the terms and every catalog event with this encoding
+  $ pmuencode --explain --host-root fixtures/host/debian-user cycles 'msr/tsc/u'
+      why each event would not open or count on that host (here a Debian user's:
+      perf_event_paranoid 3), with perf's own wording and a fix; without
+      --host-root, this machine's /proc and /sys
   $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
@@ -72,7 +79,101 @@ struct Options {
   std::string extended_type = "supported";  // --extended-type: supported, unsupported or probe
   bool plan = false;                        // --plan: the counter planner
   std::vector<std::string> counters;        // --counters PMU=GENERIC[+FIXED]
+  bool explain = false;                     // --explain
+  std::optional<std::string> host_root;     // --host-root DIR (default /)
+  bool all_cpus = false;                    // -a, --all-cpus
+  std::optional<std::string> cpus;          // --cpu LIST
 };
+
+// The explanation's options from the command line, or a usage error.
+Expected<ExplainRequest> explain_request(const Options& options) {
+  ExplainRequest request;
+  request.host_root = options.host_root.value_or("/");
+  request.options.tool = options.for_tool == "record" ? Tool::record : Tool::stat;
+  if (options.all_cpus) request.options.scope = Scope::all_cpus;
+  if (options.cpus) {
+    auto cpus = parse_cpu_list(*options.cpus, "--cpu");
+    if (!cpus) return unexpected(cpus.error());
+    if (cpus->cpus.empty()) {
+      return unexpected(
+          make_file_diagnostic(Severity::error, DiagId::cpulist_syntax, "--cpu", "no CPU given"));
+    }
+    request.options.scope = Scope::cpus;
+    request.options.cpus = cpus->cpus;
+  }
+  return request;
+}
+
+// The counter planner's verdicts on the events, for --explain: an event whose group never goes
+// on, or that multiplexes, with the watchdog the facts say.
+Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
+                                                       std::span<const EncodedEvent> events,
+                                                       const Options& options,
+                                                       const HostFacts& facts) {
+  PlanBuildOptions build;
+  build.nmi_watchdog = facts.nmi_watchdog.value_or(false);
+  for (const std::string& text : options.counters) {
+    auto parsed = parse_counter_override(text);
+    if (!parsed) return unexpected(std::move(parsed).error());
+    build.counters.push_back(std::move(*parsed));
+  }
+  const PlanInput input = build_plan_input(catalog, events, build);
+  const Plan plan = plan_counters(input);
+  std::vector<CounterVerdict> verdicts;
+  for (const PmuPlan& pmu : plan.pmus) {
+    if (!pmu.counts_known) continue;
+    for (const GroupProblem& problem : pmu.never) {
+      if (problem.reopened_ungrouped) continue;  // its events multiplex: the runs say how much
+      for (const std::size_t event : input.groups[problem.group].events) {
+        if (event < events.size()) {
+          verdicts.push_back({.event = event,
+                              .never_scheduled = true,
+                              .running_fraction = 0,
+                              .why = problem.reason});
+        }
+      }
+    }
+    for (const GroupRun& run : pmu.runs) {
+      if (run.fraction >= 1.0) continue;
+      for (const std::size_t event : run.events) {
+        if (event < events.size()) {
+          verdicts.push_back(
+              {.event = event,
+               .running_fraction = run.fraction,
+               .why = fmt::format("{} rotation ticks on {}: {} generic and {} fixed counters",
+                                  pmu.rotation_ticks, pmu.counters.pmu, pmu.counters.generic,
+                                  pmu.counters.fixed)});
+        }
+      }
+    }
+  }
+  return verdicts;
+}
+
+// --explain: why each event would not open or count, from the facts of --host-root.
+int run_explain(const Catalog& catalog, const Options& options, std::vector<EncodedEvent> events,
+                DiagnosticPrinter& printer) {
+  auto request = explain_request(options);
+  if (!request) {
+    printer.print(request.error());
+    return to_int(ExitCode::usage);
+  }
+  HostFacts facts = read_host_facts(request->host_root);
+  // --nmi-watchdog says what the host root would (a capture taken with the watchdog on, say).
+  if (!options.metrics.nmi_watchdog.empty()) {
+    facts.nmi_watchdog = options.metrics.nmi_watchdog == "on";
+  }
+  auto verdicts = counter_verdicts(catalog, events, options, facts);
+  if (!verdicts) {
+    printer.print(verdicts.error());
+    return to_int(ExitCode::usage);
+  }
+  request->options.counters = std::move(*verdicts);
+  const std::vector<Reason> reasons = explain(facts, catalog, events, request->options);
+  write_stdout(options.common.json ? explanation_json(facts, *request, events, reasons)
+                                   : render_explanation(facts, *request, events, reasons));
+  return to_int(has_blocking_reason(reasons) ? ExitCode::rejected : ExitCode::success);
+}
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
 // event needs config3.
@@ -162,12 +263,17 @@ int run(const Options& options) {
         "--metric-no-group, --metric-no-merge, --metric-no-threshold and --literal go with -M");
     return to_int(ExitCode::usage);
   }
-  if (options.metrics.names.empty() && !options.plan && !options.metrics.nmi_watchdog.empty()) {
-    printer.error("--nmi-watchdog goes with -M or --plan");
+  if (options.metrics.names.empty() && !options.plan && !options.explain &&
+      !options.metrics.nmi_watchdog.empty()) {
+    printer.error("--nmi-watchdog goes with -M, --plan or --explain");
     return to_int(ExitCode::usage);
   }
-  if (!options.plan && !options.counters.empty()) {
-    printer.error("--counters goes with --plan");
+  if (options.plan && options.explain) {
+    printer.error("choose one of --plan and --explain (--explain gives the plan's verdicts)");
+    return to_int(ExitCode::usage);
+  }
+  if (!options.plan && !options.explain && !options.counters.empty()) {
+    printer.error("--counters goes with --plan or --explain");
     return to_int(ExitCode::usage);
   }
   if (options.plan && (options.perf_only || options.c_initializer || options.decode ||
@@ -180,6 +286,20 @@ int run(const Options& options) {
       (!options.arguments.empty() || options.decode || options.c_initializer ||
        !options.output_file.empty() || !options.for_tool.empty())) {
     printer.error("-M expands metrics: give no SPEC, and none of --decode, --c, -o, --for");
+    return to_int(ExitCode::usage);
+  }
+  if (options.explain && (options.decode || options.perf_only || options.c_initializer ||
+                          !options.output_file.empty() || !options.metrics.names.empty())) {
+    printer.error(
+        "--explain prints reasons (or --json); give none of --decode, --perf, --c, -o, -M");
+    return to_int(ExitCode::usage);
+  }
+  if (!options.explain && (options.host_root || options.all_cpus || options.cpus)) {
+    printer.error("--host-root, --all-cpus and --cpu go with --explain");
+    return to_int(ExitCode::usage);
+  }
+  if (options.all_cpus && options.cpus) {
+    printer.error("choose one of --all-cpus and --cpu");
     return to_int(ExitCode::usage);
   }
   if (options.arguments.empty() && options.metrics.names.empty()) {
@@ -211,8 +331,11 @@ int run(const Options& options) {
     if (options.plan) metrics.plan = plan_options(options);
     return run_metrics(*catalog, metrics, encode_options, printer);
   }
-  // perf stat parses the events it plans: its term rules apply.
-  if (options.for_tool == "stat" || options.plan) encode_options.tool = Tool::stat;
+  // --plan and --explain look at the attrs perf stat opens (--explain: perf record's with
+  // --for record).
+  const std::string for_tool =
+      (options.explain || options.plan) && options.for_tool.empty() ? "stat" : options.for_tool;
+  if (for_tool == "stat" || options.plan) encode_options.tool = Tool::stat;
   encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
@@ -222,7 +345,7 @@ int run(const Options& options) {
   }
   if (options.plan) return run_plan(*catalog, result.events, plan_options(options), printer);
   // Every SPEC argument joins one event list, as repeated -e options do in perf.
-  if (!options.for_tool.empty()) {
+  if (!for_tool.empty()) {
     if (auto problem =
             check_tool_can_open(result.events, encode_options.tool, encode_options.semantics)) {
       printer.print(*problem);
@@ -230,6 +353,7 @@ int run(const Options& options) {
     }
     apply_tool_defaults(result.events, encode_options.tool);
   }
+  if (options.explain) return run_explain(*catalog, options, std::move(result.events), printer);
 
   if (!options.output_file.empty() &&
       !write_output_file(*catalog, options, result.events, printer)) {
@@ -306,11 +430,12 @@ int parse_and_run(int argc, char** argv) {
   app.add_flag("--metric-no-threshold", options.metrics.no_threshold,
                "With -M: a metric's MetricThreshold adds no events, as perf 6.12's "
                "--metric-no-threshold (perf 6.1 has no thresholds)");
-  app.add_option("--nmi-watchdog", options.metrics.nmi_watchdog,
-                 "With -M: whether the NMI watchdog is on, which ungroups metrics with "
-                 "MetricConstraint NO_NMI_WATCHDOG; with --plan: whether a pinned cycles event "
-                 "holds a counter of each core PMU (default: /proc/sys/kernel/nmi_watchdog, as "
-                 "perf reads it)")
+  app.add_option(
+         "--nmi-watchdog", options.metrics.nmi_watchdog,
+         "With -M: whether the NMI watchdog is on, which ungroups metrics with "
+         "MetricConstraint NO_NMI_WATCHDOG; with --plan or --explain: whether a pinned cycles "
+         "event holds a counter of each core PMU (default: /proc/sys/kernel/nmi_watchdog, "
+         "as perf reads it; --explain: the host root's)")
       ->type_name("on|off")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--literal", options.metrics.literals,
@@ -326,11 +451,28 @@ int parse_and_run(int argc, char** argv) {
                "the multiplexing's running fractions, and a regrouping into the fewest groups "
                "that fit, as a perf stat -e string (docs/planner.md)");
   app.add_option("--counters", options.counters,
-                 "With --plan: the counters of a PMU instance, or of every instance of a prefix "
+                 "With --plan or --explain: the counters of a PMU instance, or of every instance "
+                 "of a prefix "
                  "(uncore_cha), when counter.json and the kernel's facts do not say or are "
                  "wrong; repeatable")
       ->type_name("PMU=GENERIC[+FIXED]")
       ->allow_extra_args(false);
+  app.add_flag("--explain", options.explain,
+               "Say why each event would not open or would count nothing on a host (paranoid, "
+               "capabilities, no core PMU, uncore per task, max_precise, ...), decided from "
+               "/proc and /sys without opening anything; perf's wording and a fix beside each "
+               "reason (docs/explain.md). Exit status 1 when some event would not count. --for "
+               "record explains perf record's attrs (default: perf stat's)");
+  app.add_option("--host-root", options.host_root,
+                 "With --explain: read the host facts (proc/sys/kernel, proc/self/status, "
+                 "sys/kernel/tracing) under DIR, a root laid out like / such as a pmusnap "
+                 "capture's directory (default: /)")
+      ->type_name("DIR");
+  app.add_flag("-a,--all-cpus", options.all_cpus,
+               "With --explain: the events count system-wide, as perf's -a");
+  app.add_option("--cpu", options.cpus,
+                 "With --explain: the events count on these CPUs, as perf's -C (0-3,8)")
+      ->type_name("LIST");
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")

@@ -68,6 +68,10 @@ int run(int argc, char** argv) {
   options.cpuid = non_empty_cpuid(vendor_options(common, sysfs, capture_cpuid(sysfs)).cpuid);
   // --tracefs DIR (or $PMUCAT_TRACEFS): its tracepoint ids go into the capture too.
   if (!common.tracefs.empty()) options.tracefs = common.tracefs;
+  // The live /sys describes this host, so its /proc facts (perf_event_paranoid, nmi_watchdog,
+  // perf_event_max_sample_rate, osrelease) go in too, for pmuencode --explain --host-root; another
+  // tree's host is not this.
+  if (common.sysfs.empty()) options.host_root = "/";
   auto summary = pmucat::snap::capture(sysfs, out, options);
   if (!summary) {
     printer.print(summary.error());
@@ -80,6 +84,7 @@ int run(int argc, char** argv) {
         {"pmus", summary->pmus},
         {"files", summary->files},
         {"tracepoints", summary->tracepoints},
+        {"host_facts", summary->host_facts},
         {"unreadable", summary->unreadable},
         {"not_captured", nlohmann::json::array()}};
     for (const auto& entry : summary->not_captured) {

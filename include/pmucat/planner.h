@@ -177,6 +177,7 @@ struct PlanBuildOptions {
 // Builds the model's input from encoded events (encode() or encode_metrics(), in order, with
 // their group leaders) and the catalog: counter sets per PMU instance, each event's constraint,
 // groups (uncore groups split per box instance, as perf opens them), the watchdog's pinned event.
+// PlanInput::events[i] is events[i] for every i < events.size(); the watchdogs' events follow.
 PlanInput build_plan_input(const Catalog& catalog, std::span<const EncodedEvent> events,
                            const PlanBuildOptions& options = {});
 

@@ -27,6 +27,7 @@ struct Summary {
   std::vector<NotCaptured> not_captured;  // in tree order
   std::vector<std::string> unreadable;    // the paths of not_captured (older callers)
   std::size_t tracepoints = 0;            // tracepoint ids captured (CaptureOptions::tracefs)
+  std::size_t host_facts = 0;             // proc/sys/kernel files captured (::host_root)
 };
 
 struct CaptureOptions {
@@ -42,6 +43,12 @@ struct CaptureOptions {
   // `out`/kernel/tracing/events/<system>/<event>/id (ids only: no format, no other file), where
   // tools reading the capture find them (cli/common/tree.h). Absent: no tracefs capture.
   std::optional<std::string> tracefs;
+  // A root laid out like `/` whose proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,
+  // perf_event_max_sample_rate,osrelease}
+  // (what `pmuencode --explain --host-root` reads, docs/explain.md) to copy to
+  // `out`/proc/sys/kernel/; a file the host lacks is left out. Absent: none (pmusnap passes `/`
+  // when it captures the live /sys, whose host it describes).
+  std::optional<std::filesystem::path> host_root = {};
 };
 
 // Copies the files tools read of every PMU under `sysfs` (a devices dir or a root above one)

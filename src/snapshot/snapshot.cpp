@@ -299,6 +299,25 @@ std::optional<Diagnostic> copy_tracefs(Copier& copier, const std::string& tracef
   return std::nullopt;
 }
 
+// The host facts the explainer reads (docs/explain.md) into `root`/proc/sys/kernel/. A file the
+// host does not have (nmi_watchdog on some architectures) is left out, as it is unknown there
+// too; one that cannot be read is listed (no rule: pmucheck does not read /proc).
+void copy_host_facts(Copier& copier, const fs::path& host_root, const fs::path& root) {
+  const fs::path kernel_out = root / "proc" / "sys" / "kernel";
+  for (const char* name :
+       {"perf_event_paranoid", "nmi_watchdog", "perf_event_max_sample_rate", "osrelease"}) {
+    const std::string relative = std::string("proc/sys/kernel/") + name;
+    auto content = read_bounded(host_root / relative);
+    if (!content) {
+      if (!content.error().missing) copier.record(relative, Miss{"", content.error().reason});
+      continue;
+    }
+    copier.make_directory(kernel_out);
+    copier.write_file(kernel_out / name, *content);
+    ++copier.summary.host_facts;
+  }
+}
+
 nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
                            const CaptureOptions& options) {
   const std::optional<std::string>& cpuid = options.cpuid;
@@ -317,7 +336,8 @@ nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
           {"files", copier.summary.files},
           {"not_captured", std::move(not_captured)},
           {"tracefs", options.tracefs ? nlohmann::json(*options.tracefs) : nlohmann::json(nullptr)},
-          {"tracepoints", copier.summary.tracepoints}};
+          {"tracepoints", copier.summary.tracepoints},
+          {"host_facts", copier.summary.host_facts}};
 }
 
 }  // namespace
@@ -341,6 +361,7 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   if (options.tracefs) {
     if (auto error = copy_tracefs(copier, *options.tracefs, root)) return unexpected(*error);
   }
+  if (options.host_root) copy_host_facts(copier, *options.host_root, root);
   copier.write_file(root / kManifestName,
                     manifest_of(copier, source, options)
                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +

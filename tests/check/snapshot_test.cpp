@@ -127,6 +127,40 @@ TEST_F(Snapshot, UnreadableFilesAreRecordedAsSuch) {
   EXPECT_FALSE(unreadable.count("filepmu/events/huge"));
 }
 
+TEST_F(Snapshot, HostFactsAreCapturedForExplain) {
+  const ScratchDir scratch("snap-host");
+  fs::path out = scratch / "capture";
+  CaptureOptions options;
+  options.host_root = "fixtures/host/perf-user";
+  auto summary = capture("fixtures/sysfs/intel-spr/devices", out, options);
+  ASSERT_TRUE(summary.has_value()) << render(summary.error());
+  EXPECT_EQ(summary->host_facts, 4u);
+  EXPECT_TRUE(summary->not_captured.empty());
+  EXPECT_EQ(pmucat::testing::read_text(out / "proc/sys/kernel/perf_event_paranoid"), "1\n");
+  EXPECT_EQ(pmucat::testing::read_text(out / "proc/sys/kernel/osrelease"), "5.10.0-28-amd64\n");
+  EXPECT_FALSE(fs::exists(out / "proc/self/status"));  // the capturing process's: not the host's
+  auto manifest = nlohmann::json::parse(pmucat::testing::read_text(out / "pmusnap-manifest.json"));
+  EXPECT_EQ(manifest["host_facts"], 4u);
+  // pmuencode --explain reads them back from the capture; the capabilities are unknown there.
+  const auto result = pmucat::testing::run_tool_command("pmuencode --sysfs '" + out.string() +
+                                                            "' --explain --host-root '" +
+                                                            out.string() + "' -a cpu-clock",
+                                                        "-");
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_NE(result.out.find("perf_event_paranoid 1, capabilities unknown"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("[explain-paranoid-cpu-wide]"), std::string::npos) << result.out;
+  // A host without an nmi_watchdog file (some architectures): left out, not a miss.
+  const ScratchDir host("snap-host-root");
+  pmucat::testing::write_text(host / "proc/sys/kernel/perf_event_paranoid", "2\n");
+  options.host_root = host.path();
+  options.force = true;
+  summary = capture("fixtures/sysfs/intel-spr/devices", out, options);
+  ASSERT_TRUE(summary.has_value()) << render(summary.error());
+  EXPECT_EQ(summary->host_facts, 1u);
+  EXPECT_TRUE(summary->not_captured.empty());
+}
+
 TEST_F(Snapshot, TracefsIdsAreCapturedWhereToolsFindThem) {
   const ScratchDir scratch("snap-tracefs");
   fs::path out = scratch / "capture";

@@ -120,6 +120,16 @@ TEST(JsonOutput, DecodeMatchesTheSchema) {
   EXPECT_EQ(decoded[0]["config"].get<std::uint64_t>(), 0x403800023u);
 }
 
+TEST(JsonOutput, ExplainMatchesTheSchema) {
+  const json explained = run_json(
+      "pmuencode --sysfs fixtures/sysfs/intel-adl-hybrid --explain --json --host-root "
+      "fixtures/host/perfmon-user 'cpu_atom/event=0xc0/u' 'uncore_cbox_0/config=0x1000000/' cycles",
+      "-");
+  expect_valid(load_schema("pmuencode-explain"), explained, "pmuencode --explain --json");
+  ASSERT_EQ(explained["events"].size(), 4u);  // cycles: once per core PMU
+  EXPECT_EQ(explained["host"]["perf_event_paranoid"], 2);
+}
+
 TEST(JsonOutput, PmumetricMatchesTheSchema) {
   const json metrics = run_json(
       "pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json "

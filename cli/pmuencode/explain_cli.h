@@ -1,0 +1,32 @@
+// pmuencode --explain: the library's explain() over the encoded events, with the host facts read
+// from --host-root, as text blocks (one per event) or JSON.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "pmucat/encode.h"
+#include "pmucat/explain.h"
+
+namespace pmucat::cli {
+
+// What the explanation was asked for, as the command line said it.
+struct ExplainRequest {
+  std::string host_root = "/";  // --host-root
+  ExplainOptions options;       // scope from -a/--cpu, tool from --for
+};
+
+// One block per event: its spec, then each reason with perf's wording, the fix and the facts;
+// a header line with the host facts and the scope comes first.
+std::string render_explanation(const HostFacts& facts, const ExplainRequest& request,
+                               std::span<const EncodedEvent> events,
+                               std::span<const Reason> reasons);
+
+// The same as JSON: {"host": {...}, "scope", "cpus", "tool", "events": [{..., "reasons": []}]}.
+std::string explanation_json(const HostFacts& facts, const ExplainRequest& request,
+                             std::span<const EncodedEvent> events, std::span<const Reason> reasons);
+
+// True when some reason is an error: an event that would not open or would count nothing.
+bool has_blocking_reason(std::span<const Reason> reasons);
+
+}  // namespace pmucat::cli

@@ -1,0 +1,132 @@
+// The thin impure half of the explainer: reading HostFacts from a root laid out like `/`. Every
+// read is of a small regular file (a FIFO or device where a fact belongs is left unread, so a
+// hostile capture cannot hang the reader); whatever cannot be read stays unknown.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "pmucat/explain.h"
+
+namespace pmucat {
+namespace {
+
+namespace fs = std::filesystem;
+
+// /proc files are a few hundred bytes; anything larger is not the file we mean.
+constexpr std::size_t kMaxFactFile = 64 * 1024;
+
+std::optional<std::string> read_small_file(const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text;
+  text.resize(kMaxFactFile + 1);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // /proc files report size 0 but read fine; a short read is the normal end.
+  if (in.bad()) return std::nullopt;
+  const auto got = static_cast<std::size_t>(in.gcount());
+  if (got > kMaxFactFile) return std::nullopt;
+  text.resize(got);
+  return text;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t')) {
+    text.remove_suffix(1);
+  }
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  return text;
+}
+
+std::optional<int> parse_int(std::string_view text) {
+  text = trim(text);
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The value of `key:` in a /proc/<pid>/status text, or nothing.
+std::optional<std::string_view> status_field(std::string_view status, std::string_view key) {
+  std::size_t at = 0;
+  while (at < status.size()) {
+    std::size_t end = status.find('\n', at);
+    if (end == std::string_view::npos) end = status.size();
+    std::string_view line = status.substr(at, end - at);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ':') {
+      return trim(line.substr(key.size() + 1));
+    }
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+void read_status(const fs::path& root, HostFacts& facts) {
+  const auto status = read_small_file(root / "proc/self/status");
+  if (!status) return;
+  if (auto cap_eff = status_field(*status, "CapEff")) {
+    std::uint64_t value = 0;
+    const auto [end, error] =
+        std::from_chars(cap_eff->data(), cap_eff->data() + cap_eff->size(), value, 16);
+    if (error == std::errc{} && end == cap_eff->data() + cap_eff->size()) {
+      facts.capabilities = value;
+    }
+  }
+  // Uid: real, effective, saved, filesystem; the kernel checks the effective one.
+  if (auto uids = status_field(*status, "Uid")) {
+    std::istringstream words{std::string(*uids)};
+    std::uint32_t real = 0;
+    std::uint32_t effective = 0;
+    if (words >> real >> effective) facts.uid = effective;
+  }
+}
+
+void read_tracefs(const fs::path& root, HostFacts& facts) {
+  // perf 6.1 looks for tracefs at /sys/kernel/tracing first, then under debugfs.
+  for (const char* candidate : {"sys/kernel/tracing", "sys/kernel/debug/tracing"}) {
+    struct stat info {};
+    const fs::path path = root / candidate;
+    if (::stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) continue;
+    // An empty mount point (tracefs not mounted there) is passed over; a directory we may not
+    // enter is taken as it is, since its mode is the fact wanted.
+    std::error_code error;
+    const bool enterable = ::access(path.c_str(), X_OK) == 0;
+    if (enterable && !fs::is_directory(path / "events", error)) continue;
+    facts.tracefs = std::string("/") + candidate;
+    facts.tracefs_mode = static_cast<std::uint32_t>(info.st_mode & 07777);
+    facts.tracefs_owner = static_cast<std::uint32_t>(info.st_uid);
+    return;
+  }
+}
+
+}  // namespace
+
+HostFacts read_host_facts(const fs::path& root) {
+  HostFacts facts;
+  const fs::path kernel = root / "proc/sys/kernel";
+  if (auto text = read_small_file(kernel / "perf_event_paranoid")) {
+    facts.perf_event_paranoid = parse_int(*text);
+  }
+  if (auto text = read_small_file(kernel / "nmi_watchdog")) {
+    if (auto value = parse_int(*text)) facts.nmi_watchdog = *value != 0;
+  }
+  if (auto text = read_small_file(kernel / "perf_event_max_sample_rate")) {
+    if (auto value = parse_int(*text); value && *value >= 0) {
+      facts.max_sample_rate = static_cast<std::uint64_t>(*value);
+    }
+  }
+  if (auto text = read_small_file(kernel / "osrelease")) {
+    const std::string_view release = trim(*text);
+    if (!release.empty()) facts.kernel_release = std::string(release);
+  }
+  read_status(root, facts);
+  read_tracefs(root, facts);
+  return facts;
+}
+
+}  // namespace pmucat
