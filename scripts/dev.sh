@@ -66,11 +66,13 @@ common_args=(-G Ninja "-DPMUCAT_WERROR=${PMUCAT_WERROR:-ON}")
 # configures the build as every later run will, so a later run never rebuilds because the
 # compiler launcher changed.
 # CCACHE_BASEDIR makes the checkout's paths relative in what ccache hashes, so build-deb (and a
-# fresh clone elsewhere) reuses build/'s objects.
+# fresh clone elsewhere) reuses build/'s objects; CCACHE_NOHASHDIR does the same for the
+# build directory of a -g build (build-asan), whose objects then name their sources relative to it.
 use_ccache_if_installed() {
   if command -v ccache >/dev/null; then
     common_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$here}
+    export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
   fi
 }
 
