@@ -130,6 +130,25 @@ TEST(JsonOutput, ExplainMatchesTheSchema) {
   EXPECT_EQ(explained["host"]["perf_event_paranoid"], 2);
 }
 
+TEST(JsonOutput, PlanMatchesTheSchema) {
+  // A group that fits, a weak one that never does (9 events for 8 generic counters, reopened
+  // ungrouped, so the plan exits 0), an uncore box, topdown slots and a metric: every optional
+  // field of the schema appears.
+  const json plan = run_json(
+      "pmuencode --sysfs fixtures/sysfs/intel-spr --cpuid GenuineIntel-6-8F-8 --nmi-watchdog on "
+      "--plan --json '{cycles,ref-cycles},instructions' 'uncore_cha_0/event=0x1/' "
+      "'{slots,topdown-retiring}' '{cpu/event=0xc2/,cpu/event=0xc3/,cpu/event=0xc4/,"
+      "cpu/event=0xc5/,cpu/event=0xc6/,cpu/event=0xc7/,cpu/event=0xc8/,cpu/event=0xc9/,"
+      "cpu/event=0xca/}:W'",
+      "-");
+  expect_valid(load_schema("pmuencode-plan"), plan, "pmuencode --plan --json");
+  EXPECT_FALSE(plan["fits"].get<bool>());
+  bool never = false;
+  for (const json& pmu : plan["pmus"]) never |= pmu.contains("never") && !pmu["never"].empty();
+  EXPECT_TRUE(never);
+  EXPECT_FALSE(plan["regrouping"]["perf_events"].get<std::string>().empty());
+}
+
 TEST(JsonOutput, PmumetricMatchesTheSchema) {
   const json metrics = run_json(
       "pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json "
