@@ -143,15 +143,17 @@ if(PMUCAT_PYTHON)
   list(APPEND CPACK_COMPONENTS_ALL python)
 endif()
 
-# Package names, sections and descriptions (synopsis, then the extended description).
-set(CPACK_DEBIAN_SHLIB_PACKAGE_NAME libpmucat0.1)
-set(CPACK_DEBIAN_SHLIB_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_SHLIB_DESCRIPTION "Linux sysfs PMU event catalog library (shared library)
-pmucat reads the Linux perf_event PMU event catalog under
+# Package names, sections and descriptions (synopsis, then the extended description, whose first
+# paragraph every library package shares).
+set(_deb_intro "pmucat reads the Linux perf_event PMU event catalog under
 /sys/bus/event_source/devices and the vendor event tables perf builds in,
 and encodes perf event specs into perf_event_attr values bit for bit as
 perf does, and back.
-
+")
+set(CPACK_DEBIAN_SHLIB_PACKAGE_NAME libpmucat0.1)
+set(CPACK_DEBIAN_SHLIB_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_SHLIB_DESCRIPTION "Linux sysfs PMU event catalog library (shared library)
+${_deb_intro}
 This package holds libpmucat.so.0.1: the stable C API (pmucat_c.h) and the
 C++ library (core, check and perf.data modules) in one shared object.")
 # The shlibs file (only libpmucat0.1 has a library with a SONAME). CPack also writes postinst and
@@ -170,11 +172,7 @@ endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${_dev_depends}")
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_DEV_DESCRIPTION "Linux sysfs PMU event catalog library (development files)
-pmucat reads the Linux perf_event PMU event catalog under
-/sys/bus/event_source/devices and the vendor event tables perf builds in,
-and encodes perf event specs into perf_event_attr values bit for bit as
-perf does, and back.
-
+${_deb_intro}
 This package holds the headers, the static archives of each component
 (core, check, perfdata, proto, c), the CMake package (find_package(pmucat))
 and the pkg-config modules.")
@@ -198,11 +196,7 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
     "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), python3 (<< ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}.999)")
 set(CPACK_DEBIAN_PYTHON_DESCRIPTION "Linux sysfs PMU event catalog (Python 3 module)
-pmucat reads the Linux perf_event PMU event catalog under
-/sys/bus/event_source/devices and the vendor event tables perf builds in,
-and encodes perf event specs into perf_event_attr values bit for bit as
-perf does, and back.
-
+${_deb_intro}
 This package holds the Python 3 module pmucat.")
 
 set(CPACK_DEBIAN_EVENTS_PACKAGE_NAME pmucat-events)

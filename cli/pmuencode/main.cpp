@@ -335,7 +335,7 @@ int run(const Options& options) {
   // --for record).
   const std::string for_tool =
       (options.explain || options.plan) && options.for_tool.empty() ? "stat" : options.for_tool;
-  if (for_tool == "stat" || options.plan) encode_options.tool = Tool::stat;
+  if (for_tool == "stat") encode_options.tool = Tool::stat;
   encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);

@@ -5,10 +5,9 @@
 #include <unistd.h>
 
 #include <charconv>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
+#include "catalog/sysfs_file.h"
 #include "pmucat/explain.h"
 
 namespace pmucat {
@@ -16,23 +15,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// /proc files are a few hundred bytes; anything larger is not the file we mean.
-constexpr std::size_t kMaxFactFile = 64 * 1024;
-
+// The catalog's bounded, non-blocking reader (a FIFO cannot hang it, a huge file is refused);
+// any failure leaves the fact unknown.
 std::optional<std::string> read_small_file(const fs::path& path) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text;
-  text.resize(kMaxFactFile + 1);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  // /proc files report size 0 but read fine; a short read is the normal end.
-  if (in.bad()) return std::nullopt;
-  const auto got = static_cast<std::size_t>(in.gcount());
-  if (got > kMaxFactFile) return std::nullopt;
-  text.resize(got);
-  return text;
+  auto text = detail::read_sysfs_file(AT_FDCWD, path.string(), path.string());
+  if (!text) return std::nullopt;
+  return std::move(*text);
 }
 
 std::string_view trim(std::string_view text) {
