@@ -40,6 +40,36 @@ std::string help_footer(const HelpText& help);
 // --help/--version (printed on stdout), 2 after a usage error (printed on stderr).
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 
+// Parses the command line in two stages, so that the everyday command lines of a tool with many
+// options do not pay for building them all: `add_everyday` adds the options those lines use (and
+// `add_all` adds them again by calling it, then the rest) to an App that lets anything else
+// through. When argv uses only those options and parses, that parse stands. Anything else
+// (another option, --help, --version, a parse error) resets `options` and parses argv again with
+// the App of `add_all`, which then gives the result, the help or the error. CLI11 parses both
+// times; the first stage only saves constructing the other options and their validators on
+// every run (docs/performance.md, "One event against a static C floor").
+// Contract for `add_everyday`: no option whose meaning depends on one it leaves out.
+template <class Options>
+std::optional<int> parse_command_line_staged(int argc, char** argv, Options& options,
+                                             void (*add_everyday)(CLI::App&, Options&),
+                                             void (*add_all)(CLI::App&, Options&)) {
+  {
+    CLI::App everyday;
+    everyday.set_help_flag();  // --help goes through: the whole App prints it
+    everyday.allow_extras();
+    add_everyday(everyday, options);
+    try {
+      everyday.parse(argc, argv);
+      if (everyday.remaining_size() == 0) return std::nullopt;
+    } catch (const CLI::ParseError&) {  // the whole App reports it, or parses what this one cannot
+    }
+  }
+  options = Options{};
+  CLI::App app;
+  add_all(app, options);
+  return parse_command_line(app, argc, argv);
+}
+
 // The colour mode the options ask for (CLI11 has already checked the spelling).
 ColorMode color_mode(const CommonOptions& options);
 

@@ -42,21 +42,21 @@ void PerfSemanticsFlag::add_to(CLI::App& app) {
   // A flag, not an option with an optional value: `--perf-semantics SPEC` must keep SPEC a spec
   // (scripts written before versions could be named); a version is given as
   // `--perf-semantics=VERSION`.
-  option_ = app.add_flag(fmt::format("--perf-semantics{{{}}}", to_string(kBarePerfSemantics)),
-                         value_,
-                         fmt::format("Follow perf VERSION bit for bit, given as "
-                                     "--perf-semantics=VERSION ({}; auto: the perf on PATH, by "
-                                     "perf --version; bare: {}): OR a user term into the same "
-                                     "field of an event alias instead of overriding it, perf's "
-                                     "lexer and PMU matching, and that perf's vendor tables "
-                                     "(default: pmucat's semantics and the newest tables, linux "
-                                     "{})",
-                                     known_versions(), to_string(kBarePerfSemantics),
-                                     to_string(kNewestPerfVersion)));
+  app.add_flag(fmt::format("--perf-semantics{{{}}}", to_string(kBarePerfSemantics)), value_,
+               fmt::format("Follow perf VERSION bit for bit, given as "
+                           "--perf-semantics=VERSION ({}; auto: the perf on PATH, by "
+                           "perf --version; bare: {}): OR a user term into the same "
+                           "field of an event alias instead of overriding it, perf's "
+                           "lexer and PMU matching, and that perf's vendor tables "
+                           "(default: pmucat's semantics and the newest tables, linux "
+                           "{})",
+                           known_versions(), to_string(kBarePerfSemantics),
+                           to_string(kNewestPerfVersion)))
+      ->each([this](const std::string&) { given_ = true; });
 }
 
 PerfSemanticsOption PerfSemanticsFlag::parsed() const {
-  return {option_ != nullptr && option_->count() > 0, value_};
+  return {given_, value_};
 }
 
 Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
@@ -65,9 +65,9 @@ Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
   if (option.value.empty()) return std::optional<PerfVersion>{kBarePerfSemantics};
   if (option.value == "auto") {
     if (!perf_on_path) {
-      return unexpected(std::string(
-          "--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
-                        known_versions());
+      return unexpected(
+          std::string("--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
+          known_versions());
     }
     const std::string first_line = perf_on_path->substr(0, perf_on_path->find('\n'));
     if (auto version = parse_perf_version(first_line)) return std::optional<PerfVersion>{version};
@@ -77,9 +77,10 @@ Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
         first_line, known_versions()));
   }
   if (auto version = parse_perf_version(option.value)) return std::optional<PerfVersion>{version};
-  return unexpected(fmt::format("--perf-semantics: '{}' is not a perf release pmucat follows ({}, "
-                                "or auto)",
-                                option.value, known_versions()));
+  return unexpected(
+      fmt::format("--perf-semantics: '{}' is not a perf release pmucat follows ({}, "
+                  "or auto)",
+                  option.value, known_versions()));
 }
 
 Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(

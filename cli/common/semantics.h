@@ -33,7 +33,7 @@ class PerfSemanticsFlag {
   PerfSemanticsOption parsed() const;
 
  private:
-  CLI::Option* option_ = nullptr;
+  bool given_ = false;  // set while parsing: no pointer into an App that may be gone
   std::string value_;
 };
 

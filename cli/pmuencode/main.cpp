@@ -379,11 +379,9 @@ int run(const Options& options) {
 namespace pmucat::cli {
 namespace {
 
-int parse_and_run(int argc, char** argv) {
-  Options options;
-  options.argv.assign(argv, argv + argc);
-  CLI::App app("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.",
-               "pmuencode");
+// The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf] SPEC...`), which
+// parse without building the rest (parse_command_line_staged).
+void add_everyday_options(CLI::App& app, Options& options) {
   add_common_options(app, options.common);
   app.add_option("--pmu", options.pmu,
                  "PMU for bare terms and raw events (default: cpu, cpu_core, or the first PMU "
@@ -392,6 +390,16 @@ int parse_and_run(int argc, char** argv) {
   app.add_flag("--perf", options.perf_only,
                "Print only the canonical specs, one per line, for perf stat -e");
   app.add_flag("--c", options.c_initializer, "Print a C initializer for struct perf_event_attr");
+  app.add_option("SPEC", options.arguments,
+                 "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
+                 "PMU and config words")
+      ->type_name("SPEC");
+}
+
+void add_all_options(CLI::App& app, Options& options) {
+  app.name("pmuencode");
+  app.description("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.");
+  add_everyday_options(app, options);
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
   options.perf_semantics_flag.add_to(app);
@@ -473,15 +481,19 @@ int parse_and_run(int argc, char** argv) {
   app.add_option("--cpu", options.cpus,
                  "With --explain: the events count on these CPUs, as perf's -C (0-3,8)")
       ->type_name("LIST");
-  app.add_option("SPEC", options.arguments,
-                 "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
-                 "PMU and config words")
-      ->type_name("SPEC");
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "
                    "stderr); --plan: a group can never be scheduled (the plan is printed)"}));
-  if (auto status = parse_command_line(app, argc, argv)) return *status;
+}
+
+int parse_and_run(int argc, char** argv) {
+  Options options;
+  if (auto status =
+          parse_command_line_staged(argc, argv, options, add_everyday_options, add_all_options)) {
+    return *status;
+  }
+  options.argv.assign(argv, argv + argc);
   if (auto status = resolve_semantics_option(options.perf_semantics_flag, options.common,
                                              options.perf_semantics, "pmuencode")) {
     return *status;

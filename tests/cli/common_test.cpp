@@ -2,10 +2,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/app.h"
 #include "common/attr_fields.h"
@@ -233,6 +236,105 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
   const std::string no_tree = help_footer({.examples = "", .rejected = "", .reads_sysfs = false});
   EXPECT_EQ(no_tree.find("PMUCAT_SYSFS"), std::string::npos);
   EXPECT_EQ(no_tree.find("PMUCAT_CPUID"), std::string::npos);
+}
+
+// A tool's options for the staged parse: the everyday ones, and the whole set adding more.
+struct StagedOptions {
+  std::string sysfs;
+  bool perf = false;
+  std::vector<std::string> specs;
+  bool plan = false;
+  std::string for_tool;
+  std::vector<std::string> counters;
+  bool operator==(const StagedOptions&) const = default;
+};
+
+void add_everyday(CLI::App& app, StagedOptions& options) {
+  app.add_option("--sysfs", options.sysfs);
+  app.add_flag("--perf", options.perf);
+  app.add_option("SPEC", options.specs);
+}
+
+void add_all(CLI::App& app, StagedOptions& options) {
+  app.name("tool");
+  add_everyday(app, options);
+  app.add_flag("-p,--plan", options.plan);
+  app.add_option("--for", options.for_tool)->check(CLI::IsMember({"stat", "record"}));
+  app.add_option("-c,--counters", options.counters)->allow_extra_args(false);
+}
+
+struct ParseOutcome {
+  std::optional<int> status;
+  StagedOptions options;
+};
+
+std::vector<char*> argv_of(std::vector<std::string>& words) {
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  return argv;
+}
+
+ParseOutcome parse_staged(std::vector<std::string> words) {
+  words.insert(words.begin(), "tool");
+  std::vector<char*> argv = argv_of(words);
+  ParseOutcome outcome;
+  outcome.status = parse_command_line_staged(static_cast<int>(argv.size()), argv.data(),
+                                             outcome.options, add_everyday, add_all);
+  return outcome;
+}
+
+ParseOutcome parse_whole(std::vector<std::string> words) {
+  words.insert(words.begin(), "tool");
+  std::vector<char*> argv = argv_of(words);
+  ParseOutcome outcome;
+  CLI::App app;
+  add_all(app, outcome.options);
+  outcome.status = parse_command_line(app, static_cast<int>(argv.size()), argv.data());
+  return outcome;
+}
+
+TEST(StagedParse, EverydayLinesParseWithTheSmallApp) {
+  const ParseOutcome outcome = parse_staged({"--sysfs", "tree", "--perf", "cpu/event=1/", "x"});
+  EXPECT_EQ(outcome.status, std::nullopt);
+  EXPECT_EQ(outcome.options.sysfs, "tree");
+  EXPECT_TRUE(outcome.options.perf);
+  EXPECT_EQ(outcome.options.specs, (std::vector<std::string>{"cpu/event=1/", "x"}));
+}
+
+TEST(StagedParse, AnyOtherOptionIsParsedAgainByTheWholeApp) {
+  // The small App would have taken "stat" for a spec and kept "--sysfs" from its own parse.
+  const ParseOutcome outcome = parse_staged({"--sysfs", "tree", "--for", "stat", "e"});
+  EXPECT_EQ(outcome.status, std::nullopt);
+  EXPECT_EQ(outcome.options.for_tool, "stat");
+  EXPECT_EQ(outcome.options.specs, std::vector<std::string>{"e"});
+  EXPECT_EQ(outcome.options.sysfs, "tree");
+}
+
+TEST(StagedParse, ErrorsComeFromTheWholeApp) {
+  ::testing::internal::CaptureStderr();
+  const ParseOutcome outcome = parse_staged({"--nope"});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(outcome.status, to_int(ExitCode::usage));
+  EXPECT_EQ(err,
+            "tool: error: The following argument was not expected: --nope\n"
+            "Run 'tool --help' for usage and examples.\n");
+}
+
+// Whatever the command line, the staged parse gives what the whole App alone gives: the same
+// exit status, and the same option values when parsing succeeded.
+RC_GTEST_PROP(StagedParse, SameResultAsTheWholeApp, ()) {
+  const std::vector<std::string> vocabulary = {
+      "--sysfs", "--sysfs=t", "t",      "--perf",  "--perf=0", "-p", "--plan",
+      "--for",   "stat",      "record", "--",      "-pc",      "-c", "a=1+2",
+      "--nope",  "-x",        "-",      "--for=x", "c/e/"};
+  const auto words = *rc::gen::container<std::vector<std::string>>(
+      *rc::gen::inRange<std::size_t>(0, 7), rc::gen::elementOf(vocabulary));
+  ::testing::internal::CaptureStderr();
+  const ParseOutcome staged = parse_staged(words);
+  const ParseOutcome whole = parse_whole(words);
+  ::testing::internal::GetCapturedStderr();
+  RC_ASSERT(staged.status == whole.status);
+  if (!whole.status) RC_ASSERT(staged.options == whole.options);
 }
 
 }  // namespace
