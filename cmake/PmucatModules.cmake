@@ -35,6 +35,7 @@ function(pmucat_module name)
   set(target pmucat_${name})
   add_library(${target} OBJECT ${M_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_compile_options(${target} PRIVATE ${PMUCAT_LAYOUT_COMPILE_OPTIONS})
   target_include_directories(${target}
     PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_BINARY_DIR})

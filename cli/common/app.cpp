@@ -18,6 +18,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
                    "pmusnap .tar.gz capture (default: $PMUCAT_SYSFS, else the live /sys)")
         ->envname("PMUCAT_SYSFS")
         ->type_name("DIR|FILE.tar.gz");
+  }
+  if (set.catalog) {
     // PMUCAT_EVENTS_DIR and PMUCAT_CPUID are read by common/vendor.h, not by CLI11: an empty
     // PMUCAT_EVENTS_DIR means "sysfs only", which CLI11 would take for "not set".
     app.add_option("--events-dir", options.events_dir,
@@ -32,6 +34,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
                    "(GenuineIntel-6-8F-8, 0x00000000410fd0c0; default: $PMUCAT_CPUID, else the "
                    "capture's, else this machine's when reading the live /sys)")
         ->type_name("ID");
+  }
+  if (set.sysfs) {
     app.add_option("--tracefs", options.tracefs,
                    "Tracefs root (holding events/) for tracepoint specs such as sched:sched_switch "
                    "(default: $PMUCAT_TRACEFS, else the capture's when --sysfs names one with a "
@@ -39,14 +43,16 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
         ->envname("PMUCAT_TRACEFS")
         ->type_name("DIR");
   }
-  app.add_option("--color", options.color,
-                 "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->type_name("WHEN");
+  if (set.general) {
+    app.add_option("--color", options.color,
+                   "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("WHEN");
+  }
   if (set.json) {
     app.add_flag("--json", options.json, "Machine-readable output (schema in docs/cli.md)");
   }
-  app.set_version_flag("--version", std::string("pmucat ") + kVersion);
+  if (set.general) app.set_version_flag("--version", std::string("pmucat ") + kVersion);
 }
 
 std::string help_footer(const HelpText& help) {

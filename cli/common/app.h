@@ -15,15 +15,18 @@
 
 namespace pmucat::cli {
 
-// Which of the common options a tool takes. Every tool takes --color, --version and --help;
-// pmudiff names its trees as arguments, so it has no --sysfs.
+// Which of the common options to add. Every tool takes --color, --version and --help; pmudiff
+// names its trees as arguments, so it has no tree options. pmuencode adds --sysfs and --json
+// with its everyday options and the rest after them (parse_command_line_staged).
 struct CommonOptionSet {
-  bool sysfs = true;
-  bool json = true;
+  bool sysfs = true;    // --sysfs, --tracefs (the trees, also read from PMUCAT_SYSFS/_TRACEFS)
+  bool catalog = true;  // --events-dir, --no-events-dir, --cpuid
+  bool json = true;     // --json
+  bool general = true;  // --color, --version
 };
 
-// Adds --sysfs (with PMUCAT_SYSFS: the only place the tools read it), --color, --json and
-// --version to `app`, as `set` asks.
+// Adds --sysfs (with PMUCAT_SYSFS: the only place the tools read it), the catalog options,
+// --color, --json and --version to `app`, as `set` asks.
 void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet set = {});
 
 // What --help shows after the options of one tool.
@@ -48,7 +51,8 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 // the App of `add_all`, which then gives the result, the help or the error. CLI11 parses both
 // times; the first stage only saves constructing the other options and their validators on
 // every run (docs/performance.md, "One event against a static C floor").
-// Contract for `add_everyday`: no option whose meaning depends on one it leaves out.
+// Contract for `add_everyday`: every option CLI11 reads from the environment (envname) is in it,
+// and no option whose meaning depends on one it leaves out.
 template <class Options>
 std::optional<int> parse_command_line_staged(int argc, char** argv, Options& options,
                                              void (*add_everyday)(CLI::App&, Options&),

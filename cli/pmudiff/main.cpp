@@ -28,7 +28,7 @@ int run(int argc, char** argv) {
   CommonOptions common;
   std::string old_path;
   std::string new_path;
-  add_common_options(app, common, {.sysfs = false});
+  add_common_options(app, common, {.sysfs = false, .catalog = false});
   app.get_option("--json")->description("Print the changes as JSON");
   app.add_option("OLD", old_path, "The tree before")
       ->required()

@@ -379,10 +379,10 @@ int run(const Options& options) {
 namespace pmucat::cli {
 namespace {
 
-// The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf] SPEC...`), which
-// parse without building the rest (parse_command_line_staged).
+// The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf|--json|--c]
+// [--pmu PMU] SPEC...`), which parse without building the rest (parse_command_line_staged).
 void add_everyday_options(CLI::App& app, Options& options) {
-  add_common_options(app, options.common);
+  add_common_options(app, options.common, {.catalog = false, .general = false});
   app.add_option("--pmu", options.pmu,
                  "PMU for bare terms and raw events (default: cpu, cpu_core, or the first PMU "
                  "with a cpus file); narrows bare event names")
@@ -400,6 +400,7 @@ void add_all_options(CLI::App& app, Options& options) {
   app.name("pmuencode");
   app.description("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.");
   add_everyday_options(app, options);
+  add_common_options(app, options.common, {.sysfs = false, .json = false});
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
   options.perf_semantics_flag.add_to(app);

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -250,7 +251,7 @@ struct StagedOptions {
 };
 
 void add_everyday(CLI::App& app, StagedOptions& options) {
-  app.add_option("--sysfs", options.sysfs);
+  app.add_option("--sysfs", options.sysfs)->envname("PMUCAT_TEST_STAGED_SYSFS");
   app.add_flag("--perf", options.perf);
   app.add_option("SPEC", options.specs);
 }
@@ -308,6 +309,14 @@ TEST(StagedParse, AnyOtherOptionIsParsedAgainByTheWholeApp) {
   EXPECT_EQ(outcome.options.for_tool, "stat");
   EXPECT_EQ(outcome.options.specs, std::vector<std::string>{"e"});
   EXPECT_EQ(outcome.options.sysfs, "tree");
+}
+
+TEST(StagedParse, OptionsReadFromTheEnvironmentAreEveryday) {
+  ::setenv("PMUCAT_TEST_STAGED_SYSFS", "from-env", 1);
+  const ParseOutcome outcome = parse_staged({"e"});
+  ::unsetenv("PMUCAT_TEST_STAGED_SYSFS");
+  EXPECT_EQ(outcome.status, std::nullopt);
+  EXPECT_EQ(outcome.options.sysfs, "from-env");
 }
 
 TEST(StagedParse, ErrorsComeFromTheWholeApp) {
