@@ -12,6 +12,7 @@ stale list costs speed, never correctness; --check tells when it has gone stale.
                                                 of the functions the everyday lines run
 """
 import argparse
+import bisect
 import os
 import re
 import subprocess
@@ -54,6 +55,69 @@ def defined_symbols(binary):
     return symbols
 
 
+def data_symbols(binary):
+    """(address, size, name) of the binary's data objects, sorted by address."""
+    out = subprocess.run(["nm", "-S", "--defined-only", binary], check=True, capture_output=True,
+                         text=True).stdout
+    symbols = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "dDbBrRvV" and int(parts[1], 16) > 0:
+            symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    symbols.sort()
+    return symbols
+
+
+def touched_data(binary, args, scratch):
+    """Data objects the run reads or writes, in the order it first touches them (lackey)."""
+    symbols = data_symbols(binary)
+    starts = [address for address, _, _ in symbols]
+    log = os.path.join(scratch, "lackey.log")
+    subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-file={log}", binary,
+                    *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=dict(os.environ, XDG_CACHE_HOME=scratch))
+    names = []
+    seen = set()
+    with open(log, encoding="ascii", errors="replace") as text:
+        for line in text:
+            if line[:2] not in (" L", " S", " M"):
+                continue
+            address = int(line[3:line.index(",")], 16)
+            index = bisect.bisect_right(starts, address) - 1
+            if index < 0:
+                continue
+            start, size, name = symbols[index]
+            if address < start + size and name not in seen:
+                seen.add(name)
+                names.append(name)
+    return names
+
+
+# glibc picks a string function's variant by the CPU at start (IRELATIVE resolvers, all run
+# before main); valgrind's CPU is not the real one, so each variant seen stands for its family.
+ISA_SUFFIX = re.compile(r"_(sse2|ssse3|sse4_[12]|avx|avx2|evex|avx512\w*|erms|rtm)(_\w+)?$")
+
+
+def variant_family(name, defined):
+    match = ISA_SUFFIX.search(name)
+    if not match:
+        return []
+    base = name[:match.start()]
+    return sorted(symbol for symbol in defined
+                  if symbol.startswith(base + "_") and ISA_SUFFIX.search(symbol)
+                  and symbol[:ISA_SUFFIX.search(symbol).start()] == base)
+
+
+# What runs before callgrind names anything, or under another name: the entry point, libc's
+# start, the IRELATIVE resolvers (one per string function, every one run at start).
+def start_up_functions(defined):
+    named = ["_start", "__libc_start_main_impl", "__libc_start_call_main", "_init",
+             "frame_dummy", "register_tm_clones", "deregister_tm_clones", "_dl_relocate_static_pie",
+             "apply_irel", "__libc_setup_tls", "_dl_non_dynamic_init"]
+    resolvers = sorted(symbol for symbol in defined if symbol.endswith("_ifunc"))
+    return [name for name in named if name in defined] + resolvers
+
+
 def executed_functions(binary, args):
     """Function symbols callgrind saw run, in the order its output first names them."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -76,13 +140,34 @@ def executed_functions(binary, args):
 def everyday_functions(build):
     order = []
     seen = set()
+
+    def add(names):
+        for name in names:
+            if name not in seen:
+                seen.add(name)
+                order.append(name)
+
     for tool, args in EVERYDAY_LINES:
         binary = tool_path(build, tool)
         defined = defined_symbols(binary)
+        add(start_up_functions(defined))
         for name in executed_functions(binary, args):
-            if name in defined and name not in seen:
-                seen.add(name)
-                order.append(name)
+            if name in defined:
+                add([name] + variant_family(name, defined))
+    return order
+
+
+def everyday_data(build):
+    """The data objects the everyday lines touch: their pages are written (copy on write) or
+    read once each, so together they fault a few pages instead of one per object."""
+    order = []
+    seen = set()
+    with tempfile.TemporaryDirectory() as scratch:
+        for tool, args in EVERYDAY_LINES:
+            for name in touched_data(tool_path(build, tool), args, scratch):
+                if name not in seen:
+                    seen.add(name)
+                    order.append(name)
     return order
 
 
@@ -103,11 +188,15 @@ def main():
 
     functions = everyday_functions(options.build)
     if options.write:
+        data = everyday_data(options.build)
         with open(ORDER_FILE + ".tmp", "w", encoding="utf-8") as out:
             out.write(HEADER)
             out.writelines(name + "\n" for name in functions)
+            out.write("# Data objects the same lines touch, in the order they first do (lackey).\n")
+            out.writelines(name + "\n" for name in data)
         os.replace(ORDER_FILE + ".tmp", ORDER_FILE)
-        print(f"link-order: {len(functions)} functions written to {ORDER_FILE}")
+        print(f"link-order: {len(functions)} functions and {len(data)} data objects written to "
+              f"{ORDER_FILE}")
         return 0
     listed = set(read_order_file())
     missing = [name for name in functions if name not in listed]

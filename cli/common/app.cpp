@@ -125,9 +125,4 @@ int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char
   return to_int(ExitCode::usage);
 }
 
-void write_stdout(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-}
-
 }  // namespace pmucat::cli

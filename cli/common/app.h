@@ -12,6 +12,7 @@
 #include "common/diagnostics.h"
 #include "common/exit_codes.h"
 #include "common/options.h"
+#include "common/output_buffer.h"
 
 namespace pmucat::cli {
 
@@ -80,8 +81,5 @@ ColorMode color_mode(const CommonOptions& options);
 // Runs a tool's body and makes sure the process never ends on an uncaught exception: anything
 // escaping `body` is reported as `tool: error: ...` on stderr and becomes exit status 2.
 int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept;
-
-// Writes `text` to stdout as is.
-void write_stdout(std::string_view text);
 
 }  // namespace pmucat::cli

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 
 namespace pmucat::cli {
 
@@ -42,6 +43,11 @@ void OutputBuffer::write_all(std::string_view rest) {
     }
     rest.remove_prefix(static_cast<std::size_t>(written));
   }
+}
+
+void write_stdout(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
 }
 
 }  // namespace pmucat::cli

@@ -34,4 +34,7 @@ class OutputBuffer {
   bool ok_ = true;
 };
 
+// Writes `text` to stdout as is (through stdio, flushed).
+void write_stdout(std::string_view text);
+
 }  // namespace pmucat::cli

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -336,7 +337,12 @@ int run(const Options& options) {
   const std::string for_tool =
       (options.explain || options.plan) && options.for_tool.empty() ? "stat" : options.for_tool;
   if (for_tool == "stat") encode_options.tool = Tool::stat;
-  encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
+  // Only a tracepoint (`system:event`, never without a ':') looks in tracefs; working out its
+  // root costs a raw event more than encoding it does.
+  if (std::any_of(options.arguments.begin(), options.arguments.end(),
+                  [](const std::string& spec) { return spec.find(':') != std::string::npos; })) {
+    encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
+  }
   EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
   if (!result.errors.empty()) return to_int(ExitCode::rejected);

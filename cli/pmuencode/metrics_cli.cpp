@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/app.h"
 #include "common/exit_codes.h"
 #include "common/json.h"
+#include "common/output_buffer.h"
 #include "pmuencode/output.h"
 
 namespace pmucat::cli {

@@ -151,5 +151,4 @@ std::string render_c_initializer(std::span<const EncodedEvent> events) {
   return out;
 }
 
-
 }  // namespace pmucat::cli

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
-#include "common/app.h"
 #include "common/exit_codes.h"
+#include "common/output_buffer.h"
 #include "pmucat/metrics.h"
 
 namespace pmucat::cli {

@@ -45,16 +45,22 @@ struct Diagnostic {
   friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 
+// The factories below are cold: a diagnostic is the rare path, and the attribute lets the
+// compiler move the code that builds one (message formatting included) out of the functions that
+// call them, so a run that reports nothing touches fewer pages (docs/performance.md, "One event
+// against a static C floor").
+
 // Builds a diagnostic for bytes [offset, offset+length) of `text`, computing line, column and the
 // source line. Offsets past the end are clamped (so a "missing X at end of input" points at EOF).
-Diagnostic make_diagnostic(Severity severity, std::string_view id, std::string_view file,
-                           std::string_view text, std::size_t offset, std::size_t length,
-                           std::string message);
+[[gnu::cold]] Diagnostic make_diagnostic(Severity severity, std::string_view id,
+                                         std::string_view file, std::string_view text,
+                                         std::size_t offset, std::size_t length,
+                                         std::string message);
 
 // Diagnostic with a file name only (for I/O errors, where there is no text to point into).
 // Its range has line 0 and column 0, which render() prints as `path: error: message`.
-Diagnostic make_file_diagnostic(Severity severity, std::string_view id, std::string_view file,
-                                std::string message);
+[[gnu::cold]] Diagnostic make_file_diagnostic(Severity severity, std::string_view id,
+                                              std::string_view file, std::string message);
 
 // Recomputes line, column and source line of `diagnostic` (and of its fix-it) from their byte
 // offsets, which must point into `whole_text`: for diagnostics from a parser that was given a

@@ -19,7 +19,9 @@ LoadedFormats load_formats(const std::string& pmu_dir) {
       loaded.diagnostics.push_back(std::move(directory.error().diagnostic));
     return loaded;
   }
-  for (DirEntry& entry : directory->list()) {
+  std::vector<DirEntry> entries = directory->list();
+  loaded.formats.reserve(entries.size());
+  for (DirEntry& entry : entries) {
     Format format;
     format.path = format_dir + "/" + entry.name;
     auto content = may_be_regular(entry.type)

@@ -17,20 +17,21 @@
 namespace pmucat::detail {
 namespace {
 
-ReadFailure io_failure(int error_number, std::string_view display_path, std::string_view what) {
+[[gnu::cold]] ReadFailure io_failure(int error_number, std::string_view display_path,
+                                     std::string_view what) {
   return ReadFailure{
       error_number,
       make_file_diagnostic(Severity::error, DiagId::file_unreadable, display_path,
                            fmt::format("cannot {}: {}", what, error_text(error_number)))};
 }
 
-ReadFailure not_regular(std::string_view kind, std::string_view display_path) {
+[[gnu::cold]] ReadFailure not_regular(std::string_view kind, std::string_view display_path) {
   return ReadFailure{0,
                      make_file_diagnostic(Severity::error, DiagId::file_not_regular, display_path,
                                           fmt::format("expected a regular file, found {}", kind))};
 }
 
-ReadFailure too_large(std::string_view display_path) {
+[[gnu::cold]] ReadFailure too_large(std::string_view display_path) {
   return ReadFailure{
       0, make_file_diagnostic(Severity::error, DiagId::file_too_large, display_path,
                               fmt::format("file is larger than {} bytes; sysfs attributes are "
@@ -79,7 +80,7 @@ int open_for_reading(int dir_fd, const std::string& name) {
   return raw_fd;
 }
 
-ReadFailure open_failure(int error_number, std::string_view display_path) {
+[[gnu::cold]] ReadFailure open_failure(int error_number, std::string_view display_path) {
   if (error_number == EISDIR) return not_regular("a directory", display_path);
   return io_failure(error_number, display_path, "open file");
 }
