@@ -64,7 +64,9 @@ for tool in pmuls pmuencode pmucheck pmudiff pmusnap pmumetric pmudata; do
 done
 pmuls --sysfs "$tree" --pmu cpu >/dev/null || fail "pmuls"
 # A JSON event name: the tables of pmucat-events, found from /usr/bin.
-pmuencode --sysfs "$tree" --cpuid GenuineIntel-6-AD-1 inst_retired.any | grep -q 'config' ||
+# grep -q on a here-string, not a pipe: grep stopping at the first match would end the writer with
+# SIGPIPE, which pipefail turns into a failure whenever the writer had more to write.
+grep -q 'config' <<<"$(pmuencode --sysfs "$tree" --cpuid GenuineIntel-6-AD-1 inst_retired.any)" ||
   fail "pmuencode of inst_retired.any (pmucat-events' tables)"
 pmucheck --sysfs "$tree" >/dev/null || fail "pmucheck"
 pmudiff "$tree" "$tree" >/dev/null || fail "pmudiff"
@@ -84,7 +86,8 @@ done
 g++ -std=c++20 examples/components/core.cpp -o cons-pc $(pkg-config --cflags --libs pmucat-core) ||
   fail "pkg-config consumer"
 gcc -std=gnu11 examples/c/count_tsc.c -o cons-c -lpmucat || fail "C consumer of libpmucat.so"
-ldd cons-c | grep -Eq 'libpmucat.so.0.1 => (/usr)?/lib/' || fail "cons-c does not load /usr's library"
+grep -Eq 'libpmucat.so.0.1 => (/usr)?/lib/' <<<"$(ldd cons-c)" ||
+  fail "cons-c does not load /usr's library"
 status=0
 ./cons-c >/dev/null 2>&1 || status=$?
 [[ $status == 0 || $status == 77 ]] || fail "the C consumer exited $status"

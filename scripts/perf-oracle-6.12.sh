@@ -14,8 +14,8 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 want_version=6.12
 
 # A binary of an older checkout of this script (built without libtraceevent) is rebuilt.
-if [ -x "$out/perf" ] && "$out/perf" --version 2>/dev/null | grep -q "^perf version $want_version" &&
-  "$out/perf" version --build-options 2>/dev/null | grep -q "libtraceevent: \[ on"; then
+if [ -x "$out/perf" ] && grep -q "^perf version $want_version" <<<"$("$out/perf" --version 2>/dev/null)" &&
+  grep -q "libtraceevent: \[ on" <<<"$("$out/perf" version --build-options 2>/dev/null)"; then
   echo "$out/perf"
   exit 0
 fi
