@@ -38,7 +38,7 @@ packages=(
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   linux-source-6.1 linux-source-6.12 flex bison libelf-dev libtraceevent-dev xz-utils
-  dpkg-dev go-md2man lintian man-db lld
+  dpkg-dev go-md2man lintian man-db lld git
 )
 
 install_missing() {
