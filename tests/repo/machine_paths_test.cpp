@@ -1,6 +1,7 @@
 // Docs and scripts name repository paths (and `../shared/...` for the shared data beside the
 // checkout), never a path that exists on one machine only.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -88,8 +89,12 @@ TEST(RepoPaths, NoFileInTheKernelCatalogLayoutIsTracked) {
       found.push_back(path);
     }
   }
-  pclose(pipe);
-  ASSERT_FALSE(tracked.empty()) << "git ls-files listed nothing";
+  const int status = pclose(pipe);
+  const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  ASSERT_FALSE(tracked.empty()) << command << " listed nothing, exit status " << exit_status
+                                << (exit_status == 127 ? ": git is not installed (scripts/dev.sh "
+                                                         "installs it)"
+                                                       : "");
   std::ostringstream report;
   for (const std::string& path : found) report << path << '\n';
   EXPECT_TRUE(found.empty()) << "generate these at build time instead:\n" << report.str();
