@@ -155,7 +155,11 @@ class Pmu {
 
   // Naturally sorted by name (f1, f2, f10); reads format/ (one listing + each file).
   std::span<const Format> formats() const;
-  const Format* find_format(std::string_view name) const;  // exact, case-sensitive
+  // Exact, case-sensitive. Before formats() has run this reads format/<name> alone (no
+  // listing), up to a few names per PMU; a file the listing would report a problem with (or a
+  // ninth name) reads the listing, so the answer is the same either way. The pointer stays
+  // valid for the PMU's lifetime, but one read alone is not an element of formats().
+  const Format* find_format(std::string_view name) const;
 
   std::span<const Event> events() const;  // reads events/ once, with metadata files
   // Case-insensitive lookup; the exact spelling wins, then the all-lower, then the all-upper one,

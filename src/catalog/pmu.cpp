@@ -36,12 +36,16 @@ std::string ascii_upper(std::string_view text) {
   return result;
 }
 
-// A name a direct open can answer for exactly as the listing would: one that could be a directory
-// entry (no '/' or NUL, at most NAME_MAX bytes) and is not a metadata file.
-bool probeable_event_name(std::string_view name) {
+// A name that could be a directory entry: no '/' or NUL, at most NAME_MAX bytes, not . or ..
+bool possible_entry_name(std::string_view name) {
   return !name.empty() && name.size() <= NAME_MAX && name != "." && name != ".." &&
-         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos &&
-         metadata_suffix(name) == MetadataSuffix::none;
+         name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
+}
+
+// An event name a direct open can answer for exactly as the listing would: a possible entry
+// that is not a metadata file.
+bool probeable_event_name(std::string_view name) {
+  return possible_entry_name(name) && metadata_suffix(name) == MetadataSuffix::none;
 }
 
 // One lazily computed part: `load` runs at most once, readers after it see the result.
@@ -221,6 +225,13 @@ struct Pmu::State {
     const detail::LoadedAttributes* listed = attributes.peek();
     return listed != nullptr && !(listed->*may_have);
   }
+  // Fields read one by one by find_format() before formats() ran (nullptr: certainly absent);
+  // node-based so that pointers handed out stay valid. Past kProbedFormats names the listing,
+  // read once, costs less than a probe per name.
+  mutable std::mutex format_probe_mutex;
+  mutable std::map<std::string, std::unique_ptr<Format>, std::less<>> probed_formats;
+  static constexpr std::size_t kProbedFormats = 8;
+
   const FormatList& load_formats() const {
     return formats.get([&] {
       if (listed_without(&detail::LoadedAttributes::may_have_formats)) return FormatList{};
@@ -421,12 +432,42 @@ std::span<const Format> Pmu::formats() const {
   return state_->load_formats().formats;
 }
 
-const Format* Pmu::find_format(std::string_view name) const {
-  std::span<const Format> formats = this->formats();
+namespace {
+
+const Format* find_listed_format(std::span<const Format> formats, std::string_view name) {
   auto found = std::lower_bound(
       formats.begin(), formats.end(), name,
       [](const Format& format, std::string_view key) { return natural_less(format.name, key); });
   return found != formats.end() && found->name == name ? &*found : nullptr;
+}
+
+}  // namespace
+
+const Format* Pmu::find_format(std::string_view name) const {
+  // Before format/ is listed, a field is read by its own path: an encode names a few of a PMU's
+  // fields, and reading only those spares the listing and the other files. The listing, once
+  // read, answers (so formats() and find_format() hand out the same pointers from then on).
+  if (const FormatList* listed = state_->formats.peek()) {
+    return find_listed_format(listed->formats, name);
+  }
+  if (!state_->dir.empty()) {
+    if (!possible_entry_name(name)) return nullptr;  // no directory entry is named so
+    std::lock_guard lock(state_->format_probe_mutex);
+    auto& probed = state_->probed_formats;
+    if (auto found = probed.find(name); found != probed.end()) return found->second.get();
+    if (probed.size() < State::kProbedFormats) {
+      detail::ProbedFormat read = detail::probe_format(state_->dir, name);
+      if (read.outcome == detail::ProbedFormat::Outcome::absent) {
+        probed.emplace(std::string(name), nullptr);
+        return nullptr;
+      }
+      if (read.outcome == detail::ProbedFormat::Outcome::found) {
+        auto format = std::make_unique<Format>(std::move(read.format));
+        return probed.emplace(std::string(name), std::move(format)).first->second.get();
+      }
+    }
+  }
+  return find_listed_format(this->formats(), name);
 }
 
 std::span<const Event> Pmu::events() const {
@@ -500,6 +541,11 @@ std::vector<Diagnostic> Pmu::diagnostics() const {
     result.insert(result.end(), formats->diagnostics.begin(), formats->diagnostics.end());
     for (const Format& format : formats->formats) {
       result.insert(result.end(), format.spec.lints.begin(), format.spec.lints.end());
+    }
+  } else {
+    std::lock_guard lock(state_->format_probe_mutex);
+    for (const auto& [name, format] : state_->probed_formats) {
+      if (format) result.insert(result.end(), format->spec.lints.begin(), format->spec.lints.end());
     }
   }
   auto add_event = [&](const Event& event) {

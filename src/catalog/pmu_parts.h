@@ -52,6 +52,21 @@ struct LoadedFormats {
 // Every file of format/; an unreadable or unparsable one is still listed, with an empty spec.
 LoadedFormats load_formats(const std::string& pmu_dir);
 
+// One field read by its path, format/<name>, without listing format/: what an encode that names
+// a few fields needs. `name` must be a possible directory entry (no '/' or NUL, not "." or
+// ".."). Anything the listing would report (an unreadable, unparsable or non-regular file, a
+// dangling link) is `ask_listing`, so the caller answers from load_formats() and reports it.
+struct ProbedFormat {
+  enum class Outcome : std::uint8_t {
+    found,       // `format` is the listing's entry of that name, read and parsed the same way
+    absent,      // nothing of that name in format/ (or no format/): the listing lacks it too
+    ask_listing  // only the listing can answer as it would
+  };
+  Outcome outcome = Outcome::ask_listing;
+  Format format;
+};
+ProbedFormat probe_format(const std::string& pmu_dir, std::string_view name);
+
 struct LoadedEvents {
   std::vector<Event> events;            // sorted by name, metadata attached
   std::vector<Diagnostic> diagnostics;  // directory problems and orphan metadata files

@@ -19,11 +19,9 @@ namespace pmucat {
 namespace {
 
 // Formats in decode order: config word, lowest bit, name. Unusable fields are left out.
-std::vector<const Format*> decode_order(const Pmu& pmu) {
-  std::vector<const Format*> formats;
-  for (const Format& format : pmu.formats()) {
-    if (format.spec.word_supported() && format.spec.mask != 0) formats.push_back(&format);
-  }
+std::vector<const Format*> sorted_for_decoding(std::vector<const Format*> formats) {
+  std::erase_if(formats,
+                [](const Format* f) { return !f->spec.word_supported() || f->spec.mask == 0; });
   std::sort(formats.begin(), formats.end(), [](const Format* a, const Format* b) {
     const auto key = [](const Format* f) {
       return std::tuple(f->spec.word, std::countr_zero(f->spec.mask));
@@ -32,6 +30,32 @@ std::vector<const Format*> decode_order(const Pmu& pmu) {
     return a->name < b->name;
   });
   return formats;
+}
+
+std::vector<const Format*> decode_order(const Pmu& pmu) {
+  std::vector<const Format*> formats;
+  for (const Format& format : pmu.formats()) formats.push_back(&format);
+  return sorted_for_decoding(std::move(formats));
+}
+
+// The same for the formats a spec used, each once (a field given twice is the same pointer).
+std::vector<const Format*> decode_order(std::span<const Format* const> formats) {
+  std::vector<const Format*> sorted =
+      sorted_for_decoding(std::vector<const Format*>(formats.begin(), formats.end()));
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+// True when every bit set in `config` lies in a usable field of `formats`.
+bool covers(std::span<const Format* const> formats, const std::array<std::uint64_t, 4>& config) {
+  std::array<std::uint64_t, 4> covered{};
+  for (const Format* format : formats) {
+    if (format->spec.word_supported()) covered[format->spec.word] |= format->spec.mask;
+  }
+  for (unsigned w = 0; w < kConfigWords; ++w) {
+    if ((config[w] & ~covered[w]) != 0) return false;
+  }
+  return true;
 }
 
 // An event's own encoding: its config words and the bits its `?` parameters own.
@@ -100,23 +124,31 @@ bool matches(const EventWords& event, const std::array<std::uint64_t, 4>& config
 namespace encode_detail {
 
 Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
-                          std::span<const Format* const> preferred) {
-  const std::vector<const Format*> order = decode_order(pmu);
-  // Preferred formats claim their bits first; the terms are still listed in decode order.
-  std::vector<const Format*> claim_order;
-  for (const Format* format : order) {
-    if (std::find(preferred.begin(), preferred.end(), format) != preferred.end()) {
-      claim_order.push_back(format);
-    }
-  }
-  for (const Format* format : order) {
-    if (std::find(claim_order.begin(), claim_order.end(), format) == claim_order.end()) {
-      claim_order.push_back(format);
-    }
-  }
+                          std::span<const Format* const> preferred,
+                          bool only_preferred_when_covered) {
   // On a PMU with a default config an absent field would re-encode as its default: a field the
   // default sets but `config` leaves zero is printed as `name=0x0`.
   const auto defaults = pmu_default_config(pmu);
+  // Preferred formats claim their bits first; the terms are still listed in decode order. When
+  // they cover every set bit, the other formats claim nothing and print nothing (and, without a
+  // default config, no zero either): the preferred ones alone give the answer, and the PMU's
+  // other format files need not be read. Compared by name: a format read on its own
+  // (Pmu::find_format before formats()) is not in the listing's array.
+  const auto is_preferred = [&](const Format* format) {
+    return std::any_of(preferred.begin(), preferred.end(),
+                       [&](const Format* p) { return p->name == format->name; });
+  };
+  const std::vector<const Format*> order =
+      only_preferred_when_covered && !defaults && covers(preferred, config)
+          ? decode_order(preferred)
+          : decode_order(pmu);
+  std::vector<const Format*> claim_order;
+  for (const Format* format : order) {
+    if (is_preferred(format)) claim_order.push_back(format);
+  }
+  for (const Format* format : order) {
+    if (!is_preferred(format)) claim_order.push_back(format);
+  }
   std::array<std::uint64_t, 4> claimed{};
   std::vector<std::pair<const Format*, std::uint64_t>> found;
   std::vector<const Format*> explicit_zero;

@@ -220,6 +220,112 @@ TEST(Laziness, MixedCaseNameNeedsTheListing) {
   EXPECT_EQ(pmu->find_event("MIXED_case"), event);
 }
 
+// An encode names a few fields: find_format reads those files alone. A field file the listing
+// would report (a FIFO here) is then never touched, and no diagnostic mentions it until
+// formats() lists the directory.
+TEST(Laziness, FindFormatReadsOnlyTheNamedField) {
+  TempTree tree;
+  write_pmu(tree, "pmu_a", 10);
+  tree.write("devices/pmu_a/format/umask", "config:8-15\n");
+  tree.fifo("devices/pmu_a/format/stuck");
+  DirectoryReads reads(tree.path("devices/pmu_a/format").string());
+  ASSERT_TRUE(reads.watching());
+  auto catalog = Catalog::open(tree.path("devices"));
+  const Pmu* pmu = catalog->find_pmu("pmu_a");
+  const Format* umask = pmu->find_format("umask");
+  ASSERT_NE(umask, nullptr);
+  EXPECT_EQ(umask->spec.mask, 0xff00u);
+  EXPECT_EQ(umask->path, tree.path("devices/pmu_a/format/umask").string());
+  EXPECT_EQ(pmu->find_format("absent"), nullptr);
+  EXPECT_EQ(pmu->find_format("umask"), umask);  // answered again from what was read
+  EXPECT_EQ(reads.count(), 0);                  // format/ was not listed
+  EXPECT_TRUE(pmu->diagnostics().empty());
+  // The listing, once read, answers, with the FIFO reported and listed as an unusable field.
+  ASSERT_EQ(pmu->formats().size(), 3u);
+  EXPECT_GT(reads.count(), 0);
+  const Format* listed = pmu->find_format("umask");
+  EXPECT_EQ(listed, &pmu->formats()[2]);
+  EXPECT_EQ(listed->spec, umask->spec);
+  EXPECT_EQ(umask->spec.mask, 0xff00u);  // the one read alone stays valid
+  ASSERT_NE(pmu->find_format("stuck"), nullptr);
+  EXPECT_EQ(pmu->find_format("stuck")->spec.mask, 0u);
+  ASSERT_EQ(pmu->diagnostics().size(), 1u);
+}
+
+// Whatever format/ holds under a name, find_format answers as the listing does: a field read
+// alone equals the listed one, and a file the listing reports a problem with is answered (and
+// reported) by the listing.
+TEST(Laziness, FindFormatAnswersAsTheListingDoes) {
+  TempTree tree;
+  write_pmu(tree, "pmu_a", 10);
+  tree.write("devices/pmu_a/format/two_terms", "config:0-3 config1:4-7\n");
+  tree.write("devices/pmu_a/format/unparsable", "confg:0-3\n");
+  tree.write("devices/pmu_a/format/no_newline", "config1:0-63");
+  tree.write("devices/pmu_a/format/config4_word", "config4:0-7\n");
+  tree.symlink("event", "devices/pmu_a/format/linked");
+  tree.symlink("nowhere", "devices/pmu_a/format/dangling");
+  tree.symlink("looped", "devices/pmu_a/format/looped");
+  tree.mkdir("devices/pmu_a/format/subdir");
+  tree.fifo("devices/pmu_a/format/fifo");
+  write_pmu(tree, "pmu_b", 11);
+  tree.remove("devices/pmu_b/format");
+  tree.write("devices/pmu_b/format", "not a directory\n");
+  write_pmu(tree, "pmu_c", 12);
+  tree.remove("devices/pmu_c/format");
+  const std::vector<std::string> names = {
+      "event",  "two_terms", "unparsable", "no_newline", "config4_word",
+      "linked", "dangling",  "looped",     "subdir",     "fifo",
+      "absent", "a/b",       "..",         "",           std::string(300, 'x')};
+  for (const char* pmu_name : {"pmu_a", "pmu_b", "pmu_c"}) {
+    auto listed_catalog = Catalog::open(tree.path("devices"));
+    const Pmu* listed = listed_catalog->find_pmu(pmu_name);
+    ASSERT_NE(listed, nullptr);
+    (void)listed->formats();
+    for (const std::string& name : names) {
+      SCOPED_TRACE(fmt::format("{}: '{}'", pmu_name, name));
+      auto catalog = Catalog::open(tree.path("devices"));
+      const Pmu* pmu = catalog->find_pmu(pmu_name);
+      const Format* alone = pmu->find_format(name);
+      const Format* expected = listed->find_format(name);
+      ASSERT_EQ(alone == nullptr, expected == nullptr);
+      if (expected == nullptr) continue;
+      EXPECT_EQ(alone->name, expected->name);
+      EXPECT_EQ(alone->path, expected->path);
+      EXPECT_EQ(alone->text, expected->text);
+      EXPECT_EQ(alone->spec, expected->spec);
+      EXPECT_EQ(alone->last_term, expected->last_term);
+      // A problem with the file is reported exactly as the listing reports it.
+      std::vector<std::string> reported;
+      for (const Diagnostic& d : pmu->diagnostics()) reported.push_back(d.message);
+      std::vector<std::string> about_it;
+      for (const Diagnostic& d : listed->diagnostics()) {
+        if (d.range.file == expected->path) about_it.push_back(d.message);
+      }
+      for (const std::string& message : about_it)
+        EXPECT_THAT(reported, ::testing::Contains(message));
+    }
+  }
+}
+
+// Past a few names on one PMU, the listing (read once) answers instead of a probe per name.
+TEST(Laziness, FindFormatListsAfterAFewNames) {
+  TempTree tree;
+  write_pmu(tree, "pmu_a", 10);
+  for (int i = 0; i < 12; ++i) {
+    tree.write(fmt::format("devices/pmu_a/format/f{}", i), fmt::format("config:{}\n", i));
+  }
+  DirectoryReads reads(tree.path("devices/pmu_a/format").string());
+  ASSERT_TRUE(reads.watching());
+  auto catalog = Catalog::open(tree.path("devices"));
+  const Pmu* pmu = catalog->find_pmu("pmu_a");
+  for (int i = 0; i < 8; ++i) ASSERT_NE(pmu->find_format(fmt::format("f{}", i)), nullptr);
+  EXPECT_EQ(reads.count(), 0);
+  const Format* ninth = pmu->find_format("f8");
+  ASSERT_NE(ninth, nullptr);
+  EXPECT_GT(reads.count(), 0);
+  EXPECT_EQ(ninth, &pmu->formats()[9]);  // natural order: event, f0, f1, ..., f8
+}
+
 TEST(ThreadSafety, ManyThreadsShareOneCatalog) {
   TempTree tree;
   constexpr int kPmus = 8;

@@ -1,5 +1,6 @@
-// RapidCheck properties over random PMUs: random (non-contiguous) format bit sets spread over
-// config..config3 and random values.
+// Internal unit test of src/encode/decode_internal.h (decode_preferring's shortcut), beside
+// RapidCheck properties of the public API over random PMUs: random (non-contiguous) format bit
+// sets spread over config..config3 and random values.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -7,6 +8,7 @@
 #include <bit>
 #include <map>
 
+#include "encode/decode_internal.h"
 #include "pmucat/decode.h"
 #include "pmucat/encode.h"
 #include "pmucat/format.h"
@@ -228,6 +230,35 @@ RC_GTEST_PROP(EncodeProperties, PerfStringReEncodesToTheSameAttr, ()) {
     RC_ASSERT(again->size() == 1u);
     RC_ASSERT(again->front().attr == first->front().attr);
     RC_ASSERT(again->front().perf_string == printed);
+  }
+}
+
+// perf_string decodes with the formats a spec used alone when they cover every set bit, so an
+// encode reads no other format file: the answer is the one decoding with every format gives.
+RC_GTEST_PROP(EncodeProperties, UsedFormatsAloneDecodeAsAllFormatsDo, ()) {
+  const auto fields = *any_fields();
+  const Pmu pmu = pmu_with(fields);
+  std::vector<const Format*> used;
+  std::array<std::uint64_t, 4> covered{};
+  for (const Format& format : pmu.formats()) {
+    if (!*rc::gen::arbitrary<bool>()) continue;
+    const std::size_t times = *rc::gen::inRange<std::size_t>(1, 3);  // a field given twice
+    for (std::size_t i = 0; i < times; ++i) used.push_back(&format);
+    covered[format.spec.word] |= format.spec.mask;
+  }
+  std::array<std::uint64_t, 4> config{};
+  for (unsigned w = 0; w < kConfigWords; ++w) {
+    config[w] = *rc::gen::arbitrary<std::uint64_t>() & covered[w];
+    if (*rc::gen::inRange(0, 8) == 0) config[w] |= *rc::gen::arbitrary<std::uint64_t>();
+  }
+  const auto alone = encode_detail::decode_preferring(pmu, config, used);
+  const auto all = encode_detail::decode_preferring(pmu, config, used, false);
+  RC_ASSERT(alone.terms_string == all.terms_string);
+  RC_ASSERT(alone.residue == all.residue);
+  RC_ASSERT(alone.terms.size() == all.terms.size());
+  for (std::size_t i = 0; i < all.terms.size(); ++i) {
+    RC_ASSERT(alone.terms[i].name == all.terms[i].name);
+    RC_ASSERT(alone.terms[i].value == all.terms[i].value);
   }
 }
 
