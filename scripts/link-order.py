@@ -56,13 +56,14 @@ def defined_symbols(binary):
 
 
 def data_symbols(binary):
-    """(address, size, name) of the binary's data objects, sorted by address."""
+    """(address, size, name) of the binary's data objects, sorted by address: global, local and
+    GNU-unique ones ('u': template statics such as the locale facets' ids, written at start)."""
     out = subprocess.run(["nm", "-S", "--defined-only", binary], check=True, capture_output=True,
                          text=True).stdout
     symbols = []
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[2] in "dDbBrRvV" and int(parts[1], 16) > 0:
+        if len(parts) == 4 and parts[2] in "dDbBrRuvV" and int(parts[1], 16) > 0:
             symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
     symbols.sort()
     return symbols

@@ -27,10 +27,7 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   const std::filesystem::path devices = tree->catalog.devices_dir();
   VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
   if (vendor.events_dir.empty()) return tree;
-  // Reopening the devices folder found above costs a few system calls and reads nothing else.
-  auto with_vendor = Catalog::open(devices, std::move(vendor));
-  if (!with_vendor) return unexpected(std::move(with_vendor.error()));
-  tree->catalog = std::move(*with_vendor);
+  tree->catalog = std::move(tree->catalog).with_vendor(std::move(vendor));
   return tree;
 }
 

@@ -1,7 +1,9 @@
 #include "common/vendor.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdlib>
 #include <system_error>
 
@@ -22,9 +24,22 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
   return value;
 }
 
-bool holds_catalog(const std::filesystem::path& dir) {
-  std::error_code error;
-  return std::filesystem::is_directory(dir, error);
+// Plain stat() and strings rather than std::filesystem: this runs on every tool start, where
+// splitting paths into components cost twenty allocations (fresh heap pages for a short run).
+bool holds_catalog(const std::string& dir) {
+  struct stat status {};
+  return ::stat(dir.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
+}
+
+// The directory holding the running executable ("" when /proc is not there).
+std::string executable_dir() {
+  char buffer[PATH_MAX];
+  const ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer);
+  if (length <= 0 || static_cast<std::size_t>(length) >= sizeof buffer) return {};
+  const std::string_view path(buffer, static_cast<std::size_t>(length));
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return {};
+  return std::string(path.substr(0, slash == 0 ? 1 : slash));
 }
 
 // The index of `tables` installed with the tools, else the one the build generated (a tool run
@@ -36,11 +51,10 @@ std::optional<std::string> installed_events_dir(std::optional<PerfVersion> table
   const std::string from_bin =
       want_6_1 ? PMUCAT_EVENTS_DIR_FROM_BIN_6_1 : PMUCAT_EVENTS_DIR_FROM_BIN;
   const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
-  std::error_code error;
-  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const std::filesystem::path installed = executable.parent_path() / from_bin;
-    if (holds_catalog(installed)) return installed.lexically_normal().string();
+  if (const std::string bin = executable_dir(); !bin.empty()) {
+    const std::string installed = bin + "/" + from_bin;
+    if (holds_catalog(installed))
+      return std::filesystem::path(installed).lexically_normal().string();
   }
   if (!built.empty() && holds_catalog(built)) return built;
   return std::nullopt;
@@ -54,6 +68,8 @@ bool is_live(const std::filesystem::path& tree_dir) {
 // The sysfs root above a devices folder (`<root>/bus/event_source/devices`) when it describes
 // arm64 CPUs: one stat of cpu0's MIDR decides, so other trees pay a single failed call.
 std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path& tree_dir) {
+  // The lexical form below has an event_source component only if the text has the word.
+  if (tree_dir.native().find("event_source") == std::string::npos) return std::nullopt;
   const std::filesystem::path devices = tree_dir.lexically_normal();
   std::filesystem::path root = devices.parent_path();
   if (devices.filename() != "devices" || root.filename() != "event_source") return std::nullopt;

@@ -241,6 +241,11 @@ class Catalog {
   // PMUs perf attaches them to. The JSON files are read on first need (an event lookup by a name
   // sysfs lacks, or a listing); their problems are in vendor_diagnostics().
   static Expected<Catalog> open(const std::filesystem::path& dir, VendorOptions vendor);
+  // This catalog with the vendor events `vendor` selects merged in, as open(dir, vendor) would
+  // have opened it, without opening the tree again: for a caller whose choice of model depends
+  // on the tree it found (a capture's manifest, whether it is the live one). Meant for a catalog
+  // none of whose PMUs was used yet; a PMU found before gets the vendor events from then on.
+  Catalog with_vendor(VendorOptions vendor) &&;
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();
   // A catalog of in-memory PMUs (tests, perf.data readers).

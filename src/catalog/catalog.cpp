@@ -258,9 +258,20 @@ std::shared_ptr<const detail::VendorCatalogs> make_vendor(const VendorOptions& o
 Expected<Catalog> Catalog::open(const std::filesystem::path& dir, VendorOptions vendor) {
   auto catalog = open(dir);
   if (!catalog) return catalog;
-  catalog->state_->vendor = make_vendor(vendor);
-  catalog->state_->vendor_options = std::move(vendor);
-  return catalog;
+  return std::move(*catalog).with_vendor(std::move(vendor));
+}
+
+Catalog Catalog::with_vendor(VendorOptions vendor) && {
+  state_->vendor = make_vendor(vendor);
+  state_->vendor_options = std::move(vendor);
+  if (state_->vendor) {
+    std::lock_guard lock(state_->probe_mutex);
+    for (auto& [name, pmu] : state_->probed) attach(*pmu, state_->vendor);
+    if (state_->listed.load(std::memory_order_acquire)) {
+      for (Pmu& pmu : state_->listing.pmus) attach(pmu, state_->vendor);
+    }
+  }
+  return std::move(*this);
 }
 
 Expected<Catalog> Catalog::open_default() {

@@ -41,10 +41,12 @@ namespace {
 
 // Reads until EOF or until more than kMaxSysfsFileSize bytes arrived. A read that returns less
 // than it was asked for has reached the end of a regular file (sysfs hands over the whole
-// attribute at once), so the usual small file costs a single read().
+// attribute at once), so the usual small file costs a single read(). The buffer is smaller than
+// a page: event, format and type files are tens of bytes, a longer one costs another read(),
+// and a shallower stack is fewer fresh pages for a process that reads a few files and exits.
 Expected<std::string, ReadFailure> read_all(int fd, std::string_view display_path) {
   std::string text;
-  char buffer[4096];
+  char buffer[1024];
   for (;;) {
     ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got < 0) {

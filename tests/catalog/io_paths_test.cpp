@@ -130,8 +130,9 @@ TEST(ListedMetadata, SymlinkedMetadataIsCheckedBeforeReading) {
 TEST(ShortReads, FilesAroundTheReadSizeAreReadWhole) {
   TempTree tree;
   tree.write("devices/box/type", "7\n");
-  // One read() takes 4096 bytes: files just below, at and above it, and several reads long.
-  for (std::size_t size : {4095u, 4096u, 4097u, 8192u, 12289u}) {
+  // One read() takes 1024 bytes: files just below, at and above it, several reads long, and
+  // around a page (what sysfs hands over at once).
+  for (std::size_t size : {1023u, 1024u, 1025u, 3072u, 4095u, 4096u, 4097u, 8192u, 12289u}) {
     std::string text = "event=0x1,umask=0x2";
     text += std::string(size - text.size() - 1, ' ');
     text += '\n';
@@ -142,13 +143,21 @@ TEST(ShortReads, FilesAroundTheReadSizeAreReadWhole) {
   }
   Catalog catalog = open_tree(tree);
   const Pmu* box = catalog.find_pmu("box");
-  ASSERT_EQ(box->events().size(), 5u);
+  ASSERT_EQ(box->events().size(), 9u);
   for (const Event& event : box->events()) {
     EXPECT_EQ(event.text.size(), std::stoul(event.name.substr(1))) << event.name;
   }
-  ASSERT_EQ(box->formats().size(), 5u);
+  ASSERT_EQ(box->formats().size(), 9u);
   for (const Format& format : box->formats()) {
     EXPECT_EQ(format.text.size(), std::stoul(format.name.substr(1))) << format.name;
+  }
+  // The same files read one by one (Pmu::find_format before the listing).
+  Catalog again = open_tree(tree);
+  for (std::size_t size : {1025u, 4097u, 12289u}) {
+    const Format* format = again.find_pmu("box")->find_format("f" + std::to_string(size));
+    ASSERT_NE(format, nullptr);
+    EXPECT_EQ(format->text.size(), size);
+    EXPECT_EQ(format->spec.mask, 0xffu);
   }
 }
 

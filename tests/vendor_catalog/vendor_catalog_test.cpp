@@ -207,6 +207,37 @@ TEST(VendorCatalog, LookupBeforeAndAfterTheListingAgree) {
   }
 }
 
+// with_vendor on an opened catalog gives what open(dir, vendor) gives, also to a PMU found
+// before it was called and to a listing read before.
+TEST(VendorCatalog, WithVendorIsOpeningWithTheVendor) {
+  Fixture f;
+  const VendorOptions vendor{f.tree.path("events"), "GenuineIntel-6-8F-8"};
+  Catalog opened = f.open();
+  Catalog plain = std::move(Catalog::open(f.tree.path("devices")).value());
+  const Pmu* found_first = plain.find_pmu("uncore_cha_1");
+  ASSERT_NE(found_first, nullptr);
+  Catalog attached = std::move(plain).with_vendor(vendor);
+  Catalog listed = std::move(Catalog::open(f.tree.path("devices")).value());
+  ASSERT_FALSE(listed.pmus().empty());
+  Catalog listed_attached = std::move(listed).with_vendor(vendor);
+  for (const Catalog* catalog : {&attached, &listed_attached}) {
+    ASSERT_NE(catalog->vendor_model(), nullptr);
+    for (const char* pmu : {"cpu", "uncore_cha_0", "uncore_cha_1"}) {
+      for (const char* name :
+           {"cycles", "inst_retired.any", "unc_cha_tor_inserts.ia_miss", "nope"}) {
+        SCOPED_TRACE(std::string(pmu) + " " + name);
+        const Event* want = opened.find_pmu(pmu)->find_event(name);
+        const Event* got = catalog->find_pmu(pmu)->find_event(name);
+        ASSERT_EQ(want == nullptr, got == nullptr);
+        if (want == nullptr) continue;
+        EXPECT_EQ(got->source, want->source);
+        EXPECT_EQ(got->text, want->text);
+      }
+    }
+  }
+  EXPECT_EQ(attached.find_pmu("uncore_cha_1"), found_first);
+}
+
 TEST(VendorCatalog, ListingHoldsSysfsAndJsonEventsOnce) {
   Fixture f;
   Catalog catalog = f.open();
