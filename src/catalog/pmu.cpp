@@ -452,6 +452,8 @@ const Format* Pmu::find_format(std::string_view name) const {
   }
   if (!state_->dir.empty()) {
     if (!possible_entry_name(name)) return nullptr;  // no directory entry is named so
+    // The PMU directory's listing (read for the attributes) shows there is no format/.
+    if (state_->listed_without(&detail::LoadedAttributes::may_have_formats)) return nullptr;
     std::lock_guard lock(state_->format_probe_mutex);
     auto& probed = state_->probed_formats;
     if (auto found = probed.find(name); found != probed.end()) return found->second.get();

@@ -307,6 +307,20 @@ TEST(Laziness, FindFormatAnswersAsTheListingDoes) {
   }
 }
 
+// A PMU whose directory listing (read with its attributes) shows no format/ has no field, without
+// a failing open.
+TEST(Laziness, FindFormatAfterAListingWithoutFormatDir) {
+  TempTree tree;
+  write_pmu(tree, "pmu_a", 10);
+  tree.remove("devices/pmu_a/format");
+  auto catalog = Catalog::open(tree.path("devices"));
+  const Pmu* pmu = catalog->find_pmu("pmu_a");
+  EXPECT_EQ(pmu->attributes().type, 10u);
+  tree.write("devices/pmu_a/format/event", "config:0-7\n");  // after the listing: not seen
+  EXPECT_EQ(pmu->find_format("event"), nullptr);
+  EXPECT_TRUE(pmu->formats().empty());
+}
+
 // Past a few names on one PMU, the listing (read once) answers instead of a probe per name.
 TEST(Laziness, FindFormatListsAfterAFewNames) {
   TempTree tree;
