@@ -38,11 +38,14 @@ std::vector<const Format*> decode_order(const Pmu& pmu) {
   return sorted_for_decoding(std::move(formats));
 }
 
-// The same for the formats a spec used, each once (a field given twice is the same pointer).
+// The same for the formats a spec used, each name once (a field given twice sorts next to
+// itself), as decode_preferring tells them apart by name.
 std::vector<const Format*> decode_order(std::span<const Format* const> formats) {
   std::vector<const Format*> sorted =
       sorted_for_decoding(std::vector<const Format*>(formats.begin(), formats.end()));
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end(),
+                           [](const Format* a, const Format* b) { return a->name == b->name; }),
+               sorted.end());
   return sorted;
 }
 

@@ -129,7 +129,7 @@ TermLookup TermEncoder::look_up(std::string_view name) const {
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item) const {
   const TermLookup lookup = look_up(item.term.name);
-  return classify(item, lookup.special, lookup.special ? nullptr : lookup.format);
+  return classify(item, lookup.special, lookup.format);
 }
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item, std::optional<Special> special,
@@ -261,7 +261,7 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // Built in place from the term: `Item item;` zeroes the whole item first (GCC emits a
     // `rep stos`, slow to start) and copying a local in stalls store forwarding.
     Item& item = items_.emplace_back(term);
-    if (auto error = classify(item, special, is_special ? nullptr : format)) {
+    if (auto error = classify(item, special, format)) {
       // `NAME=value` naming an event: say so (perf only reports an unknown term).
       if (!is_format && !is_special && term.kind != TermValueKind::none &&
           pmu_.find_event(term.name) != nullptr) {

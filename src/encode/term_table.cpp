@@ -37,7 +37,7 @@ bool same_name(std::string_view a, std::string_view b) {
 TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3) {
   TermLookup lookup;
   lookup.special = find_special(name, with_config3);
-  lookup.format = pmu.find_format(name);
+  if (!lookup.special) lookup.format = pmu.find_format(name);
   return lookup;
 }
 

@@ -20,13 +20,15 @@
 
 namespace pmucat::encode_detail {
 
-// What a term name is on one PMU: a format, a special term, both (the special wins), or neither.
+// What a term name is on one PMU: a special term (which hides a format of the same name, so
+// `format` is then null), a format, or neither.
 struct TermLookup {
   const Format* format = nullptr;
   std::optional<Special> special;
 };
 
-// The catalog's lookups, uncached: find_format and find_special.
+// The catalog's lookups, uncached: find_special, then find_format only for a name that is not
+// a special term (a term such as `period` costs no read of format/period).
 TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3);
 
 class TermTable {
