@@ -7,7 +7,7 @@ order of cli/link-order.txt, the functions that run sit together (docs/performan
 against a static C floor"). A function the list does not name keeps lld's default place, so a
 stale list costs speed, never correctness; --check tells when it has gone stale.
 
-  scripts/link-order.py --build build --write   rewrite cli/link-order.txt (needs valgrind)
+  scripts/link-order.py --build build --write   rewrite cli/link-order.txt (needs valgrind, gdb)
   scripts/link-order.py --build build --check   exit 1 when the list names under --min-coverage
                                                 of the functions the everyday lines run
 """
@@ -15,12 +15,18 @@ import argparse
 import bisect
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER_FILE = os.path.join(ROOT, "cli", "link-order.txt")
+# Defined by cli/common/prefault_entry.cpp: listed after the first line's functions and after
+# every data object, their addresses are where the hot code and data end (the start-up prefault
+# maps up to them).
+TEXT_END_MARKER = "pmucat_link_order_text_end"
+DATA_END_MARKER = "pmucat_link_order_data_end"
 SPR = os.path.join(ROOT, "fixtures", "sysfs", "intel-spr")
 
 # (tool, arguments): what people run most, the one-event spec first (the measured case).
@@ -50,7 +56,7 @@ def defined_symbols(binary):
     symbols = set()
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[1] in "tTwW":
+        if len(parts) == 3 and parts[1] in "tTwWiI":
             symbols.add(parts[2])
     return symbols
 
@@ -95,7 +101,8 @@ def touched_data(binary, args, scratch):
 
 
 # glibc picks a string function's variant by the CPU at start (IRELATIVE resolvers, all run
-# before main); valgrind's CPU is not the real one, so each variant seen stands for its family.
+# before main). The native run names the variants this CPU uses; the rest of each family is
+# listed after every function the lines run, so another CPU's variants sit together too.
 ISA_SUFFIX = re.compile(r"_(sse2|ssse3|sse4_[12]|avx|avx2|evex|avx512\w*|erms|rtm)(_\w+)?$")
 
 
@@ -109,7 +116,7 @@ def variant_family(name, defined):
                   and symbol[:ISA_SUFFIX.search(symbol).start()] == base)
 
 
-# What runs before callgrind names anything, or under another name: the entry point, libc's
+# What may run before a tracer names anything, or under another name: the entry point, libc's
 # start, the IRELATIVE resolvers (one per string function, every one run at start).
 def start_up_functions(defined):
     named = ["_start", "__libc_start_main_impl", "__libc_start_call_main", "_init",
@@ -117,6 +124,52 @@ def start_up_functions(defined):
              "apply_irel", "__libc_setup_tls", "_dl_non_dynamic_init"]
     resolvers = sorted(symbol for symbol in defined if symbol.endswith("_ifunc"))
     return [name for name in named if name in defined] + resolvers
+
+
+# A breakpoint on every function, each deleted when hit: the native run's functions in the
+# order they first run. Native, because valgrind's run differs at start (no vDSO, so libc skips
+# setting it up; another CPU, so other string-function variants).
+GDB_TRACE = """
+import gdb, os, subprocess
+symbols = {}
+for line in subprocess.run(["nm", "--defined-only", os.environ["TRACE_BINARY"]],
+                           capture_output=True, text=True, check=True).stdout.splitlines():
+    parts = line.split()
+    if len(parts) == 3 and parts[1] in "tTwWiI":
+        symbols.setdefault(int(parts[0], 16), parts[2])
+for setting in ("pagination off", "confirm off", "breakpoint always-inserted on"):
+    gdb.execute("set " + setting)
+names = {}
+for address, name in symbols.items():
+    point = gdb.Breakpoint("*0x%x" % address, internal=True, temporary=True)
+    point.silent = True
+    names[point.number] = name
+order = []
+def stopped(event):
+    for point in getattr(event, "breakpoints", []):
+        order.append(names.get(point.number))
+gdb.events.stop.connect(stopped)
+gdb.execute("run " + os.environ["TRACE_ARGS"] + " >/dev/null 2>&1", to_string=True)
+while gdb.selected_inferior().pid:
+    gdb.execute("continue", to_string=True)
+with open(os.environ["TRACE_OUT"], "w") as out:
+    out.writelines(name + "\\n" for name in order if name)
+"""
+
+
+def natively_run_functions(binary, args):
+    """Function symbols the run executes on this machine, in the order they first run (gdb)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        script = os.path.join(scratch, "trace.py")
+        out_file = os.path.join(scratch, "order.txt")
+        with open(script, "w", encoding="utf-8") as text:
+            text.write(GDB_TRACE)
+        env = dict(os.environ, XDG_CACHE_HOME=scratch, TRACE_BINARY=binary, TRACE_OUT=out_file,
+                   TRACE_ARGS=" ".join(shlex.quote(arg) for arg in args))
+        subprocess.run(["gdb", "-q", "-batch", "-nx", "-x", script, binary], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        with open(out_file, encoding="utf-8") as text:
+            return [line.strip() for line in text if line.strip()]
 
 
 def executed_functions(binary, args):
@@ -138,24 +191,36 @@ def executed_functions(binary, args):
         return names
 
 
-def everyday_functions(build):
+def everyday_functions(build, native):
+    """The functions the everyday lines run: with `native`, in the order they first run on this
+    machine, then what only valgrind's run named, then the other variants of each string
+    function; without, in callgrind's order with each variant's family beside it (--check).
+    The text marker follows the first line's functions: the one-event line's code is what the
+    start-up prefault maps."""
     order = []
     seen = set()
+    tail = []
 
-    def add(names):
+    def add(names, into):
         for name in names:
             if name not in seen:
                 seen.add(name)
-                order.append(name)
+                into.append(name)
 
     for tool, args in EVERYDAY_LINES:
         binary = tool_path(build, tool)
         defined = defined_symbols(binary)
-        add(start_up_functions(defined))
+        if native:
+            add([name for name in natively_run_functions(binary, args) if name in defined],
+                order)
         for name in executed_functions(binary, args):
             if name in defined:
-                add([name] + variant_family(name, defined))
-    return order
+                add([name], order)
+                add(variant_family(name, defined), tail if native else order)
+        add(start_up_functions(defined), tail if native else order)
+        if native and TEXT_END_MARKER not in seen:
+            add([TEXT_END_MARKER], order)
+    return order + tail
 
 
 def everyday_data(build):
@@ -187,14 +252,15 @@ def main():
     parser.add_argument("--min-coverage", type=float, default=0.9)
     options = parser.parse_args()
 
-    functions = everyday_functions(options.build)
+    functions = everyday_functions(options.build, native=options.write)
     if options.write:
         data = everyday_data(options.build)
         with open(ORDER_FILE + ".tmp", "w", encoding="utf-8") as out:
             out.write(HEADER)
             out.writelines(name + "\n" for name in functions)
             out.write("# Data objects the same lines touch, in the order they first do (lackey).\n")
-            out.writelines(name + "\n" for name in data)
+            out.writelines(name + "\n" for name in data if name != DATA_END_MARKER)
+            out.write(DATA_END_MARKER + "\n")
         os.replace(ORDER_FILE + ".tmp", ORDER_FILE)
         print(f"link-order: {len(functions)} functions and {len(data)} data objects written to "
               f"{ORDER_FILE}")

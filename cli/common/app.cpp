@@ -7,6 +7,7 @@
 #include <exception>
 #include <new>
 
+#include "common/prefault.h"
 #include "pmucat/version.h"
 
 namespace pmucat::cli {
@@ -112,6 +113,7 @@ void report_escaped(std::string_view tool, const char* what, const char* detail 
 }  // namespace
 
 int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept {
+  prefault_heap();
   try {
     return body(argc, argv);
   } catch (const std::bad_alloc&) {
