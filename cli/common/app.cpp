@@ -8,9 +8,29 @@
 #include <new>
 
 #include "common/prefault.h"
+#include "common/semantics.h"
 #include "pmucat/version.h"
 
 namespace pmucat::cli {
+
+// Here rather than in semantics.cpp, which then needs no CLI11 header: each file that includes
+// one constructs CLI11's static validators when the tool starts.
+void PerfSemanticsFlag::add_to(CLI::App& app) {
+  // A flag, not an option with an optional value: `--perf-semantics SPEC` must keep SPEC a spec
+  // (scripts written before versions could be named); a version is given as
+  // `--perf-semantics=VERSION`.
+  app.add_flag(fmt::format("--perf-semantics{{{}}}", to_string(kBarePerfSemantics)), value_,
+               fmt::format("Follow perf VERSION bit for bit, given as "
+                           "--perf-semantics=VERSION ({}; auto: the perf on PATH, by "
+                           "perf --version; bare: {}): OR a user term into the same "
+                           "field of an event alias instead of overriding it, perf's "
+                           "lexer and PMU matching, and that perf's vendor tables "
+                           "(default: pmucat's semantics and the newest tables, linux "
+                           "{})",
+                           known_perf_versions_text(), to_string(kBarePerfSemantics),
+                           to_string(kNewestPerfVersion)))
+      ->each([this](const std::string&) { given_ = true; });
+}
 
 void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet set) {
   if (set.sysfs) {

@@ -46,8 +46,10 @@ void OutputBuffer::write_all(std::string_view rest) {
 }
 
 void write_stdout(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  // Straight to the descriptor: for one write, stdio would allocate its 4 KiB buffer (a fresh
+  // heap page) and fstat and ioctl stdout to size it. What went through stdio before goes first.
   std::fflush(stdout);
+  OutputBuffer(STDOUT_FILENO, 0).append(text);
 }
 
 }  // namespace pmucat::cli

@@ -34,7 +34,8 @@ class OutputBuffer {
   bool ok_ = true;
 };
 
-// Writes `text` to stdout as is (through stdio, flushed).
+// Writes `text` to standard output as is: stdio's stdout is flushed, then `text` is written to
+// the descriptor directly (a write error is ignored, as stdio's was).
 void write_stdout(std::string_view text);
 
 }  // namespace pmucat::cli

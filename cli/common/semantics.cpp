@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -27,32 +26,15 @@ std::optional<std::string> perf_version_text() {
   return text;
 }
 
-std::string known_versions() {
+}  // namespace
+
+std::string known_perf_versions_text() {
   std::string list;
   for (const PerfVersion version : known_perf_versions()) {
     if (!list.empty()) list += ", ";
     list += to_string(version);
   }
   return list;
-}
-
-}  // namespace
-
-void PerfSemanticsFlag::add_to(CLI::App& app) {
-  // A flag, not an option with an optional value: `--perf-semantics SPEC` must keep SPEC a spec
-  // (scripts written before versions could be named); a version is given as
-  // `--perf-semantics=VERSION`.
-  app.add_flag(fmt::format("--perf-semantics{{{}}}", to_string(kBarePerfSemantics)), value_,
-               fmt::format("Follow perf VERSION bit for bit, given as "
-                           "--perf-semantics=VERSION ({}; auto: the perf on PATH, by "
-                           "perf --version; bare: {}): OR a user term into the same "
-                           "field of an event alias instead of overriding it, perf's "
-                           "lexer and PMU matching, and that perf's vendor tables "
-                           "(default: pmucat's semantics and the newest tables, linux "
-                           "{})",
-                           known_versions(), to_string(kBarePerfSemantics),
-                           to_string(kNewestPerfVersion)))
-      ->each([this](const std::string&) { given_ = true; });
 }
 
 PerfSemanticsOption PerfSemanticsFlag::parsed() const {
@@ -67,20 +49,20 @@ Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
     if (!perf_on_path) {
       return unexpected(
           std::string("--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
-          known_versions());
+          known_perf_versions_text());
     }
     const std::string first_line = perf_on_path->substr(0, perf_on_path->find('\n'));
     if (auto version = parse_perf_version(first_line)) return std::optional<PerfVersion>{version};
     return unexpected(fmt::format(
         "--perf-semantics=auto: the perf on PATH says '{}', a release pmucat does not follow "
         "({}); name the nearest one",
-        first_line, known_versions()));
+        first_line, known_perf_versions_text()));
   }
   if (auto version = parse_perf_version(option.value)) return std::optional<PerfVersion>{version};
   return unexpected(
       fmt::format("--perf-semantics: '{}' is not a perf release pmucat follows ({}, "
                   "or auto)",
-                  option.value, known_versions()));
+                  option.value, known_perf_versions_text()));
 }
 
 Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(

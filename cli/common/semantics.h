@@ -3,7 +3,6 @@
 // the impure wrapper that asks that perf.
 #pragma once
 
-#include <CLI/App.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,7 +12,14 @@
 #include "pmucat/expected.h"
 #include "pmucat/perf_version.h"
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace pmucat::cli {
+
+// The releases --perf-semantics=VERSION names, comma-separated ("6.1, 6.12"), for messages.
+std::string known_perf_versions_text();
 
 // The option as given: absent, bare (`--perf-semantics`), or with a value.
 struct PerfSemanticsOption {

@@ -24,10 +24,12 @@ std::string tracefs_root(const CommonOptions& options, const std::filesystem::pa
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   auto tree = open_tree(std::filesystem::path(options.sysfs));
   if (!tree) return tree;
-  const std::filesystem::path devices = tree->catalog.devices_dir();
-  VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
-  if (vendor.events_dir.empty()) return tree;
-  tree->catalog = std::move(tree->catalog).with_vendor(std::move(vendor));
+  // Worked out when first needed: finding the installed catalog and telling the live tree costs
+  // system calls that encoding `cpu/event=0x3c/` never needs.
+  tree->catalog =
+      std::move(tree->catalog).with_vendor([options, devices = tree->catalog.devices_dir()] {
+        return vendor_options(options, devices, capture_cpuid(devices));
+      });
   return tree;
 }
 

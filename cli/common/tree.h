@@ -32,7 +32,8 @@ std::string tracefs_root(const CommonOptions& options, const std::filesystem::pa
 // The tree the common options select: --sysfs / $PMUCAT_SYSFS, else the live /sys, with the
 // vendor JSON events of the model common/vendor.h chooses (a capture's recorded CPU identifier
 // counts when neither --cpuid nor $PMUCAT_CPUID is given). Reads nothing about any PMU (the
-// devices folder is listed when first needed; see Catalog::open).
+// devices folder is listed when first needed; see Catalog::open), and chooses the vendor model
+// when first needed too (Catalog::with_vendor's deferred form).
 Expected<snap::OpenedTree> open_tree(const CommonOptions& options);
 
 }  // namespace pmucat::cli

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -246,6 +247,12 @@ class Catalog {
   // on the tree it found (a capture's manifest, whether it is the live one). Meant for a catalog
   // none of whose PMUs was used yet; a PMU found before gets the vendor events from then on.
   Catalog with_vendor(VendorOptions vendor) &&;
+  // The same with the options worked out by `resolve`, called once, when they are first needed:
+  // an event looked up by name, a listing, vendor_options() or any vendor_*() call. For a caller
+  // whose choice costs file-system work (finding the installed catalog, recognising the live
+  // tree) that a run which never looks up an event name should not pay, such as encoding
+  // `cpu/event=0x3c/`. Options without an events directory mean sysfs only, as above.
+  Catalog with_vendor(std::function<VendorOptions()> resolve) &&;
   // $PMUCAT_SYSFS when set, else /sys/bus/event_source/devices.
   static Expected<Catalog> open_default();
   // A catalog of in-memory PMUs (tests, perf.data readers).

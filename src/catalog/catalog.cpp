@@ -124,8 +124,8 @@ struct Catalog::State {
   std::string devices;  // devices_dir as a string; empty for from_pmus catalogs
   detail::UniqueFd devices_fd;
 
-  VendorOptions vendor_options;
-  // Null when the options name no events directory.
+  VendorOptions vendor_options;  // when `vendor` is null
+  // Null when the options name no events directory; with_vendor's deferred form always sets it.
   std::shared_ptr<const detail::VendorCatalogs> vendor;
 
   mutable std::once_flag listed_once;
@@ -158,6 +158,15 @@ struct Catalog::State {
     });
   }
   const Pmu* probe(std::string_view name) const;
+  // Gives `vendor` to the PMUs found before it was set.
+  void attach_vendor_to_found() {
+    if (!vendor) return;
+    std::lock_guard lock(probe_mutex);
+    for (auto& [name, pmu] : probed) Catalog::attach(*pmu, vendor);
+    if (listed.load(std::memory_order_acquire)) {
+      for (Pmu& pmu : listing.pmus) Catalog::attach(pmu, vendor);
+    }
+  }
 };
 
 const Pmu* Catalog::State::probe(std::string_view name) const {
@@ -264,13 +273,14 @@ Expected<Catalog> Catalog::open(const std::filesystem::path& dir, VendorOptions 
 Catalog Catalog::with_vendor(VendorOptions vendor) && {
   state_->vendor = make_vendor(vendor);
   state_->vendor_options = std::move(vendor);
-  if (state_->vendor) {
-    std::lock_guard lock(state_->probe_mutex);
-    for (auto& [name, pmu] : state_->probed) attach(*pmu, state_->vendor);
-    if (state_->listed.load(std::memory_order_acquire)) {
-      for (Pmu& pmu : state_->listing.pmus) attach(pmu, state_->vendor);
-    }
-  }
+  state_->attach_vendor_to_found();
+  return std::move(*this);
+}
+
+Catalog Catalog::with_vendor(std::function<VendorOptions()> resolve) && {
+  state_->vendor = std::make_shared<const detail::VendorCatalogs>(std::move(resolve));
+  state_->vendor_options = {};
+  state_->attach_vendor_to_found();
   return std::move(*this);
 }
 
@@ -341,7 +351,7 @@ std::span<const Diagnostic> Catalog::diagnostics() const {
 }
 
 const VendorOptions& Catalog::vendor_options() const {
-  return state_->vendor_options;
+  return state_->vendor ? state_->vendor->options() : state_->vendor_options;
 }
 
 const VendorModel* Catalog::vendor_model() const {

@@ -377,8 +377,21 @@ std::string midr_cpuid_of(const std::filesystem::path& sysfs_root,
 VendorCatalogs::VendorCatalogs(VendorOptions options)
     : main_(std::make_shared<const VendorCatalog>(std::move(options))) {}
 
+VendorCatalogs::VendorCatalogs(std::function<VendorOptions()> resolve)
+    : deferred_(true), resolve_(std::move(resolve)) {}
+
+const VendorCatalog& VendorCatalogs::main() const {
+  if (deferred_) {
+    std::call_once(resolved_, [&] {
+      main_ = std::make_shared<const VendorCatalog>(resolve_());
+      resolve_ = nullptr;
+    });
+  }
+  return *main_;
+}
+
 const VendorCatalog& VendorCatalogs::for_pmu(const PmuAttributes& attributes) const {
-  if (!per_pmu()) return *main_;
+  if (!per_pmu()) return main();
   // perf's pmu_cpumask(): the cpumask file first, else cpus.
   const CpuList* cpus = attributes.cpumask ? &*attributes.cpumask
                         : attributes.cpus  ? &*attributes.cpus
@@ -390,7 +403,7 @@ const VendorCatalog& VendorCatalogs::for_pmu(const PmuAttributes& attributes) co
       auto [known, added] = midr_of_cpu_.try_emplace(cpu);
       if (added) {
         const std::uint32_t one[] = {cpu};
-        known->second = midr_cpuid_of(main_->options().midr_root, one);
+        known->second = midr_cpuid_of(options().midr_root, one);
       }
       if (!known->second.empty()) {
         cpuid = known->second;
@@ -400,7 +413,7 @@ const VendorCatalog& VendorCatalogs::for_pmu(const PmuAttributes& attributes) co
   }
   auto found = by_cpuid_.find(cpuid);
   if (found == by_cpuid_.end()) {
-    VendorOptions options = main_->options();
+    VendorOptions options = main().options();
     options.cpuid = cpuid;  // empty: no model for this PMU, as perf's NULL identifier
     options.midr_root.clear();
     found = by_cpuid_.emplace(cpuid, std::make_unique<VendorCatalog>(std::move(options))).first;

@@ -2,6 +2,7 @@
 // perf 6.1's rules for which PMU gets which event and how it merges with the sysfs aliases.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -129,15 +130,23 @@ class VendorCatalog {
 class VendorCatalogs {
  public:
   explicit VendorCatalogs(VendorOptions options);
+  // The options are `resolve`'s, called once, by the first member that needs them
+  // (Catalog::with_vendor's deferred form). Options without an events directory give catalogs
+  // with no events, metrics or diagnostics.
+  explicit VendorCatalogs(std::function<VendorOptions()> resolve);
+  const VendorOptions& options() const { return main().options(); }
   // True when the catalog of a PMU depends on its CPUs (options.midr_root set).
-  bool per_pmu() const { return !main_->options().midr_root.empty(); }
+  bool per_pmu() const { return !options().midr_root.empty(); }
   // options.cpuid's catalog: every PMU's without midr_root; the machine's with it.
-  const VendorCatalog& main() const { return *main_; }
+  const VendorCatalog& main() const;
   // The catalog of a PMU with these attributes (its cpumask, else cpus, names its CPUs).
   const VendorCatalog& for_pmu(const PmuAttributes& attributes) const;
 
  private:
-  std::shared_ptr<const VendorCatalog> main_;
+  const bool deferred_ = false;  // constructed from a resolver
+  mutable std::once_flag resolved_;
+  mutable std::function<VendorOptions()> resolve_;  // emptied once called
+  mutable std::shared_ptr<const VendorCatalog> main_;
   mutable std::mutex mutex_;
   mutable std::map<std::uint32_t, std::string> midr_of_cpu_;  // "" when unreadable
   mutable std::map<std::string, std::unique_ptr<VendorCatalog>, std::less<>> by_cpuid_;

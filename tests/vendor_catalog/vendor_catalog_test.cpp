@@ -238,6 +238,61 @@ TEST(VendorCatalog, WithVendorIsOpeningWithTheVendor) {
   EXPECT_EQ(attached.find_pmu("uncore_cha_1"), found_first);
 }
 
+// The deferred form asks for the options once, when first needed: not to find a PMU or read its
+// formats, but to look up an event by name; then it answers as the options given at once do.
+TEST(VendorCatalog, DeferredVendorIsAskedOnFirstNeed) {
+  Fixture f;
+  const VendorOptions vendor{f.tree.path("events"), "GenuineIntel-6-8F-8"};
+  Catalog opened = f.open();
+  int asked = 0;
+  Catalog deferred = std::move(Catalog::open(f.tree.path("devices")).value()).with_vendor([&] {
+    ++asked;
+    return vendor;
+  });
+  const Pmu* cpu = deferred.find_pmu("cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_NE(cpu->find_format("event"), nullptr);
+  EXPECT_EQ(asked, 0);
+  for (const char* pmu : {"cpu", "uncore_cha_0"}) {
+    for (const char* name : {"cycles", "inst_retired.any", "unc_cha_tor_inserts.ia_miss", "nope"}) {
+      SCOPED_TRACE(std::string(pmu) + " " + name);
+      const Event* want = opened.find_pmu(pmu)->find_event(name);
+      const Event* got = deferred.find_pmu(pmu)->find_event(name);
+      ASSERT_EQ(want == nullptr, got == nullptr);
+      if (want == nullptr) continue;
+      EXPECT_EQ(got->source, want->source);
+      EXPECT_EQ(got->text, want->text);
+    }
+  }
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(deferred.vendor_options().cpuid, "GenuineIntel-6-8F-8");
+  ASSERT_NE(deferred.vendor_model(), nullptr);
+  EXPECT_EQ(asked, 1);
+}
+
+// Deferred options without an events directory are sysfs only, as with_vendor({}) is.
+TEST(VendorCatalog, DeferredVendorWithoutEventsIsSysfsOnly) {
+  Fixture f;
+  Catalog deferred = std::move(Catalog::open(f.tree.path("devices")).value()).with_vendor([] {
+    return VendorOptions{};
+  });
+  EXPECT_EQ(deferred.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  const Event* cycles = deferred.find_pmu("cpu")->find_event("cycles");
+  ASSERT_NE(cycles, nullptr);
+  EXPECT_EQ(cycles->source, EventSource::sysfs);
+  EXPECT_EQ(deferred.vendor_model(), nullptr);
+  EXPECT_TRUE(deferred.vendor_options().events_dir.empty());
+  EXPECT_TRUE(deferred.vendor_metrics().empty());
+  EXPECT_TRUE(deferred.vendor_metric_groups().empty());
+  EXPECT_TRUE(deferred.vendor_diagnostics().empty());
+  std::size_t listed = 0;
+  for (const Event& event : deferred.find_pmu("cpu")->events()) {
+    EXPECT_EQ(event.source, EventSource::sysfs) << event.name;
+    ++listed;
+  }
+  EXPECT_EQ(listed, 1U);
+}
+
 TEST(VendorCatalog, ListingHoldsSysfsAndJsonEventsOnce) {
   Fixture f;
   Catalog catalog = f.open();
