@@ -53,8 +53,8 @@ TEST(PrefaultPlan, MapsEachRegionInWholePages) {
       {{0x7ffc'1234'0000, 0x7ffc'1234'5000}, Populate::write},
       // Data: from the first page wholly past RELRO to the page holding the data marker's end.
       {{0x6f6000, 0x700000}, Populate::write},
-      // Heap: from the page holding the top chunk's start to the page holding its 32 KiB point.
-      {{0x1204'1000, 0x1204'a000}, Populate::write},
+      // Heap: from the page holding the top chunk's start to the page holding its 24 KiB point.
+      {{0x1204'1000, 0x1204'8000}, Populate::write},
   };
   EXPECT_EQ(spans(plan_prefault(linked_in_order())), expected);
 }
@@ -74,7 +74,7 @@ TEST(PrefaultPlan, MarkersOutsideTheirSegmentsMeanNoLinkOrder) {
   const std::vector<PrefaultSpan> plan = spans(plan_prefault(facts));
   ASSERT_EQ(plan.size(), 2U);
   EXPECT_EQ(plan[0].range, (AddressSpan{0x7ffc'1234'0000, 0x7ffc'1234'5000}));
-  EXPECT_EQ(plan[1].range, (AddressSpan{0x1204'1000, 0x1204'a000}));
+  EXPECT_EQ(plan[1].range, (AddressSpan{0x1204'1000, 0x1204'8000}));
   facts.hot_text_end = facts.executable.begin;  // at the segment's start: nothing is hot
   EXPECT_EQ(plan_prefault(facts).count, 2U);
 }
