@@ -28,7 +28,10 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
   // system calls that encoding `cpu/event=0x3c/` never needs.
   tree->catalog =
       std::move(tree->catalog).with_vendor([options, devices = tree->catalog.devices_dir()] {
-        return vendor_options(options, devices, capture_cpuid(devices));
+        VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
+        // No events directory: sysfs only, and no CPU identifier either, as before the choice
+        // was deferred (the planner would otherwise take the identifier's vendor).
+        return vendor.events_dir.empty() ? VendorOptions{} : vendor;
       });
   return tree;
 }
