@@ -38,7 +38,7 @@ struct PrefaultBudget {
   std::size_t stack = 20 * 1024;   // below the caller's frame (a one-event encode: 16 KiB)
   std::size_t heap = 24 * 1024;    // from the top chunk on (a one-event encode: 5 pages)
   std::size_t data = 64 * 1024;    // from the end of RELRO (the link order's data: 10 pages)
-  std::size_t text = 1024 * 1024;  // from the start of .text (the one-event line's: 620 KiB)
+  std::size_t text = 1024 * 1024;  // from the start of .text (the one-event line's: ~600 KiB)
 };
 
 enum class Populate : std::uint8_t { read, write };
