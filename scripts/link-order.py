@@ -3,9 +3,11 @@
 
 A static tool carries 5 MB of code of which one run executes a few hundred functions spread over
 most of it; every 64 KiB window touched costs a page fault that maps 16 pages. Linked in the
-order of cli/link-order.txt, the functions that run sit together (docs/performance.md, "One event
-against a static C floor"). A function the list does not name keeps lld's default place, so a
-stale list costs speed, never correctness; --check tells when it has gone stale.
+order of cli/link-order.txt, the functions that run sit together, in the order a native run first
+enters them (docs/performance.md, "One event against a static C floor", "Third pass"). Two
+markers in the list tell the start-up prefault where the hot code and data end. A function the
+list does not name keeps lld's default place, so a stale list costs speed, never correctness;
+--check tells when it has gone stale.
 
   scripts/link-order.py --build build --write   rewrite cli/link-order.txt (needs valgrind, gdb)
   scripts/link-order.py --build build --check   exit 1 when the list names under --min-coverage
@@ -40,9 +42,11 @@ EVERYDAY_LINES = [
 
 HEADER = """\
 # The functions the tools' everyday command lines run (scripts/link-order.py --write), in the
-# order callgrind names them: lld --symbol-ordering-file for the static tools
-# (cmake/PmucatLinkOrder.cmake). Regenerate after changing what those lines run;
-# tests/repo's link_order_coverage says when it has gone stale.
+# order a native run first enters them (gdb), then the data objects they touch: lld
+# --symbol-ordering-file for the static tools (cmake/PmucatLinkOrder.cmake). Regenerate after
+# changing what those lines run; tests/repo's link_order_coverage says when it has gone stale.
+# pmucat_link_order_text_end and pmucat_link_order_data_end mark where the hot code and data end
+# (cli/common/prefault_entry.cpp).
 """
 
 
