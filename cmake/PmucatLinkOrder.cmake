@@ -33,8 +33,8 @@ function(pmucat_link_in_order target)
     target_link_options(${target} PRIVATE -fuse-ld=lld LINKER:--gc-sections LINKER:--build-id
                         LINKER:--symbol-ordering-file=${PMUCAT_LINK_ORDER_FILE}
                         LINKER:--no-warn-symbol-ordering)
-    # The start-up prefault of the data that order groups (cli/common/prefault.h): it needs the
-    # layout, so only link-ordered tools get it.
+    # The start-up prefault of the code and data that order groups (cli/common/prefault.h): it
+    # needs the layout's two markers, so only link-ordered tools get it.
     target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/cli/common/prefault_entry.cpp)
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${PMUCAT_LINK_ORDER_FILE})
   endif()

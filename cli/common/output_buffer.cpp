@@ -6,6 +6,22 @@
 #include <cstdio>
 
 namespace pmucat::cli {
+namespace {
+
+// Writes all of `rest` to `fd`, retrying after a signal; false when the descriptor refused it.
+bool write_fully(int fd, std::string_view rest) {
+  while (!rest.empty()) {
+    const ssize_t written = ::write(fd, rest.data(), rest.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    rest.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+}  // namespace
 
 OutputBuffer::OutputBuffer(int fd, std::size_t flush_at) : fd_(fd), flush_at_(flush_at) {
   pending_.reserve(flush_at + flush_at / 4);
@@ -34,22 +50,14 @@ bool OutputBuffer::flush() {
 }
 
 void OutputBuffer::write_all(std::string_view rest) {
-  while (!rest.empty() && ok_) {
-    ssize_t written = ::write(fd_, rest.data(), rest.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      ok_ = false;
-      break;
-    }
-    rest.remove_prefix(static_cast<std::size_t>(written));
-  }
+  if (ok_) ok_ = write_fully(fd_, rest);
 }
 
 void write_stdout(std::string_view text) {
   // Straight to the descriptor: for one write, stdio would allocate its 4 KiB buffer (a fresh
   // heap page) and fstat and ioctl stdout to size it. What went through stdio before goes first.
   std::fflush(stdout);
-  OutputBuffer(STDOUT_FILENO, 0).append(text);
+  (void)write_fully(STDOUT_FILENO, text);
 }
 
 }  // namespace pmucat::cli

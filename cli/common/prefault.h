@@ -1,9 +1,9 @@
 // Mapping the pages a short tool run uses before it first touches them. A one-event encode
 // touches about twenty pages after libc's start-up that the kernel must map one fault at a time:
 // C++ static data, CLI11's objects, the heap, the stack as the encoder descends, and the windows
-// of its code. Where faults are dear (virtual machines with shadow or paravirtual paging:
-// 5-20 us each, against well under 1 us on bare metal), one madvise(MADV_POPULATE_READ/WRITE)
-// per region maps them for a fraction of that (docs/performance.md, "Prefaulting").
+// of its code. Where faults are dear (virtual machines with shadow or paravirtual paging: 14-31
+// us each on the one measured, bench/floor/page-cost.c), one madvise(MADV_POPULATE_READ/WRITE)
+// per region maps them for a fraction of that (docs/performance.md, "Third pass").
 // A pure plan plus two thin impure wrappers.
 #pragma once
 

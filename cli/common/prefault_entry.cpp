@@ -9,11 +9,11 @@
 // Markers that scripts/link-order.py places in cli/link-order.txt, so lld puts them where the
 // hot code and the hot data end: the function after the code of the one-event line (the list's
 // first), the zero-initialised (.bss) object after every data object the everyday lines touch.
-// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): a linker marker
 extern "C" {
 [[gnu::used, gnu::noinline]] void pmucat_link_order_text_end() {
   asm volatile("");
 }
+// NOLINTNEXTLINE(cppcoreguidelines-avoid-non-const-global-variables): a linker marker
 [[gnu::used]] char pmucat_link_order_data_end = 0;
 }
 

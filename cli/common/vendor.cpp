@@ -24,8 +24,9 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
   return value;
 }
 
-// Plain stat() and strings rather than std::filesystem: this runs on every tool start, where
-// splitting paths into components cost twenty allocations (fresh heap pages for a short run).
+// Plain stat() and strings rather than std::filesystem: this runs on every tool start that
+// looks up an event by name (common/tree.cpp defers it to then), where splitting paths into
+// components cost twenty allocations (fresh heap pages for a short run).
 bool holds_catalog(const std::string& dir) {
   struct stat status {};
   return ::stat(dir.c_str(), &status) == 0 && S_ISDIR(status.st_mode);

@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/tools.h"
@@ -119,12 +121,37 @@ TEST(PrefaultPlan, AStackPointerBelowTheBudgetGetsNoStackSpan) {
   EXPECT_EQ(plan[1].range, (AddressSpan{0x6f6000, 0x700000}));
 }
 
-TEST(Prefault, WrappersRunInThisProcess) {
-  // Outside a link-ordered tool the markers are absent (0): only the stack is planned at start.
-  prefault_start(0, 0);
-  prefault_heap();
-  std::vector<char> after(1 << 16, 'x');  // the heap still works
-  EXPECT_EQ(after.back(), 'x');
+bool kernel_populates();
+
+// Whether the page holding `address` is mapped in this process (/proc/self/pagemap's present
+// bit, readable without privileges); nullopt when there is no pagemap.
+std::optional<bool> page_present(std::uintptr_t address) {
+  const int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (pagemap < 0) return std::nullopt;
+  std::uint64_t entry = 0;
+  const auto offset = static_cast<off_t>(address / kPage * sizeof entry);
+  const bool read_ok = pread(pagemap, &entry, sizeof entry, offset) == sizeof entry;
+  close(pagemap);
+  if (!read_ok) return std::nullopt;
+  return (entry >> 63) != 0;
+}
+
+TEST(Prefault, StartMapsTheStackBelowItsCaller) {
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (5.14)";
+  // A new thread's stack is untouched a few pages below its first frames, so a page there that
+  // is mapped afterwards was mapped by prefault_start (its markers 0: no code or data span here).
+  std::optional<bool> before;
+  std::optional<bool> after;
+  std::thread([&] {
+    const auto frame = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    const std::uintptr_t probe = frame - frame % kPage - 3 * kPage;
+    before = page_present(probe);
+    prefault_start(0, 0);
+    after = page_present(probe);
+  }).join();
+  if (!before || !after) GTEST_SKIP() << "no /proc/self/pagemap";
+  if (*before) GTEST_SKIP() << "the new thread's stack was mapped already (huge pages?)";
+  EXPECT_TRUE(*after);
 }
 
 // Page faults of one run of `argv` with `environment` added, as perf's page-faults event counts
