@@ -11,7 +11,13 @@
  *  - Strings returned are UTF-8, NUL-terminated and owned by the library: those about catalog
  *    entries (PMU, format and event names) live as long as the catalog; the others (last error,
  *    decode results, perf strings) until the next call on the same handle.
- *  - Indices are 0-based; an index out of range fails with id `api-invalid-argument`. */
+ *  - Indices are 0-based; an index out of range fails with id `api-invalid-argument`.
+ *  - Arguments are checked before any work: a NULL handle makes a call return its failure value
+ *    (-1, 0 or NULL: there is no handle to hold an error); a NULL pointer the function reads or
+ *    writes through (unless its comment says it may be NULL), an unknown option or option value,
+ *    an attr size that is not a perf_event_attr size or a spec longer than
+ *    PMUCAT_MAX_SPEC_LENGTH fail with `api-invalid-argument` (`api-attr-size` for the attr size)
+ *    and change nothing. */
 #ifndef PMUCAT_PMUCAT_C_H
 #define PMUCAT_PMUCAT_C_H
 
@@ -27,6 +33,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The longest spec (in bytes, without its terminating NUL) pmucat_encode and pmucat_encode_list
+ * take: the most one command-line argument can hold on Linux (MAX_ARG_STRLEN, 32 pages), so any
+ * spec perf or pmuencode can be given. A longer one fails with `api-invalid-argument` before the
+ * library reads past this many bytes or allocates anything for it. */
+#define PMUCAT_MAX_SPEC_LENGTH 131072
 
 /* A catalog: a sysfs tree (or a capture laid out like /sys) and, optionally, the kernel's vendor
  * JSON events for one CPU model. */
@@ -58,55 +70,67 @@ PMUCAT_C_API const char* pmucat_last_error_json(const pmucat_catalog* catalog);
 /* Encoding options (pmucat_set_option). */
 typedef enum pmucat_option {
   /* 0: pmucat semantics (a user term overrides an alias's field; attr size 136),
-   * 1: perf 6.1's (terms OR-ed into their field; attr size 128; any value but 0 and 612),
+   * 1: perf 6.1's (terms OR-ed into their field; attr size 128),
    * 612: perf 6.12's (as 6.1's but attr size 136 with config3). Default 0. */
   PMUCAT_OPTION_PERF_SEMANTICS = 1,
-  /* 0: like perf record (every special term applies to the attr), 1: like perf stat. */
+  /* 0: like perf record (every special term applies to the attr), 1: like perf stat.
+   * Default 0. */
   PMUCAT_OPTION_TOOL_STAT = 2
 } pmucat_option;
-/* `option` is a pmucat_option value, taken as int so that an unknown number is an error. */
+/* `option` is a pmucat_option value, taken as int so that an unknown number is an error; `value`
+ * must be one its comment lists. Anything else fails with `api-invalid-argument` and leaves the
+ * option as it was. */
 PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, int option, int value);
 
-/* Encodes `spec` (perf's event syntax: "cpu/event=0x3c/u", "msr/tsc/", "cycles:k") that stands
- * for exactly one attr, into `attr`, a struct perf_event_attr of `attr_size` bytes: pass
- * sizeof(struct perf_event_attr) from the caller's <linux/perf_event.h>. Exactly attr_size bytes
- * are written (the whole struct, zeroed first; attr->size = attr_size), never more. Fails with
- * `api-attr-size` when attr_size is not a perf_event_attr size (a multiple of 8, at least 64,
- * PERF_ATTR_SIZE_VER0) or when the spec sets a field the caller's struct lacks (config3 needs
- * PERF_ATTR_SIZE_VER8, 136 bytes); the attr is then left untouched. A spec that stands for
- * several attrs fails with `encode-several-attrs`: use pmucat_encode_list. The attr is what the
- * spec determines (pmuencode's output): perf's tool defaults are the caller's business, and
- * exclude_guest is set as perf sets it — see docs/c-api.md for the EINVAL retry perf does. */
+/* Encodes `spec` (perf's event syntax: "cpu/event=0x3c/u", "msr/tsc/", "cycles:k"; at most
+ * PMUCAT_MAX_SPEC_LENGTH bytes) that stands for exactly one attr, into `attr`, a struct
+ * perf_event_attr of `attr_size` bytes: pass sizeof(struct perf_event_attr) from the caller's
+ * <linux/perf_event.h>. Exactly attr_size bytes are written (the whole struct, zeroed first;
+ * attr->size = attr_size), never more. Fails with `api-attr-size` when attr_size is not a
+ * perf_event_attr size (a multiple of 8, at least 64, PERF_ATTR_SIZE_VER0) or when the spec sets a
+ * field the caller's struct lacks (config3 needs PERF_ATTR_SIZE_VER8, 136 bytes); the attr is then
+ * left untouched. A spec that stands for several attrs fails with `encode-several-attrs`: use
+ * pmucat_encode_list. The attr is what the spec determines (pmuencode's output): perf's tool
+ * defaults are the caller's business, and exclude_guest is set as perf sets it — see docs/c-api.md
+ * for the EINVAL retry perf does. */
 PMUCAT_C_API int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr,
                                size_t attr_size);
 
-/* Encodes a spec list ("{cycles,instructions}:u,cpu/event=0x3c/"): every attr it stands for,
- * kept in the handle until the next encode_list on it. Returns the number of attrs (>= 1), or -1.
- * Then read each with pmucat_encoded_attr / _pmu / _perf_string / _group_leader. */
+/* Encodes a spec list ("{cycles,instructions}:u,cpu/event=0x3c/"; at most
+ * PMUCAT_MAX_SPEC_LENGTH bytes): every attr it stands for, kept in the handle until the next
+ * encode_list on it (a failed one, a refused argument included, forgets them). Returns the number
+ * of attrs (>= 1), or -1. Then read each with pmucat_encoded_attr / _pmu / _perf_string /
+ * _group_leader. */
 PMUCAT_C_API int pmucat_encode_list(pmucat_catalog* catalog, const char* spec);
 /* Attr `index` of the last pmucat_encode_list, written as pmucat_encode writes. */
 PMUCAT_C_API int pmucat_encoded_attr(pmucat_catalog* catalog, size_t index, void* attr,
                                      size_t attr_size);
-/* The PMU instance attr `index` uses ("cpu", "uncore_cha_3"); NULL when out of range. */
+/* The PMU instance attr `index` uses ("cpu", "uncore_cha_3"); NULL when out of range (last
+ * error `api-invalid-argument`). */
 PMUCAT_C_API const char* pmucat_encoded_pmu(pmucat_catalog* catalog, size_t index);
-/* The canonical spec perf stat -e accepts for attr `index`; NULL when out of range. */
+/* The canonical spec perf stat -e accepts for attr `index`; NULL when out of range (last error
+ * `api-invalid-argument`). */
 PMUCAT_C_API const char* pmucat_encoded_perf_string(pmucat_catalog* catalog, size_t index);
-/* The index of attr `index`'s group leader (its own index for a leader), or -1 outside any
- * group or out of range. Open a leader with group_fd -1 and its members with the leader's fd. */
+/* The index of attr `index`'s group leader (its own index for a leader), or -1: outside any
+ * group (the last error is then "") or out of range (`api-invalid-argument`). Open a leader with
+ * group_fd -1 and its members with the leader's fd. */
 PMUCAT_C_API long pmucat_encoded_group_leader(pmucat_catalog* catalog, size_t index);
 
 /* Decodes config words on `pmu` into the terms that produce them ("event=0x3c,umask=0x1"), and
  * the names of the events whose encoding matches them, comma-separated ("" when none), into
- * *terms and *events (each may be NULL). config[0..3] = config, config1, config2, config3. */
+ * *terms and *events (`terms` and `events` may be NULL: that result is not wanted; `pmu` and
+ * `config` may not). config[0..3] = config, config1, config2, config3. */
 PMUCAT_C_API int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const uint64_t config[4],
                                const char** terms, const char** events);
 
-/* PMUs, naturally sorted by name. pmucat_pmu_count lists the devices folder once. */
+/* PMUs, naturally sorted by name. pmucat_pmu_count lists the devices folder once; it returns 0
+ * for a NULL handle or one whose catalog failed to open (the last error says which). */
 PMUCAT_C_API size_t pmucat_pmu_count(pmucat_catalog* catalog);
 PMUCAT_C_API const char* pmucat_pmu_name(pmucat_catalog* catalog, size_t pmu);
 /* The index of the PMU named exactly `name`, or -1 (last error `api-invalid-argument`). */
 PMUCAT_C_API long pmucat_pmu_find(pmucat_catalog* catalog, const char* name);
-/* The PMU's perf_event_attr.type into *type; -1 when its `type` file is missing or invalid. */
+/* The PMU's perf_event_attr.type into *type (`type` must not be NULL); -1 when its `type` file
+ * is missing or invalid, *type then untouched. */
 PMUCAT_C_API int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type);
 
 /* format/ files of a PMU: name ("event") and content ("config:0-7", without the newline). */

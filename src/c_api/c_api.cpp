@@ -92,9 +92,8 @@ R guarded(pmucat_catalog* handle, R failed, Body&& body) noexcept {
   return failed;
 }
 
-// Writes `attr` into the caller's struct of `size` bytes (see pmucat_encode): checks first,
-// then writes exactly `size` bytes.
-int write_attr(pmucat_catalog& handle, const pmucat::Attr& attr, void* out, std::size_t size) {
+// Checks the caller's attr pointer and size (see pmucat_encode) before any work.
+int check_attr_argument(pmucat_catalog& handle, const void* out, std::size_t size) {
   if (out == nullptr) return fail(handle, DiagId::api_invalid_argument, "attr is NULL");
   if (size < pmucat::kAttrSizeVer0 || size % 8 != 0 || size > 4096) {
     return fail(handle, DiagId::api_attr_size,
@@ -103,6 +102,13 @@ int write_attr(pmucat_catalog& handle, const pmucat::Attr& attr, void* out, std:
                             "perf_event_attr)",
                             size));
   }
+  return 0;
+}
+
+// Writes `attr` into the caller's struct of `size` bytes (checked by check_attr_argument):
+// checks that the struct has every field the attr sets, then writes exactly `size` bytes.
+int write_attr(pmucat_catalog& handle, const pmucat::Attr& attr, void* out, std::size_t size) {
+  if (check_attr_argument(handle, out, size) != 0) return -1;
   const auto bytes = static_cast<std::uint32_t>(size);
   if (const std::string_view field = pmucat::attr_field_beyond(attr, bytes); !field.empty()) {
     return fail(handle, DiagId::api_attr_size,
@@ -116,6 +122,30 @@ int write_attr(pmucat_catalog& handle, const pmucat::Attr& attr, void* out, std:
   const std::vector<std::byte> image = pmucat::to_bytes(sized);  // exactly `size` bytes
   std::memcpy(out, image.data(), size);
   return 0;
+}
+
+// Checks a spec argument: not NULL, at most PMUCAT_MAX_SPEC_LENGTH bytes. Reads no byte past
+// the cap, so an unterminated or huge buffer costs nothing.
+int check_spec_argument(pmucat_catalog& handle, const char* spec) {
+  if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
+  if (::strnlen(spec, PMUCAT_MAX_SPEC_LENGTH + 1) > PMUCAT_MAX_SPEC_LENGTH) {
+    return fail(handle, DiagId::api_invalid_argument,
+                fmt::format("the spec is longer than PMUCAT_MAX_SPEC_LENGTH ({} bytes): split "
+                            "it into several calls",
+                            PMUCAT_MAX_SPEC_LENGTH));
+  }
+  return 0;
+}
+
+// The attr `index` of the last encode_list, or nullptr with the handle's error set.
+const pmucat::EncodedEvent* encoded_at(pmucat_catalog& handle, std::size_t index) {
+  if (index >= handle.encoded.size()) {
+    fail(handle, DiagId::api_invalid_argument,
+         fmt::format("attr index {} is out of range (the last encode_list gave {})", index,
+                     handle.encoded.size()));
+    return nullptr;
+  }
+  return &handle.encoded[index];
 }
 
 const pmucat::Pmu* pmu_at(pmucat_catalog& handle, std::size_t index) {
@@ -239,16 +269,35 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
     clear_error(handle);
     switch (option) {
       case PMUCAT_OPTION_PERF_SEMANTICS:
-        // 1 (and any other non-zero value but 612): perf 6.1, as before versions could be named.
-        handle.options.semantics = value == 0     ? pmucat::Semantics::pmucat
-                                   : value == 612 ? pmucat::Semantics::perf_6_12
-                                                  : pmucat::Semantics::perf_6_1;
+        // 1 is perf 6.1 (it was the only perf before versions could be named), 612 perf 6.12.
+        if (value == 0) {
+          handle.options.semantics = pmucat::Semantics::pmucat;
+        } else if (value == 1) {
+          handle.options.semantics = pmucat::Semantics::perf_6_1;
+        } else if (value == 612) {
+          handle.options.semantics = pmucat::Semantics::perf_6_12;
+        } else {
+          return fail(handle, DiagId::api_invalid_argument,
+                      fmt::format("value {} is not one of PMUCAT_OPTION_PERF_SEMANTICS's: 0 "
+                                  "(pmucat), 1 (perf 6.1) or 612 (perf 6.12)",
+                                  value));
+        }
         break;
       case PMUCAT_OPTION_TOOL_STAT:
-        handle.options.tool = value != 0 ? pmucat::Tool::stat : pmucat::Tool::record;
+        if (value != 0 && value != 1) {
+          return fail(handle, DiagId::api_invalid_argument,
+                      fmt::format("value {} is not one of PMUCAT_OPTION_TOOL_STAT's: 0 (perf "
+                                  "record) or 1 (perf stat)",
+                                  value));
+        }
+        handle.options.tool = value == 1 ? pmucat::Tool::stat : pmucat::Tool::record;
         break;
       default:
-        return fail(handle, DiagId::api_invalid_argument, fmt::format("unknown option {}", option));
+        return fail(handle, DiagId::api_invalid_argument,
+                    fmt::format("unknown option {}: PMUCAT_OPTION_PERF_SEMANTICS ({}) or "
+                                "PMUCAT_OPTION_TOOL_STAT ({})",
+                                option, static_cast<int>(PMUCAT_OPTION_PERF_SEMANTICS),
+                                static_cast<int>(PMUCAT_OPTION_TOOL_STAT)));
     }
     handle.encoder.reset();
     return 0;
@@ -257,7 +306,8 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
 
 int pmucat_encode(pmucat_catalog* catalog, const char* spec, void* attr, size_t attr_size) {
   return reading(catalog, -1, [&](pmucat_catalog& handle) {
-    if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
+    if (check_spec_argument(handle, spec) != 0) return -1;
+    if (check_attr_argument(handle, attr, attr_size) != 0) return -1;
     if (!handle.encoder) handle.encoder.emplace(*handle.catalog, handle.options);
     pmucat::Attr encoded;
     auto source = handle.encoder->encode_one(spec, encoded);
@@ -274,7 +324,7 @@ int pmucat_encode_list(pmucat_catalog* catalog, const char* spec) {
     clear_error(handle);
     handle.encoded.clear();
     if (!has_catalog(handle)) return -1;
-    if (spec == nullptr) return fail(handle, DiagId::api_invalid_argument, "spec is NULL");
+    if (check_spec_argument(handle, spec) != 0) return -1;
     auto events = pmucat::encode(*handle.catalog, spec, handle.options);
     if (!events) {
       set_error(handle, std::move(events).error());
@@ -288,29 +338,37 @@ int pmucat_encode_list(pmucat_catalog* catalog, const char* spec) {
 int pmucat_encoded_attr(pmucat_catalog* catalog, size_t index, void* attr, size_t attr_size) {
   return guarded(catalog, -1, [&](pmucat_catalog& handle) {
     clear_error(handle);
-    if (index >= handle.encoded.size()) {
-      return fail(handle, DiagId::api_invalid_argument,
-                  fmt::format("attr index {} is out of range (the last encode_list gave {})", index,
-                              handle.encoded.size()));
-    }
-    return write_attr(handle, handle.encoded[index].attr, attr, attr_size);
+    if (check_attr_argument(handle, attr, attr_size) != 0) return -1;
+    const pmucat::EncodedEvent* event = encoded_at(handle, index);
+    return event == nullptr ? -1 : write_attr(handle, event->attr, attr, attr_size);
   });
 }
 
 const char* pmucat_encoded_pmu(pmucat_catalog* catalog, size_t index) {
-  if (catalog == nullptr || index >= catalog->encoded.size()) return nullptr;
-  return catalog->encoded[index].pmu.c_str();
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   const pmucat::EncodedEvent* event = encoded_at(handle, index);
+                   return event == nullptr ? nullptr : event->pmu.c_str();
+                 });
 }
 
 const char* pmucat_encoded_perf_string(pmucat_catalog* catalog, size_t index) {
-  if (catalog == nullptr || index >= catalog->encoded.size()) return nullptr;
-  return catalog->encoded[index].perf_string.c_str();
+  return guarded(catalog, static_cast<const char*>(nullptr),
+                 [&](pmucat_catalog& handle) -> const char* {
+                   clear_error(handle);
+                   const pmucat::EncodedEvent* event = encoded_at(handle, index);
+                   return event == nullptr ? nullptr : event->perf_string.c_str();
+                 });
 }
 
 long pmucat_encoded_group_leader(pmucat_catalog* catalog, size_t index) {
-  if (catalog == nullptr || index >= catalog->encoded.size()) return -1;
-  const auto& leader = catalog->encoded[index].group_leader;
-  return leader ? static_cast<long>(*leader) : -1;
+  return guarded(catalog, -1L, [&](pmucat_catalog& handle) -> long {
+    clear_error(handle);
+    const pmucat::EncodedEvent* event = encoded_at(handle, index);
+    if (event == nullptr || !event->group_leader) return -1;
+    return static_cast<long>(*event->group_leader);
+  });
 }
 
 int pmucat_decode(pmucat_catalog* catalog, const char* pmu, const uint64_t config[4],
@@ -365,6 +423,7 @@ long pmucat_pmu_find(pmucat_catalog* catalog, const char* name) {
 
 int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type) {
   return reading(catalog, -1, [&](pmucat_catalog& handle) {
+    if (type == nullptr) return fail(handle, DiagId::api_invalid_argument, "type is NULL");
     const pmucat::Pmu* found = pmu_at(handle, pmu);
     if (found == nullptr) return -1;
     const std::optional<std::uint32_t> value = found->type();
@@ -372,7 +431,7 @@ int pmucat_pmu_type(pmucat_catalog* catalog, size_t pmu, uint32_t* type) {
       return fail(handle, DiagId::api_invalid_argument,
                   fmt::format("PMU {} has no valid type file", found->name()));
     }
-    if (type != nullptr) *type = *value;
+    *type = *value;
     return 0;
   });
 }

@@ -35,9 +35,14 @@ std::optional<std::string> nearest_name(std::string_view word,
   std::size_t best_distance = 0;
   for (const std::string& candidate : candidates) {
     if (candidate == word) continue;
-    const std::size_t distance = edit_distance(word, candidate);
     const std::size_t allowed =
         std::max<std::size_t>(1, std::max(word.size(), candidate.size()) / 3);
+    // The distance is at least the difference in length: a name far longer than every candidate
+    // (a 128 KiB spec through the C API) costs no quadratic comparison.
+    const std::size_t longer = std::max(word.size(), candidate.size());
+    const std::size_t shorter = std::min(word.size(), candidate.size());
+    if (longer - shorter > allowed) continue;
+    const std::size_t distance = edit_distance(word, candidate);
     if (distance > allowed) continue;
     if (!best || distance < best_distance) {
       best = candidate;

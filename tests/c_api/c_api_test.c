@@ -160,6 +160,117 @@ static void test_decode_and_lists(pmucat_catalog* catalog) {
   CHECK(pmucat_event_name(catalog, (size_t)cpu, n_events) == NULL);
 }
 
+/* Every argument the header says is checked: NULL handles, pointers and out-of-range values fail
+ * with `api-invalid-argument` and change nothing (issue 40). */
+static void test_argument_checks(pmucat_catalog* catalog) {
+  struct perf_event_attr attr;
+  uint32_t type = 0xdeadbeef;
+  const uint64_t config[4] = {0x3c, 0, 0, 0};
+  const char* terms = NULL;
+
+  /* A NULL handle: the failure value of each function, no crash. */
+  CHECK(pmucat_open("fixtures/sysfs/intel-spr", NULL, NULL, NULL) == -1);
+  CHECK(pmucat_set_option(NULL, PMUCAT_OPTION_TOOL_STAT, 1) == -1);
+  CHECK(pmucat_encode(NULL, "cycles", &attr, sizeof attr) == -1);
+  CHECK(pmucat_encode_list(NULL, "cycles") == -1);
+  CHECK(pmucat_encoded_attr(NULL, 0, &attr, sizeof attr) == -1);
+  CHECK(pmucat_encoded_pmu(NULL, 0) == NULL);
+  CHECK(pmucat_encoded_perf_string(NULL, 0) == NULL);
+  CHECK(pmucat_encoded_group_leader(NULL, 0) == -1);
+  CHECK(pmucat_decode(NULL, "cpu", config, &terms, NULL) == -1);
+  CHECK(pmucat_pmu_count(NULL) == 0);
+  CHECK(pmucat_pmu_name(NULL, 0) == NULL);
+  CHECK(pmucat_pmu_find(NULL, "cpu") == -1);
+  CHECK(pmucat_pmu_type(NULL, 0, &type) == -1);
+  CHECK(pmucat_format_count(NULL, 0) == 0);
+  CHECK(pmucat_format_name(NULL, 0, 0) == NULL);
+  CHECK(pmucat_format_spec(NULL, 0, 0) == NULL);
+  CHECK(pmucat_event_count(NULL, 0) == 0);
+  CHECK(pmucat_event_name(NULL, 0, 0) == NULL);
+  CHECK(pmucat_event_terms(NULL, 0, 0) == NULL);
+  CHECK(pmucat_event_description(NULL, 0, 0) == NULL);
+  CHECK(pmucat_event_unit(NULL, 0, 0) == NULL);
+  CHECK(pmucat_event_scale(NULL, 0, 0) == 1.0);
+  CHECK(strcmp(pmucat_last_error(NULL), "") == 0);
+  CHECK(strcmp(pmucat_last_error_id(NULL), "") == 0);
+  CHECK(strcmp(pmucat_last_error_json(NULL), "") == 0);
+
+  /* NULL out-pointers the function writes through. */
+  const long cpu = pmucat_pmu_find(catalog, "cpu");
+  CHECK(cpu >= 0);
+  CHECK(pmucat_pmu_type(catalog, (size_t)cpu, NULL) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(strstr(pmucat_last_error(catalog), "type is NULL") != NULL);
+  CHECK(pmucat_pmu_type(catalog, pmucat_pmu_count(catalog), &type) == -1);
+  CHECK(type == 0xdeadbeef);
+  CHECK(pmucat_decode(catalog, NULL, config, &terms, NULL) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_decode(catalog, "cpu", NULL, &terms, NULL) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_decode(catalog, "cpu", config, NULL, NULL) == 0); /* both results may be NULL */
+  CHECK(pmucat_pmu_find(catalog, NULL) == -1);
+  CHECK(pmucat_encode(catalog, NULL, &attr, sizeof attr) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_encode(catalog, "cycles", &attr, 0) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-attr-size") == 0);
+
+  /* The encoded list: out of range and NULL attrs are errors; a refused list forgets the last. */
+  CHECK(pmucat_encode_list(catalog, "cycles,{instructions,branches}") == 3);
+  CHECK(pmucat_encoded_attr(catalog, 0, NULL, sizeof attr) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_encoded_group_leader(catalog, 0) == -1); /* outside any group: not an error */
+  CHECK(strcmp(pmucat_last_error(catalog), "") == 0);
+  CHECK(pmucat_encoded_group_leader(catalog, 2) == 1);
+  CHECK(pmucat_encoded_group_leader(catalog, 3) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_encoded_pmu(catalog, 3) == NULL);
+  CHECK(strstr(pmucat_last_error(catalog), "out of range") != NULL);
+  CHECK(pmucat_encoded_perf_string(catalog, 0) != NULL);
+  CHECK(strcmp(pmucat_last_error(catalog), "") == 0);
+  CHECK(pmucat_encoded_perf_string(catalog, (size_t)-1) == NULL);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_encode_list(catalog, NULL) == -1);
+  CHECK(pmucat_encoded_pmu(catalog, 0) == NULL);
+
+  /* Option values: only the documented ones; a refused value keeps the option as it was. */
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_TOOL_STAT, 7) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(strstr(pmucat_last_error(catalog), "PMUCAT_OPTION_TOOL_STAT") != NULL);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_TOOL_STAT, -1) == -1);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_TOOL_STAT, 1) == 0);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_TOOL_STAT, 0) == 0);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 612) == 0);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 7) == -1);
+  CHECK(strstr(pmucat_last_error(catalog), "612") != NULL);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 2) == -1);
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == 0); /* still perf 6.12 */
+  CHECK(attr.type == 0 && attr.config == 0);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 0) == 0);
+  CHECK(pmucat_set_option(catalog, 0, 0) == -1);
+  CHECK(pmucat_set_option(catalog, 3, 0) == -1);
+}
+
+/* Specs are bounded by PMUCAT_MAX_SPEC_LENGTH: one byte more is refused before the library reads
+ * past the cap (the buffer has no terminating NUL: ASan sees any read beyond it). */
+static void test_spec_cap(pmucat_catalog* catalog) {
+  struct perf_event_attr attr;
+  char* spec = malloc(PMUCAT_MAX_SPEC_LENGTH + 1);
+  CHECK(spec != NULL);
+  if (spec == NULL) return;
+  memset(spec, 'x', PMUCAT_MAX_SPEC_LENGTH + 1);
+  CHECK(pmucat_encode(catalog, spec, &attr, sizeof attr) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(strstr(pmucat_last_error(catalog), "PMUCAT_MAX_SPEC_LENGTH") != NULL);
+  CHECK(pmucat_encode_list(catalog, spec) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  /* At the cap: parsed (and refused by the parser, with its own id). */
+  spec[PMUCAT_MAX_SPEC_LENGTH] = '\0';
+  CHECK(pmucat_encode_list(catalog, spec) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") != 0);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "") != 0);
+  free(spec);
+}
+
 /* config3 (PERF_ATTR_SIZE_VER8) into an older struct: refused, with the field named. */
 static void test_config3(void) {
   pmucat_catalog* catalog = NULL;
@@ -186,6 +297,8 @@ int main(void) {
   if (catalog == NULL || failures != 0) return 1;
   test_encode(catalog);
   test_decode_and_lists(catalog);
+  test_argument_checks(catalog);
+  test_spec_cap(catalog);
   pmucat_close(catalog);
   test_config3();
   if (failures != 0) {
