@@ -1,14 +1,11 @@
 #include "common/vendor.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <climits>
 #include <cstdlib>
 #include <system_error>
 
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index_cache.h"
+#include "pmucat/vendor_index_install.h"
 
 namespace pmucat::cli {
 namespace {
@@ -24,41 +21,13 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
   return value;
 }
 
-// Plain stat() and strings rather than std::filesystem: this runs on every tool start that
-// looks up an event by name (common/tree.cpp defers it to then), where splitting paths into
-// components cost twenty allocations (fresh heap pages for a short run).
-bool holds_catalog(const std::string& dir) {
-  struct stat status {};
-  return ::stat(dir.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
-}
-
-// The directory holding the running executable ("" when /proc is not there).
-std::string executable_dir() {
-  char buffer[PATH_MAX];
-  const ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer);
-  if (length <= 0 || static_cast<std::size_t>(length) >= sizeof buffer) return {};
-  const std::string_view path(buffer, static_cast<std::size_t>(length));
-  const std::size_t slash = path.rfind('/');
-  if (slash == std::string_view::npos) return {};
-  return std::string(path.substr(0, slash == 0 ? 1 : slash));
-}
-
-// The index of `tables` installed with the tools, else the one the build generated (a tool run
-// from the build tree). The PMUCAT_EVENTS_* paths come from cmake/PmucatEvents.cmake: the newest
-// set (linux PMUCAT_EVENTS_VERSION) and 6.1's.
+// The index of `tables` installed with the tools (beside the executable), else the one the build
+// generated (a tool run from the build tree). The PMUCAT_EVENTS_DIR_FROM_BIN paths come from
+// cmake/PmucatEvents.cmake.
 std::optional<std::string> installed_events_dir(std::optional<PerfVersion> tables) {
-  const bool want_6_1 =
-      tables == PerfVersion::v6_1 && parse_perf_version(PMUCAT_EVENTS_VERSION) != PerfVersion::v6_1;
-  const std::string from_bin =
-      want_6_1 ? PMUCAT_EVENTS_DIR_FROM_BIN_6_1 : PMUCAT_EVENTS_DIR_FROM_BIN;
-  const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
-  if (const std::string bin = executable_dir(); !bin.empty()) {
-    const std::string installed = bin + "/" + from_bin;
-    if (holds_catalog(installed))
-      return std::filesystem::path(installed).lexically_normal().string();
-  }
-  if (!built.empty() && holds_catalog(built)) return built;
-  return std::nullopt;
+  const std::string bin = executable_dir();
+  return installed_vendor_index(tables,
+                                {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
 }
 
 bool is_live(const std::filesystem::path& tree_dir) {

@@ -33,4 +33,5 @@
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/vendor_index_cache.h"
+#include "pmucat/vendor_index_install.h"
 #include "pmucat/version.h"

@@ -1,0 +1,33 @@
+// Where the compiled vendor event indexes installed with pmucat are found. Every part of pmucat
+// that reads the default tables (the tools, the Python package) asks this one lookup, so they all
+// read the same ones (docs/catalog.md, "Where the events come from").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pmucat/perf_version.h"
+
+namespace pmucat {
+
+// Where one installed component of pmucat finds the indexes: the directory its code was loaded
+// from, and the installed indexes relative to that directory (cmake/PmucatEvents.cmake computes
+// them when the build is configured: from the tools' bin/, from the Python package's folder).
+struct InstalledIndexPaths {
+  std::string_view anchor_dir;  // "" when unknown: only the build's index is looked for
+  std::string_view newest;      // the newest table set's index (linux PMUCAT_EVENTS_VERSION)
+  std::string_view v6_1;        // perf 6.1's set
+};
+
+// The compiled index of `tables` (nullopt: the newest set) installed beside `paths.anchor_dir`,
+// else the one this build generated (code run from its build tree), the first of them that is a
+// directory; nullopt when neither is (a build without the kernel's tables). One stat() each.
+std::optional<std::string> installed_vendor_index(std::optional<PerfVersion> tables,
+                                                  const InstalledIndexPaths& paths);
+
+// The directory holding the running executable, the anchor of the tools ("" when
+// /proc/self/exe cannot be read).
+std::string executable_dir();
+
+}  // namespace pmucat
