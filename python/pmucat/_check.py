@@ -50,19 +50,16 @@ class CheckReport:
         return f"<pmucat.CheckReport {len(self.findings)} findings, exit {self.exit_status}>"
 
 
-def check(tree: str | os.PathLike[str] | _core.Catalog | None = None, *,
+def check(tree: str | bytes | os.PathLike[str] | _core.Catalog | None = None, *,
           pmus: Iterable[str] = (), enable: Iterable[str] = (), disable: Iterable[str] = (),
           werror: bool = False, jobs: int = 1, events_dir: str | None = None,
           cpuid: str | None = None) -> CheckReport:
     """Validates a PMU tree with pmucheck's rules.
 
     ``tree``: a path (/sys, a devices folder, a capture or a pmusnap ``.tar.gz``), a
-    :class:`Catalog`, or None for the running machine's. ``pmus``: PMU name patterns to check
-    (all when empty); ``enable``/``disable``: rule ids; ``werror``: warnings fail too."""
-    if isinstance(tree, _core.Catalog):
-        catalog = tree
-    else:
-        catalog = _core.Catalog.open(None if tree is None else os.fspath(tree),
-                                     events_dir=events_dir, cpuid=cpuid)
-    report = _core._check(catalog, list(pmus), list(enable), list(disable), werror, jobs)
+    :class:`Catalog`, or None for the running machine's (``events_dir`` and ``cpuid`` as
+    :meth:`Catalog.open` takes them). ``pmus``: PMU name patterns to check (all when empty);
+    ``enable``/``disable``: rule ids; ``werror``: warnings fail too; ``jobs``: PMUs checked in
+    parallel, 1 to 256. A wrong argument raises :class:`pmucat.Error` naming it."""
+    report = _core._check(tree, events_dir, cpuid, pmus, enable, disable, werror, jobs)
     return CheckReport(report)

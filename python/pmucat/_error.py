@@ -22,3 +22,7 @@ class Error(Exception):
 
     def __str__(self) -> str:
         return self.rendered.rstrip("\n")
+
+    def __reduce__(self):
+        # Both arguments, so that pickle (multiprocessing, concurrent.futures) rebuilds it.
+        return (type(self), (self.rendered, self.diagnostic))

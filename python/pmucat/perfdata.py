@@ -79,10 +79,11 @@ class PerfData:
 
 
 def read(path: str | os.PathLike[str]) -> PerfData:
-    """Opens ``path`` (a perf.data file, file or pipe mode) for streaming: returns once the
-    header (attrs, features) is read. Raises pmucat.Error with the located problem when the
-    header is not a valid perf.data; later problems are raised by the records() iteration."""
-    return PerfData(_core._read_perf_data(os.fspath(path)))
+    """Opens ``path`` (a perf.data file, file or pipe mode; str, bytes or os.PathLike) for
+    streaming: returns once the header (attrs, features) is read. Raises pmucat.Error with the
+    located problem when the header is not a valid perf.data (or ``path`` is not a path);
+    later problems are raised by the records() iteration."""
+    return PerfData(_core._read_perf_data(path))
 
 
 __all__ = ["EventAttr", "PerfData", "Record", "read"]

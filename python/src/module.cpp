@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -15,9 +17,12 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -34,19 +39,47 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 #include "pmucat/snapshot.h"
+#include "pmucat/vendor_events.h"
+#include "pmucat/vendor_index_install.h"
 #include "pmucat/version.h"
 
 namespace py = pybind11;
 
 namespace {
 
+using pmucat::DiagId;
 using pmucat::Diagnostic;
+
+// The longest spec encode() takes, in bytes: the C API's PMUCAT_MAX_SPEC_LENGTH (pmucat_c.h), the
+// most one command-line argument can hold on Linux, so any spec perf or pmuencode can be given.
+constexpr std::size_t kMaxSpecLength = 131072;
+
+// Text the library holds (names and paths from a tree or a perf.data, file contents,
+// diagnostics) as a str: UTF-8, each byte that is not part of valid UTF-8 decoded as a lone
+// surrogate U+DC80..U+DCFF (Python's "surrogateescape", as os.fsdecode() does). Nothing fails
+// to convert, and os.fsencode() gives the bytes back.
+py::str text(std::string_view bytes) {
+  PyObject* out =
+      PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+  if (out == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(out);
+}
+
+py::object optional_text(const std::optional<std::string>& value) {
+  return value ? py::object(text(*value)) : py::object(py::none());
+}
+
+py::list text_list(const std::vector<std::string>& items) {
+  py::list out;
+  for (const std::string& item : items) out.append(text(item));
+  return out;
+}
 
 py::object json_to_python(const nlohmann::ordered_json& value) {
   switch (value.type()) {
     case nlohmann::ordered_json::value_t::object: {
       py::dict out;
-      for (const auto& [key, item] : value.items()) out[py::str(key)] = json_to_python(item);
+      for (const auto& [key, item] : value.items()) out[text(key)] = json_to_python(item);
       return out;
     }
     case nlohmann::ordered_json::value_t::array: {
@@ -55,7 +88,7 @@ py::object json_to_python(const nlohmann::ordered_json& value) {
       return out;
     }
     case nlohmann::ordered_json::value_t::string:
-      return py::str(value.get<std::string>());
+      return text(value.get_ref<const std::string&>());
     case nlohmann::ordered_json::value_t::boolean:
       return py::bool_(value.get<bool>());
     case nlohmann::ordered_json::value_t::number_unsigned:
@@ -75,17 +108,177 @@ py::dict diagnostic_dict(const Diagnostic& diagnostic) {
       .cast<py::dict>();
 }
 
+// Sets pmucat.Error(rendered, diagnostic dict) as the current Python exception.
+void set_error(const Diagnostic& diagnostic) {
+  py::object error_type = py::module_::import("pmucat._error").attr("Error");
+  py::object error = error_type(text(pmucat::render(diagnostic)), diagnostic_dict(diagnostic));
+  PyErr_SetObject(error_type.ptr(), error.ptr());
+}
+
+Diagnostic api_diagnostic(DiagId id, std::string message) {
+  return pmucat::make_file_diagnostic(pmucat::Severity::error, id, "<pmucat>", std::move(message));
+}
+
 // Raises pmucat.Error(rendered, diagnostic dict).
 [[noreturn]] void raise_error(const Diagnostic& diagnostic) {
-  py::object error_type = py::module_::import("pmucat._error").attr("Error");
-  py::object error = error_type(pmucat::render(diagnostic), diagnostic_dict(diagnostic));
-  PyErr_SetObject(error_type.ptr(), error.ptr());
+  set_error(diagnostic);
   throw py::error_already_set();
 }
 
-[[noreturn]] void raise_api_error(pmucat::DiagId id, std::string message) {
-  raise_error(
-      pmucat::make_file_diagnostic(pmucat::Severity::error, id, "<pmucat>", std::move(message)));
+[[noreturn]] void raise_api_error(DiagId id, std::string message) {
+  raise_error(api_diagnostic(id, std::move(message)));
+}
+
+// Arguments. The public functions take their arguments as Python objects and convert them here,
+// so that a wrong type, a value out of range or a path with a NUL raises pmucat.Error naming the
+// argument (api-invalid-argument), never pybind11's TypeError or a silent truncation.
+
+std::string type_name(py::handle value) {
+  return Py_TYPE(value.ptr())->tp_name;
+}
+
+// A rejected value as its error message shows it: its repr, a long str or bytes cut short.
+std::string shown(py::handle value) {
+  py::object shown_value = py::reinterpret_borrow<py::object>(value);
+  bool cut = false;
+  if ((PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) && py::len(value) > 64) {
+    shown_value = value[py::slice(0, 64, 1)];
+    cut = true;
+  }
+  PyObject* repr = PyObject_Repr(shown_value.ptr());
+  if (repr == nullptr) {
+    PyErr_Clear();
+    return "a " + type_name(value);
+  }
+  PyObject* utf8 = PyUnicode_AsEncodedString(repr, "utf-8", "backslashreplace");
+  Py_DECREF(repr);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    return "a " + type_name(value);
+  }
+  std::string out(PyBytes_AS_STRING(utf8), static_cast<std::size_t>(PyBytes_GET_SIZE(utf8)));
+  Py_DECREF(utf8);
+  return cut ? out + "..." : out;
+}
+
+[[noreturn]] void raise_argument_error(std::string_view name, std::string_view problem) {
+  raise_api_error(DiagId::api_invalid_argument, fmt::format("argument '{}' {}", name, problem));
+}
+
+std::string bytes_value(PyObject* bytes) {
+  return {PyBytes_AS_STRING(bytes), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))};
+}
+
+// A str as the bytes it stands for: UTF-8, with escaped bytes (U+DC80..U+DCFF, what text() makes
+// of bytes that are not UTF-8) turned back into themselves.
+std::string str_bytes(py::handle value, std::string_view name) {
+  PyObject* encoded = PyUnicode_AsEncodedString(value.ptr(), "utf-8", "surrogateescape");
+  if (encoded == nullptr) {
+    PyErr_Clear();
+    raise_argument_error(name,
+                         "holds a surrogate code point that is not an escaped byte "
+                         "(U+DC80..U+DCFF): it stands for no bytes");
+  }
+  std::string out = bytes_value(encoded);
+  Py_DECREF(encoded);
+  return out;
+}
+
+// A text argument (a spec, a name): a str (see str_bytes) or bytes.
+std::string text_arg(py::handle value, std::string_view name) {
+  if (PyUnicode_Check(value.ptr())) return str_bytes(value, name);
+  if (PyBytes_Check(value.ptr())) return bytes_value(value.ptr());
+  raise_argument_error(name, fmt::format("must be a str, not {}", type_name(value)));
+}
+
+void reject_nul(const std::string& value, std::string_view name, std::string_view what) {
+  if (const std::size_t nul = value.find('\0'); nul != std::string::npos) {
+    raise_argument_error(name, fmt::format("holds a NUL byte at offset {}: {}", nul, what));
+  }
+}
+
+// A text argument that the library hands to the system or compares as a C string (a CPU
+// identifier, a PMU name): no NUL.
+std::string word_arg(py::handle value, std::string_view name) {
+  std::string out = text_arg(value, name);
+  reject_nul(out, name, "no name holds one");
+  return out;
+}
+
+std::optional<std::string> optional_word_arg(py::handle value, std::string_view name) {
+  if (value.is_none()) return std::nullopt;
+  return word_arg(value, name);
+}
+
+// A path argument: str, bytes or os.PathLike (os.fspath), encoded as os.fsencode() does; a NUL
+// is refused, since the system would read the path only up to it (another file or tree).
+std::string path_arg(py::handle value, std::string_view name) {
+  PyObject* fspath = PyOS_FSPath(value.ptr());
+  if (fspath == nullptr) {
+    PyErr_Clear();
+    raise_argument_error(
+        name, fmt::format("must be a path (str, bytes or os.PathLike), not {}", type_name(value)));
+  }
+  py::object path = py::reinterpret_steal<py::object>(fspath);
+  std::string out = PyBytes_Check(path.ptr()) ? bytes_value(path.ptr()) : str_bytes(path, name);
+  if (const std::size_t nul = out.find('\0'); nul != std::string::npos) {
+    raise_argument_error(name, fmt::format("holds a NUL byte at offset {}: the system would read "
+                                           "only '{}', another path",
+                                           nul, out.substr(0, nul)));
+  }
+  return out;
+}
+
+std::optional<std::string> optional_path_arg(py::handle value, std::string_view name) {
+  if (value.is_none()) return std::nullopt;
+  return path_arg(value, name);
+}
+
+// An int argument (or an object with __index__) from 0 to `max`.
+std::uint64_t uint_arg(py::handle value, std::string_view name, std::uint64_t max = UINT64_MAX) {
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    raise_argument_error(name, fmt::format("must be an int, not {}", type_name(value)));
+  }
+  const unsigned long long number = PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  const bool overflow = number == static_cast<unsigned long long>(-1) && PyErr_Occurred();
+  if (overflow) PyErr_Clear();
+  if (overflow || number > max) {
+    raise_argument_error(name,
+                         fmt::format("must be an int from 0 to {}, not {}", max, shown(value)));
+  }
+  return number;
+}
+
+bool bool_arg(py::handle value, std::string_view name) {
+  if (!PyBool_Check(value.ptr())) {
+    raise_argument_error(name, fmt::format("must be True or False, not {}", shown(value)));
+  }
+  return value.ptr() == Py_True;
+}
+
+// A list of text arguments from any iterable but a str or bytes (whose items are characters).
+std::vector<std::string> text_list_arg(py::handle value, std::string_view name) {
+  if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
+    raise_argument_error(name, fmt::format("must be an iterable of str (a list), not a single "
+                                           "{}: write [{}]",
+                                           type_name(value), shown(value)));
+  }
+  PyObject* iterator = PyObject_GetIter(value.ptr());
+  if (iterator == nullptr) {
+    PyErr_Clear();
+    raise_argument_error(name, fmt::format("must be an iterable of str, not {}", type_name(value)));
+  }
+  py::object items = py::reinterpret_steal<py::object>(iterator);
+  std::vector<std::string> out;
+  while (PyObject* item = PyIter_Next(items.ptr())) {
+    py::object owned = py::reinterpret_steal<py::object>(item);
+    out.push_back(word_arg(owned, fmt::format("{}[{}]", name, out.size())));
+  }
+  if (PyErr_Occurred()) throw py::error_already_set();
+  return out;
 }
 
 // A catalog and what keeps its tree alive (an unpacked capture).
@@ -164,21 +357,23 @@ py::dict attr_dict(const pmucat::Attr& a) {
 }
 
 // The attr's kernel image for a struct perf_event_attr of `size` bytes (the C API's rule).
-py::bytes attr_bytes(const pmucat::Attr& attr, std::uint32_t size) {
+py::bytes attr_bytes(const pmucat::Attr& attr, py::handle size_arg) {
+  const std::uint64_t size = uint_arg(size_arg, "size");
   if (size < pmucat::kAttrSizeVer0 || size % 8 != 0 || size > 4096) {
     raise_api_error(pmucat::DiagId::api_attr_size,
                     fmt::format("size {} is not a perf_event_attr size (a multiple of 8 from 64, "
                                 "PERF_ATTR_SIZE_VER0, to 4096)",
                                 size));
   }
-  if (const std::string_view field = pmucat::attr_field_beyond(attr, size); !field.empty()) {
+  const auto bytes = static_cast<std::uint32_t>(size);
+  if (const std::string_view field = pmucat::attr_field_beyond(attr, bytes); !field.empty()) {
     raise_api_error(pmucat::DiagId::api_attr_size,
                     fmt::format("the attr sets {}, which a {}-byte struct perf_event_attr does not "
                                 "have (config3 needs 136 bytes, PERF_ATTR_SIZE_VER8)",
                                 field, size));
   }
   pmucat::Attr sized = attr;
-  sized.size = size;
+  sized.size = bytes;
   const std::vector<std::byte> image = pmucat::to_bytes(sized);
   return {reinterpret_cast<const char*>(image.data()), image.size()};
 }
@@ -208,23 +403,23 @@ struct PyPmu {
 
 py::object event_object(const pmucat::Event& e) {
   py::dict d;
-  d["name"] = e.name;
-  d["terms"] = trim_text(e.text);
-  d["path"] = e.path;
+  d["name"] = text(e.name);
+  d["terms"] = text(trim_text(e.text));
+  d["path"] = text(e.path);
   d["source"] = std::string(pmucat::to_string(e.source));
-  d["unit"] = e.unit ? py::object(py::str(*e.unit)) : py::object(py::none());
+  d["unit"] = optional_text(e.unit);
   d["scale"] = e.scale ? py::object(py::float_(*e.scale)) : py::object(py::none());
   d["per_pkg"] = e.per_pkg;
   d["snapshot"] = e.snapshot;
   if (e.vendor) {
     const pmucat::VendorEvent& v = *e.vendor;
-    d["description"] = pmucat::perf_brief_description(v);
-    d["long_description"] = pmucat::perf_public_description(v);
-    d["topic"] = v.topic;
-    d["scale_unit"] = v.scale_unit;
+    d["description"] = text(pmucat::perf_brief_description(v));
+    d["long_description"] = text(pmucat::perf_public_description(v));
+    d["topic"] = text(v.topic);
+    d["scale_unit"] = text(v.scale_unit);
     d["deprecated"] = v.deprecated;
     py::dict provenance;
-    provenance["file"] = v.location.file;
+    provenance["file"] = text(v.location.file);
     provenance["line"] = v.location.line;
     provenance["column"] = v.location.column;
     d["provenance"] = provenance;
@@ -236,7 +431,7 @@ py::object event_object(const pmucat::Event& e) {
     d["scale_unit"] = "";
     d["deprecated"] = false;
     py::dict provenance;
-    provenance["file"] = e.path;
+    provenance["file"] = text(e.path);
     provenance["line"] = 0;
     provenance["column"] = 0;
     d["provenance"] = provenance;
@@ -251,63 +446,130 @@ py::object event_object(const pmucat::Event& e) {
 
 py::object format_object(const pmucat::Format& f) {
   return py::module_::import("pmucat._types")
-      .attr("Format")(py::arg("name") = f.name, py::arg("spec") = trim_text(f.text),
-                      py::arg("path") = f.path);
+      .attr("Format")(py::arg("name") = text(f.name), py::arg("spec") = text(trim_text(f.text)),
+                      py::arg("path") = text(f.path));
 }
 
-pmucat::EncodeOptions encode_options(const pmucat::Catalog& catalog, const std::string& semantics,
-                                     const std::string& tool,
-                                     const std::optional<std::string>& default_pmu,
-                                     const std::optional<std::string>& tracefs,
-                                     const std::string& extended_type) {
+pmucat::EncodeOptions encode_options(const pmucat::Catalog& catalog, py::handle semantics_arg,
+                                     py::handle tool_arg, py::handle default_pmu_arg,
+                                     py::handle tracefs_arg, py::handle extended_type_arg) {
   pmucat::EncodeOptions options;
+  const std::string semantics = text_arg(semantics_arg, "semantics");
   // 'perf' is perf 6.1, as before versions could be named; 'perf-6.1' and 'perf-6.12' name one.
   if (semantics == "perf" || semantics == "perf-6.1") {
     options.semantics = pmucat::Semantics::perf_6_1;
   } else if (semantics == "perf-6.12") {
     options.semantics = pmucat::Semantics::perf_6_12;
   } else if (semantics != "pmucat") {
-    raise_api_error(pmucat::DiagId::api_invalid_argument,
+    raise_api_error(DiagId::api_invalid_argument,
                     fmt::format("semantics must be 'pmucat', 'perf' (perf 6.1), 'perf-6.1' or "
-                                "'perf-6.12', not '{}'",
-                                semantics));
+                                "'perf-6.12', not {}",
+                                shown(semantics_arg)));
   }
+  const std::string tool = text_arg(tool_arg, "tool");
   if (tool == "stat") {
     options.tool = pmucat::Tool::stat;
   } else if (tool != "record") {
-    raise_api_error(pmucat::DiagId::api_invalid_argument,
-                    fmt::format("tool must be 'record' or 'stat', not '{}'", tool));
+    raise_api_error(DiagId::api_invalid_argument,
+                    fmt::format("tool must be 'record' or 'stat', not {}", shown(tool_arg)));
   }
-  if (default_pmu) options.default_pmu = *default_pmu;
-  if (tracefs) options.tracefs = *tracefs;
+  if (auto default_pmu = optional_word_arg(default_pmu_arg, "default_pmu")) {
+    options.default_pmu = std::move(*default_pmu);
+  }
+  if (auto tracefs = optional_path_arg(tracefs_arg, "tracefs")) {
+    options.tracefs = std::move(*tracefs);
+  }
+  const std::string extended_type = text_arg(extended_type_arg, "extended_type");
   if (extended_type == "unsupported") {
     options.extended_type = pmucat::ExtendedType::unsupported;
   } else if (extended_type == "probe") {
     options.extended_type = pmucat::probe_extended_type(catalog);
   } else if (extended_type != "supported") {
-    raise_api_error(pmucat::DiagId::api_invalid_argument,
+    raise_api_error(DiagId::api_invalid_argument,
                     fmt::format("extended_type must be 'supported', 'unsupported' or 'probe', "
-                                "not '{}'",
-                                extended_type));
+                                "not {}",
+                                shown(extended_type_arg)));
   }
   return options;
 }
 
-CatalogPtr open_catalog(const std::optional<std::string>& sysfs,
-                        const std::optional<std::string>& events_dir,
-                        const std::optional<std::string>& cpuid) {
-  auto holder = std::make_shared<CatalogHolder>();
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+// The folder this extension was loaded from (the installed package's): where the installed
+// vendor tables are found from, as the tools find theirs from their bin/.
+std::string package_dir() {
+  const py::object file = py::module_::import("pmucat._core").attr("__file__");
+  const std::string path = path_arg(file, "pmucat._core.__file__");
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash == 0 ? 1 : slash);
+}
+
+// The tree is this machine's own (the running kernel's PMUs).
+bool is_live(const std::filesystem::path& root) {
+  for (const char* live : {"/sys/bus/event_source/devices", "/sys"}) {
+    std::error_code error;
+    if (std::filesystem::equivalent(root, live, error) && !error) return true;
+  }
+  return false;
+}
+
+// The vendor tables and CPU identifier Catalog.open reads, chosen as the tools choose them
+// (cli/common/vendor.h): events_dir, else $PMUCAT_EVENTS_DIR, else the tables installed with
+// pmucat (the build's when run from the build tree); an empty directory means none. cpuid, else
+// $PMUCAT_CPUID, else this machine's for the live tree. A cpuid with no tables to choose from is
+// an error rather than a silently sysfs-only catalog.
+pmucat::VendorOptions vendor_options(py::handle events_dir_arg, py::handle cpuid_arg,
+                                     const std::filesystem::path& root) {
   pmucat::VendorOptions vendor;
-  if (events_dir) vendor.events_dir = *events_dir;
-  if (cpuid) vendor.cpuid = *cpuid;
+  std::string_view tables_from;
+  if (auto events_dir = optional_path_arg(events_dir_arg, "events_dir")) {
+    vendor.events_dir = std::move(*events_dir);
+    tables_from = "events_dir is empty";
+  } else if (auto env = environment("PMUCAT_EVENTS_DIR")) {
+    vendor.events_dir = std::move(*env);
+    tables_from = "$PMUCAT_EVENTS_DIR is set but empty";
+  } else if (auto installed = pmucat::installed_vendor_index(
+                 std::nullopt, {package_dir(), PMUCAT_EVENTS_DIR_FROM_PACKAGE,
+                                PMUCAT_EVENTS_DIR_FROM_PACKAGE_6_1})) {
+    vendor.events_dir = std::move(*installed);
+  } else {
+    tables_from =
+        "no events_dir was given, $PMUCAT_EVENTS_DIR is not set and no tables were installed "
+        "with pmucat";
+  }
+  if (auto cpuid = optional_word_arg(cpuid_arg, "cpuid")) {
+    if (vendor.events_dir.empty()) {
+      raise_api_error(DiagId::api_invalid_argument,
+                      fmt::format("cpuid {} chooses a CPU model of the vendor event tables, but "
+                                  "there are none: {}; pass events_dir (the kernel's "
+                                  "tools/perf/pmu-events/arch or a compiled index)",
+                                  shown(cpuid_arg), tables_from));
+    }
+    vendor.cpuid = std::move(*cpuid);
+  } else if (auto env = environment("PMUCAT_CPUID"); env && !env->empty()) {
+    vendor.cpuid = std::move(*env);
+  } else if (!vendor.events_dir.empty() && is_live(root)) {
+    vendor.cpuid = pmucat::host_cpuid("/sys").value_or(std::string());
+  }
+  return vendor;
+}
+
+CatalogPtr open_catalog(py::handle sysfs_arg, py::handle events_dir_arg, py::handle cpuid_arg,
+                        std::string_view sysfs_name = "sysfs") {
+  auto holder = std::make_shared<CatalogHolder>();
   std::filesystem::path root;
-  if (sysfs) {
-    root = *sysfs;
+  if (auto sysfs = optional_path_arg(sysfs_arg, sysfs_name)) {
+    root = std::move(*sysfs);
   } else if (const char* env = std::getenv("PMUCAT_SYSFS"); env != nullptr && *env != '\0') {
     root = env;
   } else {
     root = "/sys/bus/event_source/devices";
   }
+  pmucat::VendorOptions vendor = vendor_options(events_dir_arg, cpuid_arg, root);
   if (pmucat::snap::is_tarball(root)) {
     auto unpacked = pmucat::snap::Unpacked::open(root);
     if (!unpacked) raise_error(unpacked.error());
@@ -320,8 +582,16 @@ CatalogPtr open_catalog(const std::optional<std::string>& sysfs,
   return holder;
 }
 
-py::list encode_specs(const CatalogPtr& holder, const std::string& spec,
+py::list encode_specs(const CatalogPtr& holder, py::handle spec_arg,
                       const pmucat::EncodeOptions& options) {
+  const std::string spec = text_arg(spec_arg, "spec");
+  // The parser would end the spec there, silently dropping the rest (a C string, as argv is).
+  reject_nul(spec, "spec", "a spec ends at its first NUL, so the rest would be dropped");
+  if (spec.size() > kMaxSpecLength) {
+    raise_argument_error("spec", fmt::format("is {} bytes long, more than the {} a spec may "
+                                             "have: split it into several calls",
+                                             spec.size(), kMaxSpecLength));
+  }
   std::optional<pmucat::Expected<std::vector<pmucat::EncodedEvent>>> result;
   {
     py::gil_scoped_release release;
@@ -513,7 +783,7 @@ struct PyRecordIterator {
 py::object record_object(const pmucat::Record& r) {
   return py::module_::import("pmucat._types")
       .attr("Record")(
-          py::arg("type") = r.type, py::arg("type_name") = pmucat::record_type_name(r.type),
+          py::arg("type") = r.type, py::arg("type_name") = text(pmucat::record_type_name(r.type)),
           py::arg("misc") = r.misc, py::arg("size") = r.size(), py::arg("offset") = r.file_offset,
           py::arg("payload") =
               py::bytes(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
@@ -523,9 +793,9 @@ py::object feature_value(std::uint32_t id, const std::vector<std::byte>& payload
   namespace f = pmucat::feature;
   if (id == f::hostname || id == f::osrelease || id == f::version || id == f::arch ||
       id == f::cpudesc || id == f::cpuid) {
-    if (auto text = pmucat::decode_feature_string(payload)) return py::str(*text);
+    if (auto value = pmucat::decode_feature_string(payload)) return text(*value);
   } else if (id == f::cmdline) {
-    if (auto items = pmucat::decode_feature_string_list(payload)) return py::cast(*items);
+    if (auto items = pmucat::decode_feature_string_list(payload)) return text_list(*items);
   } else if (id == f::nrcpus) {
     if (auto n = pmucat::decode_nrcpus(payload)) {
       py::dict d;
@@ -545,42 +815,58 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "The compiled part of pmucat (use the pmucat package, which re-exports it).";
   m.attr("__version__") = PMUCAT_VERSION;
 
+  // A C++ exception that reaches a binding (out of memory, a library bug) is pmucat.Error
+  // (api-internal-error) like every other failure, not a RuntimeError or MemoryError; pybind11's
+  // own Python exceptions (KeyError, StopIteration...) pass through to its translator.
+  py::register_local_exception_translator([](std::exception_ptr thrown) {
+    try {
+      std::rethrow_exception(thrown);
+    } catch (const py::builtin_exception&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      set_error(api_diagnostic(DiagId::api_internal_error, "out of memory"));
+    } catch (const std::exception& error) {
+      set_error(api_diagnostic(DiagId::api_internal_error, error.what()));
+    }
+  });
+
   py::class_<PyEncoded>(m, "EncodedEvent",
                         "One perf_event_attr an event spec stands for, with perf's canonical "
                         "string.\n\nEvery perf_event_attr field is an attribute (type, config, "
                         "config1..config3, sample_period, exclude_kernel, precise_ip, ...).")
       .def_property_readonly(
-          "spec", [](const PyEncoded& e) { return e.event.spec; },
+          "spec", [](const PyEncoded& e) { return text(e.event.spec); },
           "The spec text this attr came from.")
       .def_property_readonly(
-          "pmu", [](const PyEncoded& e) { return e.event.pmu; },
+          "pmu", [](const PyEncoded& e) { return text(e.event.pmu); },
           "The PMU instance used (\"cpu\", \"uncore_cha_3\").")
       .def_property_readonly(
           "event",
-          [](const PyEncoded& e) -> std::optional<std::string> {
-            if (e.event.event.empty()) return std::nullopt;
-            return e.event.event;
+          [](const PyEncoded& e) -> py::object {
+            if (e.event.event.empty()) return py::none();
+            return text(e.event.event);
           },
           "The sysfs or JSON event (alias) used, or None.")
       .def_property_readonly(
-          "perf_string", [](const PyEncoded& e) { return e.event.perf_string; },
+          "perf_string", [](const PyEncoded& e) { return text(e.event.perf_string); },
           "The canonical spec `perf stat -e` accepts for the same attr.")
       .def_property_readonly(
           "group_leader", [](const PyEncoded& e) { return e.event.group_leader; },
           "Index (in encode()'s list) of this attr's group leader, or None outside a group.")
-      .def_property_readonly("group_name", [](const PyEncoded& e) { return e.event.group_name; })
+      .def_property_readonly("group_name",
+                             [](const PyEncoded& e) { return text(e.event.group_name); })
       .def_property_readonly(
           "settings",
           [](const PyEncoded& e) {
             const pmucat::EventSettings& s = e.event.settings;
             py::dict d;
-            d["name"] = s.name;
-            d["metric_id"] = s.metric_id;
+            d["name"] = optional_text(s.name);
+            d["metric_id"] = optional_text(s.metric_id);
             d["percore"] = s.percore;
             d["nr"] = s.nr;
-            d["call_graph"] = s.call_graph;
-            d["branch_type"] = s.branch_type;
-            d["driver_config"] = s.driver_config;
+            d["call_graph"] = optional_text(s.call_graph);
+            d["branch_type"] = optional_text(s.branch_type);
+            d["driver_config"] = text_list(s.driver_config);
             d["precise_max"] = s.precise_max;
             return d;
           },
@@ -603,31 +889,32 @@ PYBIND11_MODULE(_core, m) {
            "config..config3, the fields that are set, settings, perf, group).")
       .def(
           "to_bytes",
-          [](const PyEncoded& e, std::uint32_t size) { return attr_bytes(e.event.attr, size); },
+          [](const PyEncoded& e, py::handle size) { return attr_bytes(e.event.attr, size); },
           py::arg("size") = pmucat::kAttrSizeVer8,
           "The kernel's struct perf_event_attr image (little-endian) of `size` bytes, e.g. "
           "for ctypes or os-level perf_event_open. Raises pmucat.Error (api-attr-size) when "
           "the attr sets a field a struct of that size lacks (config3 needs 136).")
       .def("__getattr__",
-           [](const PyEncoded& e, const std::string& name) -> py::object {
+           [](const PyEncoded& e, py::handle name) -> py::object {
              py::dict fields = attr_dict(e.event.attr);
-             if (fields.contains(name)) return fields[py::str(name)];
-             throw py::attribute_error(fmt::format("EncodedEvent has no attribute '{}'", name));
+             if (PyUnicode_Check(name.ptr()) && fields.contains(name)) return fields[name];
+             PyErr_Format(PyExc_AttributeError, "EncodedEvent has no attribute %R", name.ptr());
+             throw py::error_already_set();
            })
       .def("__repr__", [](const PyEncoded& e) {
-        return fmt::format("<pmucat.EncodedEvent {} type={} config={:#x}>", e.event.perf_string,
-                           e.event.attr.type, e.event.attr.config[0]);
+        return text(fmt::format("<pmucat.EncodedEvent {} type={} config={:#x}>",
+                                e.event.perf_string, e.event.attr.type, e.event.attr.config[0]));
       });
 
   py::class_<PyPmu>(m, "Pmu", "One PMU of a catalog (a /sys/bus/event_source/devices entry).")
-      .def_property_readonly("name", [](const PyPmu& p) { return p.pmu->name(); })
+      .def_property_readonly("name", [](const PyPmu& p) { return text(p.pmu->name()); })
       .def_property_readonly(
           "type", [](const PyPmu& p) { return p.pmu->type(); },
           "perf_event_attr.type, or None when `type` is missing or invalid.")
       .def_property_readonly(
           "kind", [](const PyPmu& p) { return std::string(pmucat::to_string(p.pmu->kind())); },
           "'core', 'uncore', 'software' or 'other'.")
-      .def_property_readonly("path", [](const PyPmu& p) { return p.pmu->path().string(); })
+      .def_property_readonly("path", [](const PyPmu& p) { return text(p.pmu->path().native()); })
       .def_property_readonly(
           "cpus",
           [](const PyPmu& p) -> std::optional<std::vector<std::uint32_t>> {
@@ -655,8 +942,8 @@ PYBIND11_MODULE(_core, m) {
           "Events (sysfs events/ and vendor JSON) with description, unit, scale, provenance.")
       .def(
           "event",
-          [](const PyPmu& p, const std::string& name) -> py::object {
-            const pmucat::Event* e = p.pmu->find_event(name);
+          [](const PyPmu& p, py::handle name) -> py::object {
+            const pmucat::Event* e = p.pmu->find_event(text_arg(name, "name"));
             return e == nullptr ? py::object(py::none()) : event_object(*e);
           },
           py::arg("name"), "The event named `name` (case-insensitive, as perf), or None.")
@@ -669,20 +956,29 @@ PYBIND11_MODULE(_core, m) {
           },
           "Problems found while loading this PMU's parts so far, as diagnostic dicts.")
       .def("__repr__",
-           [](const PyPmu& p) { return fmt::format("<pmucat.Pmu {}>", p.pmu->name()); });
+           [](const PyPmu& p) { return text(fmt::format("<pmucat.Pmu {}>", p.pmu->name())); });
 
   py::class_<CatalogHolder, CatalogPtr>(
       m, "Catalog",
       "A sysfs PMU catalog (/sys, a devices folder, a captured tree or a pmusnap .tar.gz), read "
       "lazily and cached. Safe to share between threads.")
-      .def_static("open", &open_catalog, py::arg("sysfs") = py::none(),
-                  py::arg("events_dir") = py::none(), py::arg("cpuid") = py::none(),
-                  "Opens a catalog. sysfs=None reads $PMUCAT_SYSFS, else "
-                  "/sys/bus/event_source/devices. events_dir: the kernel's "
-                  "tools/perf/pmu-events/arch layout; cpuid: perf's CPU identifier choosing "
-                  "the model. Raises pmucat.Error.")
+      .def_static(
+          "open",
+          [](py::handle sysfs, py::handle events_dir, py::handle cpuid) {
+            return open_catalog(sysfs, events_dir, cpuid);
+          },
+          py::arg("sysfs") = py::none(), py::arg("events_dir") = py::none(),
+          py::arg("cpuid") = py::none(),
+          "Opens a catalog. sysfs=None reads $PMUCAT_SYSFS, else "
+          "/sys/bus/event_source/devices. events_dir: the kernel's "
+          "tools/perf/pmu-events/arch layout or a compiled index; None: "
+          "$PMUCAT_EVENTS_DIR, else the tables installed with pmucat, as the tools "
+          "read; '': sysfs events only. cpuid: perf's CPU identifier choosing the "
+          "model; None: $PMUCAT_CPUID, else this machine's for the live tree. Paths "
+          "are str, bytes or os.PathLike. Raises pmucat.Error.")
       .def_property_readonly(
-          "devices_dir", [](const CatalogHolder& c) { return c.catalog->devices_dir().string(); })
+          "devices_dir",
+          [](const CatalogHolder& c) { return text(c.catalog->devices_dir().native()); })
       .def(
           "pmus",
           [](const CatalogPtr& c) {
@@ -693,17 +989,19 @@ PYBIND11_MODULE(_core, m) {
           "Every PMU, naturally sorted by name.")
       .def(
           "pmu",
-          [](const CatalogPtr& c, const std::string& name) {
-            const pmucat::Pmu* p = c->catalog->find_pmu(name);
-            if (p == nullptr) throw py::key_error(fmt::format("no PMU named '{}'", name));
+          [](const CatalogPtr& c, py::handle name) {
+            const pmucat::Pmu* p = c->catalog->find_pmu(text_arg(name, "name"));
+            if (p == nullptr) {
+              PyErr_SetObject(PyExc_KeyError, name.ptr());  // the key, as a dict says
+              throw py::error_already_set();
+            }
             return PyPmu{c, p};
           },
           py::arg("name"), "The PMU named exactly `name`; KeyError when there is none.")
       .def(
           "encode",
-          [](const CatalogPtr& c, const std::string& spec, const std::string& semantics,
-             const std::string& tool, const std::optional<std::string>& default_pmu,
-             const std::optional<std::string>& tracefs, const std::string& extended_type) {
+          [](const CatalogPtr& c, py::handle spec, py::handle semantics, py::handle tool,
+             py::handle default_pmu, py::handle tracefs, py::handle extended_type) {
             return encode_specs(
                 c, spec,
                 encode_options(*c->catalog, semantics, tool, default_pmu, tracefs, extended_type));
@@ -717,24 +1015,28 @@ PYBIND11_MODULE(_core, m) {
           "'record' or 'stat'; extended_type: whether the kernel takes a core PMU's type in a "
           "legacy event's config on hybrid trees, 'supported', 'unsupported' or 'probe' (ask "
           "this kernel as perf 6.12 does). Releases the GIL. "
-          "Raises pmucat.Error with the located diagnostic.")
+          "A spec is at most 131072 bytes. Raises pmucat.Error with the located diagnostic.")
       .def(
           "decode",
-          [](const CatalogPtr& c, const std::string& pmu, std::uint64_t config,
-             std::uint64_t config1, std::uint64_t config2, std::uint64_t config3) {
+          [](const CatalogPtr& c, py::handle pmu_arg, py::handle config, py::handle config1,
+             py::handle config2, py::handle config3) {
+            const std::string pmu = text_arg(pmu_arg, "pmu");
+            const std::array<std::uint64_t, 4> words = {
+                uint_arg(config, "config"), uint_arg(config1, "config1"),
+                uint_arg(config2, "config2"), uint_arg(config3, "config3")};
             const pmucat::Pmu* p = c->catalog->find_pmu(pmu);
             if (p == nullptr) {
-              raise_api_error(pmucat::DiagId::api_invalid_argument,
-                              fmt::format("no PMU named '{}'", pmu));
+              raise_api_error(DiagId::api_invalid_argument,
+                              fmt::format("no PMU named {}", shown(pmu_arg)));
             }
-            const pmucat::Decoded d = pmucat::decode(*p, {config, config1, config2, config3});
+            const pmucat::Decoded d = pmucat::decode(*p, words);
             py::list terms;
             for (const pmucat::DecodedTerm& t : d.terms)
-              terms.append(py::make_tuple(t.name, t.value));
+              terms.append(py::make_tuple(text(t.name), t.value));
             return py::module_::import("pmucat._types")
-                .attr("Decoded")(py::arg("terms") = terms, py::arg("events") = d.events,
+                .attr("Decoded")(py::arg("terms") = terms, py::arg("events") = text_list(d.events),
                                  py::arg("residue") = d.residue,
-                                 py::arg("terms_string") = d.terms_string);
+                                 py::arg("terms_string") = text(d.terms_string));
           },
           py::arg("pmu"), py::kw_only(), py::arg("config") = 0, py::arg("config1") = 0,
           py::arg("config2") = 0, py::arg("config3") = 0,
@@ -755,11 +1057,13 @@ PYBIND11_MODULE(_core, m) {
   // so the binding's cost is measured beside the C++ call in the same process and moment.
   m.def(
       "_bench_encode",
-      [](const CatalogPtr& c, const std::string& spec, std::size_t n) {
+      [](const CatalogPtr& c, py::handle spec_arg, py::handle n_arg) {
+        const std::string spec = text_arg(spec_arg, "spec");
+        const std::uint64_t n = uint_arg(n_arg, "n");
         const pmucat::EncodeOptions options;
         py::gil_scoped_release release;
         const auto start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::uint64_t i = 0; i < n; ++i) {
           auto events = pmucat::encode(*c->catalog, spec, options);
           if (!events) return -1.0;
         }
@@ -773,34 +1077,38 @@ PYBIND11_MODULE(_core, m) {
              py::list out;
              for (const pmucat::check::Finding& f : r.all_findings()) {
                py::dict d;
-               d["rule"] = f.rule;
-               d["group"] = std::string(pmucat::check::to_string(f.group));
-               d["pmu"] = f.pmu;
-               d["file"] = f.file;
-               d["severity"] = std::string(pmucat::to_string(f.diagnostic.severity));
-               d["message"] = f.diagnostic.message;
+               d["rule"] = text(f.rule);
+               d["group"] = text(pmucat::check::to_string(f.group));
+               d["pmu"] = text(f.pmu);
+               d["file"] = text(f.file);
+               d["severity"] = text(pmucat::to_string(f.diagnostic.severity));
+               d["message"] = text(f.diagnostic.message);
                d["baselined"] = f.baselined;
                d["fails"] = r.fails(f);
                d["diagnostic"] = diagnostic_dict(f.diagnostic);
-               d["rendered"] = pmucat::render(f.diagnostic);
+               d["rendered"] = text(pmucat::render(f.diagnostic));
                out.append(d);
              }
              return out;
            })
       .def("render_text",
-           [](const pmucat::check::Report& r) { return pmucat::check::render_text(r); })
-      .def("render_ktap", &pmucat::check::render_ktap)
-      .def("render_json", &pmucat::check::render_json)
-      .def("render_junit", &pmucat::check::render_junit)
+           [](const pmucat::check::Report& r) { return text(pmucat::check::render_text(r)); })
+      .def("render_ktap",
+           [](const pmucat::check::Report& r) { return text(pmucat::check::render_ktap(r)); })
+      .def("render_json",
+           [](const pmucat::check::Report& r) { return text(pmucat::check::render_json(r)); })
+      .def("render_junit",
+           [](const pmucat::check::Report& r) { return text(pmucat::check::render_junit(r)); })
       .def(
           "render_kcidb",
-          [](const pmucat::check::Report& r, const std::string& origin, const std::string& build_id,
-             const std::string& run_id) {
+          [](const pmucat::check::Report& r, py::handle origin, py::handle build_id,
+             py::handle run_id_arg) {
             pmucat::check::KcidbOptions options;
-            options.origin = origin;
-            options.build_id = build_id;
+            options.origin = word_arg(origin, "origin");
+            options.build_id = word_arg(build_id, "build_id");
+            const std::string run_id = word_arg(run_id_arg, "run_id");
             options.run_id = run_id.empty() ? pmucat::check::make_kcidb_run_id() : run_id;
-            return pmucat::check::render_kcidb(r, options);
+            return text(pmucat::check::render_kcidb(r, options));
           },
           py::arg("origin"), py::arg("build_id"), py::arg("run_id"))
       .def("exit_status",
@@ -808,23 +1116,32 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "_check",
-      [](const CatalogPtr& c, std::vector<std::string> pmus, std::vector<std::string> enable,
-         std::vector<std::string> disable, bool werror, unsigned jobs) {
+      [](py::handle tree, py::handle events_dir, py::handle cpuid, py::handle pmus,
+         py::handle enable, py::handle disable, py::handle werror, py::handle jobs) {
         pmucat::check::Options options;
-        options.pmu_patterns = std::move(pmus);
-        options.enabled = std::move(enable);
-        options.disabled = std::move(disable);
-        options.werror = werror;
-        options.jobs = jobs == 0 ? 1 : jobs;
+        options.pmu_patterns = text_list_arg(pmus, "pmus");
+        options.enabled = text_list_arg(enable, "enable");
+        options.disabled = text_list_arg(disable, "disable");
+        options.werror = bool_arg(werror, "werror");
+        // pmucheck --jobs' range; 0 is 1, as it always was here.
+        options.jobs = std::max<unsigned>(1, static_cast<unsigned>(uint_arg(jobs, "jobs", 256)));
         if (auto unknown = pmucat::check::unknown_rule_ids(options); !unknown.empty()) {
-          raise_api_error(pmucat::DiagId::api_invalid_argument,
+          raise_api_error(DiagId::api_invalid_argument,
                           fmt::format("unknown rule id '{}'", unknown.front()));
         }
+        const bool given_catalog = py::isinstance<CatalogHolder>(tree);
+        if (given_catalog && (!events_dir.is_none() || !cpuid.is_none())) {
+          raise_argument_error(!events_dir.is_none() ? "events_dir" : "cpuid",
+                               "applies only when tree is a path: a Catalog keeps the vendor "
+                               "tables it was opened with (give them to Catalog.open)");
+        }
+        const CatalogPtr catalog =
+            given_catalog ? tree.cast<CatalogPtr>() : open_catalog(tree, events_dir, cpuid, "tree");
         py::gil_scoped_release release;
-        return pmucat::check::run(*c->catalog, options);
+        return pmucat::check::run(*catalog->catalog, options);
       },
-      py::arg("catalog"), py::arg("pmus"), py::arg("enable"), py::arg("disable"), py::arg("werror"),
-      py::arg("jobs"));
+      py::arg("tree"), py::arg("events_dir"), py::arg("cpuid"), py::arg("pmus"), py::arg("enable"),
+      py::arg("disable"), py::arg("werror"), py::arg("jobs"));
 
   py::class_<PyPerfData, std::shared_ptr<PyPerfData>>(m, "_PerfData")
       .def_property_readonly("mode",
@@ -852,7 +1169,7 @@ PYBIND11_MODULE(_core, m) {
              py::list out;
              for (const pmucat::PerfEventEntry& e : p.header.events) {
                py::dict d;
-               d["name"] = e.name;
+               d["name"] = text(e.name);
                d["ids"] = e.ids;
                d["attr"] = attr_dict(e.attr);
                out.append(d);
@@ -863,7 +1180,7 @@ PYBIND11_MODULE(_core, m) {
            [](const PyPerfData& p) {
              py::dict out;
              for (const auto& [id, payload] : p.header.features) {
-               out[py::str(pmucat::feature_name(id))] = feature_value(id, payload);
+               out[text(pmucat::feature_name(id))] = feature_value(id, payload);
              }
              return out;
            })
@@ -886,12 +1203,15 @@ PYBIND11_MODULE(_core, m) {
       .def("__next__",
            [](PyRecordIterator& it) {
              if (!it.stream) throw py::stop_iteration();
+             // Its own reference: another thread may end the iteration (and drop it.stream)
+             // while this one waits with the GIL released.
+             const std::shared_ptr<RecordStream> stream = it.stream;
              pmucat::Record record;
              std::optional<pmucat::Diagnostic> error;
              RecordStream::Next next = RecordStream::Next::end;
              {
                py::gil_scoped_release release;
-               next = it.stream->next(record, error);
+               next = stream->next(record, error);
              }
              if (next == RecordStream::Next::record) return record_object(record);
              it.stream.reset();  // joins the finished worker
@@ -907,7 +1227,8 @@ PYBIND11_MODULE(_core, m) {
   // stream with.
   m.def(
       "_read_perf_data_whole",
-      [](const std::string& path) {
+      [](py::handle path_value) {
+        const std::string path = path_arg(path_value, "path");
         std::optional<pmucat::Expected<pmucat::PerfData>> result;
         {
           py::gil_scoped_release release;
@@ -922,7 +1243,8 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "_read_perf_data",
-      [](const std::string& path) {
+      [](py::handle path_value) {
+        const std::string path = path_arg(path_value, "path");
         auto stream = open_stream(path);
         auto out = std::make_shared<PyPerfData>();
         out->path = path;
