@@ -541,6 +541,20 @@ pmucat::VendorOptions vendor_options(py::handle events_dir_arg, py::handle cpuid
         "no events_dir was given, $PMUCAT_EVENTS_DIR is not set and no tables were installed "
         "with pmucat";
   }
+  // A named directory that is not one would leave the catalog sysfs-only without a word.
+  if (!vendor.events_dir.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(vendor.events_dir, error)) {
+      raise_api_error(
+          DiagId::api_invalid_argument,
+          fmt::format("events_dir '{}' ({}) is not a directory{}: give the kernel's "
+                      "tools/perf/pmu-events/arch or a compiled index, or '' for "
+                      "sysfs events only",
+                      vendor.events_dir.native(),
+                      events_dir_arg.is_none() ? "from $PMUCAT_EVENTS_DIR" : "the argument",
+                      error ? fmt::format(" ({})", error.message()) : ""));
+    }
+  }
   if (auto cpuid = optional_word_arg(cpuid_arg, "cpuid")) {
     if (vendor.events_dir.empty()) {
       raise_api_error(DiagId::api_invalid_argument,

@@ -262,6 +262,15 @@ def test_a_cpuid_without_tables_is_an_error(fixtures, no_vendor_env, monkeypatch
     assert pmucat.Catalog.open(sysfs=tree).pmu("cpu").event("mem_load_retired.l3_miss") is None
 
 
+def test_an_events_dir_that_is_no_directory_is_an_error(fixtures, no_vendor_env, monkeypatch):
+    tree = str(fixtures / "intel-spr")
+    for events_dir in ("/nonexistent", tree + "/bus/event_source/devices/cpu/type"):
+        _invalid_argument(lambda: pmucat.Catalog.open(sysfs=tree, events_dir=events_dir),
+                          "events_dir", events_dir, "not a directory")
+    monkeypatch.setenv("PMUCAT_EVENTS_DIR", "/nonexistent")
+    _invalid_argument(lambda: pmucat.Catalog.open(sysfs=tree), "$PMUCAT_EVENTS_DIR")
+
+
 # --- misuse that crashed or lost the error ----------------------------------------------------
 
 def test_error_pickles(spr):
