@@ -188,7 +188,7 @@ std::string str_bytes(py::handle value, std::string_view name) {
 std::string text_arg(py::handle value, std::string_view name) {
   if (PyUnicode_Check(value.ptr())) return str_bytes(value, name);
   if (PyBytes_Check(value.ptr())) return bytes_value(value.ptr());
-  raise_argument_error(name, fmt::format("must be a str, not {}", type_name(value)));
+  raise_argument_error(name, fmt::format("must be a str or bytes, not {}", type_name(value)));
 }
 
 void reject_nul(const std::string& value, std::string_view name, std::string_view what) {
@@ -197,8 +197,8 @@ void reject_nul(const std::string& value, std::string_view name, std::string_vie
   }
 }
 
-// A text argument that the library hands to the system or compares as a C string (a CPU
-// identifier, a PMU name): no NUL.
+// A text argument that names something (a CPU identifier, a default PMU, a rule id, a KCIDB
+// field): no NUL, which no name holds.
 std::string word_arg(py::handle value, std::string_view name) {
   std::string out = text_arg(value, name);
   reject_nul(out, name, "no name holds one");
