@@ -3,7 +3,6 @@
 // reports), then checked so that no reader can be led out of the capture through a link.
 #include <fcntl.h>
 #include <fmt/core.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -17,6 +16,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -26,6 +26,22 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/snapshot.h"
 #include "snapshot_detail.h"
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#else
+// Kernel headers older than 5.6: the ABI of openat2(2), which the kernel may still have.
+struct open_how {
+  std::uint64_t flags;
+  std::uint64_t mode;
+  std::uint64_t resolve;
+};
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_BENEATH 0x08
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
 
 extern char** environ;
 
