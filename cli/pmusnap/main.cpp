@@ -1,5 +1,6 @@
 // pmusnap [--sysfs DIR] OUT: captures the PMU tree into a directory or a .tar.gz for bug reports.
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -42,7 +43,10 @@ int run(int argc, char** argv) {
       "CPU identifier to record in the manifest, as perf's PERF_CPUID (default: $PMUCAT_CPUID, "
       "else the source capture's, else this machine's when capturing the live /sys); tools "
       "reading the capture choose their vendor JSON model by it");
-  app.add_option("OUT", out, "Output directory (must be empty or new) or FILE.tar.gz")->required();
+  app.add_option("OUT", out,
+                 "Output directory (must be empty or new), FILE.tar.gz, or - for a .tar.gz "
+                 "stream on standard output")
+      ->required();
   bool allow_partial = false;
   app.add_flag("--allow-partial", allow_partial,
                "Exit 0 even when some files could not be captured byte for byte");
@@ -55,6 +59,18 @@ int run(int argc, char** argv) {
   if (const auto status = parse_command_line(app, argc, argv)) return *status;
   const bool json = common.json;
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmusnap");
+  const bool to_stdout = out == "-";
+  if (to_stdout && json) {
+    std::fputs("pmusnap: error: --json and OUT '-' both write to standard output\n", stderr);
+    return to_int(ExitCode::usage);
+  }
+  if (to_stdout && ::isatty(STDOUT_FILENO)) {
+    std::fputs(
+        "pmusnap: error: OUT '-' writes a .tar.gz stream to standard output, which is a "
+        "terminal; redirect it (pmusnap - > capture.tar.gz)\n",
+        stderr);
+    return to_int(ExitCode::usage);
+  }
   // The source goes through the same opening as every tool: a directory or a capture.
   auto tree = open_tree(common);
   if (!tree) {
@@ -95,10 +111,11 @@ int run(int argc, char** argv) {
     }
     std::fputs((doc.dump(2) + "\n").c_str(), stdout);
   } else {
+    // With OUT '-' standard output is the archive: the summary goes to stderr.
     std::fputs(fmt::format("pmusnap: {} PMUs, {} files captured in {}\n", summary->pmus,
-                           summary->files, out)
+                           summary->files, to_stdout ? "standard output" : out)
                    .c_str(),
-               stdout);
+               to_stdout ? stderr : stdout);
   }
   std::fputs(pmucat::snap::describe_not_captured(*summary).c_str(), stderr);
   return summary->not_captured.empty() || allow_partial ? 0 : 1;

@@ -18,9 +18,10 @@ namespace pmucat::snap {
 // The manifest's file name at the root of every capture, and the version of its layout.
 inline constexpr std::string_view kManifestName = "pmusnap-manifest.json";
 // Version 3 added `cpuid`, version 4 `tracefs` (the tracefs root whose ids were captured under
-// kernel/tracing/, or null) and `tracepoints`; readers take every version (absent fields read as
-// empty).
-inline constexpr int kManifestVersion = 4;
+// kernel/tracing/, or null) and `tracepoints`, version 5 `written` (every entry pmusnap wrote,
+// relative to the capture's root, directories ending in '/': what `pmusnap --force` may remove);
+// readers take every version (absent fields read as empty).
+inline constexpr int kManifestVersion = 5;
 
 // An entry of the tree that is not in the capture byte for byte.
 struct NotCaptured {

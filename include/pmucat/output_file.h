@@ -11,9 +11,16 @@
 //   - FIFO, device       opened for writing (no O_TRUNC, no O_CREAT) and streamed into;
 //   - socket             connected to (AF_UNIX stream) and streamed into;
 //   - regular or absent  a temporary in the same directory, renamed over the path on commit().
-//     A symlink is followed (through a chain of links) and its final target is the file that
-//     is replaced: the link stays a link. The new file keeps the old one's permission bits (and
-//     owner, where we may set it); a new file gets 0666 & ~umask, like any other create.
+//     The directory is opened once and the temporary created, linked and renamed relative to
+//     it (openat/linkat/renameat), so no name is resolved again after the checks. The rename
+//     happens only if the name still holds the file found at open (or still nothing): a file
+//     swapped in meanwhile is left alone (output-io). The new file keeps the old one's
+//     permission bits (and owner, where we may set it); a new file gets 0666 & ~umask.
+//   - symlink            followed (through a chain of links) to its final target, which is
+//     what the rules above apply to; every link stays a link. Each link must pass the kernel's
+//     protected_symlinks rule whatever the sysctl says (a link in a sticky world-writable
+//     directory is followed only when it is ours or the directory owner's), and the kernel's
+//     own resolution of the path must reach the same file; otherwise output-io, nothing written.
 // The temporary is unnamed (O_TMPFILE) until commit() links it under a unique name and renames
 // it into place with SIGINT/SIGTERM/SIGHUP blocked, so no signal, not even SIGKILL, can leave it
 // behind. Where the file system has no O_TMPFILE, a named temporary is used and a small signal

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -52,7 +53,8 @@ struct CaptureOptions {
 };
 
 // Copies the files tools read of every PMU under `sysfs` (a devices dir or a root above one)
-// to `out`/bus/event_source/devices/: `out` is a new or empty directory or a `.tar.gz`/`.tgz`.
+// to `out`/bus/event_source/devices/: `out` is a new or empty directory or a `.tar.gz`/`.tgz`
+// (`-`: a .tar.gz stream on standard output).
 // Only regular files are opened; what is not copied byte for byte gets an empty placeholder and
 // a manifest entry (docs/man/pmusnap.1.md). Fails, leaving nothing behind, when the tree cannot
 // be read or `out` cannot be written.
@@ -63,12 +65,26 @@ Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesys
 // empty when everything was captured.
 std::string describe_not_captured(const Summary& summary);
 
-// A capture unpacked into a fresh temporary directory, removed again on destruction. Lets tools
-// take `--sysfs capture.tar.gz`.
+// What unpacking a capture may cost at most (docs/robustness.md): the bytes of the tar stream
+// (the files' contents plus 512 bytes of header each) and the number of entries. A real
+// machine's capture is a few MB and a few thousand entries.
+struct UnpackLimits {
+  std::uint64_t max_bytes = std::uint64_t{64} << 20;
+  std::size_t max_entries = 100000;
+};
+
+// A capture unpacked into a fresh temporary directory, removed again on destruction, and by
+// SIGINT, SIGTERM or SIGHUP while it lives (or while it is being unpacked). Lets tools take
+// `--sysfs capture.tar.gz`.
 class Unpacked {
  public:
-  // Unpacks `tar_gz` with the system tar into a new temporary directory.
-  static Expected<Unpacked> open(const std::filesystem::path& tar_gz);
+  // Unpacks `tar_gz` (gzip and tar, the system's) into a new temporary directory, within
+  // `limits`; then checks what came out: only directories, regular files and symlinks that
+  // resolve inside the capture. Anything else (a link out of the capture, absolute or through
+  // `..`, a device node, a FIFO) refuses the whole capture. Every failure removes what was
+  // unpacked and names the capture.
+  static Expected<Unpacked> open(const std::filesystem::path& tar_gz,
+                                 const UnpackLimits& limits = {});
   Unpacked(Unpacked&& other) noexcept;
   Unpacked& operator=(Unpacked&& other) noexcept;
   Unpacked(const Unpacked&) = delete;
@@ -78,8 +94,11 @@ class Unpacked {
   const std::filesystem::path& root() const { return root_; }
 
  private:
-  explicit Unpacked(std::filesystem::path root) : root_(std::move(root)) {}
+  Unpacked(std::filesystem::path root, int cleanup_slot)
+      : root_(std::move(root)), cleanup_slot_(cleanup_slot) {}
+  void remove();
   std::filesystem::path root_;
+  int cleanup_slot_ = -1;  // io's signal-time removal of root_
 };
 
 // True when `path` names a gzip-compressed tar (by its `.tar.gz`/`.tgz` name).

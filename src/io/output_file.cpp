@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -77,8 +78,7 @@ mode_t default_create_mode() {
 }
 
 // `.NAME.pmucat-XXXXXX` beside the target: hidden, recognisably ours, within NAME_MAX.
-std::string temporary_name_prefix(const fs::path& target) {
-  std::string name = target.filename().string();
+std::string temporary_name_prefix(std::string name) {
   if (name.size() > 200) name.resize(200);
   return "." + name + ".pmucat-";
 }
@@ -91,16 +91,51 @@ std::string random_suffix() {
   return out;
 }
 
+// The kernel's protected_symlinks rule, applied whatever the sysctl says: a link in a sticky,
+// world-writable directory (/tmp) is followed only when it belongs to us or to the directory's
+// owner. Anyone can plant a link there; following one would replace whatever it names with our
+// privileges.
+std::optional<Diagnostic> unsafe_link(const fs::path& path, const fs::path& link,
+                                      const struct stat& info) {
+  fs::path parent = link.parent_path();
+  if (parent.empty()) parent = ".";
+  struct stat directory {};
+  if (::stat(parent.c_str(), &directory) != 0) return io_failure(path, "cannot inspect", errno);
+  const bool shared = (directory.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
+  if (!shared || info.st_uid == ::geteuid() || info.st_uid == directory.st_uid) return std::nullopt;
+  return output_error(
+      DiagId::output_io, path,
+      fmt::format("refusing to follow the symlink '{}': it belongs to uid {}, not to you or to "
+                  "the owner of the shared sticky directory it is in (the rule of the kernel's "
+                  "protected_symlinks); name the target itself, or remove the link",
+                  link.string(), info.st_uid));
+}
+
+// True when the kernel, resolving `path` itself, reaches the file `found` (or nothing, when
+// `found` is empty): the walk above then cannot have been led elsewhere than the kernel would
+// go, and the kernel's own link rules had their say.
+bool kernel_agrees(const fs::path& path, const std::optional<struct stat>& found) {
+  struct stat reached {};
+  const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (fd < 0) return !found && errno == ENOENT;
+  const bool same = ::fstat(fd, &reached) == 0 && found && reached.st_ino == found->st_ino &&
+                    reached.st_dev == found->st_dev;
+  ::close(fd);
+  return same;
+}
+
 }  // namespace
 
 struct OutputFile::State {
-  fs::path path;    // as the caller named it (diagnostics)
-  fs::path target;  // the file a commit replaces (the end of a symlink chain)
-  fs::path directory;
+  fs::path path;       // as the caller named it (diagnostics)
+  fs::path directory;  // the target's directory as a path (messages, the signal table)
+  std::string name;    // the target's name inside dir_fd
+  int dir_fd = -1;     // the target's directory: every create, link and rename is relative to it
+  std::optional<struct stat> replaced;  // the file found at open (absent: a new file)
   int fd = -1;
   bool streaming = false;
   bool unnamed = false;         // O_TMPFILE: nothing to remove, ever
-  std::string named_temporary;  // mkstemp fallback: removed unless committed
+  std::string named_temporary;  // fallback: its name inside dir_fd, removed unless committed
   int cleanup_slot = -1;
   bool committed = false;
 
@@ -108,9 +143,10 @@ struct OutputFile::State {
     if (fd >= 0) ::close(fd);
     if (!named_temporary.empty() && !committed) {
       io::TerminationSignalsBlocked blocked;
-      ::unlink(named_temporary.c_str());
+      ::unlinkat(dir_fd, named_temporary.c_str(), 0);
       io::release_temporary(cleanup_slot);
     }
+    if (dir_fd >= 0) ::close(dir_fd);
   }
 
   std::optional<Diagnostic> open_stream(const fs::path& at, const struct stat& info) {
@@ -118,11 +154,11 @@ struct OutputFile::State {
     if (S_ISSOCK(info.st_mode)) {
       sockaddr_un address{};
       address.sun_family = AF_UNIX;
-      const std::string name = at.string();
-      if (name.size() >= sizeof(address.sun_path)) {
+      const std::string socket_name = at.string();
+      if (socket_name.size() >= sizeof(address.sun_path)) {
         return output_error(DiagId::output_io, path, "socket path too long to connect to");
       }
-      std::memcpy(address.sun_path, name.c_str(), name.size() + 1);
+      std::memcpy(address.sun_path, socket_name.c_str(), socket_name.size() + 1);
       fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
       if (fd < 0) return io_failure(path, "cannot create a socket", errno);
       if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
@@ -130,19 +166,43 @@ struct OutputFile::State {
       }
       return std::nullopt;
     }
-    // No O_CREAT, no O_TRUNC: a FIFO or device is written into as it is.
-    fd = ::open(at.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    // No O_CREAT, no O_TRUNC: a FIFO or device is written into as it is. O_NOFOLLOW: `at` was
+    // found not to be a link; should it have become one since, nothing is opened through it.
+    fd = ::open(at.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) return io_failure(path, "cannot open for writing", errno);
+    if (struct stat now{};
+        ::fstat(fd, &now) != 0 || now.st_ino != info.st_ino || now.st_dev != info.st_dev) {
+      return output_error(DiagId::output_io, path, "changed while it was being opened");
+    }
     return std::nullopt;
   }
 
-  std::optional<Diagnostic> open_temporary(const std::optional<struct stat>& existing,
-                                           const OutputOptions& options) {
+  // Opens the directory `target` is in; every later step works relative to that descriptor, so
+  // no name is resolved again between the checks and the rename.
+  std::optional<Diagnostic> open_directory(const fs::path& target) {
     directory = target.parent_path();
     if (directory.empty()) directory = ".";
-    const mode_t mode = existing ? (existing->st_mode & 07777) : default_create_mode();
+    name = target.filename().string();
+    dir_fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+      return io_failure(path, fmt::format("cannot open the directory '{}'", directory.string()),
+                        errno);
+    }
+    struct stat found {};
+    if (::fstatat(dir_fd, name.c_str(), &found, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (!replaced || found.st_ino != replaced->st_ino || found.st_dev != replaced->st_dev) {
+        return output_error(DiagId::output_io, path, "changed while it was being opened");
+      }
+    } else if (errno != ENOENT || replaced) {
+      return io_failure(path, "cannot inspect", errno);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Diagnostic> open_temporary(const OutputOptions& options) {
+    const mode_t mode = replaced ? (replaced->st_mode & 07777) : default_create_mode();
     if (options.unnamed_temporary) {
-      fd = ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+      fd = ::openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
       if (fd >= 0) {
         unnamed = true;
       } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
@@ -150,42 +210,69 @@ struct OutputFile::State {
             path, fmt::format("cannot create a temporary file in '{}'", directory.string()), errno);
       }
     }
-    if (fd < 0) {
-      std::string name = (directory / (temporary_name_prefix(target) + "XXXXXX")).string();
+    for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+      const std::string candidate = temporary_name_prefix(name) + random_suffix();
       io::TerminationSignalsBlocked blocked;
-      fd = ::mkostemp(name.data(), O_CLOEXEC);
+      fd = ::openat(dir_fd, candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0600);
+      if (fd < 0 && errno == EEXIST) continue;
       if (fd < 0) {
         return io_failure(
             path, fmt::format("cannot create a temporary file in '{}'", directory.string()), errno);
       }
-      named_temporary = name;
-      cleanup_slot = io::register_temporary(name.c_str());
+      named_temporary = candidate;
+      cleanup_slot = io::register_temporary((directory / candidate).c_str());
     }
+    if (fd < 0)
+      return output_error(DiagId::output_io, path, "cannot find an unused temporary name");
     // Owner first: changing it may clear set-id bits, which the mode then restores. Only root
     // may give a file away, so failing to is not an error.
-    if (existing && (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid())) {
-      [[maybe_unused]] const int ignored = ::fchown(fd, existing->st_uid, existing->st_gid);
+    if (replaced && (replaced->st_uid != ::geteuid() || replaced->st_gid != ::getegid())) {
+      [[maybe_unused]] const int ignored = ::fchown(fd, replaced->st_uid, replaced->st_gid);
     }
     if (::fchmod(fd, mode) != 0) return io_failure(path, "cannot set the file mode", errno);
     return std::nullopt;
+  }
+
+  // Renames `from` (in dir_fd) over the target, provided the target is still what open() found:
+  // the same file, or still nothing (a file that appeared meanwhile is not replaced).
+  int rename_over_target(const std::string& from) const {
+    struct stat now {};
+    const bool exists = ::fstatat(dir_fd, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists != replaced.has_value() ||
+        (exists && (now.st_ino != replaced->st_ino || now.st_dev != replaced->st_dev))) {
+      return EEXIST;
+    }
+    if (!replaced) {
+      if (::renameat2(dir_fd, from.c_str(), dir_fd, name.c_str(), RENAME_NOREPLACE) == 0) return 0;
+      if (errno != EINVAL && errno != ENOSYS) return errno;
+    }
+    return ::renameat(dir_fd, from.c_str(), dir_fd, name.c_str()) == 0 ? 0 : errno;
+  }
+
+  std::optional<Diagnostic> rename_failure(int error_number) const {
+    if (error_number == EEXIST) {
+      return output_error(DiagId::output_io, path,
+                          "was replaced or created by someone else while being written; left "
+                          "as it is");
+    }
+    return io_failure(path, "cannot rename into place", error_number);
   }
 
   // Gives the unnamed temporary a unique name beside the target, then renames that over it.
   std::optional<Diagnostic> link_and_rename() {
     const std::string self = fmt::format("/proc/self/fd/{}", fd);
     for (int attempt = 0; attempt < 100; ++attempt) {
-      const std::string name =
-          (directory / (temporary_name_prefix(target) + random_suffix())).string();
-      int linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW);
+      const std::string temporary = temporary_name_prefix(name) + random_suffix();
+      int linked = ::linkat(AT_FDCWD, self.c_str(), dir_fd, temporary.c_str(), AT_SYMLINK_FOLLOW);
       if (linked != 0 && errno == ENOENT) {  // no /proc: needs CAP_DAC_READ_SEARCH instead
-        linked = ::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH);
+        linked = ::linkat(fd, "", dir_fd, temporary.c_str(), AT_EMPTY_PATH);
       }
       if (linked != 0 && errno == EEXIST) continue;
       if (linked != 0) return io_failure(path, "cannot link the temporary file", errno);
-      if (::rename(name.c_str(), target.c_str()) != 0) {
-        const int error_number = errno;
-        ::unlink(name.c_str());
-        return io_failure(path, "cannot rename into place", error_number);
+      if (const int error_number = rename_over_target(temporary); error_number != 0) {
+        ::unlinkat(dir_fd, temporary.c_str(), 0);
+        return rename_failure(error_number);
       }
       return std::nullopt;
     }
@@ -214,20 +301,28 @@ Expected<OutputFile> OutputFile::open(const fs::path& path, const OutputOptions&
   if (path == "-") return stream_descriptor(STDOUT_FILENO);
 
   fs::path at = path;
+  bool through_link = false;
   for (int hop = 0; hop <= kMaxSymlinkHops; ++hop) {
     if (const auto own = own_descriptor(at)) return stream_descriptor(*own);
     struct stat info {};
     if (::lstat(at.c_str(), &info) != 0) {
       if (errno != ENOENT) return unexpected(io_failure(path, "cannot inspect", errno));
-      state->target = at;  // a new file (also the missing target of a dangling symlink)
-      if (auto e = state->open_temporary(std::nullopt, options)) return unexpected(std::move(*e));
+      if (through_link && !kernel_agrees(path, std::nullopt)) {
+        return unexpected(
+            output_error(DiagId::output_io, path, "changed while it was being opened"));
+      }
+      // A new file (also the missing target of a dangling symlink).
+      if (auto e = state->open_directory(at)) return unexpected(std::move(*e));
+      if (auto e = state->open_temporary(options)) return unexpected(std::move(*e));
       return OutputFile(std::move(state));
     }
     if (S_ISLNK(info.st_mode)) {
+      if (auto refused = unsafe_link(path, at, info)) return unexpected(std::move(*refused));
       std::error_code ec;
       const fs::path link = fs::read_symlink(at, ec);
       if (ec) return unexpected(io_failure(path, "cannot read the symlink", ec.value()));
       at = link.is_absolute() ? link : at.parent_path() / link;
+      through_link = true;
       continue;
     }
     if (S_ISDIR(info.st_mode)) {
@@ -235,9 +330,14 @@ Expected<OutputFile> OutputFile::open(const fs::path& path, const OutputOptions&
                                      "is a directory; name a file to write (or - for "
                                      "standard output)"));
     }
+    // What the links led to is what the kernel reaches through them (with its own link rules).
+    if (through_link && !kernel_agrees(path, info)) {
+      return unexpected(output_error(DiagId::output_io, path, "changed while it was being opened"));
+    }
     if (S_ISREG(info.st_mode)) {
-      state->target = at;
-      if (auto e = state->open_temporary(info, options)) return unexpected(std::move(*e));
+      state->replaced = info;
+      if (auto e = state->open_directory(at)) return unexpected(std::move(*e));
+      if (auto e = state->open_temporary(options)) return unexpected(std::move(*e));
       return OutputFile(std::move(state));
     }
     if (auto e = state->open_stream(at, info)) return unexpected(std::move(*e));
@@ -301,8 +401,8 @@ std::optional<Diagnostic> OutputFile::commit() {
   io::TerminationSignalsBlocked blocked;
   if (s.unnamed) {
     if (auto e = s.link_and_rename()) return e;
-  } else if (::rename(s.named_temporary.c_str(), s.target.c_str()) != 0) {
-    return io_failure(s.path, "cannot rename into place", errno);
+  } else if (const int error_number = s.rename_over_target(s.named_temporary); error_number != 0) {
+    return s.rename_failure(error_number);
   } else {
     io::release_temporary(s.cleanup_slot);
   }

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <system_error>
 
 #include "catalog/sysfs_file.h"
@@ -51,9 +53,32 @@ struct Miss {
   bool missing = false;    // nothing there: a dangling link
 };
 
-// The bytes of a regular file at `from` (symlinks followed), or why they cannot be had. A FIFO
-// or device is never opened; a file over kMaxCapturedFileSize is not read past the limit.
-Expected<std::string, Miss> read_bounded(const fs::path& from) {
+// True when `path` (absolute, without links) is `root` or lies below it.
+bool is_within(const fs::path& path, const fs::path& root) {
+  auto [root_end, path_end] = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
+  return root_end == root.end() || (std::next(root_end) == root.end() && root_end->empty());
+}
+
+Miss outside_the_tree(const fs::path& real) {
+  return Miss{
+      "",
+      fmt::format("a symlink leads out of the captured tree (to '{}'); not copied", real.string()),
+      false};
+}
+
+// Where a link in the tree leads, when that is outside `tree` (the tree's root, without links):
+// what pmusnap must not copy. Dangling links are left to the reader (nothing to copy).
+std::optional<Miss> leads_outside(const fs::path& from, const fs::path& tree) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(from, ec);
+  if (ec || is_within(real, tree)) return std::nullopt;
+  return outside_the_tree(real);
+}
+
+// The bytes of a regular file at `from` (symlinks followed, but never out of `tree`), or why
+// they cannot be had. A FIFO or device is never opened; a file over kMaxCapturedFileSize is not
+// read past the limit.
+Expected<std::string, Miss> read_bounded(const fs::path& from, const fs::path& tree) {
   struct stat status {};
   if (::stat(from.c_str(), &status) != 0) {
     return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
@@ -75,12 +100,18 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
   if (static_cast<std::uint64_t>(status.st_size) > kMaxCapturedFileSize) {
     return unexpected(too_large(static_cast<std::uint64_t>(status.st_size)));
   }
+  if (auto outside = leads_outside(from, tree)) return unexpected(std::move(*outside));
   // O_NONBLOCK: should the entry have become a FIFO since the stat(), open() must not wait.
   detail::UniqueFd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
     return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
                            fmt::format("cannot open file: {}", detail::error_text(errno))});
   }
+  // What was opened, as the kernel names it: a link swapped in since the check above still
+  // cannot lead out of the tree.
+  std::error_code ec;
+  const fs::path opened = fs::read_symlink(fmt::format("/proc/self/fd/{}", fd.get()), ec);
+  if (!ec && !is_within(opened, tree)) return unexpected(outside_the_tree(opened));
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
     return unexpected(not_regular(status.st_mode));
   }
@@ -102,8 +133,24 @@ Expected<std::string, Miss> read_bounded(const fs::path& from) {
 }
 
 struct Copier {
+  fs::path capture_root;  // the capture being written
+  fs::path tree_root;  // the root of the tree captured, links resolved: nothing outside is copied
   fs::path devices_out;
   Summary summary;
+  // Every entry written, relative to `root` (directories end in '/'): the manifest lists them,
+  // so that --force can later prove a directory holds nothing but a capture's own files.
+  std::set<std::string> written;
+
+  void note_written(const fs::path& path, bool directory) {
+    const fs::path relative = path.lexically_relative(capture_root);
+    fs::path prefix;
+    for (auto it = relative.begin(); it != relative.end(); ++it) {
+      if (*it == "." || it->empty()) continue;
+      prefix /= *it;
+      const bool last = std::next(it) == relative.end();
+      written.insert(prefix.string() + (!last || directory ? "/" : ""));
+    }
+  }
   std::optional<Diagnostic> write_error;  // the capture itself could not be written
 
   void record(const std::string& relative, const Miss& miss) {
@@ -122,16 +169,18 @@ struct Copier {
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) fail_write(path, fmt::format("cannot create directory: {}", ec.message()));
+    note_written(path, true);
   }
 
   void write_file(const fs::path& to, std::string_view content) {
     if (auto error = detail::write_new_file(to, content)) fail_write(to, std::move(*error));
+    note_written(to, false);
   }
 
   // `catalog_reads`: the catalog reads this file, so its miss is filed under a pmucheck rule.
   void copy_file(const fs::path& from, const fs::path& to, const std::string& relative,
                  bool catalog_reads) {
-    auto content = read_bounded(from);
+    auto content = read_bounded(from, tree_root);
     if (content) {
       write_file(to, *content);
       ++summary.files;
@@ -159,6 +208,11 @@ struct Copier {
   void copy_dir_files(const fs::path& from, const fs::path& to, const std::string& relative,
                       bool catalog_reads) {
     make_directory(to);
+    if (auto outside = leads_outside(from, tree_root)) {
+      outside->directory = true;
+      record(relative, *outside);
+      return;
+    }
     std::error_code ec;
     for (fs::directory_iterator it(from, ec), end; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
@@ -207,6 +261,11 @@ struct Copier {
       return;
     }
     make_directory(out_dir);
+    if (auto outside = leads_outside(pmu.path(), tree_root)) {
+      outside->directory = true;
+      record(pmu.name(), *outside);
+      return;
+    }
     ++summary.pmus;
     for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
       std::string name = it->path().filename().string();
@@ -221,7 +280,7 @@ struct Copier {
         // Not a directory: the catalog fails to list it whatever it is, and an empty file
         // fails the same way, so a non-regular one is recorded as what the catalog says. A
         // dangling link is an absent directory to the catalog: left out, listed without rule.
-        auto content = read_bounded(it->path());
+        auto content = read_bounded(it->path(), tree_root);
         if (!content && content.error().missing) {
           record(relative, Miss{"", content.error().reason});
           continue;
@@ -256,7 +315,7 @@ struct Copier {
   // so their bytes are copied when they can be and an empty file stands in otherwise.
   void copy_stray_entry(const fs::path& from) {
     std::string name = from.filename().string();
-    auto content = read_bounded(from);
+    auto content = read_bounded(from, tree_root);
     write_file(devices_out / name, content ? *content : std::string());
     if (content) {
       ++summary.files;
@@ -307,7 +366,8 @@ void copy_host_facts(Copier& copier, const fs::path& host_root, const fs::path& 
   for (const char* name :
        {"perf_event_paranoid", "nmi_watchdog", "perf_event_max_sample_rate", "osrelease"}) {
     const std::string relative = std::string("proc/sys/kernel/") + name;
-    auto content = read_bounded(host_root / relative);
+    std::error_code ec;
+    auto content = read_bounded(host_root / relative, fs::canonical(host_root, ec));
     if (!content) {
       if (!content.error().missing) copier.record(relative, Miss{"", content.error().reason});
       continue;
@@ -337,7 +397,8 @@ nlohmann::json manifest_of(const Copier& copier, const fs::path& source,
           {"not_captured", std::move(not_captured)},
           {"tracefs", options.tracefs ? nlohmann::json(*options.tracefs) : nlohmann::json(nullptr)},
           {"tracepoints", copier.summary.tracepoints},
-          {"host_facts", copier.summary.host_facts}};
+          {"host_facts", copier.summary.host_facts},
+          {"written", copier.written}};
 }
 
 }  // namespace
@@ -347,6 +408,17 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   auto catalog = Catalog::open(sysfs);
   if (!catalog) return unexpected(std::move(catalog).error());
   Copier copier;
+  copier.capture_root = root;
+  {
+    std::error_code ec;
+    // The tree is the sysfs root above bus/event_source/devices, or a devices folder by itself.
+    fs::path tree = fs::canonical(catalog->devices_dir(), ec);
+    if (tree.filename() == "devices" && tree.parent_path().filename() == "event_source" &&
+        tree.parent_path().parent_path().filename() == "bus") {
+      tree = tree.parent_path().parent_path().parent_path();
+    }
+    copier.tree_root = tree;
+  }
   copier.devices_out = root / "bus" / "event_source" / "devices";
   copier.make_directory(copier.devices_out);
   if (copier.write_error) return unexpected(std::move(*copier.write_error));

@@ -2,6 +2,8 @@
 // (snapshot_output.cpp): small POSIX helpers that report errors as text.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,6 +32,21 @@ using pmucat::detail::UniqueFd;
 // Creates `path` (which must not exist) holding `content`, mode 0644. Returns what went wrong.
 std::optional<std::string> write_new_file(const std::filesystem::path& path,
                                           std::string_view content);
+
+// One entry of a directory listing, as it is (a link is not followed).
+struct DirEntry {
+  std::string name;
+  struct stat info;
+};
+// The entries of the directory open at `fd` ("." and ".." left out); nullopt when it cannot be
+// listed.
+std::optional<std::vector<DirEntry>> list_directory(int fd);
+
+// Checks an unpacked capture below the directory open at `root_fd`: the first entry no reader may
+// be given ("PATH: why": a symlink that resolves outside the capture, a FIFO, a device, ...), or
+// nullopt. Links are resolved with openat2(RESOLVE_BENEATH) where the kernel has it, else by a
+// walk component by component; `kernel` false always walks (the fuzz target compares the two).
+std::optional<std::string> unsafe_capture_entry(int root_fd, bool kernel = true);
 
 // What a finished child process did: "exited with status 2", "was killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);

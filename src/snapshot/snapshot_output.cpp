@@ -1,5 +1,6 @@
 // pmusnap's two output forms (a directory, a .tar.gz written by the system tar), how an output
 // is put in place without ever replacing what pmusnap did not write, and reading a .tar.gz back.
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <signal.h>
@@ -14,6 +15,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <system_error>
 
 #include "io/temporary_cleanup.h"
@@ -48,6 +51,33 @@ std::string describe_wait_status(int status) {
                        name != nullptr ? name : "unknown signal");
   }
   return fmt::format("ended with wait status {:#x}", status);
+}
+
+// The entries of the directory open at `fd`, as they are (links not followed); nullopt when it
+// cannot be listed.
+std::optional<std::vector<DirEntry>> list_directory(int fd) {
+  const int copy = ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (copy < 0) return std::nullopt;
+  DIR* dir = ::fdopendir(copy);
+  if (dir == nullptr) {
+    ::close(copy);
+    return std::nullopt;
+  }
+  std::vector<DirEntry> out;
+  bool ok = true;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    DirEntry item{std::string(name), {}};
+    if (::fstatat(fd, entry->d_name, &item.info, AT_SYMLINK_NOFOLLOW) != 0) {
+      ok = false;
+      break;
+    }
+    out.push_back(std::move(item));
+  }
+  ::closedir(dir);
+  if (!ok) return std::nullopt;
+  return out;
 }
 
 namespace {
@@ -199,6 +229,130 @@ bool is_empty_directory(const fs::path& path) {
   return fs::is_empty(path, ec) && !ec;
 }
 
+// A manifest is a few hundred kilobytes; a bigger one is not something pmusnap wrote.
+constexpr std::size_t kMaxManifestBytes = std::size_t{16} << 20;
+
+// The entries the capture in the directory open at `dir_fd` says pmusnap wrote (its manifest's
+// `written`), or why there is no such proof. The manifest is opened without following a link.
+Expected<std::set<std::string>, std::string> read_written(int dir_fd) {
+  const std::string name(kManifestName);
+  detail::UniqueFd fd(
+      ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return unexpected(fmt::format("no readable {} ({})", name, detail::error_text(errno)));
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode) ||
+      static_cast<std::uint64_t>(info.st_size) > kMaxManifestBytes) {
+    return unexpected(fmt::format("{} is not a regular file of at most 16 MiB", name));
+  }
+  std::string text;
+  char buffer[16384];
+  for (;;) {
+    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return unexpected(fmt::format("cannot read {}", name));
+    if (got == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > kMaxManifestBytes)
+      return unexpected(fmt::format("{} grew past 16 MiB", name));
+  }
+  const auto manifest = nlohmann::json::parse(text, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("tool") ||
+      manifest["tool"] != "pmusnap") {
+    return unexpected(fmt::format("{} is not a pmusnap manifest", name));
+  }
+  const auto list = manifest.find("written");
+  if (list == manifest.end() || !list->is_array()) {
+    return unexpected(
+        fmt::format("{} does not list the files pmusnap wrote (a capture from "
+                    "before manifest version 5)",
+                    name));
+  }
+  std::set<std::string> written;
+  for (const auto& entry : *list) {
+    if (!entry.is_string()) return unexpected(fmt::format("{} has a bad `written` entry", name));
+    written.insert(entry.get<std::string>());
+  }
+  return written;
+}
+
+constexpr int kMaxCaptureDepth = 64;
+
+// The first entry below the directory open at `fd` (named relative to the capture root) that
+// `written` does not list as what it is: a file, a directory, never anything else. nullopt
+// when every entry is listed.
+std::optional<std::string> unlisted_entry(int fd, const std::string& prefix,
+                                          const std::set<std::string>& written, int depth) {
+  if (depth > kMaxCaptureDepth) return prefix;
+  const auto entries = detail::list_directory(fd);
+  if (!entries) return prefix.empty() ? std::string(".") : prefix;
+  for (const detail::DirEntry& entry : *entries) {
+    const std::string relative = prefix + entry.name;
+    if (prefix.empty() && entry.name == kManifestName && S_ISREG(entry.info.st_mode)) continue;
+    if (S_ISDIR(entry.info.st_mode)) {
+      if (!written.contains(relative + "/")) return relative + "/";
+      detail::UniqueFd sub(
+          ::openat(fd, entry.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (sub.get() < 0) return relative + "/";
+      if (auto found = unlisted_entry(sub.get(), relative + "/", written, depth + 1)) return found;
+    } else if (!S_ISREG(entry.info.st_mode) || !written.contains(relative)) {
+      return relative;
+    }
+  }
+  return std::nullopt;
+}
+
+// Removes what `written` lists below the directory open at `fd`, never following a link;
+// anything else stays where it is (and so does the directory holding it).
+void remove_listed(int fd, const std::string& prefix, const std::set<std::string>& written,
+                   int depth) {
+  const auto entries = detail::list_directory(fd);
+  if (!entries || depth > kMaxCaptureDepth) return;
+  for (const detail::DirEntry& entry : *entries) {
+    const std::string relative = prefix + entry.name;
+    if (S_ISDIR(entry.info.st_mode) && written.contains(relative + "/")) {
+      detail::UniqueFd sub(
+          ::openat(fd, entry.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (sub.get() >= 0) remove_listed(sub.get(), relative + "/", written, depth + 1);
+      ::unlinkat(fd, entry.name.c_str(), AT_REMOVEDIR);
+    } else if (S_ISREG(entry.info.st_mode) &&
+               (written.contains(relative) || (prefix.empty() && entry.name == kManifestName))) {
+      ::unlinkat(fd, entry.name.c_str(), 0);
+    }
+  }
+}
+
+// Why the directory `out` may not be replaced by --force, or nullopt when it is a previous
+// capture holding nothing pmusnap did not write. `written` receives what it did write.
+std::optional<Diagnostic> prove_previous_capture(const fs::path& out,
+                                                 std::set<std::string>& written) {
+  struct stat info {};
+  if (::lstat(out.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
+    return error_at(out,
+                    "is a symlink; --force never replaces through a link (name the capture "
+                    "directory itself): nothing removed");
+  }
+  detail::UniqueFd fd(::open(out.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return error_at(out, fmt::format("cannot open the directory: {}", detail::error_text(errno)));
+  }
+  auto listed = read_written(fd.get());
+  if (!listed) {
+    return error_at(out, fmt::format("not a pmusnap capture --force can replace: {}; --force "
+                                     "only replaces a previous capture: nothing removed",
+                                     listed.error()));
+  }
+  if (auto stray = unlisted_entry(fd.get(), "", *listed, 0)) {
+    return error_at(out, fmt::format("holds '{}', which its manifest does not list as written "
+                                     "by pmusnap; --force removes only a previous capture's "
+                                     "own files: nothing removed",
+                                     *stray));
+  }
+  written = std::move(*listed);
+  return std::nullopt;
+}
+
 Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
                                     const CaptureOptions& options) {
   std::error_code ec;
@@ -221,19 +375,17 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
   }
   fs::path target = out;
   bool replacing = fs::is_directory(status);
+  std::set<std::string> written;  // what the previous capture's manifest says pmusnap wrote
   if (replacing) {
     if (!options.force) {
       return unexpected(error_at(out,
                                  "output directory exists and is not empty (--force "
                                  "replaces a previous pmusnap capture)"));
     }
-    if (!fs::exists(out / kManifestName, ec)) {
-      return unexpected(error_at(out, fmt::format("not a pmusnap capture (no {}); --force only "
-                                                  "replaces a previous capture",
-                                                  kManifestName)));
-    }
-    target = fs::canonical(out, ec);
-    if (ec) return unexpected(error_at(out, ec.message()));
+    if (auto refused = prove_previous_capture(out, written)) return unexpected(*refused);
+    // The name the renames use: OUT without a trailing slash or dot.
+    target = fs::absolute(out, ec).lexically_normal();
+    if (!target.has_filename()) target = target.parent_path();
   } else {
     fs::create_directories(parent_of(out), ec);
     if (ec) return unexpected(error_at(parent_of(out), ec.message()));
@@ -263,11 +415,32 @@ Expected<Summary> capture_directory(const fs::path& sysfs, const fs::path& out,
     int error = errno;
     if (aside && !fs::exists(target, ec)) ::rename(aside->c_str(), target.c_str());
     fs::remove_all(*staging, ec);
-    if (aside) fs::remove_all(*aside, ec);
+    if (aside) ::rmdir(aside->c_str());  // only ever our empty directory
     return unexpected(error_at(
         out, fmt::format("cannot replace the previous capture: {}", detail::error_text(error))));
   }
-  fs::remove_all(*aside, ec);
+  // Only what the old manifest lists goes; anything that appeared since stays, in `aside`.
+  if (detail::UniqueFd old(::open(aside->c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      old.get() >= 0) {
+    remove_listed(old.get(), "", written, 0);
+  }
+  ::rmdir(aside->c_str());
+  return summary;
+}
+
+// `-`: the .tar.gz streamed to standard output, as tar writes it (the caller keeps anything
+// else off standard output).
+Expected<Summary> capture_to_stdout(const fs::path& sysfs, const CaptureOptions& options) {
+  auto staging = make_staging_dir();
+  if (!staging) return unexpected(std::move(staging).error());
+  auto summary = copy_tree(sysfs, *staging, options);
+  if (summary) {
+    auto packed =
+        detail::run_tool({"tar", "-czf", "-", "-C", staging->string(), "."}, STDOUT_FILENO, "-");
+    if (!packed) summary = unexpected(std::move(packed).error());
+  }
+  std::error_code ec;
+  fs::remove_all(*staging, ec);
   return summary;
 }
 
@@ -355,6 +528,7 @@ Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesys
   // milliseconds, and tar itself stays interruptible (run_tool).
   const io::TerminationSignalsBlocked signals_wait_for_the_capture;
   if (out.empty()) return unexpected(error_at(out, "the output path is empty"));
+  if (out == "-") return capture_to_stdout(sysfs, options);
   if (is_tarball(out)) return capture_tarball(sysfs, out, options);
   if (names_other_archive(out)) {
     return unexpected(error_at(out, fmt::format("pmusnap writes a directory or a .tar.gz/.tgz "
@@ -362,40 +536,6 @@ Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesys
                                                 out.extension().string())));
   }
   return capture_directory(sysfs, out, options);
-}
-
-Expected<Unpacked> Unpacked::open(const std::filesystem::path& tar_gz) {
-  std::error_code ec;
-  if (!fs::is_regular_file(tar_gz, ec)) return unexpected(error_at(tar_gz, "no such capture file"));
-  auto dir = make_staging_dir();
-  if (!dir) return unexpected(std::move(dir).error());
-  // --no-same-owner: a capture from elsewhere is not allowed to pick the owners of its files.
-  auto unpacked = detail::run_tool(
-      {"tar", "-xzf", tar_gz.string(), "-C", dir->string(), "--no-same-owner"}, -1, tar_gz);
-  if (!unpacked) {
-    fs::remove_all(*dir, ec);
-    return unexpected(std::move(unpacked).error());
-  }
-  return Unpacked(*dir);
-}
-
-Unpacked::Unpacked(Unpacked&& other) noexcept : root_(std::move(other.root_)) {
-  other.root_.clear();
-}
-
-Unpacked& Unpacked::operator=(Unpacked&& other) noexcept {
-  if (this != &other) {
-    std::error_code ec;
-    if (!root_.empty()) fs::remove_all(root_, ec);
-    root_ = std::move(other.root_);
-    other.root_.clear();
-  }
-  return *this;
-}
-
-Unpacked::~Unpacked() {
-  std::error_code ec;
-  if (!root_.empty()) fs::remove_all(root_, ec);
 }
 
 }  // namespace pmucat::snap

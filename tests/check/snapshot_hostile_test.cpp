@@ -304,13 +304,71 @@ TEST_F(SnapshotHostile, ExistingOutputsAreRefusedUnlessForcedAndNeverReplacedIfS
   EXPECT_EQ(status_of("--force " + (dir / "mine").string()), 2);
   EXPECT_EQ(read_text(dir / "mine/notes"), "mine");
   EXPECT_EQ(status_of((dir / "cap").string()), 0);
-  write_text(dir / "cap/stale", "from before");
   EXPECT_EQ(status_of((dir / "cap").string()), 2);
   EXPECT_EQ(status_of("--force " + (dir / "cap").string()), 0);
-  EXPECT_FALSE(fs::exists(dir / "cap/stale"));
   EXPECT_TRUE(fs::exists(dir / "cap/pmusnap-manifest.json"));
   fs::create_directories(dir / "empty");
   EXPECT_EQ(status_of((dir / "empty").string()), 0) << "an empty directory holds nothing to lose";
+  EXPECT_TRUE(hidden_entries(dir).empty()) << hidden_entries(dir)[0];
+}
+
+// --force deletes a directory only when it can prove the directory is a previous capture: the
+// manifest lists every entry pmusnap wrote, and the directory holds nothing else. A user's
+// folder that merely holds a file of the manifest's name (the repro: a copy of one in
+// Documents/) is refused with everything in it kept; so is a capture someone added to.
+TEST_F(SnapshotHostile, ForceReplacesOnlyWhatThePreviousCaptureProvablyWrote) {
+  const ScratchDir scratch("snap-force");
+  fs::path dir = scratch.path();
+  const std::string snap = tool("pmusnap") + " --sysfs fixtures/sysfs/broken/cha-umask/devices ";
+  auto run = [&](const std::string& args) {
+    return run_command(watchdog(snap + args + " 2>" + (dir / "err").string()));
+  };
+  ASSERT_EQ(run((dir / "cap").string()).status, 0);
+  const std::string manifest = read_text(dir / "cap/pmusnap-manifest.json");
+  const auto written = nlohmann::json::parse(manifest)["written"];
+  ASSERT_TRUE(written.is_array());
+  EXPECT_NE(std::find(written.begin(), written.end(), "bus/event_source/devices/"), written.end());
+
+  // A user's folder holding a copy of a manifest beside their own files.
+  fs::create_directories(dir / "Documents/taxes");
+  write_text(dir / "Documents/pmusnap-manifest.json", manifest);
+  write_text(dir / "Documents/thesis.tex", "years of work");
+  write_text(dir / "Documents/taxes/2026.pdf", "receipts");
+  EXPECT_EQ(run("--force " + (dir / "Documents").string()).status, 2);
+  EXPECT_NE(read_text(dir / "err").find("nothing removed"), std::string::npos)
+      << read_text(dir / "err");
+  EXPECT_EQ(read_text(dir / "Documents/thesis.tex"), "years of work");
+  EXPECT_EQ(read_text(dir / "Documents/taxes/2026.pdf"), "receipts");
+
+  // A capture with a file added, a symlink added (never followed), a directory where a file was.
+  write_text(dir / "cap/notes.txt", "mine");
+  EXPECT_EQ(run("--force " + (dir / "cap").string()).status, 2);
+  EXPECT_NE(read_text(dir / "err").find("'notes.txt'"), std::string::npos)
+      << read_text(dir / "err");
+  EXPECT_EQ(read_text(dir / "cap/notes.txt"), "mine");
+  fs::remove(dir / "cap/notes.txt");
+  write_text(dir / "outside", "kept");
+  fs::create_symlink(dir / "outside", dir / "cap/bus/link");
+  EXPECT_EQ(run("--force " + (dir / "cap").string()).status, 2);
+  EXPECT_TRUE(fs::is_symlink(dir / "cap/bus/link"));
+  EXPECT_EQ(read_text(dir / "outside"), "kept");
+  fs::remove(dir / "cap/bus/link");
+  // A link to the capture: refused (name the directory itself); the capture stays.
+  fs::create_directory_symlink(dir / "cap", dir / "cap-link");
+  EXPECT_EQ(run("--force " + (dir / "cap-link").string()).status, 2);
+  EXPECT_TRUE(fs::exists(dir / "cap/pmusnap-manifest.json"));
+  // A manifest from before version 5 lists nothing: no proof, no removal.
+  auto older = nlohmann::json::parse(manifest);
+  older.erase("written");
+  older["manifest_version"] = 4;
+  write_text(dir / "cap/pmusnap-manifest.json", older.dump());
+  EXPECT_EQ(run("--force " + (dir / "cap").string()).status, 2);
+  EXPECT_NE(read_text(dir / "err").find("before manifest version 5"), std::string::npos)
+      << read_text(dir / "err");
+  write_text(dir / "cap/pmusnap-manifest.json", manifest);
+  // The capture itself, untouched: replaced, with a trailing slash too.
+  EXPECT_EQ(run("--force " + (dir / "cap").string() + "/").status, 0) << read_text(dir / "err");
+  EXPECT_TRUE(fs::exists(dir / "cap/pmusnap-manifest.json"));
   EXPECT_TRUE(hidden_entries(dir).empty()) << hidden_entries(dir)[0];
 }
 

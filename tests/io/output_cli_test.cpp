@@ -101,6 +101,22 @@ TEST_F(OutputCli, SymlinkStaysALinkOnEveryTool) {
             (std::vector<std::string>{"baseline.txt", "conv.pb", "enc.data", "report.txt"}));
 }
 
+// The repro: root runs `pmuencode -o` on a name in a shared sticky directory where
+// `nobody` planted a link to a root-owned file. The file stays; the error names the rule.
+TEST_F(OutputCli, ForeignLinkInStickyDirectoryIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to plant a link owned by nobody";
+  fs::create_directory(dir_ / "tmp");
+  ASSERT_EQ(::chmod((dir_ / "tmp").c_str(), 01777), 0);
+  std::ofstream(dir_ / "precious") << "root's";
+  fs::create_symlink(dir_ / "precious", dir_ / "tmp/out.data");
+  ASSERT_EQ(::lchown((dir_ / "tmp/out.data").c_str(), 65534, 65534), 0);
+  const auto r = encode(quoted(dir_ / "tmp/out.data"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("protected_symlinks"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::read_text(dir_ / "precious"), "root's");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "tmp/out.data"));
+}
+
 TEST_F(OutputCli, FifoGetsPipeModePerfData) {
   for (const std::string tool : {"pmuencode", "pmudata"}) {
     const auto fifo = dir_ / ("fifo-" + tool);

@@ -137,6 +137,59 @@ TEST_P(OutputFileTest, SymlinkStaysALinkAndItsTargetIsReplaced) {
   EXPECT_EQ(testing::read_text(dir_ / "created.txt"), "made");
 }
 
+// A shared sticky directory (/tmp-like) holding a link someone else planted: following it would
+// replace what it names with our privileges, which the kernel's protected_symlinks forbids. The
+// rule holds whatever the sysctl says. Needs root, to give the link to `nobody`.
+TEST_P(OutputFileTest, ForeignLinkInStickyDirectoryIsNotFollowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to plant a link owned by nobody";
+  fs::create_directory(dir_ / "shared");
+  ASSERT_EQ(::chmod((dir_ / "shared").c_str(), 01777), 0);
+  put(dir_ / "precious", "root's");
+  fs::create_symlink(dir_ / "precious", dir_ / "shared/out");
+  ASSERT_EQ(::lchown((dir_ / "shared/out").c_str(), 65534, 65534), 0);
+  const auto error = write_output_file(dir_ / "shared/out", "attacker's choice", options());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->id, "output-io");
+  EXPECT_NE(error->message.find("protected_symlinks"), std::string::npos) << error->message;
+  EXPECT_EQ(testing::read_text(dir_ / "precious"), "root's");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "shared/out"));
+  EXPECT_EQ(entries(dir_ / "shared"), std::vector<std::string>{"out"});
+
+  // A link of our own (or of the directory's owner) there is followed as anywhere else.
+  ASSERT_EQ(::lchown((dir_ / "shared/out").c_str(), 0, 0), 0);
+  ASSERT_FALSE(write_output_file(dir_ / "shared/out", "mine", options()));
+  EXPECT_EQ(testing::read_text(dir_ / "precious"), "mine");
+  // Outside a sticky world-writable directory, anyone's link is followed as the kernel would.
+  ASSERT_EQ(::chmod((dir_ / "shared").c_str(), 0755), 0);
+  ASSERT_EQ(::lchown((dir_ / "shared/out").c_str(), 65534, 65534), 0);
+  ASSERT_FALSE(write_output_file(dir_ / "shared/out", "again", options()));
+  EXPECT_EQ(testing::read_text(dir_ / "precious"), "again");
+}
+
+// The rename is relative to the directory opened at open(), and only over the file found then:
+// a file swapped in under the name meanwhile (or one that appeared where there was none) is
+// left as it is.
+TEST_P(OutputFileTest, FileSwappedInMeanwhileIsNotReplaced) {
+  put(dir_ / "out.txt", "old");
+  auto output = OutputFile::open(dir_ / "out.txt", options());
+  ASSERT_TRUE(output);
+  ASSERT_FALSE(output->write(std::string_view("new")));
+  put(dir_ / "other", "someone else's");
+  fs::rename(dir_ / "other", dir_ / "out.txt");
+  const auto error = output->commit();
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->id, "output-io");
+  EXPECT_EQ(testing::read_text(dir_ / "out.txt"), "someone else's");
+
+  auto fresh = OutputFile::open(dir_ / "fresh.txt", options());
+  ASSERT_TRUE(fresh);
+  ASSERT_FALSE(fresh->write(std::string_view("ours")));
+  fs::create_symlink("/nonexistent-target", dir_ / "fresh.txt");
+  ASSERT_TRUE(fresh->commit());
+  EXPECT_TRUE(fs::is_symlink(dir_ / "fresh.txt"));
+  EXPECT_FALSE(fs::exists(fs::path("/nonexistent-target")));
+}
+
 TEST_P(OutputFileTest, FifoIsStreamedIntoNotReplaced) {
   const auto fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
