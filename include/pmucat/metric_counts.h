@@ -119,6 +119,8 @@ class StatTextReader {
  private:
   void line(std::string_view text);
   void json_line(std::string_view text);
+  // The common case without a JSON document: false when json_line must read the line.
+  bool fast_json_line(std::string_view text);
   void csv_line(std::string_view text);
   void diagnose(std::string_view text, std::size_t at, std::size_t length, std::string message);
   void add(Count count);

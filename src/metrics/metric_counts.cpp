@@ -328,10 +328,196 @@ void StatTextReader::line(std::string_view text) {
 
 // ---- perf stat -j ------------------------------------------------------------------------------
 
+namespace {
+
+// ---- perf stat -j: the fast path -----------------------------------------------------------
+
+// One member of a flat JSON object: its value's text (a string's without its quotes).
+struct FlatMember {
+  std::string_view key;
+  std::string_view value;
+  bool is_string = false;
+};
+
+bool json_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// A JSON string at `at` (its opening quote) with no escape, control or non-ASCII byte (which the
+// full parser checks); its contents, with `at` past the closing quote.
+std::optional<std::string_view> plain_json_string(std::string_view line, std::size_t& at) {
+  const std::size_t begin = at + 1;
+  for (std::size_t i = begin; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if (c == '"') {
+      at = i + 1;
+      return line.substr(begin, i - begin);
+    }
+    if (c == '\\' || c < 0x20 || c >= 0x80) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// The length of a JSON number at the start of `text`
+// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), or 0.
+std::size_t json_number_length(std::string_view text) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return 0;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    if (digits() == 0) return 0;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return 0;
+  }
+  return i;
+}
+
+// The members of `line` when it is a flat JSON object of plain strings, numbers, true, false
+// and null with no key twice, as perf stat -j writes every line; nothing otherwise (the full
+// parser then reads the line and says what is wrong).
+bool scan_flat_object(std::string_view line, std::vector<FlatMember>& members) {
+  members.clear();
+  std::size_t at = 0;
+  const auto skip_space = [&] {
+    while (at < line.size() && json_space(line[at])) ++at;
+  };
+  skip_space();
+  if (at == line.size() || line[at] != '{') return false;
+  ++at;
+  skip_space();
+  if (at < line.size() && line[at] == '}') {
+    ++at;
+  } else {
+    while (true) {
+      skip_space();
+      if (at == line.size() || line[at] != '"') return false;
+      const auto key = plain_json_string(line, at);
+      if (!key) return false;
+      skip_space();
+      if (at == line.size() || line[at] != ':') return false;
+      ++at;
+      skip_space();
+      if (at == line.size()) return false;
+      FlatMember member{*key, {}, false};
+      if (line[at] == '"') {
+        const auto value = plain_json_string(line, at);
+        if (!value) return false;
+        member.value = *value;
+        member.is_string = true;
+      } else {
+        std::size_t length = json_number_length(line.substr(at));
+        for (const std::string_view word : {"true", "false", "null"}) {
+          if (length == 0 && line.substr(at).starts_with(word)) length = word.size();
+        }
+        if (length == 0) return false;
+        member.value = line.substr(at, length);
+        at += length;
+      }
+      for (const FlatMember& seen : members) {
+        if (seen.key == member.key) return false;
+      }
+      members.push_back(member);
+      skip_space();
+      if (at < line.size() && line[at] == ',') {
+        ++at;
+        continue;
+      }
+      if (at < line.size() && line[at] == '}') {
+        ++at;
+        break;
+      }
+      return false;
+    }
+  }
+  skip_space();
+  return at == line.size();
+}
+
+bool is_json_number(const FlatMember& member) {
+  return !member.is_string && member.value != "true" && member.value != "false" &&
+         member.value != "null";
+}
+
+}  // namespace
+
+// A count line read without building a JSON document, when every member has the type the
+// full path accepts; false (nothing added) for the full path to read or reject the line.
+bool StatTextReader::fast_json_line(std::string_view line) {
+  std::vector<FlatMember> members;
+  members.reserve(12);
+  if (!scan_flat_object(line, members)) return false;
+  const auto find = [&](std::string_view key) -> const FlatMember* {
+    for (const FlatMember& member : members) {
+      if (member.key == key) return &member;
+    }
+    return nullptr;
+  };
+  const FlatMember* event = find("event");
+  if (event == nullptr) return true;  // --metric-only lines and other objects carry no count
+  if (!event->is_string || event->value.empty()) return false;
+  Count count;
+  count.multiplex_scaled = true;
+  const FlatMember* value = find("counter-value");
+  if (value == nullptr) return false;
+  if (value->is_string) {
+    if (!value_like(value->value)) return false;
+    set_value(count, value->value);
+  } else if (is_json_number(*value)) {
+    const auto number = parse_double(value->value);
+    if (!number) return false;
+    count.value = *number;
+  } else {
+    return false;
+  }
+  if (const FlatMember* unit = find("unit")) {
+    if (!unit->is_string) return false;
+    count.unit = std::string(unit->value);
+    count.unit_scale = unit_scale_of(count.unit);
+  }
+  if (const FlatMember* run = find("event-runtime")) {
+    // An integer JSON number that is not negative ("-0" is 0).
+    if (!is_json_number(*run) || run->value.find_first_of(".eE") != std::string_view::npos) {
+      return false;
+    }
+    if (run->value == "-0") {
+      count.running = 0;
+    } else if (const auto ns = parse_u64(run->value)) {
+      count.running = *ns;
+    } else {
+      return false;
+    }
+  }
+  if (const FlatMember* pcnt = find("pcnt-running")) {
+    if (!is_json_number(*pcnt)) return false;
+    const auto percent = parse_double(pcnt->value);
+    if (!percent) return false;
+    count.percent_running = *percent;
+  }
+  count.event = std::string(event->value);
+  add(std::move(count));
+  return true;
+}
+
 void StatTextReader::json_line(std::string_view line) {
   const std::size_t first = line.find_first_not_of(" \t");
   if (line[first] != '{') {
     return;  // perf's own messages ("Performance counter stats ...") between the lines
+  }
+  if (fast_json_line(line)) {
+    return;
   }
   const auto garbled = [&](std::size_t at, std::size_t length, std::string message) {
     diagnose(line, at, length, std::move(message));

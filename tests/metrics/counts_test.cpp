@@ -213,6 +213,66 @@ TEST(StatTextReader, DiagnosticsAndLinesAreBounded) {
   EXPECT_EQ(one.counts.size(), 1U);
 }
 
+// The reader's fast path (a flat object scanned without a JSON document) reads every line as
+// the full parser does: the same line with a member the fast path leaves to the parser (an
+// escaped key) gives the same counts and diagnostics.
+RC_GTEST_PROP(StatJsonProperty, FastPathAgreesWithTheParser, ()) {
+  const std::vector<std::string> keys = {
+      "event", "counter-value", "unit", "event-runtime", "pcnt-running", "cpu", "interval"};
+  const std::vector<std::string> values = {"\"\"",
+                                           "\"cycles\"",
+                                           "\"<not counted>\"",
+                                           "\"<not supported>\"",
+                                           "\"12.5\"",
+                                           "\"x\"",
+                                           "\"msec\"",
+                                           "0",
+                                           "-0",
+                                           "100",
+                                           "1.5",
+                                           "1e3",
+                                           "-7",
+                                           "18446744073709551616",
+                                           "1E-2",
+                                           "true",
+                                           "null",
+                                           "007",
+                                           "1.",
+                                           "\"a\\\"b\""};
+  const auto members = *rc::gen::container<std::vector<std::pair<std::size_t, std::size_t>>>(
+      rc::gen::pair(rc::gen::inRange<std::size_t>(0, keys.size()),
+                    rc::gen::inRange<std::size_t>(0, values.size())));
+  const bool with_event = *rc::gen::arbitrary<bool>();
+  std::string body;
+  if (with_event) body = "\"event\" : \"instructions\"";
+  for (const auto& [key, value] : members) {
+    if (!body.empty()) body += ", ";
+    body += "\"" + keys[key] + "\" : " + values[value];
+  }
+  const std::string fast = "{" + body + "}\n";
+  const std::string slow = "{\"\\u0078\" : 0" + (body.empty() ? "" : ", " + body) + "}\n";
+  const CountsRead a = read_stat_json(fast, "f.json");
+  const CountsRead b = read_stat_json(slow, "f.json");
+  RC_ASSERT(a.counts.size() == b.counts.size());
+  RC_ASSERT(a.lines_read == b.lines_read);
+  for (std::size_t i = 0; i < a.counts.size(); ++i) {
+    const Count& x = a.counts.entries()[i];
+    const Count& y = b.counts.entries()[i];
+    RC_ASSERT(x.event == y.event);
+    RC_ASSERT(x.value == y.value);
+    RC_ASSERT(x.status == y.status);
+    RC_ASSERT(x.unit == y.unit);
+    RC_ASSERT(x.running == y.running);
+    RC_ASSERT(x.percent_running == y.percent_running);
+  }
+  RC_ASSERT(a.diagnostics.size() == b.diagnostics.size());
+  for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+    if (a.diagnostics[i].message != "not a JSON object") {
+      RC_ASSERT(a.diagnostics[i].message == b.diagnostics[i].message);
+    }
+  }
+}
+
 TEST(Counts, ManyDistinctEventsAreIndexed) {
   Counts counts;
   for (int round = 0; round < 3; ++round) {
