@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "json_schema.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
@@ -78,6 +79,14 @@ TEST(MetricsCli, AChainOfTenThousandMetricsIsAnErrorNamingIt) {
             std::string::npos)
       << describe(metric);
   EXPECT_NE(metric.out.find("1004.00"), std::string::npos) << describe(metric);  // M9000
+  const CommandResult json =
+      run_tool("pmumetric", model + " --json -M M0 " + shell_quote((dir / "counts.json").string()));
+  EXPECT_EQ(json.status, 1) << describe(json);
+  const nlohmann::json schema = nlohmann::json::parse(
+      testing::read_text(fs::path(PMUCAT_SOURCE_DIR) / "docs/schema/pmumetric.schema.json"));
+  const nlohmann::json document = nlohmann::json::parse(json.out, nullptr, false);
+  EXPECT_EQ(testing::validate_json(schema, document), std::vector<std::string>{});
+  EXPECT_EQ(document["metrics"][0]["why"], "reference chain too deep") << json.out;
 }
 
 // `pmumetric --json -M all` on `counts`: the metrics as JSON.
