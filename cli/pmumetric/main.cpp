@@ -74,8 +74,23 @@ Expected<CountsRead> read_counts(const std::string& path, const std::string& sho
     text.resize(start + got);
     return !std::ferror(file);
   };
+  // Enough of the file to tell its format: its first line that is not blank or a comment
+  // (within the longest line a reader looks at).
+  const auto decided = [](std::string_view text) {
+    for (std::size_t start = 0, end = 0; (end = text.find('\n', start)) != text.npos;
+         start = end + 1) {
+      const std::string_view line = text.substr(start, end - start);
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos && line[first] != '#') return true;
+    }
+    return false;
+  };
   std::string head;
   if (!fill(head, kPiece)) return read_error();
+  while (!head.starts_with("PERFILE2") && !head.starts_with("2ELIFREP") && !decided(head) &&
+         !std::feof(file) && head.size() < kMaxCountsLine) {
+    if (!fill(head, kPiece)) return read_error();
+  }
   const CountsFormat format = detect_counts_format(head);
   if (format == CountsFormat::perf_data) {
     std::string text = std::move(head);
