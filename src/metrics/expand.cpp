@@ -261,7 +261,9 @@ class Expander {
             Severity::error, to_string(DiagId::metric_too_deep), ref.file,
             fmt::format("metric {}: its chain of references exceeds {} levels: {}", pe.name,
                         kMaxMetricDepth, chain_text(levels, ref.name)));
-        d.hint = "perf refuses such a chain too; a metric tree this deep is not a real table";
+        d.hint =
+            "vendor tables nest metrics a few levels deep; older perf refused more than 1000 "
+            "(\"too many nested metrics\")";
         error = std::move(d);
         return false;
       }
