@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,9 +18,11 @@
 #include "common/json.h"
 #include "common/tree.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/encode.h"
 #include "pmucat/metric_counts.h"
 #include "pmucat/metric_counts_perfdata.h"
 #include "pmucat/metric_eval.h"
+#include "pmucat/metrics.h"
 #include "pmucat/perfdata.h"
 
 namespace pmucat::cli {
@@ -34,41 +39,69 @@ constexpr const char* kExamples = R"(
       on the machine that ran perf: its own model, its counts
 )";
 
-constexpr std::size_t kMaxInput = std::size_t{256} << 20;
+// perf.data is parsed whole: it is read into memory up to this size.
+constexpr std::size_t kMaxPerfData = std::size_t{256} << 20;
+// Text counts are read a piece at a time (memory stays flat); past this many bytes the input is
+// not a counts file (a device like /dev/zero would never end).
+constexpr std::uint64_t kMaxText = std::uint64_t{64} << 30;
+constexpr std::size_t kPiece = std::size_t{1} << 16;
 
-// Reads `path` ("-": standard input) whole, up to kMaxInput bytes.
-Expected<std::string> read_counts_file(const std::string& path) {
+// Reads the counts in `path` ("-": standard input): perf.data whole, perf stat text a piece at
+// a time through a StatTextReader.
+Expected<CountsRead> read_counts(const std::string& path, const std::string& shown) {
   const bool standard_input = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(
       standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
   std::FILE* file = standard_input ? stdin : owned.get();
-  const std::string shown = standard_input ? "<stdin>" : path;
   if (file == nullptr) {
     return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
                                            fmt::format("cannot open: {}", std::strerror(errno))));
   }
-  std::string text;
-  char buffer[1 << 16];
-  while (true) {
-    const std::size_t got = std::fread(buffer, 1, sizeof buffer, file);
-    text.append(buffer, got);
-    if (text.size() > kMaxInput) {
-      return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
-                                             "larger than 256 MiB: not a counts file"));
+  const auto read_error = [&] {
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                           fmt::format("read error: {}", std::strerror(errno))));
+  };
+  // Reads up to `limit` more bytes into `text`; false on a read error.
+  const auto fill = [&](std::string& text, std::size_t limit) {
+    const std::size_t start = text.size();
+    text.resize(start + limit);
+    std::size_t got = 0;
+    while (got < limit) {
+      const std::size_t n = std::fread(text.data() + start + got, 1, limit - got, file);
+      got += n;
+      if (n == 0) break;
     }
-    if (got < sizeof buffer) {
-      if (std::ferror(file)) {
-        return unexpected(
-            make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
-                                 fmt::format("read error: {}", std::strerror(errno))));
-      }
-      return text;
+    text.resize(start + got);
+    return !std::ferror(file);
+  };
+  // Enough of the file to tell its format: its first line that is not blank or a comment
+  // (within the longest line a reader looks at).
+  const auto decided = [](std::string_view text) {
+    for (std::size_t start = 0, end = 0; (end = text.find('\n', start)) != text.npos;
+         start = end + 1) {
+      const std::string_view line = text.substr(start, end - start);
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos && line[first] != '#') return true;
     }
+    return false;
+  };
+  std::string head;
+  if (!fill(head, kPiece)) return read_error();
+  while (!head.starts_with("PERFILE2") && !head.starts_with("2ELIFREP") && !decided(head) &&
+         !std::feof(file) && head.size() < kMaxCountsLine) {
+    if (!fill(head, kPiece)) return read_error();
   }
-}
-
-Expected<CountsRead> read_counts(const std::string& text, const std::string& shown) {
-  if (detect_counts_format(text) == CountsFormat::perf_data) {
+  const CountsFormat format = detect_counts_format(head);
+  if (format == CountsFormat::perf_data) {
+    std::string text = std::move(head);
+    while (!std::feof(file)) {
+      if (!fill(text, kPiece)) return read_error();
+      if (text.size() > kMaxPerfData) {
+        return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                               "a perf.data larger than 256 MiB: not a counts "
+                                               "file pmumetric reads"));
+      }
+    }
     auto data = parse_perf_data(
         std::span(reinterpret_cast<const std::byte*>(text.data()), text.size()), shown);
     if (!data) {
@@ -76,7 +109,21 @@ Expected<CountsRead> read_counts(const std::string& text, const std::string& sho
     }
     return read_stat_perf_data(*data, shown);
   }
-  return read_stat_text(text, shown);
+  StatTextReader reader(format, shown);
+  std::uint64_t total = head.size();
+  reader.feed(head);
+  std::string piece;
+  while (!std::feof(file)) {
+    piece.clear();
+    if (!fill(piece, kPiece)) return read_error();
+    total += piece.size();
+    if (total > kMaxText) {
+      return unexpected(make_file_diagnostic(Severity::error, DiagId::counts_io, shown,
+                                             "larger than 64 GiB: not a counts file"));
+    }
+    reader.feed(piece);
+  }
+  return reader.finish();
 }
 
 // perf stat prints an event with a unit scale (a sysfs .scale, a JSON ScaleUnit: 64Bytes,
@@ -123,10 +170,12 @@ bool set_literal(metric_expr::Literals& literals, const std::string& assignment,
   }
   const auto literal = metric_expr::find_literal(name);
   if (!literal) {
-    error = fmt::format(
-        "--literal '{}': no literal {} (known: #num_cpus, #num_cores, #num_dies, "
-        "#num_packages, #smt_on, #core_wide, #system_tsc_freq)",
-        assignment, name);
+    std::string known;
+    for (int i = 0; i < metric_expr::literal_count; ++i) {
+      known += fmt::format("{}{}", i == 0 ? "" : ", ",
+                           metric_expr::to_string(static_cast<metric_expr::Literal>(i)));
+    }
+    error = fmt::format("--literal '{}': no literal {} (known: {})", assignment, name, known);
     return false;
   }
   const std::string value = assignment.substr(equals + 1);
@@ -214,10 +263,18 @@ int run(int argc, char** argv) {
       ->delimiter(',')
       ->type_name("NAME,...");
   app.add_option("--literal", literal_args,
-                 "Value of an expression literal, which perf reads from the machine: smt_on=1, "
-                 "num_cpus=64, num_cores, num_dies, num_packages, core_wide, system_tsc_freq "
-                 "(repeatable; a metric using one not given is not computed)")
+                 "Value of an expression literal, which perf reads from the machine, with or "
+                 "without its #: smt_on=1, num_cpus=64, num_cpus_online, num_cores, num_dies, "
+                 "num_packages, core_wide, system_tsc_freq, has_pmem, slots (repeatable; wins "
+                 "over --host-root; a metric using one not known is not computed)")
       ->type_name("NAME=VALUE");
+  std::optional<std::string> host_root;
+  app.add_option("--host-root", host_root,
+                 "Read the literals from the machine whose root is DIR (sys/devices/system/cpu "
+                 "topology, sys/firmware/acpi/tables/NFIT, proc/cpuinfo): / for this machine. "
+                 "Default: this machine when neither --sysfs nor --cpuid names another, else "
+                 "none (docs/metrics.md, \"Literals\")")
+      ->type_name("DIR");
   app.add_option("COUNTS", counts_path,
                  "The counts: a perf stat -j or -x, output file, a perf stat record perf.data, "
                  "or - for standard input (the format is detected)")
@@ -232,6 +289,31 @@ int run(int argc, char** argv) {
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmumetric");
 
   EvalOptions options;
+  // The literals of the machine the counts came from: --host-root, else this one when the
+  // catalog is this machine's too.
+  const bool this_machine = common.sysfs.empty() && !common.cpuid &&
+                            std::getenv("PMUCAT_SYSFS") == nullptr &&
+                            std::getenv("PMUCAT_CPUID") == nullptr;
+  if (host_root || this_machine) {
+    const std::filesystem::path root = host_root.value_or("/");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root, ec)) {
+      printer.error(fmt::format("--host-root '{}': not a directory", root.string()));
+      return to_int(ExitCode::usage);
+    }
+    const MetricLiterals host = host_metric_literals(root);
+    using metric_expr::Literal;
+    options.literals[Literal::num_cpus] = host.num_cpus;
+    options.literals[Literal::system_tsc_freq] = host.system_tsc_freq;
+    options.literals[Literal::smt_on] = host.smt_on;
+    options.literals[Literal::core_wide] = host.core_wide;
+    options.literals[Literal::num_packages] = host.num_packages;
+    options.literals[Literal::num_dies] = host.num_dies;
+    options.literals[Literal::num_cores] = host.num_cores;
+    options.literals[Literal::num_cpus_online] = host.num_cpus_online;
+    options.literals[Literal::has_pmem] = host.has_pmem;
+    options.literals[Literal::slots] = host.slots;
+  }
   for (const std::string& assignment : literal_args) {
     std::string error;
     if (!set_literal(options.literals, assignment, error)) {
@@ -266,16 +348,12 @@ int run(int argc, char** argv) {
     }
   }
 
-  const auto text = read_counts_file(counts_path);
-  if (!text) {
-    printer.print(text.error());
-    return to_int(ExitCode::io);
-  }
   const std::string shown = counts_path == "-" ? "<stdin>" : counts_path;
-  auto read = read_counts(*text, shown);
+  auto read = read_counts(counts_path, shown);
   if (!read) {
     printer.print(read.error());
-    return to_int(ExitCode::rejected);
+    return to_int(read.error().id == to_string(DiagId::counts_io) ? ExitCode::io
+                                                                  : ExitCode::rejected);
   }
   for (const Diagnostic& diagnostic : read->diagnostics) {
     printer.print(diagnostic);
@@ -288,6 +366,10 @@ int run(int argc, char** argv) {
   }
 
   apply_catalog_scales(tree->catalog, read->counts);
+  // has_event(EVENT): whether this catalog has the event, as perf 6.12 asks whether it parses.
+  options.event_exists = [&catalog = tree->catalog](std::string_view event) {
+    return encode(catalog, event, EncodeOptions{}).has_value();
+  };
   const MetricEvaluator evaluator(metrics);
   const std::vector<MetricValue> values = evaluator.evaluate(read->counts, options, selected);
   const bool all = metric_names.empty();

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "pmucat/diagnostic.h"
@@ -73,6 +74,7 @@ class Counts {
 
  private:
   std::vector<Count> entries_;
+  std::unordered_map<std::string, std::size_t> index_;  // event -> its entry
 };
 
 enum class CountsFormat : std::uint8_t { json_lines, csv, perf_data };
@@ -98,6 +100,41 @@ CountsRead read_stat_json(std::string_view text, std::string_view file);
 // running[,metric value,metric unit]. The value may be <not counted> or <not supported>. Lines
 // starting with '#' and blank lines are skipped; a line whose fields do not fit is a diagnostic.
 CountsRead read_stat_csv(std::string_view text, std::string_view file, char separator = ',');
+
+// The most diagnostics a reader keeps: past them, one more counts the lines left unshown.
+inline constexpr std::size_t kMaxCountsDiagnostics = 100;
+// The longest line a reader looks at; a longer one is a diagnostic and is skipped.
+inline constexpr std::size_t kMaxCountsLine = std::size_t{1} << 20;
+
+// A text reader fed a file a piece at a time (pieces may split lines anywhere): it holds the
+// counts, one line and the diagnostics, never the file, so memory stays flat however many
+// lines `perf stat -I` wrote. read_stat_json and read_stat_csv are it fed once.
+class StatTextReader {
+ public:
+  StatTextReader(CountsFormat format, std::string_view file, char separator = ',');
+  void feed(std::string_view piece);
+  // The counts of every line fed (a last line without '\n' included).
+  CountsRead finish();
+
+ private:
+  void line(std::string_view text);
+  void json_line(std::string_view text);
+  // The common case without a JSON document: false when json_line must read the line.
+  bool fast_json_line(std::string_view text);
+  void csv_line(std::string_view text);
+  void diagnose(std::string_view text, std::size_t at, std::size_t length, std::string message);
+  void add(Count count);
+
+  CountsRead read_;
+  std::string file_;
+  char separator_;
+  std::string partial_;       // a line split between pieces
+  bool skipping_ = false;     // in a line longer than kMaxCountsLine
+  std::uint32_t line_ = 1;    // 1-based number of the line being read
+  std::uint64_t offset_ = 0;  // byte offset of its start
+  std::uint64_t length_ = 0;  // its bytes so far
+  std::size_t unshown_ = 0;   // diagnostics past kMaxCountsDiagnostics
+};
 
 // Which reader fits a file starting with `head`: perf.data magic ("PERFILE2", either byte
 // order), a '{' (JSON lines) or anything else (CSV). Leading blank lines and '#' comment lines

@@ -15,7 +15,9 @@
 //    not met, or unknown (it could not be computed).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -49,6 +51,7 @@ enum class NotComputed : std::uint8_t {
   division_by_zero,  // perf 6.1 prints no value either
   metric_failed,     // the referenced metric `subject` has no value (`reason` says why)
   reference_cycle,   // `subject` is the cycle ("a -> b -> a")
+  too_deep,          // `subject` is a chain of references deeper than kMaxMetricChain
   bad_expression,    // the MetricExpr does not parse (`diagnostic`)
 };
 std::string_view to_string(NotComputed why);
@@ -71,7 +74,14 @@ struct MetricValue {
 struct EvalOptions {
   metric_expr::Literals literals;  // #smt_on, #num_cpus ... (unset: metrics using them fail)
   int runtime = 0;                 // perf's `?` parameter
+  // has_event(EVENT): whether the machine has the event (pmumetric asks its catalog). Unset:
+  // whether the counts hold it.
+  std::function<bool(std::string_view event)> event_exists;
 };
+
+// The deepest chain of metrics each referencing the next that is evaluated; a metric deeper
+// in a chain is not computed (NotComputed::too_deep), whatever the stack.
+inline constexpr std::size_t kMaxMetricChain = 1000;
 
 // ScaleUnit split as perf 6.1 does (strtod on the text): the leading number (0 when there is
 // none, as strtod gives) and the rest.

@@ -149,6 +149,10 @@ struct Context {
   // strcmp_cpuid_str(name): whether the CPU identifier matches `name` (perf 6.12 asks its
   // architecture's rule); unset or nothing: not known (the value is NaN, as perf's without one).
   std::function<std::optional<bool>(std::string_view name)> cpuid_matches;
+  // has_event(name): whether the machine has the event (perf 6.12 asks whether the event
+  // string parses; `cpu@cycles\-t@` is asked as `cpu/cycles-t/`). Unset: whether `lookup`
+  // knows the name.
+  std::function<bool(std::string_view event)> event_exists;
 };
 
 enum class Status : std::uint8_t {
@@ -170,7 +174,8 @@ struct Result {
 // Evaluates `expr` with perf 6.1's arithmetic (doubles; `| & ^ %` on values truncated to long as
 // x86-64 does). `a if c else b` takes b exactly when c is zero and only the taken branch's ids
 // must be known; every other operand must be known. A missing id is never turned into a number.
-// has_event(name) is 1 when `lookup` knows the name (perf: the event was counted), else 0.
+// has_event(name) is 1 when Context::event_exists says the event exists (without one: when
+// `lookup` knows the name), else 0.
 Result evaluate(const Expr& expr, const Context& context);
 
 // ---- ids, in perf 6.1's hashmap order ----------------------------------------------------------

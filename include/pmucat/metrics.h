@@ -99,6 +99,9 @@ struct ExpandedMetric {
   // Every event id the metric (with the metrics it references) needs, in perf's order; tool
   // events (`duration_time`) included when perf adds them.
   std::vector<std::string> ids;
+  // Per id: the chain of metrics whose expression named it ("tma_a -> tma_b"), for errors;
+  // empty for the tool events perf adds.
+  std::vector<std::string> id_sources;
   std::vector<std::string> references;  // the metrics it references, in the order perf adds them
   bool grouped = true;                  // false: its events are not in a weak group
   std::size_t event_list = 0;           // index into MetricExpansion::event_lists it reads

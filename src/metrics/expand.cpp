@@ -9,6 +9,7 @@
 #include <list>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -114,12 +115,17 @@ struct Metric {
   std::vector<std::string> refs;
   bool has_constraint = false;
   std::optional<std::size_t> own_list;  // the event list parsed for this metric
+  // Per id: the chain of metrics that named it first (ExpandedMetric::id_sources).
+  std::unordered_map<std::string, std::string> sources;
 };
 
-struct Visited {
-  std::string_view name;
-  const Visited* parent;
-};
+// Notes the chain `source` for the ids of `metric` that have none yet.
+void note_sources(Metric& metric, const std::string& source) {
+  for (std::string& key : metric.ids.keys()) metric.sources.try_emplace(std::move(key), source);
+}
+
+// The deepest chain of metrics each referencing the next that is expanded.
+constexpr std::size_t kMaxMetricDepth = 1000;
 
 class Expander {
  public:
@@ -165,71 +171,115 @@ class Expander {
     return nullptr;
   }
 
-  // `requested` is the word of `-M` that selected the root metric.
-  bool add_metric(std::list<Metric>& list, const MetricDefinition& pe,
-                  const std::optional<std::string>& modifier, Metric* root, const Visited* visited,
-                  std::string_view requested) {
-    // arch_get_runtimeparam is 1 off powerpc: one metric, runtime 0.
-    for (const Visited* v = visited; v != nullptr; v = v->parent) {
-      if (pe.name == v->name) {
-        std::vector<std::string_view> chain;
-        for (const Visited* w = visited; w != nullptr; w = w->parent) chain.push_back(w->name);
-        std::reverse(chain.begin(), chain.end());
-        std::string path;
-        for (auto n : chain) {
-          path.append(n);
-          path.append(" -> ");
-        }
-        path.append(pe.name);
-        error = make_file_diagnostic(Severity::error, to_string(DiagId::metric_recursion), pe.file,
-                                     fmt::format("recursion detected for {}: {}", pe.name, path));
-        return false;
-      }
+  // One metric of the reference tree being expanded, with the metrics its expression named
+  // that are still to be added (perf's resolve_metric: gathered after the metric's ids joined
+  // the root's, then removed from them).
+  struct Level {
+    std::string_view name;  // as the chain shows it ("__threshold__" for a 6.12 threshold root)
+    std::vector<const MetricDefinition*> pending;
+    std::size_t next = 0;
+  };
+
+  // The metrics among the root's ids (`pmu`: the referencing metric's PMU), removed from them.
+  std::vector<const MetricDefinition*> take_references(Metric& root, std::string_view pmu) const {
+    std::vector<std::pair<const MetricDefinition*, std::string>> found;
+    for (std::string& key : root.ids.keys()) {
+      if (const auto* pe = find_metric(key, pmu)) found.emplace_back(pe, std::move(key));
     }
-    const bool is_root = root == nullptr;
-    Metric fresh;
+    std::vector<const MetricDefinition*> out;
+    out.reserve(found.size());
+    for (auto& [pe, key] : found) {
+      root.ids.erase(key);
+      out.push_back(pe);
+    }
+    return out;
+  }
+
+  // "A -> B -> C": the chain of `levels` then `last`; a long chain keeps its first and last
+  // few names with the count of those left out.
+  static std::string chain_text(const std::vector<Level>& levels, std::string_view last) {
+    constexpr std::size_t kEnds = 3;
+    std::string path;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      if (levels.size() > 2 * kEnds + 1 && i == kEnds) {
+        path += fmt::format("... ({} more) -> ", levels.size() - 2 * kEnds);
+        i = levels.size() - kEnds - 1;
+        continue;
+      }
+      path.append(levels[i].name);
+      path.append(" -> ");
+    }
+    path.append(last);
+    return path;
+  }
+
+  // perf's add_metric for a metric `-M` selected and, depth first in perf's order, the metrics
+  // it references. The tree is walked with `levels` on the heap: a chain of metrics each naming
+  // the next costs no stack, and is refused past kMaxMetricDepth levels (older perf stopped at
+  // 1000 nested metrics, "too many nested metrics"). `requested` is the word of `-M`.
+  bool add_metric(std::list<Metric>& list, const MetricDefinition& pe,
+                  const std::optional<std::string>& modifier, std::string_view requested) {
+    Metric root;
     std::string_view expr = pe.expr;
     std::string_view node_name = pe.name;
-    if (is_root) {
-      fresh.pe = &pe;
-      fresh.modifier = modifier;
-      if (v612()) {
-        fresh.has_constraint = !metrics_612::groups_events(pe, requested, options_);
-        expr = metrics_612::root_expression(pe, options_.no_threshold);
-        // The threshold names the metric itself: the tree's node is not the metric's name.
-        if (!pe.threshold.empty()) node_name = "__threshold__";
-      } else {
-        fresh.has_constraint =
-            options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
-      }
-      root = &fresh;
+    root.pe = &pe;
+    root.modifier = modifier;
+    if (v612()) {
+      root.has_constraint = !metrics_612::groups_events(pe, requested, options_);
+      expr = metrics_612::root_expression(pe, options_.no_threshold);
+      // The threshold names the metric itself: the tree's node is not the metric's name.
+      if (!pe.threshold.empty()) node_name = "__threshold__";
     } else {
-      for (const auto& r : root->refs) {
-        if (r == pe.name) return true;
-      }
-      root->refs.emplace_back(pe.name);
+      root.has_constraint =
+          options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
     }
-    if (auto d = find_metric_ids(pe, expr, literals_, root->ids, rules_, functions_)) {
+    if (auto d = find_metric_ids(pe, expr, literals_, root.ids, rules_, functions_)) {
       d->message = fmt::format("metric {}: {}", pe.name, d->message);
       error = std::move(*d);
       return false;
     }
-    const Visited node{node_name, visited};
-    if (!resolve(list, modifier, *root, &node, metrics_612::pmu_of(pe), requested)) return false;
-    if (is_root) list.push_front(std::move(fresh));
-    return true;
-  }
-
-  bool resolve(std::list<Metric>& list, const std::optional<std::string>& modifier, Metric& root,
-               const Visited* visited, std::string_view pmu, std::string_view requested) {
-    std::vector<std::pair<const MetricDefinition*, std::string>> pending;
-    for (std::string& key : root.ids.keys()) {
-      if (const auto* pe = find_metric(key, pmu)) pending.emplace_back(pe, std::move(key));
+    note_sources(root, std::string(pe.name));
+    std::vector<Level> levels;
+    levels.push_back(Level{node_name, take_references(root, metrics_612::pmu_of(pe)), 0});
+    while (!levels.empty()) {
+      if (levels.back().next == levels.back().pending.size()) {
+        levels.pop_back();
+        continue;
+      }
+      const MetricDefinition& ref = *levels.back().pending[levels.back().next++];
+      for (const Level& level : levels) {
+        if (ref.name == level.name) {
+          error = make_file_diagnostic(
+              Severity::error, to_string(DiagId::metric_recursion), ref.file,
+              fmt::format("recursion detected for {}: {}", ref.name, chain_text(levels, ref.name)));
+          return false;
+        }
+      }
+      if (std::find(root.refs.begin(), root.refs.end(), ref.name) != root.refs.end()) continue;
+      if (levels.size() >= kMaxMetricDepth) {
+        auto d = make_file_diagnostic(
+            Severity::error, to_string(DiagId::metric_too_deep), ref.file,
+            fmt::format("metric {}: its chain of references exceeds {} levels: {}", pe.name,
+                        kMaxMetricDepth, chain_text(levels, ref.name)));
+        d.hint =
+            "vendor tables nest metrics a few levels deep; older perf refused more than 1000 "
+            "(\"too many nested metrics\")";
+        error = std::move(d);
+        return false;
+      }
+      root.refs.emplace_back(ref.name);
+      if (auto d = find_metric_ids(ref, ref.expr, literals_, root.ids, rules_, functions_)) {
+        d->message = fmt::format("metric {} (in {}): {}", ref.name, chain_text(levels, ref.name),
+                                 d->message);
+        error = std::move(*d);
+        return false;
+      }
+      std::string shown = chain_text(levels, ref.name);
+      if (levels.front().name != pe.name) shown = fmt::format("{}: {}", pe.name, shown);
+      note_sources(root, shown);
+      levels.push_back(Level{ref.name, take_references(root, metrics_612::pmu_of(ref)), 0});
     }
-    for (const auto& p : pending) root.ids.erase(p.second);
-    for (const auto& p : pending) {
-      if (!add_metric(list, *p.first, modifier, &root, visited, requested)) return false;
-    }
+    list.push_front(std::move(root));
     return true;
   }
 
@@ -250,7 +300,7 @@ class Expander {
       for (const auto& pe : table_) {
         if (!pe.expr.empty() && selects(pe, word)) {
           has_match = true;
-          if (!add_metric(local, pe, modifier, nullptr, nullptr, word)) return std::nullopt;
+          if (!add_metric(local, pe, modifier, word)) return std::nullopt;
         }
       }
       if (!has_match) {
@@ -363,6 +413,43 @@ bool subset_of(const MetricIdSet& haystack, const MetricIdSet& needles) {
     if (!haystack.contains(k)) return false;
   }
   return true;
+}
+
+// An error encoding event list `index` (`list`) names the metric whose expression holds the
+// event it points at, with the chain of references that led there: a list of -M all is
+// thousands of columns long.
+Diagnostic name_failing_metric(const MetricExpansion& expansion, std::size_t index,
+                               std::string_view list, Diagnostic error) {
+  // The event at the error ends with its metric-id term (build_event_string).
+  std::string id;
+  const std::size_t at = std::min<std::size_t>(error.range.offset, list.size());
+  if (const auto term = list.find("metric-id=", at); term != std::string_view::npos) {
+    const std::size_t begin = term + std::string_view("metric-id=").size();
+    id = decode_metric_id(list.substr(begin, list.find('/', begin) - begin));
+  }
+  std::vector<std::string> culprits;
+  for (const ExpandedMetric& metric : expansion.metrics) {
+    if (metric.event_list != index) continue;
+    for (std::size_t i = 0; i < metric.ids.size(); ++i) {
+      if (metric.ids[i] != id) continue;
+      std::string source = i < metric.id_sources.size() ? metric.id_sources[i] : std::string();
+      if (source.empty()) source = metric.name;
+      if (std::find(culprits.begin(), culprits.end(), source) == culprits.end()) {
+        culprits.push_back(std::move(source));
+      }
+    }
+  }
+  if (culprits.empty()) {
+    for (const ExpandedMetric& metric : expansion.metrics) {
+      if (metric.event_list == index) culprits.push_back(metric.name);
+    }
+  }
+  if (culprits.empty()) return error;
+  std::string who = culprits.front();
+  if (culprits.size() > 1) who += fmt::format(" (and {} more)", culprits.size() - 1);
+  error.message = id.empty() ? fmt::format("metric {}: {}", who, error.message)
+                             : fmt::format("metric {}, event {}: {}", who, id, error.message);
+  return error;
 }
 
 }  // namespace
@@ -529,6 +616,10 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
     e.expr = std::string(m.pe->expr);
     e.unit = std::string(m.pe->unit);
     e.ids = m.ids.keys();
+    for (const std::string& id : e.ids) {
+      const auto source = m.sources.find(id);
+      e.id_sources.push_back(source == m.sources.end() ? std::string() : source->second);
+    }
     e.references = m.refs;
     e.grouped = !m.has_constraint;
     e.event_list = *used;
@@ -543,7 +634,10 @@ Expected<EncodedMetrics> encode_metrics(const Catalog& catalog, MetricExpansion 
   for (const auto& list : expansion.event_lists) {
     out.list_begin.push_back(out.events.size());
     auto encoded = encode(catalog, list, options);
-    if (!encoded) return unexpected(encoded.error());
+    if (!encoded) {
+      return unexpected(name_failing_metric(expansion, out.list_begin.size() - 1, list,
+                                            std::move(encoded).error()));
+    }
     const std::size_t base = out.events.size();
     for (auto& ev : *encoded) {
       if (ev.group_leader) *ev.group_leader += base;

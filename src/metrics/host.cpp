@@ -21,11 +21,17 @@ namespace pmucat {
 
 namespace {
 
+// The first line of a small regular file (sysfs and procfs files are; a FIFO or device under a
+// host root is not read), at most 4 KiB of it.
 std::optional<std::string> read_small(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path);
   if (!in) return std::nullopt;
-  std::string text;
-  std::getline(in, text);
+  std::string text(4096, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (const auto newline = text.find('\n'); newline != std::string::npos) text.resize(newline);
   return text;
 }
 
@@ -59,8 +65,26 @@ std::vector<long> cpus_of(const std::string& list) {
   return out;
 }
 
+// The frequency an x86 /proc/cpuinfo's model name states ("... @ 2.00GHz"), or 0.
+[[maybe_unused]] double cpuinfo_tsc_frequency(const std::filesystem::path& root) {
+  std::ifstream in(root / "proc/cpuinfo");
+  std::string line;
+  // A cpuinfo has a few thousand lines per CPU; a file that is not one is not read to its end.
+  for (int lines = 0; lines < 1'000'000 && std::getline(in, line); ++lines) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto at = line.find(" @ ", 11);
+    if (at == std::string::npos) continue;
+    double ghz = 0;
+    if (std::sscanf(line.c_str() + at, " @ %lfGHz", &ghz) == 1) return ghz * 1e9;
+  }
+  return 0;
+}
+
 double tsc_frequency(const std::filesystem::path& root) {
 #if defined(__x86_64__) || defined(__i386__)
+  // CPUID describes this machine: another root (a capture) has only its /proc/cpuinfo.
+  std::error_code ec;
+  if (!std::filesystem::equivalent(root, "/", ec)) return cpuinfo_tsc_frequency(root);
   unsigned a = 0;
   unsigned b = 0;
   unsigned c = 0;
@@ -76,16 +100,7 @@ double tsc_frequency(const std::filesystem::path& root) {
     __cpuid_count(0x15, 0, a, b, c, d);
     if (a != 0 && b != 0 && c != 0) return static_cast<double>(c) * b / a;
   }
-  std::ifstream in(root / "proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    const auto at = line.find(" @ ", 11);
-    if (at == std::string::npos) continue;
-    double ghz = 0;
-    if (std::sscanf(line.c_str() + at, " @ %lfGHz", &ghz) == 1) return ghz * 1e9;
-  }
-  return 0;
+  return cpuinfo_tsc_frequency(root);
 #else
   (void)root;
   return 0;

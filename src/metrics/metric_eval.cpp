@@ -70,6 +70,8 @@ std::string_view to_string(NotComputed why) {
       return "referenced metric not computed";
     case NotComputed::reference_cycle:
       return "reference cycle";
+    case NotComputed::too_deep:
+      return "reference chain too deep";
     case NotComputed::bad_expression:
       return "bad expression";
   }
@@ -115,26 +117,108 @@ class Evaluation {
         counts_(counts),
         options_(options),
         results_(impl.metrics.size()),
-        state_(impl.metrics.size(), State::fresh) {}
+        state_(impl.metrics.size(), State::fresh),
+        depth_(impl.metrics.size(), 0),
+        deepest_(impl.metrics.size(), 0) {}
 
+  // The metric with the metrics it references computed first, depth first in the order its
+  // expression names them (then those its threshold names), with the walk on the heap: a chain
+  // of metrics each naming the next costs no stack. A metric whose references go deeper than
+  // kMaxMetricChain levels is not computed, whichever metric was asked for first.
   const MetricValue& metric(std::size_t index) {
-    if (state_[index] == State::done) {
+    if (state_[index] != State::fresh) {
       return results_[index];
     }
-    state_[index] = State::active;
-    stack_.push_back(index);
-    compute(index);
-    stack_.pop_back();
-    state_[index] = State::done;
-    // After the metric is done: a threshold usually names the metric itself.
-    if (results_[index].computed) {
-      evaluate_threshold(index);
+    struct Step {
+      std::size_t metric;
+      std::vector<std::size_t> references;
+      std::size_t next = 0;
+      bool threshold = false;  // computed: now the threshold's references
+    };
+    std::vector<Step> steps;
+    const auto enter = [&](std::size_t metric) {
+      state_[metric] = State::active;
+      stack_.push_back(metric);
+      steps.push_back(Step{metric, references(impl_.exprs[metric]), 0, false});
+    };
+    enter(index);
+    while (!steps.empty()) {
+      Step& step = steps.back();
+      if (step.next < step.references.size()) {
+        const std::size_t next = step.references[step.next++];
+        if (state_[next] == State::fresh) {
+          enter(next);
+        }
+        continue;  // active: a cycle, which the lookup reports; done: computed
+      }
+      const std::size_t metric = step.metric;
+      if (!step.threshold) {
+        if (measure_depth(metric, step.references)) {
+          compute(metric);
+        }
+        stack_.pop_back();
+        state_[metric] = State::done;
+        // After the metric is done: a threshold usually names the metric itself.
+        if (results_[metric].computed && impl_.thresholds[metric]) {
+          step.threshold = true;
+          step.references = references(*impl_.thresholds[metric]);
+          step.next = 0;
+          continue;
+        }
+      } else {
+        evaluate_threshold(metric);
+      }
+      steps.pop_back();
     }
     return results_[index];
   }
 
  private:
   enum class State : std::uint8_t { fresh, active, done };
+
+  // The levels of `metric`'s deepest chain of references (its `references` are done, or
+  // active in a cycle, which does not count); false, with the metric not computed and the
+  // chain named, past kMaxMetricChain.
+  bool measure_depth(std::size_t metric, const std::vector<std::size_t>& references) {
+    std::size_t deepest = metric;
+    std::size_t below = 0;
+    for (const std::size_t reference : references) {
+      if (state_[reference] == State::done && depth_[reference] > below) {
+        below = depth_[reference];
+        deepest = reference;
+      }
+    }
+    depth_[metric] = below + 1;
+    deepest_[metric] = deepest;
+    if (depth_[metric] <= kMaxMetricChain) {
+      return true;
+    }
+    std::string chain;
+    std::size_t at = metric;
+    for (std::size_t level = 0; level < depth_[metric]; ++level) {
+      const std::size_t left = depth_[metric] - level;
+      if (level == 3 && left > 3) {
+        chain += fmt::format("... ({} more) -> ", left - 3);
+        while (depth_[at] > 3) {
+          at = deepest_[at];
+        }
+        level = depth_[metric] - 4;
+        continue;
+      }
+      chain += impl_.metrics[at].name;
+      if (left > 1) {
+        chain += " -> ";
+      }
+      at = deepest_[at];
+    }
+    MetricValue& out = results_[metric];
+    out.metric = &impl_.metrics[metric];
+    out.why = out.cause = NotComputed::too_deep;
+    out.subject = chain;
+    out.reason = fmt::format("its chain of metric references is {} levels deep, more than {}: {}",
+                             depth_[metric], kMaxMetricChain, chain);
+    return false;
+  }
 
   // What the lookup found for an id that has no value: kept to explain the failure.
   struct Failure {
@@ -144,6 +228,37 @@ class Evaluation {
     NotComputed cause = why;
   };
 
+  // The metric a metric-expression id names, if any.
+  std::optional<std::size_t> metric_named(std::string_view id) const {
+    const auto found = impl_.by_name.find(lower(id));
+    if (found == impl_.by_name.end()) {
+      return std::nullopt;
+    }
+    return found->second;
+  }
+
+  // The metrics `expr` names, in the order evaluation looks its ids up.
+  std::vector<std::size_t> references(const Expected<metric_expr::Expr>& expr) const {
+    std::vector<std::size_t> out;
+    if (!expr) {
+      return out;
+    }
+    for (const metric_expr::Node& node : expr->nodes) {
+      if (node.kind != metric_expr::NodeKind::id &&
+          node.kind != metric_expr::NodeKind::source_count) {
+        continue;
+      }
+      const std::optional<std::size_t> metric =
+          node.name.find('?') == std::string::npos
+              ? metric_named(node.name)
+              : metric_named(metric_expr::substitute_runtime(node.name, options_.runtime));
+      if (metric) {
+        out.push_back(*metric);
+      }
+    }
+    return out;
+  }
+
   metric_expr::Context context(std::optional<Failure>& failure) {
     metric_expr::Context ctx;
     ctx.literals = options_.literals;
@@ -151,14 +266,18 @@ class Evaluation {
     ctx.lookup = [this, &failure](std::string_view name) -> std::optional<metric_expr::IdValue> {
       return lookup(name, failure);
     };
+    ctx.event_exists = options_.event_exists;
     return ctx;
   }
 
   std::optional<metric_expr::IdValue> lookup(std::string_view name,
                                              std::optional<Failure>& failure) {
-    const auto metric = impl_.by_name.find(lower(name));
-    if (metric != impl_.by_name.end()) {
-      const std::size_t index = metric->second;
+    if (const std::optional<std::size_t> metric = metric_named(name)) {
+      const std::size_t index = *metric;
+      if (state_[index] == State::fresh) {
+        // metric() computes every reference first; a name it did not find is an event.
+        return std::nullopt;
+      }
       if (state_[index] == State::active) {
         std::string cycle;
         const auto from = std::find(stack_.begin(), stack_.end(), index);
@@ -172,9 +291,9 @@ class Evaluation {
                           NotComputed::reference_cycle};
         return std::nullopt;
       }
-      const MetricValue& value = this->metric(index);
+      const MetricValue& value = results_[index];
       if (!value.computed) {
-        if (value.why == NotComputed::reference_cycle) {
+        if (value.why == NotComputed::reference_cycle || value.why == NotComputed::too_deep) {
           failure = Failure{value.why, value.subject, value.reason, value.cause};
         } else {
           failure = Failure{
@@ -300,6 +419,8 @@ class Evaluation {
   const EvalOptions& options_;
   std::vector<MetricValue> results_;
   std::vector<State> state_;
+  std::vector<std::size_t> depth_;    // done metrics: the levels of their deepest chain
+  std::vector<std::size_t> deepest_;  // the reference that chain goes through (itself: none)
   std::vector<std::size_t> stack_;
   std::unordered_map<std::string, std::pair<std::optional<metric_expr::IdValue>, Failure>> events_;
 };
@@ -314,11 +435,13 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
     const VendorMetric& metric = metrics[i];
     const std::string file =
         metric.location.file.empty() ? fmt::format("<{}>", metric.name) : metric.location.file;
-    impl_->exprs.push_back(metric_expr::parse(metric.expr, file));
+    // perf 6.12's lexer: it knows every literal and function of both releases' tables.
+    impl_->exprs.push_back(metric_expr::parse(metric.expr, file, PerfVersion::v6_12));
     if (metric.threshold.empty()) {
       impl_->thresholds.emplace_back();
     } else {
-      impl_->thresholds.emplace_back(metric_expr::parse(metric.threshold, file));
+      impl_->thresholds.emplace_back(
+          metric_expr::parse(metric.threshold, file, PerfVersion::v6_12));
     }
     impl_->scale_units.push_back(parse_scale_unit(metric.scale_unit));
     impl_->by_name.emplace(lower(metric.name), i);

@@ -93,6 +93,22 @@ struct Value {
 
 }  // namespace
 
+namespace {
+
+// has_event's question: the id with its first and last `@` as `/` (`cpu@cycles-t@` ->
+// `cpu/cycles-t/`), as perf 6.12 parses it.
+std::string has_event_string(std::string_view id) {
+  std::string out(id);
+  const auto first = out.find('@');
+  if (first == std::string::npos) return out;
+  out[first] = '/';
+  const auto last = out.rfind('@');
+  if (last != std::string::npos) out[last] = '/';
+  return out;
+}
+
+}  // namespace
+
 Result evaluate(const Expr& expr, const Context& context) {
   Result result;
   if (expr.root == no_node) {
@@ -129,7 +145,11 @@ Result evaluate(const Expr& expr, const Context& context) {
       }
       case NodeKind::has_event: {
         const std::string name = substitute_runtime(node.name, context.runtime);
-        out.value = context.lookup && context.lookup(name) ? 1.0 : 0.0;
+        if (context.event_exists) {
+          out.value = context.event_exists(has_event_string(name)) ? 1.0 : 0.0;
+        } else {
+          out.value = context.lookup && context.lookup(name) ? 1.0 : 0.0;
+        }
         break;
       }
       case NodeKind::strcmp_cpuid_str: {
@@ -360,22 +380,6 @@ IdsValue logical_612(Op op, IdsValue& a, IdsValue& b) {
     return out;
   }
   return std::move(other);
-}
-
-}  // namespace
-
-namespace {
-
-// has_event's question: the id with its first and last `@` as `/` (`cpu@cycles-t@` ->
-// `cpu/cycles-t/`), as perf 6.12 parses it.
-std::string has_event_string(std::string_view id) {
-  std::string out(id);
-  const auto first = out.find('@');
-  if (first == std::string::npos) return out;
-  out[first] = '/';
-  const auto last = out.rfind('@');
-  if (last != std::string::npos) out[last] = '/';
-  return out;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // perf 6.1's metric expression language: the lexer (flex rules of util/expr.l restated as a
-// longest-match scanner) and a recursive-descent parser with util/expr.y's precedences.
+// longest-match scanner) and a parser with util/expr.y's precedences whose rules keep their
+// state on the heap, so that no input can exhaust the machine's stack.
 #include <fmt/format.h>
 
 #include <array>
@@ -495,7 +496,7 @@ class Parser {
     if (peek().kind == Tok::end) {
       return unexpected(error(DiagId::metric_expr_syntax, 0, 0, "empty metric expression"));
     }
-    auto root = parse_if_expr();
+    auto root = parse_root();
     if (!root) return unexpected(std::move(root).error());
     if (peek().kind != Tok::end) return unexpected(trailing());
     Expr expr;
@@ -576,85 +577,199 @@ class Parser {
                             fmt::format("expected {}, found {}", what, describe(token, text_))));
   }
 
-  // if_expr: expr IF expr ELSE if_expr | expr
-  Expected<NodeIndex> parse_if_expr() {
-    if (++depth_ > max_depth) return too_deep();
-    struct Leave {
-      int& depth;
-      ~Leave() { --depth; }
-    } leave{depth_};
-    auto value = parse_expr(2);
-    if (!value) return value;
-    if (peek().kind != Tok::kw_if) return value;
-    take();
-    auto condition = parse_expr(2);
-    if (!condition) return condition;
-    if (peek().kind != Tok::kw_else) {
-      const Token& token = peek();
-      Diagnostic diagnostic =
-          error(DiagId::metric_expr_syntax, token.offset, token.length,
-                fmt::format("expected 'else', found {}", describe(token, text_)));
-      if (token.kind == Tok::kw_if) {
-        diagnostic.hint = "a condition cannot be a conditional: parenthesize it";
+  // The grammar, parsed without recursion on the machine's stack (nesting and long operator
+  // chains cost heap, not stack): each rule of the recursive-descent form below is a frame on
+  // `frames_`, resumed at its `stage` when the rule it called returns its node in `result`.
+  //   if_expr:  expr(2) [IF expr(2) ELSE if_expr]
+  //   expr(p):  unary {op expr(prec(op) + 1)}  for the ops of precedence >= p, left-associative
+  //   unary:    '-' unary | primary
+  //   primary:  number | id | literal | f '(' id ')' | '(' if_expr ')' | g '(' arg ',' arg ')'
+  //   arg:      expr(2), not followed by IF
+  enum class Rule : std::uint8_t { if_expr, expr, unary, paren, call, argument };
+  struct Frame {
+    Rule rule = Rule::if_expr;
+    std::uint8_t stage = 0;
+    bool counted = false;    // holds a nesting level (if_expr, '-')
+    int min_prec = 0;        // expr
+    Op op = Op::add;         // expr: the pending operator; call: the function
+    NodeIndex x = no_node;   // if_expr: the value; expr: the left operand; call: the first argument
+    NodeIndex y = no_node;   // if_expr: the condition
+    std::uint32_t from = 0;  // unary: the '-' offset
+    std::size_t token = 0;   // paren: the '('; call: the function name
+    std::size_t open = 0;    // call: its '('
+  };
+
+  Expected<NodeIndex> parse_root() {
+    frames_.push_back(Frame{});
+    NodeIndex result = no_node;
+    const auto call = [this](Frame frame) { frames_.push_back(frame); };
+    const auto finish = [this, &result](NodeIndex value) {
+      if (frames_.back().counted) --depth_;
+      frames_.pop_back();
+      result = value;
+    };
+    while (!frames_.empty()) {
+      Frame& f = frames_.back();
+      switch (f.rule) {
+        case Rule::if_expr:
+          switch (f.stage) {
+            case 0:
+              if (++depth_ > max_depth) return too_deep();
+              f.counted = true;
+              f.stage = 1;
+              call(Frame{.rule = Rule::expr, .min_prec = 2});
+              break;
+            case 1:
+              if (peek().kind != Tok::kw_if) {
+                finish(result);
+                break;
+              }
+              take();
+              f.x = result;
+              f.stage = 2;
+              call(Frame{.rule = Rule::expr, .min_prec = 2});
+              break;
+            case 2: {
+              if (peek().kind != Tok::kw_else) {
+                const Token& token = peek();
+                Diagnostic diagnostic =
+                    error(DiagId::metric_expr_syntax, token.offset, token.length,
+                          fmt::format("expected 'else', found {}", describe(token, text_)));
+                if (token.kind == Tok::kw_if) {
+                  diagnostic.hint = "a condition cannot be a conditional: parenthesize it";
+                }
+                return unexpected(std::move(diagnostic));
+              }
+              take();
+              f.y = result;
+              f.stage = 3;
+              call(Frame{.rule = Rule::if_expr});
+              break;
+            }
+            default: {
+              Node node;
+              node.kind = NodeKind::if_else;
+              node.a = f.x;
+              node.b = f.y;
+              node.c = result;
+              span(node, nodes_[f.x].offset, end_of(result));
+              finish(add(std::move(node)));
+              break;
+            }
+          }
+          break;
+        case Rule::expr: {
+          if (f.stage == 0) {
+            f.stage = 1;
+            call(Frame{.rule = Rule::unary});
+            break;
+          }
+          if (f.stage == 1) {
+            f.x = result;
+          } else {
+            Node node;
+            node.kind = NodeKind::binary;
+            node.op = f.op;
+            node.a = f.x;
+            node.b = result;
+            span(node, nodes_[f.x].offset, end_of(result));
+            f.x = add(std::move(node));
+          }
+          auto op = binary_op(peek().kind);
+          if (!op || precedence(*op) < f.min_prec) {
+            finish(f.x);
+            break;
+          }
+          take();
+          f.op = *op;
+          f.stage = 2;
+          call(Frame{.rule = Rule::expr, .min_prec = precedence(*op) + 1});
+          break;
+        }
+        case Rule::unary:
+          if (f.stage == 0) {
+            if (peek().kind != Tok::minus) {
+              f = Frame{.rule = Rule::paren};  // a primary: parse it in this frame's place
+              auto primary = parse_primary(f);
+              if (!primary) return unexpected(std::move(primary).error());
+              if (*primary != no_node) finish(*primary);
+              break;
+            }
+            // Nesting is bounded so that a hostile expression is a located error, never an
+            // unbounded tree (perf's bison stack allows deeper nesting: docs/perf-compat.md).
+            if (++depth_ > max_depth) return too_deep();
+            f.counted = true;
+            f.from = take().offset;
+            f.stage = 1;
+            call(Frame{.rule = Rule::unary});
+          } else {
+            Node node;
+            node.kind = NodeKind::negate;
+            node.a = result;
+            span(node, f.from, end_of(result));
+            finish(add(std::move(node)));
+          }
+          break;
+        case Rule::paren:
+          // Only reached when the '(' has been taken and its if_expr parsed.
+          if (auto ok = expect(Tok::rparen, "')'", &tokens_[f.token]); !ok) return ok;
+          finish(result);
+          break;
+        case Rule::call:
+          if (f.stage == 1) {
+            f.x = result;
+            if (peek().kind != Tok::comma) {
+              const Token& bad = peek();
+              Diagnostic diagnostic =
+                  error(DiagId::metric_expr_syntax, bad.offset, bad.length,
+                        fmt::format("expected ',', found {}", describe(bad, text_)));
+              diagnostic.hint = fmt::format("{} takes two arguments", to_string(f.op));
+              return unexpected(std::move(diagnostic));
+            }
+            take();
+            f.stage = 2;
+            call(Frame{.rule = Rule::argument});
+          } else {
+            const Token& close = peek();
+            if (close.kind == Tok::comma) {
+              return unexpected(error(DiagId::metric_expr_syntax, close.offset, 1,
+                                      fmt::format("{} takes two arguments", to_string(f.op))));
+            }
+            if (auto ok = expect(Tok::rparen, "')'", &tokens_[f.open]); !ok) return ok;
+            Node node;
+            node.kind = NodeKind::binary;
+            node.op = f.op;
+            node.a = f.x;
+            node.b = result;
+            span(node, tokens_[f.token].offset, close.offset + 1);
+            finish(add(std::move(node)));
+          }
+          break;
+        case Rule::argument:
+          // A function argument is an `expr`: a conditional needs parentheses.
+          if (f.stage == 0) {
+            f.stage = 1;
+            call(Frame{.rule = Rule::expr, .min_prec = 2});
+            break;
+          }
+          if (peek().kind == Tok::kw_if) {
+            const Token& token = peek();
+            Diagnostic diagnostic = error(DiagId::metric_expr_syntax, token.offset, token.length,
+                                          "a conditional is not allowed as a function argument");
+            diagnostic.hint = "parenthesize it: min((a if c else b), x)";
+            return unexpected(std::move(diagnostic));
+          }
+          finish(result);
+          break;
       }
-      return unexpected(std::move(diagnostic));
     }
-    take();
-    auto otherwise = parse_if_expr();
-    if (!otherwise) return otherwise;
-    Node node;
-    node.kind = NodeKind::if_else;
-    node.a = *value;
-    node.b = *condition;
-    node.c = *otherwise;
-    span(node, nodes_[*value].offset, end_of(*otherwise));
-    return add(std::move(node));
+    return result;
   }
 
-  // expr with binary operators of precedence >= min_prec, all left-associative.
-  Expected<NodeIndex> parse_expr(int min_prec) {
-    auto lhs = parse_unary();
-    if (!lhs) return lhs;
-    while (true) {
-      auto op = binary_op(peek().kind);
-      if (!op || precedence(*op) < min_prec) break;
-      take();
-      auto rhs = parse_expr(precedence(*op) + 1);
-      if (!rhs) return rhs;
-      Node node;
-      node.kind = NodeKind::binary;
-      node.op = *op;
-      node.a = *lhs;
-      node.b = *rhs;
-      span(node, nodes_[*lhs].offset, end_of(*rhs));
-      lhs = add(std::move(node));
-    }
-    return lhs;
-  }
-
-  // '-' expr %prec NEG: the operand is a primary or another negation.
-  Expected<NodeIndex> parse_unary() {
-    // Nesting is bounded so that hostile input cannot exhaust the stack (perf's bison stack
-    // allows deeper nesting: docs/perf-compat.md).
-    if (peek().kind == Tok::minus) {
-      if (++depth_ > max_depth) return too_deep();
-      struct Leave {
-        int& depth;
-        ~Leave() { --depth; }
-      } leave{depth_};
-      std::uint32_t from = take().offset;
-      auto operand = parse_unary();
-      if (!operand) return operand;
-      Node node;
-      node.kind = NodeKind::negate;
-      node.a = *operand;
-      span(node, from, end_of(*operand));
-      return add(std::move(node));
-    }
-    return parse_primary();
-  }
-
-  Expected<NodeIndex> parse_primary() {
+  // A primary in `frame`'s place: its node, or no_node when `frame` now waits for what it
+  // called ('(' if_expr ')', a two-argument function).
+  Expected<NodeIndex> parse_primary(Frame& frame) {
+    const std::size_t at = pos_;
     const Token& token = peek();
     switch (token.kind) {
       case Tok::number: {
@@ -712,10 +827,9 @@ class Parser {
       }
       case Tok::lparen: {
         take();
-        auto inner = parse_if_expr();
-        if (!inner) return inner;
-        if (auto ok = expect(Tok::rparen, "')'", &token); !ok) return ok;
-        return inner;  // parentheses are not a node
+        frame = Frame{.rule = Rule::paren, .stage = 1, .token = at};
+        frames_.push_back(Frame{.rule = Rule::if_expr});
+        return no_node;
       }
       case Tok::kw_min:
       case Tok::kw_max:
@@ -724,38 +838,14 @@ class Parser {
         Op op = token.kind == Tok::kw_min   ? Op::min
                 : token.kind == Tok::kw_max ? Op::max
                                             : Op::d_ratio;
-        const Token& open = peek();
+        const std::size_t open = pos_;
         if (auto ok = expect(Tok::lparen, fmt::format("'(' after {}", to_string(op)), nullptr);
             !ok) {
           return ok;
         }
-        auto first = parse_argument();
-        if (!first) return first;
-        if (peek().kind != Tok::comma) {
-          const Token& bad = peek();
-          Diagnostic diagnostic =
-              error(DiagId::metric_expr_syntax, bad.offset, bad.length,
-                    fmt::format("expected ',', found {}", describe(bad, text_)));
-          diagnostic.hint = fmt::format("{} takes two arguments", to_string(op));
-          return unexpected(std::move(diagnostic));
-        }
-        take();
-        auto second = parse_argument();
-        if (!second) return second;
-        const Token& close = peek();
-        if (close.kind == Tok::comma) {
-          Diagnostic diagnostic = error(DiagId::metric_expr_syntax, close.offset, 1,
-                                        fmt::format("{} takes two arguments", to_string(op)));
-          return unexpected(std::move(diagnostic));
-        }
-        if (auto ok = expect(Tok::rparen, "')'", &open); !ok) return ok;
-        Node node;
-        node.kind = NodeKind::binary;
-        node.op = op;
-        node.a = *first;
-        node.b = *second;
-        span(node, token.offset, close.offset + 1);
-        return add(std::move(node));
+        frame = Frame{.rule = Rule::call, .stage = 1, .op = op, .token = at, .open = open};
+        frames_.push_back(Frame{.rule = Rule::argument});
+        return no_node;
       }
       case Tok::rparen: {
         Diagnostic diagnostic =
@@ -778,26 +868,13 @@ class Parser {
     }
   }
 
-  // A function argument is an `expr`: a conditional needs parentheses.
-  Expected<NodeIndex> parse_argument() {
-    auto value = parse_expr(2);
-    if (!value) return value;
-    if (peek().kind == Tok::kw_if) {
-      const Token& token = peek();
-      Diagnostic diagnostic = error(DiagId::metric_expr_syntax, token.offset, token.length,
-                                    "a conditional is not allowed as a function argument");
-      diagnostic.hint = "parenthesize it: min((a if c else b), x)";
-      return unexpected(std::move(diagnostic));
-    }
-    return value;
-  }
-
   PerfVersion rules_;  // whose lexer: perf 6.1's or 6.12's
   std::string_view text_;
   std::string_view file_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
   std::vector<Node> nodes_;
+  std::vector<Frame> frames_;  // the rules being parsed, innermost last
   int depth_ = 0;
   static constexpr int max_depth = 256;
 };

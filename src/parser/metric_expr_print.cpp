@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "pmucat/metric_expr.h"
 
@@ -50,68 +52,90 @@ void print_name(std::string& out, const std::string& name) {
   }
 }
 
+// Prints with an explicit stack of what is still to write, so that a deep tree (a long
+// `a + b + c + ...` chain is as deep as it is long) needs heap, not the machine's stack.
 class Printer {
  public:
   explicit Printer(const Expr& expr) : expr_(expr) {}
 
-  void print(NodeIndex index, int min_prec, std::string& out) const {
-    const Node& node = expr_.node(index);
-    bool parens = node_precedence(node) < min_prec;
-    if (parens) out += '(';
-    switch (node.kind) {
-      case NodeKind::number:
-        print_number(out, node.number);
-        break;
-      case NodeKind::id:
-        print_name(out, node.name);
-        break;
-      case NodeKind::source_count:
-      case NodeKind::has_event:
-      case NodeKind::strcmp_cpuid_str:
-        out += node.kind == NodeKind::source_count ? "source_count("
-               : node.kind == NodeKind::has_event  ? "has_event("
-                                                   : "strcmp_cpuid_str(";
-        print_name(out, node.name);
-        out += ')';
-        break;
-      case NodeKind::literal:
-        out += to_string(node.literal);
-        break;
-      case NodeKind::negate:
-        out += '-';
-        print(node.a, 8, out);
-        break;
-      case NodeKind::binary: {
-        int prec = precedence(node.op);
-        if (prec == 0) {
-          out += to_string(node.op);
-          out += '(';
-          print(node.a, 2, out);
-          out += ", ";
-          print(node.b, 2, out);
-          out += ')';
-        } else {
-          print(node.a, prec, out);  // left-associative: an equal left operand needs none
-          out += ' ';
-          out += to_string(node.op);
-          out += ' ';
-          print(node.b, prec + 1, out);
-        }
-        break;
+  void print(NodeIndex root, int min_prec, std::string& out) {
+    todo_.push_back(Item{root, min_prec, {}});
+    while (!todo_.empty()) {
+      const Item item = todo_.back();
+      todo_.pop_back();
+      if (item.node == no_node) {
+        out += item.text;
+        continue;
       }
-      case NodeKind::if_else:
-        print(node.a, 2, out);
-        out += " if ";
-        print(node.b, 2, out);
-        out += " else ";
-        print(node.c, 1, out);
-        break;
+      const Node& node = expr_.node(item.node);
+      if (node_precedence(node) < item.min_prec) {
+        out += '(';
+        text(")");
+      }
+      switch (node.kind) {
+        case NodeKind::number:
+          print_number(out, node.number);
+          break;
+        case NodeKind::id:
+          print_name(out, node.name);
+          break;
+        case NodeKind::source_count:
+        case NodeKind::has_event:
+        case NodeKind::strcmp_cpuid_str:
+          out += node.kind == NodeKind::source_count ? "source_count("
+                 : node.kind == NodeKind::has_event  ? "has_event("
+                                                     : "strcmp_cpuid_str(";
+          print_name(out, node.name);
+          out += ')';
+          break;
+        case NodeKind::literal:
+          out += to_string(node.literal);
+          break;
+        case NodeKind::negate:
+          out += '-';
+          later(node.a, 8);
+          break;
+        case NodeKind::binary: {
+          // Pushed last first: they are written in the opposite order.
+          const int prec = precedence(node.op);
+          if (prec == 0) {
+            out += to_string(node.op);
+            out += '(';
+            text(")");
+            later(node.b, 2);
+            text(", ");
+            later(node.a, 2);
+          } else {
+            later(node.b, prec + 1);
+            text(" ");
+            text(to_string(node.op));
+            text(" ");
+            later(node.a, prec);  // left-associative: an equal left operand needs none
+          }
+          break;
+        }
+        case NodeKind::if_else:
+          later(node.c, 1);
+          text(" else ");
+          later(node.b, 2);
+          text(" if ");
+          later(node.a, 2);
+          break;
+      }
     }
-    if (parens) out += ')';
   }
 
  private:
+  struct Item {
+    NodeIndex node;  // no_node: write `text`
+    int min_prec;
+    std::string_view text;  // a literal of this file or of to_string(Op)
+  };
+  void later(NodeIndex node, int min_prec) { todo_.push_back(Item{node, min_prec, {}}); }
+  void text(std::string_view text) { todo_.push_back(Item{no_node, 0, text}); }
+
   const Expr& expr_;
+  std::vector<Item> todo_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/metric_counts.h"
 #include "pmucat/metric_counts_perfdata.h"
 #include "pmucat/perfdata.h"
@@ -88,7 +89,8 @@ TEST(StatCsv, EventNamesWithTheSeparatorAndPrefixFields) {
       "CPU0,100,,cpu/event=0x3c,umask=0x0/,2000,50.00,,\n"
       "     1.001000000,7,,faults,2000,100.00,,\n"
       "S0,2,9,,uops,1000,100.00,,\n"
-      "12,,branches,0.50%,1000,100.00,1.0,M/sec\n",
+      "12,,branches,0.50%,1000,100.00,1.0,M/sec\n"
+      "     2.002000000,CPU3,11,,instructions,2000,100.00,0.50,insn per cycle\n",
       "c.csv");
   EXPECT_TRUE(read.diagnostics.empty()) << render(read.diagnostics.front());
   ASSERT_NE(read.counts.find("cpu/event=0x3c,umask=0x0/"), nullptr);
@@ -96,6 +98,9 @@ TEST(StatCsv, EventNamesWithTheSeparatorAndPrefixFields) {
   EXPECT_DOUBLE_EQ(read.counts.find("faults")->value, 7);
   EXPECT_DOUBLE_EQ(read.counts.find("uops")->value, 9);
   EXPECT_DOUBLE_EQ(read.counts.find("branches")->value, 12);
+  // -I -A: the time stamp and the CPU before the value.
+  ASSERT_NE(read.counts.find("instructions"), nullptr);
+  EXPECT_DOUBLE_EQ(read.counts.find("instructions")->value, 11);
 }
 
 TEST(StatCsv, GarbledLinesAreLocatedAndTheRestKept) {
@@ -133,6 +138,149 @@ TEST(StatJson, GarbledLinesAreLocatedAndTheRestKept) {
   EXPECT_EQ(read.diagnostics[1].range.line, 3u);
   EXPECT_EQ(read.diagnostics[1].range.column, 2u);  // at "counter-value"
   EXPECT_EQ(read.diagnostics[2].range.line, 4u);
+}
+
+// A perf stat -a -A -I line of `event` on `cpu` at `interval`.
+std::string interval_line(int interval, int cpu, std::string_view event, int value) {
+  return "{\"interval\" : " + std::to_string(interval) + ".100000, \"cpu\": \"" +
+         std::to_string(cpu) + "\", \"counts\" : \"" + std::to_string(value) +
+         "\", \"counter-value\" : \"" + std::to_string(value) +
+         ".000000\", \"unit\" : \"\", "
+         "\"event\" : \"" +
+         std::string(event) +
+         "\", \"event-runtime\" : 100000, "
+         "\"pcnt-running\" : 100.00}\n";
+}
+
+TEST(StatTextReader, PiecesSplitAnywhereReadAsTheWhole) {
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    text += interval_line(i, i % 4, i % 3 == 0 ? "cycles" : "instructions", i);
+    if (i % 7 == 0) text += "{\"counter-value\" : \"x\", \"event\" : \"bad\"}\n";
+  }
+  const CountsRead whole = read_stat_json(text, "w.json");
+  for (const std::size_t size : {1U, 2U, 3U, 7U, 64U, 1000U}) {
+    StatTextReader reader(CountsFormat::json_lines, "w.json");
+    for (std::size_t at = 0; at < text.size(); at += size) {
+      reader.feed(std::string_view(text).substr(at, size));
+    }
+    const CountsRead pieces = reader.finish();
+    ASSERT_EQ(pieces.counts.size(), whole.counts.size());
+    for (std::size_t i = 0; i < whole.counts.size(); ++i) {
+      EXPECT_EQ(pieces.counts.entries()[i].value, whole.counts.entries()[i].value);
+      EXPECT_EQ(pieces.counts.entries()[i].lines, whole.counts.entries()[i].lines);
+      EXPECT_EQ(pieces.counts.entries()[i].where, whole.counts.entries()[i].where);
+    }
+    ASSERT_EQ(pieces.diagnostics.size(), whole.diagnostics.size());
+    for (std::size_t i = 0; i < whole.diagnostics.size(); ++i) {
+      EXPECT_EQ(pieces.diagnostics[i].range, whole.diagnostics[i].range);
+      EXPECT_EQ(pieces.diagnostics[i].source_line, whole.diagnostics[i].source_line);
+    }
+  }
+  ASSERT_EQ(whole.diagnostics.size(), 6U);
+  // Located as make_diagnostic on the whole text would locate them.
+  for (const Diagnostic& d : whole.diagnostics) {
+    const Diagnostic full = make_diagnostic(Severity::warning, DiagId::counts_garbled, "w.json",
+                                            text, d.range.offset, d.range.length, d.message);
+    EXPECT_EQ(d.range, full.range);
+    EXPECT_EQ(d.source_line, full.source_line);
+  }
+  EXPECT_EQ(whole.counts.find("cycles")->where.line, 1U);
+  EXPECT_EQ(whole.counts.find("instructions")->where.line, 3U);
+  EXPECT_EQ(whole.counts.find("cycles")->lines, 14U);
+}
+
+TEST(StatTextReader, DiagnosticsAndLinesAreBounded) {
+  std::string text;
+  for (std::size_t i = 0; i < kMaxCountsDiagnostics + 5; ++i) text += "x,y,z,w,v,u\n";
+  text += std::string(kMaxCountsLine + 10, ',') + "\n";
+  text += "1,,cycles,10,100.00,,\n";
+  const CountsRead read = read_stat_csv(text, "c.csv");
+  ASSERT_EQ(read.diagnostics.size(), kMaxCountsDiagnostics + 1);
+  EXPECT_EQ(read.diagnostics.back().message,
+            "6 more lines could not be read (the first 100 are shown above)");
+  ASSERT_EQ(read.counts.size(), 1U);
+  EXPECT_EQ(read.counts.find("cycles")->where.line, kMaxCountsDiagnostics + 7);
+  // The over-long line alone: a diagnostic of its own, the next line still read.
+  const CountsRead one = read_stat_csv(std::string(kMaxCountsLine + 1, 'a') + "\n" +
+                                           std::string(300, ',') + "\n1,,cycles,10,100.00,,",
+                                       "l.csv");
+  ASSERT_EQ(one.diagnostics.size(), 2U);
+  EXPECT_EQ(one.diagnostics[0].range.line, 1U);
+  EXPECT_NE(one.diagnostics[0].message.find("longer than 1048576 bytes"), std::string::npos);
+  EXPECT_EQ(one.diagnostics[1].range.line, 2U);
+  EXPECT_EQ(one.diagnostics[1].message, "more than 256 fields: not a count line");
+  EXPECT_EQ(one.counts.size(), 1U);
+}
+
+// The reader's fast path (a flat object scanned without a JSON document) reads every line as
+// the full parser does: the same line with a member the fast path leaves to the parser (an
+// escaped key) gives the same counts and diagnostics.
+RC_GTEST_PROP(StatJsonProperty, FastPathAgreesWithTheParser, ()) {
+  const std::vector<std::string> keys = {
+      "event", "counter-value", "unit", "event-runtime", "pcnt-running", "cpu", "interval"};
+  const std::vector<std::string> values = {"\"\"",
+                                           "\"cycles\"",
+                                           "\"<not counted>\"",
+                                           "\"<not supported>\"",
+                                           "\"12.5\"",
+                                           "\"x\"",
+                                           "\"msec\"",
+                                           "0",
+                                           "-0",
+                                           "100",
+                                           "1.5",
+                                           "1e3",
+                                           "-7",
+                                           "18446744073709551616",
+                                           "1E-2",
+                                           "true",
+                                           "null",
+                                           "007",
+                                           "1.",
+                                           "\"a\\\"b\""};
+  const auto members = *rc::gen::container<std::vector<std::pair<std::size_t, std::size_t>>>(
+      rc::gen::pair(rc::gen::inRange<std::size_t>(0, keys.size()),
+                    rc::gen::inRange<std::size_t>(0, values.size())));
+  const bool with_event = *rc::gen::arbitrary<bool>();
+  std::string body;
+  if (with_event) body = "\"event\" : \"instructions\"";
+  for (const auto& [key, value] : members) {
+    if (!body.empty()) body += ", ";
+    body += "\"" + keys[key] + "\" : " + values[value];
+  }
+  const std::string fast = "{" + body + "}\n";
+  const std::string slow = "{\"\\u0078\" : 0" + (body.empty() ? "" : ", " + body) + "}\n";
+  const CountsRead a = read_stat_json(fast, "f.json");
+  const CountsRead b = read_stat_json(slow, "f.json");
+  RC_ASSERT(a.counts.size() == b.counts.size());
+  RC_ASSERT(a.lines_read == b.lines_read);
+  for (std::size_t i = 0; i < a.counts.size(); ++i) {
+    const Count& x = a.counts.entries()[i];
+    const Count& y = b.counts.entries()[i];
+    RC_ASSERT(x.event == y.event);
+    RC_ASSERT(x.value == y.value);
+    RC_ASSERT(x.status == y.status);
+    RC_ASSERT(x.unit == y.unit);
+    RC_ASSERT(x.running == y.running);
+    RC_ASSERT(x.percent_running == y.percent_running);
+  }
+  RC_ASSERT(a.diagnostics.size() == b.diagnostics.size());
+  for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+    if (a.diagnostics[i].message != "not a JSON object") {
+      RC_ASSERT(a.diagnostics[i].message == b.diagnostics[i].message);
+    }
+  }
+}
+
+TEST(Counts, ManyDistinctEventsAreIndexed) {
+  Counts counts;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 20000; ++i) counts.add(count_of("e" + std::to_string(i), 1));
+  }
+  ASSERT_EQ(counts.size(), 20000U);
+  EXPECT_EQ(counts.find("e19999")->value, 3.0);
+  EXPECT_EQ(counts.find("E5")->value, 3.0);  // the caseless rule still applies
 }
 
 TEST(Counts, MatchingRule) {

@@ -2,9 +2,12 @@
 // evaluate_metrics, references, ScaleUnit, thresholds, not-computed reasons, selection, and
 // scaled vs unscaled counts.
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "pmucat/metric_counts.h"
@@ -267,6 +270,55 @@ RC_GTEST_PROP(MetricEvalProperty, ScaledAndUnscaledCountsAgree, ()) {
     RC_ASSERT(x[i].computed && y[i].computed);
     RC_ASSERT(x[i].value == y[i].value);
   }
+}
+
+// Runs `body` on a thread with a 256 KiB stack: a recursion as deep as a metric chain would
+// overflow it.
+void on_small_stack(const std::function<void()>& body) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, std::size_t{256} << 10), 0);
+  pthread_t thread;
+  auto run = [](void* arg) -> void* {
+    (*static_cast<const std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attr);
+}
+
+// M0 = M1 + 1, M1 = M2 + 1, ..., the last = A.
+std::vector<VendorMetric> chain(std::size_t length) {
+  std::vector<VendorMetric> metrics;
+  for (std::size_t i = 0; i + 1 < length; ++i) {
+    metrics.push_back(metric("M" + std::to_string(i), "M" + std::to_string(i + 1) + " + 1"));
+  }
+  metrics.push_back(metric("M" + std::to_string(length - 1), "A"));
+  return metrics;
+}
+
+TEST(MetricEval, AChainOfReferencesIsBoundedNotRecursive) {
+  on_small_stack([] {
+    const std::vector<VendorMetric> metrics = chain(10000);
+    const MetricEvaluator evaluator(metrics);
+    // The deepest first: the metrics it walks through are judged by their own depth.
+    const std::vector<std::size_t> asked = {0, 8999, 9000};
+    const auto values = evaluator.evaluate(table_counts(), EvalOptions{}, asked);
+    ASSERT_EQ(values.size(), 3U);
+    EXPECT_FALSE(values[0].computed);
+    EXPECT_EQ(values[0].why, NotComputed::too_deep);
+    EXPECT_EQ(values[0].reason,
+              "its chain of metric references is 10000 levels deep, more than 1000: M0 -> M1 -> "
+              "M2 -> ... (9994 more) -> M9997 -> M9998 -> M9999");
+    EXPECT_EQ(values[1].why, NotComputed::too_deep);      // 1001 levels
+    ASSERT_TRUE(values[2].computed) << values[2].reason;  // 1000 levels
+    EXPECT_EQ(values[2].value, 6.0 + 999.0);
+    const auto all = evaluator.evaluate(table_counts(), EvalOptions{});
+    EXPECT_EQ(std::count_if(all.begin(), all.end(),
+                            [](const MetricValue& value) { return value.computed; }),
+              1000);
+  });
 }
 
 // Scaling: multiplexed counts evaluate as the counts perf would have extrapolated.

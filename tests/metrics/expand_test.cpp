@@ -3,7 +3,10 @@
 // between metrics, weak groups, tool events, metric-id escaping, modifiers, unknown names. perf
 // 6.12's rules: expand_612_test.cpp.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -216,6 +219,77 @@ TEST(ExpandMetrics, LiteralsChooseTheBranch) {
   EXPECT_EQ(expand("Smt", o).event_lists, (Lists{"{b/metric-id=b/}:W"}));
   // No event left: perf parses duration_time alone.
   EXPECT_EQ(expand("Const", o).event_lists, (Lists{"duration_time"}));
+}
+
+// Runs `body` on a thread with a 256 KiB stack: a recursion as deep as a metric chain would
+// overflow it.
+void on_small_stack(const std::function<void()>& body) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, std::size_t{256} << 10), 0);
+  pthread_t thread;
+  auto run = [](void* arg) -> void* {
+    (*static_cast<const std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attr);
+}
+
+// M0 = M1 + 1, ..., the last = ev + 1; `broken` makes the last `ev + (`. The table views the
+// texts, which live as long as it.
+struct Chain {
+  std::vector<std::string> names, exprs;
+  std::vector<MetricDefinition> metrics;
+};
+std::unique_ptr<Chain> chain(std::size_t length, bool broken = false) {
+  auto out = std::make_unique<Chain>();
+  for (std::size_t i = 0; i < length; ++i) {
+    out->names.push_back("M" + std::to_string(i));
+    out->exprs.push_back(i + 1 < length ? "M" + std::to_string(i + 1) + " + 1"
+                                        : std::string(broken ? "ev + (" : "ev + 1"));
+  }
+  for (std::size_t i = 0; i < length; ++i) {
+    out->metrics.push_back(metric(out->names[i], out->exprs[i]));
+  }
+  return out;
+}
+
+TEST(ExpandMetrics, AChainOfReferencesIsBoundedNotRecursive) {
+  on_small_stack([] {
+    const auto deep = chain(10000);
+    auto e = expand_metric_table(deep->metrics, "M0", perf61());
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().id, "metric-too-deep");
+    EXPECT_EQ(e.error().message,
+              "metric M0: its chain of references exceeds 1000 levels: M0 -> M1 -> M2 -> ... "
+              "(994 more) -> M997 -> M998 -> M999 -> M1000");
+    // 1000 levels are expanded, under both perf releases' rules.
+    const auto fits = chain(1000);
+    for (const Semantics semantics : {Semantics::perf_6_1, Semantics::perf_6_12}) {
+      MetricExpandOptions options;
+      options.semantics = semantics;
+      auto ok = expand_metric_table(fits->metrics, "M0", options);
+      ASSERT_TRUE(ok) << ok.error().message;
+      ASSERT_EQ(ok->metrics.size(), 1U);
+      EXPECT_EQ(ok->metrics[0].references.size(), 999U);
+      EXPECT_EQ(ok->metrics[0].ids, std::vector<std::string>{"ev"});
+      ASSERT_EQ(ok->metrics[0].id_sources.size(), 1U);
+      EXPECT_EQ(ok->metrics[0].id_sources[0],
+                "M0 -> M1 -> M2 -> ... (993 more) -> M996 -> M997 -> M998 -> M999");
+    }
+    EXPECT_FALSE(expand_metric_table(chain(1001)->metrics, "M0", perf61()));
+    // An error deep in the chain names the chain.
+    const auto twenty = chain(20, true);
+    auto broken = expand_metric_table(twenty->metrics, "M0", perf61());
+    ASSERT_FALSE(broken);
+    EXPECT_EQ(broken.error().id, "metric-expr-syntax");
+    EXPECT_NE(broken.error().message.find(
+                  "metric M19 (in M0 -> M1 -> M2 -> ... (13 more) -> M16 -> M17 -> M18 -> M19): "),
+              std::string::npos)
+        << broken.error().message;
+  });
 }
 
 TEST(ExpandMetrics, Errors) {
