@@ -125,5 +125,40 @@ TEST(PlanInputFromCatalog, UnknownCountsWithoutCounterJsonOrOverride) {
   EXPECT_FALSE(plan_counters(input).all_known);
 }
 
+// The regrouping speaks the user's specs: each event's spec stands for that attr alone, with its
+// group's modifiers, and names the PMU instance where the spec reached several.
+TEST(PlanInputFromCatalog, EachEventKeepsTheSpecTheUserWrote) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog,
+                                "{l1d.replacement,cpu/event=0x25,umask=0x1f/}:uW,cycles:k,r1d1,"
+                                "uncore_cha/event=0x1/,task-clock",
+                                false);
+  std::vector<std::string> specs;
+  for (const PlanEvent& event : input.events) specs.push_back(event.spec);
+  EXPECT_EQ(specs, (std::vector<std::string>{"l1d.replacement:u", "cpu/event=0x25,umask=0x1f/u",
+                                             "cycles:k", "r1d1", "uncore_cha_0/event=0x1/",
+                                             "uncore_cha_1/event=0x1/", "uncore_cha_2/event=0x1/",
+                                             "uncore_cha_3/event=0x1/", "task-clock"}));
+  // The encodings stay beside them.
+  EXPECT_EQ(input.events[0].perf_string.find("l1d"), std::string::npos);
+  const Plan plan = plan_counters(input);
+  EXPECT_NE(plan.regrouping.events.find("l1d.replacement:u"), std::string::npos)
+      << plan.regrouping.events;
+  EXPECT_NE(plan.regrouping.perf_events.find("cpu/event=0x51"), std::string::npos)
+      << plan.regrouping.perf_events;
+}
+
+TEST(PlanInputFromCatalog, PinnedGroupsAreKeptAndCounted) {
+  const Catalog catalog = fixture_catalog();
+  const Plan alone = plan_counters(build(catalog, "{cycles,instructions}:D", true));
+  EXPECT_TRUE(alone.regrouping.groups.empty());
+  EXPECT_EQ(alone.regrouping.pinned_kept, 1u);  // the watchdog's is not the user's
+  EXPECT_EQ(alone.regrouping.events, "{cycles:D,instructions:D}");
+  const Plan beside = plan_counters(build(catalog, "{cycles,instructions}:D,r1d1", false));
+  EXPECT_EQ(beside.regrouping.pinned_kept, 1u);
+  EXPECT_EQ(beside.regrouping.groups.size(), 1u);
+  EXPECT_EQ(beside.regrouping.events, "{cycles:D,instructions:D},r1d1");
+}
+
 }  // namespace
 }  // namespace pmucat
