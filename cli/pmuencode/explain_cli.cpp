@@ -88,10 +88,6 @@ std::string event_title(const EncodedEvent& event) {
   return fmt::format("{} ({})", event.spec, event.perf_string);
 }
 
-}  // namespace
-
-namespace {
-
 void append_events(EncodeResult& into, EncodeResult&& from) {
   const std::size_t base = into.events.size();
   for (EncodedEvent& event : from.events) {
@@ -114,9 +110,12 @@ EncodeResult encode_for_explain(const Catalog& catalog, std::span<const std::str
   EncodeResult result;
   for (const std::string& spec : specs) {
     EncodeResult one = encode_specs(catalog, std::span(&spec, 1), pmu_pattern, options);
-    auto list = names_unknown_pmu(one) ? parse_spec_list(spec)
-                                       : Expected<std::vector<EventSpec>>(std::vector<EventSpec>{});
-    if (!names_unknown_pmu(one) || !list) {
+    if (!names_unknown_pmu(one)) {
+      append_events(result, std::move(one));
+      continue;
+    }
+    auto list = parse_spec_list(spec);
+    if (!list) {
       append_events(result, std::move(one));
       continue;
     }

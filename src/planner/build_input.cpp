@@ -104,8 +104,17 @@ std::string user_spec(const EncodedEvent& event, bool on_several_pmus) {
     text = event.pmu + "/" + event.spec + "/";
     slash_form = true;
   } else if (on_several_pmus) {
-    if (item.form == SpecForm::pmu_terms && item.pmu_offset + item.pmu.size() <= text.size()) {
+    const std::size_t pmu_end = item.pmu_offset + item.pmu.size();
+    const std::size_t last_slash = text.rfind('/');
+    if (item.form == SpecForm::pmu_terms && pmu_end <= text.size() &&
+        pmu_name_matches(event.pmu, item.pmu)) {
       text.replace(item.pmu_offset, item.pmu.size(), event.pmu);
+    } else if (item.form == SpecForm::pmu_terms && pmu_end < last_slash &&
+               last_slash < text.size()) {
+      // `EVENT/terms/` (perf's -M form): the event inside the instance, `PMU/EVENT,terms/`.
+      const std::string terms = text.substr(pmu_end + 1, last_slash - pmu_end - 1);
+      text = event.pmu + "/" + item.pmu + (terms.empty() ? "" : "," + terms) + "/" +
+             text.substr(last_slash + 1);
     } else if (item.form == SpecForm::event_name && !event.pmu.empty()) {
       text = event.pmu + "/" + item.name + "/" + item.modifiers.text;
       slash_form = true;

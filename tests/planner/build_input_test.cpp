@@ -148,6 +148,38 @@ TEST(PlanInputFromCatalog, EachEventKeepsTheSpecTheUserWrote) {
       << plan.regrouping.perf_events;
 }
 
+std::vector<Attr> attrs_of(const Catalog& catalog, const std::string& list) {
+  EncodeOptions options;
+  options.tool = Tool::stat;
+  auto events = encode(catalog, list, options);
+  EXPECT_TRUE(events) << list << ": " << (events ? "" : render(events.error()));
+  std::vector<Attr> attrs;
+  if (events) {
+    for (const EncodedEvent& event : *events) attrs.push_back(event.attr);
+  }
+  return attrs;
+}
+
+// The line in the user's specs pastes back as the same attrs as the line of encodings, for
+// plain specs, group modifiers, uncore instances, bare terms and perf's -M form `EVENT/terms/`.
+TEST(PlanInputFromCatalog, TheUsersSpecsMeanTheSameAttrsAsTheEncodings) {
+  const Catalog catalog = fixture_catalog();
+  for (const char* specs :
+       {"{l1d.replacement,cpu/event=0x25,umask=0x1f/}:uW,cycles:k,r1d1,uncore_cha/event=0x1/",
+        "{cycles,instructions}:D,{l1d.replacement,r1d1}:u,instructions:u",
+        "unc_cha_tor_inserts.ia_miss,{cycles,instructions}:k",
+        "UNC_CHA_TOR_INSERTS.IA_MISS/metric-id=UNC_CHA_TOR_INSERTS.IA_MISS/,task-clock"}) {
+    const Plan plan = plan_counters(build(catalog, specs, true));
+    ASSERT_FALSE(plan.regrouping.events.empty()) << specs;
+    EXPECT_NE(plan.regrouping.events, plan.regrouping.perf_events) << specs;
+    auto by_spec = attrs_of(catalog, plan.regrouping.events);
+    auto by_encoding = attrs_of(catalog, plan.regrouping.perf_events);
+    EXPECT_EQ(by_spec, by_encoding) << specs << "\n"
+                                    << plan.regrouping.events << "\n"
+                                    << plan.regrouping.perf_events;
+  }
+}
+
 TEST(PlanInputFromCatalog, PinnedGroupsAreKeptAndCounted) {
   const Catalog catalog = fixture_catalog();
   const Plan alone = plan_counters(build(catalog, "{cycles,instructions}:D", true));
