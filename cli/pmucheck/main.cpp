@@ -28,7 +28,8 @@ constexpr const char* kExamples = R"(
   $ pmucheck
       check the live tree; text on a terminal, KTAP otherwise
   $ pmucheck --sysfs fixtures/sysfs/broken/names/devices --format text
-      check a copy of a tree (a directory or a pmusnap .tar.gz)
+      check a copy of a tree (a directory or a pmusnap .tar.gz); this one's
+      names break rules, so exit 1
   $ pmucheck --pmu 'uncore_*' --json
       only some PMUs, as JSON
   $ pmucheck --write-baseline known.txt; pmucheck --baseline known.txt

@@ -12,10 +12,11 @@ namespace pmucat::cli {
 namespace {
 
 constexpr const char* kExamples = R"(
-  $ pmudiff fixtures/sysfs/diff/snb-ep-2013 fixtures/sysfs/diff/snb-ep-today
-      every change, ABI breaks marked [ABI break]
-  $ pmudiff --json before.tar.gz /sys
-      a pmusnap capture against the live tree, as JSON
+  $ pmudiff fixtures/sysfs/diff/snb-ep-2013/devices fixtures/sysfs/diff/snb-ep-today/devices
+      every change, ABI breaks marked [ABI break]: here two encodings changed, so exit 1
+  $ pmudiff --json fixtures/sysfs/arm64-n1 fixtures/sysfs/arm-neoverse
+      as JSON: PMUs, formats, caps and events added, no ABI break (exit 0); OLD and
+      NEW may also be pmusnap .tar.gz captures or /sys (pmudiff before.tar.gz /sys)
 )";
 
 // An empty OLD or NEW would silently mean "the live tree"; say so instead.

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "common/json.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/spec.h"
 
 namespace pmucat::cli {
 namespace {
@@ -86,7 +88,55 @@ std::string event_title(const EncodedEvent& event) {
   return fmt::format("{} ({})", event.spec, event.perf_string);
 }
 
+void append_events(EncodeResult& into, EncodeResult&& from) {
+  const std::size_t base = into.events.size();
+  for (EncodedEvent& event : from.events) {
+    if (event.group_leader) *event.group_leader += base;
+    into.events.push_back(std::move(event));
+  }
+  for (Diagnostic& error : from.errors) into.errors.push_back(std::move(error));
+}
+
+bool names_unknown_pmu(const EncodeResult& result) {
+  return std::any_of(result.errors.begin(), result.errors.end(), [](const Diagnostic& error) {
+    return error.id == to_string(DiagId::pmu_unknown);
+  });
+}
+
 }  // namespace
+
+EncodeResult encode_for_explain(const Catalog& catalog, std::span<const std::string> specs,
+                                const std::string& pmu_pattern, const EncodeOptions& options) {
+  EncodeResult result;
+  for (const std::string& spec : specs) {
+    EncodeResult one = encode_specs(catalog, std::span(&spec, 1), pmu_pattern, options);
+    if (!names_unknown_pmu(one)) {
+      append_events(result, std::move(one));
+      continue;
+    }
+    auto list = parse_spec_list(spec);
+    if (!list) {
+      append_events(result, std::move(one));
+      continue;
+    }
+    for (const EventSpec& item : *list) {
+      if (item.form == SpecForm::pmu_terms && catalog.match_pmus(item.pmu).empty()) {
+        EncodedEvent stand_in;
+        stand_in.spec = item.text;
+        stand_in.pmu = item.pmu;
+        result.events.push_back(std::move(stand_in));
+        continue;
+      }
+      append_events(result, encode_specs(catalog, std::span(&item.text, 1), pmu_pattern, options));
+    }
+  }
+  return result;
+}
+
+bool is_absent_pmu_stand_in(const Catalog& catalog, const EncodedEvent& event) {
+  return !event.pmu.empty() && catalog.find_pmu(event.pmu) == nullptr &&
+         catalog.match_pmus(event.pmu).empty();
+}
 
 bool has_blocking_reason(std::span<const Reason> reasons) {
   return std::any_of(reasons.begin(), reasons.end(),

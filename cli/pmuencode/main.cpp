@@ -54,8 +54,8 @@ constexpr const char* kExamples = R"(
       the reverse: the terms and every catalog event with this encoding
   $ pmuencode --explain --host-root fixtures/host/debian-user cycles 'msr/tsc/u'
       why each event would not open or count on that host (here a Debian user's:
-      perf_event_paranoid 3), with perf's own wording and a fix; without
-      --host-root, this machine's /proc and /sys
+      perf_event_paranoid 3), with perf's own wording and a fix (exit 1: some would
+      not count); without --host-root, this machine's /proc and /sys
   $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
@@ -111,6 +111,20 @@ Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
                                                        std::span<const EncodedEvent> events,
                                                        const Options& options,
                                                        const HostFacts& facts) {
+  // Stand-ins for events on an absent PMU take no counter: plan the others, index as given.
+  std::vector<EncodedEvent> planned;
+  std::vector<std::size_t> index_of;  // planned[k] is events[index_of[k]]
+  std::vector<std::optional<std::size_t>> planned_at(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (is_absent_pmu_stand_in(catalog, events[i])) continue;
+    planned_at[i] = planned.size();
+    index_of.push_back(i);
+    planned.push_back(events[i]);
+  }
+  for (EncodedEvent& event : planned) {
+    if (event.group_leader) event.group_leader = planned_at[*event.group_leader];
+  }
+  events = planned;
   PlanBuildOptions build;
   build.nmi_watchdog = facts.nmi_watchdog.value_or(false);
   for (const std::string& text : options.counters) {
@@ -127,7 +141,7 @@ Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
       if (problem.reopened_ungrouped) continue;  // its events multiplex: the runs say how much
       for (const std::size_t event : input.groups[problem.group].events) {
         if (event < events.size()) {
-          verdicts.push_back({.event = event,
+          verdicts.push_back({.event = index_of[event],
                               .never_scheduled = true,
                               .running_fraction = 0,
                               .why = problem.reason});
@@ -139,7 +153,7 @@ Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
       for (const std::size_t event : run.events) {
         if (event < events.size()) {
           verdicts.push_back(
-              {.event = event,
+              {.event = index_of[event],
                .running_fraction = run.fraction,
                .why = fmt::format("{} rotation ticks on {}: {} generic and {} fixed counters",
                                   pmu.rotation_ticks, pmu.counters.pmu, pmu.counters.generic,
@@ -343,7 +357,10 @@ int run(const Options& options) {
                   [](const std::string& spec) { return spec.find(':') != std::string::npos; })) {
     encode_options.tracefs = tracefs_root(options.common, catalog->devices_dir());
   }
-  EncodeResult result = encode_specs(*catalog, options.arguments, options.pmu, encode_options);
+  // --explain explains a spec on a PMU the host lacks rather than stopping at it.
+  EncodeResult result =
+      options.explain ? encode_for_explain(*catalog, options.arguments, options.pmu, encode_options)
+                      : encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
   if (!result.errors.empty()) return to_int(ExitCode::rejected);
   for (const EncodedEvent& event : result.events) {

@@ -98,8 +98,11 @@ std::string render_plan(const PlanInput& input, const Plan& plan) {
     std::size_t width = 5;
     for (const auto& [i, slot] : pmu.assignment)
       width = std::max(width, input.events[i].name.size());
-    out += fmt::format("  {:<{}}  {:>5}  {:<10}  {:>8}\n", "event", width, "group", "counter",
-                       "running");
+    // No group of this PMU ever goes on: the never lines below say why, a table would be empty.
+    if (!pmu.assignment.empty()) {
+      out += fmt::format("  {:<{}}  {:>5}  {:<10}  {:>8}\n", "event", width, "group", "counter",
+                         "running");
+    }
     for (const auto& [i, slot] : pmu.assignment) {
       const bool pinned = input.groups[group_of[i] - 1].pinned;
       out += fmt::format("  {:<{}}  {:>5}  {:<10}  {:>8}\n", input.events[i].name, width,
@@ -135,21 +138,37 @@ std::string render_plan(const PlanInput& input, const Plan& plan) {
                        problem.reason, problem.consequence);
   }
   const Regrouping& regrouping = plan.regrouping;
-  out += fmt::format("regrouping: {} group{} that {}fit{}", regrouping.groups.size(),
-                     regrouping.groups.size() == 1 ? "" : "s",
-                     regrouping.groups.size() == 1 ? "" : "each ",
-                     regrouping.groups.size() == 1 ? "s" : "");
-  if (regrouping.proven_fewest) {
-    out += fmt::format(" (the fewest: it meets the lower bound {})\n", regrouping.lower_bound);
+  const std::size_t formed = regrouping.groups.size();
+  const std::size_t pinned = regrouping.pinned_kept;
+  const std::string pinned_text = fmt::format("{} pinned group{} {} kept as written", pinned,
+                                              pinned == 1 ? "" : "s", pinned == 1 ? "is" : "are");
+  if (formed == 0) {
+    // Pinned groups are never regrouped, and "0 groups, the fewest" would say nothing.
+    out += pinned != 0 ? fmt::format(
+                             "regrouping: none to form: the {} (pinned groups are "
+                             "never regrouped)\n",
+                             pinned_text)
+                       : "regrouping: none to form: no event needs a counter of a PMU with "
+                         "known counts\n";
   } else {
-    out += fmt::format(" (first-fit heuristic; the lower bound is {})\n", regrouping.lower_bound);
+    out += fmt::format("regrouping: {} group{} that {}fit{}", formed, formed == 1 ? "" : "s",
+                       formed == 1 ? "" : "each ", formed == 1 ? "s" : "");
+    if (pinned != 0) {
+      out += fmt::format(", beside the {} pinned group{} kept as written", pinned,
+                         pinned == 1 ? "" : "s");
+    }
+    if (regrouping.proven_fewest) {
+      out += fmt::format(" (the fewest: it meets the lower bound {})\n", regrouping.lower_bound);
+    } else {
+      out += fmt::format(" (first-fit heuristic; the lower bound is {})\n", regrouping.lower_bound);
+    }
   }
   if (!regrouping.left_out.empty()) {
     out += fmt::format("  left out (fit in no group): {}\n",
                        fmt::join(names(input, regrouping.left_out), ", "));
   }
-  if (!regrouping.perf_events.empty()) {
-    out += fmt::format("  perf stat -e '{}'\n", regrouping.perf_events);
+  if (!regrouping.events.empty()) {
+    out += fmt::format("  perf stat -e '{}'\n", regrouping.events);
   }
   if (plan.fits && plan.all_known) {
     out += "verdict: fits: every event counts all the time\n";
@@ -167,6 +186,7 @@ Json plan_to_json(const PlanInput& input, const Plan& plan) {
   Json events = Json::array();
   for (const PlanEvent& event : input.events) {
     events.push_back(Json{{"name", event.name},
+                          {"spec", event.spec},
                           {"pmu", event.pmu},
                           {"perf", event.perf_string},
                           {"constraint", constraint_json(event.constraint)}});
@@ -228,6 +248,8 @@ Json plan_to_json(const PlanInput& input, const Plan& plan) {
                                   {"left_out", r.left_out},
                                   {"lower_bound", r.lower_bound},
                                   {"proven_fewest", r.proven_fewest},
+                                  {"pinned_kept", r.pinned_kept},
+                                  {"events", r.events},
                                   {"perf_events", r.perf_events}}}};
 }
 

@@ -33,6 +33,7 @@ constexpr const char* kExamples = R"(
       every metric of the demo model that perf stat -j counts allow, and why the others fail
   $ pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --json -M Summary,Uops_Per_Instruction tests/metrics/data/demolake.json
       a metric group and a metric as JSON: value, unit, threshold, or why not computed
+      (here some are not, so exit 1)
   $ pmumetric --events-dir fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 --literal num_cores=8 -M Branches tests/metrics/data/demolake.json
       a metric that needs a literal perf reads from the machine (#num_cores)
   $ perf stat -x, -M TopdownL1 -o counts.csv ./app; pmumetric -M TopdownL1 counts.csv

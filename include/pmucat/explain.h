@@ -99,7 +99,10 @@ struct Reason {
 // Every reason each of `events` (encode()'s result, on `catalog`) would fail to open or count
 // nothing on a host with `facts`: in event order; for each event errors, then warnings, then notes,
 // each in the order docs/explain.md lists the reasons. No I/O beyond what the catalog reads lazily;
-// an empty result means no reason found.
+// an empty result means no reason found. An event whose `pmu` names no PMU of `catalog` stands for
+// a spec naming a PMU the host lacks, which could not be encoded (its spec and pmu are all that
+// is read): it gets explain-no-core-pmu (a core PMU's name, and the host has none) or
+// explain-pmu-absent, and no other reason.
 std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
                             std::span<const EncodedEvent> events, const ExplainOptions& options);
 

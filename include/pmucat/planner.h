@@ -63,6 +63,11 @@ struct PlanEvent {
   std::string pmu;          // PMU instance whose counters it takes
   std::string perf_string;  // the spec `perf stat -e` takes for this attr
   EventConstraint constraint;
+  // The spec as the user wrote it, standing for this attr alone: with its group's modifiers (but
+  // `W`), and naming the PMU instance when the spec reached several (`uncore_cha/event=0x1/` ->
+  // `uncore_cha_0/event=0x1/`); perf_string when no written form says it. Last, so that
+  // brace-initialised events keep their meaning (empty: the regrouping writes perf_string).
+  std::string spec = {};
   friend bool operator==(const PlanEvent&, const PlanEvent&) = default;
 };
 
@@ -140,7 +145,12 @@ struct Regrouping {
   std::vector<std::size_t> left_out;  // events that fit in no group (each also in a problem)
   std::size_t lower_bound = 0;        // no partition into groups that fit has fewer groups
   bool proven_fewest = false;         // groups.size() == lower_bound
-  std::string perf_events;            // the `perf stat -e` argument, pastes back
+  std::string perf_events;            // the `perf stat -e` argument as encodings, pastes back
+  // The same argument in the specs the user wrote (PlanEvent::spec): what a person reads.
+  std::string events;
+  // Pinned groups are kept as written, outside `groups`: how many the argument starts with (the
+  // NMI watchdog's, which perf does not open, is not one).
+  std::size_t pinned_kept = 0;
   friend bool operator==(const Regrouping&, const Regrouping&) = default;
 };
 

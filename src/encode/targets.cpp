@@ -176,10 +176,56 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,
   return d;
 }
 
+namespace {
+
+// The PMU a vendor table's event belongs to, as its users name it: the core PMU (`cpu`) for an
+// event without a Unit.
+std::string_view vendor_event_pmu(const VendorEvent& event) {
+  if (event.pmu.empty() || event.pmu == "default_core") return "cpu";
+  return event.pmu;
+}
+
+bool tree_takes(const Catalog& catalog, const VendorEvent& event) {
+  if (event.pmu.empty() || event.pmu == "default_core") return catalog.core_pmu() != nullptr;
+  const auto pmus = catalog.pmus();
+  return std::any_of(pmus.begin(), pmus.end(), [&](const Pmu& pmu) {
+    return pmu.name() == event.pmu || vendor_pmu_matches(event.pmu, pmu.name());
+  });
+}
+
+// When the model's vendor table has the event for a PMU this tree lacks (a VM without a core
+// PMU), why no PMU can take it: "unknown event" alone reads as a misspelling.
+std::optional<Diagnostic> model_pmu_absent_note(const Catalog& catalog, std::string_view name) {
+  const VendorModel* model = catalog.vendor_model();
+  if (model == nullptr) return std::nullopt;
+  const auto found =
+      std::find_if(model->events.begin(), model->events.end(),
+                   [&](const VendorEvent& event) { return iequals(event.name, name); });
+  if (found == model->events.end() || tree_takes(catalog, *found)) return std::nullopt;
+  const std::string_view pmu = vendor_event_pmu(*found);
+  const bool core = pmu == "cpu" || pmu == "cpu_core" || pmu == "cpu_atom";
+  std::string message = fmt::format(
+      "the vendor table of model {} (CPU identifier {}) has '{}' for PMU '{}', which this tree "
+      "lacks{}, so no PMU here can take it",
+      model->directory, catalog.vendor_options().cpuid, found->name, pmu,
+      core && catalog.core_pmu() == nullptr
+          ? ": it has no core PMU (a VM without a virtual PMU counts no hardware event)"
+          : "");
+  Diagnostic note = make_file_diagnostic(Severity::note, to_string(DiagId::event_model_pmu_absent),
+                                         found->location.file, std::move(message));
+  return note;
+}
+
+}  // namespace
+
 Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& event,
                                std::string_view spec) {
   Diagnostic d = spec_error(DiagId::event_unknown, spec, event.offset, event.name.size(),
                             fmt::format("unknown event '{}'", event.name));
+  if (auto note = model_pmu_absent_note(catalog, event.name)) {
+    d.notes.push_back(std::move(*note));
+    return d;  // not misspelt: no nearest name
+  }
   std::vector<std::string> names = legacy_event_names();
   for (const Pmu& pmu : catalog.pmus()) {
     for (const Event& candidate : pmu.events()) names.push_back(candidate.name);

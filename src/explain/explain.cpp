@@ -126,11 +126,14 @@ std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
     EventContext context{facts,         catalog, options,
                          events[index], index,   target_pmu(catalog, events[index]),
                          reasons,       unknown};
-    permission_rules(context);
-    pmu_rules(context);
-    kernel_rules(context);
-    counter_rules(context);
-    add_unknown_notes(context);
+    // Nothing else is decided for a PMU that is not there: the attr is only a stand-in.
+    if (!pmu_absent_rules(context)) {
+      permission_rules(context);
+      pmu_rules(context);
+      kernel_rules(context);
+      counter_rules(context);
+      add_unknown_notes(context);
+    }
     // The most severe first: what stops the event matters more than what qualifies it.
     const auto first = reasons.begin() + static_cast<std::ptrdiff_t>(event_start);
     std::stable_sort(first, reasons.end(),

@@ -54,6 +54,9 @@ bool rejects_exclude_bits(const Pmu& pmu);
 std::string perf_syscall_error(int error_number, std::string_view error_name,
                                std::string_view spec);
 
+// An event whose `pmu` the catalog lacks stands for a spec naming a PMU the host does not have
+// (the caller could not encode it): its one reason, and true; false for any other event.
+bool pmu_absent_rules(EventContext& context);  // rules_pmu.cpp
 void permission_rules(EventContext& context);  // rules_permission.cpp
 void pmu_rules(EventContext& context);         // rules_pmu.cpp
 void kernel_rules(EventContext& context);      // rules_kernel.cpp

@@ -81,20 +81,28 @@ void permission_rules(EventContext& context) {
   }
 
   const Holds perfmon = context.perfmon_capable();
-  const bool cpu_wide = context.options.scope != Scope::task ||
-                        (context.pmu != nullptr && counts_per_cpu_only(*context.pmu));
+  const bool per_cpu_only = context.pmu != nullptr && counts_per_cpu_only(*context.pmu);
+  const bool cpu_wide = context.options.scope != Scope::task || per_cpu_only;
   if (paranoid > 0 && cpu_wide) {
     if (perfmon == Holds::yes) {
       lifted.emplace_back("perf_event_paranoid > 0 refuses CPU-wide events");
     } else {
+      // An uncore PMU has no per-task count to fall back to (explain-uncore-per-task): only the
+      // privilege helps.
       refuse(context, perfmon,
              {DiagId::explain_paranoid_cpu_wide,
               fmt::format("perf_event_paranoid is {}: the kernel refuses {} without CAP_PERFMON "
                           "or CAP_SYS_ADMIN",
                           paranoid, scope_words(context)),
               perf_access_error(paranoid),
-              "sysctl kernel.perf_event_paranoid=0, or grant CAP_PERFMON (setcap "
-              "cap_perfmon+ep on perf), or count per task without -a/-C"},
+              per_cpu_only
+                  ? fmt::format("an uncore PMU counts only system-wide, which needs the "
+                                "privilege: sysctl kernel.perf_event_paranoid=0 (or -1), or "
+                                "grant CAP_PERFMON (setcap cap_perfmon+ep on perf); counting "
+                                "per task is no way out for '{}'",
+                                context.pmu->name())
+                  : "sysctl kernel.perf_event_paranoid=0 (or -1), or grant CAP_PERFMON (setcap "
+                    "cap_perfmon+ep on perf), or count per task without -a/-C"},
              paranoid);
     }
   }

@@ -42,6 +42,33 @@ void no_core_pmu(EventContext& context) {
   reason.facts.push_back("PMUs = " + pmu_names(context.catalog));
 }
 
+// Names the kernel's core PMU drivers register: x86's `cpu`, the hybrid ones, Arm's PMUv3/v7.
+bool core_pmu_name(std::string_view name) {
+  return name == "cpu" || name == "cpu_core" || name == "cpu_atom" || name == "cpu_lowpower" ||
+         name.starts_with("armv8_") || name.starts_with("armv7_");
+}
+
+// perf 6.1's parse error for a `pmu/.../` spec whose PMU is not in sysfs.
+std::string cannot_find_pmu(std::string_view spec, std::string_view pmu) {
+  return fmt::format(
+      "event syntax error: '{}'\n  \\___ Cannot find PMU `{}'. Missing kernel support?", spec, pmu);
+}
+
+// What the CPU-wide count an uncore PMU needs takes where perf_event_paranoid refuses it (level
+// 1 and above without CAP_PERFMON, explain-paranoid-cpu-wide): empty where nothing stands in
+// the way or the facts are unknown (their own note says so).
+std::string privilege_needed(const EventContext& context) {
+  const auto& paranoid = context.facts.perf_event_paranoid;
+  if (!paranoid || *paranoid < 1) return "";
+  // Above 2 (Debian's level) CAP_PERFMON does not lift the limit; CAP_SYS_ADMIN does.
+  const bool debian = *paranoid > 2;
+  if ((debian ? context.holds(kCapSysAdmin) : context.perfmon_capable()) != Holds::no) return "";
+  return fmt::format(
+      "; at perf_event_paranoid {} that needs sysctl kernel.perf_event_paranoid=0 (or -1) or {} "
+      "first",
+      *paranoid, debian ? "CAP_SYS_ADMIN" : "CAP_PERFMON");
+}
+
 void uncore_per_task(EventContext& context) {
   if (context.pmu == nullptr || !counts_per_cpu_only(*context.pmu) ||
       context.options.scope != Scope::task) {
@@ -61,9 +88,10 @@ void uncore_per_task(EventContext& context) {
                          "(EINVAL); it counts only CPU-wide, on the CPUs of its cpumask ({})",
                          context.pmu->name(), cpumask),
       stat ? "" : perf_syscall_error(22, "Invalid argument", context.event.spec),
-      stat ? "say what it is: count with -a (system-wide), or -C " + cpumask
-           : "record it system-wide (-a) or on its CPUs (-C " + cpumask +
-                 "), or count it with perf stat");
+      (stat ? "say what it is: count with -a (system-wide), or -C " + cpumask
+            : "record it system-wide (-a) or on its CPUs (-C " + cpumask +
+                  "), or count it with perf stat") +
+          privilege_needed(context));
   reason.facts.push_back("cpumask = " + cpumask);
 }
 
@@ -287,6 +315,40 @@ void tracefs_denied(EventContext& context) {
 }
 
 }  // namespace
+
+bool pmu_absent_rules(EventContext& context) {
+  const EncodedEvent& event = context.event;
+  if (event.pmu.empty() || context.catalog.find_pmu(event.pmu) != nullptr) return false;
+  if (!context.catalog.match_pmus(event.pmu).empty()) return false;  // a prefix or a glob
+  const Pmu* core = context.catalog.core_pmu();
+  if (core == nullptr && core_pmu_name(event.pmu)) {
+    Reason& reason = context.add(
+        DiagId::explain_no_core_pmu, Severity::error,
+        fmt::format("the host has no core PMU (a VM without a virtual PMU): there is no PMU '{}' "
+                    "in its sysfs, so perf cannot parse the event (no format/ files give its "
+                    "terms a meaning) and the kernel has no driver to count it",
+                    event.pmu),
+        cannot_find_pmu(event.spec, event.pmu),
+        "count a software event (cpu-clock, task-clock, page-faults) instead, or give the VM a "
+        "virtual PMU (KVM: a CPU model with the PMU on; a cloud instance type with a vPMU)");
+    reason.facts.push_back("PMUs = " + pmu_names(context.catalog));
+    return true;
+  }
+  std::string fix =
+      "run pmuls to see the PMUs this host has; load the PMU's driver (modprobe) "
+      "or count on a host whose hardware has it";
+  if (core != nullptr && core_pmu_name(event.pmu)) {
+    fix = fmt::format("write the event for the core PMU this host has: '{}'", core->name());
+  }
+  Reason& reason = context.add(
+      DiagId::explain_pmu_absent, Severity::error,
+      fmt::format("the host has no PMU '{}' (no such directory in its sysfs): its driver is not "
+                  "loaded or the hardware lacks it, so perf cannot parse the event",
+                  event.pmu),
+      cannot_find_pmu(event.spec, event.pmu), std::move(fix));
+  reason.facts.push_back("PMUs = " + pmu_names(context.catalog));
+  return true;
+}
 
 void pmu_rules(EventContext& context) {
   no_core_pmu(context);

@@ -10,6 +10,7 @@
 
 #include "planner/kernel_facts.h"
 #include "pmucat/planner.h"
+#include "pmucat/spec.h"
 #include "pmucat/vendor_events.h"
 
 namespace pmucat {
@@ -88,6 +89,51 @@ std::string with_group_modifiers(const std::string& perf_string, std::string_vie
   return perf_string + (perf_string.find(':') == std::string::npos ? ":" : "") + kept;
 }
 
+// The spec the user wrote for this attr, standing for it alone outside its group: the group's
+// `}:mods` (but `W`) added to the event's own, and the PMU instance named when the spec reached
+// several (`on_several_pmus`). The perf string where the written form cannot say it.
+std::string user_spec(const EncodedEvent& event, bool on_several_pmus) {
+  const std::string fallback = with_group_modifiers(event.perf_string, event.group_modifiers);
+  auto list = parse_spec_list(event.spec);
+  if (!list || list->size() != 1) return fallback;
+  const EventSpec& item = list->front();
+  std::string text = event.spec;
+  bool slash_form = item.form == SpecForm::pmu_terms;
+  if (item.form == SpecForm::terms_only && !event.pmu.empty()) {
+    // Bare terms went to a PMU the command line chose (--pmu, or the core PMU).
+    text = event.pmu + "/" + event.spec + "/";
+    slash_form = true;
+  } else if (on_several_pmus) {
+    const std::size_t pmu_end = item.pmu_offset + item.pmu.size();
+    const std::size_t last_slash = text.rfind('/');
+    if (item.form == SpecForm::pmu_terms && pmu_end <= text.size() &&
+        pmu_name_matches(event.pmu, item.pmu)) {
+      text.replace(item.pmu_offset, item.pmu.size(), event.pmu);
+    } else if (item.form == SpecForm::pmu_terms && pmu_end < last_slash &&
+               last_slash < text.size()) {
+      // `EVENT/terms/` (perf's -M form): the event inside the instance, `PMU/EVENT,terms/`.
+      const std::string terms = text.substr(pmu_end + 1, last_slash - pmu_end - 1);
+      text = event.pmu + "/" + item.pmu + (terms.empty() ? "" : "," + terms) + "/" +
+             text.substr(last_slash + 1);
+    } else if (item.form == SpecForm::event_name && !event.pmu.empty()) {
+      text = event.pmu + "/" + item.name + "/" + item.modifiers.text;
+      slash_form = true;
+    } else {
+      return fallback;
+    }
+  }
+  std::string kept;
+  for (char c : event.group_modifiers) {
+    if (c != 'W') kept += c;
+  }
+  if (kept.empty()) return text;
+  if (slash_form) return text + kept;
+  const bool breakpoint_or_numeric =
+      item.form == SpecForm::breakpoint || item.form == SpecForm::numeric;
+  if (breakpoint_or_numeric) return fallback;  // their `:` fields leave no room to be sure
+  return text + (item.modifiers.text.empty() ? ":" : "") + kept;
+}
+
 // Without a CPU identifier, the tree tells the vendor: Intel's core driver exports
 // caps/pmu_name and names hybrid PMUs cpu_core and cpu_atom; AMD's have ibs_op and amd_l3.
 CpuVendor vendor_of_tree(const Catalog& catalog) {
@@ -113,8 +159,17 @@ class InputBuilder {
   }
 
   PlanInput build(std::span<const EncodedEvent> encoded) {
+    // A spec whose attrs are on several PMU instances: each one's spec names its instance.
+    std::map<std::string_view, std::string_view> pmu_of_spec;
+    std::map<std::string_view, bool> several;
+    for (const EncodedEvent& event : encoded) {
+      const auto [at, inserted] = pmu_of_spec.emplace(event.spec, event.pmu);
+      if (!inserted && at->second != event.pmu) several[event.spec] = true;
+    }
     for (std::size_t i = 0; i < encoded.size(); ++i) {
       input_.events.push_back(plan_event(encoded[i]));
+      const auto found = several.find(encoded[i].spec);
+      input_.events.back().spec = user_spec(encoded[i], found != several.end());
     }
     add_watchdogs();
     add_groups(encoded);

@@ -200,11 +200,19 @@ struct PmuWork {
   std::vector<Opened> opened;  // in list order
 };
 
-std::string perf_group_string(std::span<const PlanEvent> events,
-                              std::span<const std::size_t> group) {
+// An event as `field` writes it; the perf string for an event without a spec (made by hand).
+const std::string& event_text(const PlanEvent& event, std::string PlanEvent::*field) {
+  const std::string& text = event.*field;
+  return text.empty() ? event.perf_string : text;
+}
+
+// A group as `perf stat -e` takes it, each event written as `field` says (perf_string or spec).
+std::string perf_group_string(std::span<const PlanEvent> events, std::span<const std::size_t> group,
+                              std::string PlanEvent::*field = &PlanEvent::perf_string) {
   std::vector<std::string_view> parts;
   for (std::size_t i : group) {
-    if (!events[i].perf_string.empty()) parts.push_back(events[i].perf_string);
+    const std::string& text = event_text(events[i], field);
+    if (!text.empty()) parts.push_back(text);
   }
   if (parts.empty()) return {};
   if (parts.size() == 1) return std::string(parts.front());
@@ -311,10 +319,13 @@ Plan plan_counters(const PlanInput& input) {
   bool fits = plan.problems.empty();
   plan.all_known = true;
   std::vector<std::string> pinned_strings;
+  std::vector<std::string> pinned_specs;
   for (const PlanGroup& group : input.groups) {
     if (!group.pinned) continue;
     std::string text = perf_group_string(events, group.events);
     if (!text.empty()) pinned_strings.push_back(std::move(text));
+    text = perf_group_string(events, group.events, &PlanEvent::spec);
+    if (!text.empty()) pinned_specs.push_back(std::move(text));
   }
   for (std::size_t p = 0; p < plan.pmus.size(); ++p) {
     PmuPlan& pmu = plan.pmus[p];
@@ -391,15 +402,20 @@ Plan plan_counters(const PlanInput& input) {
   Regrouping& regrouping = plan.regrouping;
   std::sort(regrouping.left_out.begin(), regrouping.left_out.end());
   regrouping.proven_fewest = regrouping.groups.size() == regrouping.lower_bound;
-  std::vector<std::string> parts = pinned_strings;
-  for (const auto& group : regrouping.groups) {
-    std::string text = perf_group_string(events, group);
-    if (!text.empty()) parts.push_back(std::move(text));
-  }
-  for (std::size_t i : regrouping.ungrouped) {
-    if (!events[i].perf_string.empty()) parts.push_back(events[i].perf_string);
-  }
-  regrouping.perf_events = fmt::format("{}", fmt::join(parts, ","));
+  regrouping.pinned_kept = pinned_strings.size();
+  const auto argument = [&](std::vector<std::string> parts, std::string PlanEvent::*field) {
+    for (const auto& group : regrouping.groups) {
+      std::string text = perf_group_string(events, group, field);
+      if (!text.empty()) parts.push_back(std::move(text));
+    }
+    for (std::size_t i : regrouping.ungrouped) {
+      const std::string& text = event_text(events[i], field);
+      if (!text.empty()) parts.push_back(text);
+    }
+    return fmt::format("{}", fmt::join(parts, ","));
+  };
+  regrouping.perf_events = argument(std::move(pinned_strings), &PlanEvent::perf_string);
+  regrouping.events = argument(std::move(pinned_specs), &PlanEvent::spec);
   return plan;
 }
 

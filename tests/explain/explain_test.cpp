@@ -211,6 +211,75 @@ TEST(Explain, HardwareEventWithoutACorePmuIsNotSupported) {
   EXPECT_TRUE(host.explain("cycles:u", user_facts(2)).empty());
 }
 
+// A stand-in for a spec naming a PMU the tree lacks, as pmuencode --explain passes one.
+EncodedEvent absent_pmu_event(std::string spec, std::string pmu) {
+  EncodedEvent event;
+  event.spec = std::move(spec);
+  event.pmu = std::move(pmu);
+  return event;
+}
+
+TEST(Explain, CorePmuSpecWithoutACorePmuIsExplained) {
+  Host host;
+  host.uncore_pmu();
+  const Catalog catalog = host.catalog();
+  const std::vector events{absent_pmu_event("cpu/event=0x3c/", "cpu")};
+  const auto reasons = pmucat::explain(user_facts(2), catalog, events, {});
+  // Only the missing PMU: a paranoid or counter reason about a stand-in attr would be made up.
+  ASSERT_EQ(ids(reasons), std::vector{DiagId::explain_no_core_pmu}) << describe(reasons);
+  EXPECT_EQ(reasons[0].severity, Severity::error);
+  EXPECT_NE(reasons[0].message.find("no PMU 'cpu'"), std::string::npos) << reasons[0].message;
+  EXPECT_NE(reasons[0].perf_says.find("Cannot find PMU `cpu'. Missing kernel support?"),
+            std::string::npos);
+  EXPECT_EQ(reasons[0].facts,
+            std::vector<std::string>{"PMUs = software, tracepoint, uncore_imc_0"});
+}
+
+TEST(Explain, OtherAbsentPmuIsExplained) {
+  Host host;
+  host.core_pmu();
+  const Catalog catalog = host.catalog();
+  const std::vector events{absent_pmu_event("uncore_imx/event=0x1/", "uncore_imx"),
+                           absent_pmu_event("cpu_core/event=0x3c/", "cpu_core")};
+  const auto reasons = pmucat::explain(user_facts(1), catalog, events, {});
+  ASSERT_EQ(ids(reasons), (std::vector{DiagId::explain_pmu_absent, DiagId::explain_pmu_absent}))
+      << describe(reasons);
+  EXPECT_EQ(reasons[0].event, 0u);
+  EXPECT_NE(reasons[0].message.find("no PMU 'uncore_imx'"), std::string::npos);
+  // The host has a core PMU, by another name: the fix names it.
+  EXPECT_EQ(reasons[1].event, 1u);
+  EXPECT_NE(reasons[1].fix.find("'cpu'"), std::string::npos) << reasons[1].fix;
+}
+
+TEST(Explain, UncoreAtParanoidOneNeedsThePrivilegeNeverPerTask) {
+  Host host;
+  host.uncore_pmu();
+  const auto reasons = host.explain("uncore_imc_0/cas_count_read/", user_facts(1));
+  const Reason& refused = find(reasons, DiagId::explain_paranoid_cpu_wide);
+  EXPECT_EQ(refused.severity, Severity::error);
+  EXPECT_EQ(refused.fix.find("count per task"), std::string::npos) << refused.fix;
+  EXPECT_NE(refused.fix.find("perf_event_paranoid=0 (or -1)"), std::string::npos) << refused.fix;
+  EXPECT_NE(refused.fix.find("CAP_PERFMON"), std::string::npos) << refused.fix;
+  // The uncore reason's own advice (-a) says that it needs the same privilege.
+  const Reason& uncore = find(reasons, DiagId::explain_uncore_per_task);
+  EXPECT_NE(uncore.fix.find("perf_event_paranoid=0 (or -1) or CAP_PERFMON"), std::string::npos)
+      << uncore.fix;
+  // At Debian's level CAP_PERFMON does not lift it.
+  const auto debian = host.explain("uncore_imc_0/cas_count_read/", user_facts(3));
+  EXPECT_NE(find(debian, DiagId::explain_uncore_per_task).fix.find("CAP_SYS_ADMIN"),
+            std::string::npos);
+  // Privileged or at level 0: the advice is -a alone.
+  const auto allowed = host.explain("uncore_imc_0/cas_count_read/", user_facts(0));
+  EXPECT_EQ(find(allowed, DiagId::explain_uncore_per_task).fix.find("paranoid"), std::string::npos);
+  // A core event counted -a still has per task as a way out.
+  host.core_pmu();
+  ExplainOptions options;
+  options.scope = Scope::all_cpus;
+  const auto core = host.explain("cpu/event=0x3c/u", user_facts(1), options);
+  EXPECT_NE(find(core, DiagId::explain_paranoid_cpu_wide).fix.find("count per task"),
+            std::string::npos);
+}
+
 TEST(Explain, UncoreEventPerTask) {
   Host host;
   host.uncore_pmu();

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -133,6 +134,88 @@ TEST(Examples, HelpExamplesAreGoldenCases) {
     EXPECT_EQ(help.err, "");
     expect_examples_are_cases(std::string(tool) + " --help", help.out);
   }
+}
+
+// One `$ command` of a --help and the lines that describe it.
+struct HelpExample {
+  std::string command;
+  std::string description;
+};
+
+std::vector<HelpExample> help_examples(const std::string& help) {
+  std::vector<HelpExample> examples;
+  std::istringstream lines(help);
+  std::string line;
+  bool in_examples = false;
+  while (std::getline(lines, line)) {
+    const std::string trimmed = trim(line);
+    if (trimmed.rfind("$ ", 0) == 0) {
+      in_examples = true;
+      examples.push_back({trimmed.substr(2), ""});
+    } else if (in_examples && !trimmed.empty() && line.rfind("      ", 0) == 0) {
+      examples.back().description += " " + trimmed;
+    } else {
+      in_examples = false;
+    }
+  }
+  return examples;
+}
+
+int expected_exit(const std::string& case_name) {
+  const std::string text = read_text(golden_dir() + "/expected/" + case_name + ".txt");
+  const auto at = text.rfind("--- exit ");
+  return at == std::string::npos ? -1 : std::atoi(text.c_str() + at + 9);
+}
+
+// Examples that cannot run from the repository on the bundled fixtures alone: each needs what a
+// user has and the repository does not (perf, a workload, a perf.data), or writes outside it.
+const std::set<std::string>& examples_not_run() {
+  static const std::set<std::string> commands{
+      "pmudata info perf.data",
+      "pmudata info --sysfs /sys perf.data",
+      "pmudata convert perf.data out.pb",
+      "pmudata convert out.pb back.data",
+      "pmudata convert --to pipe perf.data piped.data",
+      "pmudata check perf.data",
+      "pmudata convert out.pb - | perf script -i -",
+      "perf stat -x, -M TopdownL1 -o counts.csv ./app; pmumetric -M TopdownL1 counts.csv",
+      "pmusnap /tmp/my-machine.tar.gz",
+      "pmusnap --sysfs fixtures/sysfs/intel-spr /tmp/spr-copy",
+      "pmucheck --sysfs /tmp/my-machine.tar.gz",
+      "pmucheck --write-baseline known.txt; pmucheck --baseline known.txt",
+  };
+  return commands;
+}
+
+// Every example of every tool's --help runs from the repository root on the bundled fixtures
+// (a golden case pins its output) and succeeds: exit 0, or 1 where the example says it shows a
+// rejection ("exit 1"). An example a user cannot paste and run is a defect.
+TEST(Examples, EveryHelpExampleRunsAndSucceeds) {
+  std::map<std::string, std::string> case_of;
+  for (const GoldenCase& golden : load_cases()) case_of.emplace(golden.command, golden.name);
+  std::size_t run = 0;
+  for (const char* tool :
+       {"pmuls", "pmuencode", "pmucheck", "pmudiff", "pmusnap", "pmudata", "pmumetric"}) {
+    const CommandResult help = run_tool_command(std::string(tool) + " --help", "-");
+    ASSERT_EQ(help.status, 0) << help.err;
+    const auto examples = help_examples(help.out);
+    EXPECT_FALSE(examples.empty()) << tool << " --help has no examples";
+    for (const HelpExample& example : examples) {
+      if (examples_not_run().count(example.command) != 0) continue;
+      const auto found = case_of.find(example.command);
+      if (found == case_of.end()) {
+        ADD_FAILURE() << tool << " --help: example without a golden case: " << example.command;
+        continue;
+      }
+      ++run;
+      const int status = expected_exit(found->second);
+      const bool says_rejection = example.description.find("exit 1") != std::string::npos;
+      EXPECT_TRUE(status == 0 || (status == 1 && says_rejection))
+          << tool << " --help: `" << example.command << "` exits " << status << " (golden case "
+          << found->second << ")";
+    }
+  }
+  EXPECT_GE(run, 30u);
 }
 
 TEST(Examples, DocumentedExamplesAreGoldenCases) {

@@ -125,5 +125,72 @@ TEST(PlanInputFromCatalog, UnknownCountsWithoutCounterJsonOrOverride) {
   EXPECT_FALSE(plan_counters(input).all_known);
 }
 
+// The regrouping speaks the user's specs: each event's spec stands for that attr alone, with its
+// group's modifiers, and names the PMU instance where the spec reached several.
+TEST(PlanInputFromCatalog, EachEventKeepsTheSpecTheUserWrote) {
+  const Catalog catalog = fixture_catalog();
+  const PlanInput input = build(catalog,
+                                "{l1d.replacement,cpu/event=0x25,umask=0x1f/}:uW,cycles:k,r1d1,"
+                                "uncore_cha/event=0x1/,task-clock",
+                                false);
+  std::vector<std::string> specs;
+  for (const PlanEvent& event : input.events) specs.push_back(event.spec);
+  EXPECT_EQ(specs, (std::vector<std::string>{"l1d.replacement:u", "cpu/event=0x25,umask=0x1f/u",
+                                             "cycles:k", "r1d1", "uncore_cha_0/event=0x1/",
+                                             "uncore_cha_1/event=0x1/", "uncore_cha_2/event=0x1/",
+                                             "uncore_cha_3/event=0x1/", "task-clock"}));
+  // The encodings stay beside them.
+  EXPECT_EQ(input.events[0].perf_string.find("l1d"), std::string::npos);
+  const Plan plan = plan_counters(input);
+  EXPECT_NE(plan.regrouping.events.find("l1d.replacement:u"), std::string::npos)
+      << plan.regrouping.events;
+  EXPECT_NE(plan.regrouping.perf_events.find("cpu/event=0x51"), std::string::npos)
+      << plan.regrouping.perf_events;
+}
+
+std::vector<Attr> attrs_of(const Catalog& catalog, const std::string& list) {
+  EncodeOptions options;
+  options.tool = Tool::stat;
+  auto events = encode(catalog, list, options);
+  EXPECT_TRUE(events) << list << ": " << (events ? "" : render(events.error()));
+  std::vector<Attr> attrs;
+  if (events) {
+    for (const EncodedEvent& event : *events) attrs.push_back(event.attr);
+  }
+  return attrs;
+}
+
+// The line in the user's specs pastes back as the same attrs as the line of encodings, for
+// plain specs, group modifiers, uncore instances, bare terms and perf's -M form `EVENT/terms/`.
+TEST(PlanInputFromCatalog, TheUsersSpecsMeanTheSameAttrsAsTheEncodings) {
+  const Catalog catalog = fixture_catalog();
+  for (const char* specs :
+       {"{l1d.replacement,cpu/event=0x25,umask=0x1f/}:uW,cycles:k,r1d1,uncore_cha/event=0x1/",
+        "{cycles,instructions}:D,{l1d.replacement,r1d1}:u,instructions:u",
+        "unc_cha_tor_inserts.ia_miss,{cycles,instructions}:k",
+        "UNC_CHA_TOR_INSERTS.IA_MISS/metric-id=UNC_CHA_TOR_INSERTS.IA_MISS/,task-clock"}) {
+    const Plan plan = plan_counters(build(catalog, specs, true));
+    ASSERT_FALSE(plan.regrouping.events.empty()) << specs;
+    EXPECT_NE(plan.regrouping.events, plan.regrouping.perf_events) << specs;
+    auto by_spec = attrs_of(catalog, plan.regrouping.events);
+    auto by_encoding = attrs_of(catalog, plan.regrouping.perf_events);
+    EXPECT_EQ(by_spec, by_encoding) << specs << "\n"
+                                    << plan.regrouping.events << "\n"
+                                    << plan.regrouping.perf_events;
+  }
+}
+
+TEST(PlanInputFromCatalog, PinnedGroupsAreKeptAndCounted) {
+  const Catalog catalog = fixture_catalog();
+  const Plan alone = plan_counters(build(catalog, "{cycles,instructions}:D", true));
+  EXPECT_TRUE(alone.regrouping.groups.empty());
+  EXPECT_EQ(alone.regrouping.pinned_kept, 1u);  // the watchdog's is not the user's
+  EXPECT_EQ(alone.regrouping.events, "{cycles:D,instructions:D}");
+  const Plan beside = plan_counters(build(catalog, "{cycles,instructions}:D,r1d1", false));
+  EXPECT_EQ(beside.regrouping.pinned_kept, 1u);
+  EXPECT_EQ(beside.regrouping.groups.size(), 1u);
+  EXPECT_EQ(beside.regrouping.events, "{cycles:D,instructions:D},r1d1");
+}
+
 }  // namespace
 }  // namespace pmucat

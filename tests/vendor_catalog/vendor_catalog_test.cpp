@@ -60,14 +60,17 @@ constexpr std::string_view kUncore = R"([
 ])";
 
 // A small Sapphire-Rapids-like tree and a one-model vendor catalog for it.
+// Without `core`, no `cpu` PMU: a VM without a virtual PMU.
 struct Fixture {
-  Fixture() {
-    tree.write("devices/cpu/type", "4\n");
-    tree.write("devices/cpu/format/event", "config:0-7\n");
-    tree.write("devices/cpu/format/umask", "config:8-15\n");
-    tree.write("devices/cpu/format/cmask", "config:24-31\n");
-    tree.write("devices/cpu/events/cycles", "event=0x3c\n");
-    tree.write("devices/cpu/events/cycles.scale", "2\n");
+  explicit Fixture(bool core = true) {
+    if (core) {
+      tree.write("devices/cpu/type", "4\n");
+      tree.write("devices/cpu/format/event", "config:0-7\n");
+      tree.write("devices/cpu/format/umask", "config:8-15\n");
+      tree.write("devices/cpu/format/cmask", "config:24-31\n");
+      tree.write("devices/cpu/events/cycles", "event=0x3c\n");
+      tree.write("devices/cpu/events/cycles.scale", "2\n");
+    }
     for (const char* cha : {"uncore_cha_0", "uncore_cha_1"}) {
       std::string base = std::string("devices/") + cha;
       tree.write(base + "/type", cha == std::string_view("uncore_cha_0") ? "40\n" : "41\n");
@@ -105,6 +108,35 @@ TEST(VendorCatalog, JsonOnlyCoreEventBelongsToTheCorePmu) {
   ASSERT_NE(event->vendor, nullptr);
   EXPECT_EQ(event->vendor->brief_description, "Number of instructions retired.");
   EXPECT_EQ(catalog.find_pmu("uncore_cha_0")->find_event("inst_retired.any"), nullptr);
+}
+
+// On a tree without the PMU the model's event is for, "unknown event" says which model has it
+// and why no PMU here takes it, instead of suggesting a misspelling.
+TEST(VendorCatalog, ModelEventForAPmuTheTreeLacksSaysSo) {
+  Fixture f(/*core=*/false);
+  Catalog catalog = f.open();
+  auto encoded = encode(catalog, "inst_retired.any");
+  ASSERT_FALSE(encoded.has_value());
+  const Diagnostic& error = encoded.error();
+  EXPECT_EQ(error.id, "event-unknown");
+  EXPECT_EQ(error.hint, "");
+  ASSERT_EQ(error.notes.size(), 1u) << render(error);
+  const Diagnostic& note = error.notes.front();
+  EXPECT_EQ(note.id, "event-model-pmu-absent");
+  EXPECT_EQ(note.severity, Severity::note);
+  EXPECT_THAT(note.message, ::testing::HasSubstr("model testlake (CPU identifier "
+                                                 "GenuineIntel-6-8F-8) has 'inst_retired.any' "
+                                                 "for PMU 'cpu'"));
+  EXPECT_THAT(note.message, ::testing::HasSubstr("no core PMU"));
+  EXPECT_THAT(note.range.file, ::testing::EndsWith("pipeline.json"));
+  // An uncore event whose unit is here still encodes; a misspelt name gets no note.
+  EXPECT_TRUE(encode(catalog, "unc_cha_tor_inserts.ia_miss").has_value());
+  auto misspelt = encode(catalog, "inst_retired.anx");
+  ASSERT_FALSE(misspelt.has_value());
+  EXPECT_TRUE(misspelt.error().notes.empty());
+  // With the core PMU the event encodes: the note is only for a PMU the tree lacks.
+  Fixture with_core;
+  EXPECT_TRUE(encode(with_core.open(), "inst_retired.any").has_value());
 }
 
 // A JSON event whose generated term string does not parse: the error points into the term
