@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmucat/expected.h"
 #include "pmucat/perf_version.h"
@@ -72,6 +73,9 @@ class VendorIndexCache {
     // The model's file, opened and checked (what open_vendor_index_model() would map again);
     // nullopt when no model was asked for.
     std::optional<VendorIndexModel> model;
+    // Why an earlier entry or stamp was passed over (notes: damaged, not this user's), when one
+    // was; the entry above is then a fresh compile.
+    std::vector<Diagnostic> notes;
   };
   Expected<Entry> open(const std::filesystem::path& json_root, std::string_view arch,
                        std::string_view directory, PerfVersion rules = kNewestPerfVersion) const;
