@@ -601,9 +601,13 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
     // take its entry, unless it is damaged, which ours replaces.
     if (!open_entry(entry, stamp)) {
       discard(entry);
-      if (::rename(temporary->c_str(), entry.c_str()) != 0 && !open_entry(entry, stamp)) {
-        fs::remove_all(*temporary, error);
-        return unexpected(cache_error(entry, std::strerror(errno)));
+      if (::rename(temporary->c_str(), entry.c_str()) != 0) {
+        // Still there: another user's entry (never removed), or a reader's race lost again.
+        auto existing = open_entry(entry, stamp);
+        if (!existing) {
+          fs::remove_all(*temporary, error);
+          return unexpected(std::move(existing).error());
+        }
       }
     }
     fs::remove_all(*temporary, error);

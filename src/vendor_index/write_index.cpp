@@ -206,7 +206,17 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 }
 
 Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
-                                                  const fs::path& index_root, PerfVersion rules) {
+                                                  const fs::path& given_root, PerfVersion rules) {
+  // `idx/` names the directory `idx`: its temporary sibling must be beside it, not in it.
+  std::string spelled = given_root.string();
+  while (spelled.size() > 1 && spelled.ends_with('/')) spelled.pop_back();
+  const fs::path index_root(spelled);
+  const std::string name = index_root.filename().string();
+  if (name.empty() || name == "." || name == ".." || spelled == "/") {
+    return unexpected(unwritable(given_root,
+                                 "name the index directory itself (its last component is "
+                                 "replaced by a rename), not '.', '..' or '/'"));
+  }
   // lstat: a symlink is refused as itself, never followed to a directory it names.
   struct stat status {};
   const bool exists = ::lstat(index_root.c_str(), &status) == 0;

@@ -216,9 +216,10 @@ char flip(char byte, std::size_t at) {
   return static_cast<char>(byte ^ static_cast<char>(at * 37 % 255 + 1));
 }
 
-// Every byte of the entry's files changed in turn: each change is refused on open (the digest),
-// whatever it does to the structure, and so is never served. (The catalog's property test,
-// vendor_index_catalog_test.cpp, checks what a damaged entry answers end to end.)
+// Every byte of the entry's files changed in turn: each change is refused (the digest), whatever
+// it does to the structure, and so is never served. The bytes are checked in memory, as open()
+// checks the mapped file (the property test in vendor_index_catalog_test.cpp damages the files
+// themselves, end to end).
 TEST(VendorIndexCache, EveryByteOfAnEntryFileChangedIsRefused) {
   CacheFixture f;
   const auto entry = open_expecting(f, true);
@@ -227,30 +228,31 @@ TEST(VendorIndexCache, EveryByteOfAnEntryFileChangedIsRefused) {
   for (const fs::path& file : {files.model, files.tables}) {
     const std::string intact = testing::read_text(file);
     ASSERT_GT(intact.size(), 100U) << file;
+    ASSERT_TRUE(VendorIndexModel::from_bytes(intact, file.string()).has_value());
     for (std::size_t at = 0; at < intact.size(); ++at) {
       std::string damaged = intact;
       damaged[at] = flip(damaged[at], at);
-      testing::write_text(file, damaged);
-      auto opened = VendorIndexModel::open(file, VendorIndexModel::Trust::private_to_user);
+      auto opened = VendorIndexModel::from_bytes(damaged, file.string());
       ASSERT_FALSE(opened.has_value()) << file << " byte " << at;
       EXPECT_EQ(opened.error().id, "vendor-index-corrupt");
       EXPECT_EQ(opened.error().range.file, file.string());
       ++refused;
     }
-    testing::write_text(file, intact);
   }
   EXPECT_GT(refused, 300U);
-  open_expecting(f, false);  // intact again: a hit
+  open_expecting(f, false);
 }
 
-// Every byte of the stamp changed in turn: never a hit on a stamp that is not the one written
-// (its digest line), always an entry that is the JSON's, and a note that says why.
-TEST(VendorIndexCache, EveryByteOfTheStampChangedIsAMissWithANote) {
+// Bytes of the stamp changed (about forty, spread over the whole stamp, the digest line
+// included): never a hit on a stamp that is not the one written, always an entry that is the
+// JSON's, and a note that says why.
+TEST(VendorIndexCache, ChangedStampBytesAreAMissWithANote) {
   CacheFixture f;
   const auto entry = open_expecting(f, true);
   const fs::path stamp = entry_files(f, entry.root).stamp;
   const std::string intact = testing::read_text(stamp);
-  for (std::size_t at = 0; at < intact.size(); ++at) {
+  const std::size_t step = std::max<std::size_t>(1, intact.size() / 40);
+  for (std::size_t at = 0; at < intact.size(); at += step + at % 3) {
     std::string damaged = intact;
     damaged[at] = flip(damaged[at], at);
     testing::write_text(stamp, damaged);
@@ -477,6 +479,26 @@ TEST(CompileVendorIndex, ReplacesAnIndexAndNothingElse) {
   EXPECT_TRUE(fs::is_symlink(f.tree.path("link")));
   EXPECT_TRUE(fs::is_fifo(f.tree.path("fifo")));
   // No temporaries beside the outputs.
+  for (const auto& entry : fs::directory_iterator(f.tree.root())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+  }
+}
+
+// `pmuls --compile-index idx/`: a trailing slash names the directory, as a shell's completion
+// writes it; a name that is no directory's own ('.', '..') is refused with a reason.
+TEST(CompileVendorIndex, ATrailingSlashNamesTheDirectory) {
+  CacheFixture f;
+  const std::string out = f.tree.path("out").string();
+  for (const std::string& spelled : {out + "/", out + "//"}) {
+    auto result = compile_vendor_index(f.json(), spelled);
+    ASSERT_TRUE(result.has_value()) << spelled << ": " << render(result.error());
+    EXPECT_TRUE(is_vendor_index(out));
+  }
+  for (const char* refused : {".", "..", "out/."}) {
+    auto result = compile_vendor_index(f.json(), refused);
+    ASSERT_FALSE(result.has_value()) << refused;
+    EXPECT_NE(result.error().message.find("name the index directory"), std::string::npos);
+  }
   for (const auto& entry : fs::directory_iterator(f.tree.root())) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
   }

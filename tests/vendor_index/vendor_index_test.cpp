@@ -163,7 +163,8 @@ TEST(VendorIndex, TestTreeGivesTheJsonModels) {
     ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
     EXPECT_TRUE(pmucat::is_vendor_index(out.path("index")));
     EXPECT_EQ(read_text(out.path("index/pmucat-index.version")),
-              "pmucat-vendor-index 3 rules " + std::string(pmucat::to_string(rules)) + "\n");
+              "pmucat-vendor-index " + std::to_string(pmucat::kVendorIndexVersion) + " rules " +
+                  std::string(pmucat::to_string(rules)) + "\n");
     std::size_t compared = 0;
     std::size_t compared_metrics = 0;
     expect_index_matches_json(kTestTree, out.path("index"), rules, compared, compared_metrics);
