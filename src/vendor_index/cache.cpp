@@ -376,7 +376,10 @@ Expected<std::vector<VendorIndexModel>> open_entry(const fs::path& root, const S
     }
     auto opened = VendorIndexModel::open(root / file, VendorIndexModel::Trust::private_to_user);
     if (!opened) {
+      // One id for every way the cache is passed over (the catalog's notes); the message keeps
+      // what the reader found.
       Diagnostic why = std::move(opened).error();
+      why.id = std::string(to_string(DiagId::vendor_index_unreadable));
       why.message = "the vendor index cache is not used: " + why.message;
       return unexpected(std::move(why));
     }

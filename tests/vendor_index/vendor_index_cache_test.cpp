@@ -261,6 +261,7 @@ TEST(VendorIndexCache, ChangedStampBytesAreAMissWithANote) {
     ASSERT_TRUE(again->compiled) << "byte " << at;
     ASSERT_FALSE(again->notes.empty()) << "byte " << at;
     EXPECT_EQ(again->notes.front().severity, Severity::note);
+    EXPECT_EQ(again->notes.front().id, "vendor-index-unreadable");
     EXPECT_EQ(again->root, entry.root);
   }
   expect_entry_is_the_json(entry.root, f.json());
