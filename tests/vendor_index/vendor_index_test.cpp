@@ -1,3 +1,4 @@
+// Internal unit test of src/vendor_index (digest.h reseals the files it edits).
 // The compiled vendor event index against the JSON it is built from: the same VendorModel for
 // every model (our test tree, and the kernel's when PMUCAT_PMU_EVENTS_DIR is set), the same
 // answer by name as by listing, and corrupt or truncated files refused with a located error.
