@@ -18,8 +18,9 @@
 // any difference, a missing or unreadable stamp, or an entry that does not open (each file's
 // digest is checked) is a miss, and the entry is compiled again. Only what is the effective
 // user's alone is used: the cache directory, entries, files and stamps must be owned by them
-// and writable by no one else; anything else is never read, replaced or removed. Entries keep the JSON files' paths as the tree's caller gave them,
-// so a run over the cache prints what a run over the JSON prints.
+// and writable by no one else; anything else is never read, replaced or removed. Entries keep the
+// JSON files' paths as the tree's caller gave them, so a run over the cache prints what a run over
+// the JSON prints.
 #pragma once
 
 #include <chrono>
