@@ -2,6 +2,10 @@
 // loader must stay inside the bytes it was given whatever the counts and offsets say, report a
 // vendor-index-corrupt error instead, and what it accepts must round-trip: encoding the decoded
 // model and decoding that gives the same model, and a lookup by name finds only that name.
+// Each input is read twice: as a whole file (its last 8 bytes must be the digest of the rest,
+// which random bytes never are, so this checks the digest refuses them), and as the content of
+// a file sealed here with its right digest and this format's version, so that the checks
+// behind the digest meet every mutation (the seeds, files of older formats included).
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -9,6 +13,7 @@
 #include "fuzz_target.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/vendor_index.h"
+#include "vendor_index/digest.h"
 
 namespace {
 
@@ -24,10 +29,28 @@ void check_lookup(const pmucat::VendorIndexModel& index, std::string_view name, 
   for (const pmucat::VendorEvent& event : *found) PMUCAT_FUZZ_CHECK(event.name == name);
 }
 
+// `content` with this format's version and its digest: a file as the writer would seal it.
+std::string sealed(std::string content) {
+  constexpr std::size_t kVersionAt = 8;
+  if (content.size() >= kVersionAt + 4 && content.starts_with("PMUCATVI")) {
+    std::uint32_t version = pmucat::kVendorIndexVersion;
+    for (std::size_t i = 0; i < 4; ++i, version >>= 8) {
+      content[kVersionAt + i] = static_cast<char>(version & 0xff);
+    }
+  }
+  std::uint64_t digest = pmucat::vendor_index::digest64(content);
+  for (int i = 0; i < 8; ++i, digest >>= 8) content.push_back(static_cast<char>(digest & 0xff));
+  return content;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string bytes(reinterpret_cast<const char*>(data), size);
+  std::string raw(reinterpret_cast<const char*>(data), size);
+  auto whole = pmucat::VendorIndexModel::from_bytes(raw, "<fuzz>");
+  if (!whole) check_error(whole.error(), size);
+  std::string bytes = sealed(std::move(raw));
+  size = bytes.size();
   auto index = pmucat::VendorIndexModel::from_bytes(bytes, "<fuzz>");
   if (!index) {
     check_error(index.error(), size);

@@ -67,12 +67,31 @@ std::string list_rules() {
   return out;
 }
 
-bool read_file(const std::string& path, std::string& text) {
+// The most a baseline file may hold (docs/catalog.md, "Bounds"): one line per finding; a
+// larger one, or a stream that never ends (`--baseline /dev/zero`), is refused at this size.
+constexpr std::size_t kMaxBaselineSize = std::size_t{64} << 20;
+
+// The baseline's bytes, read as they come (a pipe or `<(...)` works), never more than
+// kMaxBaselineSize; else why not.
+bool read_file(const std::string& path, std::string& text, std::string& why) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
+  if (!in) {
+    why = "cannot be opened";
+    return false;
+  }
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got > kMaxBaselineSize - text.size()) {
+      why = fmt::format("larger than the {} MiB a baseline may have", kMaxBaselineSize >> 20);
+      return false;
+    }
+    text.append(buffer, got);
+  }
+  if (in.bad()) {
+    why = "a read failed";
+    return false;
+  }
   return true;
 }
 
@@ -168,10 +187,11 @@ int run(int argc, char** argv) {
   }
   if (!line.baseline.empty()) {
     std::string text;
-    if (!read_file(line.baseline, text)) {
+    std::string why;
+    if (!read_file(line.baseline, text, why)) {
       return fail(pmucat::make_file_diagnostic(pmucat::Severity::error,
                                                pmucat::DiagId::baseline_unreadable, line.baseline,
-                                               "cannot read the baseline file"));
+                                               "cannot read the baseline file: " + why));
     }
     auto baseline = pmucat::check::parse_baseline(text, line.baseline);
     if (!baseline) return fail(baseline.error());

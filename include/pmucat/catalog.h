@@ -218,7 +218,7 @@ struct VendorOptions {
   // (VendorIndexCache, vendor_index_cache.h) where the JSON a catalog reads is compiled once
   // and found again by later catalogs, which then read it as they read a compiled index.
   // Empty: the JSON is parsed by every catalog. A cache that cannot be used (unwritable, a
-  // damaged entry) is passed over for the JSON, silently: same events, same diagnostics.
+  // damaged entry) is passed over for the JSON: same events, and a note (vendor_diagnostics).
   std::filesystem::path index_cache = {};
   // The jevents rules the vendor events are wanted under. A JSON tree is read with them (the
   // tools always set them: the perf they follow, else the newest); unset, with perf 6.1's, what

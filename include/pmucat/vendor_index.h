@@ -21,6 +21,9 @@
 //            order, every VendorMetric field (format version 2); then u32 count + the metric
 //            group descriptions (name, description), u32 count + the counter.json objects (unit,
 //            generic, fixed, location) (format version 3, with the rules byte)
+//   digest   (format version 4) the last 8 bytes: u64 XXH64 (seed 0) of every byte before
+//            them. Checked on every open, so a file changed after it was written (a flipped
+//            byte that still parses) is a vendor-index-corrupt error, never other events.
 // Readers trust no count or offset: each is checked against the bytes present before use, and a
 // bad one is a vendor-index-corrupt error at its byte offset.
 #pragma once
@@ -48,7 +51,10 @@ namespace pmucat {
 
 inline constexpr std::string_view kVendorIndexMarker = "pmucat-index.version";
 // 3: the rules byte, DefaultMetricgroupName, group descriptions and counters (perf 6.12).
-inline constexpr std::uint32_t kVendorIndexVersion = 3;
+// 4: the content digest at the end of every file.
+inline constexpr std::uint32_t kVendorIndexVersion = 4;
+// The largest model file opened (docs/catalog.md): linux 6.12's largest is 1.3 MB.
+inline constexpr std::size_t kMaxVendorIndexFileSize = std::size_t{64} << 20;
 
 // True when `root` holds the index marker (any version: a wrong one is reported on load).
 bool is_vendor_index(const std::filesystem::path& root);
@@ -66,10 +72,18 @@ std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch
 // Copies share the bytes (a read-only mapping of the file, or a string).
 class VendorIndexModel {
  public:
+  // Who may have written a file that is opened. `installed`: a shipped index, trusted as the
+  // tools beside it are, so any owner, but not a world-writable file. `private_to_user`: a cache
+  // entry, which only this user may have written: owned by the effective user, neither group-
+  // nor world-writable, and not a symlink.
+  enum class Trust { installed, private_to_user };
   // Maps `file` read-only. Fails (vendor-index-unreadable, vendor-index-corrupt) when it cannot be
-  // read or its header and sections do not fit the bytes present. The file must not shrink while
-  // mapped (SIGBUS): the generator writes a fresh index, it never rewrites one in place.
-  static Expected<VendorIndexModel> open(const std::filesystem::path& file);
+  // read, is not a regular file (a FIFO or device is refused without blocking), is larger than
+  // kMaxVendorIndexFileSize, fails `trust`'s rule, its digest does not match its bytes, or its
+  // header and sections do not fit the bytes present. The file must not shrink while mapped
+  // (SIGBUS): the generator writes a fresh index, it never rewrites one in place.
+  static Expected<VendorIndexModel> open(const std::filesystem::path& file,
+                                         Trust trust = Trust::installed);
   // The same over bytes in memory (tests, the fuzzer); `path` names them in diagnostics.
   static Expected<VendorIndexModel> from_bytes(std::string bytes, std::string path);
 
@@ -82,8 +96,8 @@ class VendorIndexModel {
   // The model's load diagnostics (files that failed, skipped events, duplicates).
   const std::vector<Diagnostic>& diagnostics() const { return header_.diagnostics; }
   std::size_t size() const { return header_.count; }
-  // The file's length in bytes.
-  std::size_t byte_size() const { return bytes_.size(); }
+  // The file's length in bytes, digest included.
+  std::size_t byte_size() const { return file_size_; }
 
   // The events named `lower_name` (already lower-cased, as VendorEvent::name is), in table order:
   // a binary search over the name section, decoding only the matching records.
@@ -113,7 +127,8 @@ class VendorIndexModel {
   static Expected<VendorIndexModel> parse(std::shared_ptr<const void> owner, std::string_view bytes,
                                           std::string path);
   std::shared_ptr<const void> owner_;  // keeps `bytes_` alive
-  std::string_view bytes_;
+  std::string_view bytes_;             // the file without its digest
+  std::size_t file_size_ = 0;
   std::string path_;
   Header header_;
 };

@@ -7,16 +7,20 @@
 //   <L>.stamp   one per (tree, architecture, model, rules): L is a hash of that identity. Text:
 //               the identity, the entry it vouches for, and the fingerprint of every file and
 //               directory the entry was compiled from (relative path, device, inode, size,
-//               mtime and ctime in ns). Replaced atomically (a temporary file renamed over it).
+//               mtime and ctime in ns), then a digest line of all the lines before it.
+//               Replaced atomically (a temporary file renamed over it).
 //   <K>/        an index root (vendor_index.h) holding the model's file and the system tables of
 //               the architecture and of `test`; K is a hash of the identity and the fingerprint,
 //               so an entry is never rewritten: a changed tree gets a new one. Built in a
 //               temporary sibling and renamed into place; of two racing builders, the second
 //               rename fails and that process uses the first's entry.
 // A lookup reads the stamp and stat()s the files it lists (no directory is listed, no JSON read):
-// any difference, a missing or unreadable stamp, or an entry that does not open is a miss, and
-// the entry is compiled again. Entries keep the JSON files' paths as the tree's caller gave them,
-// so a run over the cache prints what a run over the JSON prints.
+// any difference, a missing or unreadable stamp, or an entry that does not open (each file's
+// digest is checked) is a miss, and the entry is compiled again. Only what is the effective
+// user's alone is used: the cache directory, entries, files and stamps must be owned by them
+// and writable by no one else; anything else is never read, replaced or removed. Entries keep the
+// JSON files' paths as the tree's caller gave them, so a run over the cache prints what a run over
+// the JSON prints.
 #pragma once
 
 #include <chrono>
@@ -24,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pmucat/expected.h"
 #include "pmucat/perf_version.h"
@@ -72,6 +77,9 @@ class VendorIndexCache {
     // The model's file, opened and checked (what open_vendor_index_model() would map again);
     // nullopt when no model was asked for.
     std::optional<VendorIndexModel> model;
+    // Why an earlier entry or stamp was passed over (notes: damaged, not this user's), when one
+    // was; the entry above is then a fresh compile.
+    std::vector<Diagnostic> notes;
   };
   Expected<Entry> open(const std::filesystem::path& json_root, std::string_view arch,
                        std::string_view directory, PerfVersion rules = kNewestPerfVersion) const;

@@ -110,10 +110,18 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
       auto entry =
           VendorIndexCache(options_.index_cache)
               .open(options_.events_dir, arch, choice ? choice->row.directory : "", json_rules());
+      // Why the cache was not used, or an earlier entry not taken, as notes: a tool's output
+      // is the same either way, so none is an error.
       if (entry) {
+        loaded_.diagnostics.insert(loaded_.diagnostics.end(), entry->notes.begin(),
+                                   entry->notes.end());
         loaded_.index_root = entry->root;
         loaded_.cached = true;
         cached_model = std::move(entry->model);
+      } else {
+        Diagnostic note = std::move(entry).error();
+        note.severity = Severity::note;
+        loaded_.diagnostics.push_back(std::move(note));
       }
     }
     if (!choice) return;

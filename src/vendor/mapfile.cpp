@@ -376,10 +376,11 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
   const std::string id = as_c_string(cpuid);
   auto choose_in = [&](const std::string& arch) -> std::optional<VendorModelChoice> {
     const fs::path path = events_root / arch / "mapfile.csv";
-    const std::optional<std::string> text = vendor::read_text_file(path);
+    const auto text = vendor::read_bounded_text_file(path, vendor::kMaxMapfileSize);
     if (!text) {
       notes.push_back(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
-                                           path.string(), "cannot read the mapfile"));
+                                           path.string(),
+                                           "cannot read the mapfile: " + text.error()));
       return std::nullopt;
     }
     // Rows are compiled only when tried, so a bad regular expression is reported when a row

@@ -1,10 +1,13 @@
 // A model directory's JSON files to one table, ordered as perf orders its compiled table.
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
@@ -56,10 +59,11 @@ std::string topic_of(const std::string& file_name) {
 void load_files(const std::vector<fs::path>& files, bool with_topic, const VendorModel& standard,
                 VendorModel& model) {
   for (const fs::path& file : files) {
-    const std::optional<std::string> text = vendor::read_text_file(file);
+    const auto text = vendor::read_bounded_text_file(file, vendor::kMaxJsonFileSize);
     if (!text) {
-      model.diagnostics.push_back(make_file_diagnostic(
-          Severity::error, DiagId::vendor_json_unreadable, file.string(), "cannot read the file"));
+      model.diagnostics.push_back(
+          make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable, file.string(),
+                               "cannot read the file: " + text.error()));
       continue;
     }
     const std::string name = file.filename().string();
@@ -145,12 +149,21 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
 
 namespace {
 
+// A directory's identity, following symlinks (the walk follows them); nullopt when stat fails.
+std::optional<std::pair<dev_t, ino_t>> directory_id(const fs::path& dir) {
+  struct stat status {};
+  if (::stat(dir.c_str(), &status) != 0) return std::nullopt;
+  return std::pair<dev_t, ino_t>(status.st_dev, status.st_ino);
+}
+
 // The `sys` directories under `dir` (relative to `root`), in jevents' walk order: the entries
 // of each directory in name order, depth first; a `sys` directory is a table, not walked into.
+// `ancestors`: the directories walked into on the way here, `dir` last.
 void find_sys_directories(const fs::path& root, const fs::path& dir, std::vector<std::string>& out,
-                          std::vector<Diagnostic>& diagnostics, int depth) {
-  // The kernel's tree is three levels deep (arm64/freescale/imx8mm/sys); a deeper one, or a
-  // symlink loop, is not walked further.
+                          std::vector<Diagnostic>& diagnostics, int depth,
+                          std::vector<std::pair<dev_t, ino_t>>& ancestors) {
+  // The kernel's tree is three levels deep (arm64/freescale/imx8mm/sys); a deeper one is not
+  // walked further.
   constexpr int kMaxDepth = 8;
   if (depth > kMaxDepth) return;
   std::error_code error;
@@ -170,9 +183,20 @@ void find_sys_directories(const fs::path& root, const fs::path& dir, std::vector
   for (const fs::path& subdirectory : subdirectories) {
     if (subdirectory.filename() == "sys") {
       out.push_back(subdirectory.lexically_relative(root).generic_string());
-    } else {
-      find_sys_directories(root, subdirectory, out, diagnostics, depth + 1);
+      continue;
     }
+    // A symlink back to a directory on the way here (`ln -s . loop`) would be walked again at
+    // every level below: each such link multiplies the walk. Refused, and said.
+    const auto id = directory_id(subdirectory);
+    if (id && std::find(ancestors.begin(), ancestors.end(), *id) != ancestors.end()) {
+      diagnostics.push_back(make_file_diagnostic(
+          Severity::error, DiagId::vendor_json_unreadable, subdirectory.string(),
+          "a directory loop (a link to a directory that contains it): not walked"));
+      continue;
+    }
+    if (id) ancestors.push_back(*id);
+    find_sys_directories(root, subdirectory, out, diagnostics, depth + 1, ancestors);
+    if (id) ancestors.pop_back();
   }
 }
 
@@ -186,7 +210,9 @@ VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfVersion rules) 
   std::error_code error;
   if (!fs::is_directory(arch_dir, error)) return tables;
   std::vector<std::string> directories;
-  find_sys_directories(arch_dir, arch_dir, directories, tables.diagnostics, 0);
+  std::vector<std::pair<dev_t, ino_t>> ancestors;
+  if (auto id = directory_id(arch_dir)) ancestors.push_back(*id);
+  find_sys_directories(arch_dir, arch_dir, directories, tables.diagnostics, 0, ancestors);
   for (const std::string& directory : directories) {
     auto table = load_vendor_model(arch_dir, directory, rules);
     if (!table) {

@@ -1,15 +1,31 @@
 // Reading a vendor catalog's small text files (mapfile.csv, JSON files, /proc texts).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 
+#include "pmucat/expected.h"
+
 namespace pmucat::vendor {
 
-// The whole content of the regular file at `path`; nullopt when it cannot be opened or read or
-// is not a regular file (a FIFO is refused without blocking: O_NONBLOCK, then fstat). Plain
-// read() calls: an iostream costs more than parsing a mapfile.
+// The most bytes read of each kind of file (docs/catalog.md, "Bounds"): a file larger is refused
+// whole, so a huge sparse file or one that never ends (/dev/zero, /proc/self/pagemap) costs at
+// most this much, never the memory it claims. Each is far above what the kernel's tree holds
+// (linux 6.12: the largest JSON file 1.2 MB, the largest mapfile 2 KB).
+inline constexpr std::size_t kMaxJsonFileSize = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxMapfileSize = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxSmallTextSize = std::size_t{1} << 20;  // /proc, sysfs texts
+
+// The whole content of the regular file at `path`, at most `cap` bytes; else why not (cannot be
+// opened or read, not a regular file, larger than `cap`). A FIFO or device is refused without
+// blocking (O_NONBLOCK, then fstat); the buffer grows with what is read, never to what a stat
+// claims. Plain read() calls: an iostream costs more than parsing a mapfile.
+Expected<std::string, std::string> read_bounded_text_file(const std::filesystem::path& path,
+                                                          std::size_t cap);
+
+// The same with kMaxSmallTextSize, and no reason.
 std::optional<std::string> read_text_file(const std::filesystem::path& path);
 
 }  // namespace pmucat::vendor

@@ -17,20 +17,88 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index_cache.h"
 #include "pmucat/version.h"
-#include "vendor/text_file.h"
 #include "vendor_index/compile.h"
+#include "vendor_index/digest.h"
 
 namespace pmucat {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kStampHeader = "pmucat-vendor-index-cache 1";
+constexpr std::string_view kStampHeader = "pmucat-vendor-index-cache 2";
 constexpr std::string_view kStampSuffix = ".stamp";
+constexpr std::string_view kStampDigest = "digest ";
+// A stamp lists a few dozen files (Granite Rapids: 62 lines, 5 KB): a larger one is not ours.
+constexpr std::size_t kMaxStampSize = std::size_t{1} << 20;
 
 Diagnostic cache_error(const fs::path& path, std::string_view what) {
   return make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, path.string(),
                               fmt::format("the vendor index cache is not used: {}", what));
+}
+
+// Why a cache directory is not this user's alone (lstat: a symlink is refused as itself), or
+// nullopt when it is: a directory owned by the effective user that no one else may write. What
+// another user could have written is never read, replaced or removed.
+std::optional<std::string> not_private_directory(const fs::path& dir) {
+  struct stat status {};
+  if (::lstat(dir.c_str(), &status) != 0) return std::string(std::strerror(errno));
+  if (!S_ISDIR(status.st_mode)) return std::string("not a directory");
+  if (status.st_uid != ::geteuid()) {
+    return fmt::format("owned by uid {}, not by this user (uid {})", status.st_uid, ::geteuid());
+  }
+  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return std::string("writable by other users (group or world)");
+  }
+  return std::nullopt;
+}
+
+// A stamp: a regular file of this user's that no one else may write, at most kMaxStampSize
+// bytes, read without following a symlink or blocking on a FIFO. `missing`: there is none (the
+// first run), which is no news; anything else unusable is said.
+struct StampRead {
+  std::optional<std::string> text;
+  bool missing = false;
+  std::string refused;
+};
+
+StampRead read_stamp_file(const fs::path& path) {
+  StampRead read;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+  if (fd < 0) {
+    read.missing = errno == ENOENT;
+    read.refused = errno == ELOOP ? "a symlink" : std::strerror(errno);
+    return read;
+  }
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    read.refused = std::strerror(errno);
+  } else if (!S_ISREG(status.st_mode)) {
+    read.refused = "not a regular file";
+  } else if (status.st_uid != ::geteuid()) {
+    read.refused = fmt::format("owned by uid {}, not by this user", status.st_uid);
+  } else if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    read.refused = "writable by other users (group or world)";
+  } else if (static_cast<std::uint64_t>(status.st_size) > kMaxStampSize) {
+    read.refused = fmt::format("{} bytes, more than a stamp's {}", status.st_size, kMaxStampSize);
+  } else {
+    // What fstat says is there, and one byte more to see a file that grew meanwhile.
+    std::string text(static_cast<std::size_t>(status.st_size) + 1, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got == static_cast<std::size_t>(status.st_size)) {
+      text.resize(got);
+      read.text = std::move(text);
+    } else {
+      read.refused = "its size changed while it was read";
+    }
+  }
+  ::close(fd);
+  return read;
 }
 
 // FNV-1a, 64 bits: names, not security. A stamp repeats the identity it was made for, so a
@@ -101,6 +169,7 @@ class Fingerprint {
   void sys_tables(const std::string& arch) {
     add(arch);
     if (items_.back().missing || !items_.back().directory) return;
+    ancestors_.assign(1, {items_.back().device, items_.back().inode});
     json_files(arch);
     walk(arch, 0);
   }
@@ -134,6 +203,8 @@ class Fingerprint {
     for (std::string& file : files) add(std::move(file));
   }
 
+  // As find_sys_directories() walks: a link back to a directory on the way is not walked
+  // (the loader refuses it with a diagnostic, which the entry keeps).
   void walk(const std::string& relative, int depth) {
     constexpr int kMaxDepth = 8;  // find_sys_directories()'s bound
     if (depth > kMaxDepth) return;
@@ -150,16 +221,25 @@ class Fingerprint {
     for (const std::string& subdirectory : subdirectories) {
       if (subdirectory.ends_with("/sys")) {
         json_directory(subdirectory);
-      } else {
-        add(subdirectory);
-        walk(subdirectory, depth + 1);
+        continue;
       }
+      const Stamped item = stat_at(root_fd_, subdirectory);
+      const std::pair<std::uint64_t, std::uint64_t> id{item.device, item.inode};
+      if (!item.missing &&
+          std::find(ancestors_.begin(), ancestors_.end(), id) != ancestors_.end()) {
+        continue;
+      }
+      items_.push_back(item);
+      ancestors_.push_back(id);
+      walk(subdirectory, depth + 1);
+      ancestors_.pop_back();
     }
   }
 
   int root_fd_;
   const fs::path& root_;
   std::vector<Stamped> items_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ancestors_;  // walk(): device, inode
 };
 
 std::string stamp_line(const Stamped& item) {
@@ -209,10 +289,23 @@ std::string format_stamp(const Stamp& stamp) {
       fmt::format("{}\nidentity {}\nentry {}\n", kStampHeader, stamp.identity, stamp.entry);
   for (const auto& [file, size] : stamp.entry_files) text += fmt::format("e {} {}\n", size, file);
   for (const Stamped& item : stamp.inputs) text += stamp_line(item);
+  // Last, the digest of every line before it: a stamp changed after it was written is no stamp.
+  text += fmt::format("{}{:016x}\n", kStampDigest, vendor_index::digest64(text));
   return text;
 }
 
 std::optional<Stamp> parse_stamp(std::string_view text) {
+  // The digest line ends the text and covers everything before it.
+  if (!text.ends_with('\n')) return std::nullopt;
+  const std::size_t last = text.rfind('\n', text.size() - 2);
+  if (last == std::string_view::npos) return std::nullopt;
+  const std::string_view digest_line = text.substr(last + 1, text.size() - last - 2);
+  if (!digest_line.starts_with(kStampDigest) ||
+      digest_line.substr(kStampDigest.size()) !=
+          fmt::format("{:016x}", vendor_index::digest64(text.substr(0, last + 1)))) {
+    return std::nullopt;
+  }
+  text = text.substr(0, last + 1);
   Stamp stamp;
   std::size_t line_number = 0;
   while (!text.empty()) {
@@ -260,19 +353,46 @@ bool fresh(int root_fd, const std::vector<Stamped>& inputs) {
 // file (its header and sections checked against its bytes): a truncated, extended or garbage
 // file is a miss. The marker too: the entry is a whole index root. The files, opened, in the
 // stamp's order.
-std::optional<std::vector<VendorIndexModel>> open_entry(const fs::path& root, const Stamp& stamp) {
-  if (!is_vendor_index(root)) return std::nullopt;
+// Each is opened as this user's private file, its digest checked (VendorIndexModel::open): a
+// file changed in any byte is a miss. The entry directory and the directories within it must be
+// this user's alone too, and the marker a regular file of theirs. Why not, as a diagnostic.
+Expected<std::vector<VendorIndexModel>> open_entry(const fs::path& root, const Stamp& stamp) {
+  auto refuse = [&](const fs::path& path, std::string_view why) {
+    return unexpected(cache_error(path, why));
+  };
+  if (auto why = not_private_directory(root)) return refuse(root, *why);
+  struct stat marker {};
+  const fs::path marker_path = root / kVendorIndexMarker;
+  if (::lstat(marker_path.c_str(), &marker) != 0 || !S_ISREG(marker.st_mode) ||
+      marker.st_uid != ::geteuid()) {
+    return refuse(marker_path, "no marker of this user's");
+  }
+  std::set<std::string> checked;
   std::vector<VendorIndexModel> files;
   for (const auto& [file, size] : stamp.entry_files) {
-    auto opened = VendorIndexModel::open(root / file);
-    if (!opened || opened->byte_size() != static_cast<std::size_t>(size)) return std::nullopt;
+    const fs::path parent = fs::path(file).parent_path();
+    if (!parent.empty() && checked.insert(parent.string()).second) {
+      if (auto why = not_private_directory(root / parent)) return refuse(root / parent, *why);
+    }
+    auto opened = VendorIndexModel::open(root / file, VendorIndexModel::Trust::private_to_user);
+    if (!opened) {
+      // One id for every way the cache is passed over (the catalog's notes); the message keeps
+      // what the reader found.
+      Diagnostic why = std::move(opened).error();
+      why.id = std::string(to_string(DiagId::vendor_index_unreadable));
+      why.message = "the vendor index cache is not used: " + why.message;
+      return unexpected(std::move(why));
+    }
+    if (opened->byte_size() != static_cast<std::size_t>(size)) {
+      return refuse(root / file, "not the size its stamp says");
+    }
     files.push_back(std::move(*opened));
   }
   return files;
 }
 
 // The entry's model file among its files, opened (the first one, when a model was asked for).
-std::optional<VendorIndexModel> model_of(std::optional<std::vector<VendorIndexModel>> files,
+std::optional<VendorIndexModel> model_of(Expected<std::vector<VendorIndexModel>> files,
                                          std::string_view directory) {
   if (!files || files->empty() || directory.empty()) return std::nullopt;
   return std::move(files->front());
@@ -311,10 +431,11 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
     std::string_view directory, PerfVersion rules) {
   std::vector<std::pair<std::string, std::int64_t>> written;
   std::error_code error;
+  // Private whatever the umask: an entry another user could have written is not used.
   auto put = [&](const std::string& relative, const std::string& bytes) {
     const fs::path path = dir / relative;
-    fs::create_directories(path.parent_path(), error);
-    if (error || !vendor_index::write_file(path, bytes)) return false;
+    if (::mkdir(path.parent_path().c_str(), 0700) != 0 && errno != EEXIST) return false;
+    if (!vendor_index::write_file(path, bytes, 0600)) return false;
     written.emplace_back(relative, static_cast<std::int64_t>(bytes.size()));
     return true;
   };
@@ -335,15 +456,17 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
       return std::nullopt;
     }
   }
-  if (!vendor_index::write_file(dir / kVendorIndexMarker, vendor_index::marker_text(rules))) {
+  if (!vendor_index::write_file(dir / kVendorIndexMarker, vendor_index::marker_text(rules), 0600)) {
     return std::nullopt;
   }
   return written;
 }
 
 // Moves an existing entry aside and removes it (best effort: a reader with its files mapped
-// keeps them; one about to open them meets a miss and compiles again).
+// keeps them; one about to open them meets a miss and compiles again). Only an entry that is
+// this user's alone: anything else in the cache directory is left as it is.
 void discard(const fs::path& entry) {
+  if (not_private_directory(entry)) return;
   const auto aside = vendor_index::temporary_sibling(entry.string() + ".old");
   if (!aside) return;
   std::error_code error;
@@ -359,7 +482,7 @@ bool publish_stamp(const fs::path& path, const std::string& text) {
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return false;
   ::close(fd);
-  if (!vendor_index::write_file(name, text) || ::rename(name.c_str(), path.c_str()) != 0) {
+  if (!vendor_index::write_file(name, text, 0600) || ::rename(name.c_str(), path.c_str()) != 0) {
     ::unlink(name.c_str());
     return false;
   }
@@ -397,15 +520,40 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   if (root_fd.get() < 0) return unexpected(cache_error(json_root, std::strerror(errno)));
   const fs::path stamp_path = dir_ / (hash_hex(identity) + std::string(kStampSuffix));
 
+  // The cache directory must be this user's alone: nothing is read or written in another's.
+  // Missing, it is made below (on a miss).
+  std::error_code exists_error;
+  if (fs::exists(fs::symlink_status(dir_, exists_error))) {
+    if (auto why = not_private_directory(dir_)) return unexpected(cache_error(dir_, *why));
+  }
+
+  // Why an earlier entry was not used: notes for the caller (the catalog's vendor diagnostics),
+  // since a miss is otherwise invisible. A missing stamp (the first run) is no news.
+  std::vector<Diagnostic> notes;
+  auto note = [&](Diagnostic diagnostic) {
+    diagnostic.severity = Severity::note;
+    notes.push_back(std::move(diagnostic));
+  };
   // A hit: the stamp is ours, nothing it lists changed, and its entry opens.
   std::optional<Stamp> previous;
-  if (auto text = vendor::read_text_file(stamp_path)) previous = parse_stamp(*text);
+  StampRead stamp_read = read_stamp_file(stamp_path);
+  if (stamp_read.text) {
+    previous = parse_stamp(*stamp_read.text);
+    if (!previous) {
+      note(cache_error(stamp_path,
+                       "a damaged stamp (it does not parse or its digest does not "
+                       "match); compiled again"));
+    }
+  } else if (!stamp_read.missing) {
+    // Not a file of this user's (or unreadable): never replaced, so nothing is cached.
+    return unexpected(cache_error(stamp_path, stamp_read.refused));
+  }
   if (previous && previous->identity != identity) previous.reset();
   if (previous && fresh(root_fd.get(), previous->inputs)) {
     const fs::path root = dir_ / previous->entry;
-    if (auto files = open_entry(root, *previous)) {
-      return Entry{root, false, model_of(std::move(files), directory)};
-    }
+    auto files = open_entry(root, *previous);
+    if (files) return Entry{root, false, model_of(std::move(files), directory), std::move(notes)};
+    note(std::move(files).error());
   }
 
   // A miss. The fingerprint first, the JSON after: a file that changes while it is read has a
@@ -440,6 +588,7 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   if (!make_private_directories(dir_)) {
     return unexpected(cache_error(dir_, std::strerror(errno)));
   }
+  if (auto why = not_private_directory(dir_)) return unexpected(cache_error(dir_, *why));
   const auto temporary = vendor_index::temporary_sibling(entry);
   if (!temporary) return unexpected(cache_error(dir_, std::strerror(errno)));
   auto written = write_entry(*temporary, json_root, arch, directory, rules);
@@ -455,21 +604,25 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
     // take its entry, unless it is damaged, which ours replaces.
     if (!open_entry(entry, stamp)) {
       discard(entry);
-      if (::rename(temporary->c_str(), entry.c_str()) != 0 && !open_entry(entry, stamp)) {
-        fs::remove_all(*temporary, error);
-        return unexpected(cache_error(entry, std::strerror(errno)));
+      if (::rename(temporary->c_str(), entry.c_str()) != 0) {
+        // Still there: another user's entry (never removed), or a reader's race lost again.
+        auto existing = open_entry(entry, stamp);
+        if (!existing) {
+          fs::remove_all(*temporary, error);
+          return unexpected(std::move(existing).error());
+        }
       }
     }
     fs::remove_all(*temporary, error);
   }
   auto files = open_entry(entry, stamp);
-  if (!files) return unexpected(cache_error(entry, "the entry just written does not open"));
+  if (!files) return unexpected(std::move(files).error());
   if (!publish_stamp(stamp_path, format_stamp(stamp))) {
     return unexpected(cache_error(stamp_path, "cannot write the stamp"));
   }
   // The entry the old stamp vouched for serves no one now.
   if (previous && previous->entry != stamp.entry) discard(dir_ / previous->entry);
-  return Entry{entry, true, model_of(std::move(files), directory)};
+  return Entry{entry, true, model_of(std::move(files), directory), std::move(notes)};
 }
 
 }  // namespace pmucat

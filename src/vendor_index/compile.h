@@ -39,7 +39,8 @@ std::string marker_text(PerfVersion rules);
 // it once complete; nullopt (errno set) when it cannot be made.
 std::optional<std::filesystem::path> temporary_sibling(const std::filesystem::path& target);
 
-// Writes `bytes` to a new file `path`; false on any failure.
-bool write_file(const std::filesystem::path& path, std::string_view bytes);
+// Writes `bytes` to a new file `path` created with `mode` (less the umask); false on any
+// failure. The cache passes 0600: its files must be the user's alone whatever the umask.
+bool write_file(const std::filesystem::path& path, std::string_view bytes, unsigned mode = 0666);
 
 }  // namespace pmucat::vendor_index

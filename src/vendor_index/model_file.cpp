@@ -15,6 +15,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index.h"
 #include "vendor_index/codec.h"
+#include "vendor_index/digest.h"
 
 namespace pmucat {
 namespace {
@@ -72,6 +73,14 @@ Diagnostic corrupt(const std::string& path, const Reader& reader) {
 Diagnostic unreadable(const std::string& path, std::string_view what) {
   return make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, path,
                               std::string(what));
+}
+
+// The file's bytes: the content and its digest (vendor_index.h).
+std::string sealed(Writer&& writer) {
+  std::string bytes = std::move(writer).take();
+  std::uint64_t digest = vendor_index::digest64(bytes);
+  for (int i = 0; i < 8; ++i, digest >>= 8) bytes.push_back(static_cast<char>(digest & 0xff));
+  return bytes;
 }
 
 std::string percent_encoded(std::string_view directory) {
@@ -139,7 +148,7 @@ std::string encode_vendor_index_model(const VendorModel& model) {
   }
   writer.u32(static_cast<std::uint32_t>(model.counters.size()));
   for (const VendorCounterInfo& counter : model.counters) writer.counter(counter);
-  return std::move(writer).take();
+  return sealed(std::move(writer));
 }
 
 std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch,
@@ -147,27 +156,46 @@ std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch
   Writer writer;
   write_header(writer, rules, arch, directory, "", true);
   writer.diagnostic(failure);
-  return std::move(writer).take();
+  return sealed(std::move(writer));
 }
 
 Expected<VendorIndexModel> VendorIndexModel::parse(std::shared_ptr<const void> owner,
                                                    std::string_view bytes, std::string path) {
   VendorIndexModel model;
   model.owner_ = std::move(owner);
-  model.bytes_ = bytes;
+  model.file_size_ = bytes.size();
   model.path_ = std::move(path);
   Header& header = model.header_;
   if (bytes.substr(0, vendor_index::kMagic.size()) != vendor_index::kMagic) {
     return unexpected(corrupt(model.path_, 0, "not a pmucat vendor index model file"));
   }
-  Reader reader(bytes, vendor_index::kMagic.size());
-  const std::uint32_t version = reader.u32();
-  if (reader.ok() && version != kVendorIndexVersion) {
-    return unexpected(
-        corrupt(model.path_, vendor_index::kMagic.size(),
-                fmt::format("format version {}, this pmucat reads {} (rebuild the index)", version,
-                            kVendorIndexVersion)));
+  {
+    // The version first: an index of another format says so rather than "damaged".
+    Reader version_reader(bytes, vendor_index::kMagic.size());
+    const std::uint32_t version = version_reader.u32();
+    if (version_reader.ok() && version != kVendorIndexVersion) {
+      return unexpected(
+          corrupt(model.path_, vendor_index::kMagic.size(),
+                  fmt::format("format version {}, this pmucat reads {} (rebuild the index)",
+                              version, kVendorIndexVersion)));
+    }
   }
+  // The digest covers every byte before it: checked before anything else is believed, so the
+  // checks below only meet files this pmucat wrote (or a fuzzer sealed).
+  constexpr std::size_t kDigestSize = 8;
+  if (bytes.size() < vendor_index::kMagic.size() + 4 + kDigestSize) {
+    return unexpected(corrupt(model.path_, bytes.size(), "too short for a header and digest"));
+  }
+  const std::size_t digest_at = bytes.size() - kDigestSize;
+  Reader digest_reader(bytes, digest_at);
+  if (digest_reader.u64() != vendor_index::digest64(bytes.substr(0, digest_at))) {
+    return unexpected(corrupt(model.path_, digest_at,
+                              "the content digest does not match the file's bytes (the file "
+                              "was changed after it was written: rebuild the index)"));
+  }
+  bytes = bytes.substr(0, digest_at);
+  model.bytes_ = bytes;
+  Reader reader(bytes, vendor_index::kMagic.size() + 4);
   const std::size_t status_at = reader.offset();
   const std::uint32_t status = reader.u32();
   if (reader.ok() && status > 1) return unexpected(corrupt(model.path_, status_at, "bad status"));
@@ -219,24 +247,48 @@ Expected<VendorIndexModel> VendorIndexModel::from_bytes(std::string bytes, std::
   return parse(std::move(owner), view, std::move(path));
 }
 
-Expected<VendorIndexModel> VendorIndexModel::open(const fs::path& file) {
+Expected<VendorIndexModel> VendorIndexModel::open(const fs::path& file, Trust trust) {
   const std::string path = file.string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return unexpected(unreadable(path, std::strerror(errno)));
+  // Never blocks (a FIFO), never makes a terminal ours; a cache file is never read through a
+  // symlink.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+                                          (trust == Trust::private_to_user ? O_NOFOLLOW : 0));
+  if (fd < 0) {
+    return unexpected(unreadable(path, errno == ELOOP && trust == Trust::private_to_user
+                                           ? "a symlink (a cache file is never followed)"
+                                           : std::strerror(errno)));
+  }
   struct stat status {};
-  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+  if (::fstat(fd, &status) != 0) {
     const int error = errno;
     ::close(fd);
-    return unexpected(
-        unreadable(path, S_ISREG(status.st_mode) ? std::strerror(error) : "not a regular file"));
+    return unexpected(unreadable(path, std::strerror(error)));
+  }
+  std::string refused;
+  if (!S_ISREG(status.st_mode)) {
+    refused = "not a regular file";
+  } else if (trust == Trust::private_to_user && status.st_uid != ::geteuid()) {
+    refused = fmt::format("owned by uid {}, not by this user (uid {})", status.st_uid, ::geteuid());
+  } else if (trust == Trust::private_to_user && (status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    refused = "writable by other users (group or world)";
+  } else if ((status.st_mode & S_IWOTH) != 0) {
+    refused = "world-writable";
+  } else if (static_cast<std::uint64_t>(status.st_size) > kMaxVendorIndexFileSize) {
+    refused = fmt::format("{} bytes, more than the {} MiB an index file may have", status.st_size,
+                          kMaxVendorIndexFileSize >> 20);
+  }
+  if (!refused.empty()) {
+    ::close(fd);
+    return unexpected(unreadable(path, refused));
   }
   const auto size = static_cast<std::size_t>(status.st_size);
   if (size == 0) {
     ::close(fd);
     return unexpected(corrupt(path, 0, "empty file"));
   }
-  // A read-only mapping: a lookup touches only the pages of the name section it searches and of
-  // the records it decodes.
+  // A read-only mapping: the digest reads every page once (fault-around maps them a few dozen
+  // at a time; MAP_POPULATE measured no faster), then a lookup decodes only the name entries it
+  // searches and the records it finds.
   void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   const int map_error = errno;
   ::close(fd);

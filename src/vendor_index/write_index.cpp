@@ -9,9 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <system_error>
 
 #include "pmucat/diagnostic_ids.h"
@@ -57,11 +55,18 @@ void relativize_vendor_model(VendorModel& model, const fs::path& root) {
 
 namespace vendor_index {
 
-bool write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  return static_cast<bool>(out);
+bool write_file(const fs::path& path, std::string_view bytes, unsigned mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+                        static_cast<mode_t>(mode));
+  if (fd < 0) return false;
+  bool ok = true;
+  while (ok && !bytes.empty()) {
+    const ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    ok = wrote > 0;
+    if (ok) bytes.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  return ::close(fd) == 0 && ok;
 }
 
 CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch,
@@ -138,10 +143,11 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 
   for (const std::string& arch : archs) {
     const fs::path mapfile_path = json_root / arch / "mapfile.csv";
-    const std::optional<std::string> mapfile_text = vendor::read_text_file(mapfile_path);
+    const auto mapfile_text = vendor::read_bounded_text_file(mapfile_path, vendor::kMaxMapfileSize);
     if (!mapfile_text) {
       return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
-                                             mapfile_path.string(), "cannot read the mapfile"));
+                                             mapfile_path.string(),
+                                             "cannot read the mapfile: " + mapfile_text.error()));
     }
     const fs::path arch_out = index_root / arch;
     if (!fs::create_directories(arch_out, error) && error) {
@@ -200,7 +206,17 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 }
 
 Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
-                                                  const fs::path& index_root, PerfVersion rules) {
+                                                  const fs::path& given_root, PerfVersion rules) {
+  // `idx/` names the directory `idx`: its temporary sibling must be beside it, not in it.
+  std::string spelled = given_root.string();
+  while (spelled.size() > 1 && spelled.ends_with('/')) spelled.pop_back();
+  const fs::path index_root(spelled);
+  const std::string name = index_root.filename().string();
+  if (name.empty() || name == "." || name == ".." || spelled == "/") {
+    return unexpected(unwritable(given_root,
+                                 "name the index directory itself (its last component is "
+                                 "replaced by a rename), not '.', '..' or '/'"));
+  }
   // lstat: a symlink is refused as itself, never followed to a directory it names.
   struct stat status {};
   const bool exists = ::lstat(index_root.c_str(), &status) == 0;

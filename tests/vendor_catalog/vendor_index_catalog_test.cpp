@@ -2,8 +2,11 @@
 // lookup by name (one name merged, before any listing) gives what the PMU's listing gives, for
 // every name of the model on every PMU, over both forms of the catalog.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <span>
 
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
@@ -347,6 +350,25 @@ TEST(VendorIndexCatalog, CorruptModelFileIsADiagnosticNotACrash) {
   EXPECT_EQ(diagnostics.back().id, "vendor-index-corrupt");
 }
 
+// The cache's notes (why an entry was not used) are the only diagnostics a cache adds.
+bool is_cache_note(const Diagnostic& diagnostic) {
+  return diagnostic.severity == Severity::note && diagnostic.id == "vendor-index-unreadable";
+}
+
+std::vector<Diagnostic> without_cache_notes(std::span<const Diagnostic> diagnostics) {
+  std::vector<Diagnostic> kept;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (!is_cache_note(diagnostic)) kept.push_back(diagnostic);
+  }
+  return kept;
+}
+
+std::size_t cache_notes(const Catalog& catalog) {
+  const auto diagnostics = catalog.vendor_diagnostics();
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(), is_cache_note));
+}
+
 // The index cache gives the JSON's catalog: every event of every PMU, locations (the JSON files'
 // paths, as given) and diagnostics; a warm cache is used as it is (no entry added), and a damaged
 // entry or an unusable cache directory changes nothing the catalog answers.
@@ -358,8 +380,7 @@ TEST(VendorIndexCatalog, TheIndexCacheGivesTheJsonsCatalog) {
     ASSERT_NE(other.vendor_model(), nullptr);
     EXPECT_EQ(other.vendor_model()->events, json.vendor_model()->events);
     EXPECT_EQ(other.vendor_model()->metrics, json.vendor_model()->metrics);
-    EXPECT_EQ(std::vector<Diagnostic>(other.vendor_diagnostics().begin(),
-                                      other.vendor_diagnostics().end()),
+    EXPECT_EQ(without_cache_notes(other.vendor_diagnostics()),
               std::vector<Diagnostic>(json.vendor_diagnostics().begin(),
                                       json.vendor_diagnostics().end()));
     ASSERT_EQ(other.pmus().size(), json.pmus().size());
@@ -387,11 +408,84 @@ TEST(VendorIndexCatalog, TheIndexCacheGivesTheJsonsCatalog) {
   }
   VendorOptions options{f.tree.path("json"), "GenuineIntel-6-8F-8"};
   options.index_cache = f.tree.path("cache");
-  expect_same_catalog(Catalog::open(f.tree.path("devices"), options).value(), "damaged entry");
+  const Catalog damaged = Catalog::open(f.tree.path("devices"), options).value();
+  expect_same_catalog(damaged, "damaged entry");
+  EXPECT_GE(cache_notes(damaged), 1U);  // said, as a note
 
   f.tree.write("file", "x");
   options.index_cache = f.tree.path("file/cache");
-  expect_same_catalog(Catalog::open(f.tree.path("devices"), options).value(), "unusable cache");
+  const Catalog unusable = Catalog::open(f.tree.path("devices"), options).value();
+  expect_same_catalog(unusable, "unusable cache");
+  EXPECT_EQ(cache_notes(unusable), 1U);
+  EXPECT_EQ(cache_notes(json), 0U);
+}
+
+// Any byte of a cache entry changed (a disk error, an editor, another program): the digest sees
+// it, and the catalog answers as the JSON does. RapidCheck picks the file of the entry (the
+// model's, the system tables', the stamp), the byte and the bits flipped; the lookups the
+// tools make (one event by name, a PMU's listing) and the diagnostics are the JSON's.
+// (vendor_index_cache_test.cpp flips every byte of each file in turn.)
+// One tree, its JSON catalog and a warm cache for every case: each case leaves the cache as it
+// found it (the entry compiled again is the same bytes under the same name).
+struct DamageFixture {
+  DamageFixture() {
+    json_options.rules = PerfVersion::v6_1;
+    EXPECT_TRUE(cache.open(f.tree.path("json"), "x86", "testlake", PerfVersion::v6_1).has_value());
+    for (const auto& entry : fs::recursive_directory_iterator(f.tree.path("cache"))) {
+      const std::string name = entry.path().filename().string();
+      if (name.ends_with(".pmuidx") || name.ends_with(".stamp")) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+  }
+  Fixture f;
+  VendorOptions json_options{f.tree.path("json"), "GenuineIntel-6-8F-8"};
+  Catalog json = Catalog::open(f.tree.path("devices"), json_options).value();
+  VendorIndexCache cache{f.tree.path("cache"), {.settle{}}};
+  std::vector<fs::path> files;
+};
+
+RC_GTEST_PROP(VendorIndexCacheDamage, AnyByteFlippedIsDetectedAndChangesNoAnswer,
+              (std::size_t pick_file, std::size_t pick_byte, std::uint8_t pick_mask)) {
+  static const DamageFixture fixture;
+  const Fixture& f = fixture.f;
+  const VendorOptions& json_options = fixture.json_options;
+  const Catalog& json = fixture.json;
+  const VendorIndexCache& cache = fixture.cache;
+  const std::vector<fs::path>& files = fixture.files;
+  // The model's file, the system tables of x86 and of test, the stamp.
+  RC_ASSERT(files.size() == 4U);
+  const fs::path file = files[pick_file % files.size()];
+  std::string bytes = testing::read_text(file);
+  const std::size_t at = pick_byte % bytes.size();
+  const auto mask = static_cast<char>(pick_mask == 0 ? 1 : pick_mask);
+  bytes[at] = static_cast<char>(bytes[at] ^ mask);
+  testing::write_text(file, bytes);
+
+  // The catalog's own cache meets the damage (then, the JSON just written, reads the JSON).
+  VendorOptions options = json_options;
+  options.index_cache = f.tree.path("cache");
+  const Catalog catalog = Catalog::open(f.tree.path("devices"), options).value();
+  const Event* event = catalog.find_pmu("cpu")->find_event("mem_load_retired.l3_miss");
+  const Event* json_event = json.find_pmu("cpu")->find_event("mem_load_retired.l3_miss");
+  RC_ASSERT(event != nullptr && json_event != nullptr);
+  RC_ASSERT(event->text == json_event->text);
+  RC_ASSERT(catalog.find_pmu("uncore_tsys")->events().size() ==
+            json.find_pmu("uncore_tsys")->events().size());
+  RC_ASSERT(
+      without_cache_notes(catalog.vendor_diagnostics()) ==
+      std::vector<Diagnostic>(json.vendor_diagnostics().begin(), json.vendor_diagnostics().end()));
+  RC_ASSERT(cache_notes(catalog) >= 1U);
+
+  // The cache itself: a changed byte is never a hit; the entry compiled again is the JSON's.
+  testing::write_text(file, bytes);
+  auto entry = cache.open(f.tree.path("json"), "x86", "testlake", PerfVersion::v6_1);
+  RC_ASSERT(entry.has_value());
+  RC_ASSERT(entry->compiled);
+  RC_ASSERT(!entry->notes.empty());
+  auto model = entry->model->model();
+  auto direct = load_vendor_model(f.tree.path("json") / "x86", "testlake", PerfVersion::v6_1);
+  RC_ASSERT(model.has_value() && direct.has_value());
+  RC_ASSERT(model->events == direct->events);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include "pmucat/vendor_index_cache.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -193,6 +195,209 @@ TEST(VendorIndexCache, ADamagedEntryOrStampIsCompiledAgain) {
   EXPECT_EQ(f.cache_entries().size(), 2U);  // no temporaries left
 }
 
+// The entry's files, its stamp: what a damaged byte can be in.
+struct EntryFiles {
+  fs::path model;
+  fs::path tables;
+  fs::path stamp;
+};
+
+EntryFiles entry_files(const CacheFixture& f, const fs::path& root) {
+  EntryFiles files{
+      root / "x86" / vendor_index_file_name("testlake"), root / "test" / kVendorIndexSysFile, {}};
+  for (const std::string& name : f.cache_entries()) {
+    if (name.ends_with(".stamp")) files.stamp = f.tree.path("cache") / name;
+  }
+  return files;
+}
+
+// A nonzero mask for the byte at `at`: every bit flipped somewhere in a file.
+char flip(char byte, std::size_t at) {
+  return static_cast<char>(byte ^ static_cast<char>(at * 37 % 255 + 1));
+}
+
+// Every byte of the entry's files changed in turn: each change is refused (the digest), whatever
+// it does to the structure, and so is never served. The bytes are checked in memory, as open()
+// checks the mapped file (the property test in vendor_index_catalog_test.cpp damages the files
+// themselves, end to end).
+TEST(VendorIndexCache, EveryByteOfAnEntryFileChangedIsRefused) {
+  CacheFixture f;
+  const auto entry = open_expecting(f, true);
+  const EntryFiles files = entry_files(f, entry.root);
+  std::size_t refused = 0;
+  for (const fs::path& file : {files.model, files.tables}) {
+    const std::string intact = testing::read_text(file);
+    ASSERT_GT(intact.size(), 100U) << file;
+    ASSERT_TRUE(VendorIndexModel::from_bytes(intact, file.string()).has_value());
+    for (std::size_t at = 0; at < intact.size(); ++at) {
+      std::string damaged = intact;
+      damaged[at] = flip(damaged[at], at);
+      auto opened = VendorIndexModel::from_bytes(damaged, file.string());
+      ASSERT_FALSE(opened.has_value()) << file << " byte " << at;
+      EXPECT_EQ(opened.error().id, "vendor-index-corrupt");
+      EXPECT_EQ(opened.error().range.file, file.string());
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 300U);
+  open_expecting(f, false);
+}
+
+// Bytes of the stamp changed (about forty, spread over the whole stamp, the digest line
+// included): never a hit on a stamp that is not the one written, always an entry that is the
+// JSON's, and a note that says why.
+TEST(VendorIndexCache, ChangedStampBytesAreAMissWithANote) {
+  CacheFixture f;
+  const auto entry = open_expecting(f, true);
+  const fs::path stamp = entry_files(f, entry.root).stamp;
+  const std::string intact = testing::read_text(stamp);
+  const std::size_t step = std::max<std::size_t>(1, intact.size() / 40);
+  for (std::size_t at = 0; at < intact.size(); at += step + at % 3) {
+    std::string damaged = intact;
+    damaged[at] = flip(damaged[at], at);
+    testing::write_text(stamp, damaged);
+    auto again = f.open();
+    ASSERT_TRUE(again.has_value()) << "byte " << at << ": " << render(again.error());
+    ASSERT_TRUE(again->compiled) << "byte " << at;
+    ASSERT_FALSE(again->notes.empty()) << "byte " << at;
+    EXPECT_EQ(again->notes.front().severity, Severity::note);
+    EXPECT_EQ(again->notes.front().id, "vendor-index-unreadable");
+    EXPECT_EQ(again->root, entry.root);
+  }
+  expect_entry_is_the_json(entry.root, f.json());
+  EXPECT_EQ(f.cache_entries().size(), 2U);
+}
+
+// What another user could have written is never used, replaced or removed: the cache directory,
+// an entry or a stamp not owned by the effective user, or writable by others. Files of this
+// user's that are writable by others are compiled again, privately.
+TEST(VendorIndexCache, GroupOrWorldWritableFilesAreNotUsed) {
+  CacheFixture f;
+  const auto entry = open_expecting(f, true);
+  const EntryFiles files = entry_files(f, entry.root);
+  for (const fs::path& file : {files.model, files.tables}) {
+    for (const fs::perms writable : {fs::perms::group_write, fs::perms::others_write}) {
+      fs::permissions(file, writable, fs::perm_options::add);
+      auto again = f.open();
+      ASSERT_TRUE(again.has_value()) << render(again.error());
+      EXPECT_TRUE(again->compiled);
+      ASSERT_FALSE(again->notes.empty());
+      EXPECT_NE(again->notes.front().message.find("writable by other users"), std::string::npos)
+          << again->notes.front().message;
+      EXPECT_EQ(fs::status(file).permissions() & fs::perms::all, fs::perms(0600));
+    }
+  }
+  // The cache directory itself: not used, nothing written there.
+  fs::permissions(f.tree.path("cache"), fs::perms::group_write, fs::perm_options::add);
+  auto open_cache = f.open();
+  ASSERT_FALSE(open_cache.has_value());
+  EXPECT_NE(open_cache.error().message.find("writable by other users"), std::string::npos);
+  fs::permissions(f.tree.path("cache"), fs::perms::group_write, fs::perm_options::remove);
+  // Entries are written private whatever the umask.
+  const mode_t umask_was = ::umask(0);
+  f.tree.write("json/x86/testlake/more.json", kPipeline);
+  auto under_open_umask = f.open();
+  ::umask(umask_was);
+  ASSERT_TRUE(under_open_umask.has_value()) << render(under_open_umask.error());
+  EXPECT_EQ(fs::status(under_open_umask->root).permissions() & fs::perms::all, fs::perms(0700));
+  open_expecting(f, false);
+}
+
+TEST(VendorIndexCache, EntriesOfAnotherUserAreNeitherUsedNorRemoved) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user";
+  constexpr uid_t kNobody = 65534;
+  CacheFixture f;
+  const auto entry = open_expecting(f, true);
+  const EntryFiles files = entry_files(f, entry.root);
+  // The entry directory: passed over (a note), and left as it is; nothing is cached.
+  ASSERT_EQ(::chown(entry.root.c_str(), kNobody, kNobody), 0);
+  auto foreign_entry = f.open();
+  ASSERT_FALSE(foreign_entry.has_value());
+  EXPECT_NE(foreign_entry.error().message.find("owned by uid 65534"), std::string::npos)
+      << foreign_entry.error().message;
+  EXPECT_TRUE(fs::exists(files.model));
+  ASSERT_EQ(::chown(entry.root.c_str(), 0, 0), 0);
+  open_expecting(f, false);
+  // A model file of another user's inside an entry of ours: compiled again.
+  ASSERT_EQ(::chown(files.model.c_str(), kNobody, kNobody), 0);
+  auto foreign_file = f.open();
+  ASSERT_TRUE(foreign_file.has_value());
+  EXPECT_TRUE(foreign_file->compiled);
+  ASSERT_FALSE(foreign_file->notes.empty());
+  EXPECT_NE(foreign_file->notes.front().message.find("owned by uid 65534"), std::string::npos);
+  // The stamp, and the cache directory: not used, not replaced.
+  ASSERT_EQ(::chown(files.stamp.c_str(), kNobody, kNobody), 0);
+  EXPECT_FALSE(f.open().has_value());
+  EXPECT_EQ(fs::status(files.stamp).type(), fs::file_type::regular);
+  ASSERT_EQ(::chown(files.stamp.c_str(), 0, 0), 0);
+  open_expecting(f, false);
+  ASSERT_EQ(::chown(f.tree.path("cache").c_str(), kNobody, kNobody), 0);
+  auto foreign_cache = f.open();
+  ASSERT_FALSE(foreign_cache.has_value());
+  EXPECT_NE(foreign_cache.error().message.find("owned by uid 65534"), std::string::npos);
+}
+
+// A FIFO, a symlink or a file far larger than an index file where an entry's file or the stamp
+// should be: refused at once (never read, never blocked on), and the entry compiled again, or,
+// for a stamp that cannot be replaced as this user's file, not cached.
+TEST(VendorIndexCache, FifosLinksAndHugeFilesAreRefusedWithoutBlocking) {
+  CacheFixture f;
+  const auto entry = open_expecting(f, true);
+  const EntryFiles files = entry_files(f, entry.root);
+  auto expect_recompiled = [&](const std::string& why) {
+    auto again = f.open();
+    ASSERT_TRUE(again.has_value()) << render(again.error());
+    EXPECT_TRUE(again->compiled);
+    ASSERT_FALSE(again->notes.empty());
+    EXPECT_NE(again->notes.front().message.find(why), std::string::npos)
+        << again->notes.front().message;
+  };
+  fs::remove(files.model);
+  f.tree.fifo(fs::relative(files.model, f.tree.root()).string());
+  expect_recompiled("not a regular file");
+  fs::remove(files.model);
+  f.tree.symlink(files.tables.string(), fs::relative(files.model, f.tree.root()).string());
+  expect_recompiled("symlink");
+  // 3 GB of holes: refused by its size, not read.
+  ASSERT_EQ(::truncate(files.model.c_str(), 3LL << 30), 0);
+  expect_recompiled("more than the 64 MiB");
+
+  const std::string stamp = testing::read_text(files.stamp);
+  fs::remove(files.stamp);
+  f.tree.fifo(fs::relative(files.stamp, f.tree.root()).string());
+  auto fifo_stamp = f.open();
+  ASSERT_FALSE(fifo_stamp.has_value());
+  EXPECT_NE(fifo_stamp.error().message.find("not a regular file"), std::string::npos);
+  EXPECT_TRUE(fs::is_fifo(files.stamp));
+  fs::remove(files.stamp);
+  testing::write_text(files.stamp, stamp);
+  ASSERT_EQ(::truncate(files.stamp.c_str(), 3LL << 30), 0);
+  auto huge_stamp = f.open();
+  ASSERT_FALSE(huge_stamp.has_value());
+  EXPECT_NE(huge_stamp.error().message.find("more than a stamp"), std::string::npos);
+}
+
+// A `sys` walk that meets a link back to a directory on its way is not walked through it: the
+// loader says so by path, and the cache's fingerprint walks the same directories.
+TEST(VendorIndexCache, DirectoryLoopsAreRefusedWithADiagnostic) {
+  CacheFixture f;
+  for (int i = 0; i < 10; ++i) f.tree.symlink(".", "json/x86/loop" + std::to_string(i));
+  f.tree.symlink("..", "json/test/soc/up");
+  VendorModel tables = load_vendor_sys_tables(f.json() / "x86", kNewestPerfVersion);
+  ASSERT_EQ(tables.diagnostics.size(), 10U);
+  EXPECT_EQ(tables.diagnostics.front().range.file, (f.json() / "x86/loop0").string());
+  EXPECT_NE(tables.diagnostics.front().message.find("loop"), std::string::npos);
+  VendorModel test_tables = load_vendor_sys_tables(f.json() / "test", kNewestPerfVersion);
+  ASSERT_EQ(test_tables.diagnostics.size(), 1U);
+  EXPECT_EQ(test_tables.events.size(), 1U);  // soc/sys still read
+  auto first = f.open();
+  ASSERT_TRUE(first.has_value()) << render(first.error());
+  auto sys = open_vendor_index_sys(first->root, "x86");
+  ASSERT_TRUE(sys.has_value() && sys->has_value());
+  EXPECT_EQ((*sys)->diagnostics(), tables.diagnostics);  // kept by the entry
+  open_expecting(f, false);
+}
+
 TEST(VendorIndexCache, RacingBuildersShareOneEntry) {
   CacheFixture f;
   constexpr int kThreads = 6;
@@ -275,6 +480,26 @@ TEST(CompileVendorIndex, ReplacesAnIndexAndNothingElse) {
   EXPECT_TRUE(fs::is_symlink(f.tree.path("link")));
   EXPECT_TRUE(fs::is_fifo(f.tree.path("fifo")));
   // No temporaries beside the outputs.
+  for (const auto& entry : fs::directory_iterator(f.tree.root())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+  }
+}
+
+// `pmuls --compile-index idx/`: a trailing slash names the directory, as a shell's completion
+// writes it; a name that is no directory's own ('.', '..') is refused with a reason.
+TEST(CompileVendorIndex, ATrailingSlashNamesTheDirectory) {
+  CacheFixture f;
+  const std::string out = f.tree.path("out").string();
+  for (const std::string& spelled : {out + "/", out + "//"}) {
+    auto result = compile_vendor_index(f.json(), spelled);
+    ASSERT_TRUE(result.has_value()) << spelled << ": " << render(result.error());
+    EXPECT_TRUE(is_vendor_index(out));
+  }
+  for (const char* refused : {".", "..", "out/."}) {
+    auto result = compile_vendor_index(f.json(), refused);
+    ASSERT_FALSE(result.has_value()) << refused;
+    EXPECT_NE(result.error().message.find("name the index directory"), std::string::npos);
+  }
   for (const auto& entry : fs::directory_iterator(f.tree.root())) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
   }
