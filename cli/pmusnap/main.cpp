@@ -56,7 +56,7 @@ int run(int argc, char** argv) {
   const bool json = common.json;
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(common), stderr), "pmusnap");
   // The source goes through the same opening as every tool: a directory or a capture.
-  auto tree = open_tree(common);
+  auto tree = open_tree(common, printer);
   if (!tree) {
     printer.print(tree.error());
     return to_int(ExitCode::io);
