@@ -79,19 +79,22 @@ std::optional<Diagnostic> check_events_dir(const Named& dir) {
       "pmuls --compile-index wrote), or --no-events-dir for sysfs events only");
 }
 
-// mapfile-no-match, said where the identifier came from, with the rows nearest to it.
-Diagnostic unmatched_cpuid(const Diagnostic& note, const VendorOptions& vendor,
-                           const std::optional<Named>& named) {
+// mapfile-no-match, said where the identifier came from (a capture's: located at the tree), with
+// the rows nearest to it. The tables are named only when the user named them: the installed
+// ones' path says nothing to the user.
+Diagnostic unmatched_cpuid(const VendorOptions& vendor, const std::optional<Named>& named,
+                           bool named_tables, const std::filesystem::path& devices) {
   const std::string& id = vendor.cpuid;
+  const std::string tables = named_tables ? "under " + vendor.events_dir.string()
+                                          : std::string("of the installed vendor tables");
   const std::string message = fmt::format(
-      "no mapfile.csv row under {} matches CPU identifier '{}': no vendor JSON "
-      "events or metrics apply",
-      vendor.events_dir.string(), id);
+      "no mapfile.csv row {} matches CPU identifier '{}': no vendor JSON events or metrics apply",
+      tables, id);
   Diagnostic warning =
       named ? make_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched), named->where,
                               named->value, 0, named->value.size(), message)
             : make_file_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched),
-                                   note.range.file, "the capture's " + message);
+                                   devices.string(), "the capture's identifier: " + message);
   const std::vector<std::string> nearest = nearest_mapfile_rows(vendor.events_dir, id, 3);
   if (!nearest.empty()) {
     warning.hint = "nearest rows (perf matches them as case-sensitive regular expressions): ";
@@ -107,7 +110,9 @@ Diagnostic unmatched_cpuid(const Diagnostic& note, const VendorOptions& vendor,
 
 DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, const Catalog& catalog,
                                                 const CommonOptions& options) {
-  return printer.watch([&catalog, named = named_cpuid(options), devices = catalog.devices_dir()] {
+  return printer.watch([&catalog, named = named_cpuid(options),
+                        named_tables = named_events_dir(options).has_value(),
+                        devices = catalog.devices_dir()] {
     std::vector<Diagnostic> problems;
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
       if (diagnostic.id == to_string(DiagId::mapfile_no_match)) {
@@ -115,7 +120,7 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
         // made: a machine perf has no tables for is not an error of the command line.
         const VendorOptions& vendor = catalog.vendor_options();
         if (named || capture_cpuid(devices) == vendor.cpuid) {
-          problems.push_back(unmatched_cpuid(diagnostic, vendor, named));
+          problems.push_back(unmatched_cpuid(vendor, named, named_tables, devices));
         }
       } else if (diagnostic.severity == Severity::error) {
         Diagnostic warning = diagnostic;

@@ -166,7 +166,9 @@ Expected<HostFacts> host_facts_of(const std::string& root, DiagnosticPrinter& pr
         "(.tar.gz) or its unpacked directory"));
   };
   struct stat status {};
-  if (::stat(root.c_str(), &status) != 0) return unusable(std::strerror(errno));
+  if (::stat(root.c_str(), &status) != 0) {
+    return unusable(fmt::format("cannot be read: {}", std::strerror(errno)));
+  }
   HostFacts facts;
   if (S_ISREG(status.st_mode) && snap::is_tarball(root)) {
     auto unpacked = snap::Unpacked::open(root);
