@@ -30,6 +30,11 @@ class HelpFormatter : public CLI::Formatter {
     }
     return name;
   }
+  // The type name is in the name already (above); CLI11 would repeat it after it.
+  std::string make_option_opts(const CLI::Option* option) const override {
+    if (option->get_name(false, true).find('{') != std::string::npos) return {};
+    return CLI::Formatter::make_option_opts(option);
+  }
 };
 
 }  // namespace
