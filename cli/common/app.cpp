@@ -12,6 +12,32 @@
 #include "pmucat/version.h"
 
 namespace pmucat::cli {
+namespace {
+
+// CLI11 names a flag with a default value `--name{value}` in --help, which reads like neither
+// how the flag is given nor like the other options. Such a flag (--perf-semantics) shows as
+// `--name[=TYPE]` instead, TYPE being the flag's type name.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool is_positional) const override {
+    std::string name = CLI::Formatter::make_option_name(option, is_positional);
+    if (is_positional) return name;
+    for (std::size_t open = name.find('{'); open != std::string::npos; open = name.find('{')) {
+      const std::size_t close = name.find('}', open);
+      if (close == std::string::npos) break;
+      const std::string type = option->get_type_name();
+      name.replace(open, close + 1 - open, type.empty() ? "[=VALUE]" : "[=" + type + "]");
+    }
+    return name;
+  }
+  // The type name is in the name already (above); CLI11 would repeat it after it.
+  std::string make_option_opts(const CLI::Option* option) const override {
+    if (option->get_name(false, true).find('{') != std::string::npos) return {};
+    return CLI::Formatter::make_option_opts(option);
+  }
+};
+
+}  // namespace
 
 // Here rather than in semantics.cpp, which then needs no CLI11 header: each file that includes
 // one constructs CLI11's static validators when the tool starts.
@@ -29,7 +55,9 @@ void PerfSemanticsFlag::add_to(CLI::App& app) {
                            "{})",
                            known_perf_versions_text(), to_string(kBarePerfSemantics),
                            to_string(kNewestPerfVersion)))
-      ->each([this](const std::string&) { given_ = true; });
+      ->each([this](const std::string&) { given_ = true; })
+      ->type_name("VERSION");
+  app.formatter(std::make_shared<HelpFormatter>());
 }
 
 void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet set) {

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace pmucat::cli {
@@ -10,6 +11,7 @@ DiagnosticPrinter::DiagnosticPrinter(std::FILE* stream, bool color, std::string 
     : stream_(stream), color_(color), tool_(std::move(tool)) {}
 
 void DiagnosticPrinter::print(const Diagnostic& diagnostic) {
+  flush_watched();
   if (diagnostic.severity == Severity::error) had_error_ = true;
   RenderOptions options;
   options.color = color_;
@@ -28,7 +30,31 @@ void DiagnosticPrinter::print_errors_as_warnings(std::span<const Diagnostic> dia
   }
 }
 
+DiagnosticPrinter::Watch DiagnosticPrinter::watch(std::function<std::vector<Diagnostic>()> source) {
+  watched_ = std::move(source);
+  return Watch(this);
+}
+
+DiagnosticPrinter::Watch::~Watch() {
+  if (printer_ == nullptr) return;
+  printer_->flush_watched();
+  printer_->watched_ = nullptr;
+}
+
+void DiagnosticPrinter::flush_watched() {
+  if (!watched_ || flushing_) return;
+  flushing_ = true;
+  for (const Diagnostic& diagnostic : watched_()) {
+    std::string key = render(diagnostic);
+    if (std::find(printed_.begin(), printed_.end(), key) != printed_.end()) continue;
+    printed_.push_back(std::move(key));
+    print(diagnostic);
+  }
+  flushing_ = false;
+}
+
 void DiagnosticPrinter::error(std::string_view message) {
+  flush_watched();
   had_error_ = true;
   if (color_) {
     fmt::print(stream_, "\x1b[1m{}: \x1b[1;31merror: \x1b[0m\x1b[1m{}\x1b[0m\n", tool_, message);

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
@@ -26,6 +29,23 @@ class DiagnosticPrinter {
   // `tool: error: message` for problems without a location (usage, I/O).
   void error(std::string_view message);
 
+  // Diagnostics that lazy work turns up while a tool runs (the vendor catalog, read on first
+  // need): while the Watch lives, `source` is asked before every diagnostic printed and once
+  // more when the Watch ends, and whatever it returns that was not printed yet is printed first,
+  // so each problem shows once, before any error it explains. End the Watch before whatever
+  // `source` reads from.
+  class Watch {
+   public:
+    explicit Watch(DiagnosticPrinter* printer) : printer_(printer) {}
+    Watch(Watch&& other) noexcept : printer_(std::exchange(other.printer_, nullptr)) {}
+    Watch& operator=(Watch&&) = delete;
+    ~Watch();
+
+   private:
+    DiagnosticPrinter* printer_;
+  };
+  [[nodiscard]] Watch watch(std::function<std::vector<Diagnostic>()> source);
+
   bool color() const { return color_; }
   // True once anything was printed with error severity.
   bool had_error() const { return had_error_; }
@@ -35,6 +55,10 @@ class DiagnosticPrinter {
   bool color_;
   std::string tool_;
   bool had_error_ = false;
+  std::function<std::vector<Diagnostic>()> watched_;
+  std::vector<std::string> printed_;  // the watched diagnostics printed, rendered
+  bool flushing_ = false;
+  void flush_watched();
 };
 
 // A located error about a command-line argument (`<--pmu>`, `<decode>`, ...): the caret points

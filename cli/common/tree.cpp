@@ -1,6 +1,15 @@
 #include "common/tree.h"
 
+#include <fmt/core.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
 #include "common/vendor.h"
+#include "pmucat/cpuid_form.h"
+#include "pmucat/diagnostic_ids.h"
 
 namespace pmucat::cli {
 
@@ -21,7 +30,115 @@ std::string tracefs_root(const CommonOptions& options, const std::filesystem::pa
   return (devices_dir / ".." / ".." / ".." / "kernel" / "tracing").lexically_normal().string();
 }
 
-Expected<snap::OpenedTree> open_tree(const CommonOptions& options) {
+namespace {
+
+// Where the events directory or CPU identifier in use came from, as a diagnostic names it.
+struct Named {
+  std::string where;  // "<--cpuid>", "$PMUCAT_CPUID", ...
+  std::string value;
+};
+
+std::optional<Named> named_events_dir(const CommonOptions& options) {
+  if (options.no_events_dir) return std::nullopt;
+  if (options.events_dir) {
+    if (options.events_dir->empty()) return std::nullopt;
+    return Named{"<--events-dir>", *options.events_dir};
+  }
+  const char* value = std::getenv("PMUCAT_EVENTS_DIR");
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return Named{"$PMUCAT_EVENTS_DIR", value};
+}
+
+std::optional<Named> named_cpuid(const CommonOptions& options) {
+  if (options.cpuid) {
+    if (options.cpuid->empty()) return std::nullopt;
+    return Named{"<--cpuid>", *options.cpuid};
+  }
+  const char* value = std::getenv("PMUCAT_CPUID");
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return Named{"$PMUCAT_CPUID", value};
+}
+
+// An events directory that is not one would silently mean "sysfs events only".
+std::optional<Diagnostic> check_events_dir(const Named& dir) {
+  struct stat status {};
+  std::string problem;
+  if (::stat(dir.value.c_str(), &status) != 0) {
+    problem = std::strerror(errno);
+  } else if (!S_ISDIR(status.st_mode)) {
+    problem = "not a directory";
+  } else {
+    return std::nullopt;
+  }
+  const std::string option =
+      dir.where.front() == '<' ? dir.where.substr(1, dir.where.size() - 2) : dir.where;
+  return argument_error(
+      DiagId::option_events_dir_missing, dir.where, dir.value, 0, dir.value.size(),
+      fmt::format("{} '{}' is no events directory: {}", option, dir.value, problem),
+      "give a directory laid out like the kernel's tools/perf/pmu-events/arch (or an index "
+      "pmuls --compile-index wrote), or --no-events-dir for sysfs events only");
+}
+
+// mapfile-no-match, said where the identifier came from (a capture's: located at the tree), with
+// the rows nearest to it. The tables are named only when the user named them: the installed
+// ones' path says nothing to the user.
+Diagnostic unmatched_cpuid(const VendorOptions& vendor, const std::optional<Named>& named,
+                           bool named_tables, const std::filesystem::path& devices) {
+  const std::string& id = vendor.cpuid;
+  const std::string tables = named_tables ? "under " + vendor.events_dir.string()
+                                          : std::string("of the installed vendor tables");
+  const std::string message = fmt::format(
+      "no mapfile.csv row {} matches CPU identifier '{}': no vendor JSON events or metrics apply",
+      tables, id);
+  Diagnostic warning =
+      named ? make_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched), named->where,
+                              named->value, 0, named->value.size(), message)
+            : make_file_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched),
+                                   devices.string(), "the capture's identifier: " + message);
+  const std::vector<std::string> nearest = nearest_mapfile_rows(vendor.events_dir, id, 3);
+  if (!nearest.empty()) {
+    warning.hint = "nearest rows (perf matches them as case-sensitive regular expressions): ";
+    for (std::size_t i = 0; i < nearest.size(); ++i) {
+      if (i != 0) warning.hint += ", ";
+      warning.hint += nearest[i];
+    }
+  }
+  return warning;
+}
+
+}  // namespace
+
+DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, const Catalog& catalog,
+                                                const CommonOptions& options) {
+  return printer.watch([&catalog, named = named_cpuid(options),
+                        named_tables = named_events_dir(options).has_value(),
+                        devices = catalog.devices_dir()] {
+    std::vector<Diagnostic> problems;
+    for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
+      if (diagnostic.id == to_string(DiagId::mapfile_no_match)) {
+        // The host's own identifier (the live tree, an arm64 tree's MIDR) is no choice the user
+        // made: a machine perf has no tables for is not an error of the command line.
+        const VendorOptions& vendor = catalog.vendor_options();
+        if (named || capture_cpuid(devices) == vendor.cpuid) {
+          problems.push_back(unmatched_cpuid(vendor, named, named_tables, devices));
+        }
+      } else if (diagnostic.severity == Severity::error) {
+        Diagnostic warning = diagnostic;
+        warning.severity = Severity::warning;
+        problems.push_back(std::move(warning));
+      }
+    }
+    return problems;
+  });
+}
+
+Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPrinter& printer) {
+  if (const auto dir = named_events_dir(options)) {
+    if (auto problem = check_events_dir(*dir)) return unexpected(std::move(*problem));
+  }
+  if (const auto cpuid = named_cpuid(options)) {
+    if (auto problem = check_cpuid_form(cpuid->value, cpuid->where)) printer.print(*problem);
+  }
   auto tree = open_tree(std::filesystem::path(options.sysfs));
   if (!tree) return tree;
   // Worked out when first needed: finding the installed catalog and telling the live tree costs

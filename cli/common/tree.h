@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/diagnostics.h"
 #include "common/options.h"
 #include "pmucat/snapshot.h"
 
@@ -34,6 +35,18 @@ std::string tracefs_root(const CommonOptions& options, const std::filesystem::pa
 // counts when neither --cpuid nor $PMUCAT_CPUID is given). Reads nothing about any PMU (the
 // devices folder is listed when first needed; see Catalog::open), and chooses the vendor model
 // when first needed too (Catalog::with_vendor's deferred form).
-Expected<snap::OpenedTree> open_tree(const CommonOptions& options);
+// First checks what the options name: --events-dir (else a non-empty $PMUCAT_EVENTS_DIR) must
+// be a directory (an option-events-dir-missing error, which the tools exit 2 on); --cpuid (else
+// $PMUCAT_CPUID) not in a form perf writes gets a warning on `printer` (cpuid_form.h).
+Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPrinter& printer);
+
+// Has `printer` report, as warnings, the problems the vendor catalog of `catalog` meets while the
+// tool runs, each once, before any later diagnostic: files that do not parse, skipped events, and
+// an identifier from --cpuid, $PMUCAT_CPUID or a capture that no mapfile row matches
+// (cpuid-unmatched, with the nearest rows). Only what the tool's own lookups read is reported;
+// nothing more is read for it. The Watch must end before `catalog` does.
+[[nodiscard]] DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer,
+                                                              const Catalog& catalog,
+                                                              const CommonOptions& options);
 
 }  // namespace pmucat::cli

@@ -198,7 +198,7 @@ int run(int argc, char** argv) {
     options.baseline = std::move(*baseline);
   }
 
-  auto tree = open_tree(line.common);
+  auto tree = open_tree(line.common, printer);
   if (!tree) return fail(tree.error());
   for (const std::string& pattern : line.pmus) {
     if (tree->catalog.match_pmus(pattern).empty()) {

@@ -49,7 +49,7 @@ int run_info(const std::string& file, const InputLimits& limits, const CommonOpt
   }
   std::optional<snap::OpenedTree> tree;
   if (!common.sysfs.empty()) {
-    auto opened = open_tree(common);
+    auto opened = open_tree(common, printer);
     if (!opened) {
       printer.print(opened.error());
       return to_int(ExitCode::usage);

@@ -1,9 +1,12 @@
 // pmuencode: perf event specs -> struct perf_event_attr, exactly as perf encodes them; and with
 // --decode, config words -> the terms and catalog events that produce them.
 #include <fmt/core.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -110,7 +113,8 @@ Expected<ExplainRequest> explain_request(const Options& options) {
 Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
                                                        std::span<const EncodedEvent> events,
                                                        const Options& options,
-                                                       const HostFacts& facts) {
+                                                       const HostFacts& facts,
+                                                       DiagnosticPrinter& printer) {
   // Stand-ins for events on an absent PMU take no counter: plan the others, index as given.
   std::vector<EncodedEvent> planned;
   std::vector<std::size_t> index_of;  // planned[k] is events[index_of[k]]
@@ -127,11 +131,9 @@ Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
   events = planned;
   PlanBuildOptions build;
   build.nmi_watchdog = facts.nmi_watchdog.value_or(false);
-  for (const std::string& text : options.counters) {
-    auto parsed = parse_counter_override(text);
-    if (!parsed) return unexpected(std::move(parsed).error());
-    build.counters.push_back(std::move(*parsed));
-  }
+  auto overrides = counter_overrides(catalog, options.counters, printer);
+  if (!overrides) return unexpected(std::move(overrides).error());
+  build.counters = std::move(*overrides);
   const PlanInput input = build_plan_input(catalog, events, build);
   const Plan plan = plan_counters(input);
   std::vector<CounterVerdict> verdicts;
@@ -165,6 +167,49 @@ Expected<std::vector<CounterVerdict>> counter_verdicts(const Catalog& catalog,
   return verdicts;
 }
 
+// The host facts under --host-root: a directory laid out like /, or a pmusnap capture (which
+// holds proc/sys/kernel), unpacked while it is read. Anything else is a usage error, since every
+// fact would silently be unknown; a directory holding none of the facts gets a warning.
+Expected<HostFacts> host_facts_of(const std::string& root, DiagnosticPrinter& printer) {
+  const std::string_view what = "<--host-root>";
+  const auto unusable = [&](std::string problem) {
+    return unexpected(argument_error(
+        DiagId::host_root_unusable, what, root, 0, root.size(),
+        fmt::format("--host-root '{}' {}", root, problem),
+        "give a directory laid out like / (holding proc/sys/kernel), or a pmusnap capture "
+        "(.tar.gz) or its unpacked directory"));
+  };
+  struct stat status {};
+  if (::stat(root.c_str(), &status) != 0) {
+    return unusable(fmt::format("cannot be read: {}", std::strerror(errno)));
+  }
+  HostFacts facts;
+  if (S_ISREG(status.st_mode) && snap::is_tarball(root)) {
+    auto unpacked = snap::Unpacked::open(root);
+    if (!unpacked) return unexpected(std::move(unpacked).error());
+    facts = read_host_facts(unpacked->root());
+  } else if (S_ISDIR(status.st_mode)) {
+    facts = read_host_facts(root);
+  } else {
+    return unusable(S_ISREG(status.st_mode)
+                        ? "is a file, neither a directory nor a pmusnap capture (.tar.gz)"
+                        : "is neither a directory nor a pmusnap capture (.tar.gz)");
+  }
+  if (facts == HostFacts{}) {
+    Diagnostic warning = make_diagnostic(
+        Severity::warning, to_string(DiagId::host_root_no_facts), what, root, 0, root.size(),
+        fmt::format("none of the host facts is readable under --host-root '{}': "
+                    "every one is unknown",
+                    root));
+    warning.hint =
+        "the facts are proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,"
+        "perf_event_max_sample_rate,osrelease}, proc/self/status and sys/kernel/tracing under "
+        "the root";
+    printer.print(warning);
+  }
+  return facts;
+}
+
 // --explain: why each event would not open or count, from the facts of --host-root.
 int run_explain(const Catalog& catalog, const Options& options, std::vector<EncodedEvent> events,
                 DiagnosticPrinter& printer) {
@@ -173,12 +218,17 @@ int run_explain(const Catalog& catalog, const Options& options, std::vector<Enco
     printer.print(request.error());
     return to_int(ExitCode::usage);
   }
-  HostFacts facts = read_host_facts(request->host_root);
+  auto read = host_facts_of(request->host_root, printer);
+  if (!read) {
+    printer.print(read.error());
+    return to_int(ExitCode::usage);
+  }
+  HostFacts facts = std::move(*read);
   // --nmi-watchdog says what the host root would (a capture taken with the watchdog on, say).
   if (!options.metrics.nmi_watchdog.empty()) {
     facts.nmi_watchdog = options.metrics.nmi_watchdog == "on";
   }
-  auto verdicts = counter_verdicts(catalog, events, options, facts);
+  auto verdicts = counter_verdicts(catalog, events, options, facts, printer);
   if (!verdicts) {
     printer.print(verdicts.error());
     return to_int(ExitCode::usage);
@@ -321,12 +371,13 @@ int run(const Options& options) {
     printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
     return to_int(ExitCode::usage);
   }
-  auto tree = open_tree(options.common);
+  auto tree = open_tree(options.common, printer);
   if (!tree) {
     printer.print(tree.error());
     return to_int(ExitCode::usage);
   }
   const Catalog* catalog = &tree->catalog;
+  const auto vendor_problems = report_vendor_problems(printer, *catalog, options.common);
   if (options.decode) return run_decode(*catalog, options, printer);
 
   EncodeOptions encode_options;

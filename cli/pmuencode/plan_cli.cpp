@@ -7,7 +7,9 @@
 
 #include "common/exit_codes.h"
 #include "common/output_buffer.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/metrics.h"
+#include "pmucat/suggest.h"
 
 namespace pmucat::cli {
 namespace {
@@ -253,19 +255,70 @@ Json plan_to_json(const PlanInput& input, const Plan& plan) {
                                   {"perf_events", r.perf_events}}}};
 }
 
+namespace {
+
+// A PMU's name without its instance number (uncore_cha_0 -> uncore_cha), the name --counters
+// also takes for all of them; the name itself when it has none.
+std::string_view without_instance(std::string_view pmu) {
+  const std::size_t underscore = pmu.rfind('_');
+  if (underscore == std::string_view::npos || underscore + 1 == pmu.size()) return pmu;
+  const std::string_view digits = pmu.substr(underscore + 1);
+  const bool numbered =
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return numbered ? pmu.substr(0, underscore) : pmu;
+}
+
+}  // namespace
+
+Expected<std::vector<CounterOverride>> counter_overrides(const Catalog& catalog,
+                                                         std::span<const std::string> texts,
+                                                         DiagnosticPrinter& printer) {
+  std::vector<CounterOverride> overrides;
+  std::vector<std::string> names;  // what --counters can name here, for the suggestion
+  for (const std::string& text : texts) {
+    auto given = parse_counter_override(text);
+    if (!given) return unexpected(std::move(given).error());
+    if (catalog.find_pmu(given->pmu) == nullptr) {
+      if (names.empty()) {
+        for (const Pmu& pmu : catalog.pmus()) {
+          for (std::string_view name :
+               {std::string_view(pmu.name()), without_instance(pmu.name())}) {
+            if (std::find(names.begin(), names.end(), name) == names.end())
+              names.emplace_back(name);
+          }
+        }
+      }
+      if (std::find(names.begin(), names.end(), given->pmu) == names.end()) {
+        Diagnostic warning =
+            make_diagnostic(Severity::warning, to_string(DiagId::plan_counters_unknown_pmu),
+                            "<--counters>", text, 0, given->pmu.size(),
+                            fmt::format("no PMU '{}' in this tree: --counters {} changes nothing",
+                                        given->pmu, text));
+        if (const auto nearest = nearest_name(given->pmu, names)) {
+          warning.hint = fmt::format("did you mean '{}'?", *nearest);
+          warning.fixit = FixIt{warning.range, *nearest};
+        } else {
+          warning.hint = "see pmuls for the PMUs of the tree";
+        }
+        printer.print(warning);
+      }
+    }
+    overrides.push_back(std::move(*given));
+  }
+  return overrides;
+}
+
 int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
              const PlanCliOptions& options, DiagnosticPrinter& printer) {
   PlanBuildOptions build;
   build.nmi_watchdog =
       options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
-  for (const std::string& text : options.counters) {
-    auto given = parse_counter_override(text);
-    if (!given) {
-      printer.print(given.error());
-      return to_int(ExitCode::usage);
-    }
-    build.counters.push_back(std::move(*given));
+  auto overrides = counter_overrides(catalog, options.counters, printer);
+  if (!overrides) {
+    printer.print(overrides.error());
+    return to_int(ExitCode::usage);
   }
+  build.counters = std::move(*overrides);
   const PlanInput input = build_plan_input(catalog, events, build);
   const Plan plan = plan_counters(input);
   write_stdout(options.json ? dump_json(plan_to_json(input, plan)) : render_plan(input, plan));

@@ -30,6 +30,14 @@ struct PlanCliOptions {
 int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
              const PlanCliOptions& options, DiagnosticPrinter& printer);
 
+// The --counters values parsed (a plan-counters-syntax error for the first malformed one); each
+// whose PMU is neither a PMU of `catalog` nor the common name of numbered instances of one
+// (uncore_cha for uncore_cha_0...) would change nothing, and gets a plan-counters-unknown-pmu
+// warning on `printer` with the nearest name.
+Expected<std::vector<CounterOverride>> counter_overrides(const Catalog& catalog,
+                                                         std::span<const std::string> texts,
+                                                         DiagnosticPrinter& printer);
+
 // Whether some group can never be on (the plan's exit status is then 1).
 bool plan_has_unschedulable_group(const Plan& plan);
 

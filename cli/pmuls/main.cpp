@@ -210,12 +210,13 @@ int run(const Options& options) {
   const Palette stdout_palette{stream_wants_color(mode, stdout)};
   if (options.compile_index) return compile_index(options, printer);
 
-  auto tree = open_tree(options.common);
+  auto tree = open_tree(options.common, printer);
   if (!tree) {
     printer.print(tree.error());
     return to_int(ExitCode::usage);
   }
   const Catalog* catalog = &tree->catalog;
+  const auto vendor_problems = report_vendor_problems(printer, *catalog, options.common);
   MetricListing metric_listing;
   metric_listing.metrics = options.metrics;
   metric_listing.metric_groups = options.metric_groups;
@@ -231,7 +232,6 @@ int run(const Options& options) {
       printer.print(text.error());
       return to_int(ExitCode::rejected);
     }
-    printer.print_errors_as_warnings(catalog->vendor_diagnostics());
     write_stdout(*text);
     return to_int(ExitCode::success);
   }

@@ -323,11 +323,12 @@ int run(int argc, char** argv) {
     }
   }
 
-  auto tree = open_tree(common);
+  auto tree = open_tree(common, printer);
   if (!tree) {
     printer.print(tree.error());
     return to_int(ExitCode::io);
   }
+  const auto vendor_problems = report_vendor_problems(printer, tree->catalog, common);
   const std::span<const VendorMetric> metrics = tree->catalog.vendor_metrics();
   if (metrics.empty()) {
     printer.error(

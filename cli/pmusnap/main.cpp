@@ -72,7 +72,7 @@ int run(int argc, char** argv) {
     return to_int(ExitCode::usage);
   }
   // The source goes through the same opening as every tool: a directory or a capture.
-  auto tree = open_tree(common);
+  auto tree = open_tree(common, printer);
   if (!tree) {
     printer.print(tree.error());
     return to_int(ExitCode::io);

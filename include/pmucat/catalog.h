@@ -295,6 +295,11 @@ class Catalog {
   // Problems reading the vendor catalog (reads it now if it was not yet): mapfile-no-match,
   // JSON syntax errors, skipped events.
   std::span<const Diagnostic> vendor_diagnostics() const;
+  // The same, as far as the vendor catalog was read by the calls made so far, reading nothing
+  // more (empty when nothing was read): for a tool that reports the problems its own lookups
+  // met (a JSON file that does not parse, an identifier no mapfile row matches) without paying
+  // for a listing it never needed.
+  std::span<const Diagnostic> vendor_diagnostics_so_far() const;
 
  private:
   static void attach(Pmu& pmu, std::shared_ptr<const detail::VendorCatalogs> vendor);

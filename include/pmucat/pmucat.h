@@ -9,6 +9,7 @@
 #include "pmucat/attr.h"
 #include "pmucat/builtin_events.h"
 #include "pmucat/catalog.h"
+#include "pmucat/cpuid_form.h"
 #include "pmucat/decode.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"

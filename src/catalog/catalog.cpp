@@ -384,6 +384,13 @@ std::span<const Diagnostic> Catalog::vendor_diagnostics() const {
   return state_->vendor->main().full().diagnostics;
 }
 
+std::span<const Diagnostic> Catalog::vendor_diagnostics_so_far() const {
+  if (!state_->vendor) return {};
+  const detail::VendorCatalog* main = state_->vendor->main_if_made();
+  const std::vector<Diagnostic>* diagnostics = main ? main->diagnostics_so_far() : nullptr;
+  return diagnostics ? std::span<const Diagnostic>(*diagnostics) : std::span<const Diagnostic>();
+}
+
 std::string_view to_string(EventSource source) {
   switch (source) {
     case EventSource::sysfs:

@@ -90,8 +90,25 @@ void VendorCatalog::check_index_rules(PerfVersion built, const std::filesystem::
                   to_string(built), to_string(*options_.rules))));
 }
 
+namespace {
+
+// Sets `flag` when the scope ends, however it ends: a once-only body with many returns.
+class SetOnExit {
+ public:
+  explicit SetOnExit(std::atomic<bool>& flag) : flag_(flag) {}
+  SetOnExit(const SetOnExit&) = delete;
+  SetOnExit& operator=(const SetOnExit&) = delete;
+  ~SetOnExit() { flag_.store(true, std::memory_order_release); }
+
+ private:
+  std::atomic<bool>& flag_;
+};
+
+}  // namespace
+
 const VendorCatalog::Loaded& VendorCatalog::loaded() const {
   std::call_once(once_, [&] {
+    const SetOnExit done(loaded_done_);
     if (options_.events_dir.empty()) return;
     std::optional<VendorIndexModel> cached_model;
     std::optional<VendorModelChoice> choice;
@@ -167,10 +184,17 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
 
 const VendorCatalog::Full& VendorCatalog::full() const {
   std::call_once(full_once_, [&] {
+    const SetOnExit done(full_done_);
     decode_full();
     group_by_pmu(full_);
   });
   return full_;
+}
+
+const std::vector<Diagnostic>* VendorCatalog::diagnostics_so_far() const {
+  if (full_done_.load(std::memory_order_acquire)) return &full_.diagnostics;
+  if (loaded_done_.load(std::memory_order_acquire)) return &loaded_.diagnostics;
+  return nullptr;
 }
 
 void VendorCatalog::decode_full() const {
@@ -393,9 +417,15 @@ const VendorCatalog& VendorCatalogs::main() const {
     std::call_once(resolved_, [&] {
       main_ = std::make_shared<const VendorCatalog>(resolve_());
       resolve_ = nullptr;
+      main_made_.store(true, std::memory_order_release);
     });
   }
   return *main_;
+}
+
+const VendorCatalog* VendorCatalogs::main_if_made() const {
+  if (!deferred_ || main_made_.load(std::memory_order_acquire)) return main_.get();
+  return nullptr;
 }
 
 const VendorCatalog& VendorCatalogs::for_pmu(const PmuAttributes& attributes) const {

@@ -2,6 +2,7 @@
 // perf 6.1's rules for which PMU gets which event and how it merges with the sysfs aliases.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -71,6 +72,10 @@ class VendorCatalog {
     std::vector<std::vector<std::size_t>> by_pmu;
   };
   const Full& full() const;
+  // The diagnostics of the reading done so far, reading nothing: full()'s once it ran, else
+  // loaded()'s once it ran, else nullptr. For a tool that reports what the lookups it made found
+  // without paying for a listing it never needed.
+  const std::vector<Diagnostic>* diagnostics_so_far() const;
 
   // The model's metrics in table order (empty without a model or on a corrupt index, whose
   // error full() reports), decoded without the events: `-M` needs no event listing.
@@ -105,8 +110,10 @@ class VendorCatalog {
   VendorOptions options_;
   mutable std::once_flag once_;
   mutable Loaded loaded_;
+  mutable std::atomic<bool> loaded_done_{false};
   mutable std::once_flag full_once_;
   mutable Full full_;
+  mutable std::atomic<bool> full_done_{false};
   mutable std::once_flag metrics_once_;
   // Only its metrics and group descriptions are used.
   mutable std::shared_ptr<const VendorModel> metrics_model_;
@@ -139,6 +146,8 @@ class VendorCatalogs {
   bool per_pmu() const { return !options().midr_root.empty(); }
   // options.cpuid's catalog: every PMU's without midr_root; the machine's with it.
   const VendorCatalog& main() const;
+  // main() when it exists already (never resolves the deferred options), else nullptr.
+  const VendorCatalog* main_if_made() const;
   // The catalog of a PMU with these attributes (its cpumask, else cpus, names its CPUs).
   const VendorCatalog& for_pmu(const PmuAttributes& attributes) const;
 
@@ -147,6 +156,7 @@ class VendorCatalogs {
   mutable std::once_flag resolved_;
   mutable std::function<VendorOptions()> resolve_;  // emptied once called
   mutable std::shared_ptr<const VendorCatalog> main_;
+  mutable std::atomic<bool> main_made_{false};
   mutable std::mutex mutex_;
   mutable std::map<std::uint32_t, std::string> midr_of_cpu_;  // "" when unreadable
   mutable std::map<std::string, std::unique_ptr<VendorCatalog>, std::less<>> by_cpuid_;

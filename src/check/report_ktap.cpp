@@ -18,6 +18,26 @@ void add_diagnostic_lines(std::string& out, std::string_view indent, std::string
   }
 }
 
+// A test name as KTAP's result and Subtest lines may carry it: the description ends at a '#'
+// (where a directive starts) or a newline (where the line ends), so a PMU directory named with
+// either would forge results. Those, the escape character and other control bytes are escaped.
+std::string description(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '#' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 bool has_baselined_failure(const std::vector<Finding>& findings) {
   for (const Finding& finding : findings) {
     if (finding.baselined && finding.diagnostic.severity != Severity::note) return true;
@@ -52,7 +72,8 @@ std::string render_ktap(const Report& report) {
   std::size_t number = 1;
   for (const PmuReport& pmu : report.pmus) {
     ++number;
-    out += fmt::format("  KTAP version 1\n  # Subtest: {}\n  1..{}\n", pmu.name, pmu.groups.size());
+    const std::string name = description(pmu.name);
+    out += fmt::format("  KTAP version 1\n  # Subtest: {}\n  1..{}\n", name, pmu.groups.size());
     bool known = false;
     std::size_t sub = 0;
     for (const GroupResult& group : pmu.groups) {
@@ -65,7 +86,7 @@ std::string render_ktap(const Report& report) {
       out += result_line("  ", sub, to_string(group.group), detail::group_fails(report, group),
                          group_known, group.applicable ? "" : group.skip_reason);
     }
-    out += result_line("", number, pmu.name, detail::pmu_fails(report, pmu), known, "");
+    out += result_line("", number, name, detail::pmu_fails(report, pmu), known, "");
   }
   return out;
 }

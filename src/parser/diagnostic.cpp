@@ -226,6 +226,30 @@ void append_fixit(std::string& out, const Diagnostic& diagnostic, const RenderOp
   out += fmt::format("{}{}{}\n", green, shown.carets, reset);
 }
 
+// `text` with its control bytes (a newline included, unless `keep_newlines`) as `\xNN`: a file
+// name or message built from a directory entry's name must not start a line of its own, which a
+// reader of the output would take for the tool's.
+std::string without_controls(std::string_view text, bool keep_newlines = false) {
+  const auto is_control = [keep_newlines](unsigned char byte) {
+    return (byte < 0x20 && byte != '\t' && !(keep_newlines && byte == '\n')) || byte == 0x7f;
+  };
+  if (std::none_of(text.begin(), text.end(),
+                   [&](char c) { return is_control(static_cast<unsigned char>(c)); })) {
+    return std::string(text);
+  }
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (is_control(byte)) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view to_string(Severity severity) {
@@ -302,12 +326,13 @@ std::string render(const Diagnostic& diagnostic, const RenderOptions& options) {
   std::string out;
   out.reserve(diagnostic.message.size() + 3 * diagnostic.source_line.size() + 96);
   if (range.line == 0) {
-    out += fmt::format("{}{}: ", bold, range.file);
+    out += fmt::format("{}{}: ", bold, without_controls(range.file));
   } else {
-    out += fmt::format("{}{}:{}:{}: ", bold, range.file, range.line, range.column);
+    out +=
+        fmt::format("{}{}:{}:{}: ", bold, without_controls(range.file), range.line, range.column);
   }
   out += fmt::format("{}{}:{} {}{}{}", color, to_string(diagnostic.severity), reset, bold,
-                     diagnostic.message, reset);
+                     without_controls(diagnostic.message), reset);
   if (options.show_id && !diagnostic.id.empty()) out += fmt::format(" [{}]", diagnostic.id);
   out += '\n';
 
@@ -320,7 +345,7 @@ std::string render(const Diagnostic& diagnostic, const RenderOptions& options) {
     out += fmt::format("{}{}{}\n", options.color ? kGreen : "", shown.carets, reset);
   }
   if (!diagnostic.hint.empty()) {
-    out += diagnostic.hint;
+    out += without_controls(diagnostic.hint, /*keep_newlines=*/true);
     out += '\n';
   }
   if (diagnostic.fixit) append_fixit(out, diagnostic, options);

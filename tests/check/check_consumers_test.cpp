@@ -59,6 +59,33 @@ TEST(CheckConsumers, KtapIsAcceptedByTapParser) {
   EXPECT_EQ(summaries.size(), 7u);
 }
 
+// A PMU directory name is bytes a tree's author chose: a newline or '#' in it must not forge a
+// KTAP result line or directive.
+TEST(CheckConsumers, KtapEscapesPmuNamesThatWouldForgeResults) {
+  const pmucat::testing::ScratchDir scratch("ktap-names");
+  const std::string evil = "x\nok 99 injected-pmu # SKIP\\";
+  const fs::path devices = scratch / "devices";
+  pmucat::testing::write_text(devices / evil / "type", "42\n");
+  pmucat::testing::write_text(devices / "cpu" / "type", "4\n");
+  auto catalog = Catalog::open(devices);
+  ASSERT_TRUE(catalog.has_value());
+  const std::string ktap = render_ktap(run(*catalog, {}));
+  std::istringstream lines(ktap);
+  std::string line;
+  std::size_t results = 0;
+  while (std::getline(lines, line)) {
+    const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    EXPECT_FALSE(trimmed.starts_with("ok 99")) << ktap;
+    if (line.starts_with("ok ") || line.starts_with("not ok ")) ++results;
+  }
+  EXPECT_EQ(results, 3u) << ktap;  // devices, cpu and the one PMU: nothing forged
+  EXPECT_NE(ktap.find(" x\\x0aok 99 injected-pmu \\# SKIP\\\\\n"), std::string::npos) << ktap;
+  if (have("perl -MTAP::Parser -e 1")) {
+    auto summaries = ktap_summaries(ktap);
+    EXPECT_EQ(summaries["top"].substr(0, 6), "run=3 ") << summaries["top"];
+  }
+}
+
 TEST(CheckConsumers, KtapMarksBaselinedFailuresTodo) {
   if (!have("perl -MTAP::Parser -e 1")) GTEST_SKIP() << "perl TAP::Parser missing";
   Options options;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,26 @@ TEST(FrontEnd, HelpHasExamplesEnvironmentAndExitStatusEverywhere) {
           "NO_COLOR", "--color", "--version"}) {
       EXPECT_NE(result.out.find(section), std::string::npos) << section << " missing in\n"
                                                              << describe(command, result);
+    }
+  }
+}
+
+// An option is shown as it is typed: CLI11's `--flag{default}` is not how any flag is given.
+TEST(FrontEnd, HelpShowsOptionsAsTheyAreTyped) {
+  for (const char* tool : kTools) {
+    const std::string command = std::string(tool) + " --help";
+    const CommandResult result = run(command);
+    std::istringstream lines(result.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (!line.starts_with("  -")) continue;
+      // The names, up to the value's type (which may list a set of values in braces).
+      const std::string names = line.substr(2, line.find(' ', 2) - 2);
+      EXPECT_EQ(names.find('{'), std::string::npos) << line << "\n" << describe(command, result);
+    }
+    if (std::string(tool) == "pmuls" || std::string(tool) == "pmuencode") {
+      EXPECT_NE(result.out.find("--perf-semantics[=VERSION]  "), std::string::npos)
+          << describe(command, result);
     }
   }
 }
