@@ -353,6 +353,23 @@ TEST(VendorCatalog, NoCpuidOrNoMatchMeansSysfsOnly) {
                           [](const Diagnostic& d) { return d.id == "mapfile-no-match"; }));
 }
 
+// What a tool reports after its lookups: the problems read so far, and nothing read for it.
+TEST(VendorCatalog, DiagnosticsSoFarReadNothingMore) {
+  Fixture f;
+  Catalog unmatched = f.open("AuthenticAMD-25-1-0");
+  EXPECT_TRUE(unmatched.vendor_diagnostics_so_far().empty());  // nothing looked up yet
+  EXPECT_EQ(unmatched.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  auto so_far = unmatched.vendor_diagnostics_so_far();
+  EXPECT_TRUE(std::any_of(so_far.begin(), so_far.end(),
+                          [](const Diagnostic& d) { return d.id == "mapfile-no-match"; }));
+
+  Catalog deferred = std::move(Catalog::open(f.tree.path("devices")).value()).with_vendor([] {
+    ADD_FAILURE() << "resolved only to report";
+    return VendorOptions{};
+  });
+  EXPECT_TRUE(deferred.vendor_diagnostics_so_far().empty());
+}
+
 // perf 6.1 on arm64 without PERF_CPUID: each PMU's table is the one of its own CPUs' MIDR (its
 // cpumask, else cpus), so a big.LITTLE machine's core PMUs each get their model; with one
 // identifier for the whole tree (PERF_CPUID, --cpuid) both get that one.
