@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One entry point for a fresh Debian 12 machine (run as root) and for CI:
+# One entry point for a fresh Debian 12 (bookworm) or 13 (trixie) machine (run as root) and for CI:
 #   scripts/dev.sh main     install what is missing, build pmuls and the vendor index only, run
 #                           `pmuls --pmu cpu` on the intel-spr fixture
 #   scripts/dev.sh test     install what is missing, build, run the whole test suite (ctest)
@@ -13,7 +13,8 @@
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release: GCC -O3, what users build and
 #              whose inliner sees warnings -O2 does not), JOBS (default nproc),
 #              CMAKE_ARGS (extra cmake arguments), PMUCAT_NO_INSTALL=1 (skip apt),
-#              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14);
+#              PMUCAT_WERROR (default ON: warnings are errors with Debian 12's GCC 12 and clang 14 and
+#              Debian 13's GCC 14 and clang 19);
 #              ccache is used when installed (CCACHE_DISABLE=1 turns it off);
 #              asan: ASAN_BUILD_DIR (default build-asan), ASAN_OPTIONS, UBSAN_OPTIONS,
 #              PMUCAT_DIFF_COUNT (default 20 there), PMUCAT_VENDOR_DIFF_COUNT (default 4 there);
@@ -29,7 +30,7 @@ jobs=${JOBS:-$(nproc)}
 # Debian packages the build, the tests and the differential/perf tests need.
 packages=(
   gcc g++ cmake ninja-build pkg-config make ccache
-  clang libclang-rt-14-dev llvm
+  clang llvm
   libfmt-dev libcli11-dev nlohmann-json3-dev librapidcheck-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   protobuf-compiler libprotobuf-dev libzstd-dev
@@ -37,28 +38,131 @@ packages=(
   python3 python3-jsonschema libxml2-utils
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
-  linux-source-6.1 linux-source-6.12 flex bison libelf-dev libtraceevent-dev xz-utils
+  flex bison libelf-dev libtraceevent-dev xz-utils
   dpkg-dev go-md2man lintian man-db lld git
 )
 
+# Packages named after a version the release decides: the compiler-rt of the release's default
+# clang, libclang-rt-<clang's major>-dev (Debian 12: clang 14, libclang-rt-14-dev; Debian 13:
+# clang 19, libclang-rt-19-dev, what its libclang-rt-dev depends on). The major comes from the
+# installed clang package, else from apt's lists; empty when neither knows.
+compiler_rt_package() {
+  local major
+  if dpkg-query -W -f='${Status}' clang 2>/dev/null | grep -q "ok installed"; then
+    major=$(dpkg-query -W -f='${Depends}' clang | grep -o 'clang-[0-9]*' | head -1)
+  else
+    major=$(apt-cache depends clang 2>/dev/null | grep -o 'clang-[0-9]*' | head -1)
+  fi
+  [ -z "$major" ] || echo "libclang-rt-${major#clang-}-dev"
+}
+
+# The kernel sources whose perf JSON catalogs pmucat follows (prepare_events): the tarball of
+# Debian's linux-source-<version>, installed, or fetched (see fetch_foreign_source) into .cache/.
+kernel_versions=(6.1 6.12)
+kernel_tarball() { # VERSION: the tarball's path, empty when there is none
+  local v=$1 f
+  for f in "/usr/src/linux-source-$v.tar.xz" "$here/.cache/linux-source/linux-source-$v.tar.xz"; do
+    [ -f "$f" ] && { echo "$f"; return 0; }
+  done
+  return 0
+}
+
+# The Debian mirrors this machine's apt configuration names (archive, security).
+apt_mirrors() {
+  local files=() f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && files+=("$f")
+  done
+  files+=(/dev/null)
+  mirror=$(cat "${files[@]}" | awk '($1 == "URIs:" && $2 !~ /security/) { print $2; exit }
+    ($1 == "deb" && $0 !~ /security/) { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit } }')
+  security=$(cat "${files[@]}" | awk '($1 == "URIs:" && $2 ~ /security/) { print $2; exit }
+    ($1 == "deb" && $0 ~ /security/) { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit } }')
+  mirror=${mirror:-http://deb.debian.org/debian}
+  security=${security:-http://deb.debian.org/debian-security}
+}
+
+# A kernel source package this release does not have (Debian 13 has no linux-source-6.1), from
+# the other supported release's suites with a private apt configuration (its own sources list,
+# lists and cache in a temporary directory; the machine's apt sources and dpkg database are not
+# touched): the .deb is downloaded and only unpacked, its tarball kept in .cache/linux-source/.
+fetch_foreign_source() { # PACKAGE VERSION
+  local package=$1 version=$2 codename other work
+  codename=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release)
+  case "$codename" in bookworm) other=trixie ;; *) other=bookworm ;; esac
+  apt_mirrors
+  work=$(mktemp -d)
+  mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
+  {
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other main"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other-updates main"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security $other-security main"
+  } >"$work/sources.list"
+  local o=(-o APT::Sandbox::User=root -o Dir::Etc::SourceList="$work/sources.list"
+    -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
+    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null)
+  echo "dev.sh: $package is not in this release: fetching it from $other (private apt configuration)" >&2
+  if apt-get "${o[@]}" update -qq && (cd "$work" && apt-get "${o[@]}" download "$package" >/dev/null) &&
+    dpkg-deb -x "$work/$package"_*.deb "$work/deb" &&
+    [ -f "$work/deb/usr/src/linux-source-$version.tar.xz" ]; then
+    mkdir -p "$here/.cache/linux-source"
+    mv "$work/deb/usr/src/linux-source-$version.tar.xz" "$here/.cache/linux-source/"
+  else
+    echo "dev.sh: could not fetch $package from $other" >&2
+  fi
+  rm -rf "$work"
+}
+
 install_missing() {
   [ "${PMUCAT_NO_INSTALL:-0}" = 1 ] && return 0
-  local missing=()
+  local missing=() rt foreign=() v start
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  rt=$(compiler_rt_package)
+  if [ -z "$rt" ] || ! dpkg-query -W -f='${Status}' "$rt" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("${rt:-compiler-rt}")
+  fi
+  for v in "${kernel_versions[@]}"; do
+    [ -n "$(kernel_tarball "$v")" ] || missing+=("linux-source-$v")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
     echo "dev.sh: missing Debian packages: ${missing[*]} (run as root to install them)" >&2
     exit 2
   fi
-  echo "dev.sh: installing ${missing[*]}" >&2
+  start=$(date +%s)
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Now that the lists are there: the release's names for what was not decided before.
+  local wanted=()
+  for p in "${missing[@]}"; do
+    case "$p" in
+      compiler-rt | libclang-rt-*) p=$(compiler_rt_package) ;;
+    esac
+    case "$p" in
+      linux-source-*)
+        # Installed from this release when it has the package, else fetched from the other.
+        # (The exact name: apt takes linux-source-6.1 for a pattern that linux-source-6.12 matches.)
+        if apt-cache show --no-all-versions "$p" 2>/dev/null | grep -qx "Package: $p"; then
+          wanted+=("$p")
+        else
+          foreign+=("$p")
+        fi
+        ;;
+      "") echo "dev.sh: no compiler-rt package found for this release's clang" >&2; exit 2 ;;
+      *) wanted+=("$p") ;;
+    esac
+  done
+  if [ ${#wanted[@]} -gt 0 ]; then
+    echo "dev.sh: installing ${wanted[*]}" >&2
+    apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
+  fi
+  for p in "${foreign[@]}"; do fetch_foreign_source "$p" "${p#linux-source-}"; done
+  echo "dev.sh: packages took $(($(date +%s) - start)) s" >&2
 }
 
-# Arguments every configure gets: warnings as errors (the compilers are Debian 12's, known) and
+# Arguments every configure gets: warnings as errors (the compilers are Debian 12's or 13's, known) and
 # ccache as the compiler launcher when it is installed (use_ccache_if_installed).
 common_args=(-G Ninja "-DPMUCAT_WERROR=${PMUCAT_WERROR:-ON}")
 
@@ -83,8 +187,9 @@ use_ccache_if_installed() {
 prepare_events() {
   local version option
   for version in 6.12 6.1; do
-    local tarball=/usr/src/linux-source-$version.tar.xz
-    [ -f "$tarball" ] || continue
+    local tarball
+    tarball=$(kernel_tarball "$version")
+    [ -n "$tarball" ] || continue
     cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-$version" \
       -P cmake/PmucatExtractEvents.cmake
     option=-DPMUCAT_PMU_EVENTS_DIR

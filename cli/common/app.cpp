@@ -84,6 +84,11 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
                    "capture's, else this machine's when reading the live /sys)")
         ->type_name("ID");
   }
+  if (set.vendor_notes) {
+    app.add_flag("--verbose", options.verbose,
+                 "Also print notes on the vendor tables that change no answer (a cached "
+                 "compiled entry passed over for its JSON, and why)");
+  }
   if (set.sysfs) {
     app.add_option("--tracefs", options.tracefs,
                    "Tracefs root (holding events/) for tracepoint specs such as sched:sched_switch "

@@ -24,6 +24,9 @@ struct CommonOptionSet {
   bool catalog = true;  // --events-dir, --no-events-dir, --cpuid
   bool json = true;     // --json
   bool general = true;  // --color, --version
+  // --verbose, for the tools that report the vendor tables' problems (report_vendor_problems):
+  // elsewhere it would change nothing.
+  bool vendor_notes = false;
 };
 
 // Adds --sysfs (with PMUCAT_SYSFS: the only place the tools read it), the catalog options,

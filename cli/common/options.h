@@ -27,6 +27,9 @@ struct CommonOptions {
   std::string tracefs;
   std::string color = "auto";
   bool json = false;
+  // --verbose: also the notes on the vendor tables (a cache entry passed over for its JSON, and
+  // why), which change no answer and so are not printed by default.
+  bool verbose = false;
 };
 
 }  // namespace pmucat::cli

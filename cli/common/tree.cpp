@@ -112,7 +112,7 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
                                                 const CommonOptions& options) {
   return printer.watch([&catalog, named = named_cpuid(options),
                         named_tables = named_events_dir(options).has_value(),
-                        devices = catalog.devices_dir()] {
+                        devices = catalog.devices_dir(), verbose = options.verbose] {
     std::vector<Diagnostic> problems;
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
       if (diagnostic.id == to_string(DiagId::mapfile_no_match)) {
@@ -126,6 +126,8 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
         Diagnostic warning = diagnostic;
         warning.severity = Severity::warning;
         problems.push_back(std::move(warning));
+      } else if (verbose && diagnostic.severity == Severity::note) {
+        problems.push_back(diagnostic);
       }
     }
     return problems;

@@ -43,7 +43,8 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
 // Has `printer` report, as warnings, the problems the vendor catalog of `catalog` meets while the
 // tool runs, each once, before any later diagnostic: files that do not parse, skipped events, and
 // an identifier from --cpuid, $PMUCAT_CPUID or a capture that no mapfile row matches
-// (cpuid-unmatched, with the nearest rows). Only what the tool's own lookups read is reported;
+// (cpuid-unmatched, with the nearest rows); with --verbose also its notes (a cache entry passed
+// over for its JSON). Only what the tool's own lookups read is reported;
 // nothing more is read for it. The Watch must end before `catalog` does.
 [[nodiscard]] DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer,
                                                               const Catalog& catalog,

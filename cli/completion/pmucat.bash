@@ -124,7 +124,7 @@ _pmuls() {
         -j | --jobs | --topic | --search | --metric | --metric-group) return ;;
         --compile-index) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
-    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json --pmu
+    COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --verbose --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
         --metrics --metric-groups --metric-group --metric --details --compile-index
         --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12 --perf-semantics=auto
@@ -143,12 +143,12 @@ _pmuencode() {
         --extended-type) COMPREPLY=($(compgen -W 'supported unsupported probe' -- "$cur")); return ;;
         --host-root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cpu) return ;;
-        --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= core_wide= system_tsc_freq=' -- "$cur")); return ;;
+        --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= num_cpus_online= core_wide= system_tsc_freq= has_pmem= slots=' -- "$cur")); return ;;
         --counters) COMPREPLY=($(compgen -W "$(_pmucat_pmus | sed 's/$/=/')" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         -M | --metrics) return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
+        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --verbose --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
             --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --plan --counters
@@ -253,15 +253,16 @@ _pmumetric() {
     _pmucat_complete_common "$prev" "$cur" && return
     case $prev in
         -M | --metrics) return ;;
+        --host-root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --literal)
-            COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages=
-                core_wide= system_tsc_freq=' -- "$cur"))
+            COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies=
+                num_packages= num_cpus_online= core_wide= system_tsc_freq= has_pmem= slots=' -- "$cur"))
             compopt -o nospace 2>/dev/null
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --tracefs --color --json
-            -M --metrics --literal --help --version' -- "$cur"))
+        COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --verbose --tracefs --color --json
+            -M --metrics --literal --host-root --help --version' -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -f -- "$cur"))

@@ -474,7 +474,7 @@ void add_all_options(CLI::App& app, Options& options) {
   app.name("pmuencode");
   app.description("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.");
   add_everyday_options(app, options);
-  add_common_options(app, options.common, {.sysfs = false, .json = false});
+  add_common_options(app, options.common, {.sysfs = false, .json = false, .vendor_notes = true});
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
   options.perf_semantics_flag.add_to(app);

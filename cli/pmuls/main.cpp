@@ -428,7 +428,7 @@ int parse_and_run(int argc, char** argv) {
   Options options;
   CLI::App app("List the PMUs of a Linux sysfs event_source tree, their events and formats.",
                "pmuls");
-  add_common_options(app, options.common);
+  add_common_options(app, options.common, {.vendor_notes = true});
   app.add_option("--pmu", options.pmus,
                  "Show the events of this PMU (name, uncore instance prefix or glob; repeatable)")
       ->type_name("NAME|GLOB");

@@ -252,7 +252,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> metric_names;
   std::vector<std::string> literal_args;
   std::string counts_path;
-  add_common_options(app, common);
+  add_common_options(app, common, {.vendor_notes = true});
   app.get_option("--json")->description(
       "Print the metrics as JSON: name, value, unit, threshold, or why and reason when not "
       "computed, and the counts file's diagnostics (schema in docs/cli.md)");

@@ -158,7 +158,11 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
         loaded_.diagnostics.push_back(std::move(index.error()));
         return;
       }
-      loaded_.index_root.clear();  // a damaged cache entry: the JSON says the same
+      // A damaged cache entry: the JSON says the same, and a note says why it was passed over.
+      Diagnostic note = std::move(index.error());
+      note.severity = Severity::note;
+      loaded_.diagnostics.push_back(std::move(note));
+      loaded_.index_root.clear();
       loaded_.cached = false;
     }
     auto model =

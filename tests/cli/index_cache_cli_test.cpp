@@ -65,6 +65,41 @@ TEST(IndexCacheCli, AnUnusableCacheDirectoryChangesNothing) {
   EXPECT_EQ(unusable.err, direct.err);
 }
 
+// A damaged entry changes no answer and, by default, no message; --verbose says why it was passed
+// over, as a note.
+TEST(IndexCacheCli, ADamagedEntryIsANoteUnderVerboseOnly) {
+  const ScratchDir scratch("index-cache-cli");
+  const std::string env = "XDG_CACHE_HOME=" + shell_quote(scratch.path().string()) + " ";
+  const CommandResult direct = run_tool_command("env -u HOME -u XDG_CACHE_HOME " + kEncode, "-");
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  ASSERT_EQ(run_tool_command(env + kEncode, "-").status, 0);
+  if (!has_stamp(scratch.path())) GTEST_SKIP() << kJson << " was written too recently to cache";
+  // The cache rebuilds a damaged entry, so each run gets one damaged afresh.
+  const auto damage_entry = [&scratch] {
+    fs::path entry;
+    for (const auto& file : fs::recursive_directory_iterator(scratch.path() / "pmucat")) {
+      if (file.path().extension() == ".pmuidx") entry = file.path();
+    }
+    ASSERT_FALSE(entry.empty());
+    std::string bytes = read_text(entry);
+    ASSERT_GT(bytes.size(), 64U);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x04);
+    write_text(entry, bytes);
+  };
+
+  damage_entry();
+  const CommandResult quiet = run_tool_command(env + kEncode, "-");
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.out, direct.out);
+  EXPECT_EQ(quiet.err, direct.err);
+  damage_entry();
+  const CommandResult verbose = run_tool_command(env + kEncode + " --verbose", "-");
+  EXPECT_EQ(verbose.status, 0);
+  EXPECT_EQ(verbose.out, direct.out);
+  EXPECT_NE(verbose.err.find("note:"), std::string::npos) << verbose.err;
+  EXPECT_NE(verbose.err.find("vendor-index-unreadable"), std::string::npos) << verbose.err;
+}
+
 TEST(IndexCacheCli, PmulsCompileIndex) {
   const ScratchDir scratch("compile-index-cli");
   const std::string out = shell_quote((scratch.path() / "index").string());
