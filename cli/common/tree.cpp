@@ -6,10 +6,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "common/vendor.h"
 #include "pmucat/cpuid_form.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_index.h"
 
 namespace pmucat::cli {
 
@@ -60,6 +62,25 @@ std::optional<Named> named_cpuid(const CommonOptions& options) {
 }
 
 // An events directory that is not one would silently mean "sysfs events only".
+// Whether `dir` holds what a table lookup reads: a compiled index, or an architecture folder
+// with a mapfile.csv. Only the first kMaxArchDirs entries are looked at (the kernel's tree has a
+// dozen), so a huge directory costs no more than that.
+bool holds_tables(const std::string& dir) {
+  constexpr int kMaxArchDirs = 4096;
+  if (is_vendor_index(dir)) return true;
+  std::error_code error;
+  int seen = 0;
+  for (auto it = std::filesystem::directory_iterator(dir, error);
+       !error && it != std::filesystem::directory_iterator() && seen < kMaxArchDirs;
+       it.increment(error), ++seen) {
+    struct stat mapfile {};
+    if (::stat((it->path() / "mapfile.csv").c_str(), &mapfile) == 0 && S_ISREG(mapfile.st_mode)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Diagnostic> check_events_dir(const Named& dir) {
   struct stat status {};
   std::string problem;
@@ -67,6 +88,9 @@ std::optional<Diagnostic> check_events_dir(const Named& dir) {
     problem = std::strerror(errno);
   } else if (!S_ISDIR(status.st_mode)) {
     problem = "not a directory";
+  } else if (!holds_tables(dir.value)) {
+    problem =
+        "it holds no <arch>/mapfile.csv (nor a compiled index), so no table of it would apply";
   } else {
     return std::nullopt;
   }

@@ -57,6 +57,30 @@ TEST(OptionsCli, HostRootThatIsAFifoOrAPlainFileIsAUsageError) {
   }
 }
 
+// A directory that exists but holds no table (no <arch>/mapfile.csv, no compiled index) would
+// give sysfs events only, as a missing one would: the same usage error, in every tool.
+TEST(OptionsCli, AnEventsDirWithoutTablesIsAUsageError) {
+  const ScratchDir scratch("events-dir-empty");
+  fs::create_directories(scratch.path() / "x86");
+  write_text(scratch.path() / "x86/notes.txt", "no mapfile here\n");
+  const std::string dir = shell_quote(scratch.path().string());
+  const std::string options =
+      " --sysfs fixtures/sysfs/intel-spr --events-dir " + dir + " --cpuid GenuineIntel-6-8F-8 ";
+  for (const std::string& command :
+       {"pmuls" + options, "pmuencode" + options + "cycles", "pmumetric" + options + "/dev/null"}) {
+    const CommandResult result = run_tool_command(command, "-");
+    EXPECT_EQ(result.status, 2) << command << ": " << result.err;
+    EXPECT_NE(result.err.find("holds no <arch>/mapfile.csv"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("[option-events-dir-missing]"), std::string::npos) << result.err;
+  }
+  // The repository's own small tree holds one: it is taken.
+  EXPECT_EQ(run_tool_command("pmuencode --sysfs fixtures/sysfs/intel-spr --events-dir "
+                             "fixtures/pmu-events/arch --cpuid GenuineIntel-6-8F-8 cycles",
+                             "-")
+                .status,
+            0);
+}
+
 // The vendor JSON problems a lookup meets are reported once per file, however many lookups.
 TEST(OptionsCli, AJsonFileThatDoesNotParseIsReportedOncePerRun) {
   const CommandResult result = run_tool_command(
