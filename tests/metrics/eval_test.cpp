@@ -2,7 +2,6 @@
 // evaluate_metrics, references, ScaleUnit, thresholds, not-computed reasons, selection, and
 // scaled vs unscaled counts.
 #include <gtest/gtest.h>
-#include <pthread.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
@@ -13,9 +12,12 @@
 #include "pmucat/metric_counts.h"
 #include "pmucat/metric_eval.h"
 #include "pmucat/vendor_events.h"
+#include "support/small_stack.h"
 
 namespace pmucat {
 namespace {
+
+using pmucat::testing::run_on_small_stack;
 
 VendorMetric metric(std::string name, std::string expr, std::string scale_unit = {},
                     std::string threshold = {}, std::string group = {}) {
@@ -272,22 +274,6 @@ RC_GTEST_PROP(MetricEvalProperty, ScaledAndUnscaledCountsAgree, ()) {
   }
 }
 
-// Runs `body` on a thread with a 256 KiB stack: a recursion as deep as a metric chain would
-// overflow it.
-void on_small_stack(const std::function<void()>& body) {
-  pthread_attr_t attr;
-  ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, std::size_t{256} << 10), 0);
-  pthread_t thread;
-  auto run = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
-  ASSERT_EQ(pthread_join(thread, nullptr), 0);
-  pthread_attr_destroy(&attr);
-}
-
 // M0 = M1 + 1, M1 = M2 + 1, ..., the last = A.
 std::vector<VendorMetric> chain(std::size_t length) {
   std::vector<VendorMetric> metrics;
@@ -299,7 +285,7 @@ std::vector<VendorMetric> chain(std::size_t length) {
 }
 
 TEST(MetricEval, AChainOfReferencesIsBoundedNotRecursive) {
-  on_small_stack([] {
+  ASSERT_TRUE(run_on_small_stack([] {
     const std::vector<VendorMetric> metrics = chain(10000);
     const MetricEvaluator evaluator(metrics);
     // The deepest first: the metrics it walks through are judged by their own depth.
@@ -318,7 +304,7 @@ TEST(MetricEval, AChainOfReferencesIsBoundedNotRecursive) {
     EXPECT_EQ(std::count_if(all.begin(), all.end(),
                             [](const MetricValue& value) { return value.computed; }),
               1000);
-  });
+  }));
 }
 
 // Scaling: multiplexed counts evaluate as the counts perf would have extrapolated.

@@ -3,7 +3,6 @@
 // between metrics, weak groups, tool events, metric-id escaping, modifiers, unknown names. perf
 // 6.12's rules: expand_612_test.cpp.
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <functional>
 #include <memory>
@@ -11,9 +10,12 @@
 #include <vector>
 
 #include "pmucat/metrics.h"
+#include "support/small_stack.h"
 
 namespace pmucat {
 namespace {
+
+using pmucat::testing::run_on_small_stack;
 
 using Lists = std::vector<std::string>;
 
@@ -221,22 +223,6 @@ TEST(ExpandMetrics, LiteralsChooseTheBranch) {
   EXPECT_EQ(expand("Const", o).event_lists, (Lists{"duration_time"}));
 }
 
-// Runs `body` on a thread with a 256 KiB stack: a recursion as deep as a metric chain would
-// overflow it.
-void on_small_stack(const std::function<void()>& body) {
-  pthread_attr_t attr;
-  ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, std::size_t{256} << 10), 0);
-  pthread_t thread;
-  auto run = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
-  ASSERT_EQ(pthread_join(thread, nullptr), 0);
-  pthread_attr_destroy(&attr);
-}
-
 // M0 = M1 + 1, ..., the last = ev + 1; `broken` makes the last `ev + (`. The table views the
 // texts, which live as long as it.
 struct Chain {
@@ -257,7 +243,7 @@ std::unique_ptr<Chain> chain(std::size_t length, bool broken = false) {
 }
 
 TEST(ExpandMetrics, AChainOfReferencesIsBoundedNotRecursive) {
-  on_small_stack([] {
+  ASSERT_TRUE(run_on_small_stack([] {
     const auto deep = chain(10000);
     auto e = expand_metric_table(deep->metrics, "M0", perf61());
     ASSERT_FALSE(e);
@@ -289,7 +275,7 @@ TEST(ExpandMetrics, AChainOfReferencesIsBoundedNotRecursive) {
                   "metric M19 (in M0 -> M1 -> M2 -> ... (13 more) -> M16 -> M17 -> M18 -> M19): "),
               std::string::npos)
         << broken.error().message;
-  });
+  }));
 }
 
 TEST(ExpandMetrics, Errors) {

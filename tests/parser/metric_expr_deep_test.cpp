@@ -3,34 +3,19 @@
 // operands) parses, prints, evaluates and computes its ids on a thread with a 256 KiB stack, as
 // small as the sanitizer build's deepest frames can assume.
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <functional>
 #include <string>
 
 #include "pmucat/metric_expr.h"
+#include "support/small_stack.h"
 
 namespace pmucat::metric_expr {
 namespace {
 
-constexpr std::size_t kSmallStack = std::size_t{256} << 10;
-constexpr int kBound = 256;  // docs/grammar.md: nesting deeper than 256 levels is an error
+using pmucat::testing::run_on_small_stack;
 
-// Runs `body` on a thread whose stack is kSmallStack bytes: a recursion proportional to the
-// input would overflow it and kill the test.
-void on_small_stack(const std::function<void()>& body) {
-  pthread_attr_t attr;
-  ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, kSmallStack), 0);
-  pthread_t thread;
-  auto run = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
-  ASSERT_EQ(pthread_join(thread, nullptr), 0);
-  pthread_attr_destroy(&attr);
-}
+constexpr int kBound = 256;  // docs/grammar.md: nesting deeper than 256 levels is an error
 
 std::string repeat(std::string_view text, int times) {
   std::string out;
@@ -62,7 +47,7 @@ std::string exercise(const std::string& text) {
 }
 
 TEST(MetricExprDeep, NestingPastTheBoundIsALocatedError) {
-  on_small_stack([] {
+  ASSERT_TRUE(run_on_small_stack([] {
     const std::string text = std::string(100000, '(') + "a" + std::string(100000, ')');
     auto expr = parse(text);
     ASSERT_FALSE(expr);
@@ -77,11 +62,11 @@ TEST(MetricExprDeep, NestingPastTheBoundIsALocatedError) {
     auto chained = parse(repeat("a if b else ", 100000) + "c");
     ASSERT_FALSE(chained);
     EXPECT_EQ(chained.error().message, "expression nested deeper than 256 levels");
-  });
+  }));
 }
 
 TEST(MetricExprDeep, NestingAtTheBoundThroughEveryLevelFitsASmallStack) {
-  on_small_stack([] {
+  ASSERT_TRUE(run_on_small_stack([] {
     // Each '(' goes down through every precedence level and a function call before it nests.
     const std::string text = repeat("min(1 | 2 ^ 3 & 4 < 5 + 6 * -(", kBound / 2 - 1) + "a" +
                              repeat("), 1)", kBound / 2 - 1);
@@ -90,11 +75,11 @@ TEST(MetricExprDeep, NestingAtTheBoundThroughEveryLevelFitsASmallStack) {
     EXPECT_EQ(exercise(std::string(kBound - 1, '-') + "a"), "");
     EXPECT_EQ(exercise(repeat("a if b else ", kBound - 1) + "c"), "");
     EXPECT_NE(exercise(std::string(kBound, '(') + "a" + std::string(kBound, ')')), "");
-  });
+  }));
 }
 
 TEST(MetricExprDeep, LongOperatorChainsAreNotNesting) {
-  on_small_stack([] {
+  ASSERT_TRUE(run_on_small_stack([] {
     // A left-associative chain is a tree as deep as it is long.
     EXPECT_EQ(exercise("a" + repeat(" + a", 100000)), "");
     EXPECT_EQ(exercise("a" + repeat(" * 2 - a / 3", 30000)), "");
@@ -104,7 +89,7 @@ TEST(MetricExprDeep, LongOperatorChainsAreNotNesting) {
     const Result result = evaluate(*expr, constants());
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(result.value, 200002.0);
-  });
+  }));
 }
 
 }  // namespace
