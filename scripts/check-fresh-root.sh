@@ -10,8 +10,9 @@
 #               then removed and made afresh;
 #   REUSE=1     run the job in the root FRESH_ROOT already holds (made by this script): no
 #               debootstrap, the clone is updated to HEAD, packages and build stay;
-#   MIRROR      the Debian mirror (default: the one this machine's apt configuration names, else
-#               http://deb.debian.org/debian); JOBS is passed to dev.sh;
+#   MIRROR      the Debian mirror (default: the one this machine's apt configuration names;
+#               the security mirror, when it names one, comes from there too); JOBS is passed
+#               to dev.sh;
 #   CCACHE_HOST_DIR a directory of this machine mounted as the root's ccache directory, so a CI
 #               step keeps the compiler cache of that release between fresh roots.
 # The chroot's /proc, /sys, /dev (and /dev/pts, a private /dev/shm) are mounted in a private
@@ -40,11 +41,13 @@ for tool in debootstrap git unshare; do
 done
 root=${FRESH_ROOT:-/var/tmp/pmucat-fresh-$release}
 marker=$root/.pmucat-fresh-root
-mirror=${MIRROR:-}
-if [ -z "$mirror" ]; then
-  mirror=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
-  [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+# shellcheck source=scripts/apt-mirrors.sh
+source "$(dirname "${BASH_SOURCE[0]}")/apt-mirrors.sh"
+if [ -n "${MIRROR:-}" ]; then
+  apt_mirrors 2>/dev/null || true
+  mirror=$MIRROR
+else
+  apt_mirrors || exit 2
 fi
 
 phase_start=$(date +%s.%N)
@@ -87,13 +90,12 @@ URIs: $mirror
 Suites: $release $release-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://deb.debian.org/debian-security
-Suites: $release-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
+  if [ -n "$security" ]; then
+    printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\nSigned-By: %s\n' \
+      "$security" "$release" /usr/share/keyrings/debian-archive-keyring.gpg \
+      >>"$root/etc/apt/sources.list.d/debian.sources"
+  fi
   # No service is started by a package installed in the chroot.
   printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
   chmod 755 "$root/usr/sbin/policy-rc.d"

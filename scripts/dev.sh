@@ -67,20 +67,9 @@ kernel_tarball() { # VERSION: the tarball's path, empty when there is none
   return 0
 }
 
-# The Debian mirrors this machine's apt configuration names (archive, security).
-apt_mirrors() {
-  local files=() f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && files+=("$f")
-  done
-  files+=(/dev/null)
-  mirror=$(cat "${files[@]}" | awk '($1 == "URIs:" && $2 !~ /security/) { print $2; exit }
-    ($1 == "deb" && $0 !~ /security/) { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit } }')
-  security=$(cat "${files[@]}" | awk '($1 == "URIs:" && $2 ~ /security/) { print $2; exit }
-    ($1 == "deb" && $0 ~ /security/) { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit } }')
-  mirror=${mirror:-http://deb.debian.org/debian}
-  security=${security:-http://deb.debian.org/debian-security}
-}
+# apt_mirrors: the mirrors this machine's apt configuration names.
+# shellcheck source=scripts/apt-mirrors.sh
+source "$here/scripts/apt-mirrors.sh"
 
 # A kernel source package this release does not have (Debian 13 has no linux-source-6.1), from
 # the other supported release's suites with a private apt configuration (its own sources list,
@@ -90,13 +79,14 @@ fetch_foreign_source() { # PACKAGE VERSION
   local package=$1 version=$2 codename other work
   codename=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release)
   case "$codename" in bookworm) other=trixie ;; *) other=bookworm ;; esac
-  apt_mirrors
+  apt_mirrors || return 0
   work=$(mktemp -d)
   mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
   {
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other main"
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other-updates main"
-    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security $other-security main"
+    [ -z "$security" ] ||
+      echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security $other-security main"
   } >"$work/sources.list"
   local o=(-o APT::Sandbox::User=root -o Dir::Etc::SourceList="$work/sources.list"
     -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
