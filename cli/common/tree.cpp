@@ -40,25 +40,26 @@ struct Named {
   std::string value;
 };
 
+// The value the user gave: the option (`given`; empty means none), else the environment
+// variable `env` when set and not empty.
+std::optional<Named> named_value(const std::optional<std::string>& given, std::string option,
+                                 const char* env) {
+  if (given) {
+    if (given->empty()) return std::nullopt;
+    return Named{"<" + option + ">", *given};
+  }
+  const char* value = std::getenv(env);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return Named{std::string("$") + env, value};
+}
+
 std::optional<Named> named_events_dir(const CommonOptions& options) {
   if (options.no_events_dir) return std::nullopt;
-  if (options.events_dir) {
-    if (options.events_dir->empty()) return std::nullopt;
-    return Named{"<--events-dir>", *options.events_dir};
-  }
-  const char* value = std::getenv("PMUCAT_EVENTS_DIR");
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return Named{"$PMUCAT_EVENTS_DIR", value};
+  return named_value(options.events_dir, "--events-dir", "PMUCAT_EVENTS_DIR");
 }
 
 std::optional<Named> named_cpuid(const CommonOptions& options) {
-  if (options.cpuid) {
-    if (options.cpuid->empty()) return std::nullopt;
-    return Named{"<--cpuid>", *options.cpuid};
-  }
-  const char* value = std::getenv("PMUCAT_CPUID");
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return Named{"$PMUCAT_CPUID", value};
+  return named_value(options.cpuid, "--cpuid", "PMUCAT_CPUID");
 }
 
 // An events directory that is not one would silently mean "sysfs events only".
