@@ -3,13 +3,25 @@
 # archive made of its modules' objects. Tests and tools link only the modules they exercise
 # (pmucat_link_modules), so one module can be built and tested on its own.
 
-# fmt as a link dependency, except for a target that carries fmt's compiled part itself and sets
-# the property PMUCAT_FMT_BUILT_IN: the tools, which PMUCAT_STATIC_RUNTIME links fully static (a
-# static link must not see libfmt.so, and Debian ships no libfmt.a). Everything else, and every
-# consumer of the installed library, gets fmt::fmt.
-set(PMUCAT_FMT "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>>:fmt::fmt>")
-# zstd the same way: the fully static tools link libzstd.a, everything else libzstd.so.
-set(PMUCAT_ZSTD "$<IF:$<BOOL:$<TARGET_PROPERTY:PMUCAT_FMT_BUILT_IN>>,zstd::libzstd_static,zstd::libzstd_shared>")
+# The tools are static executables (PMUCAT_STATIC_RUNTIME, GCC, no sanitizer): see cli/CMakeLists.txt.
+set(PMUCAT_STATIC_TOOLS OFF)
+if(PMUCAT_BUILD_TOOLS AND PMUCAT_STATIC_RUNTIME AND NOT PMUCAT_SANITIZE
+   AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(PMUCAT_STATIC_TOOLS ON)
+endif()
+# A static link must not see libfmt.so, and Debian ships no libfmt.a: in a build with static tools
+# every object is compiled with fmt header-only (fmt's fmt::fmt-header-only, FMT_HEADER_ONLY), the
+# way fmt supports carrying its compiled part without the library, the same in every object so
+# that none refers to a symbol only libfmt.so defines. Other builds (the Debian packages, the
+# sanitizer build) link fmt::fmt. The installed library declares fmt either way.
+if(PMUCAT_STATIC_TOOLS)
+  set(PMUCAT_FMT fmt::fmt-header-only)
+else()
+  set(PMUCAT_FMT fmt::fmt)
+endif()
+# zstd: the fully static tools (the property PMUCAT_STATIC_TOOL) link libzstd.a, everything else
+# libzstd.so.
+set(PMUCAT_ZSTD "$<IF:$<BOOL:$<TARGET_PROPERTY:PMUCAT_STATIC_TOOL>>,zstd::libzstd_static,zstd::libzstd_shared>")
 
 # pmucat_module(<name> [HEADERS <public headers...>] SOURCES <files...> [MODULES <modules it
 #               uses...>] [LIBS <external libs...>])
