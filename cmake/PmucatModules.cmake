@@ -122,7 +122,10 @@ function(pmucat_test name)
   include(GoogleTest)
   # One variable only: gtest_discover_tests flattens a list of them and set_tests_properties
   # would read the second as a property name.
+  # The label is the test's folder (tests/<dir>), so `ctest -L`/`-LE` picks areas: the Debian 13
+  # CI step runs everything but the differential tests (`-LE differential`).
+  get_filename_component(area "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} DISCOVERY_TIMEOUT 60
                        PROPERTIES ENVIRONMENT
-                       "XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
+                       "XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache" LABELS "${area}")
 endfunction()

@@ -2,7 +2,7 @@
 # Runs a README command as a newcomer would: in a fresh Debian root of RELEASE, made with
 # `debootstrap --variant=minbase`, with Debian's standard sources for that release, a clone of
 # this checkout's committed HEAD, then `bash scripts/dev.sh JOB` there as root.
-#   scripts/check-fresh-root.sh RELEASE [main|test|build]     (RELEASE: bookworm or trixie)
+#   scripts/check-fresh-root.sh RELEASE [main|test|unit|build]   (RELEASE: bookworm or trixie)
 # Prints how long each phase took (debootstrap, clone, the job; dev.sh reports its apt time).
 # Needs root, debootstrap and git on this machine. Environment:
 #   FRESH_ROOT  where the root is made (default /var/tmp/pmucat-fresh-RELEASE); it must not
@@ -30,8 +30,8 @@ case "$release" in bookworm | trixie) ;; *)
   exit 2
   ;;
 esac
-case "$job" in main | test | build) ;; *)
-  echo "check-fresh-root: job must be main, test or build, not '$job'" >&2
+case "$job" in main | test | unit | build) ;; *)
+  echo "check-fresh-root: job must be main, test, unit or build, not '$job'" >&2
   exit 2
   ;;
 esac

@@ -3,6 +3,8 @@
 #   scripts/dev.sh main     install what is missing, build pmuls and the vendor index only, run
 #                           `pmuls --pmu cpu` on the intel-spr fixture
 #   scripts/dev.sh test     install what is missing, build, run the whole test suite (ctest)
+#   scripts/dev.sh unit     install what is missing, build, run the suite without the differential
+#                           tests against real perfs (ctest -LE differential; the Debian 13 CI step)
 #   scripts/dev.sh build    install what is missing and build only
 #   scripts/dev.sh asan     install what is missing, build in build-asan with clang, AddressSanitizer +
 #                           UndefinedBehaviorSanitizer (+ _GLIBCXX_ASSERTIONS) and libFuzzer coverage,
@@ -223,6 +225,13 @@ case "${1:-}" in
     build_perf_oracle
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
     ;;
+  unit)
+    install_missing
+    use_ccache_if_installed
+    prepare_events
+    configure_and_build
+    ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" -LE differential
+    ;;
   build)
     install_missing
     use_ccache_if_installed
@@ -279,7 +288,7 @@ case "${1:-}" in
     bash scripts/check-debs.sh "$build_dir"
     ;;
   *)
-    sed -n '2,19p' "$0" >&2
+    awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2
     exit 2
     ;;
 esac
