@@ -3,7 +3,7 @@
 # `debootstrap --variant=minbase`, with Debian's standard sources for that release, a clone of
 # this checkout's committed HEAD, then `bash scripts/dev.sh JOB` there as root.
 #   scripts/check-fresh-root.sh RELEASE [main|test|unit|build]   (RELEASE: bookworm or trixie)
-# Prints how long each phase took (debootstrap, clone, the job; dev.sh reports its apt time).
+# Prints the wall and CPU time of each phase (debootstrap, clone, the job; dev.sh reports its apt time).
 # Needs root, debootstrap and git on this machine. Environment:
 #   FRESH_ROOT  where the root is made (default /var/tmp/pmucat-fresh-RELEASE); it must not
 #               exist, or be a root this script made (it carries .pmucat-fresh-root), which is
@@ -50,13 +50,27 @@ else
   apt_mirrors || exit 2
 fi
 
+# CPU seconds (user + sys) of the commands this shell has waited for: on a loaded machine the
+# wall time depends on the load, the CPU time hardly. `times` must run in this shell, not in a
+# pipe or $(...), whose subshell has no children.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+children_cpu() {
+  times >"$times_file"
+  cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+                       printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
+}
+children_cpu
+phase_cpu=$cpu
 phase_start=$(date +%s.%N)
-phase() { # NAME: prints the time since the previous phase ended
+phase() { # NAME: prints the wall and CPU time since the previous phase ended
   local now
   now=$(date +%s.%N)
-  awk -v n="$1" -v a="$now" -v b="$phase_start" \
-    'BEGIN { printf "check-fresh-root: %-12s %7.1f s\n", n, a - b }' >&2
+  children_cpu
+  awk -v n="$1" -v a="$now" -v b="$phase_start" -v c="$cpu" -v d="$phase_cpu" \
+    'BEGIN { printf "check-fresh-root: %-12s %7.1f s (CPU %.1f s)\n", n, a - b, c - d }' >&2
   phase_start=$now
+  phase_cpu=$cpu
 }
 
 # Anything mounted at or below the root (as this mount namespace sees it)?
