@@ -7,7 +7,6 @@
 #include <exception>
 #include <new>
 
-#include "common/prefault.h"
 #include "common/semantics.h"
 #include "pmucat/version.h"
 
@@ -166,7 +165,6 @@ void report_escaped(std::string_view tool, const char* what, const char* detail 
 }  // namespace
 
 int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept {
-  prefault_heap();
   try {
     return body(argc, argv);
   } catch (const std::bad_alloc&) {
