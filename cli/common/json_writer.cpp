@@ -149,7 +149,7 @@ char* put_plain_string(char* at, std::string_view text) {
 }  // namespace
 
 void JsonWriter::make_room(std::size_t n) {
-  // Doubling keeps the zero-filling resize rare; the text never shrinks while written.
+  // Doubling keeps the zero-filling resize rare; each fills only what it adds.
   out_.resize(std::max(size_ + n, 2 * out_.size()));
 }
 

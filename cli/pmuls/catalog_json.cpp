@@ -5,7 +5,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -335,7 +334,8 @@ std::string perf_list_encoding(std::string_view pmu_name, const Event& event) {
         if (term.value == 0) {
           text += '0';
         } else {
-          fmt::format_to(std::back_inserter(text), "{:#x}", term.value);
+          std::array<char, 24> digits{};  // "0x" and 16 hex digits
+          text.append(digits.data(), fmt::format_to(digits.data(), "{:#x}", term.value));
         }
       } else {
         text += print_term_value(term);
