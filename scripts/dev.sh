@@ -41,7 +41,7 @@ packages=(
   python3-dev pybind11-dev python3-pytest
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   flex bison libelf-dev libtraceevent-dev xz-utils
-  dpkg-dev go-md2man lintian man-db lld git
+  dpkg-dev go-md2man lintian man-db git
 )
 
 # Packages named after a version the release decides: the compiler-rt of the release's default

@@ -1,11 +1,9 @@
 /* What the kernel and the hypervisor charge a short process, per unit, on this machine: the
  * first write to a fresh anonymous page (heap, stack, a copied-on-write data page), a read fault
  * on a file mapping that is in the page cache (the kernel maps up to 16 pages around it), an
- * open()+close() of a small file, and what the start-up prefault (cli/common/prefault.h) pays
- * instead of faults: mapping pages with madvise(MADV_POPULATE_*), then touching each first. A
- * one-event encode is a few hundred thousand instructions and a few dozen of each of these, so
- * their prices decide how it compares with the static C floor (docs/performance.md, "One event
- * against a static C floor").
+ * open()+close() of a small file. A one-event encode is a few hundred thousand instructions and
+ * a few dozen of each of these, so their prices decide how it compares with the static C floor
+ * (docs/performance.md, "One event against a static C floor").
  * Usage: page-cost FILE   (FILE: any file of at least 2 MiB, e.g. a built tool) */
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,36 +54,6 @@ int main(int argc, char** argv) {
   printf("fresh anonymous page %.1f us, file read fault %.1f us, open+close %.1f us\n",
          anon_ns / 1000, file_ns / 1000, open_ns / 1000);
 
-#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
-  // What cli/common/prefault.h trades them for: the same pages mapped by one madvise each, then
-  // the first touch of a page so mapped (under shadow or paravirtual paging that still costs a
-  // trip to the host, which fills its own tables on first use).
-  munmap(anon, bytes);
-  munmap((void*)file, bytes);
-  anon = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  file = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (anon == MAP_FAILED || file == MAP_FAILED) {
-    perror("mmap");
-    return 1;
-  }
-  start = now_ns();
-  const int populated = madvise(anon, bytes, MADV_POPULATE_WRITE) == 0 &&
-                        madvise((void*)file, bytes, MADV_POPULATE_READ) == 0;
-  const double populate_ns = (now_ns() - start) / kPages;
-  if (populated) {
-    start = now_ns();
-    for (int page = 0; page < kPages; ++page) anon[(size_t)page * 4096] = 2;
-    const double anon_touch_ns = (now_ns() - start) / kPages;
-    start = now_ns();
-    for (int page = 0; page < kPages; ++page) sum += file[(size_t)page * 4096];
-    const double file_touch_ns = (now_ns() - start) / kPages;
-    printf("populated (madvise, both kinds) %.2f us a page; then first write %.2f us, first "
-           "read %.2f us a page\n",
-           populate_ns / 1000, anon_touch_ns / 1000, file_touch_ns / 1000);
-  } else {
-    printf("no MADV_POPULATE_READ/WRITE here (Linux 5.14)\n");
-  }
-#endif
   (void)sum;  // the reads happen anyway: `file` is volatile
   return 0;
 }

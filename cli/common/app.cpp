@@ -7,7 +7,6 @@
 #include <exception>
 #include <new>
 
-#include "common/prefault.h"
 #include "common/semantics.h"
 #include "pmucat/version.h"
 
@@ -109,6 +108,20 @@ void add_common_options(CLI::App& app, CommonOptions& options, CommonOptionSet s
   if (set.general) app.set_version_flag("--version", std::string("pmucat ") + kVersion);
 }
 
+StagedApp::StagedApp(CLI::App& app, CommonOptions& options) : app_(app), options_(options) {
+  pmucat::cli::add_common_options(
+      app_, options_, {.sysfs = true, .catalog = false, .json = false, .general = false});
+}
+
+void StagedApp::add_common_options(CommonOptionSet set) {
+  set.sysfs = false;
+  pmucat::cli::add_common_options(app_, options_, set);
+}
+
+void StagedApp::add(PerfSemanticsFlag& flag) {
+  flag.add_to(app_);
+}
+
 std::string help_footer(const HelpText& help) {
   std::string_view examples = help.examples;
   if (examples.starts_with('\n')) examples.remove_prefix(1);  // R"( followed by a line break
@@ -166,7 +179,6 @@ void report_escaped(std::string_view tool, const char* what, const char* detail 
 }  // namespace
 
 int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept {
-  prefault_heap();
   try {
     return body(argc, argv);
   } catch (const std::bad_alloc&) {

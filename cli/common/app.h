@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/color.h"
 #include "common/diagnostics.h"
@@ -47,6 +48,9 @@ std::string help_footer(const HelpText& help);
 // --help/--version (printed on stdout), 2 after a usage error (printed on stderr).
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 
+class PerfSemanticsFlag;
+class StagedApp;
+
 // Parses the command line in two stages, so that the everyday command lines of a tool with many
 // options do not pay for building them all: `add_everyday` adds the options those lines use (and
 // `add_all` adds them again by calling it, then the rest) to an App that lets anything else
@@ -54,18 +58,79 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 // (another option, --help, --version, a parse error) resets `options` and parses argv again with
 // the App of `add_all`, which then gives the result, the help or the error. CLI11 parses both
 // times; the first stage only saves constructing the other options and their validators on
-// every run (docs/performance.md, "One event against a static C floor").
-// Contract for `add_everyday`: every option CLI11 reads from the environment (envname) is in it,
-// and no option whose meaning depends on one it leaves out.
+// every run (docs/performance.md). The first stage reads the environment as the whole App does:
+// both callbacks add options through a StagedApp, which already holds every option read from the
+// environment and can add no other (below).
 template <class Options>
 std::optional<int> parse_command_line_staged(int argc, char** argv, Options& options,
-                                             void (*add_everyday)(CLI::App&, Options&),
-                                             void (*add_all)(CLI::App&, Options&)) {
+                                             void (*add_everyday)(StagedApp&, Options&),
+                                             void (*add_all)(StagedApp&, Options&));
+
+// A CLI11 App as the staged parse's callbacks see it. Only parse_command_line_staged builds one,
+// and it does so after adding the options whose value CLI11 may take from the environment
+// (--sysfs from PMUCAT_SYSFS, --tracefs from PMUCAT_TRACEFS), in both stages. Through it an
+// option gets a type name, a check or a limit on its arguments, never an environment variable
+// nor a tie to another option (needs, excludes) that the first stage might leave out.
+class StagedApp {
+ public:
+  // One option's settings that depend on nothing outside the option.
+  class Option {
+   public:
+    Option& type_name(std::string name) {
+      option_->type_name(std::move(name));
+      return *this;
+    }
+    Option& check(CLI::Validator validator) {
+      option_->check(std::move(validator));
+      return *this;
+    }
+    Option& allow_extra_args(bool allow) {
+      option_->allow_extra_args(allow);
+      return *this;
+    }
+
+   private:
+    friend class StagedApp;
+    explicit Option(CLI::Option* option) : option_(option) {}
+    CLI::Option* option_;
+  };
+
+  template <class T>
+  Option add_option(std::string name, T& value, std::string description = {}) {
+    return Option(app_.add_option(std::move(name), value, std::move(description)));
+  }
+  template <class T>
+  Option add_flag(std::string name, T& value, std::string description = {}) {
+    return Option(app_.add_flag(std::move(name), value, std::move(description)));
+  }
+  // The common options `set` names (add_common_options) but the trees', already added.
+  void add_common_options(CommonOptionSet set);
+  void add(PerfSemanticsFlag& flag);
+  void name(std::string name) { app_.name(std::move(name)); }
+  void description(std::string text) { app_.description(std::move(text)); }
+  void footer(std::string text) { app_.footer(std::move(text)); }
+
+ private:
+  template <class Options>
+  friend std::optional<int> parse_command_line_staged(int, char**, Options&,
+                                                      void (*)(StagedApp&, Options&),
+                                                      void (*)(StagedApp&, Options&));
+  StagedApp(CLI::App& app, CommonOptions& options);
+
+  CLI::App& app_;
+  CommonOptions& options_;
+};
+
+template <class Options>
+std::optional<int> parse_command_line_staged(int argc, char** argv, Options& options,
+                                             void (*add_everyday)(StagedApp&, Options&),
+                                             void (*add_all)(StagedApp&, Options&)) {
   {
     CLI::App everyday;
     everyday.set_help_flag();  // --help goes through: the whole App prints it
     everyday.allow_extras();
-    add_everyday(everyday, options);
+    StagedApp staged(everyday, options.common);
+    add_everyday(staged, options);
     try {
       everyday.parse(argc, argv);
       if (everyday.remaining_size() == 0) return std::nullopt;
@@ -74,7 +139,8 @@ std::optional<int> parse_command_line_staged(int argc, char** argv, Options& opt
   }
   options = Options{};
   CLI::App app;
-  add_all(app, options);
+  StagedApp staged(app, options.common);
+  add_all(staged, options);
   return parse_command_line(app, argc, argv);
 }
 

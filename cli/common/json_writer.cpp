@@ -3,19 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 
 namespace pmucat::cli {
 namespace {
-
-// `n` more bytes at the end of `out`, to be filled in: one size change instead of a capacity
-// check per character.
-char* grow(std::string& out, std::size_t n) {
-  const std::size_t at = out.size();
-  out.resize(at + n);
-  return out.data() + at;
-}
 
 // Whether a byte must not be copied as is: a control byte, a quote, a backslash, or one of
 // UTF-8 (>= 0x80).
@@ -23,28 +16,52 @@ bool special(unsigned char byte) {
   return byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\';
 }
 
-// The index of the first special byte of `text` at or after `from` (text.size() when none),
-// eight bytes per step: descriptions are long and almost all plain.
-std::size_t first_special(std::string_view text, std::size_t from) {
+// The high bit of each byte of `word` that is special: bytes >= 0x80 set their own high bit,
+// bytes < 0x20 borrow in `word - 0x20...`, and a quote or backslash is a zero byte after an xor.
+[[gnu::always_inline]] inline std::uint64_t special_bytes(std::uint64_t word) {
   constexpr std::uint64_t kOnes = 0x0101010101010101u;
   constexpr std::uint64_t kHighs = 0x8080808080808080u;
-  auto has_byte = [](std::uint64_t word, unsigned char byte) {
-    const std::uint64_t x = word ^ (kOnes * byte);
+  auto has_byte = [](std::uint64_t w, unsigned char byte) {
+    const std::uint64_t x = w ^ (kOnes * byte);
     return (x - kOnes) & ~x & kHighs;
   };
-  std::size_t i = from;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + i, sizeof word);
-    // Bytes >= 0x80 set their own high bit; bytes < 0x20 borrow in `word - 0x20...`.
-    const std::uint64_t found = (word & kHighs) | ((word - kOnes * 0x20) & ~word & kHighs) |
-                                has_byte(word, '"') | has_byte(word, '\\');
-    if (found != 0) break;
-  }
+  return (word & kHighs) | ((word - kOnes * 0x20) & ~word & kHighs) | has_byte(word, '"') |
+         has_byte(word, '\\');
+}
+
+// The index of the first special byte of `text` at or after `i`, byte by byte.
+std::size_t scan_special(std::string_view text, std::size_t i) {
   for (; i < text.size(); ++i) {
     if (special(static_cast<unsigned char>(text[i]))) return i;
   }
   return i;
+}
+
+// The index of the first special byte of `text` at or after `from` (text.size() when none),
+// eight bytes per step and the last few in one overlapping load: keys and most values are short
+// and plain, descriptions long and almost all plain. Bytes are scanned one by one only once a
+// word holds a special one.
+[[gnu::always_inline]] inline std::size_t first_special(std::string_view text, std::size_t from) {
+  const std::size_t size = text.size();
+  std::size_t i = from;
+  std::uint64_t word;
+  if (size - i >= 8) {
+    for (; i + 8 <= size; i += 8) {
+      std::memcpy(&word, text.data() + i, sizeof word);
+      if (special_bytes(word) != 0) return scan_special(text, i);
+    }
+    if (i == size) return size;
+    std::memcpy(&word, text.data() + size - 8, sizeof word);  // overlaps bytes already checked
+  } else if (size - i >= 4) {
+    std::uint32_t low;
+    std::uint32_t high;
+    std::memcpy(&low, text.data() + i, sizeof low);
+    std::memcpy(&high, text.data() + size - 4, sizeof high);
+    word = low | (std::uint64_t{high} << 32);
+  } else {
+    return scan_special(text, i);
+  }
+  return special_bytes(word) == 0 ? size : scan_special(text, i);
 }
 
 // `text` as a JSON string, exactly as nlohmann dumps it (dump_json): ASCII is escaped here (runs
@@ -97,9 +114,24 @@ void append_string(std::string& out, std::string_view text) {
 
 constexpr unsigned kIndentStep = 2;  // dump_json's
 
+// ",\n" and the indent of the deepest line start written in one copy; deeper ones are filled.
+constexpr std::size_t kLineStartCopy = 64;
+constexpr auto kLineStart = [] {
+  std::array<char, kLineStartCopy> text{};
+  text[0] = ',';
+  text[1] = '\n';
+  for (std::size_t i = 2; i < text.size(); ++i) text[i] = ' ';
+  return text;
+}();
+
 // Writes the separator (",\n", or "\n" for a container's first item) and `spaces` of indent at
-// `at`; returns the end.
+// `at`, which has room for kLineStartCopy bytes more than that; returns the end.
 char* put_line_start(char* at, bool first, std::size_t spaces) {
+  const std::size_t length = spaces + (first ? 1 : 2);
+  if (length <= kLineStartCopy - 1) {
+    std::memcpy(at, kLineStart.data() + (first ? 1 : 0), kLineStartCopy - 1);  // a fixed size
+    return at + length;
+  }
   if (!first) *at++ = ',';
   *at++ = '\n';
   return std::fill_n(at, spaces, ' ');
@@ -108,21 +140,29 @@ char* put_line_start(char* at, bool first, std::size_t spaces) {
 // Writes `text` (plain: first_special() found nothing) in quotes at `at`; returns the end.
 char* put_plain_string(char* at, std::string_view text) {
   *at++ = '"';
-  at = std::copy(text.begin(), text.end(), at);
+  std::memcpy(at, text.data(), text.size());
+  at += text.size();
   *at++ = '"';
   return at;
 }
 
 }  // namespace
 
-void JsonWriter::indent(std::size_t levels) {
-  out_.append(levels * kIndentStep, ' ');
+void JsonWriter::make_room(std::size_t n) {
+  // Doubling keeps the zero-filling resize rare; each fills only what it adds.
+  out_.resize(std::max(size_ + n, 2 * out_.size()));
+}
+
+void JsonWriter::put(std::string_view text) {
+  char* at = room(text.size());
+  std::memcpy(at, text.data(), text.size());
+  finish(at + text.size());
 }
 
 void JsonWriter::new_line_in_container() {
   Open& container = open_.back();
   const std::size_t spaces = depth() * kIndentStep;
-  put_line_start(grow(out_, spaces + (container.empty ? 1 : 2)), container.empty, spaces);
+  finish(put_line_start(room(spaces + 2 + kLineStartCopy), container.empty, spaces));
   container.empty = false;
 }
 
@@ -139,16 +179,19 @@ void JsonWriter::key(std::string_view name) {
   // Keys are short and plain: the line start, the key and ": " in one reservation.
   if (first_special(name, 0) != name.size()) {
     new_line_in_container();
-    append_string(out_, name);
-    out_.append(": ", 2);
+    std::string quoted;
+    append_string(quoted, name);
+    quoted.append(": ", 2);
+    put(quoted);
   } else {
     Open& container = open_.back();
     const std::size_t spaces = depth() * kIndentStep;
-    const std::size_t lead = spaces + (container.empty ? 1 : 2);
-    char* at = put_line_start(grow(out_, lead + name.size() + 4), container.empty, spaces);
+    char* at = put_line_start(room(spaces + 2 + kLineStartCopy + name.size() + 4), container.empty,
+                              spaces);
     at = put_plain_string(at, name);
     *at++ = ':';
-    *at = ' ';
+    *at++ = ' ';
+    finish(at);
     container.empty = false;
   }
   after_key_ = true;
@@ -156,54 +199,60 @@ void JsonWriter::key(std::string_view name) {
 
 void JsonWriter::open(char bracket) {
   before_value();
-  out_ += bracket;
+  put(bracket);
   open_.push_back({});
 }
 
 void JsonWriter::close(char bracket) {
   const bool empty = open_.back().empty;
   open_.pop_back();
-  if (!empty) {
-    out_ += '\n';
-    indent(depth());
+  if (empty) {
+    put(bracket);
+    return;
   }
-  out_ += bracket;
+  // The line start without its comma, then the bracket.
+  const std::size_t spaces = depth() * kIndentStep;
+  char* at = put_line_start(room(spaces + 2 + kLineStartCopy), true, spaces);
+  *at++ = bracket;
+  finish(at);
 }
 
 void JsonWriter::value(std::string_view text) {
   before_value();
   if (first_special(text, 0) == text.size()) {
-    put_plain_string(grow(out_, text.size() + 2), text);
+    finish(put_plain_string(room(text.size() + 2), text));
   } else {
-    append_string(out_, text);
+    std::string quoted;
+    append_string(quoted, text);
+    put(quoted);
   }
 }
 
 void JsonWriter::value(bool flag) {
   before_value();
-  out_ += flag ? "true" : "false";
+  put(flag ? std::string_view("true") : std::string_view("false"));
 }
 
 void JsonWriter::value(std::uint64_t number) {
   before_value();
   const fmt::format_int digits(number);  // no format string to interpret: most values are numbers
-  out_.append(digits.data(), digits.size());
+  put(std::string_view(digits.data(), digits.size()));
 }
 
 void JsonWriter::value(std::int64_t number) {
   before_value();
   const fmt::format_int digits(number);
-  out_.append(digits.data(), digits.size());
+  put(std::string_view(digits.data(), digits.size()));
 }
 
 void JsonWriter::value(double number) {
   before_value();
-  out_ += Json(number).dump();  // nlohmann's shortest round-trip form, as in a dumped document
+  put(Json(number).dump());  // nlohmann's shortest round-trip form, as in a dumped document
 }
 
 void JsonWriter::value(std::nullptr_t) {
   before_value();
-  out_ += "null";
+  put("null");
 }
 
 void JsonWriter::value(const Json& document) {
@@ -211,10 +260,12 @@ void JsonWriter::value(const Json& document) {
   const std::string text = document.dump(kIndentStep, ' ', false, Json::error_handler_t::replace);
   // Strings in it hold no raw newline (they are escaped): every newline starts a line to shift.
   const std::string shift(depth() * kIndentStep, ' ');
+  std::string shifted;
   for (char c : text) {
-    out_ += c;
-    if (c == '\n') out_ += shift;
+    shifted += c;
+    if (c == '\n') shifted += shift;
   }
+  put(shifted);
 }
 
 Json& JsonBuilder::place(Json item) {

@@ -16,10 +16,16 @@ namespace pmucat::cli {
 
 class JsonWriter {
  public:
-  // Appends to `out`. `depth` is the nesting level the first value sits at (its closing
-  // bracket is indented by two spaces per level), for a value that goes inside a document
-  // whose start was written separately.
-  explicit JsonWriter(std::string& out, unsigned depth = 0) : out_(out), base_depth_(depth) {}
+  // Appends to `out`, which holds the text once the writer is gone: while it writes, `out`
+  // ends in room not yet written (so that a member's line start, key and value are copied
+  // with no size change per piece). `depth` is the nesting level the first value sits at (its
+  // closing bracket is indented by two spaces per level), for a value that goes inside a
+  // document whose start was written separately.
+  explicit JsonWriter(std::string& out, unsigned depth = 0)
+      : out_(out), size_(out.size()), base_depth_(depth) {}
+  ~JsonWriter() { out_.resize(size_); }
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -60,10 +66,24 @@ class JsonWriter {
   void before_value();
   // The separator, newline and indent before the next member or item of the open container.
   void new_line_in_container();
-  void indent(std::size_t depth);
   std::size_t depth() const { return base_depth_ + open_.size(); }
+  // Room for `n` more bytes at the end of the text: where to write them. finish() says where
+  // the writing ended.
+  char* room(std::size_t n) {
+    if (out_.size() - size_ < n) make_room(n);
+    return out_.data() + size_;
+  }
+  void make_room(std::size_t n);
+  void finish(const char* end) { size_ = static_cast<std::size_t>(end - out_.data()); }
+  void put(std::string_view text);
+  void put(char c) {
+    char* at = room(1);
+    *at = c;
+    finish(at + 1);
+  }
 
   std::string& out_;
+  std::size_t size_;  // the text's end in `out_`; the rest is room
   unsigned base_depth_;
   std::vector<Open> open_;
   bool after_key_ = false;

@@ -455,57 +455,57 @@ namespace {
 
 // The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf|--json|--c]
 // [--pmu PMU] SPEC...`), which parse without building the rest (parse_command_line_staged).
-void add_everyday_options(CLI::App& app, Options& options) {
-  add_common_options(app, options.common, {.catalog = false, .general = false});
+void add_everyday_options(StagedApp& app, Options& options) {
+  app.add_common_options({.catalog = false, .general = false});
   app.add_option("--pmu", options.pmu,
                  "PMU for bare terms and raw events (default: cpu, cpu_core, or the first PMU "
                  "with a cpus file); narrows bare event names")
-      ->type_name("NAME|GLOB");
+      .type_name("NAME|GLOB");
   app.add_flag("--perf", options.perf_only,
                "Print only the canonical specs, one per line, for perf stat -e");
   app.add_flag("--c", options.c_initializer, "Print a C initializer for struct perf_event_attr");
   app.add_option("SPEC", options.arguments,
                  "Event specs: pmu/terms/mods, event names, bare terms, rHEX; with --decode: "
                  "PMU and config words")
-      ->type_name("SPEC");
+      .type_name("SPEC");
 }
 
-void add_all_options(CLI::App& app, Options& options) {
+void add_all_options(StagedApp& app, Options& options) {
   app.name("pmuencode");
   app.description("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.");
   add_everyday_options(app, options);
-  add_common_options(app, options.common, {.sysfs = false, .json = false, .vendor_notes = true});
+  app.add_common_options({.json = false, .vendor_notes = true});
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
-  options.perf_semantics_flag.add_to(app);
+  app.add(options.perf_semantics_flag);
   app.add_option("--for", options.for_tool,
                  "Print the full attrs this perf command opens (perf 6.1, default options, a "
                  "workload): sample_type, read_format, freq, disabled, inherit, tracking bits. "
                  "stat also rejects the sampling terms perf stat rejects. Without --for: only "
                  "what the spec determines, with perf record's meaning of the special terms")
-      ->type_name("stat|record")
-      ->check(CLI::IsMember({"stat", "record"}));
+      .type_name("stat|record")
+      .check(CLI::IsMember({"stat", "record"}));
   app.add_option("--extended-type", options.extended_type,
                  "Whether the kernel takes a core PMU's type in a hardware or cache event's "
                  "config (hybrid machines; perf 6.12 asks the running kernel): supported (the "
                  "default, what perf 6.1 assumed), unsupported (a hardware event once, no PMU "
                  "type in any legacy event), or probe (ask this machine's kernel as perf 6.12 "
                  "does). perf 6.1 semantics never ask")
-      ->type_name("supported|unsupported|probe")
-      ->check(CLI::IsMember({"supported", "unsupported", "probe"}));
+      .type_name("supported|unsupported|probe")
+      .check(CLI::IsMember({"supported", "unsupported", "probe"}));
   app.add_option("-o,--output", options.output_file,
                  "Also write a perf.data file describing the attrs, with one sample per event "
                  "(the default dump is then not printed); - is standard output, and a FIFO, "
                  "device or - gets pipe mode")
-      ->type_name("FILE")
-      ->check(output_path_check());
+      .type_name("FILE")
+      .check(output_path_check());
   app.add_option("-M,--metrics", options.metrics.names,
                  "Expand metrics instead of specs, as perf 6.1's perf stat -M: metric names, "
                  "metric groups (TopdownL1) or all, comma-separated, each optionally :MODIFIERS; "
                  "prints the event lists perf parses and their attrs (--perf: the lists only; "
                  "--json: also which attrs each metric reads). Needs the model's vendor catalog "
                  "(--cpuid, --events-dir)")
-      ->type_name("NAME[,NAME...]");
+      .type_name("NAME[,NAME...]");
   app.add_flag("--metric-no-group", options.metrics.no_group,
                "With -M: no {...}:W weak groups, as perf stat --metric-no-group");
   app.add_flag("--metric-no-merge", options.metrics.no_merge,
@@ -519,15 +519,15 @@ void add_all_options(CLI::App& app, Options& options) {
          "MetricConstraint NO_NMI_WATCHDOG; with --plan or --explain: whether a pinned cycles "
          "event holds a counter of each core PMU (default: /proc/sys/kernel/nmi_watchdog, "
          "as perf reads it; --explain: the host root's)")
-      ->type_name("on|off")
-      ->check(CLI::IsMember({"on", "off"}));
+      .type_name("on|off")
+      .check(CLI::IsMember({"on", "off"}));
   app.add_option("--literal", options.metrics.literals,
                  "With -M: the value of a # literal of metric expressions (smt_on, num_cpus, "
                  "num_cores, num_dies, num_packages, core_wide, system_tsc_freq; perf 6.12's "
                  "num_cpus_online, has_pmem, slots), instead of the "
                  "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
-      ->type_name("NAME=VALUE");
+      .type_name("NAME=VALUE");
   app.add_flag("--plan", options.plan,
                "Plan the counters instead of printing attrs (specs or -M): per PMU instance "
                "which counter each event takes, the groups that can never be scheduled and why, "
@@ -538,8 +538,8 @@ void add_all_options(CLI::App& app, Options& options) {
                  "of a prefix "
                  "(uncore_cha), when counter.json and the kernel's facts do not say or are "
                  "wrong; repeatable")
-      ->type_name("PMU=GENERIC[+FIXED]")
-      ->allow_extra_args(false);
+      .type_name("PMU=GENERIC[+FIXED]")
+      .allow_extra_args(false);
   app.add_flag("--explain", options.explain,
                "Say why each event would not open or would count nothing on a host (paranoid, "
                "capabilities, no core PMU, uncore per task, max_precise, ...), decided from "
@@ -550,12 +550,12 @@ void add_all_options(CLI::App& app, Options& options) {
                  "With --explain: read the host facts (proc/sys/kernel, proc/self/status, "
                  "sys/kernel/tracing) under DIR, a root laid out like / such as a pmusnap "
                  "capture's directory (default: /)")
-      ->type_name("DIR");
+      .type_name("DIR");
   app.add_flag("-a,--all-cpus", options.all_cpus,
                "With --explain: the events count system-wide, as perf's -a");
   app.add_option("--cpu", options.cpus,
                  "With --explain: the events count on these CPUs, as perf's -C (0-3,8)")
-      ->type_name("LIST");
+      .type_name("LIST");
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "

@@ -331,7 +331,12 @@ std::string perf_list_encoding(std::string_view pmu_name, const Event& event) {
       if (term.kind == TermValueKind::none) continue;
       text += '=';
       if (term.kind == TermValueKind::number) {
-        text += term.value == 0 ? std::string("0") : fmt::format("{:#x}", term.value);
+        if (term.value == 0) {
+          text += '0';
+        } else {
+          std::array<char, 24> digits{};  // "0x" and 16 hex digits
+          text.append(digits.data(), fmt::format_to(digits.data(), "{:#x}", term.value));
+        }
       } else {
         text += print_term_value(term);
       }
@@ -399,8 +404,10 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     std::string text = buffers.take();
     text.reserve(kPmuTextCapacity);  // most PMUs print without the string growing
     text.assign(kPmuDepth * 2, ' ');
-    JsonWriter writer(text, kPmuDepth);
-    write_pmu(writer, scratch ? *scratch : listed, nullptr, filter);
+    {
+      JsonWriter writer(text, kPmuDepth);  // `text` holds the PMU once the writer is gone
+      write_pmu(writer, scratch ? *scratch : listed, nullptr, filter);
+    }
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
     return text;
   };

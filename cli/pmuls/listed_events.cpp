@@ -261,8 +261,10 @@ Json listed_events_to_json(std::span<const ListedEvent> events) {
 
 std::string listed_events_json_text(std::span<const ListedEvent> events) {
   std::string text;
-  JsonWriter writer(text, 1);
-  write_listed_events(writer, events);
+  {
+    JsonWriter writer(text, 1);  // `text` holds the events once the writer is gone
+    write_listed_events(writer, events);
+  }
   return text;
 }
 

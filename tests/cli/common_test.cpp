@@ -239,26 +239,42 @@ TEST(HelpFooter, ExamplesEnvironmentAndTheExitStatusTable) {
   EXPECT_EQ(no_tree.find("PMUCAT_CPUID"), std::string::npos);
 }
 
-// A tool's options for the staged parse: the everyday ones, and the whole set adding more.
+// A tool's options for the staged parse: the everyday ones, and the whole set adding more. The
+// staged parse adds the trees' options (--sysfs, --tracefs) to both stages itself.
 struct StagedOptions {
-  std::string sysfs;
+  CommonOptions common;
   bool perf = false;
   std::vector<std::string> specs;
   bool plan = false;
   std::string for_tool;
   std::vector<std::string> counters;
-  bool operator==(const StagedOptions&) const = default;
+  bool operator==(const StagedOptions& other) const {
+    return common.sysfs == other.common.sysfs && common.tracefs == other.common.tracefs &&
+           perf == other.perf && specs == other.specs && plan == other.plan &&
+           for_tool == other.for_tool && counters == other.counters;
+  }
 };
 
-void add_everyday(CLI::App& app, StagedOptions& options) {
-  app.add_option("--sysfs", options.sysfs)->envname("PMUCAT_TEST_STAGED_SYSFS");
+void add_everyday(StagedApp& app, StagedOptions& options) {
   app.add_flag("--perf", options.perf);
   app.add_option("SPEC", options.specs);
 }
 
-void add_all(CLI::App& app, StagedOptions& options) {
+void add_all(StagedApp& app, StagedOptions& options) {
   app.name("tool");
   add_everyday(app, options);
+  app.add_flag("-p,--plan", options.plan);
+  app.add_option("--for", options.for_tool).check(CLI::IsMember({"stat", "record"}));
+  app.add_option("-c,--counters", options.counters).allow_extra_args(false);
+}
+
+// The whole App of a tool with the staged parse's options, built in one go for comparison.
+void add_whole(CLI::App& app, StagedOptions& options) {
+  app.name("tool");
+  add_common_options(app, options.common,
+                     {.sysfs = true, .catalog = false, .json = false, .general = false});
+  app.add_flag("--perf", options.perf);
+  app.add_option("SPEC", options.specs);
   app.add_flag("-p,--plan", options.plan);
   app.add_option("--for", options.for_tool)->check(CLI::IsMember({"stat", "record"}));
   app.add_option("-c,--counters", options.counters)->allow_extra_args(false);
@@ -289,7 +305,7 @@ ParseOutcome parse_whole(std::vector<std::string> words) {
   std::vector<char*> argv = argv_of(words);
   ParseOutcome outcome;
   CLI::App app;
-  add_all(app, outcome.options);
+  add_whole(app, outcome.options);
   outcome.status = parse_command_line(app, static_cast<int>(argv.size()), argv.data());
   return outcome;
 }
@@ -297,7 +313,7 @@ ParseOutcome parse_whole(std::vector<std::string> words) {
 TEST(StagedParse, EverydayLinesParseWithTheSmallApp) {
   const ParseOutcome outcome = parse_staged({"--sysfs", "tree", "--perf", "cpu/event=1/", "x"});
   EXPECT_EQ(outcome.status, std::nullopt);
-  EXPECT_EQ(outcome.options.sysfs, "tree");
+  EXPECT_EQ(outcome.options.common.sysfs, "tree");
   EXPECT_TRUE(outcome.options.perf);
   EXPECT_EQ(outcome.options.specs, (std::vector<std::string>{"cpu/event=1/", "x"}));
 }
@@ -308,15 +324,20 @@ TEST(StagedParse, AnyOtherOptionIsParsedAgainByTheWholeApp) {
   EXPECT_EQ(outcome.status, std::nullopt);
   EXPECT_EQ(outcome.options.for_tool, "stat");
   EXPECT_EQ(outcome.options.specs, std::vector<std::string>{"e"});
-  EXPECT_EQ(outcome.options.sysfs, "tree");
+  EXPECT_EQ(outcome.options.common.sysfs, "tree");
 }
 
-TEST(StagedParse, OptionsReadFromTheEnvironmentAreEveryday) {
-  ::setenv("PMUCAT_TEST_STAGED_SYSFS", "from-env", 1);
+// The first stage reads the trees from the environment without the callbacks adding them.
+TEST(StagedParse, OptionsReadFromTheEnvironmentAreInTheFirstStage) {
+  ::setenv("PMUCAT_SYSFS", "sysfs-from-env", 1);
+  ::setenv("PMUCAT_TRACEFS", "tracefs-from-env", 1);
   const ParseOutcome outcome = parse_staged({"e"});
-  ::unsetenv("PMUCAT_TEST_STAGED_SYSFS");
+  ::unsetenv("PMUCAT_SYSFS");
+  ::unsetenv("PMUCAT_TRACEFS");
   EXPECT_EQ(outcome.status, std::nullopt);
-  EXPECT_EQ(outcome.options.sysfs, "from-env");
+  EXPECT_EQ(outcome.options.common.sysfs, "sysfs-from-env");
+  EXPECT_EQ(outcome.options.common.tracefs, "tracefs-from-env");
+  EXPECT_EQ(outcome.options.specs, std::vector<std::string>{"e"});
 }
 
 TEST(StagedParse, ErrorsComeFromTheWholeApp) {
@@ -333,9 +354,9 @@ TEST(StagedParse, ErrorsComeFromTheWholeApp) {
 // exit status, and the same option values when parsing succeeded.
 RC_GTEST_PROP(StagedParse, SameResultAsTheWholeApp, ()) {
   const std::vector<std::string> vocabulary = {
-      "--sysfs", "--sysfs=t", "t",      "--perf",  "--perf=0", "-p", "--plan",
-      "--for",   "stat",      "record", "--",      "-pc",      "-c", "a=1+2",
-      "--nope",  "-x",        "-",      "--for=x", "c/e/"};
+      "--sysfs", "--sysfs=t", "t",      "--perf",  "--perf=0", "-p",         "--plan",
+      "--for",   "stat",      "record", "--",      "-pc",      "-c",         "a=1+2",
+      "--nope",  "-x",        "-",      "--for=x", "c/e/",     "--tracefs=u"};
   const auto words = *rc::gen::container<std::vector<std::string>>(
       *rc::gen::inRange<std::size_t>(0, 7), rc::gen::elementOf(vocabulary));
   ::testing::internal::CaptureStderr();

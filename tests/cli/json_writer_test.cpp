@@ -55,8 +55,10 @@ void replay(const Json& document, Out& out) {
 
 std::string written(const Json& document, unsigned depth = 0) {
   std::string text;
-  JsonWriter writer(text, depth);
-  replay(document, writer);
+  {
+    JsonWriter writer(text, depth);
+    replay(document, writer);
+  }
   return text;
 }
 
@@ -98,15 +100,17 @@ TEST(JsonWriter, EscapesEveryAsciiByteAsDumpJsonDoes) {
 TEST(JsonWriter, AnEmbeddedDocumentIsIndentedWhereItSits) {
   const Json inner = {{"line", 3}, {"notes", {"a", "b"}}};
   std::string text;
-  JsonWriter writer(text);
-  writer.begin_object();
-  writer.key("list");
-  writer.begin_array();
-  writer.value(inner);
-  writer.end_array();
-  writer.key("one");
-  writer.value(inner);
-  writer.end_object();
+  {
+    JsonWriter writer(text);
+    writer.begin_object();
+    writer.key("list");
+    writer.begin_array();
+    writer.value(inner);
+    writer.end_array();
+    writer.key("one");
+    writer.value(inner);
+    writer.end_object();
+  }
   const Json whole = {{"list", {inner}}, {"one", inner}};
   EXPECT_EQ(text, dumped(whole));
 }
@@ -118,6 +122,25 @@ TEST(JsonWriter, StartsAtAGivenDepth) {
   const std::string expected = dumped(whole);
   const std::string head = "{\n  \"pmus\": [\n    ";
   EXPECT_EQ(head + written(pmu, 2) + "\n  ]\n}", expected);
+}
+
+TEST(JsonWriter, AppendsToTextAlreadyThereAndLeavesNoRoomBehind) {
+  std::string text = "head ";
+  {
+    JsonWriter writer(text);
+    writer.begin_array();
+    for (int i = 0; i < 200; ++i) writer.value(std::string(40, 'x'));
+    writer.end_array();
+  }
+  const Json items(std::vector<std::string>(200, std::string(40, 'x')));
+  EXPECT_EQ(text, "head " + dumped(items));
+}
+
+TEST(JsonWriter, IndentsBeyondOneCopiedLineStart) {
+  // 40 levels: the innermost line starts hold 80 spaces, past what one copy writes.
+  Json nested = Json::array({1});
+  for (int level = 0; level < 40; ++level) nested = Json::object({{"k", nested}});
+  EXPECT_EQ(written(nested), dumped(nested));
 }
 
 TEST(JsonBuilder, BuildsTheReplayedDocument) {
