@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "pmucat/perfdata.h"
+#include "shared_dir.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
@@ -17,7 +18,7 @@
 namespace pmucat {
 namespace {
 
-const std::filesystem::path kCorpus = PMUCAT_SOURCE_DIR "/../shared/perfdata-corpus";
+const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
 
 std::vector<std::string> corpus_files() {
   std::vector<std::string> out;

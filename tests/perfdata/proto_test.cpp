@@ -9,13 +9,14 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 #include "pmucat/perfdata_records.h"
+#include "shared_dir.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
 namespace pmucat {
 namespace {
 
-const std::filesystem::path kCorpus = PMUCAT_SOURCE_DIR "/../shared/perfdata-corpus";
+const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
 
 void expect_lossless(const PerfData& data, const std::string& what) {
   for (auto format : {ProtoFormat::binary, ProtoFormat::text}) {
@@ -118,8 +119,18 @@ TEST(PerfDataProto, DeclaredAttrSizeIsCheckedBeforeUse) {
   ASSERT_TRUE(bytes);
   quipper::PerfDataProto proto;
   ASSERT_TRUE(proto.ParseFromString(*bytes));
-  proto.mutable_file_attrs(0)->mutable_attr()->set_size(0xffffffffu);
-  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
+  auto& attr = *proto.mutable_file_attrs(0)->mutable_attr();
+  // Ours: the real size is pmucat_size.
+  attr.set_pmucat_size(0xffffffffu);
+  auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message.find("file_attrs[0].attr.pmucat_size 4294967295"),
+            std::string::npos)
+      << back.error().message;
+  // quipper's: only `size`.
+  attr.clear_pmucat_size();
+  attr.set_size(0xffffffffu);
+  back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
   ASSERT_FALSE(back);
   EXPECT_NE(back.error().message.find("file_attrs[0].attr.size 4294967295"), std::string::npos)
       << back.error().message;
