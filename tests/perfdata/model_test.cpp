@@ -459,6 +459,25 @@ TEST(PerfDataFeatures, MalformedPayloadsAreRejected) {
   EXPECT_FALSE(decode_nrcpus(huge_count));
 }
 
+// perf 6.12 pads pipe-mode FEATURE records to 8 bytes: a HOSTNAME payload of 4 + 64 bytes comes
+// with 4 zero bytes after it. Fewer than 8 zero bytes are padding; anything else is not.
+TEST(PerfDataFeatures, PipeRecordPaddingIsAccepted) {
+  auto padded = [](std::vector<std::byte> payload, std::size_t n, std::byte fill) {
+    payload.insert(payload.end(), n, fill);
+    return payload;
+  };
+  const auto host = encode_feature_string("vm");
+  EXPECT_EQ(decode_feature_string(padded(host, 4, std::byte{0})), "vm");
+  EXPECT_FALSE(decode_feature_string(padded(host, 4, std::byte{1})));
+  EXPECT_FALSE(decode_feature_string(padded(host, 8, std::byte{0})));
+  const std::vector<NumaNode> nodes = {{0, 1024, 512, "0-1"}};
+  EXPECT_EQ(decode_numa_topology(padded(encode_numa_topology(nodes), 4, std::byte{0})), nodes);
+  const std::vector<HybridNode> hybrid = {{"cpu_core", "0-7"}, {"cpu_atom", "8-15"}};
+  EXPECT_EQ(decode_hybrid_topology(padded(encode_hybrid_topology(hybrid), 4, std::byte{0})),
+            hybrid);
+  EXPECT_FALSE(decode_hybrid_topology(padded(encode_hybrid_topology(hybrid), 8, std::byte{0})));
+}
+
 TEST(PerfDataHost, MetadataDescribesThisMachine) {
   const HostMetadata host = collect_host_metadata({"pmucat", "test"});
   EXPECT_FALSE(host.hostname.empty());
