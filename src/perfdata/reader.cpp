@@ -639,6 +639,7 @@ class Parser {
 
   bool parse_feature_index(std::uint64_t at, const std::array<std::uint64_t, 4>& bitmap) {
     std::uint64_t pos = at;
+    std::uint64_t first_payload = UINT64_MAX;
     for (std::uint32_t id = 0; id < 256; ++id) {
       if (!((bitmap[id / 64] >> (id % 64)) & 1)) continue;
       if (pos > image_.size() || image_.size() - pos < 16) {
@@ -656,9 +657,26 @@ class Parser {
       if (!payload) return false;
       data_.features[id].assign(payload->begin(), payload->end());
       feature_offsets_[id] = s.offset;
+      if (s.size != 0) first_payload = std::min(first_payload, s.offset);
       pos += 16;
     }
+    note_feature_gap(pos, first_payload);
     return true;
+  }
+
+  // Zero bytes between the index (ending at `index_end`) and the first payload are kept, so a
+  // rewrite has the same layout (perf record's unused index slots).
+  void note_feature_gap(std::uint64_t index_end, std::uint64_t first_payload) {
+    if (first_payload <= index_end || first_payload - index_end > kMaxFeatureGap ||
+        first_payload > image_.size()) {
+      return;
+    }
+    const auto gap = image_.slice(index_end, first_payload - index_end);
+    if (!gap) return;
+    for (std::byte b : *gap) {
+      if (b != std::byte{0}) return;
+    }
+    data_.feature_gap = static_cast<std::uint32_t>(first_payload - index_end);
   }
 
   void name_events() {

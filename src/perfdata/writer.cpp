@@ -1,6 +1,7 @@
 // Streaming perf.data writer: file mode (the header written last, at offset 0) and pipe mode.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <optional>
@@ -302,13 +303,15 @@ std::optional<Diagnostic> PerfDataWriter::finish() {
   if (s.options.mode == PerfDataMode::file) {
     const std::uint64_t data_size = s.position - s.data_offset;
     ByteWriter index;
-    std::uint64_t payload_offset = s.position + 16 * s.features.size();
+    const std::uint32_t gap = std::min(s.options.feature_gap, kMaxFeatureGap);
+    std::uint64_t payload_offset = s.position + 16 * s.features.size() + gap;
     std::array<std::uint64_t, 4> bitmap{};
     for (const auto& [id, payload] : s.features) {
       index.put(payload_offset).put(std::uint64_t{payload.size()});
       payload_offset += payload.size();
       bitmap[id / 64] |= std::uint64_t{1} << (id % 64);
     }
+    index.bytes().resize(index.size() + gap, std::byte{0});
     if (auto e = s.put(index.bytes())) return e;
     for (const auto& [id, payload] : s.features) {
       if (auto e = s.put(payload)) return e;
@@ -367,6 +370,7 @@ WriterOptions options_like(const PerfData& data) {
   options.mode = data.mode;
   options.pipe_end_marker = data.pipe_end_marker;
   options.pipe_header = data.pipe_header;
+  if (data.mode == PerfDataMode::file) options.feature_gap = data.feature_gap;
   if (!data.events.empty()) options.attr_size = data.events.front().attr.size;
   return options;
 }

@@ -427,6 +427,7 @@ void features_to_proto(const PerfData& data, Proto& proto) {
   for (auto w : mask) proto.add_metadata_mask(w);
   if (data.mode == PerfDataMode::pipe) proto.set_pmucat_pipe_mode(true);
   if (data.pipe_end_marker) proto.set_pmucat_pipe_end_marker(*data.pipe_end_marker);
+  if (data.feature_gap != 0) proto.set_pmucat_feature_gap(data.feature_gap);
   for (const auto& h : data.pipe_header) {
     auto* p = proto.add_pmucat_pipe_header();
     p->set_kind(static_cast<std::uint32_t>(h.kind));
@@ -439,6 +440,12 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
   if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
+  if (proto.pmucat_feature_gap() > kMaxFeatureGap) {
+    return unexpected(malformed(file, fmt::format("pmucat_feature_gap {} is larger than a feature "
+                                                  "index ({} bytes at most)",
+                                                  proto.pmucat_feature_gap(), kMaxFeatureGap)));
+  }
+  data.feature_gap = proto.pmucat_feature_gap();
   for (const auto& p : proto.pmucat_pipe_header()) {
     // The writer skips entries naming nothing it writes; unknown kinds and misc values that do
     // not fit a record header are refused here.

@@ -459,6 +459,23 @@ TEST(PerfDataFeatures, MalformedPayloadsAreRejected) {
   EXPECT_FALSE(decode_nrcpus(huge_count));
 }
 
+// perf record sizes its feature index for the features it means to write and leaves the
+// slots of those that failed zeroed: the gap survives a rewrite.
+TEST(PerfDataLayout, ZeroedIndexSlotsAfterTheFeatureIndexAreKept) {
+  ScratchDir dir;
+  PerfData model = demo_model({});
+  model.feature_gap = 32;
+  ASSERT_FALSE(write_perf_data(dir / "gap.data", model, options_like(model)));
+  const auto back = read_perf_data(dir / "gap.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->feature_gap, 32u);
+  EXPECT_EQ(*back, model);
+  model.feature_gap = 0;
+  ASSERT_FALSE(write_perf_data(dir / "nogap.data", model, options_like(model)));
+  EXPECT_EQ(std::filesystem::file_size(dir / "gap.data"),
+            std::filesystem::file_size(dir / "nogap.data") + 32);
+}
+
 // perf 6.12 pads pipe-mode FEATURE records to 8 bytes: a HOSTNAME payload of 4 + 64 bytes comes
 // with 4 zero bytes after it. Fewer than 8 zero bytes are padding; anything else is not.
 TEST(PerfDataFeatures, PipeRecordPaddingIsAccepted) {

@@ -13,6 +13,7 @@
 #include "pmucat/perfdata_proto.h"
 #include "pmucat/perfdata_records.h"
 #include "shared_dir.h"
+#include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
@@ -236,6 +237,8 @@ TEST(PerfDataProto, PerfRecordedFileIsLossless) {
   const auto a = testing::run_command("perf script -i '" + (dir / "r.data").string() + "'");
   const auto b = testing::run_command("perf script -i '" + (dir / "back.data").string() + "'");
   EXPECT_EQ(a.out, b.out);
+  // Byte for byte, also the zeroed index slots perf record leaves after its feature index.
+  EXPECT_EQ(testing::read_bytes(dir / "back.data"), testing::read_bytes(dir / "r.data"));
 }
 
 // Samples with REGS_USER, STACK_USER and REGS_INTR (--call-graph dwarf, --user-regs,
