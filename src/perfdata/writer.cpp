@@ -17,6 +17,7 @@
 namespace pmucat {
 namespace {
 
+using perfdata::ByteReader;
 using perfdata::ByteWriter;
 using perfdata::io_error;
 
@@ -73,6 +74,33 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
   return std::nullopt;
 }
 
+namespace {
+
+// Pipe mode carries BUILD_ID as HEADER_BUILD_ID records, one per entry (what perf writes there;
+// quipper refuses it as a FEATURE record): each entry of the feature payload is such a record
+// with type 0. nullopt when the payload is not a run of type-0 entries; it then goes as a
+// FEATURE record, which perf reads too.
+std::optional<std::vector<Record>> build_id_records(std::span<const std::byte> payload) {
+  std::vector<Record> out;
+  ByteReader in(payload, false);
+  while (!in.at_end()) {
+    const auto type = in.read<std::uint32_t>();
+    const auto misc = in.read<std::uint16_t>();
+    const auto size = in.read<std::uint16_t>();
+    if (!type || !misc || !size || *type != 0 || *size < 8) return std::nullopt;
+    const auto body = in.take(*size - 8u);
+    if (!body) return std::nullopt;
+    Record r;
+    r.type = record_type::header_build_id;
+    r.misc = *misc;
+    r.payload.assign(body->begin(), body->end());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
 struct PerfDataWriter::State {
   std::filesystem::path path;
   std::optional<OutputFile> out;
@@ -116,6 +144,14 @@ struct PerfDataWriter::State {
     };
     const auto put_feature = [&](std::uint32_t id, std::uint16_t misc) {
       features_done.insert(id);
+      if (id == feature::build_id) {
+        if (auto entries = build_id_records(features.at(id))) {
+          for (const auto& r : *entries) {
+            if (auto e = put_record(record_type::header_build_id, r.misc, r.payload, {})) return e;
+          }
+          return std::optional<Diagnostic>{};
+        }
+      }
       ByteWriter body;
       body.put(std::uint64_t{id}).put_bytes(features.at(id));
       return put_record(record_type::header_feature, misc, body.bytes(), {});

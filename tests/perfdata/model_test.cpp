@@ -54,6 +54,42 @@ TEST(PerfDataRoundTrip, PipeModeIsLossless) {
   EXPECT_EQ(*back, model);
 }
 
+// Pipe mode writes BUILD_ID as HEADER_BUILD_ID records, one per entry, as perf does (quipper
+// refuses a FEATURE record for it); reading folds them back into the feature.
+TEST(PerfDataRoundTrip, PipeModeBuildIdsAreHeaderBuildIdRecords) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  const auto entries = decode_build_ids(model.features.at(feature::build_id));
+  ASSERT_TRUE(entries);
+  std::vector<BuildId> two = {entries->front(), entries->front()};
+  two[1].filename = "/usr/bin/true";
+  two[1].misc = 2;
+  model.features[feature::build_id] = encode_build_ids(two);
+  ASSERT_FALSE(write_perf_data(dir / "p.data", model, options_like(model)));
+  const auto bytes = read_bytes(dir / "p.data");
+  std::size_t build_id_records = 0, build_id_features = 0;
+  for (std::size_t pos = 16; pos + 8 <= bytes.size();) {
+    std::uint32_t type = 0;
+    std::uint16_t size = 0;
+    std::memcpy(&type, bytes.data() + pos, 4);
+    std::memcpy(&size, bytes.data() + pos + 6, 2);
+    ASSERT_GE(size, 8u);
+    if (type == record_type::header_build_id) ++build_id_records;
+    if (type == record_type::header_feature && bytes[pos + 8] == std::byte{feature::build_id}) {
+      ++build_id_features;
+    }
+    pos += size;
+  }
+  EXPECT_EQ(build_id_records, 2u);
+  EXPECT_EQ(build_id_features, 0u);
+  const auto back = read_perf_data(dir / "p.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+  EXPECT_TRUE(back->records == model.records);
+}
+
 TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
   ScratchDir dir;
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
