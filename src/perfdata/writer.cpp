@@ -96,6 +96,7 @@ std::optional<std::vector<Record>> build_id_records(std::span<const std::byte> p
     r.payload.assign(body->begin(), body->end());
     out.push_back(std::move(r));
   }
+  if (out.empty()) return std::nullopt;  // no record would say the feature is there
   return out;
 }
 
@@ -111,6 +112,7 @@ struct PerfDataWriter::State {
   std::uint64_t records = 0;
   std::vector<std::byte> buffer;  // written out whenever it reaches kBufferSize
   bool failed = false, finished = false;
+  bool other_records = false;  // a record other than HEADER_BUILD_ID was written
 
   std::optional<Diagnostic> flush() {
     if (buffer.empty()) return std::nullopt;
@@ -298,6 +300,16 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
                     "stream's header; not written",
                     state_->records, record_type_name(record.type)));
   }
+  // HEADER_BUILD_ID records before any other record are the BUILD_ID feature to the reader.
+  if (state_->options.mode == PerfDataMode::pipe && !state_->other_records &&
+      record.type == record_type::header_build_id) {
+    return io_error(state_->path.string(),
+                    fmt::format("record index {} (a HEADER_BUILD_ID record before any other "
+                                "record) would be read as the BUILD_ID feature of a pipe-mode "
+                                "stream; not written",
+                                state_->records));
+  }
+  if (record.type != record_type::header_build_id) state_->other_records = true;
   // The reader finds the end of a record's trailer by the size its payload declares; a record
   // whose trailer is another length (a proto may say anything) would be read as other records.
   const auto declared = perfdata::declared_trailer_size(record.type, record.payload, false);

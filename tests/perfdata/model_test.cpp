@@ -353,6 +353,35 @@ TEST(PerfDataWriter, TrailerMustBeTheSizeItsRecordDeclares) {
 // A pipe stream's reader takes every HEADER_ATTR/HEADER_FEATURE record into the header, so one
 // among the records (a proto may hold one) would not come back as a record: refused. In file
 // mode they are records like any other (found by proto_fuzz, fuzz/README.md bug 9).
+// A HEADER_BUILD_ID record before any other record would be read back as the BUILD_ID feature:
+// refused in pipe mode (later ones are written as records and stay records). An empty BUILD_ID
+// payload has no entry to write as a record and goes as a FEATURE record.
+TEST(PerfDataWriter, PipeModeBuildIdRecordsThatWouldBecomeTheFeature) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  Record build_id;
+  build_id.type = record_type::header_build_id;
+  build_id.payload.resize(4 + 24 + 8);
+  model.records.push_back(build_id);  // after the COMM: stays a record
+  ASSERT_FALSE(write_perf_data(dir / "late.data", model, options_like(model)));
+  auto back = read_perf_data(dir / "late.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+  model.records.insert(model.records.begin(), build_id);
+  const auto error = write_perf_data(dir / "early.data", model, options_like(model));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("HEADER_BUILD_ID record before any other"), std::string::npos)
+      << error->message;
+  model.records.erase(model.records.begin());
+  model.features[feature::build_id].clear();
+  ASSERT_FALSE(write_perf_data(dir / "empty.data", model, options_like(model)));
+  back = read_perf_data(dir / "empty.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+}
+
 TEST(PerfDataWriter, PipeModeRefusesHeaderRecordsAmongTheRecords) {
   ScratchDir dir;
   Record feature_record;
