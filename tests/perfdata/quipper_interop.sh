@@ -4,7 +4,9 @@
 # corpus (perf 3.4 ... 6.12, file and pipe mode):
 #   ours -> quipper: `pmudata convert F ours.pb`; quipper reads it (PerfReader) and runs its
 #                    PerfParser on it, which must count the same samples, mapped samples, MMAPs,
-#                    COMMs, FORKs and EXITs as on F itself; quipper writes perf.data back from it.
+#                    COMMs, FORKs and EXITs as on F itself; quipper writes perf.data back from it;
+#                    perf_to_profile turns it into the same pprof profile, byte for byte, as
+#                    quipper's own .pb of F.
 #   quipper -> ours: quipper converts F to .pb; `pmudata convert` turns that into perf.data.
 # and `perf script` (with task and mmap events) of both perf.data files prints what it prints for
 # F, line for line.
@@ -96,6 +98,8 @@ check() {
     fail "quipper cannot write perf.data from our .pb: $(grep -m1 -E 'FATAL|ERROR' "$d/pb2data.err")"
   elif [ $have_perf = 1 ] && ! script_of "$d/ours.q.data" | cmp -s - "$d/orig.script"; then
     fail "perf script of quipper's perf.data from our .pb differs: $(script_of "$d/ours.q.data" | diff "$d/orig.script" - | grep -c '^[<>]') lines"
+  elif ! "$out/perf_to_profile" -i "$d/ours.pb" -o "$d/ours.prof" -f >"$d/p2p.out" 2>&1; then
+    fail "perf_to_profile rejects our .pb: $(grep -m1 -E 'FATAL|ERROR' "$d/p2p.out")"
   fi
 
   # quipper -> ours
@@ -106,6 +110,10 @@ check() {
     fail "pmudata rejects quipper's .pb: $(head -1 "$d/theirs.err")"
   elif [ $have_perf = 1 ] && ! script_of "$d/theirs.data" | cmp -s - "$d/orig.script"; then
     fail "perf script of our perf.data from quipper's .pb differs: $(script_of "$d/theirs.data" | diff "$d/orig.script" - | grep -c '^[<>]') lines"
+  elif ! "$out/perf_to_profile" -i "$d/theirs.pb" -o "$d/theirs.prof" -f >/dev/null 2>&1; then
+    fail "perf_to_profile rejects quipper's own .pb"
+  elif ! cmp -s "$d/ours.prof" "$d/theirs.prof"; then
+    fail "perf_to_profile's profile of our .pb differs from that of quipper's own .pb"
   fi
 }
 
