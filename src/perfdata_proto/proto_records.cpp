@@ -645,7 +645,7 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     ++in_events_;
   } else {
     // Written where it falls in the stream; its position places it for a reader that parses the
-    // whole message (where the two repeated fields no longer interleave).
+    // whole message (where the two repeated fields do not interleave).
     placed_.Clear();
     placed_.set_position(in_events_);
     placed_.mutable_event()->Swap(&event_);

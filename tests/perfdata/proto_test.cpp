@@ -367,7 +367,7 @@ Record record_of(std::uint32_t type, std::uint16_t misc, const Payload& p) {
   return r;
 }
 
-// Every record type quipper has a message for and we used to keep raw only.
+// Every record type quipper has a message for beyond MMAP ... CGROUP: typed, no raw bytes beside.
 PerfData model_with_quippers_record_types() {
   PerfData data = test::demo_model({});
   const Attr& attr = data.events.front().attr;
@@ -481,7 +481,7 @@ TEST(PerfDataProto, QuippersRecordTypesAreTypedAndLossless) {
 }
 
 // What quipper writes for perf >= 4.14 files: TIME_CONV and ID_INDEX as typed events, no pmucat
-// extension. They used to be refused ("events[0] (type 79) cannot be turned back into a record").
+// extension: both become records of the layout perf writes.
 TEST(PerfDataProto, QuippersTimeConvAndIdIndexConvert) {
   const auto parsed = from_perf_data_proto(
       "file_attrs { attr { type: 1 size: 96 sample_type: 7 sample_id_all: true } ids: 5 }\n"
