@@ -140,6 +140,22 @@ TEST(PerfDataProto, DeclaredAttrSizeIsCheckedBeforeUse) {
       << back.error().message;
 }
 
+// The feature gap a proto declares is bounded like the index it stands for.
+TEST(PerfDataProto, DeclaredFeatureGapIsChecked) {
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(
+      proto.ParseFromString(*to_perf_data_proto(test::demo_model({}), ProtoFormat::binary)));
+  proto.set_pmucat_feature_gap(kMaxFeatureGap + 1);
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "g.pb");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message.find("pmucat_feature_gap"), std::string::npos)
+      << back.error().message;
+  proto.set_pmucat_feature_gap(32);
+  const auto ok = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "g.pb");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->feature_gap, 32u);
+}
+
 // quipper writes records it has no message for as a bare header.
 TEST(PerfDataProto, HeaderOnlyRecordsConvert) {
   const auto parsed =
