@@ -126,6 +126,8 @@ struct RecordView {
 };
 
 // A whole perf.data file. Feature payloads are raw bytes keyed by feature id.
+inline constexpr std::uint32_t kMaxFeatureGap = 16 * 256;
+
 struct PerfData {
   PerfDataMode mode = PerfDataMode::file;
   bool other_endian = false;  // as read; record/feature bytes are then big-endian
@@ -138,6 +140,10 @@ struct PerfData {
   // Pipe mode: where the header records were, as read; empty when that is where a writer puts
   // them anyway (attrs, features by id, the end marker, misc 0), and for file mode.
   std::vector<PipeHeaderRecord> pipe_header;
+  // File mode: zero bytes between the feature index and the first feature payload. perf record
+  // sizes the index for the features it means to write and leaves the slots of those whose
+  // writer failed zeroed at its end (16 bytes each, so at most kMaxFeatureGap).
+  std::uint32_t feature_gap = 0;
   friend bool operator==(const PerfData&, const PerfData&) = default;
 };
 
@@ -289,6 +295,9 @@ struct WriterOptions {
   // feature or marker that is not written are skipped; what the order leaves out follows it
   // (attrs, then features by id, then the end marker).
   std::vector<PipeHeaderRecord> pipe_header;
+  // File mode: zero bytes written after the feature index (PerfData::feature_gap; at most
+  // kMaxFeatureGap).
+  std::uint32_t feature_gap = 0;
 };
 
 // Checks that `attr` survives being written with `attr_size` bytes (no config3 or other field

@@ -52,6 +52,12 @@ struct NumaNode {
   friend bool operator==(const NumaNode&, const NumaNode&) = default;
 };
 std::vector<std::byte> encode_numa_topology(std::span<const NumaNode> nodes);
+// HYBRID_TOPOLOGY: one node per core PMU (cpu_core, cpu_atom) and its cpu list ("0-15").
+struct HybridNode {
+  std::string pmu_name, cpus;
+  friend bool operator==(const HybridNode&, const HybridNode&) = default;
+};
+std::vector<std::byte> encode_hybrid_topology(std::span<const HybridNode> nodes);
 struct BuildId {
   std::uint16_t misc = 0;  // cpumode; 0x8000 set when `id` holds its own size
   std::int32_t pid = -1;
@@ -76,6 +82,7 @@ std::optional<std::vector<GroupDesc>> decode_group_desc(std::span<const std::byt
 std::optional<CpuTopology> decode_cpu_topology(std::span<const std::byte> payload,
                                                std::uint32_t nr_cpus);
 std::optional<std::vector<NumaNode>> decode_numa_topology(std::span<const std::byte> payload);
+std::optional<std::vector<HybridNode>> decode_hybrid_topology(std::span<const std::byte> payload);
 std::optional<std::vector<BuildId>> decode_build_ids(std::span<const std::byte> payload);
 
 }  // namespace pmucat

@@ -236,6 +236,9 @@ void check_features(const PerfData& data, const FeatureOffsets& offsets, Problem
       case feature::numa_topology:
         ok = decode_numa_topology(payload).has_value();
         break;
+      case feature::hybrid_topology:
+        ok = decode_hybrid_topology(payload).has_value();
+        break;
       case feature::build_id:
         ok = decode_build_ids(payload).has_value();
         break;

@@ -13,10 +13,15 @@ namespace {
 using perfdata::ByteReader;
 using perfdata::ByteWriter;
 
-// Nothing of a well-formed payload may be left over; a decoder that stops early is misreading.
+// Nothing of a well-formed payload may be left over, but for the zero bytes perf >= 6.12 pads
+// a pipe-mode FEATURE record with to a multiple of 8 (fewer than 8): a decoder that stops
+// earlier than that is misreading.
 template <class T>
 std::optional<T> whole(ByteReader& in, T value) {
-  if (!in.at_end()) return std::nullopt;
+  if (in.remaining() >= 8) return std::nullopt;
+  for (std::byte b : *in.take(in.remaining())) {
+    if (b != std::byte{0}) return std::nullopt;
+  }
   return value;
 }
 
@@ -120,6 +125,13 @@ std::vector<std::byte> encode_numa_topology(std::span<const NumaNode> nodes) {
   for (const auto& n : nodes) {
     out.put(n.node).put(n.mem_total_kb).put(n.mem_free_kb).put_header_string(n.cpus);
   }
+  return out.take();
+}
+
+std::vector<std::byte> encode_hybrid_topology(std::span<const HybridNode> nodes) {
+  ByteWriter out;
+  out.put(static_cast<std::uint32_t>(nodes.size()));
+  for (const auto& n : nodes) out.put_header_string(n.pmu_name).put_header_string(n.cpus);
   return out.take();
 }
 
@@ -254,6 +266,21 @@ std::optional<std::vector<NumaNode>> decode_numa_topology(std::span<const std::b
     auto cpus = in.read_header_string();
     if (!node || !total || !free || !cpus) return std::nullopt;
     out.push_back({*node, *total, *free, std::move(*cpus)});
+  }
+  return whole(in, std::move(out));
+}
+
+std::optional<std::vector<HybridNode>> decode_hybrid_topology(std::span<const std::byte> payload) {
+  ByteReader in(payload, false);
+  const auto nr = in.read<std::uint32_t>();
+  // Each node holds two strings of at least their 4-byte length.
+  if (!nr || *nr > in.remaining() / 8) return std::nullopt;
+  std::vector<HybridNode> out;
+  for (std::uint32_t i = 0; i < *nr; ++i) {
+    auto name = in.read_header_string();
+    auto cpus = in.read_header_string();
+    if (!name || !cpus) return std::nullopt;
+    out.push_back({std::move(*name), std::move(*cpus)});
   }
   return whole(in, std::move(out));
 }

@@ -20,6 +20,7 @@ namespace pmucat {
 namespace {
 
 using perfdata::ByteReader;
+using perfdata::ByteWriter;
 using perfdata::Problems;
 
 constexpr std::uint64_t kMagic = 0x32454c4946524550ull;  // "PERFILE2" read little-endian
@@ -451,6 +452,7 @@ class Parser {
       if (size < 8 || size > bytes.size() - pos) break;
       if (perfdata::carries_trailer(type)) break;
       if (pipe && perfdata::is_pipe_header_record(type)) break;
+      if (pipe && folds_build_id(type)) break;
       if (pipe) start_pipe_records();
       RecordView& view = views_[views_used_++];
       view.type = type;
@@ -515,6 +517,10 @@ class Parser {
             return false;
           }
         }
+        continue;
+      }
+      if (pipe && folds_build_id(r.type)) {
+        fold_build_id(r);
         continue;
       }
       if (pipe && !begun_ && visitor_ != nullptr) name_events();
@@ -604,6 +610,24 @@ class Parser {
     return true;
   }
 
+  // Pipe mode: HEADER_BUILD_ID records among the header records (before the first other one)
+  // are the BUILD_ID feature, one entry each (with type 0, as in a file's feature section), unless
+  // a FEATURE record already gave that feature. Later ones stay records.
+  bool folds_build_id(std::uint32_t type) const {
+    return type == record_type::header_build_id && !pipe_records_started_ &&
+           (build_id_folded_ || data_.features.count(feature::build_id) == 0);
+  }
+
+  void fold_build_id(const Record& r) {
+    auto& payload = data_.features[feature::build_id];
+    ByteWriter head;
+    head.put(std::uint32_t{0}).put(r.misc).put(static_cast<std::uint16_t>(r.size()));
+    payload.insert(payload.end(), head.bytes().begin(), head.bytes().end());
+    payload.insert(payload.end(), r.payload.begin(), r.payload.end());
+    note_pipe_header(PipeHeaderRecord::Kind::feature, feature::build_id, 0, !build_id_folded_);
+    build_id_folded_ = true;
+  }
+
   // At a pipe stream's first record other than HEADER_ATTR/FEATURE, whichever path reads it:
   // the header records before it are the pipe header, those after it are not placed.
   void start_pipe_records() {
@@ -639,6 +663,7 @@ class Parser {
 
   bool parse_feature_index(std::uint64_t at, const std::array<std::uint64_t, 4>& bitmap) {
     std::uint64_t pos = at;
+    std::uint64_t first_payload = UINT64_MAX;
     for (std::uint32_t id = 0; id < 256; ++id) {
       if (!((bitmap[id / 64] >> (id % 64)) & 1)) continue;
       if (pos > image_.size() || image_.size() - pos < 16) {
@@ -656,9 +681,26 @@ class Parser {
       if (!payload) return false;
       data_.features[id].assign(payload->begin(), payload->end());
       feature_offsets_[id] = s.offset;
+      if (s.size != 0) first_payload = std::min(first_payload, s.offset);
       pos += 16;
     }
+    note_feature_gap(pos, first_payload);
     return true;
+  }
+
+  // Zero bytes between the index (ending at `index_end`) and the first payload are kept, so a
+  // rewrite has the same layout (perf record's unused index slots).
+  void note_feature_gap(std::uint64_t index_end, std::uint64_t first_payload) {
+    if (first_payload <= index_end || first_payload - index_end > kMaxFeatureGap ||
+        first_payload > image_.size()) {
+      return;
+    }
+    const auto gap = image_.slice(index_end, first_payload - index_end);
+    if (!gap) return;
+    for (std::byte b : *gap) {
+      if (b != std::byte{0}) return;
+    }
+    data_.feature_gap = static_cast<std::uint32_t>(first_payload - index_end);
   }
 
   void name_events() {
@@ -698,6 +740,7 @@ class Parser {
   bool begun_ = false;
   bool pipe_ = false;
   bool pipe_records_started_ = false;
+  bool build_id_folded_ = false;  // the BUILD_ID feature came from HEADER_BUILD_ID records
   std::vector<std::filesystem::path> data_files_;  // a record other than HEADER_ATTR/FEATURE came
   bool warned_event_desc_ = false;
   std::uint64_t records_seen_ = 0;

@@ -1,6 +1,7 @@
 // Streaming perf.data writer: file mode (the header written last, at offset 0) and pipe mode.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <optional>
@@ -16,6 +17,7 @@
 namespace pmucat {
 namespace {
 
+using perfdata::ByteReader;
 using perfdata::ByteWriter;
 using perfdata::io_error;
 
@@ -72,6 +74,34 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
   return std::nullopt;
 }
 
+namespace {
+
+// Pipe mode carries BUILD_ID as HEADER_BUILD_ID records, one per entry (what perf writes there;
+// quipper refuses it as a FEATURE record): each entry of the feature payload is such a record
+// with type 0. nullopt when the payload is not a run of type-0 entries; it then goes as a
+// FEATURE record, which perf reads too.
+std::optional<std::vector<Record>> build_id_records(std::span<const std::byte> payload) {
+  std::vector<Record> out;
+  ByteReader in(payload, false);
+  while (!in.at_end()) {
+    const auto type = in.read<std::uint32_t>();
+    const auto misc = in.read<std::uint16_t>();
+    const auto size = in.read<std::uint16_t>();
+    if (!type || !misc || !size || *type != 0 || *size < 8) return std::nullopt;
+    const auto body = in.take(*size - 8u);
+    if (!body) return std::nullopt;
+    Record r;
+    r.type = record_type::header_build_id;
+    r.misc = *misc;
+    r.payload.assign(body->begin(), body->end());
+    out.push_back(std::move(r));
+  }
+  if (out.empty()) return std::nullopt;  // no record would say the feature is there
+  return out;
+}
+
+}  // namespace
+
 struct PerfDataWriter::State {
   std::filesystem::path path;
   std::optional<OutputFile> out;
@@ -82,6 +112,7 @@ struct PerfDataWriter::State {
   std::uint64_t records = 0;
   std::vector<std::byte> buffer;  // written out whenever it reaches kBufferSize
   bool failed = false, finished = false;
+  bool other_records = false;  // a record other than HEADER_BUILD_ID was written
 
   std::optional<Diagnostic> flush() {
     if (buffer.empty()) return std::nullopt;
@@ -115,6 +146,14 @@ struct PerfDataWriter::State {
     };
     const auto put_feature = [&](std::uint32_t id, std::uint16_t misc) {
       features_done.insert(id);
+      if (id == feature::build_id) {
+        if (auto entries = build_id_records(features.at(id))) {
+          for (const auto& r : *entries) {
+            if (auto e = put_record(record_type::header_build_id, r.misc, r.payload, {})) return e;
+          }
+          return std::optional<Diagnostic>{};
+        }
+      }
       ByteWriter body;
       body.put(std::uint64_t{id}).put_bytes(features.at(id));
       return put_record(record_type::header_feature, misc, body.bytes(), {});
@@ -261,6 +300,16 @@ std::optional<Diagnostic> PerfDataWriter::write(const RecordView& record) {
                     "stream's header; not written",
                     state_->records, record_type_name(record.type)));
   }
+  // HEADER_BUILD_ID records before any other record are the BUILD_ID feature to the reader.
+  if (state_->options.mode == PerfDataMode::pipe && !state_->other_records &&
+      record.type == record_type::header_build_id) {
+    return io_error(state_->path.string(),
+                    fmt::format("record index {} (a HEADER_BUILD_ID record before any other "
+                                "record) would be read as the BUILD_ID feature of a pipe-mode "
+                                "stream; not written",
+                                state_->records));
+  }
+  if (record.type != record_type::header_build_id) state_->other_records = true;
   // The reader finds the end of a record's trailer by the size its payload declares; a record
   // whose trailer is another length (a proto may say anything) would be read as other records.
   const auto declared = perfdata::declared_trailer_size(record.type, record.payload, false);
@@ -302,13 +351,15 @@ std::optional<Diagnostic> PerfDataWriter::finish() {
   if (s.options.mode == PerfDataMode::file) {
     const std::uint64_t data_size = s.position - s.data_offset;
     ByteWriter index;
-    std::uint64_t payload_offset = s.position + 16 * s.features.size();
+    const std::uint32_t gap = std::min(s.options.feature_gap, kMaxFeatureGap);
+    std::uint64_t payload_offset = s.position + 16 * s.features.size() + gap;
     std::array<std::uint64_t, 4> bitmap{};
     for (const auto& [id, payload] : s.features) {
       index.put(payload_offset).put(std::uint64_t{payload.size()});
       payload_offset += payload.size();
       bitmap[id / 64] |= std::uint64_t{1} << (id % 64);
     }
+    index.bytes().resize(index.size() + gap, std::byte{0});
     if (auto e = s.put(index.bytes())) return e;
     for (const auto& [id, payload] : s.features) {
       if (auto e = s.put(payload)) return e;
@@ -367,6 +418,7 @@ WriterOptions options_like(const PerfData& data) {
   options.mode = data.mode;
   options.pipe_end_marker = data.pipe_end_marker;
   options.pipe_header = data.pipe_header;
+  if (data.mode == PerfDataMode::file) options.feature_gap = data.feature_gap;
   if (!data.events.empty()) options.attr_size = data.events.front().attr.size;
   return options;
 }

@@ -2,7 +2,10 @@
 // proto_records.cpp).
 #include <fmt/format.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
+
+#include <algorithm>
 
 #include "perfdata/problems.h"
 #include "perfdata_proto/proto_records.h"
@@ -50,9 +53,15 @@ std::vector<std::byte> as_bytes(const std::string& s) {
   return out;
 }
 
+// quipper's perf_event_attr is the 96-byte VER3 struct: it writes `size` into the attrs it
+// writes back as they are, so any other size makes perf misread them. The typed size is 96 like
+// in quipper's own protos, the real one rides in pmucat_size.
+constexpr std::uint32_t kQuipperAttrSize = 96;
+
 void attr_to_proto(const Attr& a, Proto::PerfEventAttr& p) {
   p.set_type(a.type);
-  p.set_size(a.size);
+  p.set_size(kQuipperAttrSize);
+  if (a.size != kQuipperAttrSize) p.set_pmucat_size(a.size);
   p.set_config(a.config[0]);
   // quipper stores the sample_period/sample_freq union in sample_period either way.
   p.set_sample_period(a.freq ? a.sample_freq : a.sample_period);
@@ -71,7 +80,7 @@ void attr_to_proto(const Attr& a, Proto::PerfEventAttr& p) {
   p.set_exclude_callchain_user(a.exclude_callchain_user), p.set_mmap2(a.mmap2);
   p.set_comm_exec(a.comm_exec), p.set_use_clockid(a.use_clockid);
   p.set_context_switch(a.context_switch), p.set_write_backward(a.write_backward);
-  p.set_namespaces(a.namespaces), p.set_cgroup(a.cgroup);
+  p.set_namespaces(a.namespaces), p.set_cgroup(a.cgroup), p.set_ksymbol(a.ksymbol);
   p.set_wakeup_events(a.watermark ? a.wakeup_watermark : a.wakeup_events);
   if (a.watermark) p.set_wakeup_watermark(a.wakeup_watermark);
   p.set_bp_type(a.bp_type);
@@ -93,7 +102,7 @@ void attr_to_proto(const Attr& a, Proto::PerfEventAttr& p) {
 Attr attr_from_proto(const Proto::PerfEventAttr& p) {
   Attr a;
   a.type = p.type();
-  a.size = p.size();
+  a.size = p.has_pmucat_size() ? p.pmucat_size() : p.size();
   a.config[0] = p.config();
   a.sample_type = p.sample_type();
   a.read_format = p.read_format();
@@ -112,7 +121,7 @@ Attr attr_from_proto(const Proto::PerfEventAttr& p) {
     a.exclude_callchain_user = p.exclude_callchain_user(), a.mmap2 = p.mmap2();
     a.comm_exec = p.comm_exec(), a.use_clockid = p.use_clockid();
     a.context_switch = p.context_switch(), a.write_backward = p.write_backward();
-    a.namespaces = p.namespaces(), a.cgroup = p.cgroup();
+    a.namespaces = p.namespaces(), a.cgroup = p.cgroup(), a.ksymbol = p.ksymbol();
   }
   if (a.freq) {
     a.sample_freq = p.has_sample_freq() ? p.sample_freq() : p.sample_period();
@@ -180,6 +189,35 @@ const Proto::StringMetadata::StringAndMd5sumPrefix* find_string(const Proto& pro
     default:
       return nullptr;
   }
+}
+
+// A cpu list ("0-3,8,10-11") as its cpus, for quipper's cpu_list; empty when it does not
+// parse. At most kMaxListedCpus are listed (the string itself is kept whole).
+constexpr std::size_t kMaxListedCpus = 1 << 16;
+std::vector<std::uint32_t> expand_cpu_list(std::string_view list) {
+  std::vector<std::uint32_t> out;
+  auto number = [&list](std::size_t& i, std::uint32_t& v) {
+    const std::size_t start = i;
+    v = 0;
+    while (i < list.size() && list[i] >= '0' && list[i] <= '9' && i - start < 9) {
+      v = v * 10 + static_cast<std::uint32_t>(list[i++] - '0');
+    }
+    return i > start;
+  };
+  std::size_t i = 0;
+  while (i < list.size()) {
+    std::uint32_t first = 0, last = 0;
+    if (!number(i, first)) return {};
+    last = first;
+    if (i < list.size() && list[i] == '-') {
+      ++i;
+      if (!number(i, last) || last < first) return {};
+    }
+    if (last - first >= kMaxListedCpus - out.size()) return {};
+    for (std::uint32_t c = first; c <= last; ++c) out.push_back(c);
+    if (i < list.size() && list[i++] != ',') return {};
+  }
+  return out;
 }
 
 std::uint32_t nr_cpus_of(const PerfData& data) {
@@ -258,6 +296,14 @@ bool feature_to_proto(std::uint32_t id, const std::vector<std::byte>& payload, c
       auto* cpu = m.add_available_cpus();
       cpu->set_core_id(c.core_id), cpu->set_socket_id(c.socket_id);
     }
+  } else if (id == feature::hybrid_topology) {
+    const auto nodes = decode_hybrid_topology(payload);
+    if (!nodes) return false;
+    for (const auto& n : *nodes) {
+      auto* m = proto.add_hybrid_topology();
+      m->set_pmu_name(n.pmu_name), m->set_cpus(n.cpus);
+      for (auto cpu : expand_cpu_list(n.cpus)) m->add_cpu_list(cpu);
+    }
   } else if (id == feature::build_id) {
     const auto ids = decode_build_ids(payload);
     if (!ids) return false;
@@ -319,6 +365,11 @@ std::optional<std::vector<std::byte>> feature_from_proto(std::uint32_t id, const
       }
       return encode_numa_topology(nodes);
     }
+    case feature::hybrid_topology: {
+      std::vector<HybridNode> nodes;
+      for (const auto& n : proto.hybrid_topology()) nodes.push_back({n.pmu_name(), n.cpus()});
+      return encode_hybrid_topology(nodes);
+    }
     case feature::cpu_topology: {
       if (!proto.has_cpu_topology()) return std::nullopt;
       const auto& m = proto.cpu_topology();
@@ -376,6 +427,7 @@ void features_to_proto(const PerfData& data, Proto& proto) {
   for (auto w : mask) proto.add_metadata_mask(w);
   if (data.mode == PerfDataMode::pipe) proto.set_pmucat_pipe_mode(true);
   if (data.pipe_end_marker) proto.set_pmucat_pipe_end_marker(*data.pipe_end_marker);
+  if (data.feature_gap != 0) proto.set_pmucat_feature_gap(data.feature_gap);
   for (const auto& h : data.pipe_header) {
     auto* p = proto.add_pmucat_pipe_header();
     p->set_kind(static_cast<std::uint32_t>(h.kind));
@@ -388,6 +440,12 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
   if (proto.has_pmucat_pipe_end_marker()) data.pipe_end_marker = proto.pmucat_pipe_end_marker();
+  if (proto.pmucat_feature_gap() > kMaxFeatureGap) {
+    return unexpected(malformed(file, fmt::format("pmucat_feature_gap {} is larger than a feature "
+                                                  "index ({} bytes at most)",
+                                                  proto.pmucat_feature_gap(), kMaxFeatureGap)));
+  }
+  data.feature_gap = proto.pmucat_feature_gap();
   for (const auto& p : proto.pmucat_pipe_header()) {
     // The writer skips entries naming nothing it writes; unknown kinds and misc values that do
     // not fit a record header are refused here.
@@ -403,10 +461,14 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
     const auto& fa = proto.file_attrs(i);
     // attr.size decides how many bytes every attr is written as: a declared size is checked
     // before anything of that size is allocated.
-    if (fa.attr().size() > kMaxAttrSize) {
-      return unexpected(malformed(file, fmt::format("file_attrs[{}].attr.size {} is larger than "
-                                                    "any perf_event_attr ({} bytes at most)",
-                                                    i, fa.attr().size(), kMaxAttrSize)));
+    const std::uint32_t size =
+        fa.attr().has_pmucat_size() ? fa.attr().pmucat_size() : fa.attr().size();
+    if (size > kMaxAttrSize) {
+      return unexpected(malformed(
+          file, fmt::format("file_attrs[{}].attr.{} {} is larger than any perf_event_attr ({} "
+                            "bytes at most)",
+                            i, fa.attr().has_pmucat_size() ? "pmucat_size" : "size", size,
+                            kMaxAttrSize)));
     }
     PerfEventEntry e;
     e.attr = attr_from_proto(fa.attr());
@@ -436,9 +498,30 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   return data;
 }
 
-Diagnostic event_error(std::string_view file, std::uint64_t index, std::uint32_t type) {
-  return malformed(
-      file, fmt::format("events[{}] (type {}) cannot be turned back into a record", index, type));
+Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
+                       std::uint32_t type) {
+  return malformed(file, fmt::format("{}[{}] (type {}) cannot be turned back into a record", field,
+                                     index, type));
+}
+
+PlacedEvents::PlacedEvents(const Proto& proto, std::uint64_t events)
+    : proto_(proto), events_(events) {
+  order_.resize(static_cast<std::size_t>(proto.pmucat_events_size()));
+  for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+  // Stable: entries for the same position keep their order.
+  std::stable_sort(order_.begin(), order_.end(), [&proto](int a, int b) {
+    return proto.pmucat_events(a).position() < proto.pmucat_events(b).position();
+  });
+}
+
+std::optional<int> PlacedEvents::before(std::uint64_t index) {
+  if (next_ == order_.size()) return std::nullopt;
+  const int i = order_[next_];
+  // Positions past the last event count as "after the last event".
+  const std::uint64_t at = std::min(proto_.pmucat_events(i).position(), events_);
+  if (at > index) return std::nullopt;
+  ++next_;
+  return i;
 }
 
 }  // namespace perfdata
@@ -447,19 +530,40 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
   if (data.other_endian) {
     return unexpected(io_error("", "cannot convert an other-endian perf.data to a proto"));
   }
+  if (format == ProtoFormat::binary) {
+    // Field by field, as PerfDataProtoWriter writes it (the same bytes).
+    perfdata::ProtoFieldWriter fields(data.events);
+    const auto prefix = fields.prefix();
+    const auto suffix = fields.suffix(data);
+    if (!prefix || !suffix) return unexpected(io_error("", "protobuf serialisation failed"));
+    std::string out = *prefix;
+    {
+      google::protobuf::io::StringOutputStream stream(&out);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      for (const auto& r : data.records) fields.put(r, coded);
+    }
+    out += *suffix;
+    return out;
+  }
   Proto proto;
   perfdata::header_to_proto(data, proto);
   const perfdata::AttrLookup lookup(data.events);
+  Proto::PerfEvent event;
   for (const auto& r : data.records) {
-    perfdata::record_to_proto(r, lookup.find(r), data.events, *proto.add_events());
+    event.Clear();
+    if (perfdata::record_to_proto(r, lookup.find(r), data.events, event)) {
+      proto.add_events()->Swap(&event);
+    } else {
+      auto* placed = proto.add_pmucat_events();
+      placed->set_position(static_cast<std::uint64_t>(proto.events_size()));
+      placed->mutable_event()->Swap(&event);
+    }
   }
   perfdata::features_to_proto(data, proto);
-
   std::string out;
-  const bool ok = format == ProtoFormat::binary
-                      ? proto.SerializeToString(&out)
-                      : google::protobuf::TextFormat::PrintToString(proto, &out);
-  if (!ok) return unexpected(io_error("", "protobuf serialisation failed"));
+  if (!google::protobuf::TextFormat::PrintToString(proto, &out)) {
+    return unexpected(io_error("", "protobuf serialisation failed"));
+  }
   return out;
 }
 
@@ -484,14 +588,24 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
   auto header = perfdata::header_from_proto(proto, file);
   if (!header) return header;
   PerfData data = std::move(*header);
-  for (int i = 0; i < proto.events_size(); ++i) {
-    const auto& ev = proto.events(i);
+  perfdata::PlacedEvents placed(proto, static_cast<std::uint64_t>(proto.events_size()));
+  const auto take = [&](const Proto::PerfEvent& ev, std::string_view field,
+                        std::uint64_t index) -> std::optional<Diagnostic> {
     auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
-    if (!record) {
-      return unexpected(
-          perfdata::event_error(file, static_cast<std::uint64_t>(i), ev.header().type()));
-    }
+    if (!record) return perfdata::event_error(file, field, index, ev.header().type());
     data.records.push_back(std::move(*record));
+    return std::nullopt;
+  };
+  for (int i = 0; i <= proto.events_size(); ++i) {
+    const auto index = static_cast<std::uint64_t>(i);
+    for (auto p = placed.before(index); p; p = placed.before(index)) {
+      if (auto e = take(proto.pmucat_events(*p).event(), "pmucat_events",
+                        static_cast<std::uint64_t>(*p))) {
+        return unexpected(std::move(*e));
+      }
+    }
+    if (i == proto.events_size()) break;
+    if (auto e = take(proto.events(i), "events", index)) return unexpected(std::move(*e));
   }
   return data;
 }

@@ -1,6 +1,8 @@
 // Records <-> PerfEvent messages (see proto_records.h).
 #include "perfdata_proto/proto_records.h"
 
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 
 #include "perfdata/bytes.h"
@@ -23,6 +25,51 @@ std::vector<std::byte> to_bytes_of(const std::string& s) {
   std::vector<std::byte> out(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) out[i] = static_cast<std::byte>(s[i]);
   return out;
+}
+
+// MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID carries a build id where maj ... ino_generation are.
+constexpr std::uint16_t kMmapBuildIdMisc = 0x4000;
+constexpr std::size_t kMmapBuildIdBytes = 20;
+// AUXTRACE_ERROR's message field, and KSYMBOL/BPF_METADATA's name fields (perf's sizes).
+constexpr std::size_t kAuxtraceErrorMsgBytes = 64;
+constexpr std::size_t kBpfProgNameBytes = 512;
+constexpr std::size_t kBpfKeyBytes = 64, kBpfValueBytes = 256;
+// perf-tool record type of BPF_METADATA (newer than the types perf 6.1 knows).
+constexpr std::uint32_t kBpfMetadataType = 84;
+
+std::string hex_of(std::span<const std::byte> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (std::byte b : bytes) {
+    out += kDigits[std::to_integer<unsigned>(b) >> 4];
+    out += kDigits[std::to_integer<unsigned>(b) & 0xf];
+  }
+  return out;
+}
+
+// Lower- or upper-case hex to bytes; nullopt for an odd length or another character.
+std::optional<std::vector<std::byte>> bytes_of_hex(const std::string& hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::vector<std::byte> out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<std::byte>(hi * 16 + lo));
+  }
+  return out;
+}
+
+// `text` in a NUL-padded field of exactly `size` bytes (cut to leave room for the NUL).
+void put_fixed_string(ByteWriter& out, const std::string& text, std::size_t size) {
+  std::string field = text.substr(0, size - 1);
+  field.resize(size, '\0');
+  out.put_bytes(to_bytes_of(field));
 }
 
 // The sample_id_all trailer, split off the payload.
@@ -82,7 +129,14 @@ bool body_to_proto(const Record& r, std::span<const std::byte> body, Proto::Perf
     case record_type::mmap2: {
       auto& m = *out.mutable_mmap_event();
       m.set_pid(u32()), m.set_tid(u32()), m.set_start(u64()), m.set_len(u64()), m.set_pgoff(u64());
-      if (r.type == record_type::mmap2) {
+      if (r.type == record_type::mmap2 && (r.misc & kMmapBuildIdMisc)) {
+        const auto size = in.read<std::uint8_t>().value_or(0);
+        in.skip(3);  // reserved
+        const auto id = in.take(kMmapBuildIdBytes);
+        if (!id || size > kMmapBuildIdBytes) return false;
+        m.set_build_id(hex_of(id->first(size)));
+        m.set_prot(u32()), m.set_flags(u32());
+      } else if (r.type == record_type::mmap2) {
         m.set_maj(u32()), m.set_min(u32()), m.set_ino(u64()), m.set_ino_generation(u64());
         m.set_prot(u32()), m.set_flags(u32());
       }
@@ -180,6 +234,80 @@ bool body_to_proto(const Record& r, std::span<const std::byte> body, Proto::Perf
       s.set_type(u64()), s.set_time(u64());
       return true;
     }
+    case record_type::ksymbol: {
+      auto& k = *out.mutable_ksymbol_event();
+      k.set_addr(u64()), k.set_len(u32());
+      k.set_ksym_type(in.read<std::uint16_t>().value_or(0));
+      k.set_flags(in.read<std::uint16_t>().value_or(0));
+      k.set_name(text());
+      info = k.mutable_sample_info();
+      return true;
+    }
+    case record_type::time_conv: {
+      auto& t = *out.mutable_time_conv_event();
+      t.set_time_shift(u64()), t.set_time_mult(u64()), t.set_time_zero(u64());
+      // perf >= 5.10 adds the cycle fields; older records end here.
+      if (in.at_end()) return true;
+      t.set_time_cycles(u64()), t.set_time_mask(u64());
+      t.set_cap_user_time_zero(in.read<std::uint8_t>().value_or(0) != 0);
+      t.set_cap_user_time_short(in.read<std::uint8_t>().value_or(0) != 0);
+      return true;
+    }
+    case record_type::id_index: {
+      auto& x = *out.mutable_id_index_event();
+      const std::uint64_t nr = u64();
+      if (nr > in.remaining() / 32) return false;
+      for (std::uint64_t i = 0; i < nr; ++i) {
+        auto* e = x.add_entries();
+        e->set_id(u64()), e->set_idx(u64()), e->set_cpu(u64()), e->set_tid(u64());
+      }
+      return true;
+    }
+    case record_type::stat_config: {
+      auto& c = *out.mutable_stat_config_event();
+      const std::uint64_t nr = u64();
+      if (nr > in.remaining() / 16) return false;
+      for (std::uint64_t i = 0; i < nr; ++i) {
+        auto* e = c.add_data();
+        e->set_tag(u64()), e->set_val(u64());
+      }
+      return true;
+    }
+    case record_type::stat: {
+      auto& s = *out.mutable_stat_event();
+      s.set_id(u64()), s.set_cpu(u32()), s.set_thread(u32());
+      s.set_value(u64()), s.set_enabled(u64()), s.set_running(u64());
+      return true;
+    }
+    case record_type::auxtrace_info: {
+      auto& a = *out.mutable_auxtrace_info_event();
+      a.set_type(u32());
+      u32();  // alignment
+      while (in.remaining() >= 8) a.add_unparsed_binary_blob_priv_data(u64());
+      return true;
+    }
+    case record_type::auxtrace_error: {
+      auto& a = *out.mutable_auxtrace_error_event();
+      a.set_type(u32()), a.set_code(u32()), a.set_cpu(u32()), a.set_pid(u32()), a.set_tid(u32());
+      u32();  // alignment
+      a.set_ip(u64());
+      const auto msg = in.take(std::min(in.remaining(), kAuxtraceErrorMsgBytes));
+      a.set_msg(c_string(*msg));
+      return true;
+    }
+    case kBpfMetadataType: {
+      auto& b = *out.mutable_bpf_metadata_event();
+      const auto name = in.take(kBpfProgNameBytes);
+      if (!name) return false;
+      b.set_prog_name(c_string(*name));
+      const std::uint64_t nr = u64();
+      if (nr > in.remaining() / (kBpfKeyBytes + kBpfValueBytes)) return false;
+      for (std::uint64_t i = 0; i < nr; ++i) {
+        std::string key = c_string(*in.take(kBpfKeyBytes));
+        (*b.mutable_metadata())[std::move(key)] = c_string(*in.take(kBpfValueBytes));
+      }
+      return true;
+    }
     case record_type::auxtrace: {
       auto& a = *out.mutable_auxtrace_event();
       a.set_size(u64()), a.set_offset(u64()), a.set_reference(u64());
@@ -204,7 +332,13 @@ std::optional<std::vector<std::byte>> body_from_proto(const Proto::PerfEvent& e,
     case Proto::PerfEvent::kMmapEvent: {
       const auto& m = e.mmap_event();
       out.put(m.pid()).put(m.tid()).put(m.start()).put(m.len()).put(m.pgoff());
-      if (r.type == record_type::mmap2) {
+      if (r.type == record_type::mmap2 && m.has_build_id()) {
+        auto id = bytes_of_hex(m.build_id());
+        if (!id || id->size() > kMmapBuildIdBytes) return std::nullopt;
+        out.put(static_cast<std::uint8_t>(id->size())).put(std::uint8_t{0}).put(std::uint16_t{0});
+        id->resize(kMmapBuildIdBytes);
+        out.put_bytes(*id).put(m.prot()).put(m.flags());
+      } else if (r.type == record_type::mmap2) {
         out.put(m.maj())
             .put(m.min())
             .put(m.ino())
@@ -284,6 +418,63 @@ std::optional<std::vector<std::byte>> body_from_proto(const Proto::PerfEvent& e,
     case Proto::PerfEvent::kStatRoundEvent:
       out.put(e.stat_round_event().type()).put(e.stat_round_event().time());
       break;
+    case Proto::PerfEvent::kKsymbolEvent: {
+      const auto& k = e.ksymbol_event();
+      out.put(k.addr()).put(k.len());
+      out.put(static_cast<std::uint16_t>(k.ksym_type())).put(static_cast<std::uint16_t>(k.flags()));
+      out.put_padded_string(k.name(), 8);
+      info = &k.sample_info();
+      break;
+    }
+    case Proto::PerfEvent::kTimeConvEvent: {
+      const auto& t = e.time_conv_event();
+      out.put(t.time_shift()).put(t.time_mult()).put(t.time_zero());
+      if (t.has_time_cycles() || t.has_time_mask() || t.has_cap_user_time_zero() ||
+          t.has_cap_user_time_short()) {
+        out.put(t.time_cycles()).put(t.time_mask());
+        out.put(std::uint8_t{t.cap_user_time_zero()}).put(std::uint8_t{t.cap_user_time_short()});
+        out.pad_to(8);
+      }
+      break;
+    }
+    case Proto::PerfEvent::kIdIndexEvent:
+      out.put(static_cast<std::uint64_t>(e.id_index_event().entries_size()));
+      for (const auto& x : e.id_index_event().entries())
+        out.put(x.id()).put(x.idx()).put(x.cpu()).put(x.tid());
+      break;
+    case Proto::PerfEvent::kStatConfigEvent:
+      out.put(static_cast<std::uint64_t>(e.stat_config_event().data_size()));
+      for (const auto& x : e.stat_config_event().data()) out.put(x.tag()).put(x.val());
+      break;
+    case Proto::PerfEvent::kStatEvent: {
+      const auto& s = e.stat_event();
+      out.put(s.id()).put(s.cpu()).put(s.thread()).put(s.value()).put(s.enabled()).put(s.running());
+      break;
+    }
+    case Proto::PerfEvent::kAuxtraceInfoEvent:
+      out.put(e.auxtrace_info_event().type()).put(std::uint32_t{0});
+      for (auto w : e.auxtrace_info_event().unparsed_binary_blob_priv_data()) out.put(w);
+      break;
+    case Proto::PerfEvent::kAuxtraceErrorEvent: {
+      const auto& a = e.auxtrace_error_event();
+      out.put(a.type()).put(a.code()).put(a.cpu()).put(a.pid()).put(a.tid()).put(std::uint32_t{0});
+      out.put(a.ip());
+      put_fixed_string(out, a.msg(), kAuxtraceErrorMsgBytes);
+      break;
+    }
+    case Proto::PerfEvent::kBpfMetadataEvent: {
+      const auto& b = e.bpf_metadata_event();
+      put_fixed_string(out, b.prog_name(), kBpfProgNameBytes);
+      out.put(static_cast<std::uint64_t>(b.metadata_size()));
+      // A proto map has no order: keys are written sorted, so the bytes do not depend on it.
+      std::map<std::string, std::string> sorted(b.metadata().begin(), b.metadata().end());
+      for (const auto& [key, value] : sorted) {
+        put_fixed_string(out, key, kBpfKeyBytes);
+        put_fixed_string(out, value, kBpfValueBytes);
+      }
+      info = &b.sample_info();
+      break;
+    }
     case Proto::PerfEvent::kAuxtraceEvent: {
       const auto& a = e.auxtrace_event();
       out.put(a.size()).put(a.offset()).put(a.reference()).put(a.idx()).put(a.tid()).put(a.cpu());
@@ -303,6 +494,13 @@ std::optional<std::vector<std::byte>> body_from_proto(const Proto::PerfEvent& e,
       return std::nullopt;
   }
   return out.take();
+}
+
+// quipper writes back an event it has a message for, and FINISHED_ROUND (header only); it
+// refuses every other one (FINISHED_INIT, CPU_MAP, ...), whose raw bytes go to pmucat_events.
+bool belongs_in_events(const Proto::PerfEvent& e, const Record& r) {
+  return e.event_type_case() != Proto::PerfEvent::EVENT_TYPE_NOT_SET ||
+         r.type == record_type::finished_round;
 }
 
 }  // namespace
@@ -326,7 +524,7 @@ const Attr* AttrLookup::find(const Record& r) const {
   return it == by_id_.end() ? &first : &events_[it->second].attr;
 }
 
-void record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEventEntry>& events,
+bool record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEventEntry>& events,
                      Proto::PerfEvent& out) {
   out.mutable_header()->set_type(r.type);
   out.mutable_header()->set_misc(r.misc);
@@ -347,20 +545,25 @@ void record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEv
       }
     }
   }
-  // Keep the typed form only if it gives back exactly these bytes, decoded with the attr the
-  // reader will pick: the typed ids may name another event than the one `attr` came from (a
-  // SAMPLE_ID without IDENTIFIER is found by position in the first attr's layout).
+  // The typed form alone is enough when it gives back exactly these bytes, decoded with the
+  // attr the reader will pick: the typed ids may name another event than the one `attr` came
+  // from (a SAMPLE_ID without IDENTIFIER is found by position in the first attr's layout).
+  // Otherwise the raw bytes go beside it: quipper reads the typed message (its parser needs
+  // every MMAP's range), we read the raw bytes.
   if (typed) {
     const auto back = record_from_proto(out, attr_for_proto_event(out, events));
-    if (back && *back == r) return;
+    if (back && *back == r) return belongs_in_events(out, r);
+    if (back && back->size() <= 0xffff) out.mutable_header()->set_size(back->size());
+  } else {
+    out.clear_event_type();
+    out.clear_timestamp();
   }
-  out.clear_event_type();
-  out.clear_timestamp();
   auto& raw = *out.mutable_pmucat_raw();
   raw.set_payload(std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
   if (!r.trailer.empty()) {
     raw.set_trailer(std::string(reinterpret_cast<const char*>(r.trailer.data()), r.trailer.size()));
   }
+  return belongs_in_events(out, r);
 }
 
 std::optional<Record> record_from_proto(const Proto::PerfEvent& e, const Attr* attr) {
@@ -414,6 +617,54 @@ const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
     }
   }
   return &events.front().attr;
+}
+
+ProtoFieldWriter::ProtoFieldWriter(const std::vector<PerfEventEntry>& events)
+    : events_(events), lookup_(events) {}
+
+std::optional<std::string> ProtoFieldWriter::prefix() const {
+  Proto proto;
+  PerfData one;
+  one.events = events_;
+  header_to_proto(one, proto);
+  Proto attrs;
+  attrs.mutable_file_attrs()->Swap(proto.mutable_file_attrs());
+  std::string out;
+  if (!attrs.SerializeToString(&out)) return std::nullopt;
+  return out;
+}
+
+void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutputStream& out) {
+  using google::protobuf::internal::WireFormatLite;
+  // BPF_METADATA's map would otherwise come out in hash order.
+  out.SetSerializationDeterministic(true);
+  event_.Clear();
+  const google::protobuf::MessageLite* message = &event_;
+  int field = Proto::kEventsFieldNumber;
+  if (record_to_proto(record, lookup_.find(record), events_, event_)) {
+    ++in_events_;
+  } else {
+    // Written where it falls in the stream; its position places it for a reader that parses the
+    // whole message (where the two repeated fields do not interleave).
+    placed_.Clear();
+    placed_.set_position(in_events_);
+    placed_.mutable_event()->Swap(&event_);
+    message = &placed_;
+    field = Proto::kPmucatEventsFieldNumber;
+  }
+  out.WriteTag(WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  out.WriteVarint32(static_cast<std::uint32_t>(message->ByteSizeLong()));
+  message->SerializeWithCachedSizes(&out);
+}
+
+std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) const {
+  Proto proto;
+  header_to_proto(header, proto);
+  proto.clear_file_attrs();
+  features_to_proto(header, proto);
+  std::string out;
+  if (!proto.SerializeToString(&out)) return std::nullopt;
+  return out;
 }
 
 }  // namespace pmucat::perfdata

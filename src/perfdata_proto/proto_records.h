@@ -3,6 +3,8 @@
 // the pmucat_raw extension.
 #pragma once
 
+#include <google/protobuf/io/coded_stream.h>
+
 #include "perf_data.pb.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
@@ -21,11 +23,35 @@ class AttrLookup {
 };
 
 // Fills `out` from `record`; `attr` is the record's event (nullptr when unknown). The typed form
-// is kept only when the reader, which finds the attr again from the typed ids among `events`
-// (attr_for_proto_event), gets these exact bytes back; otherwise the record is stored raw.
-void record_to_proto(const Record& record, const Attr* attr,
+// is filled whenever quipper's schema has a message for the record; when the reader, which finds
+// the attr again from the typed ids among `events` (attr_for_proto_event), would not get these
+// exact bytes back from it, the raw bytes go beside it (and header.size is the size quipper
+// will rebuild from the typed form). Returns whether the event belongs in `events` (quipper can
+// read and write it back) rather than in `pmucat_events` (no message: stored raw only).
+bool record_to_proto(const Record& record, const Attr* attr,
                      const std::vector<PerfEventEntry>& events,
                      quipper::PerfDataProto::PerfEvent& out);
+
+// A binary PerfDataProto written field by field, events in record order: the file_attrs (put
+// first), then one `events` or `pmucat_events` entry per record as it comes, then the rest
+// (names, features, layout). to_perf_data_proto and PerfDataProtoWriter both write through it,
+// so the two give the same bytes.
+class ProtoFieldWriter {
+ public:
+  explicit ProtoFieldWriter(const std::vector<PerfEventEntry>& events);
+  // The serialised file_attrs of `events`; nullopt when protobuf cannot serialise them.
+  std::optional<std::string> prefix() const;
+  void put(const Record& record, google::protobuf::io::CodedOutputStream& out);
+  // The serialised fields after the events.
+  std::optional<std::string> suffix(const PerfData& header) const;
+
+ private:
+  const std::vector<PerfEventEntry>& events_;
+  AttrLookup lookup_;
+  quipper::PerfDataProto::PerfEvent event_;
+  quipper::PerfDataProto::PmucatPlacedEvent placed_;
+  std::uint64_t in_events_ = 0;
+};
 
 // The record `event` describes; nullopt when it has neither a usable typed message nor raw bytes.
 std::optional<Record> record_from_proto(const quipper::PerfDataProto::PerfEvent& event,
@@ -49,7 +75,22 @@ void header_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 void features_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 // Events and features (records empty) of a proto whose `events` may be absent.
 Expected<PerfData> header_from_proto(const quipper::PerfDataProto& proto, std::string_view file);
-// "events[i] (type t) cannot be turned back into a record"
-Diagnostic event_error(std::string_view file, std::uint64_t index, std::uint32_t type);
+// "<field>[i] (type t) cannot be turned back into a record"
+Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
+                       std::uint32_t type);
+
+// The pmucat_events of a proto in record order: before(i) gives, one per call, the index of each
+// entry that comes before events[i] (i = `events`, the number of events: those after the last).
+class PlacedEvents {
+ public:
+  PlacedEvents(const quipper::PerfDataProto& proto, std::uint64_t events);
+  std::optional<int> before(std::uint64_t index);
+
+ private:
+  const quipper::PerfDataProto& proto_;
+  std::uint64_t events_ = 0;
+  std::vector<int> order_;
+  std::size_t next_ = 0;
+};
 
 }  // namespace pmucat::perfdata

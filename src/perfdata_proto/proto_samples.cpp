@@ -17,9 +17,6 @@ std::vector<std::byte> to_bytes_of(const std::string& s) {
 
 }  // namespace
 
-// Fields after BRANCH_STACK neither quipper nor our extensions model; they make a sample raw.
-constexpr std::uint64_t kUnmodelledSampleBits = sample::aux;
-
 namespace {
 
 // REGS_USER / REGS_INTR: the ABI word, then one word per bit of `mask` unless the ABI is 0.
@@ -41,7 +38,6 @@ bool read_regs(ByteReader& in, std::uint64_t mask, std::uint64_t& abi, Out* regs
 
 bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto::SampleEvent& out,
                      std::uint64_t& timestamp) {
-  if (attr.sample_type & kUnmodelledSampleBits) return false;
   const auto s = decode_sample(payload, attr);
   if (!s) return false;
   const std::uint64_t t = attr.sample_type;
@@ -72,7 +68,7 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto
       auto* v = group ? info.add_read_value() : info.mutable_read_value(0);
       if (group) v->set_value(next());
       if (f & read_fmt::id) v->set_id(next());
-      if (f & read_fmt::lost) return false;  // quipper has no field for it
+      if (f & read_fmt::lost) v->set_lost(next());
     }
   }
   if (t & sample::callchain) {
@@ -154,6 +150,12 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto
       field(sample::cgroup, [&](std::uint64_t v) { out.set_cgroup(v); }) &&
       field(sample::data_page_size, [&](std::uint64_t v) { out.set_data_page_size(v); }) &&
       field(sample::code_page_size, [&](std::uint64_t v) { out.set_code_page_size(v); });
+  // AUX data has no field in either schema: the sample is typed without it, and the raw
+  // record beside it (the round trip check fails) keeps it.
+  if (ok && (t & sample::aux)) {
+    const auto size = rest.read<std::uint64_t>();
+    return size && rest.skip(*size) && rest.at_end();
+  }
   return ok && rest.at_end();
 }
 
@@ -181,7 +183,7 @@ std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Att
       const auto v = k < info.read_value_size() ? info.read_value(k) : Proto::ReadInfo::ReadValue();
       if (group) s.read_values.push_back(v.value());
       if (f & read_fmt::id) s.read_values.push_back(v.id());
-      if (f & read_fmt::lost) s.read_values.push_back(0);
+      if (f & read_fmt::lost) s.read_values.push_back(v.lost());
     }
   }
   s.callchain.assign(in.callchain().begin(), in.callchain().end());
@@ -228,6 +230,7 @@ std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Att
   if (t & sample::cgroup) rest.put(in.cgroup());
   if (t & sample::data_page_size) rest.put(in.data_page_size());
   if (t & sample::code_page_size) rest.put(in.code_page_size());
+  if (t & sample::aux) rest.put(std::uint64_t{0});  // no AUX data in the schema
   s.rest = rest.take();
   return encode_sample(s, attr);
 }

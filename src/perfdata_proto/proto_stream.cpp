@@ -61,9 +61,7 @@ struct PerfDataProtoWriter::State {
   OutputFileStream sink;
   google::protobuf::io::CopyingOutputStreamAdaptor adaptor;
   PerfData header;
-  std::optional<perfdata::AttrLookup> lookup;
-  Proto::PerfEvent event;
-  std::string scratch;
+  std::optional<perfdata::ProtoFieldWriter> fields;
   std::uint64_t records = 0;
 
   std::optional<Diagnostic> put(const std::string& bytes) {
@@ -94,31 +92,17 @@ Expected<PerfDataProtoWriter> PerfDataProtoWriter::create(const std::filesystem:
   auto state = std::make_unique<State>(std::move(*file));
   state->header = header;
   state->header.records.clear();
-  state->lookup.emplace(state->header.events);
-  Proto prefix;
-  for (const auto& e : state->header.events) {
-    PerfData one;
-    one.events.push_back(e);
-    perfdata::header_to_proto(one, prefix);
-  }
-  prefix.clear_pmucat_event_names();
-  prefix.clear_event_types();
-  std::string bytes;
-  if (!prefix.SerializeToString(&bytes)) {
-    return unexpected(perfdata::io_error(path.string(), "protobuf serialisation failed"));
-  }
-  if (auto error = state->put(bytes)) return unexpected(std::move(*error));
+  state->fields.emplace(state->header.events);
+  const auto bytes = state->fields->prefix();
+  if (!bytes) return unexpected(perfdata::io_error(path.string(), "protobuf serialisation failed"));
+  if (auto error = state->put(*bytes)) return unexpected(std::move(*error));
   return PerfDataProtoWriter(std::move(state));
 }
 
 std::optional<Diagnostic> PerfDataProtoWriter::write(const Record& record) {
   State& s = *state_;
-  s.event.Clear();
-  perfdata::record_to_proto(record, s.lookup->find(record), s.header.events, s.event);
   CodedOutputStream out(&s.adaptor);
-  out.WriteTag(WireFormatLite::MakeTag(kEventsField, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  out.WriteVarint32(static_cast<std::uint32_t>(s.event.ByteSizeLong()));
-  s.event.SerializeWithCachedSizes(&out);
+  s.fields->put(record, out);
   if (out.HadError() || s.sink.error_) return s.failed();
   ++s.records;
   return std::nullopt;
@@ -126,15 +110,9 @@ std::optional<Diagnostic> PerfDataProtoWriter::write(const Record& record) {
 
 std::optional<Diagnostic> PerfDataProtoWriter::finish(const PerfData& header) {
   State& s = *state_;
-  Proto suffix;
-  perfdata::header_to_proto(header, suffix);
-  suffix.clear_file_attrs();
-  perfdata::features_to_proto(header, suffix);
-  std::string bytes;
-  if (!suffix.SerializeToString(&bytes)) {
-    return perfdata::io_error(s.file.path().string(), "protobuf serialisation failed");
-  }
-  if (auto error = s.put(bytes)) return error;
+  const auto bytes = s.fields->suffix(header);
+  if (!bytes) return perfdata::io_error(s.file.path().string(), "protobuf serialisation failed");
+  if (auto error = s.put(*bytes)) return error;
   if (!s.adaptor.Flush() || s.sink.error_) return s.failed();
   return s.file.commit();
 }
@@ -211,8 +189,10 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
     return malformed(file,
                      fmt::format("not a binary PerfDataProto (bad field at byte offset {})", at));
   };
-  // Pass 1: everything but the events, into one small message.
+  // Pass 1: everything but the events, into one small message (pmucat_events included: records
+  // quipper has no message for are few, and bounded with the rest by limits.file_bytes).
   std::string header_bytes;
+  std::uint64_t events = 0;
   {
     FieldWalker walker(fd, summary.size_bytes);
     google::protobuf::io::StringOutputStream header_stream(&header_bytes);
@@ -227,6 +207,7 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
         if (!walker.in().ReadVarint32(&length) || !walker.in().Skip(static_cast<int>(length))) {
           return unexpected(bad(at));
         }
+        ++events;
         continue;
       }
       if (!WireFormatLite::SkipField(&walker.in(), *tag, &header_out)) return unexpected(bad(at));
@@ -251,11 +232,30 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
     return unexpected(perfdata::io_error(file, std::strerror(errno)));
   FieldWalker walker(fd, summary.size_bytes);
   Proto::PerfEvent event;
+  perfdata::PlacedEvents placed(proto, events);
+  std::uint64_t event_index = 0;
+  const auto take_placed = [&]() -> std::optional<Diagnostic> {
+    for (auto p = placed.before(event_index); p; p = placed.before(event_index)) {
+      const auto& ev = proto.pmucat_events(*p).event();
+      auto record = perfdata::record_from_proto(
+          ev, perfdata::attr_for_proto_event(ev, summary.header.events));
+      if (!record) {
+        return perfdata::event_error(file, "pmucat_events", static_cast<std::uint64_t>(*p),
+                                     ev.header().type());
+      }
+      ++summary.records;
+      if (auto stop = visitor.record(*record)) return stop;
+    }
+    return std::nullopt;
+  };
   while (true) {
     const std::uint64_t at = walker.offset();
     const auto tag = walker.next_tag();
     if (!tag) return unexpected(bad(at));
-    if (*tag == 0) break;
+    if (*tag == 0) {
+      if (auto e = take_placed()) return unexpected(std::move(*e));
+      break;
+    }
     if (!is_events_tag(*tag)) {
       if (!WireFormatLite::SkipField(&walker.in(), *tag)) return unexpected(bad(at));
       continue;
@@ -269,10 +269,13 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
       return unexpected(bad(at));
     }
     walker.in().PopLimit(limit);
+    if (auto e = take_placed()) return unexpected(std::move(*e));
     auto record = perfdata::record_from_proto(
         event, perfdata::attr_for_proto_event(event, summary.header.events));
-    if (!record)
-      return unexpected(perfdata::event_error(file, summary.records, event.header().type()));
+    if (!record) {
+      return unexpected(perfdata::event_error(file, "events", event_index, event.header().type()));
+    }
+    ++event_index;
     ++summary.records;
     if (auto stop = visitor.record(*record)) return unexpected(std::move(*stop));
   }

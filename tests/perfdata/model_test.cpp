@@ -54,6 +54,42 @@ TEST(PerfDataRoundTrip, PipeModeIsLossless) {
   EXPECT_EQ(*back, model);
 }
 
+// Pipe mode writes BUILD_ID as HEADER_BUILD_ID records, one per entry, as perf does (quipper
+// refuses a FEATURE record for it); reading folds them back into the feature.
+TEST(PerfDataRoundTrip, PipeModeBuildIdsAreHeaderBuildIdRecords) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  const auto entries = decode_build_ids(model.features.at(feature::build_id));
+  ASSERT_TRUE(entries);
+  std::vector<BuildId> two = {entries->front(), entries->front()};
+  two[1].filename = "/usr/bin/true";
+  two[1].misc = 2;
+  model.features[feature::build_id] = encode_build_ids(two);
+  ASSERT_FALSE(write_perf_data(dir / "p.data", model, options_like(model)));
+  const auto bytes = read_bytes(dir / "p.data");
+  std::size_t build_id_records = 0, build_id_features = 0;
+  for (std::size_t pos = 16; pos + 8 <= bytes.size();) {
+    std::uint32_t type = 0;
+    std::uint16_t size = 0;
+    std::memcpy(&type, bytes.data() + pos, 4);
+    std::memcpy(&size, bytes.data() + pos + 6, 2);
+    ASSERT_GE(size, 8u);
+    if (type == record_type::header_build_id) ++build_id_records;
+    if (type == record_type::header_feature && bytes[pos + 8] == std::byte{feature::build_id}) {
+      ++build_id_features;
+    }
+    pos += size;
+  }
+  EXPECT_EQ(build_id_records, 2u);
+  EXPECT_EQ(build_id_features, 0u);
+  const auto back = read_perf_data(dir / "p.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+  EXPECT_TRUE(back->records == model.records);
+}
+
 TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
   ScratchDir dir;
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
@@ -317,6 +353,35 @@ TEST(PerfDataWriter, TrailerMustBeTheSizeItsRecordDeclares) {
 // A pipe stream's reader takes every HEADER_ATTR/HEADER_FEATURE record into the header, so one
 // among the records (a proto may hold one) would not come back as a record: refused. In file
 // mode they are records like any other (found by proto_fuzz, fuzz/README.md bug 9).
+// A HEADER_BUILD_ID record before any other record would be read back as the BUILD_ID feature:
+// refused in pipe mode (later ones are written as records and stay records). An empty BUILD_ID
+// payload has no entry to write as a record and goes as a FEATURE record.
+TEST(PerfDataWriter, PipeModeBuildIdRecordsThatWouldBecomeTheFeature) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  Record build_id;
+  build_id.type = record_type::header_build_id;
+  build_id.payload.resize(4 + 24 + 8);
+  model.records.push_back(build_id);  // after the COMM: stays a record
+  ASSERT_FALSE(write_perf_data(dir / "late.data", model, options_like(model)));
+  auto back = read_perf_data(dir / "late.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+  model.records.insert(model.records.begin(), build_id);
+  const auto error = write_perf_data(dir / "early.data", model, options_like(model));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("HEADER_BUILD_ID record before any other"), std::string::npos)
+      << error->message;
+  model.records.erase(model.records.begin());
+  model.features[feature::build_id].clear();
+  ASSERT_FALSE(write_perf_data(dir / "empty.data", model, options_like(model)));
+  back = read_perf_data(dir / "empty.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, model);
+}
+
 TEST(PerfDataWriter, PipeModeRefusesHeaderRecordsAmongTheRecords) {
   ScratchDir dir;
   Record feature_record;
@@ -457,6 +522,42 @@ TEST(PerfDataFeatures, MalformedPayloadsAreRejected) {
   EXPECT_FALSE(decode_numa_topology(huge_count));
   EXPECT_FALSE(decode_group_desc(huge_count));
   EXPECT_FALSE(decode_nrcpus(huge_count));
+}
+
+// perf record sizes its feature index for the features it means to write and leaves the
+// slots of those that failed zeroed: the gap survives a rewrite.
+TEST(PerfDataLayout, ZeroedIndexSlotsAfterTheFeatureIndexAreKept) {
+  ScratchDir dir;
+  PerfData model = demo_model({});
+  model.feature_gap = 32;
+  ASSERT_FALSE(write_perf_data(dir / "gap.data", model, options_like(model)));
+  const auto back = read_perf_data(dir / "gap.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->feature_gap, 32u);
+  EXPECT_EQ(*back, model);
+  model.feature_gap = 0;
+  ASSERT_FALSE(write_perf_data(dir / "nogap.data", model, options_like(model)));
+  EXPECT_EQ(std::filesystem::file_size(dir / "gap.data"),
+            std::filesystem::file_size(dir / "nogap.data") + 32);
+}
+
+// perf 6.12 pads pipe-mode FEATURE records to 8 bytes: a HOSTNAME payload of 4 + 64 bytes comes
+// with 4 zero bytes after it. Fewer than 8 zero bytes are padding; anything else is not.
+TEST(PerfDataFeatures, PipeRecordPaddingIsAccepted) {
+  auto padded = [](std::vector<std::byte> payload, std::size_t n, std::byte fill) {
+    payload.insert(payload.end(), n, fill);
+    return payload;
+  };
+  const auto host = encode_feature_string("vm");
+  EXPECT_EQ(decode_feature_string(padded(host, 4, std::byte{0})), "vm");
+  EXPECT_FALSE(decode_feature_string(padded(host, 4, std::byte{1})));
+  EXPECT_FALSE(decode_feature_string(padded(host, 8, std::byte{0})));
+  const std::vector<NumaNode> nodes = {{0, 1024, 512, "0-1"}};
+  EXPECT_EQ(decode_numa_topology(padded(encode_numa_topology(nodes), 4, std::byte{0})), nodes);
+  const std::vector<HybridNode> hybrid = {{"cpu_core", "0-7"}, {"cpu_atom", "8-15"}};
+  EXPECT_EQ(decode_hybrid_topology(padded(encode_hybrid_topology(hybrid), 4, std::byte{0})),
+            hybrid);
+  EXPECT_FALSE(decode_hybrid_topology(padded(encode_hybrid_topology(hybrid), 8, std::byte{0})));
 }
 
 TEST(PerfDataHost, MetadataDescribesThisMachine) {

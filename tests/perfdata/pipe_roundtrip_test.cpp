@@ -13,6 +13,7 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
+#include "shared_dir.h"
 #include "support/command.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
@@ -23,7 +24,7 @@ namespace {
 
 using Kind = PipeHeaderRecord::Kind;
 
-const std::filesystem::path kCorpus = PMUCAT_SOURCE_DIR "/../shared/perfdata-corpus";
+const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
 const std::string kTool = PMUCAT_BINARY_DIR "/cli/pmudata/pmudata";
 
 // A pipe-mode model whose features come before its attrs, as perf 4.14 wrote them, with the

@@ -3,19 +3,24 @@
 // stable proto -> perf.data -> proto; quipper-only protos (no pmucat extensions) still convert.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+
 #include "model_builder.h"
 #include "perf_data.pb.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 #include "pmucat/perfdata_records.h"
+#include "shared_dir.h"
+#include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
 namespace pmucat {
 namespace {
 
-const std::filesystem::path kCorpus = PMUCAT_SOURCE_DIR "/../shared/perfdata-corpus";
+const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
 
 void expect_lossless(const PerfData& data, const std::string& what) {
   for (auto format : {ProtoFormat::binary, ProtoFormat::text}) {
@@ -118,11 +123,37 @@ TEST(PerfDataProto, DeclaredAttrSizeIsCheckedBeforeUse) {
   ASSERT_TRUE(bytes);
   quipper::PerfDataProto proto;
   ASSERT_TRUE(proto.ParseFromString(*bytes));
-  proto.mutable_file_attrs(0)->mutable_attr()->set_size(0xffffffffu);
-  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
+  auto& attr = *proto.mutable_file_attrs(0)->mutable_attr();
+  // Ours: the real size is pmucat_size.
+  attr.set_pmucat_size(0xffffffffu);
+  auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message.find("file_attrs[0].attr.pmucat_size 4294967295"),
+            std::string::npos)
+      << back.error().message;
+  // quipper's: only `size`.
+  attr.clear_pmucat_size();
+  attr.set_size(0xffffffffu);
+  back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "b.pb");
   ASSERT_FALSE(back);
   EXPECT_NE(back.error().message.find("file_attrs[0].attr.size 4294967295"), std::string::npos)
       << back.error().message;
+}
+
+// The feature gap a proto declares is bounded like the index it stands for.
+TEST(PerfDataProto, DeclaredFeatureGapIsChecked) {
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(
+      proto.ParseFromString(*to_perf_data_proto(test::demo_model({}), ProtoFormat::binary)));
+  proto.set_pmucat_feature_gap(kMaxFeatureGap + 1);
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "g.pb");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message.find("pmucat_feature_gap"), std::string::npos)
+      << back.error().message;
+  proto.set_pmucat_feature_gap(32);
+  const auto ok = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "g.pb");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->feature_gap, 32u);
 }
 
 // quipper writes records it has no message for as a bare header.
@@ -222,6 +253,8 @@ TEST(PerfDataProto, PerfRecordedFileIsLossless) {
   const auto a = testing::run_command("perf script -i '" + (dir / "r.data").string() + "'");
   const auto b = testing::run_command("perf script -i '" + (dir / "back.data").string() + "'");
   EXPECT_EQ(a.out, b.out);
+  // Byte for byte, also the zeroed index slots perf record leaves after its feature index.
+  EXPECT_EQ(testing::read_bytes(dir / "back.data"), testing::read_bytes(dir / "r.data"));
 }
 
 // Samples with REGS_USER, STACK_USER and REGS_INTR (--call-graph dwarf, --user-regs,
@@ -318,6 +351,255 @@ TEST(PerfDataProto, PerfDwarfCallGraphRecordingIsTypedAndLossless) {
     const auto b = testing::run_command("perf script -i '" + (dir / "back.data").string() + "'");
     EXPECT_EQ(a.out, b.out) << options;
   }
+}
+
+// Little-endian words and fixed fields for hand-made record payloads.
+struct Payload {
+  std::vector<std::byte> bytes;
+  template <class T>
+  Payload& put(T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      bytes.push_back(static_cast<std::byte>(static_cast<std::uint64_t>(v) >> (8 * i)));
+    }
+    return *this;
+  }
+  Payload& text(std::string_view s, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      bytes.push_back(static_cast<std::byte>(i < s.size() ? s[i] : '\0'));
+    }
+    return *this;
+  }
+  Payload& append(const std::vector<std::byte>& more) {
+    bytes.insert(bytes.end(), more.begin(), more.end());
+    return *this;
+  }
+};
+
+Record record_of(std::uint32_t type, std::uint16_t misc, const Payload& p) {
+  Record r;
+  r.type = type;
+  r.misc = misc;
+  r.payload = p.bytes;
+  return r;
+}
+
+// Every record type quipper has a message for beyond MMAP ... CGROUP: typed, no raw bytes beside.
+PerfData model_with_quippers_record_types() {
+  PerfData data = test::demo_model({});
+  const Attr& attr = data.events.front().attr;
+  SampleFields id;
+  id.pid = id.tid = 7;
+  id.time = 1'000'000'100;
+  const auto trailer = encode_sample_id(id, attr);
+  auto& r = data.records;
+  r.push_back(record_of(record_type::time_conv, 0, Payload().put(1ull).put(2ull).put(3ull)));
+  r.push_back(record_of(record_type::time_conv, 0,
+                        Payload()
+                            .put(31ull)
+                            .put(1000ull)
+                            .put(5ull)
+                            .put(6ull)
+                            .put(~0ull)
+                            .put(std::uint8_t{1})
+                            .put(std::uint8_t{0})
+                            .text("", 6)));
+  r.push_back(record_of(record_type::id_index, 0,
+                        Payload()
+                            .put(2ull)
+                            .put(100ull)
+                            .put(0ull)
+                            .put(0ull)
+                            .put(7ull)
+                            .put(101ull)
+                            .put(0ull)
+                            .put(1ull)
+                            .put(7ull)));
+  r.push_back(record_of(record_type::stat_config, 0,
+                        Payload().put(2ull).put(0ull).put(1ull).put(1ull).put(2ull)));
+  r.push_back(record_of(record_type::stat, 0,
+                        Payload().put(100ull).put(1u).put(2u).put(300ull).put(400ull).put(500ull)));
+  r.push_back(record_of(record_type::ksymbol, 0,
+                        Payload()
+                            .put(0xffffffffc0000000ull)
+                            .put(0x100u)
+                            .put(std::uint16_t{1})
+                            .put(std::uint16_t{0})
+                            .text("bpf_prog_6deef7357e7b4530", 32)
+                            .append(trailer)));
+  r.push_back(
+      record_of(record_type::auxtrace_info, 0, Payload().put(3u).put(0u).put(11ull).put(12ull)));
+  r.push_back(record_of(record_type::auxtrace_error, 0,
+                        Payload()
+                            .put(1u)
+                            .put(2u)
+                            .put(3u)
+                            .put(4u)
+                            .put(5u)
+                            .put(0u)
+                            .put(0x400000ull)
+                            .text("lost trace data", 64)));
+  r.push_back(record_of(84, 0,
+                        Payload()
+                            .text("prog", 512)
+                            .put(2ull)
+                            .text("a_key", 64)
+                            .text("one", 256)
+                            .text("b_key", 64)
+                            .text("two", 256)));
+  std::vector<std::byte> build_id(20);
+  for (std::size_t i = 0; i < 20; ++i) build_id[i] = static_cast<std::byte>(0xa0 + i);
+  r.push_back(record_of(record_type::mmap2, 0x4000 | 2,
+                        Payload()
+                            .put(7u)
+                            .put(7u)
+                            .put(0x400000ull)
+                            .put(0x1000ull)
+                            .put(0ull)
+                            .put(std::uint8_t{20})
+                            .put(std::uint8_t{0})
+                            .put(std::uint16_t{0})
+                            .append(build_id)
+                            .put(5u)
+                            .put(2u)
+                            .text("/bin/true", 16)
+                            .append(trailer)));
+  return data;
+}
+
+TEST(PerfDataProto, QuippersRecordTypesAreTypedAndLossless) {
+  const PerfData data = model_with_quippers_record_types();
+  expect_lossless(data, "quipper's record types");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  EXPECT_EQ(proto.pmucat_events_size(), 0);
+  std::map<std::uint32_t, const quipper::PerfDataProto::PerfEvent*> by_type;
+  for (const auto& e : proto.events()) {
+    EXPECT_FALSE(e.has_pmucat_raw()) << e.header().type();
+    by_type[e.header().type()] = &e;
+  }
+  EXPECT_EQ(by_type.at(record_type::time_conv)->time_conv_event().time_mask(), ~0ull);
+  EXPECT_TRUE(by_type.at(record_type::time_conv)->time_conv_event().cap_user_time_zero());
+  ASSERT_EQ(by_type.at(record_type::id_index)->id_index_event().entries_size(), 2);
+  EXPECT_EQ(by_type.at(record_type::id_index)->id_index_event().entries(1).id(), 101u);
+  EXPECT_EQ(by_type.at(record_type::stat_config)->stat_config_event().data(1).val(), 2u);
+  EXPECT_EQ(by_type.at(record_type::stat)->stat_event().running(), 500u);
+  EXPECT_EQ(by_type.at(record_type::ksymbol)->ksymbol_event().name(), "bpf_prog_6deef7357e7b4530");
+  EXPECT_EQ(by_type.at(record_type::ksymbol)->ksymbol_event().sample_info().pid(), 7u);
+  EXPECT_EQ(by_type.at(record_type::auxtrace_info)
+                ->auxtrace_info_event()
+                .unparsed_binary_blob_priv_data(1),
+            12u);
+  EXPECT_EQ(by_type.at(record_type::auxtrace_error)->auxtrace_error_event().msg(),
+            "lost trace data");
+  EXPECT_EQ(by_type.at(84)->bpf_metadata_event().metadata().at("b_key"), "two");
+  EXPECT_EQ(by_type.at(record_type::mmap2)->mmap_event().build_id(),
+            "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3");
+}
+
+// What quipper writes for perf >= 4.14 files: TIME_CONV and ID_INDEX as typed events, no pmucat
+// extension: both become records of the layout perf writes.
+TEST(PerfDataProto, QuippersTimeConvAndIdIndexConvert) {
+  const auto parsed = from_perf_data_proto(
+      "file_attrs { attr { type: 1 size: 96 sample_type: 7 sample_id_all: true } ids: 5 }\n"
+      "events { header { type: 69 size: 48 } id_index_event { entries { id: 5 idx: 0 cpu: 1 "
+      "tid: 2 } } }\n"
+      "events { header { type: 79 size: 32 } time_conv_event { time_shift: 1 time_mult: 2 "
+      "time_zero: 3 } }\n",
+      ProtoFormat::text, "q.pbtxt");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->records.size(), 2u);
+  EXPECT_EQ(parsed->records[0].size(), 48u);
+  EXPECT_EQ(parsed->records[1].size(), 32u);
+  EXPECT_EQ(parsed->records[1].payload, (Payload().put(1ull).put(2ull).put(3ull).bytes));
+}
+
+// A record the typed message cannot give back (bytes after the MMAP file name, as old perf left
+// them) keeps the typed message for quipper, whose parser needs every MMAP's range, with the raw
+// bytes beside it for us; header.size is the size quipper rebuilds.
+TEST(PerfDataProto, InexactRecordsAreTypedWithTheRawBytesBeside) {
+  PerfData data = test::demo_model({});
+  Record mmap = make_mmap_record(4242, 4242, 0x400000, 0x2000, 0, "/bin/true", 2, {},
+                                 data.events.front().attr);
+  // pid, tid, addr, len, pgoff, then "/bin/true\0" padded to 16, and 8 more bytes of garbage
+  // (old perf wrote the name into a larger buffer).
+  const std::size_t name_end = 4 + 4 + 8 + 8 + 8 + 16;
+  mmap.payload.insert(mmap.payload.begin() + name_end, 8, std::byte{0x5a});
+  data.records.insert(data.records.begin() + 1, mmap);
+  expect_lossless(data, "garbage after an MMAP name");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  const auto& e = proto.events(1);
+  ASSERT_TRUE(e.has_mmap_event());
+  EXPECT_EQ(e.mmap_event().start(), 0x400000u);
+  EXPECT_EQ(e.mmap_event().len(), 0x2000u);
+  EXPECT_EQ(e.mmap_event().filename(), "/bin/true");
+  ASSERT_TRUE(e.has_pmucat_raw());
+  EXPECT_EQ(e.pmucat_raw().payload().size(), mmap.payload.size());
+  // What the typed message alone rebuilds: the name padded to 8 with zeros.
+  EXPECT_EQ(e.header().size(), mmap.size() - 8);
+}
+
+// Records quipper has no message for sit outside `events`, where its writer would refuse them,
+// and come back in their place.
+TEST(PerfDataProto, RecordsWithoutAMessageArePlacedBesideTheEvents) {
+  PerfData data = test::demo_model({});
+  Record cpu_map = record_of(record_type::cpu_map, 0,
+                             Payload().put(std::uint16_t{0}).put(std::uint16_t{1}).put(0u));
+  Record init = record_of(record_type::finished_init, 0, Payload());
+  data.records.insert(data.records.begin(), {cpu_map, init});
+  data.records.push_back(cpu_map);
+  expect_lossless(data, "CPU_MAP and FINISHED_INIT");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  ASSERT_EQ(proto.pmucat_events_size(), 3);
+  EXPECT_EQ(proto.pmucat_events(0).position(), 0u);
+  EXPECT_EQ(proto.pmucat_events(1).event().header().type(), record_type::finished_init);
+  EXPECT_EQ(proto.pmucat_events(2).position(), static_cast<std::uint64_t>(proto.events_size()));
+  for (const auto& e : proto.events()) {
+    EXPECT_NE(e.header().type(), record_type::cpu_map);
+    EXPECT_NE(e.header().type(), record_type::finished_init);
+  }
+  // The streaming reader places them the same way.
+  testing::ScratchDir dir;
+  const auto pb = dir / "placed.pb";
+  {
+    std::ofstream out(pb, std::ios::binary);
+    out << *to_perf_data_proto(data, ProtoFormat::binary);
+  }
+  struct Keep : PerfDataVisitor {
+    std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
+    std::optional<Diagnostic> record(const Record& r) override {
+      records.push_back(r);
+      return std::nullopt;
+    }
+    std::vector<Record> records;
+  } keep;
+  ASSERT_TRUE(stream_perf_data_proto(pb, keep));
+  EXPECT_EQ(keep.records, data.records);
+}
+
+// quipper's PerfEventAttr.size is its own 96-byte struct's; the real size rides in pmucat_size.
+TEST(PerfDataProto, AttrSizeIsQuippersWithTheRealOneBeside) {
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(
+      proto.ParseFromString(*to_perf_data_proto(test::demo_model({}), ProtoFormat::binary)));
+  EXPECT_EQ(proto.file_attrs(0).attr().size(), 96u);
+  EXPECT_EQ(proto.file_attrs(0).attr().pmucat_size(), kAttrSizeVer7);
+}
+
+TEST(PerfDataProto, HybridTopologyIsTyped) {
+  PerfData data = test::demo_model({});
+  const std::vector<HybridNode> nodes = {{"cpu_core", "0-3,8"}, {"cpu_atom", "4-7"}};
+  data.features[feature::hybrid_topology] = encode_hybrid_topology(nodes);
+  expect_lossless(data, "hybrid");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  ASSERT_EQ(proto.hybrid_topology_size(), 2);
+  EXPECT_EQ(proto.hybrid_topology(0).cpus(), "0-3,8");
+  EXPECT_EQ(std::vector<std::uint32_t>(proto.hybrid_topology(0).cpu_list().begin(),
+                                       proto.hybrid_topology(0).cpu_list().end()),
+            (std::vector<std::uint32_t>{0, 1, 2, 3, 8}));
+  for (const auto& f : proto.pmucat_features()) EXPECT_NE(f.id(), feature::hybrid_topology);
 }
 
 }  // namespace

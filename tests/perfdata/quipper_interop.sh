@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Differential test against quipper (google/perf_data_converter, the PerfDataProto reader and
+# writer ChromeOS and perf_to_profile use), both directions on every file of the shared perf.data
+# corpus (perf 3.4 ... 6.12, file and pipe mode):
+#   ours -> quipper: `pmudata convert F ours.pb`; quipper reads it (PerfReader) and runs its
+#                    PerfParser on it, which must count the same samples, mapped samples, MMAPs,
+#                    COMMs, FORKs and EXITs as on F itself; quipper writes perf.data back from it;
+#                    perf_to_profile turns it into the same pprof profile, byte for byte, as
+#                    quipper's own .pb of F.
+#   quipper -> ours: quipper converts F to .pb; `pmudata convert` turns that into perf.data.
+# and `perf script` (with task and mmap events) of both perf.data files prints what it prints for
+# F, line for line.
+#
+#   quipper_interop.sh PMUDATA SOURCE_DIR
+#
+# quipper is built once from ../shared/tools/quipper (next to the source tree, or
+# $PMUCAT_SHARED_DIR) into SOURCE_DIR/.cache/quipper-build (3-4 minutes on 2 cores; rebuilt when
+# its sources are newer). Exit 77 (ctest: skipped) when ../shared or quipper's build dependencies
+# are missing; without perf the `perf script` comparisons are skipped with a message.
+set -u
+pmudata=$1
+source_dir=$2
+shared=${PMUCAT_SHARED_DIR:-$source_dir/../shared}
+quipper_src=$shared/tools/quipper
+corpus=$shared/perfdata-corpus
+skip() {
+  echo "SKIPPED: $*"
+  exit 77
+}
+[ -f "$quipper_src/build.sh" ] || skip "no quipper sources at $quipper_src"
+[ -d "$corpus" ] || skip "no perf.data corpus at $corpus"
+command -v dpkg >/dev/null || skip "cannot check quipper's build dependencies (no dpkg)"
+missing=()
+for p in libprotobuf-dev protobuf-compiler libelf-dev libssl-dev zlib1g-dev libabsl-dev make g++; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] || skip "quipper's build dependencies are missing: ${missing[*]}"
+
+out=$source_dir/.cache/quipper-build
+mkdir -p "$source_dir/.cache"
+(
+  # One build at a time (parallel ctest runs, several checkouts sharing .cache).
+  flock 9
+  if [ ! -x "$out/qdriver" ] || [ -n "$(find "$quipper_src" -newer "$out/qdriver" -type f -print -quit)" ]; then
+    echo "building quipper into $out (once)"
+    JOBS=${JOBS:-2} bash "$quipper_src/build.sh" "$out" || exit 1
+  fi
+) 9>"$source_dir/.cache/quipper-build.lock" || {
+  echo "FAILED: quipper did not build (see $out/build.log)"
+  exit 1
+}
+qdriver=$out/qdriver
+
+have_perf=1
+command -v perf >/dev/null || have_perf=0
+[ $have_perf = 1 ] || echo "NOTE: perf is not installed: the perf script comparisons are skipped"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+  echo "FAIL $name: $*"
+  failures=$((failures + 1))
+}
+script_of() {
+  perf script -f -i "$1" --show-task-events --show-mmap-events 2>/dev/null
+}
+parser_counts() {  # the PerfParser line quipper's driver prints, without its tag
+  grep -o 'PerfParser ok .*' "$1"
+}
+
+# check FILE [ours-only]: both directions on one perf.data. ours-only is for files quipper
+# cannot read whole (perf record -z: it skips the COMPRESSED records, so its counts are 0 where
+# our .pb, decompressed, has samples): quipper -> ours is left out and the parser must find
+# samples in our .pb rather than match quipper's own counts.
+check() {
+  local f=$1 d
+  name=$(basename "$f")
+  d=$work/out.$name
+  mkdir -p "$d"
+  files=$((files + 1))
+  if [ $have_perf = 1 ]; then
+    script_of "$f" >"$d/orig.script"
+    [ -s "$d/orig.script" ] || { fail "perf script prints nothing for the original"; return; }
+  fi
+  "$qdriver" read "$f" -p >"$d/orig.q" 2>"$d/orig.q.err" || { fail "quipper cannot read the original"; return; }
+
+  # ours -> quipper
+  if ! "$pmudata" convert "$f" "$d/ours.pb" 2>"$d/convert.err"; then
+    fail "pmudata convert to .pb: $(head -1 "$d/convert.err")"
+  elif ! "$qdriver" pbinfo "$d/ours.pb" >"$d/ours.q" 2>"$d/ours.q.err"; then
+    fail "quipper rejects our .pb: $(grep -m1 -E 'FATAL|ERROR' "$d/ours.q.err")"
+  elif [ "${2:-}" = ours-only ] && ! grep -q 'PerfParser ok samples=[1-9]' "$d/ours.q"; then
+    fail "quipper's parser finds no sample in our .pb: $(parser_counts "$d/ours.q")"
+  elif [ "${2:-}" != ours-only ] && [ "$(parser_counts "$d/ours.q")" != "$(parser_counts "$d/orig.q")" ]; then
+    fail "quipper's parser counts differ on our .pb: $(parser_counts "$d/ours.q") vs $(parser_counts "$d/orig.q")"
+  elif ! "$qdriver" pb2data "$d/ours.pb" "$d/ours.q.data" >"$d/pb2data.out" 2>"$d/pb2data.err"; then
+    fail "quipper cannot write perf.data from our .pb: $(grep -m1 -E 'FATAL|ERROR' "$d/pb2data.err")"
+  elif [ $have_perf = 1 ] && ! script_of "$d/ours.q.data" | cmp -s - "$d/orig.script"; then
+    fail "perf script of quipper's perf.data from our .pb differs: $(script_of "$d/ours.q.data" | diff "$d/orig.script" - | grep -c '^[<>]') lines"
+  elif ! "$out/perf_to_profile" -i "$d/ours.pb" -o "$d/ours.prof" -f >"$d/p2p.out" 2>&1; then
+    fail "perf_to_profile rejects our .pb: $(grep -m1 -E 'FATAL|ERROR' "$d/p2p.out")"
+  fi
+
+  # quipper -> ours
+  [ "${2:-}" = ours-only ] && return
+  if ! "$qdriver" data2pb "$f" "$d/theirs.pb" >"$d/data2pb.out" 2>"$d/data2pb.err"; then
+    fail "quipper cannot convert the original"
+  elif ! "$pmudata" convert "$d/theirs.pb" "$d/theirs.data" 2>"$d/theirs.err"; then
+    fail "pmudata rejects quipper's .pb: $(head -1 "$d/theirs.err")"
+  elif [ $have_perf = 1 ] && ! script_of "$d/theirs.data" | cmp -s - "$d/orig.script"; then
+    fail "perf script of our perf.data from quipper's .pb differs: $(script_of "$d/theirs.data" | diff "$d/orig.script" - | grep -c '^[<>]') lines"
+  elif ! "$out/perf_to_profile" -i "$d/theirs.pb" -o "$d/theirs.prof" -f >/dev/null 2>&1; then
+    fail "perf_to_profile rejects quipper's own .pb"
+  elif ! cmp -s "$d/ours.prof" "$d/theirs.prof"; then
+    fail "perf_to_profile's profile of our .pb differs from that of quipper's own .pb"
+  fi
+}
+
+files=0
+for f in "$corpus"/perf.data*; do check "$f"; done
+[ $files -gt 0 ] || skip "the corpus at $corpus holds no perf.data files"
+corpus_files=$files
+
+# Recordings made here (where perf record is permitted): software events, tracepoints, pipe
+# mode, and -z (quipper keeps no COMPRESSED record, so only ours -> quipper).
+recorded=0
+if [ $have_perf = 1 ]; then
+  rec() {  # rec NAME PERF-RECORD-OPTIONS...
+    local out=$work/$1
+    shift
+    if perf record -q -o "$out" "$@" -- true >/dev/null 2>&1 && [ -s "$out" ]; then
+      recorded=$((recorded + 1))
+      return 0
+    fi
+    echo "NOTE: perf record $* is not permitted here: left out"
+    return 1
+  }
+  rec sw.data -e cpu-clock,page-faults -c 1000 && check "$work/sw.data"
+  rec tp.data -e sched:sched_process_exec,sched:sched_process_exit && check "$work/tp.data"
+  rec z.data -z -e page-faults -c 1 && check "$work/z.data" ours-only
+  if perf record -q -o - -e page-faults -c 1 -- true >"$work/pipe.data" 2>/dev/null &&
+    [ -s "$work/pipe.data" ]; then
+    recorded=$((recorded + 1))
+    check "$work/pipe.data"
+  fi
+fi
+echo "$corpus_files corpus files and $recorded recordings with quipper: $failures failures"
+[ $failures -eq 0 ]
