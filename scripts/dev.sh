@@ -29,7 +29,8 @@ build_dir=${BUILD_DIR:-build}
 build_type=${BUILD_TYPE:-Release}
 jobs=${JOBS:-$(nproc)}
 
-# Debian packages the build, the tests and the differential/perf tests need.
+# Debian packages the build, the tests and the differential/perf tests need (the last line:
+# quipper's, built from ../shared for the PerfDataProto interop test).
 packages=(
   gcc g++ cmake ninja-build pkg-config make ccache
   clang llvm
@@ -42,6 +43,7 @@ packages=(
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   flex bison libelf-dev libtraceevent-dev xz-utils
   dpkg-dev go-md2man lintian man-db git
+  libssl-dev zlib1g-dev libabsl-dev
 )
 
 # Packages named after a version the release decides: the compiler-rt of the release's default
