@@ -136,7 +136,6 @@ unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
   root=$1 job=$2 jobs=$3 ccache_dir=$4
   cleanup() { for m in root/.cache/ccache dev/shm dev/pts dev sys proc; do umount -l "$root/$m" 2>/dev/null || true; done; }
   trap cleanup EXIT
-  trap "exit 130" INT TERM HUP
   mount -t proc proc "$root/proc"
   mount --bind /sys "$root/sys"
   mount --bind /dev "$root/dev"
@@ -146,11 +145,25 @@ unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
     mkdir -p "$root/root/.cache/ccache"
     mount --bind "$ccache_dir" "$root/root/.cache/ccache"
   fi
-  chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
+  # The job is a process group of its own, in the background: a signal to this shell (which
+  # bash handles only between commands) stops the whole job, compilers included, then unmounts.
+  setsid chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin ${jobs:+JOBS=$jobs} \
-    /bin/bash -c "cd /root/pmucat && bash scripts/dev.sh $job"
-' check-fresh-root "$root" "$job" "${JOBS:-}" "${CCACHE_HOST_DIR:-}"
+    /bin/bash -c "cd /root/pmucat && bash scripts/dev.sh $job" &
+  job_pid=$!
+  trap "kill -TERM -- -$job_pid 2>/dev/null; wait $job_pid; exit 130" INT TERM HUP
+  wait "$job_pid"
+' check-fresh-root "$root" "$job" "${JOBS:-}" "${CCACHE_HOST_DIR:-}" &
+namespace_pid=$!
+# Forwarded, so that stopping this script stops the job in the root.
+trap 'kill -TERM "$namespace_pid" 2>/dev/null' INT TERM HUP
+wait "$namespace_pid"
 rc=$?
+# A trapped signal ends `wait` early: wait again until the namespace has stopped and unmounted.
+while kill -0 "$namespace_pid" 2>/dev/null; do
+  wait "$namespace_pid"
+  rc=$?
+done
 set -e
 phase "dev.sh $job"
 if mounted_under "$root"; then
