@@ -25,6 +25,7 @@
 #include "pmucat/output_file.h"
 #include "pmucat/perf_version.h"
 #include "pmucat/planner.h"
+#include "pmucat/pmu_attribute_files.h"
 #include "pmucat/small_vector.h"
 #include "pmucat/spec.h"
 #include "pmucat/suggest.h"
