@@ -15,6 +15,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/diagnostic_json.h"
 #include "pmucat/encode.h"
+#include "pmucat/encode_on_pmus.h"
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
 #include "pmucat/metadata.h"
