@@ -140,7 +140,7 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
                         devices = catalog.devices_dir(), verbose = options.verbose] {
     std::vector<Diagnostic> problems;
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
-      if (diagnostic.id == to_string(DiagId::mapfile_no_match)) {
+      if (diagnostic.id == DiagId::mapfile_no_match) {
         // The host's own identifier (the live tree, an arm64 tree's MIDR) is no choice the user
         // made: a machine perf has no tables for is not an error of the command line.
         const VendorOptions& vendor = catalog.vendor_options();

@@ -58,8 +58,8 @@ namespace {
 
 // An index that could not be read: a cache entry with this error is passed over for the JSON.
 bool index_damaged(const Diagnostic& diagnostic) {
-  return diagnostic.id == to_string(DiagId::vendor_index_corrupt) ||
-         diagnostic.id == to_string(DiagId::vendor_index_unreadable);
+  return diagnostic.id == DiagId::vendor_index_corrupt ||
+         diagnostic.id == DiagId::vendor_index_unreadable;
 }
 
 // What open_vendor_index_model() checks of a model file the cache opened.
