@@ -173,8 +173,8 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
   tree->catalog =
       std::move(tree->catalog).with_vendor([options, devices = tree->catalog.devices_dir()] {
         VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
-        // No events directory: sysfs only, and no CPU identifier either, as before the choice
-        // was deferred (the planner would otherwise take the identifier's vendor).
+        // No events directory: sysfs only, and no CPU identifier either (the planner would
+        // otherwise take the identifier's vendor).
         return vendor.events_dir.empty() ? VendorOptions{} : vendor;
       });
   return tree;

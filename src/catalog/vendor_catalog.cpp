@@ -75,7 +75,7 @@ Expected<VendorIndexModel> checked_model(VendorIndexModel model, const VendorMod
 }  // namespace
 
 PerfVersion VendorCatalog::json_rules() const {
-  // Unset: 6.1's, so that the tools, which pass no rules yet, read a JSON tree as before.
+  // Unset: perf 6.1's, the rules a caller that names no perf expects.
   return options_.rules.value_or(PerfVersion::v6_1);
 }
 
