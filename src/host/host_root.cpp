@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -11,8 +12,11 @@
 
 namespace pmucat::host {
 
-std::optional<std::string> read_bounded_file(const std::filesystem::path& path, std::size_t cap,
-                                             std::string* why) {
+namespace {
+
+// read_bounded_file, stopping after the first `until` when it is not empty.
+std::optional<std::string> read_bounded(const std::filesystem::path& path, std::size_t cap,
+                                        std::string* why, std::string_view until) {
   auto fail = [why](std::string reason) -> std::optional<std::string> {
     if (why != nullptr) *why = std::move(reason);
     return std::nullopt;
@@ -49,11 +53,31 @@ std::optional<std::string> read_bounded_file(const std::filesystem::path& path, 
         break;
       }
       text.append(buffer, static_cast<std::size_t>(got));
+      if (until.empty()) continue;
+      // Only the bytes just read can complete `until`.
+      const std::size_t from =
+          text.size() - std::min(text.size(), static_cast<std::size_t>(got) + until.size() - 1);
+      const std::size_t found = text.find(until, from);
+      if (found != std::string::npos) {
+        text.resize(found + until.size());
+        break;
+      }
     }
   }
   ::close(fd);
   if (!reason.empty()) return fail(std::move(reason));
   return text;
+}
+
+}  // namespace
+
+std::optional<std::string> read_bounded_file(const std::filesystem::path& path, std::size_t cap,
+                                             std::string* why) {
+  return read_bounded(path, cap, why, {});
+}
+
+std::optional<std::string> cpuinfo_first_processor(const Root& root) {
+  return read_bounded(root / "proc/cpuinfo", kMaxCpuinfoSize, nullptr, "\n\n");
 }
 
 std::string_view first_line(std::string_view text) {

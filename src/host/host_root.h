@@ -60,6 +60,11 @@ class Root {
 // and at most kMaxListedCpus come out.
 std::vector<unsigned> parse_cpu_list(std::string_view list);
 
+// The first processor's block of `root`'s /proc/cpuinfo (up to its first blank line), read no
+// further: the kernel writes each CPU's block as it is read, and a large machine's whole file
+// costs far more than its first block. Nothing when it cannot be read.
+std::optional<std::string> cpuinfo_first_processor(const Root& root);
+
 // `key : value` of one /proc/cpuinfo line (both trimmed of blanks), or nothing without a colon.
 std::optional<std::pair<std::string_view, std::string_view>> cpuinfo_field(std::string_view line);
 

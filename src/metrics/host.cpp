@@ -16,9 +16,10 @@ namespace pmucat {
 
 namespace {
 
-// The frequency an x86 /proc/cpuinfo's model name states ("... @ 2.00GHz"), or 0.
+// The frequency an x86 /proc/cpuinfo's model name states ("... @ 2.00GHz"), or 0: the first
+// processor's (every x86 CPU of a machine has the same).
 [[maybe_unused]] double cpuinfo_tsc_frequency(const host::Root& root) {
-  const auto text = host::read_bounded_file(root / "proc/cpuinfo", host::kMaxCpuinfoSize);
+  const auto text = host::cpuinfo_first_processor(root);
   if (!text) return 0;
   std::string_view rest = *text;
   while (!rest.empty()) {

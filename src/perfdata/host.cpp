@@ -18,7 +18,7 @@ namespace {
 // "key : value" lines of /proc/cpuinfo for the first processor.
 std::map<std::string, std::string> cpuinfo(const host::Root& root) {
   std::map<std::string, std::string> out;
-  const auto text = host::read_bounded_file(root / "proc/cpuinfo", host::kMaxCpuinfoSize);
+  const auto text = host::cpuinfo_first_processor(root);
   if (!text) return out;
   std::string_view rest = *text;
   while (!rest.empty()) {
