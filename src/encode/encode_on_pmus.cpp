@@ -14,12 +14,19 @@
 namespace pmucat {
 namespace {
 
-// Group leaders are indices into one encode() result: when events move into another vector,
-// `moved[i]` is where event i went (nullopt: dropped). A member whose leader was dropped follows
-// the first kept member of its group.
-void remap_leaders(std::vector<EncodedEvent>& into, std::size_t appended_from,
-                   const std::vector<std::optional<std::size_t>>& moved,
-                   const std::vector<std::optional<std::size_t>>& old_leader) {
+// Moves the events of one encode() result into `into`: `place(event)` puts the event there (or
+// finds its equal) and says at which index, or nothing to drop it. Group leaders are indices into
+// the result, so they are remapped: a member whose leader was dropped follows the first kept
+// member of its group.
+template <class Place>
+void move_events(std::vector<EncodedEvent>& into, std::vector<EncodedEvent>&& events, Place place) {
+  const std::size_t appended_from = into.size();
+  std::vector<std::optional<std::size_t>> moved(events.size());
+  std::vector<std::optional<std::size_t>> old_leader(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    old_leader[i] = events[i].group_leader;
+    moved[i] = place(events[i]);
+  }
   std::vector<std::optional<std::size_t>> new_leader(moved.size());
   for (std::size_t i = 0; i < moved.size(); ++i) {
     if (!moved[i] || !old_leader[i] || *moved[i] < appended_from) continue;
@@ -29,18 +36,14 @@ void remap_leaders(std::vector<EncodedEvent>& into, std::size_t appended_from,
   }
 }
 
-void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent> events) {
-  const std::size_t appended_from = into.size();
-  std::vector<std::optional<std::size_t>> moved(events.size());
-  std::vector<std::optional<std::size_t>> old_leader(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    EncodedEvent& event = events[i];
-    old_leader[i] = event.group_leader;
+// Appends the events `into` lacks; a repeat maps to the equal event already there.
+void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent>&& events) {
+  move_events(into, std::move(events), [&into](EncodedEvent& event) {
     auto found = std::find(into.begin(), into.end(), event);
-    moved[i] = static_cast<std::size_t>(found - into.begin());
+    const auto at = static_cast<std::size_t>(found - into.begin());
     if (found == into.end()) into.push_back(std::move(event));
-  }
-  remap_leaders(into, appended_from, moved, old_leader);
+    return std::optional<std::size_t>(at);
+  });
 }
 
 }  // namespace
@@ -77,21 +80,16 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
   // A bare event name expands on every PMU that has it; --pmu narrows that.
   std::vector<EncodedEvent> kept;
   std::set<std::string> names_kept;
-  std::vector<std::optional<std::size_t>> moved(events.size());
-  std::vector<std::optional<std::size_t>> old_leader(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    EncodedEvent& event = events[i];
-    old_leader[i] = event.group_leader;
+  move_events(kept, std::move(events), [&](EncodedEvent& event) -> std::optional<std::size_t> {
     if (event_name_specs.count(event.spec) != 0) {
       const bool selected = std::any_of(pmus.begin(), pmus.end(),
                                         [&](const Pmu* pmu) { return pmu->name() == event.pmu; });
-      if (!selected) continue;
+      if (!selected) return std::nullopt;
       names_kept.insert(event.spec);
     }
-    moved[i] = kept.size();
     kept.push_back(std::move(event));
-  }
-  remap_leaders(kept, 0, moved, old_leader);
+    return kept.size() - 1;
+  });
   for (const EventSpec& item : *parsed) {
     if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
     // A built-in name (`cycles`) means the core PMUs' event; with --pmu it is the chosen PMU's
