@@ -22,15 +22,15 @@ class TwoPmus : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const char* pmu : {"pa_0", "pa_1"}) {
-      const std::string dir = std::string("devices/") + pmu + "/";
+      const std::string dir = std::string(pmu) + "/";
       tree_.write(dir + "type", pmu == std::string("pa_0") ? "30\n" : "31\n");
       tree_.write(dir + "cpumask", "0\n");
       tree_.write(dir + "format/event", "config:0-7\n");
     }
-    tree_.write("devices/pa_0/events/ev", "event=0x5\n");
-    tree_.write("devices/pa_1/events/cycles", "event=0x7\n");
+    tree_.write("pa_0/events/ev", "event=0x5\n");
+    tree_.write("pa_1/events/cycles", "event=0x7\n");
     auto catalog = Catalog::open(tree_.root());
-    ASSERT_TRUE(catalog.has_value());
+    ASSERT_TRUE(catalog.has_value()) << render(catalog.error());
     catalog_.emplace(std::move(*catalog));
   }
 
