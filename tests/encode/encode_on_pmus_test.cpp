@@ -1,6 +1,6 @@
-// encode_on_pmus(): a spec on the PMUs a --pmu pattern selected. Bare terms go to each PMU,
-// group leaders index the combined result, and a bare event name keeps only the selected PMUs'
-// attrs or falls back to each selected PMU's own event of that name.
+// encode_on_pmus(): a spec on the PMUs a --pmu pattern selected. Bare terms and raw events go to
+// each PMU, group leaders index the combined result, and a bare event name keeps only the
+// selected PMUs' attrs or falls back to each selected PMU's own event of that name.
 #include "pmucat/encode_on_pmus.h"
 
 #include <gtest/gtest.h>
@@ -56,7 +56,7 @@ TEST_F(TwoPmus, BareTermsGoToEachSelectedPmu) {
 }
 
 TEST_F(TwoPmus, GroupLeadersIndexTheCombinedResult) {
-  const auto events = encode("{event=0x1,event=0x2}", "pa_*");
+  const auto events = encode("{r1,r2}", "pa_*");
   ASSERT_TRUE(events.has_value()) << render(events.error());
   ASSERT_EQ(events->size(), 4u);
   const std::vector<std::optional<std::size_t>> leaders = {
@@ -67,11 +67,12 @@ TEST_F(TwoPmus, GroupLeadersIndexTheCombinedResult) {
 }
 
 TEST_F(TwoPmus, ASpecNamingItsPmuIsLeftAlone) {
-  const auto events = encode("pa_0/event=0x4/,event=0x6", "pa_1");
+  const auto events = encode("pa_0/event=0x4/,r6", "pa_1");
   ASSERT_TRUE(events.has_value()) << render(events.error());
   ASSERT_EQ(events->size(), 2u);
   EXPECT_EQ((*events)[0].pmu, "pa_0");
   EXPECT_EQ((*events)[1].pmu, "pa_1");
+  EXPECT_EQ((*events)[1].attr.config[0], 0x6u);
 }
 
 TEST_F(TwoPmus, AnEventNameKeepsTheSelectedPmusOnly) {
