@@ -51,7 +51,7 @@ function(_pmucat_component_headers component out)
 endfunction()
 
 # Fails the configure when the table and the tree disagree: a module in no component, a public
-# header nobody owns, or an umbrella header that no longer includes exactly its component.
+# header nobody owns, or an umbrella header that does not include exactly its component.
 function(_pmucat_check_components)
   get_property(modules GLOBAL PROPERTY PMUCAT_MODULES)
   foreach(module IN LISTS modules)
@@ -175,7 +175,7 @@ function(pmucat_install_components)
     list(APPEND all_targets ${lib})
   endforeach()
 
-  # pmucat::pmucat, as before the split: every component.
+  # pmucat::pmucat: every component, for consumers that want the whole library.
   add_library(pmucat INTERFACE)
   add_library(pmucat::pmucat ALIAS pmucat)
   target_link_libraries(pmucat INTERFACE ${all_targets})

@@ -15,6 +15,9 @@ when it lands in
   - a public header that no module owns;
   - cli/ or tests/ (the library never depends on the tools or on the tests).
 Includes that resolve nowhere in the tree (system and generated headers) are not checked.
+Where the tree has docs/architecture.md, its module table (the rows after the header
+"| module | folder | job | uses | public headers |") must match the declarations: one row per
+module, its "uses" cell the modules of MODULES ("—" for none), its headers cell the HEADERS.
 A test (tests/) includes public headers, tests/ helpers and the support library; one that
 includes a src/ or cli/ header must say at its top that it is an internal unit test on purpose:
 its first line starts with "// Internal unit test of ".
@@ -216,6 +219,50 @@ def check_tests(root):
     return violations
 
 
+ARCHITECTURE = Path("docs/architecture.md")
+TABLE_HEADER = re.compile(r"^\|\s*module\s*\|\s*folder\s*\|\s*job\s*\|\s*uses\s*\|")
+
+
+def check_docs(root, layout):
+    """Violations of docs/architecture.md's module table against the declarations."""
+    path = root / ARCHITECTURE
+    if not path.is_file():
+        return []
+    rows, in_table = [], False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if TABLE_HEADER.match(line):
+            in_table = True
+            continue
+        if not in_table or re.match(r"^\|[-\s|]*$", line):
+            continue
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 5:
+            continue
+        name = cells[0]
+        uses = [] if cells[3] in ("", "—", "-") else [word.strip() for word in cells[3].split(",")]
+        headers = re.findall(r"`([^`]+)`", cells[4])
+        if any(name == row[0] for row in rows):
+            yield f"{ARCHITECTURE}:{number}: a second row for module {name}"
+        rows.append((name, number, uses, headers))
+    for name, number, uses, headers in rows:
+        module = layout.modules.get(name)
+        where = f"{ARCHITECTURE}:{number}: module {name}"
+        if module is None:
+            yield f"{where}: no src/*/CMakeLists.txt declares it"
+            continue
+        if sorted(uses) != sorted(module.deps):
+            yield (f"{where}: the table says it uses {', '.join(sorted(uses)) or '—'}; its "
+                   f"declaration, {', '.join(sorted(module.deps)) or '—'}")
+        if sorted(headers) != sorted(module.headers):
+            yield (f"{where}: the table lists headers {' '.join(sorted(headers)) or '—'}; its "
+                   f"declaration, {' '.join(sorted(module.headers)) or '—'}")
+    for name in layout.modules:
+        if not any(name == row[0] for row in rows):
+            yield f"{ARCHITECTURE}: module {name} has no row in the module table"
+
+
 def check(root):
     """(layout, violations, number of includes checked)."""
     layout = Layout(root)
@@ -238,7 +285,7 @@ def check(root):
             elif kind in ("module", "public") and owner != module and \
                     owner not in layout.closure[module]:
                 violations.append(f"{where} of module {owner}, which {module} does not use")
-    return layout, violations + check_tests(root), checked
+    return layout, violations + check_tests(root) + list(check_docs(root, layout)), checked
 
 
 def print_report(layout, violations, checked):

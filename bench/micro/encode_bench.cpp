@@ -1,4 +1,4 @@
-// Steady-state encoding on a warm catalog (issue 7: at least 10x libpfm4's
+// Steady-state encoding on a warm catalog (the target: at least 10x libpfm4's
 // pfm_get_os_event_encoding, and no heap allocation): Encoder::encode_one, the allocation-free
 // fast path, beside encode(), which builds EncodedEvents (strings, the canonical perf string).
 // The cold, whole-tool-like encode is in cold_encode_bench.cpp.
@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The specs issue 7 calls typical: raw terms with a modifier, an alias plus a user term, an
+// Typical specs: raw terms with a modifier, an alias plus a user term, an
 // uncore alias, a cycles-style alias, and two perf built-in events resolved without a PMU.
 constexpr std::array<const char*, 6> kTypicalSpecs = {
     "cpu/event=0x3c,umask=0x1,inv,cmask=3/u",
@@ -27,7 +27,7 @@ constexpr std::array<const char*, 6> kTypicalSpecs = {
     "cpu-clock:u",
 };
 
-// Issue 15's group of 8: PMU terms and aliases, with member and group modifiers. The second
+// A group of 8: PMU terms and aliases, with member and group modifiers. The second
 // swaps three members for bare built-in names, which encode() looks up on every PMU first.
 constexpr const char* kGroupOf8 =
     "{cpu/event=0x3c/,cpu/event=0xc0,umask=0x1/,cpu/mem-loads,ldlat=30/,cpu/cpu-cycles/,"
@@ -113,7 +113,7 @@ void register_warm_encode_benchmarks(const fs::path& devices_dir) {
       "encoder_warm_perf61/cpu/event=0x3c,umask=0x1,inv,cmask=3/u", encoder_warm, devices_dir,
       std::string("cpu/event=0x3c,umask=0x1,inv,cmask=3/u"), Semantics::perf);
   benchmark::RegisterBenchmark("encoder_warm_mixed", encoder_warm_mixed, devices_dir);
-  // Issue 15: a group of 8 events (sysfs terms, aliases, built-in names) with group modifiers,
+  // A group of 8 events (sysfs terms, aliases, built-in names) with group modifiers,
   // through encode() (a group stands for several attrs, so encode_one() refuses it).
   benchmark::RegisterBenchmark("encode_warm_group8", encode_warm, devices_dir,
                                std::string(kGroupOf8));

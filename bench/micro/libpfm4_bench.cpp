@@ -1,6 +1,6 @@
 // libpfm4's in-process encoder on the same kind of event, for the "in-process encode >= 10x
-// libpfm4" target of issue 7. libpfm4 is initialised once, for a forced PMU model so the result
-// does not depend on the host CPU: $LIBPFM_FORCE_PMU when set, else "spr" (Sapphire Rapids,
+// libpfm4" target (docs/performance.md). libpfm4 is initialised once, for a forced PMU model so the
+// result does not depend on the host CPU: $LIBPFM_FORCE_PMU when set, else "spr" (Sapphire Rapids,
 // present in libpfm4 4.13). The event strings encode to the same config as pmucat's
 // `cpu/event=0x3c,umask=0x1,inv,cmask=3/` (0x380013c) and a plain `cpu/event=0x3c/`.
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-// Metric expressions (issue 16): parsing a TopDown-style expression, evaluating a parsed one on
+// Metric expressions: parsing a TopDown-style expression, evaluating a parsed one on
 // a set of counts, and computing its ids in perf's hashmap order. Each reports its heap
 // allocations per iteration.
 #include <benchmark/benchmark.h>

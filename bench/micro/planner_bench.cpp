@@ -1,4 +1,4 @@
-// The counter planner (issue 30): planning 100 events on a Sapphire-Rapids-shaped core PMU (8
+// The counter planner: planning 100 events on a Sapphire-Rapids-shaped core PMU (8
 // generic + 4 fixed counters, 8 topdown metric slots, the watchdog pinned), as singletons and as
 // groups of four. The pure model only (plan_counters); no catalog, so no tables are needed.
 #include <benchmark/benchmark.h>

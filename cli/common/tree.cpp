@@ -140,7 +140,7 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
                         devices = catalog.devices_dir(), verbose = options.verbose] {
     std::vector<Diagnostic> problems;
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
-      if (diagnostic.id == to_string(DiagId::mapfile_no_match)) {
+      if (diagnostic.id == DiagId::mapfile_no_match) {
         // The host's own identifier (the live tree, an arm64 tree's MIDR) is no choice the user
         // made: a machine perf has no tables for is not an error of the command line.
         const VendorOptions& vendor = catalog.vendor_options();
@@ -173,8 +173,8 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
   tree->catalog =
       std::move(tree->catalog).with_vendor([options, devices = tree->catalog.devices_dir()] {
         VendorOptions vendor = vendor_options(options, devices, capture_cpuid(devices));
-        // No events directory: sysfs only, and no CPU identifier either, as before the choice
-        // was deferred (the planner would otherwise take the identifier's vendor).
+        // No events directory: sysfs only, and no CPU identifier either (the planner would
+        // otherwise take the identifier's vendor).
         return vendor.events_dir.empty() ? VendorOptions{} : vendor;
       });
   return tree;

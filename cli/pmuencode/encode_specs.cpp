@@ -1,121 +1,9 @@
 #include "pmuencode/encode_specs.h"
 
-#include <fmt/core.h>
-
-#include <algorithm>
-#include <optional>
-#include <set>
-
 #include "common/pmu_selection.h"
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/spec.h"
+#include "pmucat/encode_on_pmus.h"
 
 namespace pmucat::cli {
-namespace {
-
-// Group leaders are indices into one encode() result: when events move into another vector,
-// `moved[i]` is where event i went (nullopt: dropped). A member whose leader was dropped follows
-// the first kept member of its group.
-void remap_leaders(std::vector<EncodedEvent>& into, std::size_t appended_from,
-                   const std::vector<std::optional<std::size_t>>& moved,
-                   const std::vector<std::optional<std::size_t>>& old_leader) {
-  std::vector<std::optional<std::size_t>> new_leader(moved.size());
-  for (std::size_t i = 0; i < moved.size(); ++i) {
-    if (!moved[i] || !old_leader[i] || *moved[i] < appended_from) continue;
-    std::optional<std::size_t>& leader = new_leader[*old_leader[i]];
-    if (!leader) leader = moved[*old_leader[i]] ? moved[*old_leader[i]] : moved[i];
-    into[*moved[i]].group_leader = leader;
-  }
-}
-
-void append_unique(std::vector<EncodedEvent>& into, std::vector<EncodedEvent> events) {
-  const std::size_t appended_from = into.size();
-  std::vector<std::optional<std::size_t>> moved(events.size());
-  std::vector<std::optional<std::size_t>> old_leader(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    EncodedEvent& event = events[i];
-    old_leader[i] = event.group_leader;
-    auto found = std::find(into.begin(), into.end(), event);
-    moved[i] = static_cast<std::size_t>(found - into.begin());
-    if (found == into.end()) into.push_back(std::move(event));
-  }
-  remap_leaders(into, appended_from, moved, old_leader);
-}
-
-// Encodes one argument on the PMUs `pmus` (the --pmu selection).
-Expected<std::vector<EncodedEvent>> encode_on(const Catalog& catalog, const std::string& spec,
-                                              const std::string& pattern,
-                                              const std::vector<const Pmu*>& pmus,
-                                              const EncodeOptions& options) {
-  auto parsed = parse_spec_list(spec);
-  if (!parsed) return unexpected(parsed.error());
-  bool needs_pmu = false;
-  std::set<std::string> event_name_specs;
-  for (const EventSpec& item : *parsed) {
-    if (item.form == SpecForm::terms_only || item.form == SpecForm::raw) needs_pmu = true;
-    if (item.form == SpecForm::event_name) event_name_specs.insert(item.text);
-  }
-
-  std::vector<EncodedEvent> events;
-  if (!needs_pmu) {
-    auto encoded = encode(catalog, spec, options);
-    if (!encoded) return unexpected(encoded.error());
-    events = std::move(*encoded);
-  } else {
-    // Specs of other forms come out the same from every round; append_unique drops repeats.
-    for (const Pmu* pmu : pmus) {
-      EncodeOptions with_pmu = options;
-      with_pmu.default_pmu = pmu->name();
-      auto encoded = encode(catalog, spec, with_pmu);
-      if (!encoded) return unexpected(encoded.error());
-      append_unique(events, std::move(*encoded));
-    }
-  }
-
-  // A bare event name expands on every PMU that has it; --pmu narrows that.
-  std::vector<EncodedEvent> kept;
-  std::set<std::string> names_kept;
-  std::vector<std::optional<std::size_t>> moved(events.size());
-  std::vector<std::optional<std::size_t>> old_leader(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    EncodedEvent& event = events[i];
-    old_leader[i] = event.group_leader;
-    if (event_name_specs.count(event.spec) != 0) {
-      const bool selected = std::any_of(pmus.begin(), pmus.end(),
-                                        [&](const Pmu* pmu) { return pmu->name() == event.pmu; });
-      if (!selected) continue;
-      names_kept.insert(event.spec);
-    }
-    moved[i] = kept.size();
-    kept.push_back(std::move(event));
-  }
-  remap_leaders(kept, 0, moved, old_leader);
-  for (const EventSpec& item : *parsed) {
-    if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
-    // A built-in name (`cycles`) means the core PMUs' event; with --pmu it is the chosen PMU's
-    // event of that name.
-    for (const Pmu* pmu : pmus) {
-      if (pmu->find_event(item.name) == nullptr) continue;
-      auto encoded = encode(
-          catalog, fmt::format("{}/{}/{}", pmu->name(), item.name, item.modifiers.text), options);
-      if (!encoded) return unexpected(encoded.error());
-      for (EncodedEvent& event : *encoded) {
-        event.spec = item.text;
-        kept.push_back(std::move(event));
-      }
-      names_kept.insert(item.text);
-    }
-    if (names_kept.count(item.text) != 0) continue;
-    Diagnostic error = make_diagnostic(
-        Severity::error, DiagId::event_not_on_pmu, "<spec>", spec, item.offset, item.name.size(),
-        fmt::format("event '{}' is not on PMU '{}'", item.name, pattern));
-    error.hint = "run 'pmuls --event " + item.name + "' to see which PMUs have it";
-    return unexpected(std::move(error));
-  }
-  return kept;
-}
-
-}  // namespace
 
 EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> specs,
                           const std::string& pmu_pattern, const EncodeOptions& options) {
@@ -130,7 +18,7 @@ EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> s
   }
   for (const std::string& spec : specs) {
     auto encoded = pmu_pattern.empty() ? encode(catalog, spec, options)
-                                       : encode_on(catalog, spec, pmu_pattern, pmus, options);
+                                       : encode_on_pmus(catalog, spec, pmus, pmu_pattern, options);
     if (encoded) {
       // Each argument's group leaders index its own result.
       const std::size_t base = result.events.size();

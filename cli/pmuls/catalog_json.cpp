@@ -12,6 +12,7 @@
 #include "common/json_writer.h"
 #include "common/ordered_parallel.h"
 #include "pmucat/format.h"
+#include "pmucat/pmu_attribute_files.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
 
@@ -261,14 +262,14 @@ void write_pmu(Out& out, const Pmu& pmu, const Event* only_event, const EventFil
     out.value(value);
   }
   out.end_object();
-  out.key("alias");
-  out.value(attributes.alias);
-  out.key("identifier");
-  out.value(attributes.identifier);
-  out.key("nr_addr_filters");
-  out.value(attributes.nr_addr_filters);
-  out.key("perf_event_mux_interval_ms");
-  out.value(attributes.mux_interval_ms);
+  for (const PmuAttributeFile& file : kPmuOptionalAttributes) {
+    out.key(file.name);
+    if (file.number != nullptr) {
+      out.value(attributes.*file.number);
+    } else {
+      out.value(attributes.*file.line);
+    }
+  }
   out.key("formats");
   out.begin_array();
   for (const Format& format : pmu.formats()) write_format(out, format);

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "common/text_table.h"
+#include "pmucat/pmu_attribute_files.h"
 #include "pmuls/event_view.h"
 
 namespace pmucat::cli {
@@ -36,13 +37,8 @@ std::string pmu_attribute_lines(const Pmu& pmu, const std::string& indent) {
     table.add_row({"cpus", attributes.cpus->text});
   }
   for (const auto& [name, value] : attributes.caps) table.add_row({"caps/" + name, value});
-  if (attributes.alias) table.add_row({"alias", *attributes.alias});
-  if (attributes.identifier) table.add_row({"identifier", *attributes.identifier});
-  if (attributes.nr_addr_filters) {
-    table.add_row({"nr_addr_filters", std::to_string(*attributes.nr_addr_filters)});
-  }
-  if (attributes.mux_interval_ms) {
-    table.add_row({"perf_event_mux_interval_ms", std::to_string(*attributes.mux_interval_ms)});
+  for (const PmuAttributeFile& file : kPmuOptionalAttributes) {
+    if (auto text = file.text(attributes)) table.add_row({std::string(file.name), *text});
   }
   return table.render(indent);
 }

@@ -62,7 +62,7 @@ enum class Scope : std::uint8_t {
   cpus,      // -C LIST: those CPUs, every task
 };
 
-// What the counter planner (issue 30 part 1, a separate module this one does not use) found for
+// What the counter planner (planner.h, a separate module this one does not use) found for
 // one event. The explainer does not plan counters; a caller that ran the planner passes its
 // verdicts here and each becomes an explain-counters-taken reason.
 struct CounterVerdict {

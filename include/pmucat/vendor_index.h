@@ -1,6 +1,6 @@
 // The compiled vendor event index: a whole `pmu-events/arch` tree turned at build time into one
 // binary file per model, so that a tool finds one JSON event by name without parsing any JSON and
-// without decoding the rest of the model (issue 14).
+// without decoding the rest of the model.
 //
 // Layout of an index root (docs/catalog.md):
 //   pmucat-index.version          the marker: `pmucat-vendor-index <format version>`

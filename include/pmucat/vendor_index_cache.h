@@ -1,4 +1,4 @@
-// A per-user cache of compiled vendor event indexes (issue 29): `--events-dir` given a JSON tree
+// A per-user cache of compiled vendor event indexes: `--events-dir` given a JSON tree
 // (a newer kernel's pmu-events/arch, say) costs a JSON parse of the whole model on every run; the
 // cache compiles what a run reads once and hands later runs an index root instead, so they take
 // the compiled index's fast path (docs/catalog.md, "The index cache").

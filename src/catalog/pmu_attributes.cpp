@@ -8,17 +8,15 @@
 
 #include "catalog/pmu_parts.h"
 #include "catalog/sysfs_file.h"
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/pmu_attribute_files.h"
 
 namespace pmucat::detail {
 namespace {
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using char_class::is_blank;
+using char_class::is_digit;
 
 // The PMU directory, listed once: attributes that are not in the listing are absent, so none
 // is probed for, and listed regular files are read without an fstat().
@@ -249,20 +247,21 @@ LoadedAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute
   loaded.may_have_formats = listing.find("format") != nullptr;
   loaded.may_have_events = listing.find("events") != nullptr;
   std::vector<Diagnostic>& diagnostics = attributes.diagnostics;
-  attributes.cpumask = read_cpu_list(listing, pmu_dir, "cpumask", diagnostics);
-  attributes.cpus = read_cpu_list(listing, pmu_dir, "cpus", diagnostics);
-  if (auto alias = read_optional(listing, pmu_dir, "alias", diagnostics)) {
-    attributes.alias = std::string(first_line(*alias));
-  }
-  if (auto identifier = read_optional(listing, pmu_dir, "identifier", diagnostics)) {
-    attributes.identifier = std::string(first_line(*identifier));
-  }
-  if (auto text = read_optional(listing, pmu_dir, "nr_addr_filters", diagnostics)) {
-    attributes.nr_addr_filters = read_decimal(*text, pmu_dir + "/nr_addr_filters", diagnostics);
-  }
-  if (auto text = read_optional(listing, pmu_dir, "perf_event_mux_interval_ms", diagnostics)) {
-    attributes.mux_interval_ms =
-        read_decimal(*text, pmu_dir + "/perf_event_mux_interval_ms", diagnostics);
+  // `type`, the table's first file, is read above with the listing.
+  static_assert(kPmuAttributeFiles[0].name == "type");
+  for (const PmuAttributeFile& file : std::span(kPmuAttributeFiles).subspan(1)) {
+    const std::string name(file.name);
+    if (file.cpu_list != nullptr) {
+      attributes.*file.cpu_list = read_cpu_list(listing, pmu_dir, name.c_str(), diagnostics);
+      continue;
+    }
+    auto text = read_optional(listing, pmu_dir, name.c_str(), diagnostics);
+    if (!text) continue;
+    if (file.number != nullptr) {
+      attributes.*file.number = read_decimal(*text, pmu_dir + "/" + name, diagnostics);
+    } else {
+      attributes.*file.line = std::string(first_line(*text));
+    }
   }
   read_caps(listing, pmu_dir, attributes);
   return loaded;

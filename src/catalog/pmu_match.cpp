@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "parser/char_class.h"
 #include "pmucat/catalog.h"
 
 namespace pmucat {
@@ -13,16 +14,8 @@ namespace {
 
 constexpr std::string_view kUncorePrefix = "uncore_";
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex_digit(char c) {
-  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
-// ASCII only, whatever the locale: names are ASCII, and a lookup must not depend on LC_CTYPE.
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
+using char_class::is_digit;
+using char_class::is_hex_digit;
 
 bool is_glob(std::string_view pattern) {
   return pattern.find_first_of("*?[") != std::string_view::npos;
@@ -143,8 +136,7 @@ bool natural_less(std::string_view a, std::string_view b) {
 }
 
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return lower(x) == lower(y); });
+  return char_class::ascii_iequal(a, b);
 }
 
 }  // namespace pmucat

@@ -58,8 +58,8 @@ namespace {
 
 // An index that could not be read: a cache entry with this error is passed over for the JSON.
 bool index_damaged(const Diagnostic& diagnostic) {
-  return diagnostic.id == to_string(DiagId::vendor_index_corrupt) ||
-         diagnostic.id == to_string(DiagId::vendor_index_unreadable);
+  return diagnostic.id == DiagId::vendor_index_corrupt ||
+         diagnostic.id == DiagId::vendor_index_unreadable;
 }
 
 // What open_vendor_index_model() checks of a model file the cache opened.
@@ -75,7 +75,7 @@ Expected<VendorIndexModel> checked_model(VendorIndexModel model, const VendorMod
 }  // namespace
 
 PerfVersion VendorCatalog::json_rules() const {
-  // Unset: 6.1's, so that the tools, which pass no rules yet, read a JSON tree as before.
+  // Unset: perf 6.1's, the rules a caller that names no perf expects.
   return options_.rules.value_or(PerfVersion::v6_1);
 }
 

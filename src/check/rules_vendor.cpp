@@ -245,8 +245,7 @@ std::vector<Finding> check_vendor_catalog(const Catalog& catalog) {
   if (!vendor_rules_apply(catalog)) return findings;
   for (const Diagnostic& diagnostic : catalog.vendor_diagnostics()) {
     // The index cache's notes (an entry not used) are about this user's cache, not the tree.
-    if (diagnostic.severity == Severity::note &&
-        diagnostic.id == to_string(DiagId::vendor_index_unreadable)) {
+    if (diagnostic.severity == Severity::note && diagnostic.id == DiagId::vendor_index_unreadable) {
       continue;
     }
     const std::optional<DiagId> rule = classify_library_diagnostic(diagnostic);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "pmucat/encode.h"
+#include "pmucat/pmu_attribute_files.h"
 
 namespace pmucat::diff {
 namespace {
@@ -72,12 +73,6 @@ std::optional<Change> compare_optional(Subject subject, const std::string& pmu,
   return make_change(kind, subject, pmu, name, before.value_or(""), after.value_or(""));
 }
 
-template <class T>
-std::optional<std::string> as_text(const std::optional<T>& value) {
-  if (!value) return std::nullopt;
-  return fmt::format("{}", *value);
-}
-
 void compare_cpu_lists(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>& out) {
   const PmuAttributes& a = old_pmu.attributes();
   const PmuAttributes& b = new_pmu.attributes();
@@ -103,16 +98,9 @@ void compare_cpu_lists(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Chang
 void compare_attributes(const Pmu& old_pmu, const Pmu& new_pmu, std::vector<Change>& out) {
   const PmuAttributes& a = old_pmu.attributes();
   const PmuAttributes& b = new_pmu.attributes();
-  const std::pair<const char*, std::pair<std::optional<std::string>, std::optional<std::string>>>
-      attributes[] = {
-          {"alias", {a.alias, b.alias}},
-          {"identifier", {a.identifier, b.identifier}},
-          {"nr_addr_filters", {as_text(a.nr_addr_filters), as_text(b.nr_addr_filters)}},
-          {"perf_event_mux_interval_ms", {as_text(a.mux_interval_ms), as_text(b.mux_interval_ms)}},
-      };
-  for (const auto& [name, values] : attributes) {
-    if (auto change = compare_optional(Subject::attribute, old_pmu.name(), name, values.first,
-                                       values.second)) {
+  for (const PmuAttributeFile& file : kPmuOptionalAttributes) {
+    if (auto change = compare_optional(Subject::attribute, old_pmu.name(), std::string(file.name),
+                                       file.text(a), file.text(b))) {
       out.push_back(std::move(*change));
     }
   }

@@ -7,21 +7,13 @@
 #include <charconv>
 #include <sstream>
 
-#include "catalog/sysfs_file.h"
+#include "host/host_root.h"
 #include "pmucat/explain.h"
 
 namespace pmucat {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The catalog's bounded, non-blocking reader (a FIFO cannot hang it, a huge file is refused);
-// any failure leaves the fact unknown.
-std::optional<std::string> read_small_file(const fs::path& path) {
-  auto text = detail::read_sysfs_file(AT_FDCWD, path.string(), path.string());
-  if (!text) return std::nullopt;
-  return std::move(*text);
-}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t')) {
@@ -54,8 +46,8 @@ std::optional<std::string_view> status_field(std::string_view status, std::strin
   return std::nullopt;
 }
 
-void read_status(const fs::path& root, HostFacts& facts) {
-  const auto status = read_small_file(root / "proc/self/status");
+void read_status(const host::Root& root, HostFacts& facts) {
+  const auto status = root.read("proc/self/status");
   if (!status) return;
   if (auto cap_eff = status_field(*status, "CapEff")) {
     std::uint64_t value = 0;
@@ -74,7 +66,7 @@ void read_status(const fs::path& root, HostFacts& facts) {
   }
 }
 
-void read_tracefs(const fs::path& root, HostFacts& facts) {
+void read_tracefs(const host::Root& root, HostFacts& facts) {
   // perf 6.1 looks for tracefs at /sys/kernel/tracing first, then under debugfs.
   for (const char* candidate : {"sys/kernel/tracing", "sys/kernel/debug/tracing"}) {
     struct stat info {};
@@ -94,21 +86,22 @@ void read_tracefs(const fs::path& root, HostFacts& facts) {
 
 }  // namespace
 
-HostFacts read_host_facts(const fs::path& root) {
+HostFacts read_host_facts(const fs::path& root_path) {
+  const host::Root root(root_path);
   HostFacts facts;
-  const fs::path kernel = root / "proc/sys/kernel";
-  if (auto text = read_small_file(kernel / "perf_event_paranoid")) {
+  const std::string kernel = "proc/sys/kernel/";
+  if (auto text = root.read(kernel + "perf_event_paranoid")) {
     facts.perf_event_paranoid = parse_int(*text);
   }
-  if (auto text = read_small_file(kernel / "nmi_watchdog")) {
+  if (auto text = root.read(kernel + "nmi_watchdog")) {
     if (auto value = parse_int(*text)) facts.nmi_watchdog = *value != 0;
   }
-  if (auto text = read_small_file(kernel / "perf_event_max_sample_rate")) {
+  if (auto text = root.read(kernel + "perf_event_max_sample_rate")) {
     if (auto value = parse_int(*text); value && *value >= 0) {
       facts.max_sample_rate = static_cast<std::uint64_t>(*value);
     }
   }
-  if (auto text = read_small_file(kernel / "osrelease")) {
+  if (auto text = root.read(kernel + "osrelease")) {
     const std::string_view release = trim(*text);
     if (!release.empty()) facts.kernel_release = std::string(release);
   }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/metric_expr.h"
 #include "pmucat/metrics.h"
@@ -22,6 +23,9 @@
 namespace pmucat {
 
 namespace {
+
+using char_class::ascii_iequal;
+using char_class::ascii_ifind;
 
 using metric_expr::MetricIdSet;
 
@@ -56,40 +60,11 @@ std::optional<Diagnostic> find_metric_ids(const MetricDefinition& pe, std::strin
   return std::nullopt;
 }
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-// strcasestr: the first case-insensitive occurrence of `needle` in `hay`, or npos.
-std::size_t find_ci(std::string_view hay, std::string_view needle) {
-  if (needle.empty()) return 0;
-  if (needle.size() > hay.size()) return std::string_view::npos;
-  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    bool ok = true;
-    for (std::size_t j = 0; j < needle.size(); ++j) {
-      if (lower(hay[i + j]) != lower(needle[j])) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) return i;
-  }
-  return std::string_view::npos;
-}
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
 // perf's match_metric(n, list): `n` a metric's name or group string (empty = NULL).
 bool match_metric(std::string_view n, std::string_view list) {
   if (list == "all") return true;
-  if (n.empty()) return iequal(list, "No_group");
-  const std::size_t m = find_ci(n, list);
+  if (n.empty()) return ascii_iequal(list, "No_group");
+  const std::size_t m = ascii_ifind(n, list);
   if (m == std::string_view::npos) return false;
   // Only the first occurrence counts, as with strcasestr.
   const bool start_ok = m == 0 || n[m - 1] == ';' || n[m - 1] == ' ';
@@ -161,7 +136,7 @@ class Expander {
     // Without ';' or ' ' in any name, perf's substring match can only be the whole name.
     if (plain_names_ && key != "all") {
       for (const auto& pe : table_) {
-        if (iequal(pe.name, key)) return &pe;
+        if (ascii_iequal(pe.name, key)) return &pe;
       }
       return nullptr;
     }
@@ -456,7 +431,7 @@ Diagnostic name_failing_metric(const MetricExpansion& expansion, std::size_t ind
 
 bool MetricLiterals::set(std::string_view name, double value) {
   if (!name.empty() && name.front() == '#') name.remove_prefix(1);
-  if (iequal(name, "smt_on")) {
+  if (ascii_iequal(name, "smt_on")) {
     smt_on = value;
   } else if (name == "num_cpus") {
     num_cpus = value;
@@ -468,7 +443,7 @@ bool MetricLiterals::set(std::string_view name, double value) {
     num_packages = value;
   } else if (name == "core_wide") {
     core_wide = value;
-  } else if (iequal(name, "system_tsc_freq")) {
+  } else if (ascii_iequal(name, "system_tsc_freq")) {
     system_tsc_freq = value;
   } else if (name == "num_cpus_online") {
     num_cpus_online = value;

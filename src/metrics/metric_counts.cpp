@@ -9,30 +9,17 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 
 namespace pmucat {
 
 namespace {
 
+using char_class::ascii_iequal;
+
 constexpr std::string_view kNotCounted = "<not counted>";
 constexpr std::string_view kNotSupported = "<not supported>";
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool equal_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // perf's escape of '/' in metric-expression ids: `cpu@INST_RETIRED.ANY@` is printed as
 // `cpu/INST_RETIRED.ANY/`.
@@ -218,14 +205,13 @@ const Count* Counts::find(std::string_view id) const {
     }
   }
   for (const Count& count : entries_) {
-    if (equal_ignoring_case(count.event, id) || equal_ignoring_case(count.event, slashed)) {
+    if (ascii_iequal(count.event, id) || ascii_iequal(count.event, slashed)) {
       return &count;
     }
   }
   for (const Count& count : entries_) {
     const std::string_view bare = without_modifiers(count.event);
-    if (bare != count.event &&
-        (equal_ignoring_case(bare, id) || equal_ignoring_case(bare, slashed))) {
+    if (bare != count.event && (ascii_iequal(bare, id) || ascii_iequal(bare, slashed))) {
       return &count;
     }
   }

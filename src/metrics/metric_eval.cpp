@@ -7,6 +7,7 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
@@ -14,19 +15,11 @@ namespace pmucat {
 
 namespace {
 
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
-}
+using char_class::ascii_lower;
 
 // The tool events perf 6.1 gives metrics in seconds (stat-shadow.c prepare_metric).
 double tool_event_scale(std::string_view id) {
-  const std::string name = lower(id);
+  const std::string name = ascii_lower(id);
   if (name == "duration_time") {
     return 1e-9;
   }
@@ -230,7 +223,7 @@ class Evaluation {
 
   // The metric a metric-expression id names, if any.
   std::optional<std::size_t> metric_named(std::string_view id) const {
-    const auto found = impl_.by_name.find(lower(id));
+    const auto found = impl_.by_name.find(ascii_lower(id));
     if (found == impl_.by_name.end()) {
       return std::nullopt;
     }
@@ -444,7 +437,7 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
           metric_expr::parse(metric.threshold, file, PerfVersion::v6_12));
     }
     impl_->scale_units.push_back(parse_scale_unit(metric.scale_unit));
-    impl_->by_name.emplace(lower(metric.name), i);
+    impl_->by_name.emplace(ascii_lower(metric.name), i);
   }
 }
 

@@ -1,31 +1,23 @@
 #include "rules_612.h"
 
+#include "parser/char_class.h"
+
 namespace pmucat::metrics_612 {
 
 namespace {
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using char_class::ascii_iequal;
 
 }  // namespace
 
 bool match(std::string_view metric_or_groups, std::string_view sought) {
   if (sought == "all") return true;
-  if (metric_or_groups.empty()) return iequal(sought, "No_group");
+  if (metric_or_groups.empty()) return ascii_iequal(sought, "No_group");
   for (;;) {
     const std::size_t semi = metric_or_groups.find(';');
     // strncasecmp over sought's length, then the field's next byte must end the word.
     if (metric_or_groups.size() >= sought.size() &&
-        iequal(metric_or_groups.substr(0, sought.size()), sought) &&
+        ascii_iequal(metric_or_groups.substr(0, sought.size()), sought) &&
         (metric_or_groups.size() == sought.size() || metric_or_groups[sought.size()] == ';')) {
       return true;
     }

@@ -1,10 +1,12 @@
 // The byte classes of perf's event grammar (term names, numbers, PMU and event names), in one
-// table that the term lexer, the spec parser and the spec scanner all read. ASCII only: no byte
-// above 0x7f is in any class, whatever the locale.
+// table that the term lexer, the spec parser and the spec scanner all read, and ASCII case
+// folding: the one definition of each for every module (a module that uses parser includes
+// "parser/char_class.h"). ASCII only: no byte above 0x7f is in any class, whatever the locale.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pmucat::char_class {
@@ -66,6 +68,9 @@ constexpr bool is_hex_digit(char c) {
 constexpr bool is_alpha(char c) {
   return in(c, kAlpha);
 }
+constexpr bool is_alnum(char c) {
+  return in(c, kAlpha | kDigit);
+}
 constexpr bool is_name_start(char c) {
   return in(c, kNameStart);
 }
@@ -83,6 +88,31 @@ constexpr bool is_driver_cfg_char(char c) {
 }
 constexpr bool is_driver_value_char(char c) {
   return in(c, kDriverValue);
+}
+
+// ASCII case folding, whatever the locale: names are ASCII, and a lookup must not depend on
+// LC_CTYPE.
+constexpr char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+inline std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = ascii_lower(c);
+  return out;
+}
+constexpr bool ascii_iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+// strcasestr: the first position of `needle` in `haystack` ignoring ASCII case, or npos.
+constexpr std::size_t ascii_ifind(std::string_view haystack, std::string_view needle) {
+  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    if (ascii_iequal(haystack.substr(i, needle.size()), needle)) return i;
+  }
+  return std::string_view::npos;
 }
 
 // True when `name` lexes as one term NAME token (so it can be printed without quotes).

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "parser/char_class.h"
+
 namespace pmucat::format_detail {
 
 enum class TokenKind : std::uint8_t {
@@ -65,10 +67,8 @@ class FormatLexer {
     return token;
   }
 
-  static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-  }
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+  static constexpr bool is_blank(char c) { return char_class::is_blank(c); }
+  static constexpr bool is_digit(char c) { return char_class::is_digit(c); }
 
  private:
   bool starts_token(std::size_t at) const {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <system_error>
 
+#include "parser/char_class.h"
 #include "parser/escape.h"
 #include "pmucat/diagnostic_ids.h"
 
@@ -33,9 +34,7 @@ std::string_view without_final_newline(std::string_view text) {
   return text;
 }
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+using char_class::is_blank;
 
 bool is_control(char c) {
   const auto byte = static_cast<unsigned char>(c);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/metric_expr.h"
 #include "pmucat/suggest.h"
@@ -27,16 +28,7 @@ constexpr std::array<std::string_view, literal_count> literal_names = {
     "#num_dies", "#num_cores",       "#num_cpus_online", "#has_pmem",  "#slots",
 };
 
-bool ascii_iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) {
-      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using char_class::ascii_iequal;
 
 }  // namespace
 
@@ -179,12 +171,8 @@ struct Token {
   Literal literal = Literal::num_cpus;
 };
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alnum(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+using char_class::is_alnum;
+using char_class::is_digit;
 // expr.l's `sym` class: [0-9a-zA-Z_\.:@?]
 bool is_sym(char c) {
   return is_alnum(c) || c == '_' || c == '.' || c == ':' || c == '@' || c == '?';

@@ -505,7 +505,7 @@ std::optional<Diagnostic> parse_spec_views_full(std::string_view text, SpecViews
     return error;
   }
   // Braces outside `/.../` and quotes: event groups. Only then does an item carry group
-  // punctuation, so lists without them parse exactly as before.
+  // punctuation, so a list without them keeps the plain-list path.
   const bool grouped = has_top_level_brace(text);
   std::optional<std::uint32_t> open_group;
   if (any_equals && !any_slash && !grouped) {

@@ -1,12 +1,13 @@
-// Host facts for perf.data metadata features (uname, /proc, /sys), read once per call.
+// Host facts for perf.data metadata features (uname, /proc, /sys of this machine), read once per
+// call.
 #include <fmt/format.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
+#include "host/host_root.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_host.h"
 #include "pmucat/version.h"
@@ -14,41 +15,30 @@
 namespace pmucat {
 namespace {
 
-std::string first_line(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // "key : value" lines of /proc/cpuinfo for the first processor.
-std::map<std::string, std::string> cpuinfo() {
+std::map<std::string, std::string> cpuinfo(const host::Root& root) {
   std::map<std::string, std::string> out;
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
+  const auto text = host::cpuinfo_first_processor(root);
+  if (!text) return out;
+  std::string_view rest = *text;
+  while (!rest.empty()) {
+    const std::string_view line = host::first_line(rest);
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
     if (line.empty()) break;
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    auto trim = [](std::string s) {
-      const auto b = s.find_first_not_of(" \t");
-      const auto e = s.find_last_not_of(" \t");
-      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    out.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+    if (auto field = host::cpuinfo_field(line)) out.emplace(field->first, field->second);
   }
   return out;
 }
 
-std::optional<CpuTopology> read_cpu_topology(std::uint32_t cpus) {
+std::optional<CpuTopology> read_cpu_topology(const host::Root& root, std::uint32_t cpus) {
   CpuTopology t;
   std::vector<std::string> cores, threads;
   for (std::uint32_t cpu = 0; cpu < cpus; ++cpu) {
-    const std::filesystem::path dir = fmt::format("/sys/devices/system/cpu/cpu{}/topology", cpu);
-    const std::string core_list = first_line(dir / "core_siblings_list");
-    const std::string thread_list = first_line(dir / "thread_siblings_list");
-    const std::string core_id = first_line(dir / "core_id");
-    const std::string socket_id = first_line(dir / "physical_package_id");
+    const std::string dir = fmt::format("sys/devices/system/cpu/cpu{}/topology/", cpu);
+    const std::string core_list = root.read_line(dir + "core_siblings_list").value_or("");
+    const std::string thread_list = root.read_line(dir + "thread_siblings_list").value_or("");
+    const std::string core_id = root.read_line(dir + "core_id").value_or("");
+    const std::string socket_id = root.read_line(dir + "physical_package_id").value_or("");
     // An offline or missing cpu makes the per-cpu table unreliable: write no topology.
     if (core_list.empty() || thread_list.empty() || core_id.empty() || socket_id.empty()) {
       return std::nullopt;
@@ -69,16 +59,17 @@ std::optional<CpuTopology> read_cpu_topology(std::uint32_t cpus) {
   return t;
 }
 
-std::vector<NumaNode> read_numa_nodes() {
+std::vector<NumaNode> read_numa_nodes(const host::Root& root) {
   std::vector<NumaNode> nodes;
   for (std::uint32_t node = 0; node < 1024; ++node) {
-    const std::filesystem::path dir = fmt::format("/sys/devices/system/node/node{}", node);
-    std::ifstream meminfo(dir / "meminfo");
+    const std::string dir = fmt::format("sys/devices/system/node/node{}/", node);
+    const auto meminfo = root.read(dir + "meminfo");
     if (!meminfo) break;
     NumaNode n;
     n.node = node;
+    std::istringstream lines(*meminfo);
     std::string line;
-    while (std::getline(meminfo, line)) {
+    while (std::getline(lines, line)) {
       std::istringstream words(line);
       std::string node_word, index, key;
       std::uint64_t value = 0;
@@ -86,7 +77,7 @@ std::vector<NumaNode> read_numa_nodes() {
       if (key == "MemTotal:") n.mem_total_kb = value;
       if (key == "MemFree:") n.mem_free_kb = value;
     }
-    n.cpus = first_line(dir / "cpulist");
+    n.cpus = root.read_line(dir + "cpulist").value_or("");
     nodes.push_back(std::move(n));
   }
   return nodes;
@@ -102,7 +93,8 @@ HostMetadata collect_host_metadata(std::vector<std::string> cmdline) {
     host.os_release = names.release;
     host.arch = names.machine;
   }
-  const auto info = cpuinfo();
+  const host::Root root;
+  const auto info = cpuinfo(root);
   auto get = [&info](const char* key) {
     const auto it = info.find(key);
     return it == info.end() ? std::string() : it->second;
@@ -118,13 +110,15 @@ HostMetadata collect_host_metadata(std::vector<std::string> cmdline) {
   const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
   host.cpus_available = configured > 0 ? static_cast<std::uint32_t>(configured) : 1;
   host.cpus_online = online > 0 ? static_cast<std::uint32_t>(online) : 1;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  if (meminfo >> key >> kb && key == "MemTotal:") host.mem_total_kb = kb;
+  if (const auto meminfo = root.read("proc/meminfo")) {
+    std::istringstream words(*meminfo);
+    std::string key;
+    std::uint64_t kb = 0;
+    if (words >> key >> kb && key == "MemTotal:") host.mem_total_kb = kb;
+  }
   host.cmdline = std::move(cmdline);
-  host.cpu_topology = read_cpu_topology(host.cpus_available);
-  host.numa_nodes = read_numa_nodes();
+  host.cpu_topology = read_cpu_topology(root, host.cpus_available);
+  host.numa_nodes = read_numa_nodes(root);
   return host;
 }
 

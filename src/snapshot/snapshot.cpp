@@ -18,6 +18,7 @@
 
 #include "catalog/sysfs_file.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/pmu_attribute_files.h"
 #include "pmucat/tracefs.h"
 #include "snapshot_detail.h"
 
@@ -31,14 +32,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kKeptDirs[] = {"format", "events", "caps", "interface"};
 // Of those, the ones the catalog reads (interface/ is kept for people, not tools).
 constexpr std::string_view kCatalogDirs[] = {"format", "events", "caps"};
-// PMU files the catalog reads: a directory with one of these names hides the attribute.
-constexpr std::string_view kCatalogFiles[] = {"type",
-                                              "cpumask",
-                                              "cpus",
-                                              "alias",
-                                              "identifier",
-                                              "nr_addr_filters",
-                                              "perf_event_mux_interval_ms"};
 constexpr std::string_view kSkippedFiles[] = {"uevent"};
 
 bool listed(std::span<const std::string_view> names, std::string_view name) {
@@ -300,7 +293,10 @@ struct Copier {
         continue;
       }
       if (listed(kSkippedFiles, name)) continue;
-      bool catalog_reads = listed(kCatalogFiles, name);
+      // A PMU file the catalog reads; a directory of such a name hides the attribute.
+      const bool catalog_reads =
+          std::any_of(std::begin(kPmuAttributeFiles), std::end(kPmuAttributeFiles),
+                      [&](const PmuAttributeFile& file) { return file.name == name; });
       if (directory && !catalog_reads) continue;  // power/, subsystem, device: plumbing
       // A dangling link is still a file the tree claims to have: copy_file records it.
       copy_file(it->path(), out_dir / name, relative, catalog_reads);

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 #include "pmucat/vendor_events.h"
@@ -19,20 +20,13 @@
 namespace pmucat {
 namespace {
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
+using char_class::is_alnum;
+using char_class::is_digit;
+bool is_hex(char c) {
+  return char_class::is_hex_digit(c);
 }
 bool is_lower_hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f');
-}
-bool is_upper_hex(char c) {
-  return is_digit(c) || (c >= 'A' && c <= 'F');
-}
-bool is_hex(char c) {
-  return is_lower_hex(c) || is_upper_hex(c);
-}
-bool is_alnum(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 template <class Predicate>

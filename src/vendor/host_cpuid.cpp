@@ -1,4 +1,6 @@
 // The CPU identifier perf 6.1 computes for the machine it runs on (arch/*/util/header.c).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -7,56 +9,13 @@
 #include <system_error>
 #include <vector>
 
+#include "host/host_root.h"
 #include "pmucat/vendor_events.h"
-#include "vendor/text_file.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
-#include <cstring>
-#endif
-
-#include <fmt/format.h>
 
 namespace pmucat {
 namespace {
 
 namespace fs = std::filesystem;
-
-#if defined(__x86_64__) || defined(__i386__)
-std::optional<std::string> x86_cpuid() {
-  unsigned int max_level = 0;
-  unsigned int ebx = 0;
-  unsigned int ecx = 0;
-  unsigned int edx = 0;
-  if (__get_cpuid(0, &max_level, &ebx, &ecx, &edx) == 0) return std::nullopt;
-  char vendor[13] = {};
-  std::memcpy(vendor, &ebx, 4);
-  std::memcpy(vendor + 4, &edx, 4);
-  std::memcpy(vendor + 8, &ecx, 4);
-  // perf prints -1 with %u/%X when leaf 1 is missing.
-  unsigned int family = ~0u;
-  unsigned int model = ~0u;
-  unsigned int stepping = ~0u;
-  unsigned int eax = 0;
-  if (max_level >= 1 && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) {
-    family = (eax >> 8) & 0xf;
-    model = (eax >> 4) & 0xf;
-    stepping = eax & 0xf;
-    if (family == 0xf) family += (eax >> 20) & 0xff;
-    if (family >= 0x6) model += ((eax >> 16) & 0xf) << 4;
-  }
-  return fmt::format("{}-{}-{:X}-{:X}", vendor, family, model, stepping);
-}
-#endif
-
-#if defined(__powerpc__) || defined(__powerpc64__)
-std::uint64_t read_pvr() {
-  unsigned long pvr;
-  asm volatile("mfspr %0, 0x11f" : "=r"(pvr));  // SPRN_PVR; the kernel emulates it for users
-  return pvr;
-}
-#endif
 
 // The words of `line` after `prefix`, split at spaces and newlines as perf's strtok_r does
 // (a tab is part of a word).
@@ -156,8 +115,9 @@ std::optional<std::string> arm64_midr_cpuid(const fs::path& sysfs_root) {
   }
   std::sort(cpus.begin(), cpus.end());
   for (unsigned long cpu : cpus) {
-    const std::optional<std::string> text = vendor::read_text_file(
-        cpu_dir / fmt::format("cpu{}", cpu) / "regs/identification/midr_el1");
+    const std::optional<std::string> text = host::read_bounded_file(
+        cpu_dir / fmt::format("cpu{}", cpu) / "regs/identification/midr_el1",
+        host::kMaxFactFileSize);
     // perf stops at the first CPU whose file gives a line (fgets).
     if (text && !text->empty()) return arm64_cpuid_from_midr(*text);
   }
@@ -177,17 +137,22 @@ std::optional<std::string> arm64_cpuid_from_midr(std::string_view text) {
 std::optional<std::string> host_cpuid(const fs::path& sysfs_root) {
 #if defined(__x86_64__) || defined(__i386__)
   (void)sysfs_root;
-  return x86_cpuid();
+  const std::optional<host::X86Cpuid> cpu = host::x86_cpuid();
+  if (!cpu) return std::nullopt;
+  return fmt::format("{}-{}-{:X}-{:X}", cpu->vendor, cpu->family, cpu->model, cpu->stepping);
 #elif defined(__aarch64__)
   return arm64_midr_cpuid(sysfs_root);
 #elif defined(__powerpc__) || defined(__powerpc64__)
   (void)sysfs_root;
-  return powerpc_cpuid(read_pvr());
+  const std::optional<std::uint64_t> pvr = host::powerpc_pvr();
+  if (!pvr) return std::nullopt;
+  return powerpc_cpuid(*pvr);
 #elif defined(__s390__) || defined(__s390x__)
   (void)sysfs_root;
-  const std::optional<std::string> sysinfo = vendor::read_text_file("/proc/sysinfo");
+  const host::Root root;
+  const std::optional<std::string> sysinfo = root.read("proc/sysinfo");
   if (!sysinfo) return std::nullopt;
-  const std::optional<std::string> levels = vendor::read_text_file("/proc/service_levels");
+  const std::optional<std::string> levels = root.read("proc/service_levels");
   return s390_cpuid(*sysinfo, levels ? std::optional<std::string_view>(*levels) : std::nullopt);
 #else
   (void)sysfs_root;

@@ -190,8 +190,9 @@ namespace {
 
 // The literal text every match of the extended regular expression `pattern` starts with: its
 // bytes up to the first special one (less the last when a quantifier follows it); empty when a
-// `|` outside brackets and parentheses offers another start. Compiling a pattern costs ~10 us
-// (glibc), and choosing a model compiled every x86 row before the one that matches.
+// `|` outside brackets and parentheses offers another start. Compiling a pattern (glibc's
+// regcomp) costs far more than comparing bytes, and every x86 row before the one that matches
+// would otherwise be compiled.
 std::string_view literal_start(std::string_view pattern) {
   int depth = 0;
   bool in_bracket = false;
@@ -352,7 +353,7 @@ bool row_matches(const PosixRegex& regex, const std::string& pattern, const std:
 bool cpuid_matches(std::string_view row_cpuid, std::string_view cpuid, CpuidRules rules) {
   const std::string pattern = as_c_string(row_cpuid);
   const std::string id = as_c_string(cpuid);
-  // What every match must hold decides most rows without compiling them (~10 us each).
+  // What every match must hold decides most rows without compiling them.
   if (!vendor::cpuid_may_match(pattern, id)) return false;
   if (is_literal(pattern)) return literal_row_matches(pattern, id, rules);
   return row_matches(PosixRegex(pattern), pattern, id, rules);

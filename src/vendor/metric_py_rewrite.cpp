@@ -15,20 +15,18 @@
 #include <variant>
 #include <vector>
 
+#include "parser/char_class.h"
+
 namespace pmucat::vendor {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Step 1: the regex pass that makes Python source of the metric text.
 
-bool is_ascii_letter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+using char_class::is_digit;
+using char_class::is_hex_digit;
+constexpr bool is_ascii_letter(char c) {
+  return char_class::is_alpha(c);
 }
 
 // The characters that end a name in metric.py's name pattern (a `\` may still escape one).

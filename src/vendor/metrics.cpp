@@ -4,32 +4,15 @@
 #include <map>
 #include <tuple>
 
+#include "parser/char_class.h"
 #include "pmucat/vendor_events.h"
 #include "vendor/descriptions.h"
 
 namespace pmucat {
 namespace {
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-// strcasestr: the first position of `needle` in `haystack`, ignoring ASCII case.
-std::size_t find_ignoring_case(std::string_view haystack, std::string_view needle) {
-  if (needle.size() > haystack.size()) return std::string_view::npos;
-  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    if (iequal(haystack.substr(i, needle.size()), needle)) return i;
-  }
-  return std::string_view::npos;
-}
+using char_class::ascii_iequal;
+using char_class::ascii_ifind;
 
 }  // namespace
 
@@ -67,8 +50,8 @@ std::vector<std::string> metric_group_names(const VendorMetric& metric) {
 
 bool perf_metric_matches(std::string_view field, std::string_view list) {
   if (list == "all") return true;
-  if (field.empty()) return iequal(list, "No_group");
-  const std::size_t at = find_ignoring_case(field, list);
+  if (field.empty()) return ascii_iequal(list, "No_group");
+  const std::size_t at = ascii_ifind(field, list);
   if (at == std::string_view::npos) return false;
   const bool starts = at == 0 || field[at - 1] == ';' || field[at - 1] == ' ';
   const std::size_t end = at + list.size();

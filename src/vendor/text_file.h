@@ -18,10 +18,8 @@ inline constexpr std::size_t kMaxJsonFileSize = std::size_t{64} << 20;
 inline constexpr std::size_t kMaxMapfileSize = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxSmallTextSize = std::size_t{1} << 20;  // /proc, sysfs texts
 
-// The whole content of the regular file at `path`, at most `cap` bytes; else why not (cannot be
-// opened or read, not a regular file, larger than `cap`). A FIFO or device is refused without
-// blocking (O_NONBLOCK, then fstat); the buffer grows with what is read, never to what a stat
-// claims. Plain read() calls: an iostream costs more than parsing a mapfile.
+// The whole content of the regular file at `path`, at most `cap` bytes; else why not: the host
+// module's bounded reader (host/host_root.h: a FIFO or device refused without blocking).
 Expected<std::string, std::string> read_bounded_text_file(const std::filesystem::path& path,
                                                           std::size_t cap);
 

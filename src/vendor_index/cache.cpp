@@ -557,7 +557,7 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   }
 
   // A miss. The fingerprint first, the JSON after: a file that changes while it is read has a
-  // stamp that no longer matches, so the next run compiles again.
+  // stamp that does not match the file's, so the next run compiles again.
   Fingerprint fingerprint(root_fd.get(), json_root);
   fingerprint.add(".");
   if (!arch.empty() && !directory.empty()) {

@@ -221,7 +221,7 @@ TEST(CatalogOpenDefault, UsesPmucatSysfs) {
 namespace pmucat {
 namespace {
 
-// Formats are listed in natural order, like PMUs (issue 12: f1, f10, f2 before), and found.
+// Formats are listed in natural order, like PMUs (f1, f2, f10, not f1, f10, f2), and found.
 TEST(CatalogFormats, FormatsSortNaturallyAndAreFound) {
   TempTree tree;
   tree.write("devices/pmu/type", "42\n");

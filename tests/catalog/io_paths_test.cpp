@@ -209,8 +209,8 @@ TEST(LazyDevicesListing, AFolderNotNamedDevicesIsListedOnFirstNeedToo) {
   tree.write("capture/pmu_a/type", "7\n");
   auto catalog = Catalog::open(tree.path("capture"));
   ASSERT_TRUE(catalog);
-  // Accepting the folder read at most its first entries, not a listing (issue 12): what is
-  // there at first use is what counts, as for a folder named devices.
+  // Accepting the folder read at most its first entries, not a listing: what is there at first
+  // use is what counts, as for a folder named devices.
   tree.write("capture/pmu_b/type", "8\n");
   EXPECT_NE(catalog->find_pmu("pmu_b"), nullptr);
   EXPECT_EQ(catalog->pmus().size(), 2u);

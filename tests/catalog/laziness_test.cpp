@@ -61,7 +61,7 @@ class DirectoryReads {
 };
 
 // A devices directory copied under another name holds 600 PMUs: deciding that it is one, and
-// looking up the PMU of one event, must not read its entries (issue 12: one-event encode grew
+// looking up the PMU of one event, must not read its entries (a one-event encode must not grow
 // with the number of PMUs).
 TEST(Laziness, DevicesDirUnderAnotherNameIsNotListedForOnePmu) {
   TempTree tree;

@@ -276,7 +276,7 @@ TEST_F(CaptureHostile, CaptureNeverCopiesWhatLiesOutsideTheTree) {
   write_text(scratch_ / "outside-dir/leak", kSecret);
   fs::create_directory_symlink(scratch_ / "outside-dir", cpu / "caps");
   fs::create_directory_symlink("/", tree / "bus/event_source/devices/rootpmu");
-  // A link that stays inside the tree is copied as before.
+  // A link that stays inside the tree is copied as a link.
   fs::create_symlink("cycles", cpu / "events/cycles_again");
   const fs::path out = scratch_ / "cap";
   const auto r = run_command(tool("pmusnap") + " --sysfs " + quoted(tree) + " " + quoted(out));

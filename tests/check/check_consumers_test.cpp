@@ -169,8 +169,9 @@ std::set<std::string> kcidb_ids(const std::string& json) {
   return ids;
 }
 
-// Issue 12: ids were `<origin>:<path>` and the build a placeholder, so every run submitted the
-// same ids. Two runs never share an id; a supplied run id makes the output reproducible.
+// KCIDB takes an id as naming one submission: two runs never share an id (neither
+// `<origin>:<path>` nor a placeholder build is unique); a supplied run id makes the output
+// reproducible.
 TEST(CheckConsumers, KcidbIdsAreUniqueToTheRun) {
   Report report = broken_report("cha-umask");
   ::unsetenv("PMUCAT_KCIDB_RUN_ID");

@@ -89,7 +89,7 @@ TEST(CheckLive, ErrnoExplanations) {
   EXPECT_NE(explain_open_errno(EOPNOTSUPP).find("sampling"), std::string::npos);
 }
 
-// Issue 12: --live on a fixture opened the fixture's type numbers on the running kernel.
+// --live on a fixture would open the fixture's type numbers on the running kernel: refused.
 TEST(CheckLive, RefusedOnATreeThatIsNotTheRunningOne) {
   fs::current_path(PMUCAT_SOURCE_DIR);
   auto catalog = Catalog::open("fixtures/sysfs/live-fake/devices");

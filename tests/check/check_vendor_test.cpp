@@ -175,8 +175,8 @@ std::optional<fs::path> kernel_events_dir() {
 }
 
 // Our fixtures against the kernel's own models: nothing but notes (Units of boxes the fixture
-// lacks, intentional format aliases). JSON events are no longer judged as events/ files: before
-// that, intel-spr with its model gave 599 warnings (decimal `period=`, uppercase `umask=0xC1`).
+// lacks, intentional format aliases). JSON events are not judged as events/ files, whose rules
+// (decimal `period=`, uppercase `umask=0xC1`) the kernel's JSON breaks by design.
 TEST_F(CheckVendor, FixturesWithTheKernelModelsHaveOnlyNotes) {
   const auto events_dir = kernel_events_dir();
   if (!events_dir) GTEST_SKIP() << "no kernel pmu-events/arch configured";

@@ -32,7 +32,7 @@ bool has_stamp(const fs::path& cache) {
 TEST(IndexCacheCli, AWarmRunReadsNoJsonAndPrintsTheSame) {
   const ScratchDir scratch("index-cache-cli");
   const std::string env = "XDG_CACHE_HOME=" + shell_quote(scratch.path().string()) + " ";
-  // Without a cache directory: the JSON parsed, as before the cache.
+  // Without a cache directory: the JSON parsed on every run.
   const CommandResult direct = run_tool_command("env -u HOME -u XDG_CACHE_HOME " + kEncode, "-");
   ASSERT_EQ(direct.status, 0) << direct.err;
   const CommandResult cold = run_tool_command(env + kEncode, "-");

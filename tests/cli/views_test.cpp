@@ -98,8 +98,8 @@ RC_GTEST_PROP(RegisterMap, KeysAreUniqueAndAlphanumeric, ()) {
   }
 }
 
-// Issue 12: past 62 formats every further key was '?'. Keys stay distinct, of one width, and
-// never a map mark.
+// Past 62 formats (the alphabet and digits) keys stay distinct, of one width, and never a map
+// mark such as '?'.
 RC_GTEST_PROP(RegisterMap, KeysStayDistinctPastTheAlphabet, ()) {
   const auto count = *rc::gen::inRange<std::size_t>(63, 400);
   std::vector<Format> formats(count);
@@ -136,7 +136,7 @@ TEST(RegisterMap, SeventyFormatsAreDrawnWithDistinctKeys) {
   EXPECT_LT(text.find(" b2 "), text.find(" b10 ")) << text;
 }
 
-// Issue 12: `config:65` was shown as `config:64`, width 0, with nothing said.
+// Bits past the word (`config:65`) are shown as ignored, never folded into the word's last bit.
 TEST(RegisterMap, BitsBeyondTheWordAreShownAsIgnored) {
   const Pmu pmu = make_pmu("far", 31, {{"past", "config:65"}, {"tail", "config:60-70"}}, {});
   const std::string text = render_formats(pmu.formats(), Palette{false});

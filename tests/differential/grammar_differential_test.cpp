@@ -1,4 +1,4 @@
-// perf 6.1 against pmucat on the event grammar beyond one PMU's terms (issue 15): built-in and
+// perf 6.1 against pmucat on the event grammar beyond one PMU's terms: built-in and
 // raw events with perf's hard-coded terms (`cycles/period=1000/`), hybrid machines (one attr
 // per core PMU with the extended type in config bits 32-63), and perf's fallback from a PMU that
 // rejects the terms to its numbered namesakes. Every case runs in CI (a few seconds);

@@ -62,8 +62,8 @@ struct OracleOptions {
   // The binary: `perf` for 6.1, the build of scripts/perf-oracle-6.12.sh for 6.12
   // ($PMUCAT_PERF_6_12); $PMUCAT_PERF overrides either in from_environment().
   std::string perf = "perf";
-  // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run needs ~30 ms of CPU but
-  // spends longer waiting, so more workers than cores pay off.
+  // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run spends longer waiting than
+  // computing, so more workers than cores pay off.
   unsigned workers = 4;
   // PERF_CPUID in perf's environment: the vendor JSON table perf attaches to the tree's PMUs.
   // The default matches no table, so perf encodes from sysfs alone (and starts faster); the

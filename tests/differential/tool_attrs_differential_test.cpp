@@ -111,7 +111,7 @@ std::vector<std::string> generate_specs(Tool tool) {
   specs.insert(specs.end(), lists.begin(), lists.end());
   if (tool == Tool::record) {
     // Terms on a later event (only sysfs events take terms here: built-in names with terms are
-    // another part of issue 15); the first event opens, so perf prints the second too.
+    // grammar_differential_test's); the first event opens, so perf prints the second too.
     specs.insert(specs.end(),
                  {"cs,cpu/event=0x3c,period=1000/", "task-clock,cpu/event=0x3c,time=0/",
                   "cs:u,cpu/event=0x3c,freq=50,call-graph=fp/"});

@@ -470,7 +470,7 @@ TEST(VendorDiffOracle, SystemTablesAttachByIdentifierAsPerf) {
   }
 }
 
-// Hardware cache event names (issue 15): every spelling perf 6.1's lexer has for a cache type,
+// Hardware cache event names: every spelling perf 6.1's lexer has for a cache type,
 // alone and with one or two operation/result words, against perf 6.1 (type, config and whether
 // it is accepted), and every other built-in name (hardware, software, tool). Also what the lexer
 // makes of case variants, unknown words, a third word, a

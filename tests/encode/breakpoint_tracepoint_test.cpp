@@ -194,7 +194,7 @@ TEST(Tracepoint, TellsTracepointsFromModifiersAsPerfDoes) {
 
 TEST(Tracepoint, RejectsKeywordsAndStrayBytes) {
   EXPECT_EQ(parse_error("sched:read").id, "spec-tracepoint-name");
-  // A keyword system is no tracepoint: the word after ':' is then a modifier error, as before.
+  // A keyword system is no tracepoint: the word after ':' is then a modifier error.
   EXPECT_EQ(parse_error("cycles:sched_switch").id, "modifier-unknown");
   EXPECT_EQ(parse_error("mem-loads:q").id, "modifier-unknown");
   EXPECT_EQ(parse_error("sched:r1a").id, "spec-tracepoint-name");

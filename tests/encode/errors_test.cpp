@@ -73,8 +73,8 @@ TEST(EncodeErrors, UnknownTermListsValidTermsAndSuggests) {
   EXPECT_EQ(d.fixit->range.length, 4u);
 }
 
-// Issue 12: `évent` was reported as the unknown term `vent`, and the fix-it replaced `vent`
-// only, leaving `éevent`. The word as written is marked and replaced whole.
+// A non-ASCII byte sequence is part of the word: `évent` is marked and replaced whole (never the
+// unknown term `vent`, with a fix-it that would leave `éevent`).
 TEST(EncodeErrors, NonAsciiInATermIsOneUnitAndTheFixItIsValid) {
   const std::string spec = "fakepmu/\xc3\xa9vent=1/";
   const Diagnostic d = encode_error(spec);

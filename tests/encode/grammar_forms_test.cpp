@@ -1,6 +1,6 @@
-// Issue 15's forms without the perf oracle: hybrid machines, built-in and raw events with
-// hard-coded terms, and perf 6.1's fallback from a PMU that rejects the terms (the same cases
-// run against perf 6.1 in tests/differential/grammar_differential_test.cpp).
+// The grammar's forms beyond one PMU's terms, without the perf oracle: hybrid machines, built-in
+// and raw events with hard-coded terms, and perf 6.1's fallback from a PMU that rejects the terms
+// (the same cases run against perf 6.1 in tests/differential/grammar_differential_test.cpp).
 #include <gtest/gtest.h>
 
 #include <string>

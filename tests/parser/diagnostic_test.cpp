@@ -112,7 +112,7 @@ TEST(Render, NulAndHighBytesAreEscaped) {
   EXPECT_EQ(render(d), "f:1:3: error: m\nx\\x00\\xff\n     ^~~~\n");
 }
 
-// Issue 12: a UTF-8 character is one unit: shown as itself, one caret column wide.
+// A UTF-8 character is one unit: shown as itself, one caret column wide.
 TEST(Render, Utf8CharactersAreOneColumn) {
   const std::string text = "cpu/\xc3\xa9vent=1/";  // cpu/évent=1/
   const Diagnostic on_e = make_diagnostic(Severity::error, "", "f", text, 4, 2, "m");
@@ -136,7 +136,7 @@ TEST(Render, FixItOverAUtf8WordKeepsTheLineValid) {
             "fix-it: replace '\xc3\xa9vent' with 'event'\ncpu/event=1/\n    ^~~~~\n");
 }
 
-// Issue 12: a 10 kB spec was echoed whole. The line is cut around the caret, with "...".
+// A 10 kB spec is not echoed whole: the line is cut around the caret, with "...".
 TEST(Render, LongLinesAreCutAroundTheCaret) {
   std::string text;
   for (int i = 0; i < 2000; ++i) text += "e=1,";

@@ -112,7 +112,7 @@ def test_bad_record_raises_after_good_records(which, request, tmp_path):
 def test_truncated(small, small_pipe, tmp_path):
     whole = _core._read_perf_data_whole(str(small_pipe))
     cut = whole[len(whole) // 2]
-    # File mode: the header's data section no longer fits, refused by read() itself.
+    # File mode: the header's data section does not fit the file, refused by read() itself.
     truncated = tmp_path / "truncated.data"
     truncated.write_bytes(small.read_bytes()[: cut.offset + 5])
     with pytest.raises(pmucat.Error) as info:
