@@ -38,6 +38,8 @@ struct Summary {
   std::set<MappingTuple> mappings;                   // those a location refers to
   std::set<std::uint64_t> addresses;                 // of every location
   std::map<std::uint64_t, MappingTuple> mapping_of;  // by location address (mapped ones)
+  std::vector<std::string> comments;
+  std::string default_type;
 };
 
 Summary summarize(const pp::Profile& p) {
@@ -51,6 +53,8 @@ Summary summarize(const pp::Profile& p) {
       s.totals[static_cast<std::size_t>(i)] += sample.value(i);
     }
   }
+  for (auto c : p.comment()) s.comments.push_back(str(c));
+  s.default_type = str(p.default_sample_type());
   std::map<std::uint64_t, MappingTuple> by_id;
   for (const auto& m : p.mapping()) {
     by_id[m.id()] = {m.memory_start(), m.memory_limit(), m.file_offset(), str(m.filename()),
@@ -225,6 +229,9 @@ TEST(Pprof, AgreesWithPerfToProfileOnTheCorpus) {
     EXPECT_EQ(a.totals, b.totals);
     EXPECT_EQ(a.mappings, b.mappings);
     EXPECT_EQ(a.addresses, b.addresses);
+    EXPECT_EQ(a.comments, b.comments);
+    EXPECT_EQ(a.default_type, b.default_type);
+    EXPECT_FALSE(b.addresses.empty());
   }
   EXPECT_GT(files, 0);
 }
