@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -233,8 +234,9 @@ struct PprofBuilder::State {
     const auto* chars = reinterpret_cast<const char*>(name.data());
     key.filename.assign(chars, strnlen(chars, name.size()));
     if (two && (r.misc & kMiscMmapBuildId)) {
-      const std::size_t size = std::to_integer<std::size_t>(p[40]);
-      key.build_id = to_hex(p.subspan(44, std::min<std::size_t>(size, 20)));
+      // After the page offset: a u8 size, 3 reserved bytes, the id's 20 bytes.
+      const std::size_t size = std::to_integer<std::size_t>(p[32]);
+      key.build_id = to_hex(p.subspan(36, std::min<std::size_t>(size, 20)));
     } else {
       key.build_id = build_id_for(key.filename);
     }
@@ -244,6 +246,7 @@ struct PprofBuilder::State {
     if (key.start <= kHalf && key.offset > kHalf && key.limit > kHalf) {
       key.start = key.offset - key.offset % 4096;
     }
+    if (key.start >= key.limit) return;
     const std::uint64_t start = key.start, limit = key.limit;
     spaces[pid].insert(start, limit, mapping_handle(std::move(key)));
   }
@@ -303,8 +306,12 @@ struct PprofBuilder::State {
     }
     auto* s = profile.mutable_sample(it->second);
     const int at = static_cast<int>(2 * event);
-    s->set_value(at, s->value(at) + static_cast<std::int64_t>(times));
-    s->set_value(at + 1, s->value(at + 1) + static_cast<std::int64_t>(weight * times));
+    // Unsigned sums: a hostile count wraps instead of overflowing.
+    const auto plus = [](std::int64_t v, std::uint64_t add) {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) + add);
+    };
+    s->set_value(at, plus(s->value(at), times));
+    s->set_value(at + 1, plus(s->value(at + 1), weight * times));
   }
 
   std::uint64_t fixed_weight(std::size_t event) const {

@@ -76,6 +76,32 @@ pp::Profile parse(const std::string& bytes) {
   return p;
 }
 
+// An MMAP2 record carrying its build id (20 bytes of 0xcd) instead of device and inode.
+Record mmap2_with_build_id(std::uint32_t pid, std::uint64_t start, std::uint64_t len,
+                           std::uint64_t pgoff, const std::string& filename) {
+  Record r;
+  r.type = record_type::mmap2;
+  r.misc = kUser | (1u << 14);
+  const auto put = [&](std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) r.payload.push_back(static_cast<std::byte>(v >> (8 * i)));
+  };
+  put(pid, 4);
+  put(pid, 4);
+  put(start, 8);
+  put(len, 8);
+  put(pgoff, 8);
+  put(20, 1);
+  put(0, 3);
+  for (int i = 0; i < 20; ++i) put(0xcd, 1);
+  put(5, 4);  // prot
+  put(2, 4);  // flags
+  for (char c : filename) put(static_cast<unsigned char>(c), 1);
+  do {
+    put(0, 1);
+  } while (r.payload.size() % 8 != 0);
+  return r;
+}
+
 // One event (cycles, callchains), a user and a kernel mapping, a process and its fork.
 PerfData recording() {
   PerfData data;
@@ -93,6 +119,8 @@ PerfData recording() {
   data.records.push_back(make_mmap_record(0xffffffffu, 0, 0xffffffff81000000, 0x1000000, 0,
                                           "[kernel.kallsyms]_text", kKernel, none, a));
   data.records.push_back(make_fork_record(false, 101, 100, 101, 100, 0, none, a));
+  data.records.push_back(
+      mmap2_with_build_id(100, 0x7f0000000000, 0x2000, 0x1000, "/usr/lib/libx.so"));
   const auto add = [&](std::uint32_t pid, std::uint64_t ip, std::uint64_t period,
                        std::vector<std::uint64_t> chain, std::uint16_t mode) {
     SampleFields f;
@@ -110,6 +138,7 @@ PerfData recording() {
   add(101, 0x400020, 0, {}, kUser);   // the forked child sees its parent's mappings; period 0
   add(100, 0x12345, 200, {}, kUser);  // no mapping: address 0
   add(100, kKernelIp, 300, {}, kKernel);
+  add(100, 0x7f0000000010, 400, {}, kUser);
   // A LOST record (no VERSION feature: counted as perf before 6.1 does): 3 samples.
   Record lost;
   lost.type = record_type::lost;
@@ -133,8 +162,9 @@ void expect_recording(const pp::Profile& p) {
   EXPECT_EQ(s.sample_types,
             (std::vector<std::string>{"cycles_sample/count", "cycles_event/count"}));
   EXPECT_EQ(p.string_table(static_cast<int>(p.default_sample_type())), "cycles_event");
-  // 5 samples and 3 lost; weights: periods, the attr's period where a sample has none.
-  EXPECT_EQ(s.totals, (std::vector<std::int64_t>{8, 1000 + 500 + 1000 + 200 + 300 + 3 * 1000}));
+  // 6 samples and 3 lost; weights: periods, the attr's period where a sample has none.
+  EXPECT_EQ(s.totals,
+            (std::vector<std::int64_t>{9, 1000 + 500 + 1000 + 200 + 300 + 400 + 3 * 1000}));
   const MappingTuple demo{0x400000, 0x401000, 0, "/usr/bin/demo", [] {
                             std::string hex;
                             for (int i = 0; i < 20; ++i) hex += "ab";
@@ -143,9 +173,14 @@ void expect_recording(const pp::Profile& p) {
   const MappingTuple kernel{0xffffffff81000000, 0xffffffff82000000, 0, "[kernel.kallsyms]_text",
                             ""};
   const MappingTuple lost{std::uint64_t{9} << 60, (std::uint64_t{9} << 60) + 1, 0, "[lost]", ""};
-  EXPECT_EQ(s.mappings, (std::set<MappingTuple>{demo, kernel, lost}));
+  const MappingTuple libx{0x7f0000000000, 0x7f0000002000, 0x1000, "/usr/lib/libx.so", [] {
+                            std::string hex;
+                            for (int i = 0; i < 20; ++i) hex += "cd";
+                            return hex;
+                          }()};
+  EXPECT_EQ(s.mappings, (std::set<MappingTuple>{demo, kernel, lost, libx}));
   EXPECT_EQ(s.addresses, (std::set<std::uint64_t>{0x400010, 0x400100, 0x400020, 0, kKernelIp,
-                                                  std::uint64_t{9} << 60}));
+                                                  0x7f0000000010, std::uint64_t{9} << 60}));
   EXPECT_EQ(s.mapping_of.at(0x400100), demo);
   EXPECT_EQ(s.mapping_of.at(kKernelIp), kernel);
   EXPECT_EQ(s.mapping_of.count(0), 0u);
@@ -160,7 +195,7 @@ void expect_recording(const pp::Profile& p) {
     }
   }
   EXPECT_EQ(merged, 1);
-  EXPECT_EQ(p.sample_size(), 5);
+  EXPECT_EQ(p.sample_size(), 6);
 }
 
 TEST(Pprof, RecordingConvertsWithMappingsAndLocations) {
