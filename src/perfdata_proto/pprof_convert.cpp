@@ -110,6 +110,10 @@ class AddressSpace {
     }
     ranges_[start] = Range{limit, mapping};
   }
+  // Puts every range of `top` over these.
+  void overlay(const AddressSpace& top) {
+    for (const auto& [start, range] : top.ranges_) insert(start, range.limit, range.mapping);
+  }
   // The mapping index covering `address`, or -1.
   std::int64_t find(std::uint64_t address) const {
     auto it = ranges_.upper_bound(address);
@@ -255,8 +259,11 @@ struct PprofBuilder::State {
     if (r.payload.size() < 8) return;
     const std::uint32_t pid = load_u32(r.payload, 0), ppid = load_u32(r.payload, 4);
     if (pid == ppid) return;  // a thread shares its process's mappings
+    // The kernel may write a FORK after the child's first MMAPs (each CPU has its own buffer):
+    // the child's own mappings are the later ones and stay on top.
     if (auto it = spaces.find(ppid); it != spaces.end()) {
       AddressSpace copy = it->second;
+      if (auto own = spaces.find(pid); own != spaces.end()) copy.overlay(own->second);
       spaces[pid] = std::move(copy);
     }
   }

@@ -119,6 +119,10 @@ PerfData recording() {
   data.records.push_back(make_mmap_record(0xffffffffu, 0, 0xffffffff81000000, 0x1000000, 0,
                                           "[kernel.kallsyms]_text", kKernel, none, a));
   data.records.push_back(make_fork_record(false, 101, 100, 101, 100, 0, none, a));
+  // A FORK written after the child's own MMAP (another CPU's buffer): the child's mapping stays.
+  data.records.push_back(
+      make_mmap_record(102, 102, 0x400000, 0x2000, 0, "/usr/bin/other", kUser, none, a));
+  data.records.push_back(make_fork_record(false, 102, 100, 102, 100, 0, none, a));
   data.records.push_back(
       mmap2_with_build_id(100, 0x7f0000000000, 0x2000, 0x1000, "/usr/lib/libx.so"));
   const auto add = [&](std::uint32_t pid, std::uint64_t ip, std::uint64_t period,
@@ -139,6 +143,7 @@ PerfData recording() {
   add(100, 0x12345, 200, {}, kUser);  // no mapping: address 0
   add(100, kKernelIp, 300, {}, kKernel);
   add(100, 0x7f0000000010, 400, {}, kUser);
+  add(102, 0x401800, 100, {}, kUser);
   // A LOST record (no VERSION feature: counted as perf before 6.1 does): 3 samples.
   Record lost;
   lost.type = record_type::lost;
@@ -162,9 +167,9 @@ void expect_recording(const pp::Profile& p) {
   EXPECT_EQ(s.sample_types,
             (std::vector<std::string>{"cycles_sample/count", "cycles_event/count"}));
   EXPECT_EQ(p.string_table(static_cast<int>(p.default_sample_type())), "cycles_event");
-  // 6 samples and 3 lost; weights: periods, the attr's period where a sample has none.
+  // 7 samples and 3 lost; weights: periods, the attr's period where a sample has none.
   EXPECT_EQ(s.totals,
-            (std::vector<std::int64_t>{9, 1000 + 500 + 1000 + 200 + 300 + 400 + 3 * 1000}));
+            (std::vector<std::int64_t>{10, 1000 + 500 + 1000 + 200 + 300 + 400 + 100 + 3 * 1000}));
   const MappingTuple demo{0x400000, 0x401000, 0, "/usr/bin/demo", [] {
                             std::string hex;
                             for (int i = 0; i < 20; ++i) hex += "ab";
@@ -178,9 +183,12 @@ void expect_recording(const pp::Profile& p) {
                             for (int i = 0; i < 20; ++i) hex += "cd";
                             return hex;
                           }()};
-  EXPECT_EQ(s.mappings, (std::set<MappingTuple>{demo, kernel, lost, libx}));
-  EXPECT_EQ(s.addresses, (std::set<std::uint64_t>{0x400010, 0x400100, 0x400020, 0, kKernelIp,
-                                                  0x7f0000000010, std::uint64_t{9} << 60}));
+  const MappingTuple other{0x400000, 0x402000, 0, "/usr/bin/other", ""};
+  EXPECT_EQ(s.mappings, (std::set<MappingTuple>{demo, kernel, lost, libx, other}));
+  EXPECT_EQ(s.mapping_of.at(0x401800), other);
+  EXPECT_EQ(s.addresses,
+            (std::set<std::uint64_t>{0x400010, 0x400100, 0x400020, 0, kKernelIp, 0x7f0000000010,
+                                     0x401800, std::uint64_t{9} << 60}));
   EXPECT_EQ(s.mapping_of.at(0x400100), demo);
   EXPECT_EQ(s.mapping_of.at(kKernelIp), kernel);
   EXPECT_EQ(s.mapping_of.count(0), 0u);
@@ -195,7 +203,7 @@ void expect_recording(const pp::Profile& p) {
     }
   }
   EXPECT_EQ(merged, 1);
-  EXPECT_EQ(p.sample_size(), 6);
+  EXPECT_EQ(p.sample_size(), 7);
 }
 
 TEST(Pprof, RecordingConvertsWithMappingsAndLocations) {
