@@ -225,7 +225,7 @@ _pmudata() {
     COMPREPLY=()
     _pmucat_complete_common "$prev" "$cur" && return
     case $prev in
-        --to) COMPREPLY=($(compgen -W 'perf file pipe pb pbtxt' -- "$cur")); return ;;
+        --to) COMPREPLY=($(compgen -W 'perf file pipe pb pbtxt pprof' -- "$cur")); return ;;
         --max-input-size) return ;;
     esac
     for ((i = 1; i < COMP_CWORD; i++)); do

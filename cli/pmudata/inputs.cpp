@@ -26,6 +26,8 @@ std::string_view to_string(DataFormat format) {
       return "PerfDataProto (binary)";
     case DataFormat::proto_text:
       return "PerfDataProto (text)";
+    case DataFormat::pprof:
+      return "pprof profile";
   }
   return "?";
 }
@@ -247,6 +249,57 @@ class ConvertVisitor : public PerfDataVisitor {
   bool restart_ = false;
 };
 
+// Feeds the records to a PprofBuilder as they come.
+class PprofVisitor : public PerfDataVisitor {
+ public:
+  explicit PprofVisitor(std::filesystem::path output) : output_(std::move(output)) {}
+  std::optional<Diagnostic> begin(const PerfData& header) override {
+    if (header.other_endian) {
+      return io_diag(output_, "cannot convert an other-endian file to pprof");
+    }
+    builder_.emplace(header);
+    return std::nullopt;
+  }
+  std::optional<Diagnostic> record(const Record& r) override {
+    builder_->add(r);
+    return std::nullopt;
+  }
+  // A pipe-mode attr after the records: the in-memory path sees every event first.
+  std::optional<Diagnostic> header_changed(const PerfData&) override {
+    restarted_ = true;
+    Diagnostic d;
+    d.message = "restart in memory";
+    return d;
+  }
+  Expected<std::string> finish() const { return builder_->finish(); }
+  bool restarted() const { return restarted_; }
+
+ private:
+  std::filesystem::path output_;
+  std::optional<PprofBuilder> builder_;
+  bool restarted_ = false;
+};
+
+// perf.data (streamed when a regular file) or a PerfDataProto (in memory) to pprof.
+std::optional<Diagnostic> convert_to_pprof(const std::filesystem::path& input,
+                                           const std::filesystem::path& output,
+                                           const InputLimits& limits) {
+  std::uint64_t size = 0;
+  if (streamable(input, &size) == Streamable::perf_data) {
+    PprofVisitor visitor(output);
+    auto summary = stream_perf_data(input, visitor, limits);
+    if (summary) {
+      auto bytes = visitor.finish();
+      if (!bytes) return std::move(bytes).error();
+      return write_output_file(output, *bytes);
+    }
+    if (!visitor.restarted()) return std::move(summary).error();
+  }
+  auto loaded = load_data(input, limits);
+  if (!loaded) return std::move(loaded).error();
+  return save_data(output, loaded->data, DataFormat::pprof);
+}
+
 Diagnostic too_big_for_text(const std::filesystem::path& path, std::uint64_t size,
                             std::uint64_t limit) {
   Diagnostic d = io_diag(path, "");
@@ -296,6 +349,9 @@ std::optional<Diagnostic> convert_data(const std::filesystem::path& input,
                                        const std::filesystem::path& output,
                                        std::optional<DataFormat> to, const InputLimits& limits,
                                        std::uint64_t text_limit) {
+  if ((to ? *to : format_for_path(output, PerfDataMode::file)) == DataFormat::pprof) {
+    return convert_to_pprof(input, output, limits);
+  }
   std::uint64_t size = 0;
   const Streamable kind = streamable(input, &size);
   const bool text_out =
@@ -403,6 +459,7 @@ std::optional<DataFormat> parse_format(std::string_view name) {
   if (name == "pipe") return DataFormat::perf_pipe;
   if (name == "pb") return DataFormat::proto_binary;
   if (name == "pbtxt") return DataFormat::proto_text;
+  if (name == "pprof") return DataFormat::pprof;
   return std::nullopt;
 }
 
@@ -410,6 +467,7 @@ DataFormat format_for_path(const std::filesystem::path& path, PerfDataMode perf_
   const auto ext = path.extension().string();
   if (ext == ".pb") return DataFormat::proto_binary;
   if (ext == ".pbtxt" || ext == ".textproto") return DataFormat::proto_text;
+  if (ext == ".pprof") return DataFormat::pprof;
   return perf_mode == PerfDataMode::pipe ? DataFormat::perf_pipe : DataFormat::perf_file;
 }
 
@@ -423,8 +481,11 @@ std::optional<Diagnostic> save_data(const std::filesystem::path& path, const Per
     options.mode = mode;
     return write_perf_data(path, data, options);
   }
-  auto bytes = to_perf_data_proto(
-      data, format == DataFormat::proto_binary ? ProtoFormat::binary : ProtoFormat::text);
+  auto bytes =
+      format == DataFormat::pprof
+          ? to_pprof(data)
+          : to_perf_data_proto(
+                data, format == DataFormat::proto_binary ? ProtoFormat::binary : ProtoFormat::text);
   if (!bytes) return std::move(bytes).error();
   // Same rules as the perf.data writer: a regular file is replaced atomically, a FIFO,
   // device or "-" is streamed into.

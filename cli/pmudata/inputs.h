@@ -12,7 +12,8 @@
 
 namespace pmucat::cli {
 
-enum class DataFormat : std::uint8_t { perf_file, perf_pipe, proto_binary, proto_text };
+// pprof is an output only (a pprof profile.proto, see pmucat/perfdata_proto.h).
+enum class DataFormat : std::uint8_t { perf_file, perf_pipe, proto_binary, proto_text, pprof };
 
 struct LoadedData {
   PerfData data;  // streamed: the header only (records empty), see record_counts
@@ -48,10 +49,10 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
 // rejected input.
 int exit_status_for(const Diagnostic& error);
 
-// The format `--to` names ("perf", "pipe", "pb", "pbtxt"), or nullopt.
+// The format `--to` names ("perf", "pipe", "pb", "pbtxt", "pprof"), or nullopt.
 std::optional<DataFormat> parse_format(std::string_view name);
 // The format OUT's extension implies: .pb -> binary proto, .pbtxt/.textproto -> text proto,
-// anything else -> perf.data in `perf_mode`.
+// .pprof -> pprof, anything else -> perf.data in `perf_mode`.
 DataFormat format_for_path(const std::filesystem::path& path, PerfDataMode perf_mode);
 
 // Writes `data` as `format` to `path` through an OutputFile (pmucat/output_file.h): a regular

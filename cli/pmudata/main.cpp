@@ -27,6 +27,8 @@ constexpr const char* kExamples = R"(
       PerfDataProto -> perf.data (the input format is detected from the content)
   $ pmudata convert --to pipe perf.data piped.data
       file mode -> pipe mode
+  $ pmudata convert perf.data out.pprof
+      perf.data -> pprof profile (as quipper's perf_to_profile writes it); go tool pprof reads it
   $ pmudata check perf.data
       structural validation; every problem with its byte offset
   $ pmudata convert out.pb - | perf script -i -
@@ -138,7 +140,8 @@ int run(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "Validate the structure; report problems with offsets");
   check->add_option("FILE", file, "perf.data file or perf.data directory (DIR/data, DIR/data.N)")
       ->required();
-  auto* convert = app.add_subcommand("convert", "Convert between perf.data and PerfDataProto");
+  auto* convert = app.add_subcommand(
+      "convert", "Convert between perf.data and PerfDataProto, or either to pprof");
   convert
       ->add_option("IN", input,
                    "perf.data (file or pipe mode, or a perf.data directory of DIR/data and "
@@ -146,12 +149,15 @@ int run(int argc, char** argv) {
       ->required();
   convert
       ->add_option("OUT", output,
-                   "output; its extension (.pb, .pbtxt) picks the format; - is standard "
+                   "output; its extension (.pb, .pbtxt, .pprof) picks the format; - is standard "
                    "output (perf.data then in pipe mode, as into a FIFO or device)")
       ->required()
       ->check(output_path_check());
-  convert->add_option("--to", to, "output format: perf, pipe, pb, pbtxt")
-      ->check(CLI::IsMember({"perf", "file", "pipe", "pb", "pbtxt"}));
+  convert
+      ->add_option("--to", to,
+                   "output format: perf, pipe, pb, pbtxt, pprof (a pprof profile.proto, "
+                   "unsymbolized, uncompressed)")
+      ->check(CLI::IsMember({"perf", "file", "pipe", "pb", "pbtxt", "pprof"}));
 
   for (auto* sub : {info, check, convert}) sub->fallthrough();  // --json/--sysfs after it too
   if (const auto status = parse_command_line(app, argc, argv)) return *status;

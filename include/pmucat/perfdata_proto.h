@@ -60,4 +60,31 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
                                                PerfDataVisitor& visitor,
                                                const InputLimits& limits = {});
 
+// perf.data -> pprof's profile.proto (github.com/google/pprof), as quipper's perf_to_profile
+// writes it: two sample types per event ("<name>_sample", "<name>_event": samples and their
+// periods), one location per ip and callchain address (return addresses less one), the
+// mappings of MMAP/MMAP2 records with their build ids, no functions (unsymbolized), samples of
+// equal stacks merged. Uncompressed; pprof reads it as it is or gzipped. Memory grows with the
+// distinct stacks, addresses and mappings, not with the records.
+class PprofBuilder {
+ public:
+  // `header`: the events (names, ids) and features (BUILD_ID, VERSION, CMDLINE).
+  explicit PprofBuilder(const PerfData& header);
+  PprofBuilder(PprofBuilder&&) noexcept;
+  PprofBuilder& operator=(PprofBuilder&&) noexcept;
+  ~PprofBuilder();
+
+  // Records in file order; COMPRESSED records are expanded here (finish() reports a bad one).
+  void add(const Record& record);
+  // The serialised Profile.
+  Expected<std::string> finish() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The whole model through a PprofBuilder. Other-endian models are refused.
+Expected<std::string> to_pprof(const PerfData& data);
+
 }  // namespace pmucat

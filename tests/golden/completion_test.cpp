@@ -133,7 +133,7 @@ TEST(Completion, PmudataSubcommandsThenFiles) {
   EXPECT_EQ(complete("pmudata c"), "check\nconvert\n");
   EXPECT_EQ(complete("pmudata convert --to"), "--to\n");
   EXPECT_EQ(complete("pmudata convert --t"), "--to\n--tracefs\n");
-  EXPECT_EQ(complete("pmudata convert --to p"), "pb\npbtxt\nperf\npipe\n");
+  EXPECT_EQ(complete("pmudata convert --to p"), "pb\npbtxt\nperf\npipe\npprof\n");
   EXPECT_EQ(complete("pmudata info fixtures/sysfs/REA"), "fixtures/sysfs/README.md\n");
 }
 
