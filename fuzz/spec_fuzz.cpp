@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto parsed = pmucat::parse_spec_list(spec);
   if (!parsed) PMUCAT_FUZZ_CHECK(!pmucat::render(parsed.error()).empty());
 
-  for (pmucat::Profile semantics : {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1)}) {
+  for (pmucat::Profile semantics :
+       {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1)}) {
     for (pmucat::Tool tool : {pmucat::Tool::record, pmucat::Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;

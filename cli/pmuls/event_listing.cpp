@@ -161,12 +161,14 @@ std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
       if (listing.descriptions == DescriptionKind::long_form) {
         std::string detail = perf_public_description(*event->vendor);
         if (!detail.empty()) description = std::move(detail);
-      } else if (!description.empty() && jevents_rules(event->vendor->rules) != JeventsRules::of_6_1) {
+      } else if (!description.empty() &&
+                 jevents_rules(event->vendor->rules) != JeventsRules::of_6_1) {
         // A description that ends in `.` (jevents strips one of `..`) gets no second one.
         description += description.ends_with('.') ? " Unit: " : ". Unit: ";
         description += perf_list_unit(pmu, *event);
       }
-      if (jevents_rules(event->vendor->rules) != JeventsRules::of_6_1) description = perf612_list_text(description);
+      if (jevents_rules(event->vendor->rules) != JeventsRules::of_6_1)
+        description = perf612_list_text(description);
       if (!description.empty()) out += render_description(description, listing.columns);
     }
   }

@@ -44,6 +44,8 @@ enum class ExtendedType : std::uint8_t {
 ExtendedType probe_extended_type(const Catalog& catalog);
 
 struct EncodeOptions {
+  // The behaviours to follow: pmucat's own (the default), or a perf release's bit for bit
+  // (Profile::perf, from include/pmucat/perf_releases.def; docs/perf-compat.md).
   Profile semantics = Profile::pmucat();
   Tool tool = Tool::record;
   // PMU for terms_only/raw specs; empty means Catalog::core_pmu().

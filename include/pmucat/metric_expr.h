@@ -109,9 +109,9 @@ struct Expr {
   friend bool operator==(const Expr&, const Expr&) = default;
 };
 
-// Parses `text` as perf 6.1 does, or as perf 6.12 does with `rules` v6_12: its lexer adds the
-// keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are located
-// diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
+// Parses `text` in the dialect `rules`: perf 6.1's, or perf 6.12's (MetricDialect::of_6_12),
+// whose lexer adds the keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are
+// located diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
 Expected<Expr> parse(std::string_view text, std::string_view file_name = {},
                      MetricDialect rules = MetricDialect::of_6_1);
 
@@ -248,7 +248,8 @@ struct Functions {
 // (6.1: a broken metric), and #num_cpus_online, #has_pmem, #slots are literals.
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
                         std::string_view one = {}, int runtime = 0,
-                        MetricDialect rules = MetricDialect::of_6_1, const Functions& functions = {});
+                        MetricDialect rules = MetricDialect::of_6_1,
+                        const Functions& functions = {});
 
 // The ids alone, in a fresh set.
 Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime = 0,

@@ -66,9 +66,9 @@ bool metric_matches(const MetricDefinition& metric, std::string_view name);
 bool metric_matches(const MetricDefinition& metric, std::string_view name, Profile semantics);
 
 struct MetricExpandOptions {
-  // Whose `perf stat -M` to follow: perf 6.1's metricgroup.c (Profile::perf(PerfRelease::v6_1)), or perf
-  // 6.12's (Profile::perf(PerfRelease::v6_12), and Profile::pmucat(), which follows the newest perf here;
-  // docs/perf-compat.md, "perf 6.12: what changed since 6.1, measured").
+  // Whose `perf stat -M` to follow: the profile's metricgroup rules and expression dialect
+  // (Profile::pmucat() has the newest perf's; docs/perf-compat.md, "perf 6.12: what changed since
+  // 6.1, measured").
   Profile semantics = Profile::pmucat();
   bool no_group = false;  // --metric-no-group: no `{...}:W` groups
   bool no_merge = false;  // --metric-no-merge: no events shared between metrics

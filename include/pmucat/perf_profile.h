@@ -17,7 +17,7 @@ namespace pmucat {
 // A perf release pmucat follows bit for bit, oldest first.
 enum class PerfRelease : std::uint8_t {
 #define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules, \
-                            jevents, oracle)                                                 \
+                            jevents, oracle)                                                  \
   id,
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_RELEASE
@@ -61,21 +61,27 @@ struct ReleaseInfo {
 // A behaviour's row.
 struct BehaviourInfo {
   Behaviour behaviour;
-  std::string_view name;                // its id in the table ("weak_needs_group")
-  std::optional<PerfRelease> since;     // nullopt: pmucat's own difference, in no perf
-  bool in_pmucat;                       // whether pmucat's own semantics have it
-  std::string_view message;             // perf's message where it prints one, else ""
-  std::string_view anchor;              // its section of docs/perf-compat.md
+  std::string_view name;             // its id in the table ("weak_needs_group")
+  std::optional<PerfRelease> since;  // nullopt: pmucat's own difference, in no perf
+  bool in_pmucat;                    // whether pmucat's own semantics have it
+  std::string_view message;          // perf's message where it prints one, else ""
+  std::string_view anchor;           // its section of docs/perf-compat.md
 };
 
 namespace perf_table {
 
 inline constexpr ReleaseInfo kReleases[] = {
-#define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules,  \
+#define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules, \
                             jevents, oracle)                                                  \
-  {PerfRelease::id,         name,                          tables,                           \
-   attr_size,               Lexer::lexer,                  MetricDialect::metric_dialect,    \
-   MetricRules::metric_rules, JeventsRules::jevents,       oracle},
+  {PerfRelease::id,                                                                           \
+   name,                                                                                      \
+   tables,                                                                                    \
+   attr_size,                                                                                 \
+   Lexer::lexer,                                                                              \
+   MetricDialect::metric_dialect,                                                             \
+   MetricRules::metric_rules,                                                                 \
+   JeventsRules::jevents,                                                                     \
+   oracle},
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_RELEASE
 };
@@ -91,7 +97,7 @@ inline constexpr BehaviourInfo kBehaviours[] = {
 
 inline constexpr PerfRelease kReleaseIds[] = {
 #define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules, \
-                            jevents, oracle)                                                 \
+                            jevents, oracle)                                                  \
   PerfRelease::id,
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_RELEASE
@@ -105,9 +111,8 @@ static_assert(kBehaviourCount <= 64, "Profile keeps the behaviours in one 64-bit
 
 // The newest release pmucat follows: the default catalog's tables, and what pmucat's own
 // semantics are measured against.
-inline constexpr PerfRelease kNewestPerfRelease = perf_table::kReleases[perf_table::kReleaseCount -
-                                                                        1]
-                                                      .release;
+inline constexpr PerfRelease kNewestPerfRelease =
+    perf_table::kReleases[perf_table::kReleaseCount - 1].release;
 
 constexpr const ReleaseInfo& info(PerfRelease release) {
   return perf_table::kReleases[static_cast<std::size_t>(release)];
@@ -117,16 +122,26 @@ constexpr const BehaviourInfo& info(Behaviour behaviour) {
 }
 
 // Every release, oldest first; every behaviour, in table order.
-constexpr std::span<const ReleaseInfo> perf_releases() { return perf_table::kReleases; }
-constexpr std::span<const BehaviourInfo> behaviours() { return perf_table::kBehaviours; }
-constexpr std::span<const PerfRelease> known_perf_releases() { return perf_table::kReleaseIds; }
+constexpr std::span<const ReleaseInfo> perf_releases() {
+  return perf_table::kReleases;
+}
+constexpr std::span<const BehaviourInfo> behaviours() {
+  return perf_table::kBehaviours;
+}
+constexpr std::span<const PerfRelease> known_perf_releases() {
+  return perf_table::kReleaseIds;
+}
 
 // The jevents rules that read the vendor tables of `release` (a table set is named by the release
 // it came with).
-constexpr JeventsRules jevents_rules(PerfRelease release) { return info(release).jevents; }
+constexpr JeventsRules jevents_rules(PerfRelease release) {
+  return info(release).jevents;
+}
 
 // "6.1" or "6.12".
-constexpr std::string_view to_string(PerfRelease release) { return info(release).name; }
+constexpr std::string_view to_string(PerfRelease release) {
+  return info(release).name;
+}
 
 // The release a text names: its table name ("6.12"), or what `perf --version` prints of one of its
 // point releases ("perf version 6.1.187", "6.12.118-dirty"); nullopt for any other text. The one

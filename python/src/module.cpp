@@ -458,10 +458,9 @@ pmucat::EncodeOptions encode_options(const pmucat::Catalog& catalog, py::handle 
   // 'perf' is perf 6.1, as before releases could be named; 'perf-6.1', 'perf-6.12' name one,
   // read by the parser the CLI and the C API use. An unknown release is an error.
   const std::optional<pmucat::Profile> profile =
-      semantics == "perf" ? pmucat::parse_profile("6.1")
-      : semantics.starts_with("perf-") || semantics == "pmucat"
-          ? pmucat::parse_profile(semantics)
-          : std::nullopt;
+      semantics == "perf"                                       ? pmucat::parse_profile("6.1")
+      : semantics.starts_with("perf-") || semantics == "pmucat" ? pmucat::parse_profile(semantics)
+                                                                : std::nullopt;
   if (!profile) {
     raise_api_error(DiagId::api_invalid_argument,
                     fmt::format("semantics must be 'pmucat', 'perf' (perf 6.1) or 'perf-' and a "

@@ -288,11 +288,11 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
         // 0 is pmucat, 1 perf 6.1 (the only perf before releases could be named), and
         // MAJOR * 100 + MINOR a release by its number (612: perf 6.12), read by the one parser
         // of release names.
-        if (const std::optional<pmucat::Profile> profile = pmucat::parse_profile(
-                value == 0   ? std::string("pmucat")
-                : value == 1 ? std::string("6.1")
-                : value > 0  ? fmt::format("{}.{}", value / 100, value % 100)
-                             : std::string())) {
+        if (const std::optional<pmucat::Profile> profile =
+                pmucat::parse_profile(value == 0   ? std::string("pmucat")
+                                      : value == 1 ? std::string("6.1")
+                                      : value > 0  ? fmt::format("{}.{}", value / 100, value % 100)
+                                                   : std::string())) {
           handle.options.semantics = *profile;
         } else {
           return fail(handle, DiagId::api_invalid_argument,

@@ -79,7 +79,8 @@ Diagnostic TermEncoder::located_at(const Item& item, bool at_value, std::string_
 Diagnostic TermEncoder::unknown_term(const Item& item) const {
   std::vector<std::string> valid;
   for (const Format& format : pmu_.formats()) valid.push_back(format.name);
-  const std::vector<std::string> specials = special_term_names(options_.tool, has(Behaviour::config3));
+  const std::vector<std::string> specials =
+      special_term_names(options_.tool, has(Behaviour::config3));
   std::vector<std::string> candidates = valid;
   candidates.insert(candidates.end(), specials.begin(), specials.end());
   if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
@@ -242,7 +243,8 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
       alias_name = term.text;
     } else if (!is_format && !is_special) {
       const bool bare = term.kind == TermValueKind::none;
-      const bool one = !has(Behaviour::name_eq_1_is_no_reference) && term.kind == TermValueKind::number && term.value == 1;
+      const bool one = !has(Behaviour::name_eq_1_is_no_reference) &&
+                       term.kind == TermValueKind::number && term.value == 1;
       // raw_term_value() only accepts `r...`: asked only then (it is out of line, and most
       // bare names are event names).
       const bool raw = bare && term.name.size() >= 2 && term.name.front() == 'r' &&

@@ -12,8 +12,8 @@ template <TargetLookup Lookup>
 class TargetResolver {
  public:
   TargetResolver(Lookup& lookup, std::string_view spec, const EventSpecView& event,
-                 std::span<const TermView> terms, const EncodeOptions& options,
-                 TargetVisitor visit, TargetVisitor try_visit)
+                 std::span<const TermView> terms, const EncodeOptions& options, TargetVisitor visit,
+                 TargetVisitor try_visit)
       : lookup_(lookup),
         catalog_(lookup.catalog()),
         spec_(spec),
@@ -78,8 +78,7 @@ class TargetResolver {
         return true;
       case PerfType::hardware:
         return !has(Behaviour::raw_events_once) ||
-               (!no_extended_type_ &&
-                (!numeric || has(Behaviour::numeric_hardware_per_core_pmu)));
+               (!no_extended_type_ && (!numeric || has(Behaviour::numeric_hardware_per_core_pmu)));
       case PerfType::raw:
         return !has(Behaviour::raw_events_once);
       default:
@@ -132,8 +131,8 @@ class TargetResolver {
       }
       if (hybrid) return std::nullopt;
     }
-    const Pmu* pmu = options_.default_pmu.empty() ? lookup_.core_pmu()
-                                                  : lookup_.find_pmu(options_.default_pmu);
+    const Pmu* pmu =
+        options_.default_pmu.empty() ? lookup_.core_pmu() : lookup_.find_pmu(options_.default_pmu);
     if (pmu == nullptr) return no_default_pmu_error(event_, spec_, options_);
     return on_pmu(*pmu, pmu_terms, event_.offset, event_.text.size(),
                   raw && !has(Behaviour::raw_takes_core_pmu_type));
@@ -430,7 +429,7 @@ template std::optional<Diagnostic> for_each_target<DirectLookup>(DirectLookup&, 
 template std::optional<Diagnostic> for_each_target<MemoLookup>(MemoLookup&, std::string_view,
                                                                const EventSpecView&,
                                                                std::span<const TermView>,
-                                                               const EncodeOptions&,
-                                                               TargetVisitor, TargetVisitor);
+                                                               const EncodeOptions&, TargetVisitor,
+                                                               TargetVisitor);
 
 }  // namespace pmucat::encode_detail

@@ -30,8 +30,12 @@ concept TargetLookup = requires(Lookup& lookup, std::string_view name) {
   { lookup.find_pmu(name) } -> std::same_as<const Pmu*>;  // exact name; nullptr if none
   { lookup.core_pmu() } -> std::same_as<const Pmu*>;
   { lookup.has_event_owner(name) } -> std::same_as<bool>;
-  { lookup.hybrid_pmus(Profile::perf(PerfRelease::v6_1)) } -> std::same_as<std::span<const Pmu* const>>;
-  { lookup.core_event_owners(name, Profile::perf(PerfRelease::v6_1)) } -> std::same_as<std::span<const Pmu* const>>;
+  {
+    lookup.hybrid_pmus(Profile::perf(PerfRelease::v6_1))
+    } -> std::same_as<std::span<const Pmu* const>>;
+  {
+    lookup.core_event_owners(name, Profile::perf(PerfRelease::v6_1))
+    } -> std::same_as<std::span<const Pmu* const>>;
 };
 
 class DirectLookup {

@@ -4,13 +4,13 @@
 #pragma once
 
 #include <concepts>
-#include <memory>
-#include <type_traits>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "encode/encode_core.h"
@@ -102,8 +102,8 @@ void note_perf_fallback(Diagnostic& error, std::span<const std::string> acceptin
 class TargetVisitor {
  public:
   template <class F>
-    requires(!std::same_as<std::remove_cvref_t<F>, TargetVisitor>)
-  TargetVisitor(F&& f)  // NOLINT(google-explicit-constructor): a lambda converts implicitly
+  requires(!std::same_as<std::remove_cvref_t<F>, TargetVisitor>)
+      TargetVisitor(F&& f)  // NOLINT(google-explicit-constructor): a lambda converts implicitly
       : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
         call_([](void* object, const Target& target) -> std::optional<Diagnostic> {
           return (*static_cast<std::remove_reference_t<F>*>(object))(target);
@@ -131,8 +131,10 @@ std::optional<Diagnostic> for_each_target(Lookup& lookup, std::string_view spec,
 extern template std::optional<Diagnostic> for_each_target<DirectLookup>(
     DirectLookup&, std::string_view, const EventSpecView&, std::span<const TermView>,
     const EncodeOptions&, TargetVisitor, TargetVisitor);
-extern template std::optional<Diagnostic> for_each_target<MemoLookup>(
-    MemoLookup&, std::string_view, const EventSpecView&, std::span<const TermView>,
-    const EncodeOptions&, TargetVisitor, TargetVisitor);
+extern template std::optional<Diagnostic> for_each_target<MemoLookup>(MemoLookup&, std::string_view,
+                                                                      const EventSpecView&,
+                                                                      std::span<const TermView>,
+                                                                      const EncodeOptions&,
+                                                                      TargetVisitor, TargetVisitor);
 
 }  // namespace pmucat::encode_detail

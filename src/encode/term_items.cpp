@@ -22,7 +22,8 @@ std::optional<std::uint32_t> perf_scanned_type(std::string_view text) {
 
 std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Profile semantics) {
   if (auto type = pmu.type()) return type;
-  if (!semantics.has(Behaviour::strict_type_file)) return perf_scanned_type(pmu.attributes().type_text);
+  if (!semantics.has(Behaviour::strict_type_file))
+    return perf_scanned_type(pmu.attributes().type_text);
   return std::nullopt;
 }
 

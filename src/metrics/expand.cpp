@@ -143,18 +143,19 @@ class Expander {
   std::optional<Diagnostic> error;
 
   // perf 6.12's metricgroup.c (MetricRules::of_6_12) rather than 6.1's.
-  bool rules_6_12() const { return rules_ == MetricRules::of_6_12; }
+  bool metricgroup_6_12() const { return rules_ == MetricRules::of_6_12; }
 
   // Whether the word `name` of `-M` selects `pe` (match_metric on its groups, then its name).
   bool selects(const MetricDefinition& pe, std::string_view name) const {
-    if (rules_6_12()) return metrics_612::match(pe.group, name) || metrics_612::match(pe.name, name);
+    if (metricgroup_6_12())
+      return metrics_612::match(pe.group, name) || metrics_612::match(pe.name, name);
     return match_metric(pe.group, name) || match_metric(pe.name, name);
   }
 
   // metricgroup__find_metric: the first metric of the table whose name matches `key` (perf
   // 6.12: among the metrics of `pmu`, the referencing metric's).
   const MetricDefinition* find_metric(std::string_view key, std::string_view pmu) const {
-    if (rules_6_12()) {
+    if (metricgroup_6_12()) {
       for (const auto& pe : table_) {
         if (metrics_612::pmu_of(pe) == pmu && metrics_612::match(pe.name, key)) return &pe;
       }
@@ -226,7 +227,7 @@ class Expander {
     std::string_view node_name = pe.name;
     root.pe = &pe;
     root.modifier = modifier;
-    if (rules_6_12()) {
+    if (metricgroup_6_12()) {
       root.has_constraint = !metrics_612::groups_events(pe, requested, options_);
       expr = metrics_612::root_expression(pe, options_.no_threshold);
       // The threshold names the metric itself: the tree's node is not the metric's name.
@@ -530,7 +531,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
                                               std::string_view names,
                                               const MetricExpandOptions& options) {
   Expander expander(table, options);
-  const bool rules_6_12 = expander.rules_6_12();
+  const bool metricgroup_6_12 = expander.metricgroup_6_12();
   auto selected = expander.select(names);
   if (!selected) return unexpected(std::move(*expander.error));
   std::list<Metric>& list = *selected;
@@ -573,7 +574,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
     }
     if (combined_ids.size() != 0) combined = parse_ids(combined_ids, std::nullopt, true);
   }
-  if (rules_6_12 && names == "Default") {
+  if (metricgroup_6_12 && names == "Default") {
     list.sort([](const Metric& a, const Metric& b) {
       return metrics_612::default_order_before(*a.pe, *b.pe);
     });
@@ -601,7 +602,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
       for (auto n = list.begin(); n != it; ++n) {
         if (!n->own_list) continue;
         if (n->modifier != m.modifier) continue;
-        if (rules_6_12 && metrics_612::pmu_of(*n->pe) != metrics_612::pmu_of(*m.pe)) continue;
+        if (metricgroup_6_12 && metrics_612::pmu_of(*n->pe) != metrics_612::pmu_of(*m.pe)) continue;
         if (subset_of(n->ids, m.ids)) {
           used = n->own_list;
           break;

@@ -441,8 +441,7 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
     if (metric.threshold.empty()) {
       impl_->thresholds.emplace_back();
     } else {
-      impl_->thresholds.emplace_back(
-          metric_expr::parse(metric.threshold, file, kDialect));
+      impl_->thresholds.emplace_back(metric_expr::parse(metric.threshold, file, kDialect));
     }
     impl_->scale_units.push_back(parse_scale_unit(metric.scale_unit));
     impl_->by_name.emplace(lower(metric.name), i);

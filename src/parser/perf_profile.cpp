@@ -18,7 +18,7 @@ std::optional<unsigned> take_number(std::string_view& text) {
 // The table's names, each after ", ": known_perf_releases_text() drops the first separator.
 constexpr std::string_view kJoinedNames =
 #define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules, \
-                            jevents, oracle)                                                 \
+                            jevents, oracle)                                                  \
   ", " name
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_RELEASE
@@ -26,7 +26,9 @@ constexpr std::string_view kJoinedNames =
 
 }  // namespace
 
-std::string_view known_perf_releases_text() { return kJoinedNames.substr(2); }
+std::string_view known_perf_releases_text() {
+  return kJoinedNames.substr(2);
+}
 
 std::optional<PerfRelease> parse_perf_release(std::string_view text) {
   constexpr std::string_view kPrefix = "perf version ";
@@ -51,8 +53,8 @@ std::string_view Profile::name() const {
   if (!perf_) return "pmucat";
   switch (release_) {
 #define PMUCAT_PERF_RELEASE(id, name, tables, attr_size, lexer, metric_dialect, metric_rules, \
-                            jevents, oracle)                                                 \
-  case PerfRelease::id:                                                                      \
+                            jevents, oracle)                                                  \
+  case PerfRelease::id:                                                                       \
     return "perf " name;
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_RELEASE

@@ -62,7 +62,8 @@ OurResult encode_words(const Catalog& catalog, const std::string& spec, Profile 
   options.tool = Tool::stat;
   // perf 6.12 asks this machine's kernel whether it takes extended types; so does pmucat here
   // (perf 6.1 semantics never ask).
-  if (semantics != Profile::perf(PerfRelease::v6_1)) options.extended_type = probe_extended_type(catalog);
+  if (semantics != Profile::perf(PerfRelease::v6_1))
+    options.extended_type = probe_extended_type(catalog);
   OurResult result;
   auto encoded = encode(catalog, spec, options);
   if (!encoded) {

@@ -93,7 +93,8 @@ TEST(ModifierBits, WeakModifierOutsideAGroup) {
     EXPECT_TRUE(encode(catalog, "{fakepmu/foo/W,cycles}", {semantics, Tool::stat, "", ""}));
     EXPECT_TRUE(encode(catalog, "{fakepmu/foo/,cycles}:W", {semantics, Tool::stat, "", ""}));
   }
-  EXPECT_TRUE(encode(catalog, "fakepmu/foo/W", {Profile::perf(PerfRelease::v6_1), Tool::stat, "", ""}));
+  EXPECT_TRUE(
+      encode(catalog, "fakepmu/foo/W", {Profile::perf(PerfRelease::v6_1), Tool::stat, "", ""}));
 }
 
 TEST(ModifierBits, BareNameColonModifiers) {

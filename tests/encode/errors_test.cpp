@@ -61,7 +61,8 @@ TEST(EncodeErrors, ValueFromEventFilePointsIntoTheFileWithANoteInTheSpec) {
 }
 
 TEST(EncodeErrors, UnknownTermListsValidTermsAndSuggests) {
-  const Diagnostic d = encode_error("fakepmu/umsk=1/", Profile::perf(PerfRelease::v6_1), Tool::stat);
+  const Diagnostic d =
+      encode_error("fakepmu/umsk=1/", Profile::perf(PerfRelease::v6_1), Tool::stat);
   EXPECT_EQ(d.message, "unknown term 'umsk' for PMU 'fakepmu'");
   EXPECT_EQ(d.range.column, 9u);
   EXPECT_EQ(d.hint,
@@ -201,7 +202,8 @@ TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
   EXPECT_EQ(encoded->front().warnings[0].message,
             "'c4pmu' format 'x4' requires 'perf_event_attr::config4', which this ABI does not "
             "have");
-  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
+  for (const Profile semantics :
+       {Profile::pmucat(), Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
     EncodeOptions options;
     options.semantics = semantics;
     auto failed = encode(catalog, "c4pmu/x4=1/", options);

@@ -93,7 +93,8 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   // A second term: an unknown term in perf 6.1; newer perf (and pmucat) read `cycles` in the
   // terms as the legacy event of that PMU.
   EXPECT_FALSE(
-      encode(catalog, "cpu_core/cycles,period=1/", options_for(Profile::perf(PerfRelease::v6_1))).has_value());
+      encode(catalog, "cpu_core/cycles,period=1/", options_for(Profile::perf(PerfRelease::v6_1)))
+          .has_value());
   const auto with_period = encode_ok(catalog, "cpu_core/cycles,period=1/", Profile::pmucat());
   ASSERT_EQ(with_period.size(), 1u);
   EXPECT_EQ(with_period[0].attr.type, 0u);
@@ -151,7 +152,8 @@ TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
 // also as a PMU's term; `l1-d` and `l1d-loads` are 6.1's spellings of L1D read accesses.
 TEST(Hybrid, LowerCaseCacheNamesAsPerfReadsThem) {
   const Catalog catalog = hybrid_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  for (const Profile semantics :
+       {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
     for (const char* spec : {"l1-dcache-load-misses", "l1-dcache-load-misses:u", "l1-dcache-loads",
                              "cpu_core/l1-dcache-load-misses/", "cpu_atom/l1-dcache-loads/"}) {
       EXPECT_FALSE(encode(catalog, spec, options_for(semantics)).has_value()) << spec;
@@ -178,7 +180,8 @@ TEST(Hybrid, GroupAcrossCorePmusWarnsOnTheLeader) {
   ASSERT_EQ(mixed.size(), 3u);
   ASSERT_EQ(mixed[0].warnings.size(), 1u);
   EXPECT_EQ(mixed[0].warnings[0].id, "group-hybrid-pmus");
-  const auto one = encode_ok(catalog, "{cpu_core/cycles/,cpu_core/event=0xc0/}", Profile::perf(PerfRelease::v6_1));
+  const auto one = encode_ok(catalog, "{cpu_core/cycles/,cpu_core/event=0xc0/}",
+                             Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(one.size(), 2u);
   EXPECT_TRUE(one[0].warnings.empty());
 }
@@ -295,7 +298,8 @@ TEST(CacheEvents, EveryTypeSpellingIsFound) {
       "LLC",       "L2",   "dTLB", "d-tlb",   "Data-TLB",  "iTLB", "i-tlb", "Instruction-TLB",
       "branch",    "bpu",  "btb",  "bpc",     "node"};
   for (const char* spelling : spellings) {
-    const auto events = encode_ok(catalog, std::string(spelling) + "-loads", Profile::perf(PerfRelease::v6_1));
+    const auto events =
+        encode_ok(catalog, std::string(spelling) + "-loads", Profile::perf(PerfRelease::v6_1));
     ASSERT_EQ(events.size(), 1u) << spelling;
     EXPECT_EQ(events[0].attr.type, 3u) << spelling;
   }
@@ -331,15 +335,20 @@ TEST(EventTerms, EventNameBeforeTermsInBothSemantics) {
     EXPECT_TRUE(retiring[0].attr.exclude_kernel);
   }
   // The user's terms come first, so perf ORs them into the alias's (difference 1).
-  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Profile::perf(PerfRelease::v6_1))[0].attr.config[0], 0x500u);
+  EXPECT_EQ(
+      encode_ok(catalog, "slots/umask=0x1/", Profile::perf(PerfRelease::v6_1))[0].attr.config[0],
+      0x500u);
   EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Profile::pmucat())[0].attr.config[0], 0x100u);
-  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Profile::perf(PerfRelease::v6_1))[0].attr.config[1], 0x1fu);
+  EXPECT_EQ(
+      encode_ok(catalog, "mem-loads/ldlat=30/", Profile::perf(PerfRelease::v6_1))[0].attr.config[1],
+      0x1fu);
   EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Profile::pmucat())[0].attr.config[1], 0x1eu);
 }
 
 TEST(EventTerms, HyphenatedNamesPerf61DoesNotLexAsEvents) {
   const Catalog catalog = event_terms_catalog();
-  auto perf = encode(catalog, "c6-residency/metric-id=x/", options_for(Profile::perf(PerfRelease::v6_1)));
+  auto perf =
+      encode(catalog, "c6-residency/metric-id=x/", options_for(Profile::perf(PerfRelease::v6_1)));
   ASSERT_FALSE(perf);
   EXPECT_EQ(perf.error().id, "pmu-name-hyphen");
   const auto ours = encode_ok(catalog, "c6-residency/metric-id=x/", Profile::pmucat());

@@ -1,6 +1,7 @@
 // Every encoding row of the perf 6.1 oracle tables (perf-pmu.md section 4) against the same
-// PMUs built in memory: Profile::perf(PerfRelease::v6_1) must give perf's numbers; Profile::pmucat() gives the
-// same except for the documented divergences (docs/perf-compat.md), asserted here as such.
+// PMUs built in memory: Profile::perf(PerfRelease::v6_1) must give perf's numbers;
+// Profile::pmucat() gives the same except for the documented divergences (docs/perf-compat.md),
+// asserted here as such.
 #include <gtest/gtest.h>
 
 #include <array>

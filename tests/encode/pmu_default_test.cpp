@@ -81,7 +81,8 @@ TEST(IntelPtDefaultConfig, UserTermsReplaceDefaultFieldsInBothSemantics) {
   IntelPtTree tree;
   const Catalog catalog = tree.catalog();
   for (const SpecRow& row : rows) {
-    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config) << row.spec;
+    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.spec;
     EXPECT_EQ(config_of(catalog, row.spec, Profile::pmucat()), row.config) << row.spec;
   }
 }
@@ -96,7 +97,8 @@ TEST(IntelPtDefaultConfig, PerfSemanticsReplacesPerTerm) {
   IntelPtTree tree;
   const Catalog catalog = tree.catalog();
   for (const SpecRow& row : rows) {
-    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config) << row.spec;
+    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.spec;
     EXPECT_FALSE(encode_as(catalog, row.spec, Profile::pmucat()).has_value()) << row.spec;
   }
 }
@@ -156,7 +158,8 @@ TEST(IntelPtDefaultConfig, DefaultTermsFollowFormatsAndCaps) {
     IntelPtTree tree;
     row.edit(tree);
     const Catalog catalog = tree.catalog();
-    EXPECT_EQ(config_of(catalog, "intel_pt//", Profile::perf(PerfRelease::v6_1)), row.config) << row.what;
+    EXPECT_EQ(config_of(catalog, "intel_pt//", Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.what;
     EXPECT_EQ(config_of(catalog, "intel_pt//", Profile::pmucat()), row.config) << row.what;
   }
 }
@@ -184,12 +187,14 @@ TEST(IntelPtDefaultConfig, PerfStringAndDecodeReEncodeToTheSameConfig) {
       ASSERT_TRUE(encoded.has_value()) << spec;
       const std::uint64_t config = encoded->front().attr.config[0];
       const std::string printed = encoded->front().perf_string;
-      EXPECT_EQ(config_of(catalog, printed, Profile::perf(PerfRelease::v6_1)), config) << spec << " -> " << printed;
+      EXPECT_EQ(config_of(catalog, printed, Profile::perf(PerfRelease::v6_1)), config)
+          << spec << " -> " << printed;
       EXPECT_EQ(config_of(catalog, printed, Profile::pmucat()), config)
           << spec << " -> " << printed;
       const Decoded decoded = decode(*pt, encoded->front().attr.config);
       const std::string respelled = "intel_pt/" + decoded.terms_string + "/";
-      EXPECT_EQ(config_of(catalog, respelled, Profile::perf(PerfRelease::v6_1)), config) << respelled;
+      EXPECT_EQ(config_of(catalog, respelled, Profile::perf(PerfRelease::v6_1)), config)
+          << respelled;
     }
   }
   // Fields the default sets are spelled out even when zero.
@@ -244,7 +249,8 @@ TEST(PmuInstances, PerfSemanticsTakesOnlyDecimalSuffixesPmucatAlsoLongHex) {
   };
   const Catalog catalog = instance_catalog();
   for (const InstanceRow& row : rows) {
-    EXPECT_EQ(types_of(catalog, row.pattern, Profile::perf(PerfRelease::v6_1)), row.perf61) << row.pattern;
+    EXPECT_EQ(types_of(catalog, row.pattern, Profile::perf(PerfRelease::v6_1)), row.perf61)
+        << row.pattern;
     EXPECT_EQ(types_of(catalog, row.pattern, Profile::pmucat()), row.pmucat) << row.pattern;
   }
   auto error = encode_as(catalog, "bar/event=1/", Profile::perf(PerfRelease::v6_1));
@@ -256,7 +262,8 @@ TEST(PmuInstances, PerfSemanticsTakesOnlyDecimalSuffixesPmucatAlsoLongHex) {
 TEST(PmuInstances, SmmuHexInstancesOnTheArmFixture) {
   auto catalog = Catalog::open(fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/arm-neoverse");
   ASSERT_TRUE(catalog.has_value());
-  EXPECT_FALSE(encode_as(*catalog, "smmuv3_pmcg/event=1/", Profile::perf(PerfRelease::v6_1)).has_value());
+  EXPECT_FALSE(
+      encode_as(*catalog, "smmuv3_pmcg/event=1/", Profile::perf(PerfRelease::v6_1)).has_value());
   auto newer = encode_as(*catalog, "smmuv3_pmcg/event=1/", Profile::pmucat());
   ASSERT_TRUE(newer.has_value()) << newer.error().message;
   EXPECT_GE(newer->size(), 2u);
@@ -282,7 +289,8 @@ TEST(FormatTerms, Perf612UsesTheLastTermOfAFormatFile) {
   EXPECT_EQ(last->front().attr.config[1], 0u);
   EXPECT_EQ(last->front().attr.config[2], 0x50u);
   // The field's width is the last term's too: 4 bits.
-  EXPECT_FALSE(encode_as(*catalog, "fakepmu/zz=0x10/", Profile::perf(PerfRelease::v6_12)).has_value());
+  EXPECT_FALSE(
+      encode_as(*catalog, "fakepmu/zz=0x10/", Profile::perf(PerfRelease::v6_12)).has_value());
 }
 
 }  // namespace

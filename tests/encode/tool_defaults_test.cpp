@@ -19,7 +19,8 @@ namespace {
 std::vector<EncodedEvent> full(const std::string& spec, Tool tool,
                                std::optional<std::size_t> group_leader = std::nullopt) {
   static const Catalog catalog = testing::extended_catalog();
-  auto events = encode(catalog, spec, EncodeOptions{Profile::perf(PerfRelease::v6_1), tool, {}, {}});
+  auto events =
+      encode(catalog, spec, EncodeOptions{Profile::perf(PerfRelease::v6_1), tool, {}, {}});
   EXPECT_TRUE(events.has_value()) << spec << ": " << events.error().message;
   if (!events) return {};
   // The groups helper fills group_leader from `{...}`; here it is set by hand.

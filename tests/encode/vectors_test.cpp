@@ -144,8 +144,8 @@ TEST(ParseEventsVectors, TopLevelRawHasNo0x) {
 TEST(ParseEventsVectors, TermsOnlyListOnTheCorePmu) {
   // perf assigns config three times (config=10, read -> r0xead, r0xead), the last wins, then
   // ORs umask=1; pmucat refuses to assign a config word twice.
-  const EncodedEvent event =
-      encode_single("config=10,config1,config2=3,umask=1,read,r0xead", Profile::perf(PerfRelease::v6_1));
+  const EncodedEvent event = encode_single("config=10,config1,config2=3,umask=1,read,r0xead",
+                                           Profile::perf(PerfRelease::v6_1));
   EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{0xfad, 1, 3, 0}));
   EXPECT_FALSE(encode(catalog(), "config=10,config1,config2=3,umask=1,read,r0xead").has_value());
 }
@@ -209,7 +209,8 @@ TEST(LegacyNames, HardwareCacheEvents) {
     EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::hw_cache)) << c.spec;
     EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
   }
-  EXPECT_TRUE(encode_single("dTLB-load-misses:u", Profile::perf(PerfRelease::v6_1)).attr.exclude_kernel);
+  EXPECT_TRUE(
+      encode_single("dTLB-load-misses:u", Profile::perf(PerfRelease::v6_1)).attr.exclude_kernel);
   // A misspelt cache name gets perf's name for the event it resembles.
   auto misspelt = encode(catalog(), "L1-dcache-load-mises");
   ASSERT_FALSE(misspelt.has_value());

@@ -1,6 +1,6 @@
-// Metric expansion under perf 6.12's rules (Profile::perf(PerfRelease::v6_12), and pmucat's own semantics,
-// which follow the newest perf here), over small tables of fictional metrics: one test per rule
-// that differs from perf 6.1 (docs/perf-compat.md, "perf 6.12: what changed since 6.1").
+// Metric expansion under perf 6.12's rules (Profile::perf(PerfRelease::v6_12), and pmucat's own
+// semantics, which follow the newest perf here), over small tables of fictional metrics: one test
+// per rule that differs from perf 6.1 (docs/perf-compat.md, "perf 6.12: what changed since 6.1").
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT: the build step that compiles the kernel's
-// pmu-events/arch JSON tree into the index the tools read (include/pmucat/vendor_index.h).
+// pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT: the build step that compiles the
+// kernel's pmu-events/arch JSON tree into the index the tools read (include/pmucat/vendor_index.h).
 // Not installed: the build runs it once and installs its output.
 #include <chrono>
 #include <cstdio>
@@ -11,7 +11,8 @@
 #include "pmucat/vendor_index.h"
 
 int main(int argc, char** argv) {
-  constexpr const char* kUsage = "usage: pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT\n";
+  constexpr const char* kUsage =
+      "usage: pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT\n";
   // The perf release whose jevents rules turn the JSON into event strings: the one the tables
   // came with.
   pmucat::PerfRelease rules = pmucat::kNewestPerfRelease;
