@@ -40,7 +40,7 @@ Expected<std::optional<PerfRelease>, std::string> resolve_perf_semantics(
     if (!perf_on_path) {
       return unexpected(
           std::string("--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
-          known_perf_releases_text());
+          std::string(known_perf_releases_text()));
     }
     const std::string first_line = perf_on_path->substr(0, perf_on_path->find('\n'));
     if (auto version = parse_perf_release(first_line)) return std::optional<PerfRelease>{version};

@@ -214,6 +214,18 @@ R reading(pmucat_catalog* handle, R failed, Body&& body) noexcept {
   });
 }
 
+// The releases as PMUCAT_OPTION_PERF_SEMANTICS numbers them: "601 (perf 6.1), 612 (perf 6.12)".
+std::string release_numbers() {
+  std::string text;
+  for (const pmucat::ReleaseInfo& release : pmucat::perf_releases()) {
+    const std::size_t dot = release.name.find('.');
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{}{:0>2} (perf {})", release.name.substr(0, dot),
+                        release.name.substr(dot + 1), release.name);
+  }
+  return text;
+}
+
 }  // namespace
 
 extern "C" {
@@ -276,6 +288,7 @@ int pmucat_set_perf_semantics(pmucat_catalog* catalog, const char* name) {
                               name, pmucat::known_perf_releases_text()));
     }
     handle.options.semantics = *profile;
+    handle.encoder.reset();
     return 0;
   });
 }
@@ -299,7 +312,7 @@ int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
                       fmt::format("value {} is not one of PMUCAT_OPTION_PERF_SEMANTICS's: 0 "
                                   "(pmucat), 1 (perf 6.1) or a perf release pmucat follows as "
                                   "MAJOR * 100 + MINOR ({})",
-                                  value, pmucat::known_perf_releases_text()));
+                                  value, release_numbers()));
         }
         break;
       case PMUCAT_OPTION_TOOL_STAT:
