@@ -185,8 +185,6 @@ class Profile {
   // The release whose tables and switches these semantics use (pmucat's: the newest). For
   // choosing tables and for messages; behaviours are asked with has().
   constexpr PerfRelease release() const { return release_; }
-  // Whether these are a perf release's semantics rather than pmucat's own.
-  constexpr bool is_perf() const { return perf_; }
   // "pmucat", "perf 6.1", "perf 6.12".
   std::string_view name() const;
 
