@@ -55,7 +55,8 @@ std::vector<std::string> event_names_in(const std::vector<pmucat::fuzz::TreeEntr
 }
 
 void encode_and_decode(const Catalog& catalog, const std::string& spec) {
-  for (pmucat::Semantics semantics : {pmucat::Semantics::pmucat, pmucat::Semantics::perf}) {
+  for (pmucat::Profile semantics :
+       {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1)}) {
     pmucat::EncodeOptions options;
     options.semantics = semantics;
     auto encoded = pmucat::encode(catalog, spec, options);

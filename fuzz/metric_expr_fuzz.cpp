@@ -35,7 +35,7 @@ mx::Context fuzz_context() {
 }
 
 // One text under one perf release's rules.
-void check(std::string_view text, pmucat::PerfVersion rules) {
+void check(std::string_view text, pmucat::PerfRelease rules) {
   auto expr = mx::parse(text, "<fuzz>", rules);
   if (!expr) {
     PMUCAT_FUZZ_CHECK(!expr.error().id.empty());
@@ -68,7 +68,7 @@ void check(std::string_view text, pmucat::PerfVersion rules) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  check(text, pmucat::PerfVersion::v6_1);
-  check(text, pmucat::PerfVersion::v6_12);
+  check(text, pmucat::PerfRelease::v6_1);
+  check(text, pmucat::PerfRelease::v6_12);
   return 0;
 }

@@ -1,5 +1,5 @@
 // The spec parser and encode() on a real-shaped catalog (fixtures/sysfs/intel-spr), in both
-// Semantics. Invariants: encode never accepts what the parser rejects; every error renders; an
+// Profile. Invariants: encode never accepts what the parser rejects; every error renders; an
 // encoded event's perf_string encodes to the same attr; decoding an attr's config on its PMU gives
 // terms that encode back to the same config words.
 #include <string>
@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto parsed = pmucat::parse_spec_list(spec);
   if (!parsed) PMUCAT_FUZZ_CHECK(!pmucat::render(parsed.error()).empty());
 
-  for (pmucat::Semantics semantics : {pmucat::Semantics::pmucat, pmucat::Semantics::perf}) {
+  for (pmucat::Profile semantics :
+       {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1)}) {
     for (pmucat::Tool tool : {pmucat::Tool::record, pmucat::Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;

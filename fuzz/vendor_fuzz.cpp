@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   // Each perf release's jevents rules (6.12 canonicalises numbers and knows more fields).
-  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+  for (const pmucat::PerfRelease rules : pmucat::known_perf_releases()) {
     std::vector<Diagnostic> diagnostics;
     const std::vector<VendorEvent> events = pmucat::parse_vendor_json(
         text, "arch/x86/fuzz/cache.json", "cache", {}, rules, diagnostics);

@@ -48,7 +48,7 @@ int run_pmucat(const char* tree, std::string_view spec, std::uint64_t iterations
   }
   pmucat::EncodeOptions options;
   if (semantics == "perf") {
-    options.semantics = pmucat::Semantics::perf;
+    options.semantics = pmucat::Profile::perf(pmucat::PerfRelease::v6_1);
   } else if (semantics != "pmucat") {
     return usage();
   }

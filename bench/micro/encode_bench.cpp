@@ -37,7 +37,7 @@ constexpr const char* kGroupOf8Names =
     "cpu/event=0x2e,umask=0x41/k,cycles,instructions,cpu-clock}:uS";
 
 void encoder_warm(benchmark::State& state, const fs::path& devices_dir, const std::string& spec,
-                  Semantics semantics) {
+                  Profile semantics) {
   auto catalog = Catalog::open(devices_dir);
   if (!catalog) {
     state.SkipWithError("cannot open the tree");
@@ -107,11 +107,11 @@ void encoder_warm_mixed(benchmark::State& state, const fs::path& devices_dir) {
 void register_warm_encode_benchmarks(const fs::path& devices_dir) {
   for (const char* spec : kTypicalSpecs) {
     benchmark::RegisterBenchmark((std::string("encoder_warm/") + spec).c_str(), encoder_warm,
-                                 devices_dir, std::string(spec), Semantics::pmucat);
+                                 devices_dir, std::string(spec), Profile::pmucat());
   }
   benchmark::RegisterBenchmark(
       "encoder_warm_perf61/cpu/event=0x3c,umask=0x1,inv,cmask=3/u", encoder_warm, devices_dir,
-      std::string("cpu/event=0x3c,umask=0x1,inv,cmask=3/u"), Semantics::perf);
+      std::string("cpu/event=0x3c,umask=0x1,inv,cmask=3/u"), Profile::perf(PerfRelease::v6_1));
   benchmark::RegisterBenchmark("encoder_warm_mixed", encoder_warm_mixed, devices_dir);
   // A group of 8 events (sysfs terms, aliases, built-in names) with group modifiers,
   // through encode() (a group stands for several attrs, so encode_one() refuses it).

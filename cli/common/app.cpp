@@ -52,8 +52,8 @@ void PerfSemanticsFlag::add_to(CLI::App& app) {
                            "lexer and PMU matching, and that perf's vendor tables "
                            "(default: pmucat's semantics and the newest tables, linux "
                            "{})",
-                           known_perf_versions_text(), to_string(kBarePerfSemantics),
-                           to_string(kNewestPerfVersion)))
+                           known_perf_releases_text(), to_string(kBarePerfSemantics),
+                           to_string(kNewestPerfRelease)))
       ->each([this](const std::string&) { given_ = true; })
       ->type_name("VERSION");
   app.formatter(std::make_shared<HelpFormatter>());

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::cli {
 
@@ -21,7 +21,7 @@ struct CommonOptions {
   std::optional<std::string> cpuid;  // --cpuid ID (perf's PERF_CPUID format); else $PMUCAT_CPUID
   // The built-in table set to read when nothing names a directory: that perf release's
   // (--perf-semantics=VERSION); nullopt: the newest (common/vendor.h).
-  std::optional<PerfVersion> tables;
+  std::optional<PerfRelease> tables;
   // --tracefs DIR (a tracefs root holding events/), else $PMUCAT_TRACEFS; unset: tracefs_root()
   // in common/tree.h decides (the capture's, else the live one).
   std::string tracefs;

@@ -28,51 +28,42 @@ std::optional<std::string> perf_version_text() {
 
 }  // namespace
 
-std::string known_perf_versions_text() {
-  std::string list;
-  for (const PerfVersion version : known_perf_versions()) {
-    if (!list.empty()) list += ", ";
-    list += to_string(version);
-  }
-  return list;
-}
-
 PerfSemanticsOption PerfSemanticsFlag::parsed() const {
   return {given_, value_};
 }
 
-Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+Expected<std::optional<PerfRelease>, std::string> resolve_perf_semantics(
     const PerfSemanticsOption& option, const std::optional<std::string>& perf_on_path) {
-  if (!option.given) return std::optional<PerfVersion>{};
-  if (option.value.empty()) return std::optional<PerfVersion>{kBarePerfSemantics};
+  if (!option.given) return std::optional<PerfRelease>{};
+  if (option.value.empty()) return std::optional<PerfRelease>{kBarePerfSemantics};
   if (option.value == "auto") {
     if (!perf_on_path) {
       return unexpected(
           std::string("--perf-semantics=auto: no perf on PATH to ask for its version; name one: ") +
-          known_perf_versions_text());
+          std::string(known_perf_releases_text()));
     }
     const std::string first_line = perf_on_path->substr(0, perf_on_path->find('\n'));
-    if (auto version = parse_perf_version(first_line)) return std::optional<PerfVersion>{version};
+    if (auto version = parse_perf_release(first_line)) return std::optional<PerfRelease>{version};
     return unexpected(fmt::format(
         "--perf-semantics=auto: the perf on PATH says '{}', a release pmucat does not follow "
         "({}); name the nearest one",
-        first_line, known_perf_versions_text()));
+        first_line, known_perf_releases_text()));
   }
-  if (auto version = parse_perf_version(option.value)) return std::optional<PerfVersion>{version};
+  if (auto version = parse_perf_release(option.value)) return std::optional<PerfRelease>{version};
   return unexpected(
       fmt::format("--perf-semantics: '{}' is not a perf release pmucat follows ({}, "
                   "or auto)",
-                  option.value, known_perf_versions_text()));
+                  option.value, known_perf_releases_text()));
 }
 
-Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+Expected<std::optional<PerfRelease>, std::string> resolve_perf_semantics(
     const PerfSemanticsOption& option) {
   const bool needs_perf = option.given && option.value == "auto";
   return resolve_perf_semantics(option, needs_perf ? perf_version_text() : std::nullopt);
 }
 
 std::optional<int> resolve_semantics_option(const PerfSemanticsFlag& flag, CommonOptions& common,
-                                            std::optional<PerfVersion>& version,
+                                            std::optional<PerfRelease>& version,
                                             std::string_view tool) {
   auto resolved = resolve_perf_semantics(flag.parsed());
   if (!resolved) {

@@ -10,16 +10,13 @@
 #include "common/options.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace CLI {
 class App;
 }  // namespace CLI
 
 namespace pmucat::cli {
-
-// The releases --perf-semantics=VERSION names, comma-separated ("6.1, 6.12"), for messages.
-std::string known_perf_versions_text();
 
 // The option as given: absent, bare (`--perf-semantics`), or with a value.
 struct PerfSemanticsOption {
@@ -29,7 +26,7 @@ struct PerfSemanticsOption {
 
 // What the bare flag means: perf 6.1, what it meant before a version could be named, so scripts
 // written for it keep their results.
-inline constexpr PerfVersion kBarePerfSemantics = PerfVersion::v6_1;
+inline constexpr PerfRelease kBarePerfSemantics = PerfRelease::v6_1;
 
 // `--perf-semantics[=6.1|6.12|auto]`, a flag (`--perf-semantics 6.12` leaves 6.12 an
 // argument): add_to() adds it to an app, parsed() says how it was given.
@@ -46,17 +43,17 @@ class PerfSemanticsFlag {
 // The release the option names: nullopt when not given (pmucat's semantics), 6.1 when bare,
 // the named one, or for `auto` the release of the perf on PATH (`perf_on_path`: what its
 // `perf --version` printed, nullopt when there is no perf). The error says what is wrong.
-Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+Expected<std::optional<PerfRelease>, std::string> resolve_perf_semantics(
     const PerfSemanticsOption& option, const std::optional<std::string>& perf_on_path);
 
 // The same, running `perf --version` only for `auto`.
-Expected<std::optional<PerfVersion>, std::string> resolve_perf_semantics(
+Expected<std::optional<PerfRelease>, std::string> resolve_perf_semantics(
     const PerfSemanticsOption& option);
 
 // After parsing: resolves `flag` into `version` and makes `common` read that release's tables.
 // Returns the exit status (usage, the error printed on stderr for `tool`) when it is wrong.
 std::optional<int> resolve_semantics_option(const PerfSemanticsFlag& flag, CommonOptions& common,
-                                            std::optional<PerfVersion>& version,
+                                            std::optional<PerfRelease>& version,
                                             std::string_view tool);
 
 }  // namespace pmucat::cli

@@ -24,7 +24,7 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
 // The index of `tables` installed with the tools (beside the executable), else the one the build
 // generated (a tool run from the build tree). The PMUCAT_EVENTS_DIR_FROM_BIN paths come from
 // cmake/PmucatEvents.cmake.
-std::optional<std::string> installed_events_dir(std::optional<PerfVersion> tables) {
+std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables) {
   const std::string bin = executable_dir();
   return installed_vendor_index(tables,
                                 {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
@@ -58,7 +58,7 @@ std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path&
 
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   VendorOptions options;
-  options.rules = inputs.tables.value_or(kNewestPerfVersion);
+  options.rules = inputs.tables.value_or(kNewestPerfRelease);
   if (!inputs.option_no_events_dir) {
     if (inputs.option_events_dir) {
       options.events_dir = *inputs.option_events_dir;

@@ -18,7 +18,7 @@ struct VendorInputs {
   bool option_no_events_dir = false;                // --no-events-dir
   std::optional<std::string> env_events_dir;        // $PMUCAT_EVENTS_DIR (set, even if empty)
   std::optional<std::string> installed_events_dir;  // the installed or built catalog, if found
-  std::optional<PerfVersion> tables;                // --perf-semantics=VERSION (nullopt: newest)
+  std::optional<PerfRelease> tables;                // --perf-semantics=VERSION (nullopt: newest)
   std::optional<std::string> option_cpuid;          // --cpuid
   std::optional<std::string> env_cpuid;             // $PMUCAT_CPUID (empty: not set)
   std::optional<std::string> capture_cpuid;         // the identifier a capture recorded

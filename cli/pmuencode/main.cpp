@@ -75,7 +75,7 @@ struct Options {
   bool c_initializer = false;
   bool decode = false;
   PerfSemanticsFlag perf_semantics_flag;
-  std::optional<PerfVersion> perf_semantics;  // --perf-semantics[=VERSION], resolved
+  std::optional<PerfRelease> perf_semantics;  // --perf-semantics[=VERSION], resolved
   std::string for_tool;                     // --for: stat or record; empty: the spec's fields only
   std::string output_file;                  // -o: also write a perf.data file
   std::vector<std::string> argv;            // for the perf.data CMDLINE feature
@@ -381,7 +381,7 @@ int run(const Options& options) {
   if (options.decode) return run_decode(*catalog, options, printer);
 
   EncodeOptions encode_options;
-  if (options.perf_semantics) encode_options.semantics = semantics_of(*options.perf_semantics);
+  if (options.perf_semantics) encode_options.semantics = Profile::perf(*options.perf_semantics);
   if (options.extended_type == "unsupported") {
     encode_options.extended_type = ExtendedType::unsupported;
   } else if (options.extended_type == "probe") {

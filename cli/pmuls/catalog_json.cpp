@@ -111,8 +111,9 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
   }
   if (!vendor.scale_unit.empty()) {
     out.key("ScaleUnit");
-    out.value(vendor.rules == PerfVersion::v6_1 ? vendor.scale_unit
-                                                : perf612_scale_unit(vendor.scale_unit));
+    out.value(jevents_rules(vendor.rules) == JeventsRules::of_6_1
+                  ? vendor.scale_unit
+                  : perf612_scale_unit(vendor.scale_unit));
   }
   out.key("EventType");
   out.value("Kernel PMU event");

@@ -7,7 +7,7 @@
 #include "common/text_table.h"
 #include "common/text_wrap.h"
 #include "pmucat/format.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/terms.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_view.h"
@@ -161,12 +161,14 @@ std::string render_pmu_events(const Pmu& pmu, const EventListing& listing,
       if (listing.descriptions == DescriptionKind::long_form) {
         std::string detail = perf_public_description(*event->vendor);
         if (!detail.empty()) description = std::move(detail);
-      } else if (!description.empty() && event->vendor->rules != PerfVersion::v6_1) {
+      } else if (!description.empty() &&
+                 jevents_rules(event->vendor->rules) != JeventsRules::of_6_1) {
         // A description that ends in `.` (jevents strips one of `..`) gets no second one.
         description += description.ends_with('.') ? " Unit: " : ". Unit: ";
         description += perf_list_unit(pmu, *event);
       }
-      if (event->vendor->rules != PerfVersion::v6_1) description = perf612_list_text(description);
+      if (jevents_rules(event->vendor->rules) != JeventsRules::of_6_1)
+        description = perf612_list_text(description);
       if (!description.empty()) out += render_description(description, listing.columns);
     }
   }

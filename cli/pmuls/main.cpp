@@ -193,7 +193,7 @@ int compile_index(const Options& options, DiagnosticPrinter& printer) {
     return to_int(ExitCode::usage);
   }
   const auto summary = compile_vendor_index(*json_root, *options.compile_index,
-                                            options.common.tables.value_or(kNewestPerfVersion));
+                                            options.common.tables.value_or(kNewestPerfRelease));
   if (!summary) {
     printer.print(summary.error());
     return to_int(ExitCode::io);
@@ -490,7 +490,7 @@ int parse_and_run(int argc, char** argv) {
        .rejected = "unknown PMU, event, metric or metric group, or no event matches --event GLOB, "
                    "--topic, --search"}));
   if (auto status = parse_command_line(app, argc, argv)) return *status;
-  std::optional<PerfVersion> perf_semantics;
+  std::optional<PerfRelease> perf_semantics;
   if (auto status =
           resolve_semantics_option(perf_semantics_flag, options.common, perf_semantics, "pmuls")) {
     return *status;

@@ -15,7 +15,7 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_events.h"
 
@@ -225,7 +225,7 @@ struct VendorOptions {
   // the library read every tree with before the rules were versioned. A compiled index holds
   // events read with the rules it was built with and is used as it is: unset takes them, and
   // other rules than these get a vendor-index-rules warning.
-  std::optional<PerfVersion> rules = {};
+  std::optional<PerfRelease> rules = {};
 };
 
 class Catalog {

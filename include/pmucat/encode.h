@@ -15,45 +15,10 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/spec.h"
 
 namespace pmucat {
-
-enum class Semantics : std::uint8_t {
-  // A user term overrides the same field from an alias (`mem-loads,ldlat=30` -> ldlat 30); the
-  // same field twice from the user is an error.
-  pmucat,
-  // perf 6.1: every term is OR-ed into its field (`mem-loads,ldlat=30` -> ldlat 31), repeated
-  // fields are OR-ed too. For differential tests against perf and for scripts that must get
-  // what perf 6.1 gets.
-  perf,
-  perf_6_1 = perf,
-  // perf 6.12: as perf 6.1 except where docs/perf-compat.md lists a change by 6.12 (attr size
-  // 136 with config3, ...).
-  perf_6_12,
-};
-
-// The perf release `semantics` follows, or nullopt for pmucat's own.
-constexpr std::optional<PerfVersion> perf_version(Semantics semantics) {
-  switch (semantics) {
-    case Semantics::pmucat:
-      return std::nullopt;
-    case Semantics::perf:
-      return PerfVersion::v6_1;
-    case Semantics::perf_6_12:
-      return PerfVersion::v6_12;
-  }
-  return std::nullopt;
-}
-// True for every perf release's semantics (perf's OR of terms, its lexer's decisions, ...).
-constexpr bool follows_perf(Semantics semantics) {
-  return semantics != Semantics::pmucat;
-}
-// The semantics of a perf release.
-constexpr Semantics semantics_of(PerfVersion version) {
-  return version == PerfVersion::v6_1 ? Semantics::perf_6_1 : Semantics::perf_6_12;
-}
 
 enum class Tool : std::uint8_t {
   stat,    // like `perf stat`: only config*, name, metric-id, period, percore are usable terms
@@ -79,7 +44,9 @@ enum class ExtendedType : std::uint8_t {
 ExtendedType probe_extended_type(const Catalog& catalog);
 
 struct EncodeOptions {
-  Semantics semantics = Semantics::pmucat;
+  // The behaviours to follow: pmucat's own (the default), or a perf release's bit for bit
+  // (Profile::perf, from include/pmucat/perf_releases.def; docs/perf-compat.md).
+  Profile semantics = Profile::pmucat();
   Tool tool = Tool::record;
   // PMU for terms_only/raw specs; empty means Catalog::core_pmu().
   std::string default_pmu;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "pmucat/expected.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::metric_expr {
 
@@ -38,7 +38,7 @@ enum class Literal : std::uint8_t {
 };
 inline constexpr int literal_count = 10;
 // The first perf release whose expr__get_literal knows `literal`.
-PerfVersion literal_since(Literal literal);
+MetricDialect literal_since(Literal literal);
 // The canonical spelling with its `#` ("#num_cpus").
 std::string_view to_string(Literal literal);
 // The literal `#name` denotes (the text includes the `#`), or nothing when no perf knows it
@@ -109,11 +109,11 @@ struct Expr {
   friend bool operator==(const Expr&, const Expr&) = default;
 };
 
-// Parses `text` as perf 6.1 does, or as perf 6.12 does with `rules` v6_12: its lexer adds the
-// keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are located
-// diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
+// Parses `text` in the dialect `rules`: perf 6.1's, or perf 6.12's (MetricDialect::of_6_12),
+// whose lexer adds the keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are
+// located diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
 Expected<Expr> parse(std::string_view text, std::string_view file_name = {},
-                     PerfVersion rules = PerfVersion::v6_1);
+                     MetricDialect rules = MetricDialect::of_6_1);
 
 // Prints `expr` back in a canonical spelling (single spaces around binary operators, parentheses
 // only where perf's precedence needs them, names re-escaped) that parses to an expression which
@@ -248,10 +248,11 @@ struct Functions {
 // (6.1: a broken metric), and #num_cpus_online, #has_pmem, #slots are literals.
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
                         std::string_view one = {}, int runtime = 0,
-                        PerfVersion rules = PerfVersion::v6_1, const Functions& functions = {});
+                        MetricDialect rules = MetricDialect::of_6_1,
+                        const Functions& functions = {});
 
 // The ids alone, in a fresh set.
 Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime = 0,
-                                  PerfVersion rules = PerfVersion::v6_1);
+                                  MetricDialect rules = MetricDialect::of_6_1);
 
 }  // namespace pmucat::metric_expr

@@ -63,13 +63,13 @@ struct MetricLiterals {
 bool metric_matches(const MetricDefinition& metric, std::string_view name);
 // The same question under `semantics`: perf 6.12 (and pmucat's semantics) compare `name` with
 // each `;`-separated word from its start only (a blank separates nothing).
-bool metric_matches(const MetricDefinition& metric, std::string_view name, Semantics semantics);
+bool metric_matches(const MetricDefinition& metric, std::string_view name, Profile semantics);
 
 struct MetricExpandOptions {
-  // Whose `perf stat -M` to follow: perf 6.1's metricgroup.c (Semantics::perf_6_1), or perf
-  // 6.12's (Semantics::perf_6_12, and Semantics::pmucat, which follows the newest perf here;
-  // docs/perf-compat.md, "perf 6.12: what changed since 6.1, measured").
-  Semantics semantics = Semantics::pmucat;
+  // Whose `perf stat -M` to follow: the profile's metricgroup rules and expression dialect
+  // (Profile::pmucat() has the newest perf's; docs/perf-compat.md, "perf 6.12: what changed since
+  // 6.1, measured").
+  Profile semantics = Profile::pmucat();
   bool no_group = false;  // --metric-no-group: no `{...}:W` groups
   bool no_merge = false;  // --metric-no-merge: no events shared between metrics
   // --metric-no-threshold (perf 6.12): a metric's MetricThreshold adds no events. Without it

@@ -24,7 +24,7 @@
 #include "pmucat/metric_expr.h"
 #include "pmucat/metrics.h"
 #include "pmucat/output_file.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/planner.h"
 #include "pmucat/pmu_attribute_files.h"
 #include "pmucat/small_vector.h"

@@ -71,7 +71,8 @@ PMUCAT_C_API const char* pmucat_last_error_json(const pmucat_catalog* catalog);
 typedef enum pmucat_option {
   /* 0: pmucat semantics (a user term overrides an alias's field; attr size 136),
    * 1: perf 6.1's (terms OR-ed into their field; attr size 128),
-   * 612: perf 6.12's (as 6.1's but attr size 136 with config3). Default 0. */
+   * 612: perf 6.12's (as 6.1's but attr size 136 with config3): a release as MAJOR * 100 +
+   * MINOR. Default 0. pmucat_set_perf_semantics() takes the same by name. */
   PMUCAT_OPTION_PERF_SEMANTICS = 1,
   /* 0: like perf record (every special term applies to the attr), 1: like perf stat.
    * Default 0. */
@@ -81,6 +82,11 @@ typedef enum pmucat_option {
  * must be one its comment lists. Anything else fails with `api-invalid-argument` and leaves the
  * option as it was. */
 PMUCAT_C_API int pmucat_set_option(pmucat_catalog* catalog, int option, int value);
+/* Which semantics to encode with, by name: "pmucat" (the default), or a perf release pmucat
+ * follows ("6.1", "6.12"; also written "perf-6.12"). Any other name, a release pmucat does not
+ * follow included, fails with `api-invalid-argument` and leaves the semantics as they were.
+ * Returns 0 or -1. */
+PMUCAT_C_API int pmucat_set_perf_semantics(pmucat_catalog* catalog, const char* name);
 
 /* Encodes `spec` (perf's event syntax: "cpu/event=0x3c/u", "msr/tsc/", "cycles:k"; at most
  * PMUCAT_MAX_SPEC_LENGTH bytes) that stands for exactly one attr, into `attr`, a struct

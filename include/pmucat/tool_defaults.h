@@ -29,6 +29,6 @@ void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool);
 // which only perf stat counts; perf 6.1 recorded their software dummy attr. An error naming the
 // first such event (event-tool-not-recordable), or nullopt.
 std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> events, Tool tool,
-                                              Semantics semantics);
+                                              Profile semantics);
 
 }  // namespace pmucat

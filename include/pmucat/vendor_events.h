@@ -1,7 +1,7 @@
 // The vendor JSON event catalogs perf builds into itself (`tools/perf/pmu-events/arch` of the
 // kernel tree): each architecture's mapfile.csv, the CPU identifier that selects a model, and a
 // model's JSON events turned into the term strings perf builds from them (jevents.py), under the
-// rules of the perf release the tables came with (PerfVersion: 6.1 or 6.12).
+// rules of the perf release the tables came with (PerfRelease: 6.1 or 6.12).
 // Pure reading and conversion: nothing here knows about a sysfs tree (the catalog attaches these
 // events to its PMUs).
 #pragma once
@@ -16,7 +16,7 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat {
 
@@ -125,7 +125,7 @@ struct VendorEvent {
   // standard event's description) first; true when the event has one, even an empty one.
   bool has_perf_description = false;
   // The jevents rules that built the event: its descriptions depend on them.
-  PerfVersion rules = PerfVersion::v6_1;
+  PerfRelease rules = PerfRelease::v6_1;
   // Where the event's object starts, for diagnostics: file, line, column.
   SourceRange location;
   // From a system table (a `sys` directory): perf adds it to a PMU whose `identifier` equals
@@ -174,7 +174,7 @@ struct VendorMetric {
   bool has_perf_description = false;
   SourceRange location;                   // where the metric's object starts
   bool system_table = false;              // from a system table (a `sys` directory)
-  PerfVersion rules = PerfVersion::v6_1;  // the jevents rules that read it
+  PerfRelease rules = PerfRelease::v6_1;  // the jevents rules that read it
   friend bool operator==(const VendorMetric&, const VendorMetric&) = default;
 };
 
@@ -236,7 +236,7 @@ struct VendorModel {
   std::string arch;                       // x86
   std::string directory;                  // sapphirerapids (the mapfile's Directory)
   std::string cpuid;                      // the mapfile row's CPU identifier pattern that chose it
-  PerfVersion rules = PerfVersion::v6_1;  // the jevents rules the model was read with
+  PerfRelease rules = PerfRelease::v6_1;  // the jevents rules the model was read with
   // Sorted as perf orders its table, which decides which of two same-named events perf uses:
   // 6.1 one table (events with a description first, then by topic, name, PMU); 6.12 a table per
   // PMU (by PMU, `default_core` for the core one, then name, description or not, topic).
@@ -262,14 +262,14 @@ struct VendorModel {
 // to parse is a diagnostic and the rest still load; fails only when the model directory cannot
 // be listed.
 Expected<VendorModel> load_vendor_model(const std::filesystem::path& arch_dir,
-                                        std::string_view directory, PerfVersion rules);
+                                        std::string_view directory, PerfRelease rules);
 
 // The system tables of one architecture: every directory named `sys` under `arch_dir`, found
 // as perf's jevents walks the tree (entries in name order, depth first), each loaded like a model
 // directory (load_vendor_model: its own table order) and appended in that order, every event
 // marked system_table. `directory` is "sys"; no `sys` directory gives an empty model. A
 // directory that cannot be listed is a diagnostic, and the rest still load.
-VendorModel load_vendor_sys_tables(const std::filesystem::path& arch_dir, PerfVersion rules);
+VendorModel load_vendor_sys_tables(const std::filesystem::path& arch_dir, PerfRelease rules);
 
 // Parses one JSON file's text (an array of event objects) into events with the jevents rules of
 // `rules`, appending problems to `diagnostics`. `std_events` are the architecture standard
@@ -278,7 +278,7 @@ VendorModel load_vendor_sys_tables(const std::filesystem::path& arch_dir, PerfVe
 std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
-                                           PerfVersion rules, std::vector<Diagnostic>& diagnostics);
+                                           PerfRelease rules, std::vector<Diagnostic>& diagnostics);
 // The same, appending the file's metrics (file order) to `metrics` too, and its counter objects
 // (CountersNumGeneric, CountersNumFixed) to `counters`. `std_metrics` are the metrics of the
 // architecture's standard files: under 6.12's rules an ArchStdEvent may name one, and the object
@@ -287,7 +287,7 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
                                            std::span<const VendorMetric> std_metrics,
-                                           PerfVersion rules, std::vector<Diagnostic>& diagnostics,
+                                           PerfRelease rules, std::vector<Diagnostic>& diagnostics,
                                            std::vector<VendorMetric>& metrics,
                                            std::vector<VendorCounterInfo>& counters);
 
@@ -298,8 +298,8 @@ std::vector<VendorMetricGroupDescription> parse_metric_group_descriptions(
 
 // Sorts `events` / `metrics` into perf's table order of `rules` (VendorModel::events, ::metrics),
 // stable.
-void sort_vendor_events(std::vector<VendorEvent>& events, PerfVersion rules);
-void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfVersion rules);
+void sort_vendor_events(std::vector<VendorEvent>& events, PerfRelease rules);
+void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfRelease rules);
 
 // The architecture directory perf is built for on this host (`x86`, `arm64`, `powerpc`, `s390`;
 // empty elsewhere): its mapfile is tried first, and its system tables are the ones perf has.

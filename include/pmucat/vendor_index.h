@@ -9,7 +9,7 @@
 //
 // A model file (little-endian; every string is a u32 length and its bytes, so any byte works):
 //   header   "PMUCATVI", u32 format version, u32 status (0 loaded, 1 the model failed to load),
-//            u8 the jevents rules it was read with (PerfVersion: 0 perf 6.1, 1 perf 6.12),
+//            u8 the jevents rules it was read with (PerfRelease: 0 perf 6.1, 1 perf 6.12),
 //            arch, directory, cpuid, u32 diagnostic count + the model's diagnostics (status 1:
 //            the one error load_vendor_model returned), u32 metrics offset (from the start
 //            of the file: the metrics section after the records)
@@ -37,7 +37,7 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/vendor_events.h"
 
 namespace pmucat {
@@ -65,7 +65,7 @@ std::string vendor_index_file_name(std::string_view directory);
 
 // A model file's bytes. `failure` set: the model did not load (load_vendor_model's error).
 std::string encode_vendor_index_model(const VendorModel& model);
-std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch,
+std::string encode_vendor_index_failure(PerfRelease rules, std::string_view arch,
                                         std::string_view directory, const Diagnostic& failure);
 
 // One model file, opened: the header and diagnostics decoded, names and records read on demand.
@@ -90,7 +90,7 @@ class VendorIndexModel {
   const std::string& arch() const { return header_.arch; }
   const std::string& directory() const { return header_.directory; }
   // The jevents rules the model was read with when the index was built.
-  PerfVersion rules() const { return header_.rules; }
+  PerfRelease rules() const { return header_.rules; }
   // The error the model failed with at build time (load_vendor_model's), or null.
   const Diagnostic* failure() const { return header_.failed ? &header_.failure : nullptr; }
   // The model's load diagnostics (files that failed, skipped events, duplicates).
@@ -115,7 +115,7 @@ class VendorIndexModel {
     std::string arch;
     std::string directory;
     std::string cpuid;
-    PerfVersion rules = PerfVersion::v6_1;
+    PerfRelease rules = PerfRelease::v6_1;
     bool failed = false;
     Diagnostic failure;
     std::vector<Diagnostic> diagnostics;
@@ -164,7 +164,7 @@ struct VendorIndexSummary {
 };
 Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& json_root,
                                                 const std::filesystem::path& index_root,
-                                                PerfVersion rules = kNewestPerfVersion);
+                                                PerfRelease rules = kNewestPerfRelease);
 
 // `path` relative to `root` when it lies under it (generic form), else unchanged: how the index
 // names the JSON files its events came from. Applied to every location of `model`.

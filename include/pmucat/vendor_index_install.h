@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat {
 
@@ -23,7 +23,7 @@ struct InstalledIndexPaths {
 // The compiled index of `tables` (nullopt: the newest set) installed beside `paths.anchor_dir`,
 // else the one this build generated (code run from its build tree), the first of them that is a
 // directory; nullopt when neither is (a build without the kernel's tables). One stat() each.
-std::optional<std::string> installed_vendor_index(std::optional<PerfVersion> tables,
+std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths);
 
 // The directory holding the running executable, the anchor of the tools ("" when

@@ -455,17 +455,19 @@ pmucat::EncodeOptions encode_options(const pmucat::Catalog& catalog, py::handle 
                                      py::handle tracefs_arg, py::handle extended_type_arg) {
   pmucat::EncodeOptions options;
   const std::string semantics = text_arg(semantics_arg, "semantics");
-  // 'perf' is perf 6.1, as before versions could be named; 'perf-6.1' and 'perf-6.12' name one.
-  if (semantics == "perf" || semantics == "perf-6.1") {
-    options.semantics = pmucat::Semantics::perf_6_1;
-  } else if (semantics == "perf-6.12") {
-    options.semantics = pmucat::Semantics::perf_6_12;
-  } else if (semantics != "pmucat") {
+  // 'perf' is perf 6.1, as before releases could be named; 'perf-6.1', 'perf-6.12' name one,
+  // read by the parser the CLI and the C API use. An unknown release is an error.
+  const std::optional<pmucat::Profile> profile =
+      semantics == "perf"                                       ? pmucat::parse_profile("6.1")
+      : semantics.starts_with("perf-") || semantics == "pmucat" ? pmucat::parse_profile(semantics)
+                                                                : std::nullopt;
+  if (!profile) {
     raise_api_error(DiagId::api_invalid_argument,
-                    fmt::format("semantics must be 'pmucat', 'perf' (perf 6.1), 'perf-6.1' or "
-                                "'perf-6.12', not {}",
-                                shown(semantics_arg)));
+                    fmt::format("semantics must be 'pmucat', 'perf' (perf 6.1) or 'perf-' and a "
+                                "perf release pmucat follows ({}), not {}",
+                                pmucat::known_perf_releases_text(), shown(semantics_arg)));
   }
+  options.semantics = *profile;
   const std::string tool = text_arg(tool_arg, "tool");
   if (tool == "stat") {
     options.tool = pmucat::Tool::stat;

@@ -214,6 +214,18 @@ R reading(pmucat_catalog* handle, R failed, Body&& body) noexcept {
   });
 }
 
+// The releases as PMUCAT_OPTION_PERF_SEMANTICS numbers them: "601 (perf 6.1), 612 (perf 6.12)".
+std::string release_numbers() {
+  std::string text;
+  for (const pmucat::ReleaseInfo& release : pmucat::perf_releases()) {
+    const std::size_t dot = release.name.find('.');
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{}{:0>2} (perf {})", release.name.substr(0, dot),
+                        release.name.substr(dot + 1), release.name);
+  }
+  return text;
+}
+
 }  // namespace
 
 extern "C" {
@@ -264,23 +276,43 @@ const char* pmucat_last_error_json(const pmucat_catalog* catalog) {
   return catalog == nullptr ? "" : catalog->error_json.c_str();
 }
 
+int pmucat_set_perf_semantics(pmucat_catalog* catalog, const char* name) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (name == nullptr) return fail(handle, DiagId::api_invalid_argument, "name is NULL");
+    const std::optional<pmucat::Profile> profile = pmucat::parse_profile(name);
+    if (!profile) {
+      return fail(handle, DiagId::api_invalid_argument,
+                  fmt::format("'{}' names no semantics: pmucat, or a perf release pmucat "
+                              "follows ({})",
+                              name, pmucat::known_perf_releases_text()));
+    }
+    handle.options.semantics = *profile;
+    handle.encoder.reset();
+    return 0;
+  });
+}
+
 int pmucat_set_option(pmucat_catalog* catalog, int option, int value) {
   return guarded(catalog, -1, [&](pmucat_catalog& handle) {
     clear_error(handle);
     switch (option) {
       case PMUCAT_OPTION_PERF_SEMANTICS:
-        // 1 is perf 6.1 (it was the only perf before versions could be named), 612 perf 6.12.
-        if (value == 0) {
-          handle.options.semantics = pmucat::Semantics::pmucat;
-        } else if (value == 1) {
-          handle.options.semantics = pmucat::Semantics::perf_6_1;
-        } else if (value == 612) {
-          handle.options.semantics = pmucat::Semantics::perf_6_12;
+        // 0 is pmucat, 1 perf 6.1 (the only perf before releases could be named), and
+        // MAJOR * 100 + MINOR a release by its number (612: perf 6.12), read by the one parser
+        // of release names.
+        if (const std::optional<pmucat::Profile> profile =
+                pmucat::parse_profile(value == 0   ? std::string("pmucat")
+                                      : value == 1 ? std::string("6.1")
+                                      : value > 0  ? fmt::format("{}.{}", value / 100, value % 100)
+                                                   : std::string())) {
+          handle.options.semantics = *profile;
         } else {
           return fail(handle, DiagId::api_invalid_argument,
                       fmt::format("value {} is not one of PMUCAT_OPTION_PERF_SEMANTICS's: 0 "
-                                  "(pmucat), 1 (perf 6.1) or 612 (perf 6.12)",
-                                  value));
+                                  "(pmucat), 1 (perf 6.1) or a perf release pmucat follows as "
+                                  "MAJOR * 100 + MINOR ({})",
+                                  value, release_numbers()));
         }
         break;
       case PMUCAT_OPTION_TOOL_STAT:

@@ -74,14 +74,14 @@ Expected<VendorIndexModel> checked_model(VendorIndexModel model, const VendorMod
 
 }  // namespace
 
-PerfVersion VendorCatalog::json_rules() const {
+PerfRelease VendorCatalog::json_rules() const {
   // Unset: perf 6.1's, the rules a caller that names no perf expects.
-  return options_.rules.value_or(PerfVersion::v6_1);
+  return options_.rules.value_or(PerfRelease::v6_1);
 }
 
 // An index of other rules is still the best there is for the model (its event strings encode the
 // same; orders and descriptions follow its perf): used, with a warning.
-void VendorCatalog::check_index_rules(PerfVersion built, const std::filesystem::path& root,
+void VendorCatalog::check_index_rules(PerfRelease built, const std::filesystem::path& root,
                                       std::vector<Diagnostic>& diagnostics) const {
   if (!options_.rules || built == *options_.rules) return;
   diagnostics.push_back(make_file_diagnostic(

@@ -104,8 +104,8 @@ class VendorCatalog {
 
  private:
   // The rules a JSON tree is read with; the warning for an index built with others.
-  PerfVersion json_rules() const;
-  void check_index_rules(PerfVersion built, const std::filesystem::path& root,
+  PerfRelease json_rules() const;
+  void check_index_rules(PerfRelease built, const std::filesystem::path& root,
                          std::vector<Diagnostic>& diagnostics) const;
   VendorOptions options_;
   mutable std::once_flag once_;

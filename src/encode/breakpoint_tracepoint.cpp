@@ -34,7 +34,7 @@ std::string access_letters(std::uint8_t bp_type) {
 void encode_builtin(const Target& target, const EventSpecView& event, const EncodeOptions& options,
                     Attr& attr) {
   attr = Attr{};
-  attr.size = options.semantics == Semantics::perf_6_1 ? kAttrSizeVer7 : kAttrSizeVer8;
+  attr.size = options.semantics.attr_size();
   if (target.builtin == Target::Builtin::breakpoint) {
     attr.type = static_cast<std::uint32_t>(PerfType::breakpoint);
     attr.bp_type = event.bp_type;
@@ -112,7 +112,7 @@ Expected<std::vector<Tracepoint>> resolve_tracepoints(std::string_view spec,
   }
   auto found = tracefs->match(event.tp_system, event.tp_event);
   if (!found) return unexpected(std::move(found).error());
-  if (follows_perf(options.semantics) &&
+  if (!options.semantics.has(Behaviour::tracepoint_glob_takes_matching_systems) &&
       event.tp_system.find_first_of("*?") != std::string_view::npos) {
     // perf 6.1 fails the whole spec when one system the glob matches has no matching event
     // (add_tracepoint_multi_event's "not found"); pmucat takes the systems that have one.

@@ -79,7 +79,8 @@ Diagnostic TermEncoder::located_at(const Item& item, bool at_value, std::string_
 Diagnostic TermEncoder::unknown_term(const Item& item) const {
   std::vector<std::string> valid;
   for (const Format& format : pmu_.formats()) valid.push_back(format.name);
-  const std::vector<std::string> specials = special_term_names(options_.tool, !perf61_);
+  const std::vector<std::string> specials =
+      special_term_names(options_.tool, has(Behaviour::config3));
   std::vector<std::string> candidates = valid;
   candidates.insert(candidates.end(), specials.begin(), specials.end());
   if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
@@ -124,7 +125,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
 }
 
 TermLookup TermEncoder::look_up(std::string_view name) const {
-  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, !perf61_);
+  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, has(Behaviour::config3));
 }
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item) const {
@@ -230,7 +231,8 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
     // shaped like a raw value (`read`) is an event when the PMU has one, as in newer perf.
     std::optional<std::string_view> alias_name;
-    if (!perf61_ && !is_format && !is_special && term.kind == TermValueKind::none) {
+    if (has(Behaviour::legacy_terms) && !is_format && !is_special &&
+        term.kind == TermValueKind::none) {
       if (auto legacy = legacy_term_612(term)) {
         legacy_ = legacy;
         legacy_name_ = term.name;
@@ -241,7 +243,8 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
       alias_name = term.text;
     } else if (!is_format && !is_special) {
       const bool bare = term.kind == TermValueKind::none;
-      const bool one = perf61_ && term.kind == TermValueKind::number && term.value == 1;
+      const bool one = !has(Behaviour::name_eq_1_is_no_reference) &&
+                       term.kind == TermValueKind::number && term.value == 1;
       // raw_term_value() only accepts `r...`: asked only then (it is out of line, and most
       // bare names are event names).
       const bool raw = bare && term.name.size() >= 2 && term.name.front() == 'r' &&
@@ -341,7 +344,8 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     return unexpected(error_at(
         item, false, DiagId::term_unsupported_word,
         fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
-                    config_word_name(spec.word), perf61_ ? " in perf 6.1" : "")));
+                    config_word_name(spec.word),
+                    has(Behaviour::config3) ? "" : fmt::format(" in {}", profile_name()))));
   }
   std::uint64_t value = term.value;
   switch (term.kind) {
@@ -350,7 +354,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
     case TermValueKind::none:
       value = 1;
       // More than one bit set: width() > 1.
-      if ((spec.mask & (spec.mask - 1)) != 0 && !perf61_) {
+      if ((spec.mask & (spec.mask - 1)) != 0 && has(Behaviour::bare_field_needs_value)) {
         Diagnostic d = error_at(item, false, DiagId::term_no_value,
                                 fmt::format("no value assigned for term '{}'", term.name));
         d.hint = fmt::format("'{}' is a {}-bit field ({}); write '{}=<value>'", format.name,
@@ -378,14 +382,14 @@ std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
   // perf: in list order, the last assignment wins. pmucat: the user's assignment wins over the
   // alias's, and assigning a word twice is an error.
   std::array<const Item*, kConfigWords> user_set{};
-  for (int pass = 0; pass < (perf_ ? 1 : 2); ++pass) {
+  for (int pass = 0; pass < (overrides_ ? 2 : 1); ++pass) {
     for (const Item& item : items_) {
       std::optional<unsigned> word;
       if (item.role == Role::raw_config) word = 0;
       if (item.role == Role::special) word = config_word_of(*item.special);
       if (!word) continue;
-      if (!perf_ && (pass == 0) != item.from_alias()) continue;
-      if (!perf_ && !item.from_alias()) {
+      if (overrides_ && (pass == 0) != item.from_alias()) continue;
+      if (overrides_ && !item.from_alias()) {
         if (user_set[*word] != nullptr) {
           Diagnostic d = error_at(item, false, DiagId::term_repeated,
                                   fmt::format("'{}' assigned twice", config_word_name(*word)));
@@ -410,7 +414,9 @@ bool TermEncoder::valid_field_value(const Item& item, std::uint64_t& value) cons
       value = term.value;
       break;
     case TermValueKind::none:
-      if (!perf61_ && (spec.mask & (spec.mask - 1)) != 0) return false;
+      if (has(Behaviour::bare_field_needs_value) && (spec.mask & (spec.mask - 1)) != 0) {
+        return false;
+      }
       value = 1;
       break;
     case TermValueKind::string:
@@ -445,7 +451,7 @@ bool TermEncoder::apply_or_fields(Attr& attr) const {
 }
 
 std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
-  if (perf_) {
+  if (!overrides_) {
     for (const Item& item : items_) {
       if (item.role != Role::format) continue;
       std::uint64_t value = 0;
@@ -507,10 +513,10 @@ std::optional<Diagnostic> TermEncoder::apply_fields(Attr& attr) {
 
 std::optional<Diagnostic> TermEncoder::apply_specials(Attr& attr, const CoreExtras& extras) {
   CallchainRequest callchain;
-  for (int pass = 0; pass < (perf_ ? 1 : 2); ++pass) {
+  for (int pass = 0; pass < (overrides_ ? 2 : 1); ++pass) {
     for (const Item& item : items_) {
       if (item.role != Role::special || config_word_of(*item.special)) continue;
-      if (!perf_ && (pass == 0) != item.from_alias()) continue;
+      if (overrides_ && (pass == 0) != item.from_alias()) continue;
       if (auto problem = apply_special(*item.special, item.term, options_.tool, attr,
                                        extras.settings, callchain)) {
         return error_at(item, problem->at_value, problem->id, problem->message);
@@ -531,7 +537,7 @@ std::vector<Diagnostic> TermEncoder::word_warnings() const {
   // perf warns when it loads the PMU, so it reads every format file for any event. pmucat
   // semantics report an unusable word only where a term uses it (field_value's error), and
   // then need no format file the spec does not name (docs/perf-compat.md, difference 8).
-  if (!perf_) return warnings;
+  if (has(Behaviour::unused_format_word_quiet)) return warnings;
   for (const Format& format : pmu_.formats()) {
     if (format.spec.word < words_) continue;
     Diagnostic d = make_file_diagnostic(
@@ -539,7 +545,7 @@ std::vector<Diagnostic> TermEncoder::word_warnings() const {
         format.path.empty() ? format.name : format.path,
         fmt::format("'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have",
                     pmu_.name(), format.name, config_word_name(format.spec.word),
-                    perf61_ ? "perf 6.1" : "this ABI"));
+                    has(Behaviour::config3) ? std::string_view("this ABI") : profile_name()));
     warnings.push_back(std::move(d));
   }
   return warnings;
@@ -566,10 +572,9 @@ TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOpti
     : pmu_(pmu),
       spec_(spec),
       options_(options),
-      perf_(follows_perf(options.semantics)),
-      perf61_(options.semantics == Semantics::perf_6_1),
-      last_format_term_(options.semantics == Semantics::perf_6_12),
-      words_(options.semantics == Semantics::perf_6_1 ? 3u : kConfigWords),
+      overrides_(options.semantics.has(Behaviour::user_term_overrides_alias)),
+      last_format_term_(options.semantics.has(Behaviour::last_format_term)),
+      words_(options.semantics.has(Behaviour::config3) ? kConfigWords : 3u),
       scratch_(scratch),
       table_(table),
       items_(scratch.items),
@@ -589,7 +594,7 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   } else {
     attr = Attr{};
     if (auto error = pmu_type(attr)) return error;
-    attr.size = perf61_ ? kAttrSizeVer7 : kAttrSizeVer8;
+    attr.size = options_.semantics.attr_size();
     if (default_config_) attr.config = *default_config_;
   }
   if (auto error = expand(terms)) return error;
@@ -619,7 +624,9 @@ bool TermEncoder::has_event_612(std::string_view name) const {
   const Event* event = pmu_.find_event(name);
   if (event == nullptr) return false;
   // pmucat semantics: any event of the name (difference 19 of docs/perf-compat.md).
-  if (!perf_ || event->source != EventSource::sysfs) return true;
+  if (has(Behaviour::mixed_case_legacy_term_event) || event->source != EventSource::sysfs) {
+    return true;
+  }
   // perf 6.12 reads a PMU's sysfs aliases only when events/<name in lower case> or
   // events/<name in upper case> exists, so a mixed-case file (power's `L1-dcache-load-misses`)
   // is not found by this lookup.

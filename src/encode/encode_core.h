@@ -116,10 +116,14 @@ class TermEncoder {
   std::string_view owner_kind_ = "PMU";
   std::string_view spec_;
   const EncodeOptions& options_;
-  bool perf_;    // any perf release: terms OR-ed, one pass
-  bool perf61_;  // perf 6.1 itself: no config3, `NAME=1` references, bare multi-bit fields = 1
-  bool last_format_term_;  // perf 6.12: spec_of() takes a format file's last term
-  unsigned words_;         // config words this ABI has: 3 for perf 6.1, 4 (config3) for pmucat
+  bool has(Behaviour behaviour) const { return options_.semantics.has(behaviour); }
+  std::string_view profile_name() const { return options_.semantics.name(); }
+
+  // Behaviour::user_term_overrides_alias: the alias's fields first, then the user's replace
+  // them (two passes); else every term is OR-ed in one pass.
+  bool overrides_;
+  bool last_format_term_;  // Behaviour::last_format_term: spec_of() takes a file's last term
+  unsigned words_;         // config words the attr has: 4 with Behaviour::config3, else 3
   CoreScratch& scratch_;
   TermTable* table_;
   std::vector<Item>& items_;

@@ -15,9 +15,11 @@ bool is_perf_core_pmu(const Pmu& pmu) {
   return pmu.name() == "cpu" || pmu.name() == "cpum_cf" || pmu.attributes().cpus.has_value();
 }
 
-std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics) {
+std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Profile semantics) {
   std::vector<const Pmu*> hybrid;
-  if (!follows_perf(semantics) && catalog.find_pmu("cpu") != nullptr) return hybrid;
+  if (semantics.has(Behaviour::cpu_pmu_means_not_hybrid) && catalog.find_pmu("cpu") != nullptr) {
+    return hybrid;
+  }
   for (const Pmu& pmu : catalog.pmus()) {
     if (!pmu.name().starts_with("cpu_")) continue;
     const std::optional<CpuList>& cpus = pmu.attributes().cpus;
@@ -27,7 +29,7 @@ std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics)
 }
 
 std::vector<const Pmu*> core_pmus_with_event(const Catalog& catalog, std::string_view name,
-                                             Semantics semantics) {
+                                             Profile semantics) {
   std::vector<const Pmu*> cores = hybrid_pmus(catalog, semantics);
   if (cores.empty()) {
     if (const Pmu* core = catalog.core_pmu()) cores.push_back(core);
@@ -68,7 +70,7 @@ const Pmu* KnownPmus::core(const Catalog& catalog) {
 
 namespace pmucat::encode_detail {
 
-std::span<const Pmu* const> KnownPmus::hybrid(const Catalog& catalog, Semantics semantics) {
+std::span<const Pmu* const> KnownPmus::hybrid(const Catalog& catalog, Profile semantics) {
   if (!hybrid_ || hybrid_semantics_ != semantics) {
     hybrid_ = hybrid_pmus(catalog, semantics);
     hybrid_semantics_ = semantics;

@@ -29,12 +29,12 @@ bool is_perf_core_pmu(const Pmu& pmu);
 // whose `cpus` file lists CPUs (`cpu_core`, `cpu_atom`). A built-in hardware, cache or raw event
 // is built once per such PMU. With pmucat semantics a tree with a `cpu` PMU has none, found
 // without listing the tree (a legacy name costs the same on 135 PMUs as on 1,250).
-std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Semantics semantics);
+std::vector<const Pmu*> hybrid_pmus(const Catalog& catalog, Profile semantics);
 
 // The core PMUs (hybrid_pmus(), else Catalog::core_pmu()) with an event `name`, in that order:
 // where a built-in name such as `cycles` finds a sysfs or JSON event in pmucat semantics.
 std::vector<const Pmu*> core_pmus_with_event(const Catalog& catalog, std::string_view name,
-                                             Semantics semantics);
+                                             Profile semantics);
 
 struct NameHash {
   using is_transparent = void;
@@ -59,7 +59,7 @@ class KnownPmus {
  public:
   const Pmu* find(const Catalog& catalog, std::string_view exact_name);
   const Pmu* core(const Catalog& catalog);
-  std::span<const Pmu* const> hybrid(const Catalog& catalog, Semantics semantics);
+  std::span<const Pmu* const> hybrid(const Catalog& catalog, Profile semantics);
 
  private:
   std::unordered_map<std::string, const Pmu*, NameHash, std::equal_to<>> pmus_;
@@ -69,7 +69,7 @@ class KnownPmus {
   const Pmu* last_ = nullptr;
   const Pmu* core_ = nullptr;
   std::optional<std::vector<const Pmu*>> hybrid_;  // for hybrid_semantics_
-  Semantics hybrid_semantics_ = Semantics::pmucat;
+  Profile hybrid_semantics_ = Profile::pmucat();
 };
 
 // Everything the Encoder remembers about one catalog's PMUs.

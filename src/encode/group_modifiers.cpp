@@ -18,7 +18,8 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
   // perf 6.12 (and pmucat) exclude the guest for a group's `p` before looking at G/H, so a
   // member's own `:G` no longer keeps it counting the guest (`{cycles:G}:p`); only the group's
   // own G re-includes it. perf 6.1 let any G/H choice win.
-  const bool precise_excludes_guest = options.semantics != Semantics::perf_6_1;
+  const bool precise_excludes_guest =
+      options.semantics.has(Behaviour::precise_group_excludes_guest);
   if (precise_excludes_guest && mods.precise > 0) attr.exclude_guest = true;
   // Privilege levels: a member that excludes no level first excludes all three; then each of
   // u/k/h re-includes its own (`{cycles:k}:u` counts user and kernel).
@@ -66,9 +67,9 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
 }
 
 std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
-                                            std::string_view spec, Semantics semantics) {
+                                            std::string_view spec, Profile semantics) {
   for (const spec_detail::SpecGroupView& group : views.groups) {
-    auto problem = group_name_problem(group.name, semantics == Semantics::perf_6_1);
+    auto problem = group_name_problem(group.name, semantics.lexer());
     if (!problem) continue;
     Diagnostic d =
         spec_detail::spec_error(DiagId::spec_group_name, spec, group.offset + problem->offset,

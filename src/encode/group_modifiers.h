@@ -27,6 +27,6 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
 // The first group of `views` whose name perf's lexer (of `semantics`' perf) would not read as a
 // name, as a spec-group-name error under the name's text.
 std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
-                                            std::string_view spec, Semantics semantics);
+                                            std::string_view spec, Profile semantics);
 
 }  // namespace pmucat::encode_detail

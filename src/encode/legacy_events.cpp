@@ -346,13 +346,15 @@ constexpr std::string_view kHexDigits = "0123456789abcdefABCDEF";
 
 // perf's lexer rules that come before its `name` rule and so take a whole group name away from
 // it on a tie: built-in events, cache words, numbers, raw events and modifier strings.
-std::string_view earlier_token(std::string_view name, bool perf61) {
+std::string_view earlier_token(std::string_view name, Lexer lexer) {
+  // perf 6.1's lexer: no '-' in a name, longer numbers, raw events and modifier strings.
+  const bool short_tokens = lexer == Lexer::of_6_1;
   for (const LegacySymbol& symbol : kSymbols) {
     if (name == symbol.name || (!symbol.alias.empty() && name == symbol.alias)) {
       return "a built-in event";
     }
   }
-  if (perf61) {
+  if (short_tokens) {
     // 6.1's `name` has no '-', so only single cache words can tie with it.
     for (const auto& words : {std::span<const std::string_view>(kLexerCacheTypes),
                               std::span<const std::string_view>(kLexerCacheOpResults)}) {
@@ -363,15 +365,15 @@ std::string_view earlier_token(std::string_view name, bool perf61) {
   }
   if (all_of_chars(name, kDigits)) return "a number";
   if (name.size() > 2 && name.starts_with("0x") && all_of_chars(name.substr(2), kHexDigits) &&
-      (perf61 || name.size() <= 18)) {
+      (short_tokens || name.size() <= 18)) {
     return "a number";
   }
   if (name.size() > 1 && name.front() == 'r' && all_of_chars(name.substr(1), kHexDigits) &&
-      (perf61 || name.size() <= 17)) {
+      (short_tokens || name.size() <= 17)) {
     return "a raw event";
   }
-  if (all_of_chars(name, perf61 ? "ukhpPGHSDIWeb" : "ukhpPGHSDIWebR") &&
-      (perf61 || name.size() <= 16)) {
+  if (all_of_chars(name, short_tokens ? "ukhpPGHSDIWeb" : "ukhpPGHSDIWebR") &&
+      (short_tokens || name.size() <= 16)) {
     return "a modifier string";
   }
   return {};
@@ -437,14 +439,16 @@ std::vector<std::string> legacy_event_names() {
 
 namespace pmucat::encode_detail {
 
-std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool perf61) {
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer) {
   if (name.empty()) return std::nullopt;
+  // perf 6.1's `name` rule: no digit first, no '-'.
+  const bool plain_name = lexer == Lexer::of_6_1;
   auto first = [&](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '*' || c == '?' ||
-           c == '[' || c == ']' || (!perf61 && c >= '0' && c <= '9');
+           c == '[' || c == ']' || (!plain_name && c >= '0' && c <= '9');
   };
   auto rest = [&](char c) {
-    return first(c) || (c >= '0' && c <= '9') || c == '.' || c == '!' || (!perf61 && c == '-');
+    return first(c) || (c >= '0' && c <= '9') || c == '.' || c == '!' || (!plain_name && c == '-');
   };
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (!(i == 0 ? first(name[i]) : rest(name[i]))) {
@@ -452,7 +456,7 @@ std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool p
           i, 1, fmt::format("unexpected {} in group name", spec_detail::describe_byte(name[i]))};
     }
   }
-  const std::string_view token = earlier_token(name, perf61);
+  const std::string_view token = earlier_token(name, lexer);
   if (token.empty()) return std::nullopt;
   return GroupNameProblem{
       0, name.size(),

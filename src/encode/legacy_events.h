@@ -10,6 +10,7 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/builtin_events.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::encode_detail {
 
@@ -26,6 +27,16 @@ std::optional<LegacyEvent> find_legacy_event(std::string_view name);
 // The same as perf 6.12 (and pmucat semantics) read it: a cache name is any that perf 6.12's
 // lexer words cover whole (`branches-loads`), decoded by its longest-spelling rule.
 std::optional<LegacyEvent> find_legacy_event_612(std::string_view name);
+// The built-in event `name` names as `lexer` reads it.
+inline std::optional<LegacyEvent> find_legacy_event(std::string_view name, Lexer lexer) {
+  switch (lexer) {
+    case Lexer::of_6_1:
+      return find_legacy_event(name);
+    case Lexer::of_6_12:
+      return find_legacy_event_612(name);
+  }
+  return std::nullopt;
+}
 
 // A hardware, software or tool event as perf 6.1's tables have it: perf's name, the alias it
 // lists after `OR` ("" for none), and the attr both spellings encode to.
@@ -66,6 +77,6 @@ struct GroupNameProblem {
   std::size_t length = 0;
   std::string message;
 };
-std::optional<GroupNameProblem> group_name_problem(std::string_view name, bool perf61);
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer);
 
 }  // namespace pmucat::encode_detail

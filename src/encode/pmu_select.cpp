@@ -5,7 +5,7 @@
 
 namespace pmucat::encode_detail {
 
-bool perf61_instance_of(std::string_view pmu_name, std::string_view pattern) {
+bool decimal_instance_of(std::string_view pmu_name, std::string_view pattern) {
   if (pattern.empty()) return false;
   constexpr std::string_view kUncore = "uncore_";
   if (pmu_name.starts_with(kUncore) && !pattern.starts_with(kUncore)) {
@@ -22,26 +22,26 @@ bool perf61_instance_of(std::string_view pmu_name, std::string_view pattern) {
 }
 
 std::vector<const Pmu*> select_pmus(const Catalog& catalog, std::string_view pattern,
-                                    Semantics semantics) {
-  if (semantics != Semantics::perf_6_1) return catalog.match_pmus(pattern);
+                                    Profile semantics) {
+  if (semantics.has(Behaviour::pmu_globs_and_hex_instances)) return catalog.match_pmus(pattern);
   if (const Pmu* exact = catalog.find_pmu(pattern)) return {exact};
   std::vector<const Pmu*> matches;
   for (const Pmu& pmu : catalog.pmus()) {
-    if (perf61_instance_of(pmu.name(), pattern)) matches.push_back(&pmu);
+    if (decimal_instance_of(pmu.name(), pattern)) matches.push_back(&pmu);
   }
   return matches;
 }
 
-Perf61NameToken perf61_name_token(std::string_view name) {
+KeywordLexerToken keyword_lexer_token(std::string_view name) {
   for (std::string_view fixed :
        {"cycles-ct", "cycles-t", "mem-loads", "mem-loads-aux", "mem-stores"}) {
-    if (name == fixed) return Perf61NameToken::kernel_event;
+    if (name == fixed) return KeywordLexerToken::kernel_event;
   }
   for (std::string_view prefix : {"topdown-", "tx-capacity-", "el-capacity-"}) {
     if (name.size() > prefix.size() && name.starts_with(prefix) &&
         std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
                     [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; })) {
-      return Perf61NameToken::kernel_event;
+      return KeywordLexerToken::kernel_event;
     }
   }
   auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
@@ -50,9 +50,9 @@ Perf61NameToken perf61_name_token(std::string_view name) {
   };
   auto rest = [&](char c) { return start(c) || (c >= '0' && c <= '9') || c == '.' || c == '!'; };
   if (!name.empty() && start(name.front()) && std::all_of(name.begin() + 1, name.end(), rest)) {
-    return Perf61NameToken::name;
+    return KeywordLexerToken::name;
   }
-  return Perf61NameToken::other;
+  return KeywordLexerToken::other;
 }
 
 }  // namespace pmucat::encode_detail

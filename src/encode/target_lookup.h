@@ -30,8 +30,12 @@ concept TargetLookup = requires(Lookup& lookup, std::string_view name) {
   { lookup.find_pmu(name) } -> std::same_as<const Pmu*>;  // exact name; nullptr if none
   { lookup.core_pmu() } -> std::same_as<const Pmu*>;
   { lookup.has_event_owner(name) } -> std::same_as<bool>;
-  { lookup.hybrid_pmus(Semantics::perf) } -> std::same_as<std::span<const Pmu* const>>;
-  { lookup.core_event_owners(name, Semantics::perf) } -> std::same_as<std::span<const Pmu* const>>;
+  {
+    lookup.hybrid_pmus(Profile::perf(PerfRelease::v6_1))
+    } -> std::same_as<std::span<const Pmu* const>>;
+  {
+    lookup.core_event_owners(name, Profile::perf(PerfRelease::v6_1))
+    } -> std::same_as<std::span<const Pmu* const>>;
 };
 
 class DirectLookup {
@@ -41,11 +45,11 @@ class DirectLookup {
   const Catalog& catalog() const { return catalog_; }
   const Pmu* find_pmu(std::string_view name) const { return catalog_.find_pmu(name); }
   const Pmu* core_pmu() const { return catalog_.core_pmu(); }
-  std::span<const Pmu* const> hybrid_pmus(Semantics semantics) {
+  std::span<const Pmu* const> hybrid_pmus(Profile semantics) {
     if (!hybrid_) hybrid_ = encode_detail::hybrid_pmus(catalog_, semantics);
     return *hybrid_;
   }
-  std::span<const Pmu* const> core_event_owners(std::string_view name, Semantics semantics) {
+  std::span<const Pmu* const> core_event_owners(std::string_view name, Profile semantics) {
     core_owners_ = core_pmus_with_event(catalog_, name, semantics);
     return core_owners_;
   }
@@ -77,10 +81,10 @@ class MemoLookup {
   const Catalog& catalog() const { return catalog_; }
   const Pmu* find_pmu(std::string_view name) { return memo_.pmus.find(catalog_, name); }
   const Pmu* core_pmu() { return memo_.pmus.core(catalog_); }
-  std::span<const Pmu* const> hybrid_pmus(Semantics semantics) {
+  std::span<const Pmu* const> hybrid_pmus(Profile semantics) {
     return memo_.pmus.hybrid(catalog_, semantics);
   }
-  std::span<const Pmu* const> core_event_owners(std::string_view name, Semantics semantics) {
+  std::span<const Pmu* const> core_event_owners(std::string_view name, Profile semantics) {
     auto found = memo_.core_owners.find(name);
     if (found == memo_.core_owners.end()) {
       found = memo_.core_owners

@@ -18,7 +18,7 @@ namespace pmucat::encode_detail {
 using spec_detail::spec_error;
 
 std::optional<Diagnostic> pmu_type_error(const Target& target, std::string_view spec,
-                                         Semantics semantics) {
+                                         Profile semantics) {
   const Pmu& pmu = *target.pmu;
   if (usable_pmu_type(pmu, semantics)) return std::nullopt;
   const std::string& text = pmu.attributes().type_text;
@@ -63,7 +63,7 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
   if (target.terms.empty()) {
     attr = Attr{};
     attr.type = legacy_type(target);
-    attr.size = options.semantics == Semantics::perf_6_1 ? kAttrSizeVer7 : kAttrSizeVer8;
+    attr.size = options.semantics.attr_size();
     attr.config[0] = target.legacy.config;
     extend(target, attr);
     apply_modifiers(modifiers, attr);

@@ -20,9 +20,10 @@ std::optional<std::uint32_t> perf_scanned_type(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Semantics semantics) {
+std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Profile semantics) {
   if (auto type = pmu.type()) return type;
-  if (follows_perf(semantics)) return perf_scanned_type(pmu.attributes().type_text);
+  if (!semantics.has(Behaviour::strict_type_file))
+    return perf_scanned_type(pmu.attributes().type_text);
   return std::nullopt;
 }
 

@@ -42,6 +42,6 @@ struct Item {
 
 // The PMU's type; with perf semantics an unparsable `type` file reads the way perf 6.1's
 // fscanf("%u") reads it ("0x2e" is 0).
-std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Semantics semantics);
+std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Profile semantics);
 
 }  // namespace pmucat::encode_detail

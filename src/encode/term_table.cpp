@@ -41,12 +41,12 @@ TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3
   return lookup;
 }
 
-TermTable::TermTable(const Pmu& pmu, Semantics semantics)
-    : with_config3_(semantics != Semantics::perf_6_1),
+TermTable::TermTable(const Pmu& pmu, Profile semantics)
+    : with_config3_(semantics.has(Behaviour::config3)),
       pmu_type_(usable_pmu_type(pmu, semantics)),
       default_config_(pmu_default_config(pmu)) {
   start_attr_.type = pmu_type_.value_or(0);
-  start_attr_.size = semantics == Semantics::perf_6_1 ? kAttrSizeVer7 : kAttrSizeVer8;
+  start_attr_.size = semantics.attr_size();
   if (default_config_) start_attr_.config = *default_config_;
   const std::span<const Format> formats = pmu.formats();
   slots_.resize(std::bit_ceil(formats.size() * 2 + 2));

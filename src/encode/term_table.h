@@ -35,7 +35,7 @@ class TermTable {
  public:
   // Views the PMU's format names, which the catalog keeps unchanged once loaded, and reads its
   // type (and caps, for a default config) now.
-  TermTable(const Pmu& pmu, Semantics semantics);
+  TermTable(const Pmu& pmu, Profile semantics);
   // Not copyable: it points into its own alias map (a move keeps the map's nodes).
   TermTable(const TermTable&) = delete;
   TermTable& operator=(const TermTable&) = delete;

@@ -170,8 +170,10 @@ void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool) {
 }
 
 std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> events, Tool tool,
-                                              Semantics semantics) {
-  if (tool != Tool::record || semantics == Semantics::perf_6_1) return std::nullopt;
+                                              Profile semantics) {
+  if (tool != Tool::record || !semantics.has(Behaviour::tool_events_not_recordable)) {
+    return std::nullopt;
+  }
   for (const EncodedEvent& event : events) {
     const std::string_view canonical = event.perf_string;
     const std::string_view name = canonical.substr(0, canonical.find_first_of(":/"));

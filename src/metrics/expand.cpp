@@ -51,7 +51,7 @@ metric_expr::Literals to_expr_literals(const MetricLiterals& in) {
 // diagnostic in `pe.file`.
 std::optional<Diagnostic> find_metric_ids(const MetricDefinition& pe, std::string_view expr,
                                           const metric_expr::Literals& literals, MetricIdSet& ids,
-                                          PerfVersion rules,
+                                          MetricDialect rules,
                                           const metric_expr::Functions& functions) {
   auto parsed = metric_expr::parse(expr, pe.file, rules);
   if (!parsed) return std::move(parsed).error();
@@ -107,7 +107,8 @@ class Expander {
   Expander(std::span<const MetricDefinition> table, const MetricExpandOptions& options)
       : table_(table),
         options_(options),
-        rules_(perf_version(options.semantics).value_or(kNewestPerfVersion)),
+        rules_(options.semantics.metric_rules()),
+        dialect_(options.semantics.metric_dialect()),
         functions_{options.event_parses, options.cpuid_matches},
         literals_(to_expr_literals(options.literals)),
         plain_names_(std::none_of(table.begin(), table.end(), [](const MetricDefinition& pe) {
@@ -116,18 +117,20 @@ class Expander {
 
   std::optional<Diagnostic> error;
 
-  bool v612() const { return rules_ == PerfVersion::v6_12; }
+  // perf 6.12's metricgroup.c (MetricRules::of_6_12) rather than 6.1's.
+  bool metricgroup_6_12() const { return rules_ == MetricRules::of_6_12; }
 
   // Whether the word `name` of `-M` selects `pe` (match_metric on its groups, then its name).
   bool selects(const MetricDefinition& pe, std::string_view name) const {
-    if (v612()) return metrics_612::match(pe.group, name) || metrics_612::match(pe.name, name);
+    if (metricgroup_6_12())
+      return metrics_612::match(pe.group, name) || metrics_612::match(pe.name, name);
     return match_metric(pe.group, name) || match_metric(pe.name, name);
   }
 
   // metricgroup__find_metric: the first metric of the table whose name matches `key` (perf
   // 6.12: among the metrics of `pmu`, the referencing metric's).
   const MetricDefinition* find_metric(std::string_view key, std::string_view pmu) const {
-    if (v612()) {
+    if (metricgroup_6_12()) {
       for (const auto& pe : table_) {
         if (metrics_612::pmu_of(pe) == pmu && metrics_612::match(pe.name, key)) return &pe;
       }
@@ -199,7 +202,7 @@ class Expander {
     std::string_view node_name = pe.name;
     root.pe = &pe;
     root.modifier = modifier;
-    if (v612()) {
+    if (metricgroup_6_12()) {
       root.has_constraint = !metrics_612::groups_events(pe, requested, options_);
       expr = metrics_612::root_expression(pe, options_.no_threshold);
       // The threshold names the metric itself: the tree's node is not the metric's name.
@@ -208,7 +211,7 @@ class Expander {
       root.has_constraint =
           options_.no_group || (pe.constraint == "NO_NMI_WATCHDOG" && options_.nmi_watchdog);
     }
-    if (auto d = find_metric_ids(pe, expr, literals_, root.ids, rules_, functions_)) {
+    if (auto d = find_metric_ids(pe, expr, literals_, root.ids, dialect_, functions_)) {
       d->message = fmt::format("metric {}: {}", pe.name, d->message);
       error = std::move(*d);
       return false;
@@ -243,7 +246,7 @@ class Expander {
         return false;
       }
       root.refs.emplace_back(ref.name);
-      if (auto d = find_metric_ids(ref, ref.expr, literals_, root.ids, rules_, functions_)) {
+      if (auto d = find_metric_ids(ref, ref.expr, literals_, root.ids, dialect_, functions_)) {
         d->message = fmt::format("metric {} (in {}): {}", ref.name, chain_text(levels, ref.name),
                                  d->message);
         error = std::move(*d);
@@ -317,7 +320,8 @@ class Expander {
  private:
   std::span<const MetricDefinition> table_;
   const MetricExpandOptions& options_;
-  PerfVersion rules_;                 // whose metricgroup.c to follow
+  MetricRules rules_;                 // whose metricgroup.c to follow
+  MetricDialect dialect_;             // whose expression language
   metric_expr::Functions functions_;  // has_event(), strcmp_cpuid_str() (perf 6.12)
   metric_expr::Literals literals_;
   bool plain_names_;  // no metric name holds ';' or ' ' (find_metric's fast path)
@@ -461,9 +465,8 @@ bool metric_matches(const MetricDefinition& metric, std::string_view name) {
   return match_metric(metric.group, name) || match_metric(metric.name, name);
 }
 
-bool metric_matches(const MetricDefinition& metric, std::string_view name, Semantics semantics) {
-  if (perf_version(semantics).value_or(kNewestPerfVersion) == PerfVersion::v6_1)
-    return metric_matches(metric, name);
+bool metric_matches(const MetricDefinition& metric, std::string_view name, Profile semantics) {
+  if (semantics.metric_rules() == MetricRules::of_6_1) return metric_matches(metric, name);
   return metrics_612::match(metric.group, name) || metrics_612::match(metric.name, name);
 }
 
@@ -503,7 +506,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
                                               std::string_view names,
                                               const MetricExpandOptions& options) {
   Expander expander(table, options);
-  const bool v612 = expander.v612();
+  const bool metricgroup_6_12 = expander.metricgroup_6_12();
   auto selected = expander.select(names);
   if (!selected) return unexpected(std::move(*expander.error));
   std::list<Metric>& list = *selected;
@@ -546,7 +549,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
     }
     if (combined_ids.size() != 0) combined = parse_ids(combined_ids, std::nullopt, true);
   }
-  if (v612 && names == "Default") {
+  if (metricgroup_6_12 && names == "Default") {
     list.sort([](const Metric& a, const Metric& b) {
       return metrics_612::default_order_before(*a.pe, *b.pe);
     });
@@ -574,7 +577,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
       for (auto n = list.begin(); n != it; ++n) {
         if (!n->own_list) continue;
         if (n->modifier != m.modifier) continue;
-        if (v612 && metrics_612::pmu_of(*n->pe) != metrics_612::pmu_of(*m.pe)) continue;
+        if (metricgroup_6_12 && metrics_612::pmu_of(*n->pe) != metrics_612::pmu_of(*m.pe)) continue;
         if (subset_of(n->ids, m.ids)) {
           used = n->own_list;
           break;

@@ -428,13 +428,13 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
     const VendorMetric& metric = metrics[i];
     const std::string file =
         metric.location.file.empty() ? fmt::format("<{}>", metric.name) : metric.location.file;
-    // perf 6.12's lexer: it knows every literal and function of both releases' tables.
-    impl_->exprs.push_back(metric_expr::parse(metric.expr, file, PerfVersion::v6_12));
+    // The newest perf's lexer: it knows every literal and function of the older tables.
+    constexpr MetricDialect kDialect = info(kNewestPerfRelease).metric_dialect;
+    impl_->exprs.push_back(metric_expr::parse(metric.expr, file, kDialect));
     if (metric.threshold.empty()) {
       impl_->thresholds.emplace_back();
     } else {
-      impl_->thresholds.emplace_back(
-          metric_expr::parse(metric.threshold, file, PerfVersion::v6_12));
+      impl_->thresholds.emplace_back(metric_expr::parse(metric.threshold, file, kDialect));
     }
     impl_->scale_units.push_back(parse_scale_unit(metric.scale_unit));
     impl_->by_name.emplace(ascii_lower(metric.name), i);

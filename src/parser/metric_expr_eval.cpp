@@ -385,9 +385,9 @@ IdsValue logical_612(Op op, IdsValue& a, IdsValue& b) {
 }  // namespace
 
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
-                        std::string_view one, int runtime, PerfVersion rules,
+                        std::string_view one, int runtime, MetricDialect rules,
                         const Functions& functions) {
-  const bool v612 = rules == PerfVersion::v6_12;
+  const bool dialect_6_12 = rules == MetricDialect::of_6_12;
   if (expr.root == no_node) return true;
   constexpr double bottom = std::numeric_limits<double>::quiet_NaN();
   std::vector<IdsValue> values(expr.nodes.size());
@@ -424,7 +424,7 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
         break;
       }
       case NodeKind::literal: {
-        if (literal_since(node.literal) == PerfVersion::v6_12 && !v612) {
+        if (literal_since(node.literal) == MetricDialect::of_6_12 && !dialect_6_12) {
           return unexpected(
               located(expr, DiagId::metric_expr_unknown_literal, node,
                       fmt::format("unknown literal '{}' (perf 6.12 knows it, perf 6.1 does not)",
@@ -446,15 +446,15 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
       case NodeKind::binary: {
         IdsValue& a = values[node.a];
         IdsValue& b = values[node.b];
-        if (v612 && node.op == Op::div && is_zero(b.value)) {
+        if (dialect_6_12 && node.op == Op::div && is_zero(b.value)) {
           out.value = bottom;  // NaN, needing no ids
           break;
         }
-        if (v612 && (node.op == Op::bit_or || node.op == Op::bit_and)) {
+        if (dialect_6_12 && (node.op == Op::bit_or || node.op == Op::bit_and)) {
           out = logical_612(node.op, a, b);
           break;
         }
-        if (v612 && node.op == Op::bit_xor && is_const(a.value) && is_const(b.value)) {
+        if (dialect_6_12 && node.op == Op::bit_xor && is_const(a.value) && is_const(b.value)) {
           out.value = is_zero(a.value) != is_zero(b.value) ? 1.0 : 0.0;
           break;
         }
@@ -504,7 +504,7 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
 }
 
 Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime,
-                                  PerfVersion rules) {
+                                  MetricDialect rules) {
   MetricIdSet ids;
   auto ok = find_ids(expr, literals, ids, {}, runtime, rules);
   if (!ok) return unexpected(std::move(ok).error());

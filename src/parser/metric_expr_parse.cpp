@@ -36,14 +36,14 @@ std::string_view to_string(Literal literal) {
   return literal_names[static_cast<std::size_t>(literal)];
 }
 
-PerfVersion literal_since(Literal literal) {
+MetricDialect literal_since(Literal literal) {
   switch (literal) {
     case Literal::num_cpus_online:
     case Literal::has_pmem:
     case Literal::slots:
-      return PerfVersion::v6_12;
+      return MetricDialect::of_6_12;
     default:
-      return PerfVersion::v6_1;
+      return MetricDialect::of_6_1;
   }
 }
 
@@ -259,7 +259,7 @@ constexpr std::array<Keyword, 2> keywords_612 = {{
     {"strcmp_cpuid_str", Tok::kw_strcmp_cpuid_str},
 }};
 
-std::vector<Token> lex(std::string_view text, PerfVersion rules) {
+std::vector<Token> lex(std::string_view text, MetricDialect rules) {
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 4 + 2);
   std::size_t i = 0;
@@ -279,8 +279,8 @@ std::vector<Token> lex(std::string_view text, PerfVersion rules) {
         token.name = std::string(rest.substr(0, n));
         auto literal = find_literal(token.name);
         // perf 6.1's expr__get_literal knows none of 6.12's literals.
-        if (literal && rules == PerfVersion::v6_1 &&
-            literal_since(*literal) == PerfVersion::v6_12) {
+        if (literal && rules == MetricDialect::of_6_1 &&
+            literal_since(*literal) == MetricDialect::of_6_12) {
           literal.reset();
         }
         if (literal) {
@@ -319,7 +319,7 @@ std::vector<Token> lex(std::string_view text, PerfVersion rules) {
       for (const auto& keyword : keywords) {
         if (word == keyword.text) token.kind = keyword.kind;
       }
-      if (rules == PerfVersion::v6_12) {
+      if (rules == MetricDialect::of_6_12) {
         for (const auto& keyword : keywords_612) {
           if (word == keyword.text) token.kind = keyword.kind;
         }
@@ -444,7 +444,7 @@ std::string describe(const Token& token, std::string_view text) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view file, PerfVersion rules)
+  Parser(std::string_view text, std::string_view file, MetricDialect rules)
       : rules_(rules),
         text_(text),
         file_(file.empty() ? std::string_view("<metric>") : file),
@@ -465,8 +465,8 @@ class Parser {
                   fmt::format("unknown literal '{}'", token.name));
         std::vector<std::string> names;
         for (int i = 0; i < literal_count; ++i) {
-          if (rules_ == PerfVersion::v6_12 ||
-              literal_since(static_cast<Literal>(i)) == PerfVersion::v6_1) {
+          if (rules_ == MetricDialect::of_6_12 ||
+              literal_since(static_cast<Literal>(i)) == MetricDialect::of_6_1) {
             names.emplace_back(literal_names[static_cast<std::size_t>(i)]);
           }
         }
@@ -856,7 +856,7 @@ class Parser {
     }
   }
 
-  PerfVersion rules_;  // whose lexer: perf 6.1's or 6.12's
+  MetricDialect rules_;  // whose lexer: perf 6.1's or 6.12's
   std::string_view text_;
   std::string_view file_;
   std::vector<Token> tokens_;
@@ -869,7 +869,7 @@ class Parser {
 
 }  // namespace
 
-Expected<Expr> parse(std::string_view text, std::string_view file_name, PerfVersion rules) {
+Expected<Expr> parse(std::string_view text, std::string_view file_name, MetricDialect rules) {
   return Parser(text, file_name, rules).run();
 }
 

@@ -36,7 +36,7 @@ std::string jevents_brief(const VendorEvent& event) {
   const std::string extra = extra_description(event, brief);
   if (!brief.empty()) brief += extra;
   // Only 6.1's jevents writes the Unit into the description.
-  if (!event.pmu.empty() && event.rules == PerfVersion::v6_1) {
+  if (!event.pmu.empty() && jevents_rules(event.rules) == JeventsRules::of_6_1) {
     if (!brief.empty() && !brief.ends_with(". ")) brief += ". ";
     brief += "Unit: " + event.pmu + " ";
   }

@@ -18,7 +18,7 @@ using char_class::ascii_ifind;
 
 std::string perf_metric_description(const VendorMetric& metric) {
   std::string description = vendor::strip_trailing_period(metric.brief_description);
-  if (!metric.pmu.empty() && metric.rules == PerfVersion::v6_1) {
+  if (!metric.pmu.empty() && jevents_rules(metric.rules) == JeventsRules::of_6_1) {
     if (!description.empty() && !description.ends_with(". ")) description += ". ";
     description += "Unit: ";
     description += metric.pmu;
@@ -113,8 +113,8 @@ std::string escaped_description(std::string_view brief) {
 
 }  // namespace
 
-void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfVersion rules) {
-  if (rules == PerfVersion::v6_12) {
+void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfRelease rules) {
+  if (jevents_rules(rules) == JeventsRules::of_6_12) {
     // A table per PMU, in PMU order: (PMU, MetricName, MetricExpr, desc). The expression is
     // already the one metric.py prints back (metric_py_rewrite), as in perf 6.12's key.
     std::vector<std::string> keys;
@@ -143,8 +143,8 @@ void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfVersion rules) 
                    });
 }
 
-void sort_vendor_events(std::vector<VendorEvent>& events, PerfVersion rules) {
-  if (rules == PerfVersion::v6_12) {
+void sort_vendor_events(std::vector<VendorEvent>& events, PerfRelease rules) {
+  if (jevents_rules(rules) == JeventsRules::of_6_12) {
     // A table per PMU, in PMU order, each by name, then description or not, then topic (perf
     // 6.12's build refuses two events of one name in one PMU's table, so the rest never decides).
     std::stable_sort(events.begin(), events.end(), [](const VendorEvent& a, const VendorEvent& b) {

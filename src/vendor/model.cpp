@@ -69,7 +69,7 @@ void load_files(const std::vector<fs::path>& files, bool with_topic, const Vendo
     const std::string name = file.filename().string();
     // perf 6.12's jevents reads metricgroups.json (linux 6.3 on) as descriptions, not events;
     // 6.1's knew no such file.
-    if (model.rules == PerfVersion::v6_12 && name == "metricgroups.json") {
+    if (jevents_rules(model.rules) == JeventsRules::of_6_12 && name == "metricgroups.json") {
       model.metric_group_descriptions =
           parse_metric_group_descriptions(*text, file.string(), model.diagnostics);
       continue;
@@ -85,7 +85,7 @@ void load_files(const std::vector<fs::path>& files, bool with_topic, const Vendo
 }  // namespace
 
 Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
-                                        PerfVersion rules) {
+                                        PerfRelease rules) {
   VendorModel model;
   model.arch = arch_dir.filename().string();
   model.directory = std::string(directory);
@@ -202,7 +202,7 @@ void find_sys_directories(const fs::path& root, const fs::path& dir, std::vector
 
 }  // namespace
 
-VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfVersion rules) {
+VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfRelease rules) {
   VendorModel tables;
   tables.arch = arch_dir.filename().string();
   tables.directory = "sys";

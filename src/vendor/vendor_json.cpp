@@ -125,7 +125,7 @@ class EventObject {
 
 // jevents.py's Unit -> PMU table; other units become `uncore_<unit lower-cased>`. perf 6.12's
 // table has the entries marked `v6_12` too.
-std::string unit_to_pmu(std::string_view unit, PerfVersion rules) {
+std::string unit_to_pmu(std::string_view unit, PerfRelease rules) {
   struct Entry {
     std::string_view unit;
     std::string_view pmu;
@@ -157,7 +157,7 @@ std::string unit_to_pmu(std::string_view unit, PerfVersion rules) {
   }};
   if (unit.empty()) return {};
   for (const Entry& entry : kTable) {
-    if (unit == entry.unit && (!entry.only_6_12 || rules == PerfVersion::v6_12)) {
+    if (unit == entry.unit && (!entry.only_6_12 || jevents_rules(rules) == JeventsRules::of_6_12)) {
       return std::string(entry.pmu);
     }
   }
@@ -222,7 +222,7 @@ struct Context {
   std::string_view topic;
   const std::vector<VendorEvent>& std_events;
   std::span<const VendorMetric> std_metrics;  // searched under 6.12's rules only
-  PerfVersion rules;
+  PerfRelease rules;
   std::vector<Diagnostic>& diagnostics;
 
   void report(Severity severity, DiagId id, std::size_t offset, std::string message) const {
@@ -299,13 +299,13 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       {"SliceId", "sliceid="},
       {"ThreadMask", "threadmask="},
   }};
-  const bool rules_6_12 = context.rules == PerfVersion::v6_12;
-  const std::size_t term_fields = rules_6_12 ? kTermFields.size() : 8;
+  const bool jevents_6_12 = jevents_rules(context.rules) == JeventsRules::of_6_12;
+  const std::size_t term_fields = jevents_6_12 ? kTermFields.size() : 8;
   std::array<const std::string*, kTermFields.size()> term_values{};
   for (std::size_t i = 0; i < term_fields; ++i) {
     term_values[i] = fields.text(kTermFields[i].first);
   }
-  const std::string* eventid_code = rules_6_12 ? fields.text("EventidCode") : nullptr;
+  const std::string* eventid_code = jevents_6_12 ? fields.text("EventidCode") : nullptr;
   if (!fields.bad_field().empty()) {
     return reject("field '" + fields.bad_field() + "' of event '" + event.name +
                   "' is not a string");
@@ -324,7 +324,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     }
     code |= *value << 8;
   }
-  const auto print_number = rules_6_12 ? vendor::hex_unless_below_ten : vendor::hex_like_printf;
+  const auto print_number = jevents_6_12 ? vendor::hex_unless_below_ten : vendor::hex_like_printf;
   std::string terms;
   if (config_code) {
     const auto value = vendor::parse_python_int_auto(*config_code);
@@ -340,7 +340,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   for (std::size_t i = 0; i < term_fields; ++i) {
     const std::string* value = term_values[i];
     if (!value) continue;
-    if (!rules_6_12) {
+    if (!jevents_6_12) {
       // perf 6.1 copies the text, leaving out only the string "0".
       if (*value == "0") continue;
       terms += ',';
@@ -366,7 +366,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     if (!term) return reject("MSRIndex '" + msr_index + "' names no MSR perf knows");
     // perf 6.12's jevents writes Python's None for the missing value (x86 nehalemep's
     // mem_inst_retired.latency_above_threshold_0); pmucat's 6.1 rules refuse the event.
-    if (!msr_value && !rules_6_12) return reject("MSRIndex without MSRValue");
+    if (!msr_value && !jevents_6_12) return reject("MSRIndex without MSRValue");
     terms += ',';
     terms += *term;
     terms += msr_value ? std::string_view(*msr_value) : std::string_view("None");
@@ -374,13 +374,13 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   event.per_pkg = per_pkg && vendor::scanf_int_is_one(*per_pkg);
   event.deprecated = deprecated && !deprecated->empty();
   // 6.1's jevents appends the Unit to `desc`, so an event with a PMU has one; 6.12's does not.
-  event.has_perf_description = brief || (!rules_6_12 && !event.pmu.empty());
+  event.has_perf_description = brief || (!jevents_6_12 && !event.pmu.empty());
 
   if (!event.arch_std_event.empty()) {
     const VendorEvent* standard =
         find_std_event(context.std_events, ascii_lower(event.arch_std_event));
     const bool names_std_metric =
-        rules_6_12 && find_std_metric(context.std_metrics, ascii_lower(event.arch_std_event));
+        jevents_6_12 && find_std_metric(context.std_metrics, ascii_lower(event.arch_std_event));
     if (!standard && names_std_metric) {
       // A metric taken from the standard files (convert_metric), not an event.
     } else if (!standard) {
@@ -402,7 +402,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
         event.public_from_std_event = true;
       }
       // perf 6.12 names the core PMU `default_core`, a value it never replaces.
-      if (event.pmu.empty() && !rules_6_12) {
+      if (event.pmu.empty() && !jevents_6_12) {
         event.pmu = standard->pmu;
         event.unit = standard->unit;
       }
@@ -446,7 +446,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
                                            const Context& context) {
   EventObject fields(object);
   const VendorMetric* standard = nullptr;
-  if (context.rules == PerfVersion::v6_12 && object.contains("ArchStdEvent")) {
+  if (jevents_rules(context.rules) == JeventsRules::of_6_12 && object.contains("ArchStdEvent")) {
     if (const std::string* arch_std = fields.text("ArchStdEvent")) {
       standard = find_std_metric(context.std_metrics, ascii_lower(*arch_std));
     }
@@ -469,7 +469,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   metric.no_group = fields.value("MetricgroupNoGroup");
   // perf 6.1 knows no DefaultMetricgroupName: reading it only under 6.12 keeps a field of another
   // type from rejecting a metric 6.1 takes.
-  if (context.rules == PerfVersion::v6_12) {
+  if (jevents_rules(context.rules) == JeventsRules::of_6_12) {
     metric.default_metricgroup_name = fields.value("DefaultMetricgroupName");
   }
   metric.unit = fields.value("Unit");
@@ -518,7 +518,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   // perf 6.12 stores the expression as metric.py prints it back, and its run-time parser reads
   // that string (ids are first seen, and so opened, in its order). One copied from a standard
   // metric was printed back when the standard file was read.
-  if (context.rules == PerfVersion::v6_12 && expr && !expr->empty()) {
+  if (jevents_rules(context.rules) == JeventsRules::of_6_12 && expr && !expr->empty()) {
     Expected<std::string, std::string> printed = vendor::metric_py_rewrite(metric.expr);
     if (printed) {
       metric.expr = std::move(*printed);
@@ -583,7 +583,7 @@ std::optional<json> parse_document(std::string_view text, std::string_view path,
 std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_view path,
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
-                                           PerfVersion rules,
+                                           PerfRelease rules,
                                            std::vector<Diagnostic>& diagnostics) {
   std::vector<VendorMetric> metrics;
   std::vector<VendorCounterInfo> counters;
@@ -622,7 +622,7 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
                                            std::string_view topic,
                                            const std::vector<VendorEvent>& std_events,
                                            std::span<const VendorMetric> std_metrics,
-                                           PerfVersion rules, std::vector<Diagnostic>& diagnostics,
+                                           PerfRelease rules, std::vector<Diagnostic>& diagnostics,
                                            std::vector<VendorMetric>& metrics,
                                            std::vector<VendorCounterInfo>& counters) {
   std::vector<VendorEvent> events;

@@ -428,7 +428,7 @@ class RootFd {
 // Writes the entry's files into `dir`; the names and sizes written, or nullopt.
 std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
     const fs::path& dir, const fs::path& json_root, std::string_view arch,
-    std::string_view directory, PerfVersion rules) {
+    std::string_view directory, PerfRelease rules) {
   std::vector<std::pair<std::string, std::int64_t>> written;
   std::error_code error;
   // Private whatever the umask: an entry another user could have written is not used.
@@ -501,7 +501,7 @@ std::optional<fs::path> vendor_index_cache_dir(std::string_view xdg_cache_home,
 Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_root,
                                                          std::string_view arch,
                                                          std::string_view directory,
-                                                         PerfVersion rules) const {
+                                                         PerfRelease rules) const {
   std::error_code error;
   // Lexical (getcwd() for a relative path, no realpath(): a dozen system calls less a run); the
   // fingerprint holds the root's device and inode, so another tree at the same path is a miss.

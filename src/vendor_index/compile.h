@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::vendor_index {
 
@@ -24,16 +24,16 @@ struct CompiledFile {
 // index to ship without the JSON); otherwise as load_vendor_model() gives them (the cache, whose
 // readers must see what the JSON gives).
 CompiledFile compile_model_file(const std::filesystem::path& json_root, std::string_view arch,
-                                std::string_view directory, PerfVersion rules, bool relative);
+                                std::string_view directory, PerfRelease rules, bool relative);
 
 // The file of an architecture's system tables (load_vendor_sys_tables()); nullopt when it has
 // neither tables nor diagnostics (no file is written: a reader takes that as no tables).
 std::optional<CompiledFile> compile_sys_file(const std::filesystem::path& json_root,
-                                             std::string_view arch, PerfVersion rules,
+                                             std::string_view arch, PerfRelease rules,
                                              bool relative);
 
 // The marker file's text (kVendorIndexMarker), written last.
-std::string marker_text(PerfVersion rules);
+std::string marker_text(PerfRelease rules);
 
 // A new private directory `<target>.tmp.XXXXXX` (mkdtemp) beside `target`, to be renamed onto
 // it once complete; nullopt (errno set) when it cannot be made.

@@ -22,10 +22,11 @@ bool is_directory(const std::string& dir) {
 // The PMUCAT_EVENTS_* definitions come from cmake/PmucatEvents.cmake (src/vendor_index/
 // CMakeLists.txt): the build's indexes of the newest set (linux PMUCAT_EVENTS_VERSION) and of
 // perf 6.1's, empty when the build has none.
-std::optional<std::string> installed_vendor_index(std::optional<PerfVersion> tables,
+std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths) {
-  const bool want_6_1 =
-      tables == PerfVersion::v6_1 && parse_perf_version(PMUCAT_EVENTS_VERSION) != PerfVersion::v6_1;
+  // The build has the default set (PMUCAT_EVENTS_VERSION's) and perf 6.1's
+  // (cmake/PmucatEvents.cmake): another release than the default's wants the other one.
+  const bool want_6_1 = tables && parse_perf_release(PMUCAT_EVENTS_VERSION) != tables;
   const std::string_view from_anchor = want_6_1 ? paths.v6_1 : paths.newest;
   const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
   if (!paths.anchor_dir.empty() && !from_anchor.empty()) {

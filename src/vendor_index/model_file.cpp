@@ -37,7 +37,7 @@ std::vector<Item> read_items(Reader& reader, std::size_t min_size, Item (Reader:
 
 // The metrics section's metrics (the reader at the metrics offset), marked with the rules the
 // index was built with (the file says them once, in its header).
-std::vector<VendorMetric> read_metrics(Reader& reader, PerfVersion rules) {
+std::vector<VendorMetric> read_metrics(Reader& reader, PerfRelease rules) {
   std::vector<VendorMetric> metrics =
       read_items(reader, vendor_index::kMinMetricSize, &Reader::metric);
   for (VendorMetric& metric : metrics) metric.rules = rules;
@@ -47,7 +47,7 @@ std::vector<VendorMetric> read_metrics(Reader& reader, PerfVersion rules) {
 // The least bytes one record takes: fourteen empty strings, the flags, an empty location.
 constexpr std::size_t kMinRecordSize = 14 * 4 + 1 + 4 + 3 * 4 + 8;
 
-void write_header(Writer& writer, PerfVersion rules, std::string_view arch,
+void write_header(Writer& writer, PerfRelease rules, std::string_view arch,
                   std::string_view directory, std::string_view cpuid, bool failed) {
   for (char c : vendor_index::kMagic) writer.u8(static_cast<std::uint8_t>(c));
   writer.u32(kVendorIndexVersion);
@@ -151,7 +151,7 @@ std::string encode_vendor_index_model(const VendorModel& model) {
   return sealed(std::move(writer));
 }
 
-std::string encode_vendor_index_failure(PerfVersion rules, std::string_view arch,
+std::string encode_vendor_index_failure(PerfRelease rules, std::string_view arch,
                                         std::string_view directory, const Diagnostic& failure) {
   Writer writer;
   write_header(writer, rules, arch, directory, "", true);
@@ -202,15 +202,15 @@ Expected<VendorIndexModel> VendorIndexModel::parse(std::shared_ptr<const void> o
   header.failed = status == 1;
   const std::size_t rules_at = reader.offset();
   const std::uint8_t rules = reader.u8();
-  const auto known = known_perf_versions();
-  const auto rules_known = std::find_if(known.begin(), known.end(), [&](PerfVersion release) {
+  const auto known = known_perf_releases();
+  const auto rules_known = std::find_if(known.begin(), known.end(), [&](PerfRelease release) {
     return static_cast<std::uint8_t>(release) == rules;
   });
   if (reader.ok() && rules_known == known.end()) {
     return unexpected(
         corrupt(model.path_, rules_at, fmt::format("rules {} name no perf release", rules)));
   }
-  header.rules = static_cast<PerfVersion>(rules);
+  header.rules = static_cast<PerfRelease>(rules);
   header.arch = reader.str();
   header.directory = reader.str();
   header.cpuid = reader.str();

@@ -70,7 +70,7 @@ bool write_file(const fs::path& path, std::string_view bytes, unsigned mode) {
 }
 
 CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch,
-                                std::string_view directory, PerfVersion rules, bool relative) {
+                                std::string_view directory, PerfRelease rules, bool relative) {
   CompiledFile file;
   auto model = load_vendor_model(json_root / arch, directory, rules);
   if (!model) {
@@ -87,7 +87,7 @@ CompiledFile compile_model_file(const fs::path& json_root, std::string_view arch
 }
 
 std::optional<CompiledFile> compile_sys_file(const fs::path& json_root, std::string_view arch,
-                                             PerfVersion rules, bool relative) {
+                                             PerfRelease rules, bool relative) {
   VendorModel tables = load_vendor_sys_tables(json_root / arch, rules);
   if (tables.events.empty() && tables.metrics.empty() && tables.diagnostics.empty()) {
     return std::nullopt;
@@ -106,7 +106,7 @@ std::optional<fs::path> temporary_sibling(const fs::path& target) {
   return fs::path(name);
 }
 
-std::string marker_text(PerfVersion rules) {
+std::string marker_text(PerfRelease rules) {
   // It names the rules for a reader of the directory; every model file's header says them too.
   return fmt::format("pmucat-vendor-index {} rules {}\n", kVendorIndexVersion, to_string(rules));
 }
@@ -114,7 +114,7 @@ std::string marker_text(PerfVersion rules) {
 }  // namespace vendor_index
 
 Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
-                                                const fs::path& index_root, PerfVersion rules) {
+                                                const fs::path& index_root, PerfRelease rules) {
   VendorIndexSummary summary;
   std::error_code error;
   // Only an earlier index (or nothing) is replaced: stale model files must not survive a
@@ -206,7 +206,7 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 }
 
 Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
-                                                  const fs::path& given_root, PerfVersion rules) {
+                                                  const fs::path& given_root, PerfRelease rules) {
   // `idx/` names the directory `idx`: its temporary sibling must be beside it, not in it.
   std::string spelled = given_root.string();
   while (spelled.size() > 1 && spelled.ends_with('/')) spelled.pop_back();

@@ -113,6 +113,27 @@ static void test_encode(pmucat_catalog* catalog) {
   CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == 0);
   CHECK(attr.type == 0 && attr.config == 0);
   CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 0) == 0);
+  /* A release pmucat does not follow is an error, never another release's semantics: the
+   * semantics stay as they were (pmucat's: `cpu/cycles/` is the legacy term). */
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 703) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, 2) == -1);
+  CHECK(pmucat_set_option(catalog, PMUCAT_OPTION_PERF_SEMANTICS, -612) == -1);
+
+  /* By name: the same releases, through the parser the CLI and Python use. */
+  CHECK(pmucat_set_perf_semantics(catalog, "6.1") == 0);
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == -1);
+  CHECK(pmucat_set_perf_semantics(catalog, "perf-6.12") == 0);
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == 0);
+  CHECK(attr.type == 0 && attr.config == 0);
+  CHECK(pmucat_set_perf_semantics(catalog, "7.3") == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_set_perf_semantics(catalog, "6") == -1);
+  CHECK(pmucat_set_perf_semantics(catalog, NULL) == -1);
+  CHECK(pmucat_set_perf_semantics(NULL, "6.1") == -1);
+  /* Still 6.12's after the failures. */
+  CHECK(pmucat_encode(catalog, "cpu/cycles/", &attr, sizeof attr) == 0);
+  CHECK(pmucat_set_perf_semantics(catalog, "pmucat") == 0);
 }
 
 static void test_decode_and_lists(pmucat_catalog* catalog) {

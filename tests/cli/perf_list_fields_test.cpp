@@ -41,7 +41,7 @@ std::shared_ptr<VendorEvent> vendor_event(std::string name, std::string pmu) {
   auto vendor = std::make_shared<VendorEvent>();
   vendor->name = std::move(name);
   vendor->pmu = std::move(pmu);
-  vendor->rules = PerfVersion::v6_12;
+  vendor->rules = PerfRelease::v6_12;
   return vendor;
 }
 
@@ -119,7 +119,7 @@ TEST(PerfListFields, UndescribedJsonEventsAreNamedAsSysfsOnes) {
     auto vendor = std::make_shared<VendorEvent>();
     vendor->name = "some.event";
     vendor->public_description = "Only a public description";
-    vendor->rules = PerfVersion::v6_12;
+    vendor->rules = PerfRelease::v6_12;
     Event event;
     event.name = vendor->name;
     event.source = EventSource::json;
@@ -140,7 +140,7 @@ TEST(PerfListFields, UndescribedJsonEventsAreNamedAsSysfsOnes) {
   }
 }
 
-Pmu pmu_with_json_event(PerfVersion rules) {
+Pmu pmu_with_json_event(PerfRelease rules) {
   const Pmu base = make_pmu("uncore_cha_0", 12, kCoreFormats, {}, "", "0");
   auto vendor = std::make_shared<VendorEvent>();
   vendor->name = "unc_cha_bypass_cha_imc.not_taken";
@@ -173,7 +173,7 @@ std::string render(const Pmu& pmu, DescriptionKind descriptions) {
 TEST(PerfListFields, BriefDescriptionsEndWithTheUnitUnderPerf612Rules) {
   // perf 6.12 `perf list` on intel-spr: `[CHA to iMC Bypass : Not Taken. Unit: uncore_cha]`;
   // with -v the public description, without the suffix.
-  const Pmu pmu = pmu_with_json_event(PerfVersion::v6_12);
+  const Pmu pmu = pmu_with_json_event(PerfRelease::v6_12);
   EXPECT_NE(render(pmu, DescriptionKind::brief)
                 .find("       [CHA to iMC Bypass : Not Taken. Unit: uncore_cha]\n"),
             std::string::npos);
@@ -194,7 +194,7 @@ TEST(PerfListFields, BriefDescriptionsEndWithTheUnitUnderPerf612Rules) {
                 .find("       [Count Data Flits,for counting. Unit: uncore_cha]\n"),
             std::string::npos);
   // 6.1's jevents wrote its own `Unit:` into the description: nothing more is added.
-  const std::string text61 = render(pmu_with_json_event(PerfVersion::v6_1), DescriptionKind::brief);
+  const std::string text61 = render(pmu_with_json_event(PerfRelease::v6_1), DescriptionKind::brief);
   const std::size_t unit = text61.find("Unit: uncore_cha");
   ASSERT_NE(unit, std::string::npos) << text61;
   EXPECT_EQ(text61.find("Unit:", unit + 1), std::string::npos) << text61;

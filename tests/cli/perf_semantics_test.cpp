@@ -14,11 +14,11 @@ TEST(PerfSemanticsOption, NotGivenBareNamedAndAuto) {
   };
   EXPECT_EQ(resolve(false, "").value(), std::nullopt);
   // The bare flag is perf 6.1 (what it meant before versions could be named).
-  EXPECT_EQ(resolve(true, "").value(), PerfVersion::v6_1);
-  EXPECT_EQ(resolve(true, "6.1").value(), PerfVersion::v6_1);
-  EXPECT_EQ(resolve(true, "6.12").value(), PerfVersion::v6_12);
-  EXPECT_EQ(resolve(true, "auto", "perf version 6.12.118\n").value(), PerfVersion::v6_12);
-  EXPECT_EQ(resolve(true, "auto", "perf version 6.1.187\n").value(), PerfVersion::v6_1);
+  EXPECT_EQ(resolve(true, "").value(), PerfRelease::v6_1);
+  EXPECT_EQ(resolve(true, "6.1").value(), PerfRelease::v6_1);
+  EXPECT_EQ(resolve(true, "6.12").value(), PerfRelease::v6_12);
+  EXPECT_EQ(resolve(true, "auto", "perf version 6.12.118\n").value(), PerfRelease::v6_12);
+  EXPECT_EQ(resolve(true, "auto", "perf version 6.1.187\n").value(), PerfRelease::v6_1);
 
   const auto unknown = resolve(true, "6.2");
   ASSERT_FALSE(unknown.has_value());
@@ -32,14 +32,14 @@ TEST(PerfSemanticsOption, NotGivenBareNamedAndAuto) {
   EXPECT_NE(other_perf.error().find("'perf version 6.8.0'"), std::string::npos);
 }
 
-TEST(PerfVersion, ParsesWhatPerfVersionPrints) {
-  EXPECT_EQ(parse_perf_version("6.12"), PerfVersion::v6_12);
-  EXPECT_EQ(parse_perf_version("perf version 6.12.118-dirty"), PerfVersion::v6_12);
-  EXPECT_EQ(parse_perf_version("6.1.187"), PerfVersion::v6_1);
-  EXPECT_EQ(parse_perf_version("6.10"), std::nullopt);
-  EXPECT_EQ(parse_perf_version("6.1x"), std::nullopt);
-  EXPECT_EQ(parse_perf_version("5.1"), std::nullopt);
-  EXPECT_EQ(parse_perf_version(""), std::nullopt);
+TEST(PerfRelease, ParsesWhatPerfVersionPrints) {
+  EXPECT_EQ(parse_perf_release("6.12"), PerfRelease::v6_12);
+  EXPECT_EQ(parse_perf_release("perf version 6.12.118-dirty"), PerfRelease::v6_12);
+  EXPECT_EQ(parse_perf_release("6.1.187"), PerfRelease::v6_1);
+  EXPECT_EQ(parse_perf_release("6.10"), std::nullopt);
+  EXPECT_EQ(parse_perf_release("6.1x"), std::nullopt);
+  EXPECT_EQ(parse_perf_release("5.1"), std::nullopt);
+  EXPECT_EQ(parse_perf_release(""), std::nullopt);
 }
 
 }  // namespace

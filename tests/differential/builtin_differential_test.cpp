@@ -64,18 +64,18 @@ Tally compare(const std::vector<std::string>& specs, const OracleOptions& option
     const PerfResult& perf = run.results[i];
     ++tally.specs;
     tally.accepted += perf.accepted() ? 1 : 0;
-    for (const Semantics semantics : semantics_matching_oracle()) {
+    for (const Profile semantics : semantics_matching_oracle()) {
       const OurResult ours = encode_words(*catalog, specs[i], semantics, tracefs);
-      if (semantics == Semantics::pmucat && pmucat_may_differ != nullptr &&
+      if (semantics == Profile::pmucat() && pmucat_may_differ != nullptr &&
           pmucat_may_differ(specs[i])) {
         continue;
       }
       EXPECT_EQ(ours.accepted(), perf.accepted())
-          << specs[i] << " (" << (semantics != Semantics::pmucat ? "perf" : "pmucat")
+          << specs[i] << " (" << (semantics != Profile::pmucat() ? "perf" : "pmucat")
           << " semantics): pmucat " << (ours.accepted() ? describe(ours.attrs) : ours.error)
           << "\nperf: " << perf.output;
       EXPECT_EQ(ours.attrs, perf.attrs) << specs[i] << "\nperf: " << perf.output;
-      if (semantics != Semantics::pmucat && ours.accepted() == perf.accepted() &&
+      if (semantics != Profile::pmucat() && ours.accepted() == perf.accepted() &&
           ours.attrs == perf.attrs) {
         ++tally.equal;
       }

@@ -54,7 +54,7 @@ std::string describe(const std::vector<AttrWords>& attrs) {
   return text.empty() ? "no attr" : text;
 }
 
-OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics,
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Profile semantics,
                        const std::string& tracefs) {
   EncodeOptions options;
   options.tracefs = tracefs;
@@ -62,7 +62,8 @@ OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantic
   options.tool = Tool::stat;
   // perf 6.12 asks this machine's kernel whether it takes extended types; so does pmucat here
   // (perf 6.1 semantics never ask).
-  if (semantics != Semantics::perf_6_1) options.extended_type = probe_extended_type(catalog);
+  if (semantics != Profile::perf(PerfRelease::v6_1))
+    options.extended_type = probe_extended_type(catalog);
   OurResult result;
   auto encoded = encode(catalog, spec, options);
   if (!encoded) {
@@ -80,7 +81,7 @@ OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantic
 
 std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree) {
   // Each is something perf 6.1 cannot do that later perf does: against perf 6.12 there is none.
-  if (oracle_perf_version() != PerfVersion::v6_1) return {};
+  if (oracle_perf_version() != PerfRelease::v6_1) return {};
   if (spec_case.pmu.find('-') != std::string::npos) return "perf61-hyphenated-pmu-name";
   if (only_hex_instances(spec_case.pmu, tree)) return "perf61-decimal-instance-suffix";
   for (const PmuModel* pmu : select_pmus(spec_case.pmu, tree)) {
@@ -94,13 +95,13 @@ std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree
   return {};
 }
 
-std::vector<Semantics> semantics_matching_oracle() {
-  if (oracle_perf_version() == kNewestPerfVersion) return {oracle_semantics(), Semantics::pmucat};
+std::vector<Profile> semantics_matching_oracle() {
+  if (oracle_perf_version() == kNewestPerfRelease) return {oracle_semantics(), Profile::pmucat()};
   return {oracle_semantics()};
 }
 
 bool counted_without_attr(const PerfResult& perf) {
-  return oracle_perf_version() != PerfVersion::v6_1 && !perf.accepted() &&
+  return oracle_perf_version() != PerfRelease::v6_1 && !perf.accepted() &&
          perf.output.find("Performance counter stats for") != std::string::npos;
 }
 
@@ -111,7 +112,7 @@ bool only_tool_event_attrs(const OurResult& ours) {
 }
 
 OurResult as_perf_prints(const OurResult& ours) {
-  if (oracle_perf_version() != PerfVersion::v6_12) return ours;
+  if (oracle_perf_version() != PerfRelease::v6_12) return ours;
   OurResult shown = ours;
   for (AttrWords& words : shown.attrs) words.config[3] = 0;
   std::sort(shown.attrs.begin(), shown.attrs.end());
@@ -153,7 +154,7 @@ bool is_legacy_event_name(const std::string& name) {
 // perf 6.12 reads a legacy name in the terms (`cpu/L1-dcache-loads/`) as the legacy event when
 // the PMU's sysfs event of that name is spelled in mixed case (perf-compat difference 19).
 bool mixed_case_legacy_alias(const SpecCase& spec_case) {
-  if (oracle_perf_version() != PerfVersion::v6_12 || spec_case.alias.empty()) return false;
+  if (oracle_perf_version() != PerfRelease::v6_12 || spec_case.alias.empty()) return false;
   const std::string& name = spec_case.alias;
   const bool lower =
       std::none_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });

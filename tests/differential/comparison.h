@@ -21,7 +21,7 @@ struct OurResult {
 
 // encode(catalog, spec, {semantics, tool = stat}) reduced to the compared words.
 // `tracefs`: the root tracepoint specs read (EncodeOptions::tracefs).
-OurResult encode_words(const Catalog& catalog, const std::string& spec, Semantics semantics,
+OurResult encode_words(const Catalog& catalog, const std::string& spec, Profile semantics,
                        const std::string& tracefs = {});
 
 enum class Verdict { agree, documented, disagree };
@@ -34,7 +34,7 @@ struct Comparison {
 // The semantics whose results must equal the oracle's in the suites that check both: the
 // oracle's own, and pmucat's when the oracle is the newest perf, whose grammar pmucat follows
 // (against perf 6.1 pmucat's differences are the documented ones).
-std::vector<Semantics> semantics_matching_oracle();
+std::vector<Profile> semantics_matching_oracle();
 
 // perf 6.12 counts its tool events (`duration_time`, `user_time`, `system_time`) itself and
 // prints no attr for them: a spec of only those shows as counted without an attr.

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "pmucat/encode.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::differential {
 
@@ -39,15 +39,15 @@ inline std::uint64_t seed(std::uint64_t fallback = 20261201) {
 // The perf release the suites compare with: $PMUCAT_DIFF_PERF_VERSION ("6.1", the default, or
 // "6.12"). ctest runs every differential suite once per release (the `.perf6.12` tests set it).
 // An unknown value is taken as 6.1, and the oracle's own --version check then skips the suite.
-inline PerfVersion oracle_perf_version() {
+inline PerfRelease oracle_perf_version() {
   const char* text = std::getenv("PMUCAT_DIFF_PERF_VERSION");
-  if (text == nullptr || *text == '\0') return PerfVersion::v6_1;
-  return parse_perf_version(text).value_or(PerfVersion::v6_1);
+  if (text == nullptr || *text == '\0') return PerfRelease::v6_1;
+  return parse_perf_release(text).value_or(PerfRelease::v6_1);
 }
 
 // The semantics that must equal the oracle bit for bit.
-inline Semantics oracle_semantics() {
-  return semantics_of(oracle_perf_version());
+inline Profile oracle_semantics() {
+  return Profile::perf(oracle_perf_version());
 }
 
 }  // namespace pmucat::differential

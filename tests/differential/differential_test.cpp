@@ -90,7 +90,7 @@ void run_differential(const std::string& label, const fs::path& library_dir,
     const SpecCase& spec_case = cases[i];
     const PerfResult& perf = run.results[i];
     const OurResult ours = encode_words(*catalog, spec_case.spec, oracle_semantics());
-    const OurResult ours_default = encode_words(*catalog, spec_case.spec, Semantics::pmucat);
+    const OurResult ours_default = encode_words(*catalog, spec_case.spec, Profile::pmucat());
     tally.perf_accepted += perf.accepted() ? 1 : 0;
 
     const Comparison versus_perf = compare_with_perf(spec_case, tree, perf, ours);

@@ -69,8 +69,8 @@ Tally compare_on_tree(const fs::path& devices, const std::vector<std::string>& s
     tally.equal += equal ? 1 : 0;
     // pmucat's semantics follow the newest perf: checked (with their documented differences)
     // against it, not against perf 6.1, whose grammar they left where the newer perf did.
-    if (oracle_perf_version() != kNewestPerfVersion) continue;
-    const OurResult ours_default = encode_words(*catalog, specs[i], Semantics::pmucat);
+    if (oracle_perf_version() != kNewestPerfRelease) continue;
+    const OurResult ours_default = encode_words(*catalog, specs[i], Profile::pmucat());
     const bool same_as_perf =
         ours_default.accepted() == ours.accepted() && ours_default.attrs == ours.attrs;
     EXPECT_EQ(same_as_perf, default_differs.count(specs[i]) == 0)
@@ -158,7 +158,7 @@ TEST(HybridDiff, BuiltInRawAndPmuFormsMatchPerf) {
 TEST(HybridDiff, LowerCaseCacheNamesAreRejectedAsPerfRejectsThem) {
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
-  if (options.version != PerfVersion::v6_1) GTEST_SKIP() << "perf 6.1's hybrid probes only";
+  if (options.version != PerfRelease::v6_1) GTEST_SKIP() << "perf 6.1's hybrid probes only";
   const fs::path devices =
       fs::path(PMUCAT_SOURCE_DIR) / "fixtures" / "sysfs" / "intel-adl-hybrid" / "devices";
   const std::vector<std::string> names = {"l1-dcache-load-misses", "l1-dcache-loads"};
@@ -183,7 +183,7 @@ TEST(HybridDiff, LowerCaseCacheNamesAreRejectedAsPerfRejectsThem) {
                 std::string::npos)
           << specs[i] << ": " << perf.output;
     }
-    for (const Semantics semantics : {oracle_semantics(), Semantics::pmucat}) {
+    for (const Profile semantics : {oracle_semantics(), Profile::pmucat()}) {
       const OurResult ours = encode_words(*catalog, specs[i], semantics);
       EXPECT_FALSE(ours.accepted()) << specs[i] << ": " << describe(ours.attrs);
     }
@@ -284,13 +284,13 @@ TEST(EventTermsDiff, EventNamesWithTermsMatchPerf) {
                                     "cpu/slots,metric-id=a!1b/"};
   // perf 6.12 puts topdown events in a group led by slots, and after the leader fails to open
   // (as every event does here) it prints no attr for the members: only perf 6.1 shows both.
-  if (oracle_perf_version() == PerfVersion::v6_1) {
+  if (oracle_perf_version() == PerfRelease::v6_1) {
     specs.push_back("slots/metric-id=s/,topdown-bad-spec/metric-id=topdown!1bad!1spec/");
   }
   // pmucat lets a user term override the alias's value (difference 1) and reads hyphenated
   // event names with terms as newer perf does (perf 6.1 takes them for PMU names and fails).
   std::set<std::string> default_differs = {"slots/umask=0x1/", "mem-loads/ldlat=30/"};
-  if (oracle_perf_version() == PerfVersion::v6_1) {
+  if (oracle_perf_version() == PerfRelease::v6_1) {
     default_differs.insert({"c6-residency/metric-id=x/", "energy-pkg//"});
   }
   const Tally tally = compare_on_tree(devices, specs, default_differs);

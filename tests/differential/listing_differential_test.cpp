@@ -198,7 +198,7 @@ struct Tally {
 void compare_listings(const fs::path& devices, const std::string& cpuid, const Catalog& catalog,
                       const OracleOptions& options, Tally& tally) {
   // perf 6.1 has no `perf list -j`: its text listing only.
-  if (options.version != PerfVersion::v6_1) {
+  if (options.version != PerfRelease::v6_1) {
     const std::string json_text = run_perf_list(devices, cpuid, options.perf, "-j pmu");
     const auto document = nlohmann::json::parse(json_text, nullptr, false);
     ASSERT_TRUE(document.is_array()) << "perf list -j pmu printed no JSON array:\n"
@@ -292,7 +292,7 @@ std::string report(const Tally& tally) {
 
 void print_summary(const std::string& label, const std::string& cpuid, const OracleOptions& options,
                    const Tally& tally) {
-  if (options.version == PerfVersion::v6_1) {
+  if (options.version == PerfRelease::v6_1) {
     std::printf(
         "[ listing  ] %s (%s): perf 6.1 (no perf list -j): %zu text descriptions, %zu equal, %zu "
         "differences\n",
@@ -339,7 +339,7 @@ std::vector<std::string> listing_models() {
 bool sampled(const std::string& directory) {
   if (all_models()) return true;
   std::vector<std::string> models =
-      oracle_perf_version() == PerfVersion::v6_1 ? model_directories() : listing_models();
+      oracle_perf_version() == PerfRelease::v6_1 ? model_directories() : listing_models();
   std::mt19937_64 rng(seed());
   std::shuffle(models.begin(), models.end(), rng);
   const auto count = static_cast<std::size_t>(env_number("PMUCAT_LISTING_DIFF_COUNT", 6));
@@ -384,7 +384,7 @@ TEST_P(ListingModel, PmuListMatchesPerf) {
   Tally tally;
   compare_listings(devices, *cpuid, *catalog, options, tally);
   print_summary(directory, *cpuid, options, tally);
-  EXPECT_GT(options.version == PerfVersion::v6_1 ? tally.descriptions : tally.compared, 0U)
+  EXPECT_GT(options.version == PerfRelease::v6_1 ? tally.descriptions : tally.compared, 0U)
       << directory;
   EXPECT_TRUE(tally.differences.empty())
       << directory << " (" << *cpuid << "): " << tally.differences.size() << " differences:\n"
@@ -423,7 +423,7 @@ TEST_P(ListingFixture, PmuListMatchesPerf) {
   Tally tally;
   compare_listings(copy->devices_dir(), fixture.cpuid, *catalog, options, tally);
   print_summary(fixture.tree, fixture.cpuid, options, tally);
-  EXPECT_GT(options.version == PerfVersion::v6_1 ? tally.descriptions : tally.compared, 0U)
+  EXPECT_GT(options.version == PerfRelease::v6_1 ? tally.descriptions : tally.compared, 0U)
       << fixture.tree;
   EXPECT_TRUE(tally.differences.empty()) << fixture.tree << " (" << fixture.cpuid
                                          << "): " << tally.differences.size() << " differences:\n"

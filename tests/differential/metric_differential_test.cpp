@@ -177,7 +177,7 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       out.push_back(std::move(m));
     }
   }
-  if (oracle_perf_version() == PerfVersion::v6_12) {
+  if (oracle_perf_version() == PerfRelease::v6_12) {
     auto pmu_612 = [](const JsonMetric& m) {
       return m.pmu.empty() ? std::string("default_core") : m.pmu;
     };
@@ -243,7 +243,7 @@ void set_up_model(const std::string& directory, const OracleOptions& options, Mo
 // hold: they are one attr each. perf 6.12 counts tool events itself and prints no attr for them,
 // but `-vv` prints each one's reading, once per event: `duration_time: -1: 980045 980045 980045`.
 std::size_t duration_time_opens(const PerfResult& printed, const std::string& output) {
-  if (oracle_perf_version() == PerfVersion::v6_12) {
+  if (oracle_perf_version() == PerfRelease::v6_12) {
     std::size_t n = 0;
     std::istringstream lines(output);
     std::string line;
@@ -384,7 +384,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     // Under perf 6.12's rules the catalog holds each expression as perf 6.12's build prints it
     // back (vendor test MetricPyTruth compares them with perf 6.12's own table): here the names
     // and their order.
-    const bool with_exprs = oracle_perf_version() == PerfVersion::v6_1;
+    const bool with_exprs = oracle_perf_version() == PerfRelease::v6_1;
     auto line = [&](std::string_view name, std::string_view expr) {
       return with_exprs ? fmt::format("{} = {}", name, expr) : std::string(name);
     };
@@ -500,7 +500,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
 // and opens every event (the model's generated tree lacks the topdown events).
 TEST(MetricNoGroup, DurationTimeOncePerEventList) {
   const OracleOptions options = OracleOptions::from_environment();
-  if (options.version != PerfVersion::v6_1)
+  if (options.version != PerfRelease::v6_1)
     GTEST_SKIP() << "the cases name linux 6.1's metrics (6.12 renamed them); MetricDiff covers "
                     "perf 6.12's --metric-no-group and --metric-no-merge runs";
   ModelSetup model;
@@ -561,7 +561,7 @@ TEST(MetricNoGroup, DurationTimeOncePerEventList) {
 // `all` and `No_group` (docs/metrics.md, "Agreement with perf 6.12").
 TEST(MetricRules612, FixedCasesMatchPerf612) {
   const OracleOptions options = OracleOptions::from_environment();
-  if (options.version != PerfVersion::v6_12)
+  if (options.version != PerfRelease::v6_12)
     GTEST_SKIP() << "perf 6.12's rules; linux 6.1's tables have none of these fields";
   struct Case {
     std::string directory;  // the model whose metrics are expanded

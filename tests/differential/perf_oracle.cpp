@@ -260,7 +260,7 @@ OracleOptions OracleOptions::from_environment() {
   options.version = oracle_perf_version();
   // perf 6.1 is Debian's linux-perf on PATH; perf 6.12 is built by scripts/perf-oracle-6.12.sh
   // into the checkout's .cache/ ($PMUCAT_PERF_6_12 names another build).
-  if (options.version == PerfVersion::v6_12) {
+  if (options.version == PerfRelease::v6_12) {
     const char* built = std::getenv("PMUCAT_PERF_6_12");
     options.perf = built != nullptr && *built != '\0' ? built : PMUCAT_PERF_6_12_DEFAULT;
   }
@@ -277,14 +277,14 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   if (geteuid() != 0) return "not root: the perf oracle needs a private mount namespace";
   const auto perf = run_command(fmt::format("{} --version 2>&1", shell_quote(options.perf)));
   if (perf.status != 0 || !perf.out.starts_with("perf version")) {
-    return options.version == PerfVersion::v6_1
+    return options.version == PerfRelease::v6_1
                ? fmt::format("'{}' is not a working perf (install linux-perf)", options.perf)
                : fmt::format(
                      "'{}' is not a working perf (build it with "
                      "scripts/perf-oracle-6.12.sh)",
                      options.perf);
   }
-  if (parse_perf_version(perf.out) != options.version) {
+  if (parse_perf_release(perf.out) != options.version) {
     return fmt::format("'{}' is {}, not perf {}", options.perf,
                        perf.out.substr(0, perf.out.find('\n')), to_string(options.version));
   }

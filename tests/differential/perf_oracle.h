@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "support/scratch_dir.h"
 
 namespace pmucat::differential {
@@ -58,7 +58,7 @@ PerfResult parse_perf_output(const std::string& output);
 struct OracleOptions {
   // The release it must be (oracle_unavailable() checks `perf --version`): from_environment()
   // takes $PMUCAT_DIFF_PERF_VERSION.
-  PerfVersion version = PerfVersion::v6_1;
+  PerfRelease version = PerfRelease::v6_1;
   // The binary: `perf` for 6.1, the build of scripts/perf-oracle-6.12.sh for 6.12
   // ($PMUCAT_PERF_6_12); $PMUCAT_PERF overrides either in from_environment().
   std::string perf = "perf";

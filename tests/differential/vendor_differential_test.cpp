@@ -288,7 +288,7 @@ TEST_P(VendorModel, SampledEventsMatchPerf) {
     if (spec_case.uncore) uncore_events.insert(spec_case.event);
     perf_accepted += perf.accepted() ? 1 : 0;
     const OurResult ours = encode_words(*catalog, spec_case.spec, oracle_semantics());
-    const OurResult ours_default = encode_words(*catalog, spec_case.spec, Semantics::pmucat);
+    const OurResult ours_default = encode_words(*catalog, spec_case.spec, Profile::pmucat());
     const bool agree =
         perf.accepted() == ours.accepted() && (!perf.accepted() || perf.attrs == ours.attrs);
     if (agree) {
@@ -399,7 +399,7 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   ASSERT_TRUE(run.results[1].accepted()) << run.results[1].output;
   EXPECT_EQ(run.results[1].attrs.size(), 2U);
   EXPECT_EQ(run.results[1].attrs[0].config[0], 0x22U);
-  if (oracle_perf_version() == PerfVersion::v6_1) {
+  if (oracle_perf_version() == PerfRelease::v6_1) {
     EXPECT_EQ(run.results[0].attrs, run.results[1].attrs) << run.results[0].output;
   } else {
     // perf 6.12 no longer does: it rejects the spec, as pmucat does.
@@ -408,7 +408,7 @@ TEST(VendorDiffOracle, Perf61HybridPmuTakesAnUnknownNameAsTheBareName) {
   EXPECT_FALSE(run.results[2].accepted()) << run.results[2].output;
   // pmucat: the bare name as perf; the hybrid PMU's spec rejected in both semantics.
   EXPECT_EQ(encode_words(*catalog, specs[1], oracle_semantics()).attrs, run.results[1].attrs);
-  for (const Semantics semantics : {oracle_semantics(), Semantics::pmucat}) {
+  for (const Profile semantics : {oracle_semantics(), Profile::pmucat()}) {
     const OurResult result = encode_words(*catalog, specs[0], semantics);
     EXPECT_FALSE(result.accepted()) << describe(result.attrs);
     EXPECT_NE(result.error.find("unc_m_cas_count_rd"), std::string::npos) << result.error;
@@ -545,20 +545,20 @@ TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const PerfResult& perf = run.results[i];
     accepted += perf.accepted() ? 1 : 0;
-    for (const Semantics semantics : semantics_matching_oracle()) {
+    for (const Profile semantics : semantics_matching_oracle()) {
       const OurResult ours = encode_words(*catalog, specs[i], semantics);
       if (counted_without_attr(perf)) {
         // A tool event: its attr is perf's software dummy event, which perf 6.12 never opens.
         EXPECT_TRUE(only_tool_event_attrs(ours)) << specs[i] << ": pmucat " << describe(ours);
         ++accepted;
-        if (semantics != Semantics::pmucat) ++equal;
+        if (semantics != Profile::pmucat()) ++equal;
         continue;
       }
       EXPECT_EQ(ours.accepted(), perf.accepted())
           << specs[i] << ": pmucat " << (ours.accepted() ? describe(ours.attrs) : ours.error)
           << "\nperf: " << perf.output;
       EXPECT_EQ(ours.attrs, perf.attrs) << specs[i];
-      if (semantics != Semantics::pmucat && ours.accepted() == perf.accepted() &&
+      if (semantics != Profile::pmucat() && ours.accepted() == perf.accepted() &&
           ours.attrs == perf.attrs) {
         ++equal;
       }

@@ -36,8 +36,8 @@ namespace {
 // The build's table set of the oracle's perf (cmake/PmucatEvents.cmake): 6.1's for perf 6.1,
 // the newest set for perf 6.12 when it is 6.12's; empty when the build has no such set.
 fs::path built_tables(std::string_view newest, std::string_view for_6_1) {
-  if (oracle_perf_version() == PerfVersion::v6_1) return fs::path(for_6_1);
-  if (parse_perf_version(PMUCAT_EVENTS_VERSION) != oracle_perf_version()) return {};
+  if (oracle_perf_version() == PerfRelease::v6_1) return fs::path(for_6_1);
+  if (parse_perf_release(PMUCAT_EVENTS_VERSION) != oracle_perf_version()) return {};
   return fs::path(newest);
 }
 

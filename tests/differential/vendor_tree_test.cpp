@@ -139,7 +139,7 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
       if (!result.accepted() && failed++ < 5) ADD_FAILURE() << spec << ": " << result.error;
     }
     EXPECT_EQ(failed, 0U) << model->events.size() << " events";
-    if (oracle_perf_version() == PerfVersion::v6_1) {
+    if (oracle_perf_version() == PerfRelease::v6_1) {
       EXPECT_EQ(unencodable, 0U);
     }
   }

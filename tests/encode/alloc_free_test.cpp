@@ -56,7 +56,7 @@ class EncoderAllocationFree : public ::testing::TestWithParam<const char*> {};
 TEST_P(EncoderAllocationFree, WarmEncodeDoesNotAllocate) {
   auto catalog = Catalog::open("fixtures/sysfs/intel-spr");
   ASSERT_TRUE(catalog.has_value());
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
     EncodeOptions options;
     options.semantics = semantics;
     Encoder encoder(*catalog, options);

@@ -10,7 +10,7 @@ namespace pmucat {
 namespace {
 
 Attr encode_one(std::string_view spec, Tool tool = Tool::stat,
-                Semantics semantics = Semantics::perf) {
+                Profile semantics = Profile::perf(PerfRelease::v6_1)) {
   static const Catalog catalog = testing::sample_catalog();
   EncodeOptions options;
   options.tool = tool;
@@ -63,10 +63,10 @@ const ModifierRow kModifierRows[] = {
 
 TEST(ModifierBits, MatchPerf61ForEveryModifier) {
   for (const ModifierRow& row : kModifierRows) {
-    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
       // `W` outside a group: perf 6.1 ignores it, newer perf and pmucat reject it
       // (WeakModifierOutsideAGroup).
-      if (semantics == Semantics::pmucat && std::string_view(row.modifiers) == "W") continue;
+      if (semantics == Profile::pmucat() && std::string_view(row.modifiers) == "W") continue;
       const std::string spec = std::string("fakepmu/foo/") + row.modifiers;
       SCOPED_TRACE(spec);
       const Attr attr = encode_one(spec, Tool::stat, semantics);
@@ -86,14 +86,15 @@ TEST(ModifierBits, MatchPerf61ForEveryModifier) {
 
 TEST(ModifierBits, WeakModifierOutsideAGroup) {
   const Catalog catalog = testing::sample_catalog();
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf_6_12}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_12)}) {
     auto alone = encode(catalog, "fakepmu/foo/W", {semantics, Tool::stat, "", ""});
     ASSERT_FALSE(alone.has_value());
     EXPECT_EQ(alone.error().id, "modifier-weak-outside-group");
     EXPECT_TRUE(encode(catalog, "{fakepmu/foo/W,cycles}", {semantics, Tool::stat, "", ""}));
     EXPECT_TRUE(encode(catalog, "{fakepmu/foo/,cycles}:W", {semantics, Tool::stat, "", ""}));
   }
-  EXPECT_TRUE(encode(catalog, "fakepmu/foo/W", {Semantics::perf_6_1, Tool::stat, "", ""}));
+  EXPECT_TRUE(
+      encode(catalog, "fakepmu/foo/W", {Profile::perf(PerfRelease::v6_1), Tool::stat, "", ""}));
 }
 
 TEST(ModifierBits, BareNameColonModifiers) {

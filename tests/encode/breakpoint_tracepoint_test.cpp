@@ -257,7 +257,7 @@ TEST_F(TracepointEncode, LocatedErrorsWithSuggestions) {
   EXPECT_EQ(run("sched:sched_switch/period=1/").error().id, "term-unknown");
   // perf 6.1 needs a match in every system a system glob matches; pmucat takes those with one.
   EXPECT_TRUE(run("*:sched_switch"));
-  options.semantics = Semantics::perf;
+  options.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_EQ(run("*:sched_switch").error().id, "tracepoint-unknown");
   options.tracefs = tree.path("nowhere").string();
   EXPECT_EQ(run("sched:sched_switch").error().id, "tracepoint-no-tracefs");

@@ -50,7 +50,7 @@ TEST(BuiltinEvents, EveryListedNameEncodesToItsEntry) {
   pmus.push_back(info_pmu("cpu", 4, false));
   pmus.push_back(info_pmu("software", 1, false));
   const Catalog catalog = Catalog::from_pmus(std::move(pmus));
-  for (Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     EncodeOptions options;
     options.semantics = semantics;
     for (const BuiltinEvent& event : builtin_events()) {

@@ -76,7 +76,7 @@ TEST(Decode, ParameterEventsMatchOnTheOtherBits) {
 TEST(Decode, TermsStringReEncodesToTheSameWords) {
   const std::array<std::uint64_t, 4> words = {0xfff0ffff00ffffff, 0x1ffffffffffff, 0x123, 0};
   const Decoded decoded = decode(fakepmu(), words);
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto terms = parse_terms(decoded.terms_string, "<spec>", TermSyntax::command_line);
     ASSERT_TRUE(terms.has_value());
     EncodeOptions options;

@@ -115,7 +115,7 @@ void expect_rounds_agree(const Catalog& catalog) {
   const auto count = *rc::gen::inRange<std::size_t>(1, 7);
   std::vector<std::string> specs;
   for (std::size_t i = 0; i < count; ++i) specs.push_back(random_spec(catalog));
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
     for (const Tool tool : {Tool::record, Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;
@@ -160,7 +160,7 @@ TEST(EncoderReuse, RepeatedErrorsAreReportedAlike) {
 
 TEST(EncoderReuse, AnUnusableTypeStaysAnErrorAndAUsableOneStaysUsable) {
   const Catalog catalog = testing::extended_catalog();
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
     EncodeOptions options;
     options.semantics = semantics;
     Encoder encoder(catalog, options);
@@ -168,7 +168,7 @@ TEST(EncoderReuse, AnUnusableTypeStaysAnErrorAndAUsableOneStaysUsable) {
       Attr attr;
       auto result = encoder.encode_one("hextype/event=1/", attr);
       EXPECT_EQ(difference(catalog, encoder, "hextype/event=1/", options), "");
-      if (semantics == Semantics::perf) {
+      if (semantics == Profile::perf(PerfRelease::v6_1)) {
         ASSERT_TRUE(result.has_value()) << render(result.error());
         EXPECT_EQ(attr.type, 0u);  // perf 6.1 reads "0x2e" with %u
       } else {

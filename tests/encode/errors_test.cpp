@@ -7,7 +7,7 @@
 namespace pmucat {
 namespace {
 
-Diagnostic encode_error(std::string_view spec, Semantics semantics = Semantics::pmucat,
+Diagnostic encode_error(std::string_view spec, Profile semantics = Profile::pmucat(),
                         Tool tool = Tool::record) {
   static const Catalog catalog = testing::extended_catalog();
   EncodeOptions options;
@@ -61,7 +61,8 @@ TEST(EncodeErrors, ValueFromEventFilePointsIntoTheFileWithANoteInTheSpec) {
 }
 
 TEST(EncodeErrors, UnknownTermListsValidTermsAndSuggests) {
-  const Diagnostic d = encode_error("fakepmu/umsk=1/", Semantics::perf, Tool::stat);
+  const Diagnostic d =
+      encode_error("fakepmu/umsk=1/", Profile::perf(PerfRelease::v6_1), Tool::stat);
   EXPECT_EQ(d.message, "unknown term 'umsk' for PMU 'fakepmu'");
   EXPECT_EQ(d.range.column, 9u);
   EXPECT_EQ(d.hint,
@@ -162,14 +163,14 @@ TEST(EncodeErrors, UnusablePmuType) {
 }
 
 TEST(EncodeErrors, FormatWordPerfDoesNotHave) {
-  const Diagnostic d = encode_error("c3pmu/x3=1/", Semantics::perf);
+  const Diagnostic d = encode_error("c3pmu/x3=1/", Profile::perf(PerfRelease::v6_1));
   EXPECT_EQ(d.message, "field 'x3' is in config3, which perf_event_attr does not have in perf 6.1");
 }
 
 TEST(EncodeWarnings, FormatWordPerfDoesNotHave) {
   static const Catalog catalog = testing::sample_catalog();
   EncodeOptions perf;
-  perf.semantics = Semantics::perf;
+  perf.semantics = Profile::perf(PerfRelease::v6_1);
   auto encoded = encode(catalog, "c3pmu/event=1/", perf);
   ASSERT_TRUE(encoded.has_value());
   ASSERT_EQ(encoded->front().warnings.size(), 1u);
@@ -194,14 +195,15 @@ TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
   ASSERT_TRUE(encoded.has_value());
   EXPECT_TRUE(encoded->front().warnings.empty());
   EncodeOptions perf612;
-  perf612.semantics = Semantics::perf_6_12;
+  perf612.semantics = Profile::perf(PerfRelease::v6_12);
   encoded = encode(catalog, "c4pmu/event=1/", perf612);
   ASSERT_TRUE(encoded.has_value());
   ASSERT_EQ(encoded->front().warnings.size(), 1u);
   EXPECT_EQ(encoded->front().warnings[0].message,
             "'c4pmu' format 'x4' requires 'perf_event_attr::config4', which this ABI does not "
             "have");
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf_6_1, Semantics::perf_6_12}) {
+  for (const Profile semantics :
+       {Profile::pmucat(), Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
     EncodeOptions options;
     options.semantics = semantics;
     auto failed = encode(catalog, "c4pmu/x4=1/", options);
@@ -213,7 +215,7 @@ TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
 }
 
 TEST(EncodeErrors, HyphenatedPmuInPerfSemantics) {
-  const Diagnostic d = encode_error("perf-pmu-test/test-event/", Semantics::perf);
+  const Diagnostic d = encode_error("perf-pmu-test/test-event/", Profile::perf(PerfRelease::v6_1));
   EXPECT_EQ(d.id, "pmu-name-hyphen");
 }
 

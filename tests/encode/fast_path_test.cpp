@@ -137,7 +137,7 @@ RC_GTEST_PROP(EncoderFastPath, SameAsEncodeOnFixtureTrees, ()) {
   const std::string& tree =
       fixture_trees()[*rc::gen::inRange<std::size_t>(0, fixture_trees().size())];
   const Catalog catalog = open_tree(tree);
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
     for (const Tool tool : {Tool::record, Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;
@@ -162,7 +162,7 @@ class EncoderFixedSpecs : public ::testing::TestWithParam<Case> {};
 
 TEST_P(EncoderFixedSpecs, SameAsEncode) {
   const Catalog catalog = open_tree(GetParam().tree);
-  for (const Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+  for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
     EncodeOptions options;
     options.semantics = semantics;
     Encoder encoder(catalog, options);

@@ -41,7 +41,7 @@ TEST(FilesRead, PerfSemanticsReadEveryFormatFile) {
   auto catalog = Catalog::open(box.tree.path("devices"));
   ASSERT_TRUE(catalog);
   EncodeOptions perf;
-  perf.semantics = Semantics::perf_6_1;
+  perf.semantics = Profile::perf(PerfRelease::v6_1);
   auto encoded = encode(*catalog, "box/event=0x3c,umask=0x1/", perf);
   ASSERT_TRUE(encoded) << encoded.error().message;
   EXPECT_EQ(catalog->find_pmu("box")->diagnostics().size(), 2u);  // period, unrelated

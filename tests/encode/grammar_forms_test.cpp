@@ -39,14 +39,14 @@ Catalog hybrid_catalog() {
   return Catalog::from_pmus(std::move(pmus));
 }
 
-EncodeOptions options_for(Semantics semantics) {
+EncodeOptions options_for(Profile semantics) {
   EncodeOptions options;
   options.semantics = semantics;
   return options;
 }
 
 std::vector<EncodedEvent> encode_ok(const Catalog& catalog, const std::string& spec,
-                                    Semantics semantics) {
+                                    Profile semantics) {
   auto encoded = encode(catalog, spec, options_for(semantics));
   EXPECT_TRUE(encoded) << spec << ": " << (encoded ? "" : encoded.error().message);
   return encoded ? *encoded : std::vector<EncodedEvent>{};
@@ -54,7 +54,7 @@ std::vector<EncodedEvent> encode_ok(const Catalog& catalog, const std::string& s
 
 TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   const Catalog catalog = hybrid_catalog();
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     const auto cycles = encode_ok(catalog, "cycles:u", semantics);
     ASSERT_EQ(cycles.size(), 2u);
     EXPECT_EQ(cycles[0].attr.type, 0u);
@@ -75,15 +75,15 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   // perf 6.1: a raw event once per core PMU with its type, and a software name in a core PMU's
   // terms read as that event; perf 6.12 (and pmucat): the raw event once, of the raw type (4),
   // and `cs` no term of cpu_atom.
-  const auto raw = encode_ok(catalog, "r3c", Semantics::perf);
+  const auto raw = encode_ok(catalog, "r3c", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(raw.size(), 2u);
   EXPECT_EQ(raw[0].attr.type, 10u);
   EXPECT_EQ(raw[1].attr.type, 4u);
   EXPECT_EQ(raw[1].attr.config[0], 0x3cu);
-  const auto software = encode_ok(catalog, "cpu_atom/cs/", Semantics::perf);
+  const auto software = encode_ok(catalog, "cpu_atom/cs/", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(software.size(), 1u);
   EXPECT_EQ(software[0].attr.type, 1u);
-  for (const Semantics semantics : {Semantics::perf_6_12, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
     const auto once = encode_ok(catalog, "r3c", semantics);
     ASSERT_EQ(once.size(), 1u);
     EXPECT_EQ(once[0].attr.type, 4u);
@@ -93,18 +93,19 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   // A second term: an unknown term in perf 6.1; newer perf (and pmucat) read `cycles` in the
   // terms as the legacy event of that PMU.
   EXPECT_FALSE(
-      encode(catalog, "cpu_core/cycles,period=1/", options_for(Semantics::perf)).has_value());
-  const auto with_period = encode_ok(catalog, "cpu_core/cycles,period=1/", Semantics::pmucat);
+      encode(catalog, "cpu_core/cycles,period=1/", options_for(Profile::perf(PerfRelease::v6_1)))
+          .has_value());
+  const auto with_period = encode_ok(catalog, "cpu_core/cycles,period=1/", Profile::pmucat());
   ASSERT_EQ(with_period.size(), 1u);
   EXPECT_EQ(with_period[0].attr.type, 0u);
   EXPECT_EQ(with_period[0].attr.config[0], 0x400000000u);
   // The legacy name stays in the perf string: `cpu_core/period=0x1/` would be another event.
   EXPECT_EQ(with_period[0].perf_string, "cpu_core/cycles,period=0x1/");
   // perf 6.1 takes the built-in `instructions` on both; pmucat the sysfs event cpu_atom has.
-  const auto perf = encode_ok(catalog, "instructions", Semantics::perf);
+  const auto perf = encode_ok(catalog, "instructions", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(perf.size(), 2u);
   EXPECT_EQ(perf[0].attr.config[0], 0xa00000001u);
-  const auto ours = encode_ok(catalog, "instructions", Semantics::pmucat);
+  const auto ours = encode_ok(catalog, "instructions", Profile::pmucat());
   ASSERT_EQ(ours.size(), 2u);
   EXPECT_EQ(ours[0].attr.type, 10u);
   EXPECT_EQ(ours[0].attr.config[0], 0xc0u);
@@ -117,7 +118,7 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
 // term of a core PMU without one. perf 6.1 never asks.
 TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
   const Catalog catalog = hybrid_catalog();
-  for (const Semantics semantics : {Semantics::perf_6_12, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
     EncodeOptions options = options_for(semantics);
     options.extended_type = ExtendedType::unsupported;
     auto encoded = [&](std::string_view spec) {
@@ -138,7 +139,7 @@ TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
     ASSERT_EQ(term.size(), 1u);
     EXPECT_EQ(term[0].attr.config[0], 0u);
   }
-  EncodeOptions perf61 = options_for(Semantics::perf_6_1);
+  EncodeOptions perf61 = options_for(Profile::perf(PerfRelease::v6_1));
   perf61.extended_type = ExtendedType::unsupported;
   EXPECT_EQ(encode(catalog, "cycles", perf61)->size(), 2u);
   // A tree with one core PMU needs no question.
@@ -151,13 +152,14 @@ TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
 // also as a PMU's term; `l1-d` and `l1d-loads` are 6.1's spellings of L1D read accesses.
 TEST(Hybrid, LowerCaseCacheNamesAsPerfReadsThem) {
   const Catalog catalog = hybrid_catalog();
-  for (const Semantics semantics : {Semantics::perf_6_1, Semantics::perf_6_12, Semantics::pmucat}) {
+  for (const Profile semantics :
+       {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
     for (const char* spec : {"l1-dcache-load-misses", "l1-dcache-load-misses:u", "l1-dcache-loads",
                              "cpu_core/l1-dcache-load-misses/", "cpu_atom/l1-dcache-loads/"}) {
       EXPECT_FALSE(encode(catalog, spec, options_for(semantics)).has_value()) << spec;
     }
   }
-  for (const Semantics semantics : {Semantics::perf_6_1, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     for (const char* spec : {"l1-d", "l1d-loads"}) {
       const auto events = encode_ok(catalog, spec, semantics);
       ASSERT_EQ(events.size(), 2u) << spec;
@@ -174,18 +176,19 @@ TEST(Hybrid, LowerCaseCacheNamesAsPerfReadsThem) {
 // perf 6.1 warns when a group's events count on different hybrid core PMUs.
 TEST(Hybrid, GroupAcrossCorePmusWarnsOnTheLeader) {
   const Catalog catalog = hybrid_catalog();
-  const auto mixed = encode_ok(catalog, "{cycles,cs}", Semantics::perf);
+  const auto mixed = encode_ok(catalog, "{cycles,cs}", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(mixed.size(), 3u);
   ASSERT_EQ(mixed[0].warnings.size(), 1u);
   EXPECT_EQ(mixed[0].warnings[0].id, "group-hybrid-pmus");
-  const auto one = encode_ok(catalog, "{cpu_core/cycles/,cpu_core/event=0xc0/}", Semantics::perf);
+  const auto one = encode_ok(catalog, "{cpu_core/cycles/,cpu_core/event=0xc0/}",
+                             Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(one.size(), 2u);
   EXPECT_TRUE(one[0].warnings.empty());
 }
 
 TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
   const Catalog catalog = testing::extended_catalog();
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto events = encode_ok(catalog, "instructions/config=2,period=1000/u", semantics);
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0].attr.type, 0u);
@@ -220,15 +223,15 @@ Catalog fallback_catalog() {
 
 TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
   const Catalog catalog = fallback_catalog();
-  const auto perf = encode_ok(catalog, "fake/event=1,umask=2/", Semantics::perf);
+  const auto perf = encode_ok(catalog, "fake/event=1,umask=2/", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(perf.size(), 1u);
   EXPECT_EQ(perf[0].pmu, "fake10");
   EXPECT_EQ(perf[0].attr.config[0], 0x20001u);
-  const auto wide = encode_ok(catalog, "fake/event=0x1ff/", Semantics::perf);
+  const auto wide = encode_ok(catalog, "fake/event=0x1ff/", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(wide.size(), 1u);
   EXPECT_EQ(wide[0].pmu, "fake10");
   // Accepted by the PMU itself: no fallback.
-  EXPECT_EQ(encode_ok(catalog, "fake/event=1/", Semantics::perf).size(), 1u);
+  EXPECT_EQ(encode_ok(catalog, "fake/event=1/", Profile::perf(PerfRelease::v6_1)).size(), 1u);
   // pmucat semantics: the error, with a note naming the PMU perf would have used.
   auto ours = encode(catalog, "fake/event=1,umask=2/");
   ASSERT_FALSE(ours.has_value());
@@ -237,7 +240,7 @@ TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
   EXPECT_NE(ours.error().notes[0].message.find("fake10"), std::string::npos);
   EXPECT_EQ(ours.error().notes[0].message.find("fakeq"), std::string::npos);
   // Nothing accepts it: perf's error for the PMU named, in both semantics, without a note.
-  auto none = encode(catalog, "fake/bogus=1/", options_for(Semantics::perf));
+  auto none = encode(catalog, "fake/bogus=1/", options_for(Profile::perf(PerfRelease::v6_1)));
   ASSERT_FALSE(none.has_value());
   EXPECT_TRUE(none.error().notes.empty());
 }
@@ -246,7 +249,7 @@ TEST(PerfFallback, RejectingPmuRetriesOnNumberedNamesakes) {
 // which perf truncates.
 TEST(NumericEvents, TypeAndConfigAsNumbers) {
   const Catalog catalog = testing::extended_catalog();
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto events = encode_ok(catalog, "4:0x3c:u", semantics);
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0].attr.type, 4u);
@@ -261,7 +264,7 @@ TEST(NumericEvents, TypeAndConfigAsNumbers) {
     ASSERT_FALSE(bad.has_value());
     EXPECT_EQ(bad.error().id, "spec-numeric-event");
   }
-  const auto perf = encode_ok(catalog, "99999999999:1", Semantics::perf);
+  const auto perf = encode_ok(catalog, "99999999999:1", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(perf.size(), 1u);
   EXPECT_EQ(perf[0].attr.type, 1215752191u);
   auto ours = encode(catalog, "99999999999:1");
@@ -295,7 +298,8 @@ TEST(CacheEvents, EveryTypeSpellingIsFound) {
       "LLC",       "L2",   "dTLB", "d-tlb",   "Data-TLB",  "iTLB", "i-tlb", "Instruction-TLB",
       "branch",    "bpu",  "btb",  "bpc",     "node"};
   for (const char* spelling : spellings) {
-    const auto events = encode_ok(catalog, std::string(spelling) + "-loads", Semantics::perf);
+    const auto events =
+        encode_ok(catalog, std::string(spelling) + "-loads", Profile::perf(PerfRelease::v6_1));
     ASSERT_EQ(events.size(), 1u) << spelling;
     EXPECT_EQ(events[0].attr.type, 3u) << spelling;
   }
@@ -317,7 +321,7 @@ Catalog event_terms_catalog() {
 
 TEST(EventTerms, EventNameBeforeTermsInBothSemantics) {
   const Catalog catalog = event_terms_catalog();
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     for (const char* spec : {"slots/metric-id=x/", "SLOTS//", "slots/umask=0x4/"}) {
       const auto slots = encode_ok(catalog, spec, semantics);
       ASSERT_EQ(slots.size(), 1u) << spec;
@@ -331,23 +335,28 @@ TEST(EventTerms, EventNameBeforeTermsInBothSemantics) {
     EXPECT_TRUE(retiring[0].attr.exclude_kernel);
   }
   // The user's terms come first, so perf ORs them into the alias's (difference 1).
-  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Semantics::perf)[0].attr.config[0], 0x500u);
-  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Semantics::pmucat)[0].attr.config[0], 0x100u);
-  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Semantics::perf)[0].attr.config[1], 0x1fu);
-  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Semantics::pmucat)[0].attr.config[1], 0x1eu);
+  EXPECT_EQ(
+      encode_ok(catalog, "slots/umask=0x1/", Profile::perf(PerfRelease::v6_1))[0].attr.config[0],
+      0x500u);
+  EXPECT_EQ(encode_ok(catalog, "slots/umask=0x1/", Profile::pmucat())[0].attr.config[0], 0x100u);
+  EXPECT_EQ(
+      encode_ok(catalog, "mem-loads/ldlat=30/", Profile::perf(PerfRelease::v6_1))[0].attr.config[1],
+      0x1fu);
+  EXPECT_EQ(encode_ok(catalog, "mem-loads/ldlat=30/", Profile::pmucat())[0].attr.config[1], 0x1eu);
 }
 
 TEST(EventTerms, HyphenatedNamesPerf61DoesNotLexAsEvents) {
   const Catalog catalog = event_terms_catalog();
-  auto perf = encode(catalog, "c6-residency/metric-id=x/", options_for(Semantics::perf));
+  auto perf =
+      encode(catalog, "c6-residency/metric-id=x/", options_for(Profile::perf(PerfRelease::v6_1)));
   ASSERT_FALSE(perf);
   EXPECT_EQ(perf.error().id, "pmu-name-hyphen");
-  const auto ours = encode_ok(catalog, "c6-residency/metric-id=x/", Semantics::pmucat);
+  const auto ours = encode_ok(catalog, "c6-residency/metric-id=x/", Profile::pmucat());
   ASSERT_EQ(ours.size(), 1u);
   EXPECT_EQ(ours[0].attr.type, 6u);
   EXPECT_EQ(ours[0].attr.config[0], 0x2u);
   // An unknown topdown-* name and a bad term still fail, naming what is wrong.
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto unknown = encode(catalog, "topdown-nonexistent/period=1/", options_for(semantics));
     ASSERT_FALSE(unknown);
     EXPECT_EQ(unknown.error().id, "pmu-unknown");

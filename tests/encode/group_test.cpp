@@ -207,9 +207,9 @@ TEST(GroupEncode, GroupModifierLettersAgainstMemberModifiers) {
 // digit, 6.1's does not; a name another lexer rule takes whole is refused by both.
 TEST(GroupEncode, GroupNamesAreNameTokensOfTheSemanticsPerf) {
   EncodeOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EncodeOptions perf612;
-  perf612.semantics = Semantics::perf_6_12;
+  perf612.semantics = Profile::perf(PerfRelease::v6_12);
   for (const EncodeOptions& options : {EncodeOptions{}, perf612}) {
     EXPECT_EQ(encode_ok(catalog(), "g-1{cpu/event=1/}", options).at(0).group_name, "g-1");
     EXPECT_EQ(encode_ok(catalog(), "1g{cpu/event=1/}", options).at(0).group_name, "1g");
@@ -244,9 +244,9 @@ TEST(GroupEncode, GroupNamesAreNameTokensOfTheSemanticsPerf) {
 // member's choice. A group's own G still counts the guest in both.
 TEST(GroupEncode, GroupPreciseExcludesTheGuestSince612) {
   EncodeOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EncodeOptions perf612;
-  perf612.semantics = Semantics::perf_6_12;
+  perf612.semantics = Profile::perf(PerfRelease::v6_12);
   auto leader = [&](std::string_view spec, const EncodeOptions& options) {
     return encode_ok(catalog(), spec, options).at(0).attr;
   };

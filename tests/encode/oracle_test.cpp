@@ -1,6 +1,7 @@
 // Every encoding row of the perf 6.1 oracle tables (perf-pmu.md section 4) against the same
-// PMUs built in memory: Semantics::perf must give perf's numbers; Semantics::pmucat gives the
-// same except for the documented divergences (docs/perf-compat.md), asserted here as such.
+// PMUs built in memory: Profile::perf(PerfRelease::v6_1) must give perf's numbers;
+// Profile::pmucat() gives the same except for the documented divergences (docs/perf-compat.md),
+// asserted here as such.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -42,12 +43,12 @@ std::ostream& operator<<(std::ostream& out, const Row& row) {
   return out << row.spec;
 }
 
-void expect_outcome(const Catalog& catalog, const std::string& spec, Semantics semantics,
+void expect_outcome(const Catalog& catalog, const std::string& spec, Profile semantics,
                     const Outcome& expected) {
   EncodeOptions options;
   options.semantics = semantics;
   auto encoded = encode(catalog, spec, options);
-  const char* mode = semantics == Semantics::perf ? "perf" : "pmucat";
+  const char* mode = semantics == Profile::perf(PerfRelease::v6_1) ? "perf" : "pmucat";
   if (!expected.ok) {
     ASSERT_FALSE(encoded.has_value()) << mode << ": expected an error, got config " << std::hex
                                       << encoded->front().attr.config[0];
@@ -78,7 +79,7 @@ class OracleRow : public ::testing::TestWithParam<Row> {
 Catalog* OracleRow::catalog_ = nullptr;
 
 TEST_P(OracleRow, PerfSemanticsEqualsPerf61) {
-  expect_outcome(*catalog_, GetParam().spec, Semantics::perf, GetParam().perf);
+  expect_outcome(*catalog_, GetParam().spec, Profile::perf(PerfRelease::v6_1), GetParam().perf);
 }
 
 TEST_P(OracleRow, PmucatSemanticsEqualsPerfOrDocumentedDivergence) {
@@ -89,7 +90,7 @@ TEST_P(OracleRow, PmucatSemanticsEqualsPerfOrDocumentedDivergence) {
     EXPECT_TRUE(ours.ok != row.perf.ok || ours.config != row.perf.config ||
                 ours.type != row.perf.type);
   }
-  expect_outcome(*catalog_, row.spec, Semantics::pmucat, row.pmucat.value_or(row.perf));
+  expect_outcome(*catalog_, row.spec, Profile::pmucat(), row.pmucat.value_or(row.perf));
 }
 
 const Row kRows[] = {

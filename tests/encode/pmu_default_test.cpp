@@ -46,13 +46,13 @@ class IntelPtTree {
 };
 
 Expected<std::vector<EncodedEvent>> encode_as(const Catalog& catalog, const std::string& spec,
-                                              Semantics semantics) {
+                                              Profile semantics) {
   EncodeOptions options;
   options.semantics = semantics;
   return encode(catalog, spec, options);
 }
 
-std::uint64_t config_of(const Catalog& catalog, const std::string& spec, Semantics semantics) {
+std::uint64_t config_of(const Catalog& catalog, const std::string& spec, Profile semantics) {
   auto encoded = encode_as(catalog, spec, semantics);
   EXPECT_TRUE(encoded.has_value()) << spec << ": " << encoded.error().message;
   if (!encoded || encoded->size() != 1) return ~std::uint64_t{0};
@@ -81,8 +81,9 @@ TEST(IntelPtDefaultConfig, UserTermsReplaceDefaultFieldsInBothSemantics) {
   IntelPtTree tree;
   const Catalog catalog = tree.catalog();
   for (const SpecRow& row : rows) {
-    EXPECT_EQ(config_of(catalog, row.spec, Semantics::perf), row.config) << row.spec;
-    EXPECT_EQ(config_of(catalog, row.spec, Semantics::pmucat), row.config) << row.spec;
+    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.spec;
+    EXPECT_EQ(config_of(catalog, row.spec, Profile::pmucat()), row.config) << row.spec;
   }
 }
 
@@ -96,8 +97,9 @@ TEST(IntelPtDefaultConfig, PerfSemanticsReplacesPerTerm) {
   IntelPtTree tree;
   const Catalog catalog = tree.catalog();
   for (const SpecRow& row : rows) {
-    EXPECT_EQ(config_of(catalog, row.spec, Semantics::perf), row.config) << row.spec;
-    EXPECT_FALSE(encode_as(catalog, row.spec, Semantics::pmucat).has_value()) << row.spec;
+    EXPECT_EQ(config_of(catalog, row.spec, Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.spec;
+    EXPECT_FALSE(encode_as(catalog, row.spec, Profile::pmucat()).has_value()) << row.spec;
   }
 }
 
@@ -156,8 +158,9 @@ TEST(IntelPtDefaultConfig, DefaultTermsFollowFormatsAndCaps) {
     IntelPtTree tree;
     row.edit(tree);
     const Catalog catalog = tree.catalog();
-    EXPECT_EQ(config_of(catalog, "intel_pt//", Semantics::perf), row.config) << row.what;
-    EXPECT_EQ(config_of(catalog, "intel_pt//", Semantics::pmucat), row.config) << row.what;
+    EXPECT_EQ(config_of(catalog, "intel_pt//", Profile::perf(PerfRelease::v6_1)), row.config)
+        << row.what;
+    EXPECT_EQ(config_of(catalog, "intel_pt//", Profile::pmucat()), row.config) << row.what;
   }
 }
 
@@ -167,9 +170,9 @@ TEST(IntelPtDefaultConfig, ZeroDefaultStillReplaces) {
   IntelPtTree tree;
   tree.remove("format/tsc");
   const Catalog catalog = tree.catalog();
-  EXPECT_EQ(config_of(catalog, "intel_pt/cyc=1,cyc=0/", Semantics::perf), 0x0u);
-  EXPECT_EQ(config_of(catalog, "intel_pt/cyc/", Semantics::perf), 0x2u);
-  EXPECT_EQ(config_of(catalog, "intel_pt/mtc_period/", Semantics::perf), 0x4000u);
+  EXPECT_EQ(config_of(catalog, "intel_pt/cyc=1,cyc=0/", Profile::perf(PerfRelease::v6_1)), 0x0u);
+  EXPECT_EQ(config_of(catalog, "intel_pt/cyc/", Profile::perf(PerfRelease::v6_1)), 0x2u);
+  EXPECT_EQ(config_of(catalog, "intel_pt/mtc_period/", Profile::perf(PerfRelease::v6_1)), 0x4000u);
 }
 
 TEST(IntelPtDefaultConfig, PerfStringAndDecodeReEncodeToTheSameConfig) {
@@ -179,17 +182,19 @@ TEST(IntelPtDefaultConfig, PerfStringAndDecodeReEncodeToTheSameConfig) {
   ASSERT_NE(pt, nullptr);
   for (const char* spec : {"intel_pt//", "intel_pt/tsc=0/", "intel_pt/psb_period=0,cyc/",
                            "intel_pt/branch=0,mtc=0,mtc_period=0,psb_period=0,pt=0,tsc=0/"}) {
-    for (Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    for (Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
       auto encoded = encode_as(catalog, spec, semantics);
       ASSERT_TRUE(encoded.has_value()) << spec;
       const std::uint64_t config = encoded->front().attr.config[0];
       const std::string printed = encoded->front().perf_string;
-      EXPECT_EQ(config_of(catalog, printed, Semantics::perf), config) << spec << " -> " << printed;
-      EXPECT_EQ(config_of(catalog, printed, Semantics::pmucat), config)
+      EXPECT_EQ(config_of(catalog, printed, Profile::perf(PerfRelease::v6_1)), config)
+          << spec << " -> " << printed;
+      EXPECT_EQ(config_of(catalog, printed, Profile::pmucat()), config)
           << spec << " -> " << printed;
       const Decoded decoded = decode(*pt, encoded->front().attr.config);
       const std::string respelled = "intel_pt/" + decoded.terms_string + "/";
-      EXPECT_EQ(config_of(catalog, respelled, Semantics::perf), config) << respelled;
+      EXPECT_EQ(config_of(catalog, respelled, Profile::perf(PerfRelease::v6_1)), config)
+          << respelled;
     }
   }
   // Fields the default sets are spelled out even when zero.
@@ -201,7 +206,7 @@ TEST(IntelPtDefaultConfig, OnlyThePmuNamedIntelPt) {
   // intel_bts and every other PMU keep perf's OR semantics and start from zero.
   const Catalog sample = testing::sample_catalog();
   EncodeOptions options;
-  options.semantics = Semantics::perf;
+  options.semantics = Profile::perf(PerfRelease::v6_1);
   auto encoded = encode(sample, "fakepmu/event=1,event=2/", options);
   ASSERT_TRUE(encoded.has_value());
   EXPECT_EQ(encoded->front().attr.config[0], 0x3u);
@@ -220,7 +225,7 @@ Catalog instance_catalog() {
 }
 
 std::set<std::uint32_t> types_of(const Catalog& catalog, const std::string& pmu,
-                                 Semantics semantics) {
+                                 Profile semantics) {
   std::set<std::uint32_t> types;
   auto encoded = encode_as(catalog, pmu + "/event=1/", semantics);
   if (!encoded) return types;
@@ -244,10 +249,11 @@ TEST(PmuInstances, PerfSemanticsTakesOnlyDecimalSuffixesPmucatAlsoLongHex) {
   };
   const Catalog catalog = instance_catalog();
   for (const InstanceRow& row : rows) {
-    EXPECT_EQ(types_of(catalog, row.pattern, Semantics::perf), row.perf61) << row.pattern;
-    EXPECT_EQ(types_of(catalog, row.pattern, Semantics::pmucat), row.pmucat) << row.pattern;
+    EXPECT_EQ(types_of(catalog, row.pattern, Profile::perf(PerfRelease::v6_1)), row.perf61)
+        << row.pattern;
+    EXPECT_EQ(types_of(catalog, row.pattern, Profile::pmucat()), row.pmucat) << row.pattern;
   }
-  auto error = encode_as(catalog, "bar/event=1/", Semantics::perf);
+  auto error = encode_as(catalog, "bar/event=1/", Profile::perf(PerfRelease::v6_1));
   ASSERT_FALSE(error.has_value());
   EXPECT_NE(error.error().message.find("unknown PMU 'bar'"), std::string::npos)
       << error.error().message;
@@ -256,8 +262,9 @@ TEST(PmuInstances, PerfSemanticsTakesOnlyDecimalSuffixesPmucatAlsoLongHex) {
 TEST(PmuInstances, SmmuHexInstancesOnTheArmFixture) {
   auto catalog = Catalog::open(fs::path(PMUCAT_SOURCE_DIR) / "fixtures/sysfs/arm-neoverse");
   ASSERT_TRUE(catalog.has_value());
-  EXPECT_FALSE(encode_as(*catalog, "smmuv3_pmcg/event=1/", Semantics::perf).has_value());
-  auto newer = encode_as(*catalog, "smmuv3_pmcg/event=1/", Semantics::pmucat);
+  EXPECT_FALSE(
+      encode_as(*catalog, "smmuv3_pmcg/event=1/", Profile::perf(PerfRelease::v6_1)).has_value());
+  auto newer = encode_as(*catalog, "smmuv3_pmcg/event=1/", Profile::pmucat());
   ASSERT_TRUE(newer.has_value()) << newer.error().message;
   EXPECT_GE(newer->size(), 2u);
 }
@@ -271,18 +278,19 @@ TEST(FormatTerms, Perf612UsesTheLastTermOfAFormatFile) {
   tree.write("fakepmu/format/zz", "config1:0-3 config2:4-7\n");
   auto catalog = Catalog::open(tree.root());
   ASSERT_TRUE(catalog.has_value());
-  for (const Semantics semantics : {Semantics::perf_6_1, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto first = encode_as(*catalog, "fakepmu/zz=5/", semantics);
     ASSERT_TRUE(first.has_value());
     EXPECT_EQ(first->front().attr.config[1], 0x5u);
     EXPECT_EQ(first->front().attr.config[2], 0u);
   }
-  auto last = encode_as(*catalog, "fakepmu/zz=5/", Semantics::perf_6_12);
+  auto last = encode_as(*catalog, "fakepmu/zz=5/", Profile::perf(PerfRelease::v6_12));
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->front().attr.config[1], 0u);
   EXPECT_EQ(last->front().attr.config[2], 0x50u);
   // The field's width is the last term's too: 4 bits.
-  EXPECT_FALSE(encode_as(*catalog, "fakepmu/zz=0x10/", Semantics::perf_6_12).has_value());
+  EXPECT_FALSE(
+      encode_as(*catalog, "fakepmu/zz=0x10/", Profile::perf(PerfRelease::v6_12)).has_value());
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ std::vector<std::uint64_t> values_that_fit(const std::vector<FieldSpec>& fields)
   return values;
 }
 
-Expected<EncodedEvent> encode_text(const Pmu& pmu, const std::string& text, Semantics semantics) {
+Expected<EncodedEvent> encode_text(const Pmu& pmu, const std::string& text, Profile semantics) {
   auto terms = parse_terms(text, "<spec>", TermSyntax::command_line);
   RC_ASSERT(terms.has_value());
   EncodeOptions options;
@@ -144,8 +144,8 @@ RC_GTEST_PROP(EncodeProperties, DecodeInvertsEncode, ()) {
   const Pmu pmu = pmu_with(fields);
   const auto values = values_that_fit(fields);
   const std::string text = terms_text(fields, values);
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
-    if (semantics == Semantics::perf &&
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+    if (semantics == Profile::perf(PerfRelease::v6_1) &&
         std::any_of(fields.begin(), fields.end(), [](const FieldSpec& f) { return f.word == 3; })) {
       continue;  // perf 6.1 has no config3
     }
@@ -173,12 +173,12 @@ RC_GTEST_PROP(EncodeProperties, EncodeEqualsNaiveBitModel, ()) {
   }
   const std::string text = terms_text(fields, values);
   // Distinct names, so OR and override semantics agree; config3 only exists for pmucat.
-  auto encoded = encode_text(pmu, text, Semantics::pmucat);
+  auto encoded = encode_text(pmu, text, Profile::pmucat());
   RC_ASSERT(encoded.has_value());
   RC_ASSERT(encoded->attr.config == expected);
   const bool has_config3 =
       std::any_of(fields.begin(), fields.end(), [](const FieldSpec& f) { return f.word == 3; });
-  auto perf = encode_text(pmu, text, Semantics::perf);
+  auto perf = encode_text(pmu, text, Profile::perf(PerfRelease::v6_1));
   RC_ASSERT(perf.has_value() != has_config3);
   if (perf) RC_ASSERT(perf->attr.config == expected);
 }
@@ -190,10 +190,10 @@ RC_GTEST_PROP(EncodeProperties, OnePastTheMaximumIsRejected, ()) {
   const FieldSpec& field = fields[index];
   RC_PRE(std::popcount(field.mask) < 64);
   const std::string text = field.name + "=" + std::to_string(max_for(field.mask) + 1);
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto encoded = encode_text(pmu, text, semantics);
     RC_ASSERT(!encoded.has_value());
-    if (field.word < 3 || semantics == Semantics::pmucat) {
+    if (field.word < 3 || semantics == Profile::pmucat()) {
       RC_ASSERT(encoded.error().id == "value-too-big");
       RC_ASSERT(encoded.error().range.offset == field.name.size() + 1);
     }
@@ -212,14 +212,14 @@ RC_GTEST_PROP(EncodeProperties, PerfStringReEncodesToTheSameAttr, ()) {
     return pmus;
   }());
   const std::string spec = "rnd/" + terms_text(fields, values) + ",config2=0x3/" + modifiers;
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     EncodeOptions options;
     options.semantics = semantics;
     auto first = encode(catalog, spec, options);
     const bool has_config3 =
         std::any_of(fields.begin(), fields.end(), [](const FieldSpec& f) { return f.word == 3; });
     // Only perf 6.1, which has no config3, may refuse the spec.
-    RC_ASSERT(first.has_value() || (semantics == Semantics::perf && has_config3));
+    RC_ASSERT(first.has_value() || (semantics == Profile::perf(PerfRelease::v6_1) && has_config3));
     if (!first) continue;
     RC_ASSERT(first->size() == 1u);
     const std::string printed = first->front().perf_string;
@@ -270,7 +270,7 @@ RC_GTEST_PROP(EncodeProperties, ArbitrarySpecsNeverCrashAndErrorsPointIntoTheSpe
   }();
   const std::string spec = *rc::gen::container<std::string>(
       rc::gen::elementOf(std::string("rnd/event=0x1,umask:ldlat'\"r9{}?@-pukGH cnofig \n\x01")));
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     for (const Tool tool : {Tool::stat, Tool::record}) {
       EncodeOptions options;
       options.semantics = semantics;

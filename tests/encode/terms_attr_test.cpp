@@ -24,7 +24,7 @@ TEST_P(TermsAttrOnTree, SameAsEncodeTerms) {
   for (const Pmu& pmu : catalog->pmus()) {
     for (const Event& event : pmu.events()) {
       if (event.error) continue;
-      for (Semantics semantics : {Semantics::pmucat, Semantics::perf}) {
+      for (Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_1)}) {
         for (const Modifiers& modifiers : {Modifiers{}, user_precise}) {
           EncodeOptions options;
           options.semantics = semantics;

@@ -19,7 +19,8 @@ namespace {
 std::vector<EncodedEvent> full(const std::string& spec, Tool tool,
                                std::optional<std::size_t> group_leader = std::nullopt) {
   static const Catalog catalog = testing::extended_catalog();
-  auto events = encode(catalog, spec, EncodeOptions{Semantics::perf, tool, {}, {}});
+  auto events =
+      encode(catalog, spec, EncodeOptions{Profile::perf(PerfRelease::v6_1), tool, {}, {}});
   EXPECT_TRUE(events.has_value()) << spec << ": " << events.error().message;
   if (!events) return {};
   // The groups helper fills group_leader from `{...}`; here it is set by hand.
@@ -230,7 +231,7 @@ TEST(ToolDefaultsRecord, LoneSampleReadEventHasNoGroupFormat) {
 // (35c8d21371e9, 6.12) no longer does (docs/perf-compat.md, "Newer perf changes").
 TEST(ToolDefaults, ExcludeGuestFollowsPerf61InBothSemantics) {
   static const Catalog catalog = testing::extended_catalog();
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto plain = encode(catalog, "cpu/event=0x3c/", EncodeOptions{semantics, Tool::stat, {}, {}});
     ASSERT_TRUE(plain.has_value());
     EXPECT_TRUE((*plain)[0].attr.exclude_guest);
@@ -249,15 +250,15 @@ TEST(ToolDefaults, StatPerfStringHasNoSamplingTerms) {
   for (const char* term : {"freq=100", "time=1", "call-graph=fp", "inherit=0", "no-inherit",
                            "overwrite", "max-stack=4", "branch_type=any", "aux-output"}) {
     const std::string spec = std::string("cpu/event=0x3c,") + term + "/";
-    EXPECT_FALSE(encode(catalog, spec, EncodeOptions{Semantics::pmucat, Tool::stat, {}, {}}))
+    EXPECT_FALSE(encode(catalog, spec, EncodeOptions{Profile::pmucat(), Tool::stat, {}, {}}))
         << spec;
-    auto record = encode(catalog, spec, EncodeOptions{Semantics::pmucat, Tool::record, {}, {}});
+    auto record = encode(catalog, spec, EncodeOptions{Profile::pmucat(), Tool::record, {}, {}});
     ASSERT_TRUE(record.has_value()) << spec;
     const std::string name = std::string(term).substr(0, std::string(term).find('='));
     EXPECT_NE((*record)[0].perf_string.find(name), std::string::npos) << (*record)[0].perf_string;
   }
   auto stat = encode(catalog, "cpu/event=0x3c,period=1000/u",
-                     EncodeOptions{Semantics::pmucat, Tool::stat, {}, {}});
+                     EncodeOptions{Profile::pmucat(), Tool::stat, {}, {}});
   ASSERT_TRUE(stat.has_value());
   EXPECT_EQ((*stat)[0].perf_string, "cpu/event=0x3c,period=0x3e8/u");
 }

@@ -15,7 +15,7 @@ const Catalog& catalog() {
   return instance;
 }
 
-EncodedEvent encode_single(std::string_view spec, Semantics semantics, Tool tool = Tool::stat) {
+EncodedEvent encode_single(std::string_view spec, Profile semantics, Tool tool = Tool::stat) {
   EncodeOptions options;
   options.semantics = semantics;
   options.tool = tool;
@@ -39,7 +39,7 @@ TEST(KravaVectors, PerField) {
       {"krava23=2", {0, 0, 0x20000000, 0}},
   };
   for (const auto& [terms, words] : fields) {
-    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
       const std::string spec = std::string("pmutest/") + terms + "/";
       EXPECT_EQ(encode_single(spec, semantics).attr.config, words) << spec;
     }
@@ -47,7 +47,7 @@ TEST(KravaVectors, PerField) {
 }
 
 TEST(KravaVectors, AllTermsAtOnce) {
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     const EncodedEvent event =
         encode_single(std::string("pmutest/") + testing::kKravaTerms + "/", semantics);
     EXPECT_EQ(event.attr.type, 9999u);
@@ -56,21 +56,21 @@ TEST(KravaVectors, AllTermsAtOnce) {
 }
 
 TEST(KravaVectors, ViaEventFile) {
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     const EncodedEvent event = encode_single("pmutest/test-event/", semantics);
     EXPECT_EQ(event.attr.type, 9999u);
     EXPECT_EQ(event.attr.config, kKravaWords);
     EXPECT_EQ(event.event, "test-event");
   }
   // perf 6.1 cannot lex the hyphenated name newer perf's test uses; pmucat can.
-  EXPECT_EQ(encode_single("perf-pmu-test/test-event/", Semantics::pmucat).attr.config, kKravaWords);
+  EXPECT_EQ(encode_single("perf-pmu-test/test-event/", Profile::pmucat()).attr.config, kKravaWords);
   EncodeOptions perf;
-  perf.semantics = Semantics::perf;
+  perf.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_FALSE(encode(catalog(), "perf-pmu-test/test-event/", perf).has_value());
 }
 
 TEST(ParseEventsVectors, ConfigTermsOnCpu) {
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     EncodedEvent event = encode_single("cpu/config=10,config1,config2=3,period=1000/u", semantics);
     EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::raw));
     EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{10, 1, 3, 0}));
@@ -112,7 +112,7 @@ TEST(ParseEventsVectors, CallGraphTimePeriodTerms) {
 TEST(ParseEventsVectors, QuotedName) {
   const EncodedEvent event = encode_single(
       "cpu/name='COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks',period=0x1,event=0x2/ukp",
-      Semantics::pmucat);
+      Profile::pmucat());
   EXPECT_EQ(event.settings.name, "COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks");
   EXPECT_EQ(event.attr.config[0], 0x2u);
   EXPECT_EQ(event.attr.precise_ip, 1u);
@@ -120,7 +120,7 @@ TEST(ParseEventsVectors, QuotedName) {
 
 TEST(ParseEventsVectors, SoftwareRaw) {
   for (const char* spec : {"software/r1a/", "software/r0x1a/"}) {
-    const EncodedEvent event = encode_single(spec, Semantics::perf);
+    const EncodedEvent event = encode_single(spec, Profile::perf(PerfRelease::v6_1));
     EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software)) << spec;
     EXPECT_EQ(event.attr.config[0], 0x1au) << spec;
   }
@@ -129,7 +129,7 @@ TEST(ParseEventsVectors, SoftwareRaw) {
 // perf 6.1's lexer: r<hex> is a raw event outside a PMU, r0x<hex> only a term inside one (the
 // issue's `r0x3c`, which perf 6.1 rejects as an unknown event); both semantics follow it.
 TEST(ParseEventsVectors, TopLevelRawHasNo0x) {
-  for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     EncodeOptions options;
     options.semantics = semantics;
     EXPECT_TRUE(encode(catalog(), "r1a3", options).has_value());
@@ -144,22 +144,22 @@ TEST(ParseEventsVectors, TopLevelRawHasNo0x) {
 TEST(ParseEventsVectors, TermsOnlyListOnTheCorePmu) {
   // perf assigns config three times (config=10, read -> r0xead, r0xead), the last wins, then
   // ORs umask=1; pmucat refuses to assign a config word twice.
-  const EncodedEvent event =
-      encode_single("config=10,config1,config2=3,umask=1,read,r0xead", Semantics::perf);
+  const EncodedEvent event = encode_single("config=10,config1,config2=3,umask=1,read,r0xead",
+                                           Profile::perf(PerfRelease::v6_1));
   EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{0xfad, 1, 3, 0}));
   EXPECT_FALSE(encode(catalog(), "config=10,config1,config2=3,umask=1,read,r0xead").has_value());
 }
 
 TEST(LegacyNames, Perf61PrefersBuiltInNames) {
-  EncodedEvent event = encode_single("cache-misses:u", Semantics::perf);
+  EncodedEvent event = encode_single("cache-misses:u", Profile::perf(PerfRelease::v6_1));
   EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::hardware));
   EXPECT_EQ(event.attr.config[0], 3u);
   EXPECT_EQ(event.perf_string, "cache-misses:u");
   // pmucat (like perf >= 6.10) prefers the sysfs event of the same name.
-  event = encode_single("cache-misses:u", Semantics::pmucat);
+  event = encode_single("cache-misses:u", Profile::pmucat());
   EXPECT_EQ(event.pmu, "cpu");
   EXPECT_EQ(event.attr.config[0], 0x412eu);
-  event = encode_single("cpu-clock", Semantics::pmucat);
+  event = encode_single("cpu-clock", Profile::pmucat());
   EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software));
 }
 
@@ -172,7 +172,7 @@ TEST(LegacyNames, SoftwareAndToolEvents) {
   } cases[] = {{"bpf-output", 10}, {"cgroup-switches", 11}, {"duration_time", 9},
                {"user_time", 9},   {"system_time", 9},      {"duration_time:u", 9}};
   for (const auto& c : cases) {
-    for (const Semantics semantics : {Semantics::perf, Semantics::pmucat}) {
+    for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
       const EncodedEvent event = encode_single(c.spec, semantics);
       EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::software)) << c.spec;
       EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
@@ -205,11 +205,12 @@ TEST(LegacyNames, HardwareCacheEvents) {
       {"L1-data-misses-misses", 0x10000},  // a second result is ignored
   };
   for (const auto& c : accepted) {
-    const EncodedEvent event = encode_single(c.spec, Semantics::perf);
+    const EncodedEvent event = encode_single(c.spec, Profile::perf(PerfRelease::v6_1));
     EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::hw_cache)) << c.spec;
     EXPECT_EQ(event.attr.config[0], c.config) << c.spec;
   }
-  EXPECT_TRUE(encode_single("dTLB-load-misses:u", Semantics::perf).attr.exclude_kernel);
+  EXPECT_TRUE(
+      encode_single("dTLB-load-misses:u", Profile::perf(PerfRelease::v6_1)).attr.exclude_kernel);
   // A misspelt cache name gets perf's name for the event it resembles.
   auto misspelt = encode(catalog(), "L1-dcache-load-mises");
   ASSERT_FALSE(misspelt.has_value());
@@ -224,7 +225,7 @@ TEST(LegacyNames, HardwareCacheEvents) {
         "branches-loads",         // `branches` is the built-in branch-instructions: no cache type
         "L1-dcache-load-load-misses", "L1-dcache-", "LLC-load_misses", "L1-dcachex"}) {
     EncodeOptions perf;
-    perf.semantics = Semantics::perf;
+    perf.semantics = Profile::perf(PerfRelease::v6_1);
     EXPECT_FALSE(encode(catalog(), rejected, perf).has_value()) << rejected;
   }
 }
@@ -241,17 +242,17 @@ TEST(PmuMatching, InstancePrefixGivesOneAttrPerInstance) {
 }
 
 TEST(PerfString, ResolvedAndCanonical) {
-  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Semantics::pmucat).perf_string,
+  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Profile::pmucat()).perf_string,
             "cpu/event=0xcd,umask=0x1,ldlat=0x1e/");
-  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Semantics::perf).perf_string,
+  EXPECT_EQ(encode_single("cpu/mem-loads,ldlat=30/", Profile::perf(PerfRelease::v6_1)).perf_string,
             "cpu/event=0xcd,umask=0x1,ldlat=0x1f/");
-  EXPECT_EQ(encode_single("foo:pu", Semantics::pmucat).perf_string,
+  EXPECT_EQ(encode_single("foo:pu", Profile::pmucat()).perf_string,
             "fakepmu/event=0x3c,umask=0x1/up");
   // Verified with perf 6.1: it accepts the quoted comma.
-  EXPECT_EQ(encode_single("fakepmu/per,name='a,b'/", Semantics::pmucat).perf_string,
+  EXPECT_EQ(encode_single("fakepmu/per,name='a,b'/", Profile::pmucat()).perf_string,
             "fakepmu/event=0x3,period=0x3e8,name='a,b'/");
-  EXPECT_EQ(encode_single("r1a3", Semantics::pmucat).perf_string, "cpu/event=0xa3,umask=0x1/");
-  EXPECT_EQ(encode_single("fakepmu/config=0x8000000000000001/", Semantics::pmucat).perf_string,
+  EXPECT_EQ(encode_single("r1a3", Profile::pmucat()).perf_string, "cpu/event=0xa3,umask=0x1/");
+  EXPECT_EQ(encode_single("fakepmu/config=0x8000000000000001/", Profile::pmucat()).perf_string,
             "fakepmu/event=0x1,config=0x8000000000000000/");
 }
 
@@ -266,7 +267,7 @@ TEST(RawEvents, TopLevelRawTypeIsRawInPerfAndTheCorePmuTypeInPmucat) {
   pmus.push_back(testing::make_pmu("cpu", "8\n", {{"event", "config:0-7\n"}}, {}));
   const Catalog catalog = Catalog::from_pmus(std::move(pmus));
   EncodeOptions perf;
-  perf.semantics = Semantics::perf;
+  perf.semantics = Profile::perf(PerfRelease::v6_1);
   auto encoded = encode(catalog, "r1a3:u", perf);
   ASSERT_TRUE(encoded.has_value());
   EXPECT_EQ(encoded->front().attr.type, static_cast<std::uint32_t>(PerfType::raw));

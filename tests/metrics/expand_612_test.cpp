@@ -1,6 +1,6 @@
-// Metric expansion under perf 6.12's rules (Semantics::perf_6_12, and pmucat's own semantics,
-// which follow the newest perf here), over small tables of fictional metrics: one test per rule
-// that differs from perf 6.1 (docs/perf-compat.md, "perf 6.12: what changed since 6.1").
+// Metric expansion under perf 6.12's rules (Profile::perf(PerfRelease::v6_12), and pmucat's own
+// semantics, which follow the newest perf here), over small tables of fictional metrics: one test
+// per rule that differs from perf 6.1 (docs/perf-compat.md, "perf 6.12: what changed since 6.1").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,7 +54,7 @@ Metric metric(std::string_view name, std::string_view expr) {
 }
 
 MetricExpandOptions perf612(MetricExpandOptions options = {}) {
-  options.semantics = Semantics::perf_6_12;
+  options.semantics = Profile::perf(PerfRelease::v6_12);
   return options;
 }
 
@@ -73,7 +73,7 @@ std::vector<std::string> metric_names(const MetricExpansion& e) {
 
 TEST(MetricMatches612, OneWordOfTheFieldFromItsStart) {
   const MetricDefinition m = metric("IPC", "a").group("Summary;Pipe line");
-  for (const Semantics s : {Semantics::perf_6_12, Semantics::pmucat}) {
+  for (const Profile s : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
     EXPECT_TRUE(metric_matches(m, "summary", s));
     EXPECT_TRUE(metric_matches(m, "Pipe line", s));
     EXPECT_TRUE(metric_matches(m, "ipc", s));
@@ -83,18 +83,18 @@ TEST(MetricMatches612, OneWordOfTheFieldFromItsStart) {
     EXPECT_FALSE(metric_matches(m, "Summ", s));
     EXPECT_FALSE(metric_matches(m, "No_group", s));
   }
-  EXPECT_TRUE(metric_matches(m, "line", Semantics::perf_6_1));
-  EXPECT_TRUE(metric_matches(metric("Lone", "a"), "NO_GROUP", Semantics::perf_6_12));
+  EXPECT_TRUE(metric_matches(m, "line", Profile::perf(PerfRelease::v6_1)));
+  EXPECT_TRUE(metric_matches(metric("Lone", "a"), "NO_GROUP", Profile::perf(PerfRelease::v6_12)));
 }
 
 TEST(ExpandMetrics612, DefaultSemanticsFollowPerf612) {
   const std::vector<MetricDefinition> table = {
       metric("Top", "slots_x / cyc").group("TopdownL1").no_group("TopdownL1")};
-  const MetricExpandOptions pmucat_semantics;  // Semantics::pmucat
+  const MetricExpandOptions pmucat_semantics;  // Profile::pmucat()
   EXPECT_EQ(expand(table, "TopdownL1", pmucat_semantics).event_lists,
             expand(table, "TopdownL1").event_lists);
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_NE(expand(table, "TopdownL1", perf61).event_lists, expand(table, "TopdownL1").event_lists);
 }
 
@@ -111,7 +111,7 @@ TEST(ExpandMetrics612, MetricgroupNoGroupUngroupsWhenTheGroupIsAsked) {
   EXPECT_TRUE(e.metrics[0].grouped);
   // perf 6.1 ignores the field.
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_EQ(expand(table, "TopdownL1", perf61).event_lists, (Lists{"{fe_ev/metric-id=fe_ev/}:W"}));
 }
 
@@ -136,7 +136,7 @@ TEST(ExpandMetrics612, ConstraintsDecideTheGroup) {
   EXPECT_EQ(expand(table, "Smt", on).event_lists, (Lists{"s/metric-id=s/"}));
   // perf 6.1 knows NO_NMI_WATCHDOG only.
   MetricExpandOptions perf61 = on;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_EQ(expand(table, "Never", perf61).event_lists, (Lists{"{n/metric-id=n/}:W"}));
   EXPECT_EQ(expand(table, "OldNmi", perf61).event_lists, (Lists{"o/metric-id=o/"}));
 }
@@ -172,7 +172,7 @@ TEST(ExpandMetrics612, ThresholdsAddTheEventsOfTheMetricsTheyName) {
   EXPECT_EQ(e.metrics[0].references, (Lists{"Child"}));
   // perf 6.1 has no thresholds.
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_EQ(expand(table, "Child", perf61).event_lists, (Lists{"{c/metric-id=c/}:W"}));
 }
 
@@ -218,7 +218,7 @@ TEST(ExpandMetrics612, PmusKeepReferencesAndSharedListsApart) {
   // Equal events on two PMUs: two lists (perf 6.1 shares one).
   EXPECT_EQ(expand(table, "H").event_lists.size(), 2U);
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_EQ(expand(table, "H", perf61).event_lists.size(), 1U);
 }
 
@@ -249,7 +249,7 @@ TEST(ExpandMetrics612, HasEventAsksWhetherTheEventParses) {
   EXPECT_EQ(asked, (Lists{"cpu/x/"}));
   // perf 6.1's lexer has no has_event: a syntax error.
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_FALSE(expand_metric_table(table, "Tsx", perf61).has_value());
 }
 
@@ -267,7 +267,7 @@ TEST(ExpandMetrics612, NewLiterals) {
   EXPECT_EQ(expand(table, "Pmem", o).metrics[0].ids.size(), 2U);
   // Unknown to perf 6.1: the metric is broken there.
   MetricExpandOptions perf61 = o;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   const auto broken = expand_metric_table(table, "Util", perf61);
   ASSERT_FALSE(broken.has_value());
   EXPECT_EQ(broken.error().id, "metric-expr-unknown-literal");
@@ -278,7 +278,7 @@ TEST(ExpandMetrics612, DivisionByAConstantZeroNeedsNoEvents) {
   // perf 6.12: `x / 0` is NaN needing no ids; perf 6.1: a broken metric.
   EXPECT_EQ(expand(table, "Zero").event_lists, (Lists{"{a/metric-id=a/}:W"}));
   MetricExpandOptions perf61;
-  perf61.semantics = Semantics::perf_6_1;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
   EXPECT_FALSE(expand_metric_table(table, "Zero", perf61).has_value());
 }
 

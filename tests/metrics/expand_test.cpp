@@ -1,7 +1,7 @@
 // Metric expansion (pmucat/metrics.h) over small tables of fictional metrics, under perf 6.1's
-// rules (Semantics::perf_6_1): perf 6.1's selection rule, references and cycles, sharing events
-// between metrics, weak groups, tool events, metric-id escaping, modifiers, unknown names. perf
-// 6.12's rules: expand_612_test.cpp.
+// rules (Profile::perf(PerfRelease::v6_1)): perf 6.1's selection rule, references and cycles,
+// sharing events between metrics, weak groups, tool events, metric-id escaping, modifiers, unknown
+// names. perf 6.12's rules: expand_612_test.cpp.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -50,7 +50,7 @@ const std::vector<MetricDefinition>& table() {
 }
 
 MetricExpandOptions perf61(MetricExpandOptions options = {}) {
-  options.semantics = Semantics::perf_6_1;
+  options.semantics = Profile::perf(PerfRelease::v6_1);
   return options;
 }
 
@@ -253,7 +253,8 @@ TEST(ExpandMetrics, AChainOfReferencesIsBoundedNotRecursive) {
               "(994 more) -> M997 -> M998 -> M999 -> M1000");
     // 1000 levels are expanded, under both perf releases' rules.
     const auto fits = chain(1000);
-    for (const Semantics semantics : {Semantics::perf_6_1, Semantics::perf_6_12}) {
+    for (const Profile semantics :
+         {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
       MetricExpandOptions options;
       options.semantics = semantics;
       auto ok = expand_metric_table(fits->metrics, "M0", options);

@@ -1,4 +1,4 @@
-// perf 6.12's metric expression rules (metric_expr.h with PerfVersion::v6_12): its lexer's new
+// perf 6.12's metric expression rules (metric_expr.h with MetricDialect::of_6_12): its lexer's new
 // words and the constant folding of its expr.y while ids are computed, each against perf 6.1's.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 using Ids = std::vector<std::string>;
 
-Expected<MetricIdSet> ids_of(std::string_view text, PerfVersion rules,
+Expected<MetricIdSet> ids_of(std::string_view text, MetricDialect rules,
                              const Literals& literals = {}, const Functions& functions = {}) {
   auto parsed = parse(text, {}, rules);
   if (!parsed) return unexpected(std::move(parsed).error());
@@ -31,13 +31,13 @@ Ids sorted(const MetricIdSet& ids) {
 }
 
 Ids ids612(std::string_view text, const Literals& literals = {}) {
-  auto ids = ids_of(text, PerfVersion::v6_12, literals);
+  auto ids = ids_of(text, MetricDialect::of_6_12, literals);
   EXPECT_TRUE(ids.has_value()) << text << ": " << (ids ? "" : ids.error().message);
   return ids ? sorted(*ids) : Ids{"<error>"};
 }
 
 Ids ids61(std::string_view text) {
-  auto ids = ids_of(text, PerfVersion::v6_1);
+  auto ids = ids_of(text, MetricDialect::of_6_1);
   EXPECT_TRUE(ids.has_value()) << text << ": " << (ids ? "" : ids.error().message);
   return ids ? sorted(*ids) : Ids{"<error>"};
 }
@@ -66,13 +66,13 @@ TEST(MetricExpr612, XorOfConstantsIsLogical) {
 TEST(MetricExpr612, DivisionByAConstantZeroIsNaNWithoutIds) {
   EXPECT_EQ(ids612("x / 0"), Ids{});
   EXPECT_EQ(ids612("a + x / (1 - 1)"), Ids{"a"});
-  EXPECT_FALSE(ids_of("x / 0", PerfVersion::v6_1).has_value());
+  EXPECT_FALSE(ids_of("x / 0", MetricDialect::of_6_1).has_value());
   // `%` by zero stays a broken metric.
-  EXPECT_FALSE(ids_of("x % 0", PerfVersion::v6_12).has_value());
+  EXPECT_FALSE(ids_of("x % 0", MetricDialect::of_6_12).has_value());
 }
 
 TEST(MetricExpr612, NaNIsANumber) {
-  auto parsed = parse("NaN", {}, PerfVersion::v6_12);
+  auto parsed = parse("NaN", {}, MetricDialect::of_6_12);
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->root_node().kind, NodeKind::number);
   EXPECT_TRUE(std::isnan(parsed->root_node().number));
@@ -84,10 +84,10 @@ TEST(MetricExpr612, NaNIsANumber) {
 
 TEST(MetricExpr612, HasEventAndStrcmpCpuidStrAreFunctions) {
   for (std::string_view text : {"has_event(cpu@cycles\\-t@)", "strcmp_cpuid_str(0x410fd490)"}) {
-    auto parsed = parse(text, {}, PerfVersion::v6_12);
+    auto parsed = parse(text, {}, MetricDialect::of_6_12);
     ASSERT_TRUE(parsed.has_value()) << text;
     EXPECT_EQ(to_string(*parsed), text);
-    EXPECT_FALSE(parse(text, {}, PerfVersion::v6_1).has_value()) << text;
+    EXPECT_FALSE(parse(text, {}, MetricDialect::of_6_1).has_value()) << text;
   }
   Functions functions;
   std::vector<std::string> asked;
@@ -97,11 +97,11 @@ TEST(MetricExpr612, HasEventAndStrcmpCpuidStrAreFunctions) {
   };
   functions.cpuid_matches = [](std::string_view id) { return id == "0x410fd490"; };
   const std::string_view text = "cpu@cycles\\-t@ if has_event(cpu@cycles\\-t@) else 0";
-  auto ids = ids_of(text, PerfVersion::v6_12, {}, functions);
+  auto ids = ids_of(text, MetricDialect::of_6_12, {}, functions);
   ASSERT_TRUE(ids.has_value());
   EXPECT_EQ(sorted(*ids), Ids{"cpu@cycles-t@"});
   EXPECT_EQ(asked, Ids{"cpu/cycles-t/"});
-  ids = ids_of("a if strcmp_cpuid_str(0x410fd493) else b", PerfVersion::v6_12, {}, functions);
+  ids = ids_of("a if strcmp_cpuid_str(0x410fd493) else b", MetricDialect::of_6_12, {}, functions);
   ASSERT_TRUE(ids.has_value());
   EXPECT_EQ(sorted(*ids), Ids{"b"});
   // Without the machine's answers: not known, both branches.
@@ -112,7 +112,7 @@ TEST(MetricExpr612, HasEventAndStrcmpCpuidStrAreFunctions) {
     if (name == "e") return IdValue{5, 1};
     return std::nullopt;
   };
-  auto e = parse("has_event(e) + has_event(f)", {}, PerfVersion::v6_12);
+  auto e = parse("has_event(e) + has_event(f)", {}, MetricDialect::of_6_12);
   ASSERT_TRUE(e.has_value());
   const Result r = evaluate(*e, context);
   ASSERT_TRUE(r.ok());
@@ -126,20 +126,20 @@ TEST(MetricExpr612, LiteralsOf612) {
   EXPECT_EQ(ids612("a if #has_pmem else b", literals), Ids{"a"});
   EXPECT_EQ(ids612("a / #num_cpus_online", literals), Ids{"a"});
   // #slots unknown (as on x86): a broken metric.
-  EXPECT_FALSE(ids_of("a * #slots", PerfVersion::v6_12, literals).has_value());
+  EXPECT_FALSE(ids_of("a * #slots", MetricDialect::of_6_12, literals).has_value());
   // perf 6.1 knows none of them: its lexer rejects them (find_ids too, given a 6.12 tree).
-  auto old = ids_of("a / #num_cpus_online", PerfVersion::v6_1, literals);
+  auto old = ids_of("a / #num_cpus_online", MetricDialect::of_6_1, literals);
   ASSERT_FALSE(old.has_value());
   EXPECT_EQ(old.error().id, "metric-expr-unknown-literal");
   EXPECT_FALSE(parse("#has_pmem").has_value());
-  auto tree = parse("a * #has_pmem", {}, PerfVersion::v6_12);
+  auto tree = parse("a * #has_pmem", {}, MetricDialect::of_6_12);
   ASSERT_TRUE(tree.has_value());
   MetricIdSet ids;
-  auto found = find_ids(*tree, literals, ids, {}, 0, PerfVersion::v6_1);
+  auto found = find_ids(*tree, literals, ids, {}, 0, MetricDialect::of_6_1);
   ASSERT_FALSE(found.has_value());
   EXPECT_EQ(found.error().id, "metric-expr-unknown-literal");
-  EXPECT_EQ(literal_since(Literal::has_pmem), PerfVersion::v6_12);
-  EXPECT_EQ(literal_since(Literal::smt_on), PerfVersion::v6_1);
+  EXPECT_EQ(literal_since(Literal::has_pmem), MetricDialect::of_6_12);
+  EXPECT_EQ(literal_since(Literal::smt_on), MetricDialect::of_6_1);
 }
 
 }  // namespace

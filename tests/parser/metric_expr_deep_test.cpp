@@ -32,17 +32,17 @@ Context constants() {
 
 // Parses, prints, re-parses, evaluates and computes ids; returns the parse's error message.
 std::string exercise(const std::string& text) {
-  auto expr = parse(text, "<deep>", PerfVersion::v6_12);
+  auto expr = parse(text, "<deep>", MetricDialect::of_6_12);
   if (!expr) return expr.error().message;
   const std::string printed = to_string(*expr);
-  auto again = parse(printed, "<printed>", PerfVersion::v6_12);
+  auto again = parse(printed, "<printed>", MetricDialect::of_6_12);
   EXPECT_TRUE(again) << (again ? "" : again.error().message);
   if (again) {
     EXPECT_EQ(to_string(*again), printed);
   }
   const Result result = evaluate(*expr, constants());
   EXPECT_TRUE(result.ok());
-  EXPECT_TRUE(compute_ids(*expr, Literals{}, 0, PerfVersion::v6_12));
+  EXPECT_TRUE(compute_ids(*expr, Literals{}, 0, MetricDialect::of_6_12));
   return {};
 }
 

@@ -19,7 +19,7 @@ Catalog fixture_catalog() {
   VendorOptions vendor;
   vendor.events_dir = pmucat::testing::source_dir() + "/fixtures/pmu-events/arch";
   vendor.cpuid = "GenuineIntel-6-8F-8";
-  vendor.rules = PerfVersion::v6_12;
+  vendor.rules = PerfRelease::v6_12;
   auto catalog = Catalog::open(pmucat::testing::source_dir() + "/fixtures/sysfs/intel-spr", vendor);
   EXPECT_TRUE(catalog);
   return std::move(*catalog);

@@ -233,7 +233,7 @@ TEST(PlannerMetricGroups, EveryX86ModelWithCounterJsonAgreesWithTheReference) {
     VendorOptions vendor;
     vendor.events_dir = events_dir;
     vendor.cpuid = model.cpuid;
-    vendor.rules = PerfVersion::v6_12;
+    vendor.rules = PerfRelease::v6_12;
     const fs::path fixture = fs::path(pmucat::testing::source_dir()) / "fixtures/sysfs/intel-spr";
     auto first = Catalog::open(fixture, vendor);
     ASSERT_TRUE(first && first->vendor_model() != nullptr) << model.directory;

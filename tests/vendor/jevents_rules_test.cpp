@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using pmucat::DiagId;
 using pmucat::Diagnostic;
-using pmucat::PerfVersion;
+using pmucat::PerfRelease;
 using pmucat::VendorEvent;
 using pmucat::VendorMetric;
 
@@ -29,7 +29,7 @@ struct Parsed {
   std::vector<Diagnostic> diagnostics;
 };
 
-Parsed parse(std::string_view text, PerfVersion rules,
+Parsed parse(std::string_view text, PerfRelease rules,
              const std::vector<VendorEvent>& std_events = {},
              const std::vector<VendorMetric>& std_metrics = {}) {
   Parsed parsed;
@@ -39,7 +39,7 @@ Parsed parse(std::string_view text, PerfVersion rules,
 }
 
 // The term string of the only event of `[object]` under `rules`.
-std::string terms(std::string_view object, PerfVersion rules) {
+std::string terms(std::string_view object, PerfRelease rules) {
   const Parsed parsed = parse("[" + std::string(object) + "]", rules);
   EXPECT_TRUE(parsed.diagnostics.empty())
       << (parsed.diagnostics.empty() ? "" : pmucat::render(parsed.diagnostics[0]));
@@ -51,10 +51,10 @@ std::string terms(std::string_view object, PerfVersion rules) {
 }
 
 std::string terms_6_1(std::string_view object) {
-  return terms(object, PerfVersion::v6_1);
+  return terms(object, PerfRelease::v6_1);
 }
 std::string terms_6_12(std::string_view object) {
-  return terms(object, PerfVersion::v6_12);
+  return terms(object, PerfRelease::v6_12);
 }
 
 TEST(JeventsRules, ValuesAreCanonicalisedUnder612Only) {
@@ -98,27 +98,27 @@ TEST(JeventsRules, NewFieldsAndEventidUnder612) {
 
 TEST(JeventsRules, UnparsableTermValueSkipsTheEventUnder612) {
   const std::string text = R"([{"EventName": "E", "EventCode": "0x1", "UMask": "0X1F"}])";
-  const Parsed old_rules = parse(text, PerfVersion::v6_1);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1);
   ASSERT_EQ(old_rules.events.size(), 1U);
   EXPECT_EQ(old_rules.events[0].terms, "event=0x1,umask=0X1F");
-  const Parsed new_rules = parse(text, PerfVersion::v6_12);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12);
   EXPECT_TRUE(new_rules.events.empty());
   ASSERT_EQ(new_rules.diagnostics.size(), 1U);
   EXPECT_EQ(new_rules.diagnostics[0].id, DiagId::vendor_json_field);
   EXPECT_NE(new_rules.diagnostics[0].message.find("UMask '0X1F'"), std::string::npos);
   // A new field of another type is judged only by the rules that read it.
   const std::string typed = R"([{"EventName": "E", "NodeType": 5}])";
-  EXPECT_EQ(parse(typed, PerfVersion::v6_1).events.size(), 1U);
-  EXPECT_TRUE(parse(typed, PerfVersion::v6_12).events.empty());
+  EXPECT_EQ(parse(typed, PerfRelease::v6_1).events.size(), 1U);
+  EXPECT_TRUE(parse(typed, PerfRelease::v6_12).events.empty());
 }
 
 TEST(JeventsRules, MsrIndexWithoutValueIsPythonsNoneUnder612) {
   const std::string text =
       R"([{"EventName": "E", "EventCode": "0xB", "UMask": "0x10", "MSRIndex": "0x3F6"}])";
-  const Parsed new_rules = parse(text, PerfVersion::v6_12);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12);
   ASSERT_EQ(new_rules.events.size(), 1U);
   EXPECT_EQ(new_rules.events[0].terms, "event=0xb,umask=0x10,ldlat=None");
-  const Parsed old_rules = parse(text, PerfVersion::v6_1);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1);
   EXPECT_TRUE(old_rules.events.empty());
   ASSERT_EQ(old_rules.diagnostics.size(), 1U);
   EXPECT_EQ(old_rules.diagnostics[0].id, DiagId::vendor_json_field);
@@ -135,8 +135,8 @@ TEST(JeventsRules, UnitTableOf612) {
            {"CHA", "uncore_cha", "uncore_cha"},
        }) {
     const std::string text = R"([{"EventName": "E", "Unit": ")" + unit + R"("}])";
-    EXPECT_EQ(parse(text, PerfVersion::v6_1).events.at(0).pmu, pmu_6_1) << unit;
-    EXPECT_EQ(parse(text, PerfVersion::v6_12).events.at(0).pmu, pmu_6_12) << unit;
+    EXPECT_EQ(parse(text, PerfRelease::v6_1).events.at(0).pmu, pmu_6_1) << unit;
+    EXPECT_EQ(parse(text, PerfRelease::v6_12).events.at(0).pmu, pmu_6_12) << unit;
   }
 }
 
@@ -145,31 +145,31 @@ TEST(JeventsRules, DescriptionsLoseTheUnitUnder612) {
       R"([{"EventName": "E", "Unit": "CHA", "BriefDescription": "Counts things.",
            "PEBS": "1"},
           {"EventName": "F", "Unit": "CHA"}])";
-  const Parsed old_rules = parse(text, PerfVersion::v6_1);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1);
   EXPECT_EQ(pmucat::perf_brief_description(old_rules.events.at(0)),
             "Counts things (Precise event). Unit: uncore_cha ");
   EXPECT_EQ(pmucat::perf_brief_description(old_rules.events.at(1)), "Unit: uncore_cha ");
   EXPECT_TRUE(old_rules.events.at(1).has_perf_description);
-  const Parsed new_rules = parse(text, PerfVersion::v6_12);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12);
   EXPECT_EQ(pmucat::perf_brief_description(new_rules.events.at(0)),
             "Counts things (Precise event)");
   EXPECT_EQ(pmucat::perf_brief_description(new_rules.events.at(1)), "");
   // 6.12's table key: only a BriefDescription counts as a description.
   EXPECT_FALSE(new_rules.events.at(1).has_perf_description);
-  EXPECT_EQ(new_rules.events.at(0).rules, PerfVersion::v6_12);
+  EXPECT_EQ(new_rules.events.at(0).rules, PerfRelease::v6_12);
 }
 
 TEST(JeventsRules, StandardEventKeepsTheCorePmuUnder612) {
   const Parsed standard =
-      parse(R"([{"EventName": "STD", "EventCode": "0x11", "Unit": "X"}])", PerfVersion::v6_12);
+      parse(R"([{"EventName": "STD", "EventCode": "0x11", "Unit": "X"}])", PerfRelease::v6_12);
   const std::string text = R"([{"ArchStdEvent": "std"}])";
-  const Parsed new_rules = parse(text, PerfVersion::v6_12, standard.events);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12, standard.events);
   ASSERT_EQ(new_rules.events.size(), 1U);
   EXPECT_EQ(new_rules.events[0].pmu, "");  // perf 6.12's default_core is never replaced
   EXPECT_EQ(new_rules.events[0].terms, "event=0x11");
   const Parsed standard_6_1 =
-      parse(R"([{"EventName": "STD", "EventCode": "0x11", "Unit": "X"}])", PerfVersion::v6_1);
-  EXPECT_EQ(parse(text, PerfVersion::v6_1, standard_6_1.events).events.at(0).pmu, "uncore_x");
+      parse(R"([{"EventName": "STD", "EventCode": "0x11", "Unit": "X"}])", PerfRelease::v6_1);
+  EXPECT_EQ(parse(text, PerfRelease::v6_1, standard_6_1.events).events.at(0).pmu, "uncore_x");
 }
 
 TEST(JeventsRules, ArchStdEventNamesAStandardMetricUnder612) {
@@ -177,12 +177,12 @@ TEST(JeventsRules, ArchStdEventNamesAStandardMetricUnder612) {
       R"([{"MetricName": "backend_bound", "MetricExpr": "100 * a / b", "MetricGroup": "TopdownL1",
            "DefaultMetricgroupName": "TopdownL1", "BriefDescription": "Backend.",
            "ScaleUnit": "1percent"}])",
-      PerfVersion::v6_12);
+      PerfRelease::v6_12);
   ASSERT_EQ(standard.metrics.size(), 1U);
   const std::string text =
       R"([{"ArchStdEvent": "backend_bound"},
           {"ArchStdEvent": "Backend_Bound", "MetricExpr": "a / b"}])";
-  const Parsed new_rules = parse(text, PerfVersion::v6_12, {}, standard.metrics);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12, {}, standard.metrics);
   EXPECT_TRUE(new_rules.diagnostics.empty())
       << (new_rules.diagnostics.empty() ? "" : pmucat::render(new_rules.diagnostics[0]));
   EXPECT_TRUE(new_rules.events.empty());
@@ -194,7 +194,7 @@ TEST(JeventsRules, ArchStdEventNamesAStandardMetricUnder612) {
   EXPECT_EQ(new_rules.metrics[0].scale_unit, "1percent");
   EXPECT_EQ(new_rules.metrics[1].expr, "a / b");  // its own expression over the standard one
   // 6.1 looked standard events up by EventName only.
-  const Parsed old_rules = parse(text, PerfVersion::v6_1, {}, standard.metrics);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1, {}, standard.metrics);
   EXPECT_TRUE(old_rules.events.empty());
   ASSERT_FALSE(old_rules.diagnostics.empty());
   EXPECT_EQ(old_rules.diagnostics[0].id, DiagId::vendor_std_event_unknown);
@@ -205,13 +205,13 @@ TEST(JeventsRules, MetricFieldsOf612) {
       R"([{"MetricName": "M", "MetricExpr": "a", "DefaultMetricgroupName": "Default",
            "MetricgroupNoGroup": "TopdownL1", "MetricThreshold": "M > 1", "Unit": "CHA",
            "BriefDescription": "Things."}])";
-  const Parsed new_rules = parse(text, PerfVersion::v6_12);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12);
   ASSERT_EQ(new_rules.metrics.size(), 1U);
   EXPECT_EQ(new_rules.metrics[0].default_metricgroup_name, "Default");
   EXPECT_EQ(new_rules.metrics[0].no_group, "TopdownL1");
   EXPECT_EQ(new_rules.metrics[0].threshold, "M > 1");
   EXPECT_EQ(pmucat::perf_metric_description(new_rules.metrics[0]), "Things");
-  const Parsed old_rules = parse(text, PerfVersion::v6_1);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1);
   ASSERT_EQ(old_rules.metrics.size(), 1U);
   EXPECT_EQ(old_rules.metrics[0].default_metricgroup_name, "");
   EXPECT_EQ(pmucat::perf_metric_description(old_rules.metrics[0]), "Things. Unit: uncore_cha ");
@@ -221,7 +221,7 @@ TEST(JeventsRules, CounterObjectsAreKeptNotEvents) {
   const std::string text =
       R"([{"Unit": "core", "CountersNumFixed": "3", "CountersNumGeneric": "8"},
           {"Unit": "CHA", "CountersNumFixed": "0", "CountersNumGeneric": "4"}])";
-  for (const PerfVersion rules : pmucat::known_perf_versions()) {
+  for (const PerfRelease rules : pmucat::known_perf_releases()) {
     const Parsed parsed = parse(text, rules);
     EXPECT_TRUE(parsed.events.empty());
     EXPECT_TRUE(parsed.metrics.empty());
@@ -263,7 +263,7 @@ class ModelDir {
   void write(const std::string& file, std::string_view text) const {
     std::ofstream(root_ / "x86" / "m" / file) << text;
   }
-  pmucat::VendorModel load(PerfVersion rules) const {
+  pmucat::VendorModel load(PerfRelease rules) const {
     auto model = pmucat::load_vendor_model(root_ / "x86", "m", rules);
     EXPECT_TRUE(model.has_value());
     return model ? *model : pmucat::VendorModel();
@@ -287,10 +287,10 @@ TEST(JeventsRules, TableOrderIsPerPmuUnder612) {
     return names;
   };
   // 6.1: events without a description (and without a Unit) first, then topic, name, PMU.
-  EXPECT_EQ(order(dir.load(PerfVersion::v6_1)),
+  EXPECT_EQ(order(dir.load(PerfRelease::v6_1)),
             (std::vector<std::string>{"/a", "/b", "cpu_core/c", "uncore_cha/z", "/aa"}));
   // 6.12: a table per PMU in name order (`default_core` for the core one), each by name.
-  EXPECT_EQ(order(dir.load(PerfVersion::v6_12)),
+  EXPECT_EQ(order(dir.load(PerfRelease::v6_12)),
             (std::vector<std::string>{"cpu_core/c", "/a", "/aa", "/b", "uncore_cha/z"}));
 }
 
@@ -303,7 +303,7 @@ TEST(JeventsRules, MetricOrderAndGroupFilesUnder612) {
                 {"MetricName": "Mid", "MetricExpr": "c", "Unit": "CHA", "MetricGroup": "G1"}])");
   dir.write("metricgroups.json", R"({"G1": "The first group"})");
   dir.write("counter.json", R"([{"Unit": "core", "CountersNumGeneric": "8"}])");
-  const pmucat::VendorModel new_rules = dir.load(PerfVersion::v6_12);
+  const pmucat::VendorModel new_rules = dir.load(PerfRelease::v6_12);
   std::vector<std::string> names;
   for (const VendorMetric& m : new_rules.metrics) names.push_back(m.name);
   EXPECT_EQ(names, (std::vector<std::string>{"Alpha", "Zeta", "Mid"}));
@@ -320,7 +320,7 @@ TEST(JeventsRules, MetricOrderAndGroupFilesUnder612) {
   EXPECT_EQ(new_rules.counters[0].generic, "8");
 
   // 6.1 read every *.json as events: metricgroups.json is no array of them.
-  const pmucat::VendorModel old_rules = dir.load(PerfVersion::v6_1);
+  const pmucat::VendorModel old_rules = dir.load(PerfRelease::v6_1);
   names.clear();
   for (const VendorMetric& m : old_rules.metrics) names.push_back(m.name);
   // Objects without a description (nor Unit) first.

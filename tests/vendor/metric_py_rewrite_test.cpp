@@ -227,7 +227,7 @@ struct Parsed {
   std::vector<Diagnostic> diagnostics;
 };
 
-Parsed parse(std::string_view text, PerfVersion rules, std::span<const VendorMetric> std = {}) {
+Parsed parse(std::string_view text, PerfRelease rules, std::span<const VendorMetric> std = {}) {
   Parsed parsed;
   std::vector<VendorCounterInfo> counters;
   parse_vendor_json(text, "m.json", "metrics", {}, std, rules, parsed.diagnostics, parsed.metrics,
@@ -238,23 +238,23 @@ Parsed parse(std::string_view text, PerfVersion rules, std::span<const VendorMet
 TEST(MetricPyRewrite, OnlyTablesReadWith612RulesStoreThePrintedExpression) {
   constexpr std::string_view text =
       R"([{"MetricName": "ipc_x", "MetricExpr": "(INST / CYC) * 1000", "BriefDescription": "x"}])";
-  const Parsed new_rules = parse(text, PerfVersion::v6_12);
+  const Parsed new_rules = parse(text, PerfRelease::v6_12);
   ASSERT_EQ(new_rules.metrics.size(), 1U);
   EXPECT_EQ(new_rules.metrics[0].expr, "INST / CYC * 1e3");
   EXPECT_TRUE(new_rules.diagnostics.empty());
-  const Parsed old_rules = parse(text, PerfVersion::v6_1);
+  const Parsed old_rules = parse(text, PerfRelease::v6_1);
   ASSERT_EQ(old_rules.metrics.size(), 1U);
   EXPECT_EQ(old_rules.metrics[0].expr, "(INST / CYC) * 1000");
 }
 
 TEST(MetricPyRewrite, ACopiedStandardMetricIsPrintedOnce) {
   const Parsed standard =
-      parse(R"([{"MetricName": "std_m", "MetricExpr": "(a + b) * 1.0"}])", PerfVersion::v6_12);
+      parse(R"([{"MetricName": "std_m", "MetricExpr": "(a + b) * 1.0"}])", PerfRelease::v6_12);
   ASSERT_EQ(standard.metrics.size(), 1U);
   EXPECT_EQ(standard.metrics[0].expr, "a + b");
   const Parsed copied =
       parse(R"([{"ArchStdEvent": "STD_M"}, {"ArchStdEvent": "std_m", "MetricExpr": "2 > c"}])",
-            PerfVersion::v6_12, standard.metrics);
+            PerfRelease::v6_12, standard.metrics);
   ASSERT_EQ(copied.metrics.size(), 2U);
   EXPECT_EQ(copied.metrics[0].expr, "a + b");
   EXPECT_EQ(copied.metrics[1].expr, "c < 2");
@@ -262,7 +262,7 @@ TEST(MetricPyRewrite, ACopiedStandardMetricIsPrintedOnce) {
 
 TEST(MetricPyRewrite, AnExpressionMetricPyCannotReadIsKeptWithAWarning) {
   const Parsed parsed =
-      parse(R"([{"MetricName": "odd", "MetricExpr": "a * 1e-3"}])", PerfVersion::v6_12);
+      parse(R"([{"MetricName": "odd", "MetricExpr": "a * 1e-3"}])", PerfRelease::v6_12);
   ASSERT_EQ(parsed.metrics.size(), 1U);
   EXPECT_EQ(parsed.metrics[0].expr, "a * 1e-3");
   ASSERT_EQ(parsed.diagnostics.size(), 1U);

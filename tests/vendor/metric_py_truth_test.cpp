@@ -133,7 +133,7 @@ Tables read_pmucat_tables(const fs::path& root, std::vector<std::string>& unpars
       if (!dir.is_directory() || !has_json_file(dir.path())) continue;
       const fs::path relative = fs::relative(dir.path(), arch.path());
       Expected<VendorModel> model =
-          load_vendor_model(arch.path(), relative.generic_string(), PerfVersion::v6_12);
+          load_vendor_model(arch.path(), relative.generic_string(), PerfRelease::v6_12);
       if (!model) {
         ADD_FAILURE() << dir.path() << ": " << model.error().message;
         continue;
@@ -142,7 +142,7 @@ Tables read_pmucat_tables(const fs::path& root, std::vector<std::string>& unpars
       // refuses is a regression only when it took the written one.
       std::map<std::pair<std::string, std::string>, std::string> written;
       if (Expected<VendorModel> old =
-              load_vendor_model(arch.path(), relative.generic_string(), PerfVersion::v6_1)) {
+              load_vendor_model(arch.path(), relative.generic_string(), PerfRelease::v6_1)) {
         for (const VendorMetric& metric : old->metrics) {
           written[{metric.pmu, metric.name}] = metric.expr;
         }

@@ -20,7 +20,7 @@ const VendorMetric* find(const pmucat::VendorModel& model, std::string_view name
 }
 
 TEST(VendorMetrics, TableOrderIsPerfs) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   std::vector<std::string> order;
   for (const VendorMetric& m : model->metrics) order.push_back(m.name);
@@ -30,7 +30,7 @@ TEST(VendorMetrics, TableOrderIsPerfs) {
 }
 
 TEST(VendorMetrics, FieldsAsWritten) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   const VendorMetric* tma = find(*model, "tma_frontend_bound");
   ASSERT_NE(tma, nullptr);
@@ -72,7 +72,7 @@ TEST(VendorMetrics, FieldsAsWritten) {
 }
 
 TEST(VendorMetrics, GroupsAsPerfListsThem) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   EXPECT_EQ(pmucat::metric_group_names(*find(*model, "Load_Miss_Pending")),
             (std::vector<std::string>{"Mem", "No_group", "MemoryBound"}));
@@ -109,7 +109,7 @@ TEST(VendorMetrics, MatchingIsPerfs) {
 }
 
 TEST(VendorMetrics, BadObjectsAreLocatedAndSkipped) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "metriclake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "metriclake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   // Table order: the metric-only objects' topic `bad metrics` is all three's; then EventName.
   ASSERT_EQ(model->metrics.size(), 3u);
@@ -144,7 +144,7 @@ TEST(VendorMetrics, ParseOneFile) {
   std::vector<pmucat::VendorCounterInfo> counters;
   const auto events = pmucat::parse_vendor_json(
       R"([{"MetricName": "M", "MetricExpr": "a + b", "EventName": "E", "EventCode": "0x1"}])",
-      "x.json", "pipeline", {}, {}, pmucat::PerfVersion::v6_1, diagnostics, metrics, counters);
+      "x.json", "pipeline", {}, {}, pmucat::PerfRelease::v6_1, diagnostics, metrics, counters);
   EXPECT_TRUE(diagnostics.empty());
   ASSERT_EQ(events.size(), 1u);
   ASSERT_EQ(metrics.size(), 1u);

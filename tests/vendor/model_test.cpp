@@ -21,7 +21,7 @@ const VendorEvent* find(const pmucat::VendorModel& model, std::string_view name)
 }
 
 TEST(VendorModel, TableOrderTopicsAndEncodings) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   EXPECT_EQ(model->arch, "x86");
   EXPECT_EQ(model->directory, "testlake");
@@ -53,7 +53,7 @@ TEST(VendorModel, TableOrderTopicsAndEncodings) {
 }
 
 TEST(VendorModel, BrokenFileIsLocatedAndDuplicatesWarned) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "testlake", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   std::vector<std::string> ids;
   for (const auto& d : model->diagnostics) ids.push_back(d.id);
@@ -69,7 +69,7 @@ TEST(VendorModel, BrokenFileIsLocatedAndDuplicatesWarned) {
 }
 
 TEST(VendorModel, Arm64StandardEvents) {
-  auto model = pmucat::load_vendor_model(kArch / "arm64", "acme/core1", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "arm64", "acme/core1", pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(model.has_value());
   ASSERT_EQ(model->events.size(), 3u);
   const VendorEvent* refill = find(*model, "l1d_cache_refill");
@@ -86,7 +86,7 @@ TEST(VendorModel, Arm64StandardEvents) {
 }
 
 TEST(VendorModel, MissingDirectoryFails) {
-  auto model = pmucat::load_vendor_model(kArch / "x86", "nosuchmodel", pmucat::PerfVersion::v6_1);
+  auto model = pmucat::load_vendor_model(kArch / "x86", "nosuchmodel", pmucat::PerfRelease::v6_1);
   ASSERT_FALSE(model.has_value());
   EXPECT_EQ(model.error().id, DiagId::vendor_json_unreadable);
 }

@@ -52,7 +52,7 @@ pmucat::VendorModel model_for(const fs::path& root, std::string_view cpuid) {
   EXPECT_TRUE(choice.has_value()) << cpuid;
   if (!choice) return {};
   auto model = pmucat::load_vendor_model(root / choice->arch, choice->row.directory,
-                                         pmucat::PerfVersion::v6_1);
+                                         pmucat::PerfRelease::v6_1);
   EXPECT_TRUE(model.has_value());
   return model ? std::move(*model) : pmucat::VendorModel{};
 }
@@ -68,7 +68,7 @@ TEST(RealPmuEvents, EveryModelOfEveryMapfileLoads) {
         read_text(mapfile_path), mapfile_path.string(), arch.path().filename().string());
     for (const auto& d : mapfile.diagnostics) ADD_FAILURE() << pmucat::render(d);
     for (const pmucat::MapfileRow& row : mapfile.rows) {
-      auto model = pmucat::load_vendor_model(arch.path(), row.directory, pmucat::PerfVersion::v6_1);
+      auto model = pmucat::load_vendor_model(arch.path(), row.directory, pmucat::PerfRelease::v6_1);
       ASSERT_TRUE(model.has_value()) << pmucat::render(model.error());
       for (const auto& d : model->diagnostics) {
         if (d.severity == pmucat::Severity::error) ADD_FAILURE() << pmucat::render(d);

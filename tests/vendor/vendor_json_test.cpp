@@ -22,7 +22,7 @@ struct Parsed {
 };
 
 Parsed parse(std::string_view text, const std::vector<VendorEvent>& std_events = {},
-             pmucat::PerfVersion rules = pmucat::PerfVersion::v6_1) {
+             pmucat::PerfRelease rules = pmucat::PerfRelease::v6_1) {
   Parsed parsed;
   parsed.events =
       pmucat::parse_vendor_json(text, "t.json", "topic", std_events, rules, parsed.diagnostics);
@@ -282,7 +282,7 @@ TEST(VendorJsonErrors, MalformedJsonIsLocated) {
   std::vector<Diagnostic> diagnostics;
   const auto events =
       pmucat::parse_vendor_json("[\n  {\"EventName\": \"a\",\n   \"X\": 0x12}\n]", "dir/bad.json",
-                                "t", {}, pmucat::PerfVersion::v6_1, diagnostics);
+                                "t", {}, pmucat::PerfRelease::v6_1, diagnostics);
   EXPECT_TRUE(events.empty());
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0].id, DiagId::vendor_json_syntax);

@@ -64,7 +64,7 @@ constexpr std::string_view kTestSys = R"([
 
 // The index is built with `rules`; open() asks for them (both forms then read alike).
 struct Fixture {
-  explicit Fixture(PerfVersion built_rules = PerfVersion::v6_1) : rules(built_rules) {
+  explicit Fixture(PerfRelease built_rules = PerfRelease::v6_1) : rules(built_rules) {
     tree.write("devices/cpu/type", "4\n");
     tree.write("devices/cpu/format/event", "config:0-7\n");
     tree.write("devices/cpu/format/umask", "config:8-15\n");
@@ -122,24 +122,24 @@ struct Fixture {
   Catalog open(std::string_view events, std::string cpuid = "GenuineIntel-6-8F-8") const {
     return open(events, rules, std::move(cpuid));
   }
-  Catalog open(std::string_view events, std::optional<PerfVersion> asked,
+  Catalog open(std::string_view events, std::optional<PerfRelease> asked,
                std::string cpuid = "GenuineIntel-6-8F-8") const {
     VendorOptions options{tree.path(events), std::move(cpuid)};
     options.rules = asked;
     if (events == "cached") {
       options.events_dir = tree.path("json");
       options.index_cache = tree.path("cache");
-      warm_cache(asked.value_or(PerfVersion::v6_1));
+      warm_cache(asked.value_or(PerfRelease::v6_1));
     }
     return std::move(Catalog::open(tree.path("devices"), std::move(options)).value());
   }
-  void warm_cache(PerfVersion json_rules) const {
+  void warm_cache(PerfRelease json_rules) const {
     const VendorIndexCache cache(tree.path("cache"), {.settle{}});
     for (const std::string_view directory : {"testlake", ""}) {
       EXPECT_TRUE(cache.open(tree.path("json"), "x86", directory, json_rules).has_value());
     }
   }
-  PerfVersion rules;
+  PerfRelease rules;
   TempTree tree;
 };
 
@@ -288,7 +288,7 @@ INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "in
 void expect_same_catalogs(const Catalog& index, const Catalog& json);
 
 TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
-  for (const PerfVersion rules : known_perf_versions()) {
+  for (const PerfRelease rules : known_perf_releases()) {
     SCOPED_TRACE(to_string(rules));
     Fixture f(rules);
     expect_same_catalogs(f.open("index"), f.open("json"));
@@ -297,29 +297,29 @@ TEST(VendorIndexCatalog, IndexAndJsonGiveTheSameCatalog) {
 
 // An index answers with the rules it was built with; asked for others, it says so.
 TEST(VendorIndexCatalog, IndexOfOtherRulesIsUsedWithAWarning) {
-  Fixture f(PerfVersion::v6_12);
-  const Catalog asked_6_1 = f.open("index", PerfVersion::v6_1);
+  Fixture f(PerfRelease::v6_12);
+  const Catalog asked_6_1 = f.open("index", PerfRelease::v6_1);
   const Event* event = asked_6_1.find_pmu("cpu")->find_event("mem_load_retired.l3_miss");
   ASSERT_NE(event, nullptr);
   ASSERT_NE(event->vendor, nullptr);
-  EXPECT_EQ(event->vendor->rules, PerfVersion::v6_12);
+  EXPECT_EQ(event->vendor->rules, PerfRelease::v6_12);
   const auto diagnostics = asked_6_1.vendor_diagnostics();
   ASSERT_FALSE(diagnostics.empty());
   EXPECT_EQ(diagnostics.back().id, "vendor-index-rules");
   EXPECT_NE(diagnostics.back().message.find("perf 6.12's jevents rules, not perf 6.1's"),
             std::string::npos);
-  for (const std::optional<PerfVersion> asked :
-       {std::optional<PerfVersion>(), std::optional<PerfVersion>(PerfVersion::v6_12)}) {
+  for (const std::optional<PerfRelease> asked :
+       {std::optional<PerfRelease>(), std::optional<PerfRelease>(PerfRelease::v6_12)}) {
     const Catalog catalog = f.open("index", asked);
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics()) {
       EXPECT_NE(diagnostic.id, "vendor-index-rules");
     }
   }
   // A JSON tree is read with the rules asked for.
-  const Catalog json_catalog = f.open("json", PerfVersion::v6_12);
+  const Catalog json_catalog = f.open("json", PerfRelease::v6_12);
   const Event* json_6_12 = json_catalog.find_pmu("cpu")->find_event("inst_retired.any");
   ASSERT_NE(json_6_12, nullptr);
-  EXPECT_EQ(json_6_12->vendor->rules, PerfVersion::v6_12);
+  EXPECT_EQ(json_6_12->vendor->rules, PerfRelease::v6_12);
 }
 
 void expect_same_catalogs(const Catalog& index, const Catalog& json) {
@@ -429,8 +429,8 @@ TEST(VendorIndexCatalog, TheIndexCacheGivesTheJsonsCatalog) {
 // found it (the entry compiled again is the same bytes under the same name).
 struct DamageFixture {
   DamageFixture() {
-    json_options.rules = PerfVersion::v6_1;
-    EXPECT_TRUE(cache.open(f.tree.path("json"), "x86", "testlake", PerfVersion::v6_1).has_value());
+    json_options.rules = PerfRelease::v6_1;
+    EXPECT_TRUE(cache.open(f.tree.path("json"), "x86", "testlake", PerfRelease::v6_1).has_value());
     for (const auto& entry : fs::recursive_directory_iterator(f.tree.path("cache"))) {
       const std::string name = entry.path().filename().string();
       if (name.ends_with(".pmuidx") || name.ends_with(".stamp")) files.push_back(entry.path());
@@ -478,12 +478,12 @@ RC_GTEST_PROP(VendorIndexCacheDamage, AnyByteFlippedIsDetectedAndChangesNoAnswer
 
   // The cache itself: a changed byte is never a hit; the entry compiled again is the JSON's.
   testing::write_text(file, bytes);
-  auto entry = cache.open(f.tree.path("json"), "x86", "testlake", PerfVersion::v6_1);
+  auto entry = cache.open(f.tree.path("json"), "x86", "testlake", PerfRelease::v6_1);
   RC_ASSERT(entry.has_value());
   RC_ASSERT(entry->compiled);
   RC_ASSERT(!entry->notes.empty());
   auto model = entry->model->model();
-  auto direct = load_vendor_model(f.tree.path("json") / "x86", "testlake", PerfVersion::v6_1);
+  auto direct = load_vendor_model(f.tree.path("json") / "x86", "testlake", PerfRelease::v6_1);
   RC_ASSERT(model.has_value() && direct.has_value());
   RC_ASSERT(model->events == direct->events);
 }

@@ -66,7 +66,7 @@ struct CacheFixture {
 void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   auto cached = open_vendor_index_model(root, "x86", "testlake");
   ASSERT_TRUE(cached.has_value()) << render(cached.error());
-  auto direct = load_vendor_model(json / "x86", "testlake", kNewestPerfVersion);
+  auto direct = load_vendor_model(json / "x86", "testlake", kNewestPerfRelease);
   ASSERT_TRUE(direct.has_value());
   auto model = cached->model();
   ASSERT_TRUE(model.has_value());
@@ -77,7 +77,7 @@ void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   ASSERT_TRUE(sys.has_value() && sys->has_value());
   auto tables = (*sys)->model();
   ASSERT_TRUE(tables.has_value());
-  VendorModel expected = load_vendor_sys_tables(json / "test", kNewestPerfVersion);
+  VendorModel expected = load_vendor_sys_tables(json / "test", kNewestPerfRelease);
   for (VendorEvent& event : tables->events) event.system_table = true;
   EXPECT_EQ(tables->events, expected.events);
 }
@@ -102,7 +102,7 @@ TEST(VendorIndexCache, MissCompilesThenAHitReadsNoJson) {
   EXPECT_EQ(f.cache_entries(), after_first);
 
   // Another model, rules or spelling of the tree is another stamp and entry.
-  auto other_rules = f.cache().open(f.json(), "x86", "testlake", PerfVersion::v6_1);
+  auto other_rules = f.cache().open(f.json(), "x86", "testlake", PerfRelease::v6_1);
   ASSERT_TRUE(other_rules.has_value());
   EXPECT_TRUE(other_rules->compiled);
   EXPECT_NE(other_rules->root, first->root);
@@ -383,11 +383,11 @@ TEST(VendorIndexCache, DirectoryLoopsAreRefusedWithADiagnostic) {
   CacheFixture f;
   for (int i = 0; i < 10; ++i) f.tree.symlink(".", "json/x86/loop" + std::to_string(i));
   f.tree.symlink("..", "json/test/soc/up");
-  VendorModel tables = load_vendor_sys_tables(f.json() / "x86", kNewestPerfVersion);
+  VendorModel tables = load_vendor_sys_tables(f.json() / "x86", kNewestPerfRelease);
   ASSERT_EQ(tables.diagnostics.size(), 10U);
   EXPECT_EQ(tables.diagnostics.front().range.file, (f.json() / "x86/loop0").string());
   EXPECT_NE(tables.diagnostics.front().message.find("loop"), std::string::npos);
-  VendorModel test_tables = load_vendor_sys_tables(f.json() / "test", kNewestPerfVersion);
+  VendorModel test_tables = load_vendor_sys_tables(f.json() / "test", kNewestPerfRelease);
   ASSERT_EQ(test_tables.diagnostics.size(), 1U);
   EXPECT_EQ(test_tables.events.size(), 1U);  // soc/sys still read
   auto first = f.open();

@@ -26,7 +26,7 @@ TEST(InstalledVendorIndex, FindsTheIndexBesideTheAnchorLexicallyNormal) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(*found, tree.path("prefix/share/pmucat/pmu-events-index").lexically_normal().string());
   // The newest set is the default; naming it gives the same.
-  EXPECT_EQ(installed_vendor_index(kNewestPerfVersion,
+  EXPECT_EQ(installed_vendor_index(kNewestPerfRelease,
                                    {anchor, "../share/pmucat/pmu-events-index", "../x"}),
             found);
 }

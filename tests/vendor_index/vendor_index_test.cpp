@@ -69,7 +69,7 @@ std::vector<std::pair<std::string, std::string>> models_of(const fs::path& root)
 // relative to the tree, as the index stores them), and named() gives, for each name, the
 // model's events of that name in table order. Counts the events compared in `compared`.
 void expect_index_matches_json(const fs::path& json_root, const fs::path& index_root,
-                               pmucat::PerfVersion rules, std::size_t& compared,
+                               pmucat::PerfRelease rules, std::size_t& compared,
                                std::size_t& compared_metrics, std::size_t sample_every = 1) {
   const auto models = models_of(json_root);
   EXPECT_FALSE(models.empty());
@@ -157,7 +157,7 @@ void expect_index_matches_json(const fs::path& json_root, const fs::path& index_
 }
 
 TEST(VendorIndex, TestTreeGivesTheJsonModels) {
-  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+  for (const pmucat::PerfRelease rules : pmucat::known_perf_releases()) {
     SCOPED_TRACE(std::string(pmucat::to_string(rules)) + " rules");
     pmucat::testing::TempTree out("index");
     auto summary = pmucat::write_vendor_index(kTestTree, out.path("index"), rules);
@@ -174,7 +174,7 @@ TEST(VendorIndex, TestTreeGivesTheJsonModels) {
   }
   pmucat::testing::TempTree out("index");
   auto summary =
-      pmucat::write_vendor_index(kTestTree, out.path("index"), pmucat::PerfVersion::v6_1);
+      pmucat::write_vendor_index(kTestTree, out.path("index"), pmucat::PerfRelease::v6_1);
   ASSERT_TRUE(summary.has_value()) << pmucat::render(summary.error());
   EXPECT_FALSE(pmucat::is_vendor_index(kTestTree));
   EXPECT_EQ(read_text(out.path("index/x86/mapfile.csv")), read_text(kTestTree / "x86/mapfile.csv"));
@@ -205,7 +205,7 @@ TEST(VendorIndex, KernelTreeGivesTheJsonModels) {
                     "(point it at a kernel tree's tools/perf/pmu-events/arch)";
   }
   // Under each perf's rules (whichever kernel's tree it is: the rules only read it differently).
-  for (const pmucat::PerfVersion rules : pmucat::known_perf_versions()) {
+  for (const pmucat::PerfRelease rules : pmucat::known_perf_releases()) {
     SCOPED_TRACE(std::string(pmucat::to_string(rules)) + " rules");
     pmucat::testing::TempTree out("index");
     auto summary = pmucat::write_vendor_index(dir, out.path("index"), rules);
@@ -243,7 +243,7 @@ VendorModel small_model() {
   VendorModel model;
   model.arch = "x86";
   model.directory = "tiny";
-  model.rules = pmucat::PerfVersion::v6_12;
+  model.rules = pmucat::PerfRelease::v6_12;
   model.metric_group_descriptions = {{"G1", "Group one"}, {std::string("G\0\xff", 3), ""}};
   pmucat::VendorCounterInfo counter;
   counter.unit = "core";
@@ -304,7 +304,7 @@ TEST(VendorIndex, RoundTripsAnyBytesAndFindsEveryNameInTableOrder) {
   EXPECT_EQ(decoded->rules, model.rules);
   EXPECT_EQ(decoded->metric_group_descriptions, model.metric_group_descriptions);
   EXPECT_EQ(decoded->counters, model.counters);
-  EXPECT_EQ(index->rules(), pmucat::PerfVersion::v6_12);
+  EXPECT_EQ(index->rules(), pmucat::PerfRelease::v6_12);
   auto descriptions = index->metric_group_descriptions();
   ASSERT_TRUE(descriptions.has_value());
   EXPECT_EQ(*descriptions, model.metric_group_descriptions);

@@ -1,5 +1,5 @@
-// pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT: the build step that compiles the kernel's
-// pmu-events/arch JSON tree into the index the tools read (include/pmucat/vendor_index.h).
+// pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT: the build step that compiles the
+// kernel's pmu-events/arch JSON tree into the index the tools read (include/pmucat/vendor_index.h).
 // Not installed: the build runs it once and installs its output.
 #include <chrono>
 #include <cstdio>
@@ -7,17 +7,18 @@
 #include <string_view>
 
 #include "pmucat/diagnostic.h"
-#include "pmucat/perf_version.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/vendor_index.h"
 
 int main(int argc, char** argv) {
-  constexpr const char* kUsage = "usage: pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT\n";
+  constexpr const char* kUsage =
+      "usage: pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT\n";
   // The perf release whose jevents rules turn the JSON into event strings: the one the tables
   // came with.
-  pmucat::PerfVersion rules = pmucat::kNewestPerfVersion;
+  pmucat::PerfRelease rules = pmucat::kNewestPerfRelease;
   int first = 1;
   if (argc > 2 && std::string_view(argv[1]) == "--rules") {
-    const auto version = pmucat::parse_perf_version(argv[2]);
+    const auto version = pmucat::parse_perf_release(argv[2]);
     if (!version) {
       std::fputs(kUsage, stderr);
       return 2;
