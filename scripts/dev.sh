@@ -30,7 +30,7 @@ build_type=${BUILD_TYPE:-Release}
 jobs=${JOBS:-$(nproc)}
 
 # Debian packages the build, the tests and the differential/perf tests need (the last line:
-# quipper's, built from ../shared for the PerfDataProto interop test).
+# quipper's, built from ../shared for the PerfDataProto interop test, and go for pprof's reader).
 packages=(
   gcc g++ cmake ninja-build pkg-config make ccache
   clang llvm
@@ -43,7 +43,7 @@ packages=(
   hyperfine gnuplot-nox libpfm4-dev time valgrind
   flex bison libelf-dev libtraceevent-dev xz-utils
   dpkg-dev go-md2man lintian man-db git
-  libssl-dev zlib1g-dev libabsl-dev
+  libssl-dev zlib1g-dev libabsl-dev golang-go
 )
 
 # Packages named after a version the release decides: the compiler-rt of the release's default

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,5 +102,15 @@ inline PerfData demo_model(const ModelSpec& spec) {
   if (spec.mode == PerfDataMode::pipe) data.pipe_end_marker = feature::last;
   return data;
 }
+
+// A visitor that keeps every record the reader streams to it.
+struct RecordCollector : PerfDataVisitor {
+  std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
+  std::optional<Diagnostic> record(const Record& r) override {
+    records.push_back(r);
+    return std::nullopt;
+  }
+  std::vector<Record> records;
+};
 
 }  // namespace pmucat::test

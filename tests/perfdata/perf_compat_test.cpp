@@ -120,8 +120,7 @@ TEST_F(PerfCompat, PerfRecordedFileSurvivesOurReadAndWrite) {
   ASSERT_EQ(original->events.size(), 1u);
   EXPECT_EQ(original->events[0].name, "cpu-clock");
   // perf 6.1 writes attrs of 128 bytes, perf 6.3 on of 136 (config3).
-  EXPECT_EQ(original->events[0].attr.size,
-            perf_release() == "6.1" ? kAttrSizeVer7 : kAttrSizeVer8);
+  EXPECT_EQ(original->events[0].attr.size, perf_release() == "6.1" ? kAttrSizeVer7 : kAttrSizeVer8);
 
   const auto rewritten = dir / "rewritten.data";
   ASSERT_FALSE(write_perf_data(rewritten, *original, options_like(*original)));

@@ -152,14 +152,7 @@ TEST(PipeHeader, FeaturesAfterTheFirstRecordAreNotPlacedOnEitherPath) {
   EXPECT_EQ(decode_feature_string(whole->features.at(feature::hostname)), "vm");
   ASSERT_EQ(whole->records.size(), 2u);
 
-  struct Keep : PerfDataVisitor {
-    std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
-    std::optional<Diagnostic> record(const Record& r) override {
-      records.push_back(r);
-      return std::nullopt;
-    }
-    std::vector<Record> records;
-  } keep;
+  test::RecordCollector keep;
   const auto streamed = stream_perf_data(path, keep);
   ASSERT_TRUE(streamed) << streamed.error().message;
   EXPECT_EQ(streamed->header.pipe_header, whole->pipe_header);

@@ -566,14 +566,7 @@ TEST(PerfDataProto, RecordsWithoutAMessageArePlacedBesideTheEvents) {
     std::ofstream out(pb, std::ios::binary);
     out << *to_perf_data_proto(data, ProtoFormat::binary);
   }
-  struct Keep : PerfDataVisitor {
-    std::optional<Diagnostic> begin(const PerfData&) override { return std::nullopt; }
-    std::optional<Diagnostic> record(const Record& r) override {
-      records.push_back(r);
-      return std::nullopt;
-    }
-    std::vector<Record> records;
-  } keep;
+  test::RecordCollector keep;
   ASSERT_TRUE(stream_perf_data_proto(pb, keep));
   EXPECT_EQ(keep.records, data.records);
 }

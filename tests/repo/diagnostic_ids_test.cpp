@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pmucat/check.h"
+#include "support/generated_doc.h"
 
 namespace {
 
@@ -28,21 +29,7 @@ const fs::path kSource = PMUCAT_SOURCE_DIR;
 constexpr std::string_view kBegin = "<!-- diagnostic-ids: generated from include/pmucat/";
 constexpr std::string_view kEnd = "<!-- diagnostic-ids: end -->";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string escape_cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
+using pmucat::testing::read_text;
 
 // The section of docs/grammar.md that lists every id, as the table says it should read.
 std::string generated_id_section() {
@@ -54,7 +41,7 @@ std::string generated_id_section() {
                        : entry.is_rule() ? "itself ([rules.md](rules.md))"
                                          : "`" + std::string(to_string(*entry.rule)) + "`";
     out += "| `" + std::string(entry.name) + "` | " + std::string(to_string(entry.severity)) +
-           " | " + rule + " | " + escape_cell(entry.summary) + " |\n";
+           " | " + rule + " | " + pmucat::testing::escape_cell(entry.summary) + " |\n";
   }
   out += kEnd;
   return out;
@@ -118,22 +105,8 @@ TEST(DiagnosticIds, RulesMdDocumentsExactlyTheRules) {
 }
 
 TEST(DiagnosticIds, GrammarMdListsEveryIdAsTheTableSays) {
-  const fs::path path = kSource / "docs/grammar.md";
-  std::string text = read_text(path);
-  ASSERT_FALSE(text.empty());
-  const std::size_t begin = text.find(kBegin);
-  const std::size_t end = text.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << "docs/grammar.md has no generated id list";
-  ASSERT_NE(end, std::string::npos);
-  const std::string current = text.substr(begin, end + kEnd.size() - begin);
-  const std::string expected = generated_id_section();
-  if (current != expected && std::getenv("PMUCAT_UPDATE_DOCS") != nullptr) {
-    text.replace(begin, current.size(), expected);
-    std::ofstream(path, std::ios::binary) << text;
-    return;
-  }
-  EXPECT_EQ(current, expected)
-      << "the id list in docs/grammar.md is out of date; run this test with PMUCAT_UPDATE_DOCS=1";
+  pmucat::testing::expect_generated_section(kSource / "docs/grammar.md", kBegin, kEnd,
+                                            generated_id_section());
 }
 
 // Every id a table row of the docs names (`| `id` | ...`) is one the code can produce.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pmucat/perf_profile.h"
+#include "support/generated_doc.h"
 
 namespace {
 
@@ -29,12 +30,7 @@ const fs::path kSource = PMUCAT_SOURCE_DIR;
 constexpr std::string_view kBegin = "<!-- perf-releases: generated from include/pmucat/";
 constexpr std::string_view kEnd = "<!-- perf-releases: end -->";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using pmucat::testing::read_text;
 
 // What a release comparison looks like: a release enumerator, a profile built for one release,
 // or a profile's release() on either side of a comparison, a `case` of a release, or the names
@@ -161,15 +157,6 @@ TEST(PerfReleases, ProfilesFollowTheTable) {
   EXPECT_EQ(Profile(), Profile::pmucat());
 }
 
-std::string escape_cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 // docs/perf-compat.md's generated section, as the table says it should read.
 std::string generated_section() {
   std::string out(kBegin);
@@ -177,7 +164,8 @@ std::string generated_section() {
   out += "| release | tables | attr size | oracle |\n|---|---|---|---|\n";
   for (const ReleaseInfo& release : pmucat::perf_releases()) {
     out += "| perf " + std::string(release.name) + " | " + std::string(release.tables) + " | " +
-           std::to_string(release.attr_size) + " | " + escape_cell(release.oracle) + " |\n";
+           std::to_string(release.attr_size) + " | " +
+           pmucat::testing::escape_cell(release.oracle) + " |\n";
   }
   out +=
       "\n| behaviour | since | pmucat | perf's message | described in |\n|---|---|---|---|---|\n";
@@ -185,7 +173,8 @@ std::string generated_section() {
     const std::string since =
         row.since ? "perf " + std::string(pmucat::to_string(*row.since)) : "pmucat only";
     const std::string pmucat_column = !row.since ? "yes" : row.in_pmucat ? "follows" : "differs";
-    const std::string message = row.message.empty() ? "—" : "`" + escape_cell(row.message) + "`";
+    const std::string message =
+        row.message.empty() ? "—" : "`" + pmucat::testing::escape_cell(row.message) + "`";
     out += "| `" + std::string(row.name) + "` | " + since + " | " + pmucat_column + " | " +
            message + " | [§](#" + std::string(row.anchor) + ") |\n";
   }
@@ -208,22 +197,8 @@ std::string slug(std::string_view heading) {
 }
 
 TEST(PerfReleases, PerfCompatMdCarriesTheTable) {
-  const fs::path path = kSource / "docs/perf-compat.md";
-  std::string text = read_text(path);
-  ASSERT_FALSE(text.empty());
-  const std::size_t begin = text.find(kBegin);
-  const std::size_t end = text.find(kEnd);
-  ASSERT_NE(begin, std::string::npos) << "docs/perf-compat.md has no generated release table";
-  ASSERT_NE(end, std::string::npos);
-  const std::string current = text.substr(begin, end + kEnd.size() - begin);
-  const std::string expected = generated_section();
-  if (current != expected && std::getenv("PMUCAT_UPDATE_DOCS") != nullptr) {
-    text.replace(begin, current.size(), expected);
-    std::ofstream(path, std::ios::binary) << text;
-    return;
-  }
-  EXPECT_EQ(current, expected) << "the release table in docs/perf-compat.md is out of date; run "
-                                  "this test with PMUCAT_UPDATE_DOCS=1";
+  pmucat::testing::expect_generated_section(kSource / "docs/perf-compat.md", kBegin, kEnd,
+                                            generated_section());
 }
 
 TEST(PerfReleases, EveryAnchorIsAHeadingOfPerfCompatMd) {
