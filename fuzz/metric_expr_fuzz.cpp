@@ -34,8 +34,8 @@ mx::Context fuzz_context() {
   return context;
 }
 
-// One text under one perf release's rules.
-void check(std::string_view text, pmucat::PerfRelease rules) {
+// One text in one metric-expression dialect.
+void check(std::string_view text, pmucat::MetricDialect rules) {
   auto expr = mx::parse(text, "<fuzz>", rules);
   if (!expr) {
     PMUCAT_FUZZ_CHECK(!expr.error().id.empty());
@@ -68,7 +68,9 @@ void check(std::string_view text, pmucat::PerfRelease rules) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  check(text, pmucat::PerfRelease::v6_1);
-  check(text, pmucat::PerfRelease::v6_12);
+  for (pmucat::MetricDialect dialect :
+       {pmucat::MetricDialect::of_6_1, pmucat::MetricDialect::of_6_12}) {
+    check(text, dialect);
+  }
   return 0;
 }

@@ -176,6 +176,7 @@ const std::set<std::string>& examples_not_run() {
       "pmudata convert perf.data out.pb",
       "pmudata convert out.pb back.data",
       "pmudata convert --to pipe perf.data piped.data",
+      "pmudata convert perf.data out.pprof",
       "pmudata check perf.data",
       "pmudata convert out.pb - | perf script -i -",
       "perf stat -x, -M TopdownL1 -o counts.csv ./app; pmumetric -M TopdownL1 counts.csv",
