@@ -19,7 +19,9 @@ using perfdata::ByteWriter;
 template <class T>
 std::optional<T> whole(ByteReader& in, T value) {
   if (in.remaining() >= 8) return std::nullopt;
-  for (std::byte b : *in.take(in.remaining())) {
+  const auto rest = in.take(in.remaining());
+  if (!rest) return std::nullopt;
+  for (std::byte b : *rest) {
     if (b != std::byte{0}) return std::nullopt;
   }
   return value;
