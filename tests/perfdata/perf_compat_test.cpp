@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "model_builder.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/perfdata.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
@@ -29,12 +30,11 @@ class PerfCompat : public ::testing::Test {
     EXPECT_EQ(r.err, "") << "perf " << tool;
     return r.out;
   }
-  // "6.1", "6.12", ...: what `perf --version` names.
-  static std::string perf_release() {
-    const auto r = run_command("perf --version");
-    std::smatch m;
-    static const std::regex kVersion(R"(perf version (\d+\.\d+))");
-    return std::regex_search(r.out, m, kVersion) ? m[1].str() : std::string();
+  // The installed perf's release row, when it is one the table knows.
+  static std::optional<ReleaseInfo> perf_release() {
+    const auto release = parse_perf_release(run_command("perf --version").out);
+    if (!release) return std::nullopt;
+    return info(*release);
   }
   static bool contains(const std::string& text, const char* pattern) {
     return std::regex_search(text, std::regex(pattern));
@@ -85,10 +85,11 @@ TEST_F(PerfCompat, PipeModeOpensCleanly) {
 }
 
 TEST_F(PerfCompat, PerfInjectReproducesOurFileByteForByte) {
-  // We write the layout perf 6.1 writes (attr size 128, its features); a later perf's inject
-  // writes its own.
-  if (const auto release = perf_release(); release != "6.1") {
-    GTEST_SKIP() << "perf inject of perf " << release << " writes its own layout, not perf 6.1's";
+  // We write attrs of WriterOptions' default size (perf 6.1's layout); a perf that writes
+  // another size rewrites every attr.
+  const auto release = perf_release();
+  if (!release || release->attr_size != WriterOptions{}.attr_size) {
+    GTEST_SKIP() << "perf inject of this perf writes its own layout, not perf 6.1's";
   }
   ScratchDir dir;
   test::ModelSpec spec;
@@ -119,8 +120,10 @@ TEST_F(PerfCompat, PerfRecordedFileSurvivesOurReadAndWrite) {
   EXPECT_EQ(original->mode, PerfDataMode::file);
   ASSERT_EQ(original->events.size(), 1u);
   EXPECT_EQ(original->events[0].name, "cpu-clock");
-  // perf 6.1 writes attrs of 128 bytes, perf 6.3 on of 136 (config3).
-  EXPECT_EQ(original->events[0].attr.size, perf_release() == "6.1" ? kAttrSizeVer7 : kAttrSizeVer8);
+  // The attr size the release table gives for the installed perf (128 before config3, 136 after).
+  if (const auto release = perf_release()) {
+    EXPECT_EQ(original->events[0].attr.size, release->attr_size);
+  }
 
   const auto rewritten = dir / "rewritten.data";
   ASSERT_FALSE(write_perf_data(rewritten, *original, options_like(*original)));
