@@ -59,7 +59,7 @@ constexpr const char* kExamples = R"(
       why each event would not open or count on that host (here a Debian user's:
       perf_event_paranoid 3), with perf's own wording and a fix (exit 1: some would
       not count); without --host-root, this machine's /proc and /sys
-  $ pmuencode --events-dir tests/vendor/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
+  $ pmuencode --events-dir tests/pmu_events/data/arch --cpuid GenuineIntel-6-8F-8 -M IPC --perf
       the event lists perf stat -M IPC parses (weak groups, metric-id terms) for a model's
       metrics (here the fictional test model; -M TopdownL1, -M all, IPC:u, ...)
   $ pmuencode --plan --nmi-watchdog off --counters cpu=2+3 'cycles,instructions,r1d1,r4a3,r1d0'

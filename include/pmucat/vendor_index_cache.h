@@ -38,7 +38,7 @@ namespace pmucat {
 
 // The rules an entry was compiled with are part of every key: pmucat's version, the index format
 // (kVendorIndexVersion) and a digest of the sources of the JSON reader and the index writer, taken
-// when the build is configured (src/vendor_index/CMakeLists.txt), so that no entry compiled by
+// when the build is configured (src/pmu_events_index/CMakeLists.txt), so that no entry compiled by
 // other rules is taken for this build's.
 
 // The cache directory: `<xdg_cache_home>/pmucat/vendor-index` when `xdg_cache_home` is an

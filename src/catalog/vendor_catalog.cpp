@@ -11,12 +11,12 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_index_cache.h"
-#include "vendor/vendor_numbers.h"
+#include "pmu_events/vendor_numbers.h"
 
 namespace pmucat::detail {
 namespace {
 
-using vendor::ascii_lower;
+using pmu_events::ascii_lower;
 
 // perf's core PMU name for events without a Unit.
 std::string_view event_pmu_name(const VendorEvent& event, const PmuAttachment& pmu) {

@@ -84,7 +84,7 @@ TEST(OptionsCli, AnEventsDirWithoutTablesIsAUsageError) {
 // The vendor JSON problems a lookup meets are reported once per file, however many lookups.
 TEST(OptionsCli, AJsonFileThatDoesNotParseIsReportedOncePerRun) {
   const CommandResult result = run_tool_command(
-      "pmuencode --sysfs fixtures/sysfs/intel-spr --events-dir tests/vendor/data/arch --cpuid "
+      "pmuencode --sysfs fixtures/sysfs/intel-spr --events-dir tests/pmu_events/data/arch --cpuid "
       "GenuineIntel-6-8F-8 --perf cycles unknown.one unknown.two",
       "-");
   EXPECT_EQ(result.status, 1);

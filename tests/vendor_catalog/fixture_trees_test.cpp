@@ -1,7 +1,7 @@
 // Unit test of arm64_midr_cpuid on the fixture trees,
 // with the catalog's vendor side: the hybrid Intel tree (fixtures/sysfs/intel-adl-hybrid) with
 // our own JSON and with the kernel's alderlake model, and the arm64 tree (fixtures/sysfs/arm64-n1)
-// whose midr_el1 files choose the model of tests/vendor/data/arch/arm64.
+// whose midr_el1 files choose the model of tests/pmu_events/data/arch/arm64.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -178,7 +178,7 @@ TEST(Arm64Fixture, MidrFilesGiveTheIdentifierWithVariantAndRevisionCleared) {
 TEST(Arm64Fixture, MidrSelectsTheModelAndArchStdEventsEncode) {
   const auto cpuid = arm64_midr_cpuid(kArm64);
   ASSERT_TRUE(cpuid.has_value());
-  auto catalog = Catalog::open(kArm64, {kSource / "tests/vendor/data/arch", *cpuid});
+  auto catalog = Catalog::open(kArm64, {kSource / "tests/pmu_events/data/arch", *cpuid});
   ASSERT_TRUE(catalog.has_value());
   ASSERT_NE(catalog->vendor_model(), nullptr);
   EXPECT_EQ(catalog->vendor_model()->arch, "arm64");

@@ -1,6 +1,6 @@
 // The catalog with vendor JSON events: which PMU gets which event, the merge with sysfs aliases
 // (perf 6.1's rules), provenance, and encoding JSON names like sysfs ones. Our own small JSON
-// files; the kernel's catalogs are tested in tests/vendor.
+// files; the kernel's catalogs are tested in tests/pmu_events.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -1,0 +1,19 @@
+// perf's decorated descriptions, split the way jevents.py builds them (the model copies a
+// standard event's text before perf's pmu.c falls back from the public to the brief one).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pmucat/vendor_events.h"
+
+namespace pmucat::pmu_events {
+
+// jevents.py's fixdesc: one trailing ".  ", then ". ", then "." removed, in that order.
+std::string strip_trailing_period(std::string_view text);
+
+// jevents.py's `desc` and `long_desc` of the event (empty where perf has none).
+std::string jevents_brief(const VendorEvent& event);
+std::string jevents_public(const VendorEvent& event);
+
+}  // namespace pmucat::pmu_events

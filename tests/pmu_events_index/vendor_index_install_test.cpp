@@ -1,0 +1,61 @@
+// installed_vendor_index (vendor_index_install.h), the one lookup of the default tables the tools
+// and the Python package share: the index beside the caller's anchor first, by table set, and
+// nothing that is not a directory.
+#include "pmucat/vendor_index_install.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "support/temp_tree.h"
+
+namespace pmucat {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempTree;
+
+TEST(InstalledVendorIndex, FindsTheIndexBesideTheAnchorLexicallyNormal) {
+  TempTree tree("installed-index");
+  tree.mkdir("prefix/bin");
+  tree.mkdir("prefix/share/pmucat/pmu-events-index");
+  const std::string anchor = tree.path("prefix/bin").string();
+  const auto found = installed_vendor_index(
+      std::nullopt, {anchor, "../share/pmucat/pmu-events-index", "../share/nothing"});
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(*found, tree.path("prefix/share/pmucat/pmu-events-index").lexically_normal().string());
+  // The newest set is the default; naming it gives the same.
+  EXPECT_EQ(installed_vendor_index(kNewestPerfRelease,
+                                   {anchor, "../share/pmucat/pmu-events-index", "../x"}),
+            found);
+}
+
+TEST(InstalledVendorIndex, AFileOrNothingBesideTheAnchorIsNotAnIndex) {
+  TempTree tree("installed-index");
+  tree.mkdir("prefix/bin");
+  tree.write("prefix/share/pmucat/pmu-events-index", "a file, not an index\n");
+  const std::string anchor = tree.path("prefix/bin").string();
+  const fs::path under = tree.root();
+  for (const InstalledIndexPaths& paths :
+       {InstalledIndexPaths{anchor, "../share/pmucat/pmu-events-index", ""},
+        InstalledIndexPaths{anchor, "../share/missing", ""},
+        InstalledIndexPaths{"", "../share/pmucat/pmu-events-index", ""},
+        InstalledIndexPaths{anchor, "", ""}}) {
+    // What is left is the build's own index, if it has one: never a path in this tree.
+    const auto found = installed_vendor_index(std::nullopt, paths);
+    if (found) {
+      EXPECT_EQ(found->rfind(under.string(), 0), std::string::npos) << *found;
+      EXPECT_TRUE(fs::is_directory(*found)) << *found;
+    }
+  }
+}
+
+TEST(InstalledVendorIndex, ExecutableDirHoldsThisTest) {
+  const std::string dir = executable_dir();
+  ASSERT_FALSE(dir.empty());
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "pmu_events_index_tests"));
+}
+
+}  // namespace
+}  // namespace pmucat
