@@ -2,7 +2,7 @@
 # Runs a README command as a newcomer would: in a fresh Debian root of RELEASE, made with
 # `debootstrap --variant=minbase`, with Debian's standard sources for that release, a clone of
 # this checkout's committed HEAD, then `bash scripts/dev.sh JOB` there as root.
-#   scripts/check-fresh-root.sh RELEASE [main|test|unit|build]   (RELEASE: bookworm or trixie)
+#   scripts/check-fresh-root.sh RELEASE [main|test|unit|build|deb|asan]   (RELEASE: bookworm or trixie)
 # Prints the wall and CPU time of each phase (debootstrap, clone, the job; dev.sh reports its apt time).
 # Needs root, debootstrap and git on this machine. Environment:
 #   FRESH_ROOT  where the root is made (default /var/tmp/pmucat-fresh-RELEASE); it must not
@@ -11,8 +11,9 @@
 #   REUSE=1     run the job in the root FRESH_ROOT already holds (made by this script): no
 #               debootstrap, the clone is updated to HEAD, packages and build stay;
 #   MIRROR      the Debian mirror (default: the one this machine's apt configuration names;
-#               the security mirror, when it names one, comes from there too); JOBS is passed
-#               to dev.sh;
+#               the security mirror, when it names one, comes from there too);
+#   JOBS, CC, CXX, BUILD_DIR, CMAKE_ARGS, DEB_BUILD_DIR are passed to dev.sh when set (a clang
+#               build in the root: CC=clang CXX=clang++ BUILD_DIR=build-clang ... build);
 #   CCACHE_HOST_DIR a directory of this machine mounted as the root's ccache directory, so a CI
 #               step keeps the compiler cache of that release between fresh roots.
 # The chroot's /proc, /sys, /dev (and /dev/pts, a private /dev/shm) are mounted in a private
@@ -26,12 +27,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 release=${1:-}
 job=${2:-main}
 case "$release" in bookworm | trixie) ;; *)
-  sed -n '2,19p' "$0" >&2
+  awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2
   exit 2
   ;;
 esac
-case "$job" in main | test | unit | build) ;; *)
-  echo "check-fresh-root: job must be main, test, unit or build, not '$job'" >&2
+case "$job" in main | test | unit | build | deb | asan) ;; *)
+  echo "check-fresh-root: job must be main, test, unit, build, deb or asan, not '$job'" >&2
   exit 2
   ;;
 esac
@@ -129,11 +130,17 @@ fi
 phase clone
 echo "check-fresh-root: $release root $root, pmucat $head, bash scripts/dev.sh $job" >&2
 
+passed_env=()
+for name in JOBS CC CXX BUILD_DIR CMAKE_ARGS DEB_BUILD_DIR; do
+  [ -z "${!name:-}" ] || passed_env+=("$name=${!name}")
+done
+
 # The job, in a private mount namespace: the mounts exist only there and go with it.
 set +e
 # shellcheck disable=SC2016 # expanded by the inner shell
 unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
-  root=$1 job=$2 jobs=$3 ccache_dir=$4
+  root=$1 job=$2 ccache_dir=$3
+  shift 3
   cleanup() { for m in root/.cache/ccache dev/shm dev/pts dev sys proc; do umount -l "$root/$m" 2>/dev/null || true; done; }
   trap cleanup EXIT
   mount -t proc proc "$root/proc"
@@ -148,12 +155,12 @@ unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
   # The job is a process group of its own, in the background: a signal to this shell (which
   # bash handles only between commands) stops the whole job, compilers included, then unmounts.
   setsid chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin ${jobs:+JOBS=$jobs} \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" \
     /bin/bash -c "cd /root/pmucat && bash scripts/dev.sh $job" &
   job_pid=$!
   trap "kill -TERM -- -$job_pid 2>/dev/null; wait $job_pid; exit 130" INT TERM HUP
   wait "$job_pid"
-' check-fresh-root "$root" "$job" "${JOBS:-}" "${CCACHE_HOST_DIR:-}" &
+' check-fresh-root "$root" "$job" "${CCACHE_HOST_DIR:-}" "${passed_env[@]}" &
 namespace_pid=$!
 # Forwarded, so that stopping this script stops the job in the root.
 trap 'kill -TERM "$namespace_pid" 2>/dev/null' INT TERM HUP
