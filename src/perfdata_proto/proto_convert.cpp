@@ -498,6 +498,13 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   return data;
 }
 
+Diagnostic order_error(std::string_view file, std::uint64_t index, std::int64_t skip,
+                       std::uint64_t events) {
+  return malformed(file, fmt::format("events[{}].pmucat_order_skip {} names no free place among "
+                                     "the {} events",
+                                     index, skip, events));
+}
+
 Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
                        std::uint32_t type) {
   return malformed(file, fmt::format("{}[{}] (type {}) cannot be turned back into a record", field,
@@ -541,6 +548,7 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
       google::protobuf::io::StringOutputStream stream(&out);
       google::protobuf::io::CodedOutputStream coded(&stream);
       for (const auto& r : data.records) fields.put(r, coded);
+      fields.flush(coded);
     }
     out += *suffix;
     return out;
@@ -548,17 +556,30 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
   Proto proto;
   perfdata::header_to_proto(data, proto);
   const perfdata::AttrLookup lookup(data.events);
-  Proto::PerfEvent event;
+  // The same order as ProtoFieldWriter's (see there).
+  perfdata::TimeOrder<Proto::PerfEvent> order(perfdata::all_events_timed(data.events));
+  std::int64_t last = -1;
+  const auto emit = [&proto, &last](Proto::PerfEvent&& ev, std::uint64_t index) {
+    const std::int64_t skip = static_cast<std::int64_t>(index) - (last + 1);
+    last = static_cast<std::int64_t>(index);
+    if (skip != 0) ev.set_pmucat_order_skip(skip);
+    proto.add_events()->Swap(&ev);
+  };
+  std::uint64_t in_events = 0;
   for (const auto& r : data.records) {
-    event.Clear();
+    Proto::PerfEvent event;
     if (perfdata::record_to_proto(r, lookup.find(r), data.events, event)) {
-      proto.add_events()->Swap(&event);
+      ++in_events;
+      const std::uint64_t time = event.timestamp();
+      const std::size_t held = event.ByteSizeLong() + perfdata::kHeldItemOverhead;
+      order.add(std::move(event), time, held, r.type == record_type::finished_round, emit);
     } else {
       auto* placed = proto.add_pmucat_events();
-      placed->set_position(static_cast<std::uint64_t>(proto.events_size()));
+      placed->set_position(in_events);
       placed->mutable_event()->Swap(&event);
     }
   }
+  order.flush(emit);
   perfdata::features_to_proto(data, proto);
   std::string out;
   if (!google::protobuf::TextFormat::PrintToString(proto, &out)) {
@@ -588,7 +609,20 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
   auto header = perfdata::header_from_proto(proto, file);
   if (!header) return header;
   PerfData data = std::move(*header);
-  perfdata::PlacedEvents placed(proto, static_cast<std::uint64_t>(proto.events_size()));
+  // events[at[i]] is the i-th event in file order.
+  const auto count = static_cast<std::uint64_t>(proto.events_size());
+  std::vector<int> at(static_cast<std::size_t>(count), -1);
+  std::int64_t previous = -1;
+  for (int i = 0; i < proto.events_size(); ++i) {
+    const std::int64_t skip = proto.events(i).pmucat_order_skip();
+    const auto index = perfdata::next_file_index(previous, skip, count);
+    if (!index || at[*index] != -1) {
+      return unexpected(perfdata::order_error(file, static_cast<std::uint64_t>(i), skip, count));
+    }
+    at[*index] = i;
+    previous = static_cast<std::int64_t>(*index);
+  }
+  perfdata::PlacedEvents placed(proto, count);
   const auto take = [&](const Proto::PerfEvent& ev, std::string_view field,
                         std::uint64_t index) -> std::optional<Diagnostic> {
     auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
@@ -605,7 +639,10 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
       }
     }
     if (i == proto.events_size()) break;
-    if (auto e = take(proto.events(i), "events", index)) return unexpected(std::move(*e));
+    const int from = at[static_cast<std::size_t>(i)];
+    if (auto e = take(proto.events(from), "events", static_cast<std::uint64_t>(from))) {
+      return unexpected(std::move(*e));
+    }
   }
   return data;
 }

@@ -1,9 +1,11 @@
 // Records <-> PerfEvent messages (see proto_records.h).
 #include "perfdata_proto/proto_records.h"
 
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "perfdata/bytes.h"
 
@@ -620,7 +622,7 @@ const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
 }
 
 ProtoFieldWriter::ProtoFieldWriter(const std::vector<PerfEventEntry>& events)
-    : events_(events), lookup_(events) {}
+    : events_(events), lookup_(events), order_(all_events_timed(events)) {}
 
 std::optional<std::string> ProtoFieldWriter::prefix() const {
   Proto proto;
@@ -639,22 +641,72 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
   // BPF_METADATA's map would otherwise come out in hash order.
   out.SetSerializationDeterministic(true);
   event_.Clear();
-  const google::protobuf::MessageLite* message = &event_;
-  int field = Proto::kEventsFieldNumber;
-  if (record_to_proto(record, lookup_.find(record), events_, event_)) {
-    ++in_events_;
-  } else {
-    // Written where it falls in the stream; its position places it for a reader that parses the
-    // whole message (where the two repeated fields do not interleave).
+  if (!record_to_proto(record, lookup_.find(record), events_, event_)) {
+    // Written where it falls in the stream; its position (in file order) places it for a
+    // reader that parses the whole message (where the two repeated fields do not interleave).
     placed_.Clear();
     placed_.set_position(in_events_);
     placed_.mutable_event()->Swap(&event_);
-    message = &placed_;
-    field = Proto::kPmucatEventsFieldNumber;
+    out.WriteTag(WireFormatLite::MakeTag(Proto::kPmucatEventsFieldNumber,
+                                         WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    out.WriteVarint32(static_cast<std::uint32_t>(placed_.ByteSizeLong()));
+    placed_.SerializeWithCachedSizes(&out);
+    return;
   }
-  out.WriteTag(WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  out.WriteVarint32(static_cast<std::uint32_t>(message->ByteSizeLong()));
-  message->SerializeWithCachedSizes(&out);
+  ++in_events_;
+  const auto emit = [this, &out](std::string&& bytes, std::uint64_t index) {
+    write_event(out, bytes, index);
+  };
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    event_.ByteSizeLong();
+    event_.SerializeWithCachedSizes(&coded);
+  }
+  // The proto's timestamp is what quipper sorts by (0 where the typed message has none).
+  const std::uint64_t time = event_.timestamp();
+  const std::size_t held = bytes.size() + kHeldItemOverhead;
+  order_.add(std::move(bytes), time, held, record.type == record_type::finished_round, emit);
+}
+
+void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {
+  out.SetSerializationDeterministic(true);
+  order_.flush(
+      [this, &out](std::string&& bytes, std::uint64_t index) { write_event(out, bytes, index); });
+}
+
+void ProtoFieldWriter::write_event(google::protobuf::io::CodedOutputStream& out,
+                                   const std::string& bytes, std::uint64_t index) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  const std::int64_t skip = static_cast<std::int64_t>(index) - (last_index_ + 1);
+  last_index_ = static_cast<std::int64_t>(index);
+  const std::uint32_t skip_tag = WireFormatLite::MakeTag(
+      Proto::PerfEvent::kPmucatOrderSkipFieldNumber, WireFormatLite::WIRETYPE_VARINT);
+  const std::uint64_t zigzag = WireFormatLite::ZigZagEncode64(skip);
+  const std::size_t extra = skip == 0 ? 0
+                                      : CodedOutputStream::VarintSize32(skip_tag) +
+                                            CodedOutputStream::VarintSize64(zigzag);
+  out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
+                                       WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  out.WriteVarint32(static_cast<std::uint32_t>(bytes.size() + extra));
+  out.WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
+  if (skip != 0) {
+    out.WriteVarint32(skip_tag);
+    out.WriteVarint64(zigzag);
+  }
+}
+
+std::optional<std::uint64_t> next_file_index(std::int64_t previous, std::int64_t skip,
+                                             std::uint64_t count) {
+  // previous is in [-1, count): the sum stays in range whenever skip is within (-count, count].
+  const auto n = static_cast<std::int64_t>(std::min<std::uint64_t>(count, INT64_MAX / 2));
+  if (skip > n || skip < -n) return std::nullopt;
+  const std::int64_t index = previous + 1 + skip;
+  if (index < 0 || index >= n) return std::nullopt;
+  return static_cast<std::uint64_t>(index);
 }
 
 std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) const {

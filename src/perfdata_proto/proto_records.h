@@ -6,6 +6,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include "perf_data.pb.h"
+#include "perfdata_proto/time_order.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
 
@@ -32,26 +33,39 @@ bool record_to_proto(const Record& record, const Attr* attr,
                      const std::vector<PerfEventEntry>& events,
                      quipper::PerfDataProto::PerfEvent& out);
 
-// A binary PerfDataProto written field by field, events in record order: the file_attrs (put
-// first), then one `events` or `pmucat_events` entry per record as it comes, then the rest
-// (names, features, layout). to_perf_data_proto and PerfDataProtoWriter both write through it,
-// so the two give the same bytes.
+// A binary PerfDataProto written field by field: the file_attrs (put first), then the records,
+// then the rest (names, features, layout). `events` go out in time order (TimeOrder, as
+// quipper's own protos hold them), each with its pmucat_order_skip; `pmucat_events` as they
+// come. to_perf_data_proto and PerfDataProtoWriter both write through it, so the two give the
+// same bytes.
 class ProtoFieldWriter {
  public:
   explicit ProtoFieldWriter(const std::vector<PerfEventEntry>& events);
   // The serialised file_attrs of `events`; nullopt when protobuf cannot serialise them.
   std::optional<std::string> prefix() const;
   void put(const Record& record, google::protobuf::io::CodedOutputStream& out);
+  // Writes the events still held for sorting; call once after the last put.
+  void flush(google::protobuf::io::CodedOutputStream& out);
   // The serialised fields after the events.
   std::optional<std::string> suffix(const PerfData& header) const;
 
  private:
+  void write_event(google::protobuf::io::CodedOutputStream& out, const std::string& bytes,
+                   std::uint64_t index);
+
   const std::vector<PerfEventEntry>& events_;
   AttrLookup lookup_;
   quipper::PerfDataProto::PerfEvent event_;
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
+  TimeOrder<std::string> order_;
+  std::int64_t last_index_ = -1;  // file-order index of the last event written
 };
+
+// The next entry's file-order index from the previous one's (-1 before the first) and its skip;
+// nullopt when it falls outside [0, count).
+std::optional<std::uint64_t> next_file_index(std::int64_t previous, std::int64_t skip,
+                                             std::uint64_t count);
 
 // The record `event` describes; nullopt when it has neither a usable typed message nor raw bytes.
 std::optional<Record> record_from_proto(const quipper::PerfDataProto::PerfEvent& event,
@@ -75,6 +89,9 @@ void header_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 void features_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 // Events and features (records empty) of a proto whose `events` may be absent.
 Expected<PerfData> header_from_proto(const quipper::PerfDataProto& proto, std::string_view file);
+// "events[i].pmucat_order_skip S names no free place among the N events"
+Diagnostic order_error(std::string_view file, std::uint64_t index, std::int64_t skip,
+                       std::uint64_t events);
 // "<field>[i] (type t) cannot be turned back into a record"
 Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
                        std::uint32_t type);
