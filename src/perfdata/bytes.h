@@ -1,8 +1,10 @@
 // Bounds-checked cursor over a byte image, and an appending little-endian writer.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,8 +79,15 @@ class ByteWriter {
   ByteWriter& put(T value) {
     static_assert(std::is_integral_v<T>);
     auto v = static_cast<std::make_unsigned_t<T>>(value);
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-      bytes_.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xff));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    if constexpr (std::endian::native == std::endian::little) {
+      // One copy per value: encoding samples is on the conversion's hot path.
+      std::memcpy(bytes_.data() + at, &v, sizeof(T));
+    } else {
+      for (std::size_t i = 0; i < sizeof(T); ++i) {
+        bytes_[at + i] = static_cast<std::byte>((v >> (8 * i)) & 0xff);
+      }
     }
     return *this;
   }

@@ -79,6 +79,7 @@ std::string record_type_name(std::uint32_t type) {
 
 std::vector<std::byte> encode_sample(const SampleFields& s, const Attr& attr) {
   ByteWriter out;
+  out.bytes().reserve(128 + 8 * (s.callchain.size() + s.read_values.size()));
   const std::uint64_t t = attr.sample_type;
   if (t & sample::identifier) out.put(s.identifier);
   if (t & sample::ip) out.put(s.ip);

@@ -654,31 +654,61 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     return;
   }
   ++in_events_;
-  const auto emit = [this, &out](std::string&& bytes, std::uint64_t index) {
-    write_event(out, bytes, index);
-  };
-  std::string bytes;
+  const std::size_t size = event_.ByteSizeLong();
+  if (!order_.active()) {
+    // Already in file order: straight to the output.
+    ++last_index_;
+    out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
+                                         WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    out.WriteVarint32(static_cast<std::uint32_t>(size));
+    event_.SerializeWithCachedSizes(&out);
+    return;
+  }
+  const Held held{arena_.size(), size};
+  arena_.resize(held.offset + size);
   {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
+    google::protobuf::io::ArrayOutputStream array(arena_.data() + held.offset,
+                                                  static_cast<int>(size));
+    google::protobuf::io::CodedOutputStream coded(&array);
     coded.SetSerializationDeterministic(true);
-    event_.ByteSizeLong();
     event_.SerializeWithCachedSizes(&coded);
   }
   // The proto's timestamp is what quipper sorts by (0 where the typed message has none).
-  const std::uint64_t time = event_.timestamp();
-  const std::size_t held = bytes.size() + kHeldItemOverhead;
-  order_.add(std::move(bytes), time, held, record.type == record_type::finished_round, emit);
+  order_.add(held, event_.timestamp(), size + kHeldItemOverhead,
+             record.type == record_type::finished_round,
+             [this, &out](Held h, std::uint64_t index) { write_event(out, h, index); });
+  release_arena();
+}
+
+// Keeps the arena as small as what is held: emptied when nothing is, compacted when most of it
+// has been written.
+void ProtoFieldWriter::release_arena() {
+  if (order_.held() == 0) {
+    arena_.clear();
+    return;
+  }
+  std::size_t held_bytes = 0;
+  if (arena_.size() < (std::size_t{1} << 20)) return;
+  order_.for_each_held([&held_bytes](const Held& h) { held_bytes += h.size; });
+  if (held_bytes * 2 > arena_.size()) return;
+  std::vector<char> kept;
+  kept.reserve(held_bytes);
+  order_.for_each_held([&](Held& h) {
+    const auto from = arena_.begin() + static_cast<std::ptrdiff_t>(h.offset);
+    h.offset = kept.size();
+    kept.insert(kept.end(), from, from + static_cast<std::ptrdiff_t>(h.size));
+  });
+  arena_.swap(kept);
 }
 
 void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {
   out.SetSerializationDeterministic(true);
-  order_.flush(
-      [this, &out](std::string&& bytes, std::uint64_t index) { write_event(out, bytes, index); });
+  order_.flush([this, &out](Held h, std::uint64_t index) { write_event(out, h, index); });
+  arena_.clear();
 }
 
-void ProtoFieldWriter::write_event(google::protobuf::io::CodedOutputStream& out,
-                                   const std::string& bytes, std::uint64_t index) {
+void ProtoFieldWriter::write_event(google::protobuf::io::CodedOutputStream& out, Held held,
+                                   std::uint64_t index) {
   using google::protobuf::internal::WireFormatLite;
   using google::protobuf::io::CodedOutputStream;
   const std::int64_t skip = static_cast<std::int64_t>(index) - (last_index_ + 1);
@@ -691,8 +721,8 @@ void ProtoFieldWriter::write_event(google::protobuf::io::CodedOutputStream& out,
                                             CodedOutputStream::VarintSize64(zigzag);
   out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
                                        WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  out.WriteVarint32(static_cast<std::uint32_t>(bytes.size() + extra));
-  out.WriteRaw(bytes.data(), static_cast<int>(bytes.size()));
+  out.WriteVarint32(static_cast<std::uint32_t>(held.size + extra));
+  out.WriteRaw(arena_.data() + held.offset, static_cast<int>(held.size));
   if (skip != 0) {
     out.WriteVarint32(skip_tag);
     out.WriteVarint64(zigzag);

@@ -50,15 +50,20 @@ class ProtoFieldWriter {
   std::optional<std::string> suffix(const PerfData& header) const;
 
  private:
-  void write_event(google::protobuf::io::CodedOutputStream& out, const std::string& bytes,
-                   std::uint64_t index);
+  // A serialised event held in arena_ until it is written.
+  struct Held {
+    std::size_t offset = 0, size = 0;
+  };
+  void write_event(google::protobuf::io::CodedOutputStream& out, Held held, std::uint64_t index);
+  void release_arena();
 
   const std::vector<PerfEventEntry>& events_;
   AttrLookup lookup_;
   quipper::PerfDataProto::PerfEvent event_;
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
-  TimeOrder<std::string> order_;
+  TimeOrder<Held> order_;
+  std::vector<char> arena_;       // the held events' bytes, one after another
   std::int64_t last_index_ = -1;  // file-order index of the last event written
 };
 

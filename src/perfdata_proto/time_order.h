@@ -71,6 +71,13 @@ class TimeOrder {
     flush_upto(UINT64_MAX, emit);
   }
 
+  // How many items are held, and each of them (to move what they refer to).
+  std::size_t held() const { return buffer_.size(); }
+  template <class F>
+  void for_each_held(F&& f) {
+    for (auto& e : buffer_) f(e.item);
+  }
+
  private:
   struct Entry {
     std::uint64_t time;
