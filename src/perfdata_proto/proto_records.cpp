@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "perfdata/bytes.h"
 
@@ -665,10 +666,9 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     return;
   }
   const Held held{arena_.size(), size};
-  arena_.resize(held.offset + size);
+  char* room = arena_.append(size);
   {
-    google::protobuf::io::ArrayOutputStream array(arena_.data() + held.offset,
-                                                  static_cast<int>(size));
+    google::protobuf::io::ArrayOutputStream array(room, static_cast<int>(size));
     google::protobuf::io::CodedOutputStream coded(&array);
     coded.SetSerializationDeterministic(true);
     event_.SerializeWithCachedSizes(&coded);
@@ -680,6 +680,19 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
   release_arena();
 }
 
+char* ByteArena::append(std::size_t n) {
+  if (n > capacity_ - size_) {
+    const std::size_t capacity = std::max({2 * capacity_, size_ + n, std::size_t{1} << 16});
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+    if (size_ != 0) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+  char* room = data_.get() + size_;
+  size_ += n;
+  return room;
+}
+
 // Keeps the arena as small as what is held: emptied when nothing is, compacted when most of it
 // has been written.
 void ProtoFieldWriter::release_arena() {
@@ -687,18 +700,15 @@ void ProtoFieldWriter::release_arena() {
     arena_.clear();
     return;
   }
-  std::size_t held_bytes = 0;
-  if (arena_.size() < (std::size_t{1} << 20)) return;
-  order_.for_each_held([&held_bytes](const Held& h) { held_bytes += h.size; });
-  if (held_bytes * 2 > arena_.size()) return;
-  std::vector<char> kept;
-  kept.reserve(held_bytes);
+  // held_bytes() counts each item's overhead too: an upper bound of its bytes here.
+  if (arena_.size() < (std::size_t{1} << 20) || order_.held_bytes() * 2 > arena_.size()) return;
+  ByteArena kept;
   order_.for_each_held([&](Held& h) {
-    const auto from = arena_.begin() + static_cast<std::ptrdiff_t>(h.offset);
-    h.offset = kept.size();
-    kept.insert(kept.end(), from, from + static_cast<std::ptrdiff_t>(h.size));
+    const std::size_t at = kept.size();
+    std::memcpy(kept.append(h.size), arena_.data() + h.offset, h.size);
+    h.offset = at;
   });
-  arena_.swap(kept);
+  arena_ = std::move(kept);
 }
 
 void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {

@@ -5,6 +5,8 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include <memory>
+
 #include "perf_data.pb.h"
 #include "perfdata_proto/time_order.h"
 #include "pmucat/perfdata.h"
@@ -32,6 +34,20 @@ class AttrLookup {
 bool record_to_proto(const Record& record, const Attr* attr,
                      const std::vector<PerfEventEntry>& events,
                      quipper::PerfDataProto::PerfEvent& out);
+
+// Bytes appended without being zeroed first: each serialised event is written over its room
+// at once.
+class ByteArena {
+ public:
+  char* append(std::size_t n);  // room for n more bytes, valid until the next append
+  char* data() { return data_.get(); }
+  std::size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
 
 // A binary PerfDataProto written field by field: the file_attrs (put first), then the records,
 // then the rest (names, features, layout). `events` go out in time order (TimeOrder, as
@@ -63,7 +79,7 @@ class ProtoFieldWriter {
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
   TimeOrder<Held> order_;
-  std::vector<char> arena_;       // the held events' bytes, one after another
+  ByteArena arena_;               // the held events' bytes, one after another
   std::int64_t last_index_ = -1;  // file-order index of the last event written
 };
 

@@ -73,6 +73,7 @@ class TimeOrder {
 
   // How many items are held, and each of them (to move what they refer to).
   std::size_t held() const { return buffer_.size(); }
+  std::size_t held_bytes() const { return buffered_bytes_; }
   template <class F>
   void for_each_held(F&& f) {
     for (auto& e : buffer_) f(e.item);

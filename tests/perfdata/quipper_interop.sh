@@ -56,8 +56,31 @@ have_perf=1
 command -v perf >/dev/null || have_perf=0
 [ $have_perf = 1 ] || echo "NOTE: perf is not installed: the perf script comparisons are skipped"
 
+# Optional: perf 7.3 (Debian trixie-backports' linux-perf, run from a trixie root by
+# perf-in-root.sh) reads the perf.data we write from quipper's .pb as it reads the original.
+# The root is $PMUCAT_PERF73_ROOT, else one of the usual places (perf-in-root.sh --setup DIR).
+perf73_root=
+if [ $have_perf = 1 ] && [ -f "$shared/tools/perf-in-root.sh" ]; then
+  for r in ${PMUCAT_PERF73_ROOT:-} /var/tmp/perf73-root /var/cache/pmucat-ci/trixie; do
+    if [ -x "$r/usr/bin/perf" ] && [ -d "$r/tmp" ] && [ -w "$r/tmp" ] &&
+      PERF_ROOT=$r bash "$shared/tools/perf-in-root.sh" --version 2>/dev/null | grep -q '^perf version 7\.3'; then
+      perf73_root=$r
+      break
+    fi
+  done
+fi
+if [ -n "$perf73_root" ]; then
+  echo "perf 7.3 from $perf73_root: its perf script is compared too"
+else
+  echo "NOTE: no trixie root with perf 7.3 (PMUCAT_PERF73_ROOT; perf-in-root.sh --setup DIR): its perf script comparison is skipped"
+fi
+
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+perf73_dir=
+if [ -n "$perf73_root" ]; then
+  perf73_dir=$(mktemp -d "$perf73_root/tmp/pmucat-interop.XXXXXX")
+fi
+trap 'rm -rf "$work" ${perf73_dir:+"$perf73_dir"}' EXIT
 failures=0
 fail() {
   echo "FAIL $name: $*"
@@ -65,6 +88,11 @@ fail() {
 }
 script_of() {
   perf script -f -i "$1" --show-task-events --show-mmap-events 2>/dev/null
+}
+script73_of() {  # the file is copied into the root, where perf 7.3 sees it; perf's exit status
+  cp "$1" "$perf73_dir/in.data" || return 1
+  PERF_ROOT=$perf73_root bash "$shared/tools/perf-in-root.sh" script -f \
+    -i "/tmp/${perf73_dir##*/}/in.data" --show-task-events --show-mmap-events 2>/dev/null
 }
 parser_counts() {  # the PerfParser line quipper's driver prints, without its tag
   grep -o 'PerfParser ok .*' "$1"
@@ -119,6 +147,19 @@ check() {
     # perf_to_profile sorts a perf.data's records by time, not a proto's: our .pb must hold them
     # in time order, as quipper's perf_converter writes its own.
     fail "perf_to_profile's profile of our .pb differs from its profile of the original"
+  elif [ -n "$perf73_root" ]; then
+    script73_of "$d/theirs.data" >"$d/theirs.script73"
+    local ours73=$?
+    if script73_of "$f" >"$d/orig.script73"; then
+      cmp -s "$d/theirs.script73" "$d/orig.script73" ||
+        fail "perf 7.3's perf script of our perf.data from quipper's .pb differs: $(diff "$d/orig.script73" "$d/theirs.script73" | grep -c '^[<>]') lines"
+    elif [ $ours73 != 0 ]; then
+      # perf 7.3 refuses some old pipe files itself (an unaligned CPU_MAP record of perf 4.x):
+      # then it must at least read ours whole.
+      fail "perf 7.3 cannot read our perf.data from quipper's .pb (exit $ours73)"
+    else
+      echo "NOTE $name: perf 7.3 refuses the original; it reads our perf.data from quipper's .pb"
+    fi
   fi
 }
 
