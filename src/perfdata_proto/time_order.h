@@ -26,7 +26,7 @@ namespace pmucat::perfdata {
 
 // What a flush may hold at most before it goes out whole, and what each held item counts
 // besides its own bytes.
-inline constexpr std::size_t kMaxBufferedBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxBufferedBytes = std::size_t{32} << 20;
 inline constexpr std::size_t kHeldItemOverhead = 64;
 
 // quipper sorts only when every event's samples carry PERF_SAMPLE_TIME.
