@@ -6,6 +6,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "perfdata/problems.h"
 #include "perfdata_proto/proto_records.h"
@@ -436,6 +437,14 @@ void features_to_proto(const PerfData& data, Proto& proto) {
   }
 }
 
+void pipe_tracing_data_to_proto(const std::string& trailer, const PerfData& data, Proto& proto) {
+  if (data.features.count(feature::tracing_data) != 0 || proto.has_tracing_data()) return;
+  proto.mutable_tracing_data()->set_tracing_data(trailer);
+  if (proto.metadata_mask_size() == 0) proto.add_metadata_mask(0);
+  proto.set_metadata_mask(0, proto.metadata_mask(0) | (std::uint64_t{1} << feature::tracing_data));
+  proto.add_pmucat_typed_only_features(feature::tracing_data);
+}
+
 Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) {
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
@@ -482,11 +491,13 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   }
   std::map<std::uint32_t, std::vector<std::byte>> raw;
   for (const auto& f : proto.pmucat_features()) raw[f.id()] = as_bytes(f.payload());
+  const std::set<std::uint32_t> typed_only(proto.pmucat_typed_only_features().begin(),
+                                           proto.pmucat_typed_only_features().end());
   for (int w = 0; w < proto.metadata_mask_size(); ++w) {
     for (std::uint32_t bit = 0; bit < 64; ++bit) {
       if (!((proto.metadata_mask(w) >> bit) & 1)) continue;
       const std::uint32_t id = static_cast<std::uint32_t>(w) * 64 + bit;
-      if (id >= 256) continue;
+      if (id >= 256 || typed_only.count(id) != 0) continue;
       if (auto it = raw.find(id); it != raw.end()) {
         data.features[id] = it->second;
       } else if (auto payload = feature_from_proto(id, proto, data)) {
@@ -541,8 +552,7 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
     // Field by field, as PerfDataProtoWriter writes it (the same bytes).
     perfdata::ProtoFieldWriter fields(data.events);
     const auto prefix = fields.prefix();
-    const auto suffix = fields.suffix(data);
-    if (!prefix || !suffix) return unexpected(io_error("", "protobuf serialisation failed"));
+    if (!prefix) return unexpected(io_error("", "protobuf serialisation failed"));
     std::string out = *prefix;
     {
       google::protobuf::io::StringOutputStream stream(&out);
@@ -550,6 +560,9 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
       for (const auto& r : data.records) fields.put(r, coded);
       fields.flush(coded);
     }
+    // After the records: it may carry what they held (a pipe-mode tracing blob).
+    const auto suffix = fields.suffix(data);
+    if (!suffix) return unexpected(io_error("", "protobuf serialisation failed"));
     out += *suffix;
     return out;
   }
@@ -566,7 +579,11 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
     proto.add_events()->Swap(&ev);
   };
   std::uint64_t in_events = 0;
+  std::optional<std::string> pipe_tracing;
   for (const auto& r : data.records) {
+    if (r.type == record_type::header_tracing_data && !pipe_tracing) {
+      pipe_tracing = as_string(r.trailer);
+    }
     Proto::PerfEvent event;
     if (perfdata::record_to_proto(r, lookup.find(r), data.events, event)) {
       ++in_events;
@@ -581,6 +598,7 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
   }
   order.flush(emit);
   perfdata::features_to_proto(data, proto);
+  if (pipe_tracing) perfdata::pipe_tracing_data_to_proto(*pipe_tracing, data, proto);
   std::string out;
   if (!google::protobuf::TextFormat::PrintToString(proto, &out)) {
     return unexpected(io_error("", "protobuf serialisation failed"));

@@ -641,6 +641,10 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
   using google::protobuf::internal::WireFormatLite;
   // BPF_METADATA's map would otherwise come out in hash order.
   out.SetSerializationDeterministic(true);
+  if (record.type == record_type::header_tracing_data && !pipe_tracing_) {
+    pipe_tracing_.emplace(reinterpret_cast<const char*>(record.trailer.data()),
+                          record.trailer.size());
+  }
   event_.Clear();
   if (!record_to_proto(record, lookup_.find(record), events_, event_)) {
     // Written where it falls in the stream; its position (in file order) places it for a
@@ -754,6 +758,7 @@ std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) cons
   header_to_proto(header, proto);
   proto.clear_file_attrs();
   features_to_proto(header, proto);
+  if (pipe_tracing_) pipe_tracing_data_to_proto(*pipe_tracing_, header, proto);
   std::string out;
   if (!proto.SerializeToString(&out)) return std::nullopt;
   return out;

@@ -79,8 +79,9 @@ class ProtoFieldWriter {
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
   TimeOrder<Held> order_;
-  ByteArena arena_;               // the held events' bytes, one after another
-  std::int64_t last_index_ = -1;  // file-order index of the last event written
+  ByteArena arena_;                          // the held events' bytes, one after another
+  std::optional<std::string> pipe_tracing_;  // the first HEADER_TRACING_DATA record's data
+  std::int64_t last_index_ = -1;             // file-order index of the last event written
 };
 
 // The next entry's file-order index from the previous one's (-1 before the first) and its skip;
@@ -108,6 +109,11 @@ std::vector<std::byte> sample_from_proto(const quipper::PerfDataProto::SampleEve
 // features, layout) the events; to_perf_data_proto uses the same two.
 void header_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 void features_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
+// quipper takes the data of a pipe-mode HEADER_TRACING_DATA record from `tracing_data` (its
+// writer puts it in the TRACING_DATA feature); ours stays a record. Fills that field and its
+// metadata_mask bit, marked pmucat_typed_only_features, when `data` has no such feature.
+void pipe_tracing_data_to_proto(const std::string& trailer, const PerfData& data,
+                                quipper::PerfDataProto& proto);
 // Events and features (records empty) of a proto whose `events` may be absent.
 Expected<PerfData> header_from_proto(const quipper::PerfDataProto& proto, std::string_view file);
 // "events[i].pmucat_order_skip S names no free place among the N events"

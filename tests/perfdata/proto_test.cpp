@@ -676,6 +676,30 @@ TEST(PerfDataProto, OrderSkipOutOfPlaceIsAnError) {
   }
 }
 
+// A pipe-mode HEADER_TRACING_DATA record stays a record for us (pmucat_events); quipper reads
+// its data from `tracing_data` (and writes it as the TRACING_DATA feature), which is marked as
+// being there for quipper only.
+TEST(PerfDataProto, PipeTracingDataIsQuippersTracingData) {
+  test::ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData data = test::demo_model(spec);
+  Record tracing;
+  tracing.type = record_type::header_tracing_data;
+  tracing.payload = {std::byte{8}, std::byte{0}, std::byte{0}, std::byte{0},
+                     std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}};
+  tracing.trailer.assign(8, std::byte{0x42});
+  data.records.insert(data.records.begin(), tracing);
+  expect_lossless(data, "pipe tracing data");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  EXPECT_EQ(proto.tracing_data().tracing_data(), std::string(8, '\x42'));
+  EXPECT_EQ(proto.metadata_mask(0) >> feature::tracing_data & 1, 1u);
+  ASSERT_EQ(proto.pmucat_typed_only_features_size(), 1);
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "x.pb");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->features.count(feature::tracing_data), 0u);
+}
+
 // quipper's PerfEventAttr.size is its own 96-byte struct's; the real size rides in pmucat_size.
 TEST(PerfDataProto, AttrSizeIsQuippersWithTheRealOneBeside) {
   quipper::PerfDataProto proto;

@@ -201,6 +201,12 @@ if [ $have_perf = 1 ]; then
       fail "pmudata convert --to pipe: $(head -1 "$work/tp.pipe.err")"
     elif ! script_of "$work/tp.pipe" | cmp -s - "$work/out.tp.data/orig.script"; then
       fail "perf script of our pipe-mode rewrite differs from the original's"
+    # Its .pb gives quipper the tracing data (tracing_data), which quipper writes back.
+    elif ! "$pmudata" convert "$work/tp.pipe" "$work/tp.pipe.pb" 2>"$work/tp.pipe.err" ||
+      ! "$qdriver" pb2data "$work/tp.pipe.pb" "$work/tp.pipe.q.data" >/dev/null 2>&1; then
+      fail "quipper cannot write perf.data from our .pb of the pipe-mode rewrite"
+    elif ! script_of "$work/tp.pipe.q.data" | cmp -s - "$work/out.tp.data/orig.script"; then
+      fail "perf script of quipper's perf.data from our .pb of the pipe-mode rewrite differs"
     fi
   fi
   rec z.data -z -e page-faults -c 1 && check "$work/z.data" ours-only
