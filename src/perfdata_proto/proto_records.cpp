@@ -622,8 +622,22 @@ const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
   return &events.front().attr;
 }
 
+namespace {
+constexpr std::size_t kMessageArenaBlock = 64 << 10;
+google::protobuf::ArenaOptions arena_options(char* block) {
+  google::protobuf::ArenaOptions o;
+  o.initial_block = block;
+  o.initial_block_size = kMessageArenaBlock;
+  return o;
+}
+}  // namespace
+
 ProtoFieldWriter::ProtoFieldWriter(const std::vector<PerfEventEntry>& events)
-    : events_(events), lookup_(events), order_(all_events_timed(events)) {}
+    : events_(events),
+      lookup_(events),
+      arena_block_(std::make_unique_for_overwrite<char[]>(kMessageArenaBlock)),
+      message_arena_(arena_options(arena_block_.get())),
+      order_(all_events_timed(events)) {}
 
 std::optional<std::string> ProtoFieldWriter::prefix() const {
   Proto proto;
@@ -645,13 +659,14 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     pipe_tracing_.emplace(reinterpret_cast<const char*>(record.trailer.data()),
                           record.trailer.size());
   }
-  event_.Clear();
-  if (!record_to_proto(record, lookup_.find(record), events_, event_)) {
+  message_arena_.Reset();
+  event_ = google::protobuf::Arena::CreateMessage<Proto::PerfEvent>(&message_arena_);
+  if (!record_to_proto(record, lookup_.find(record), events_, *event_)) {
     // Written where it falls in the stream; its position (in file order) places it for a
     // reader that parses the whole message (where the two repeated fields do not interleave).
     placed_.Clear();
     placed_.set_position(in_events_);
-    placed_.mutable_event()->Swap(&event_);
+    placed_.mutable_event()->CopyFrom(*event_);
     out.WriteTag(WireFormatLite::MakeTag(Proto::kPmucatEventsFieldNumber,
                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
     out.WriteVarint32(static_cast<std::uint32_t>(placed_.ByteSizeLong()));
@@ -659,14 +674,14 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     return;
   }
   ++in_events_;
-  const std::size_t size = event_.ByteSizeLong();
+  const std::size_t size = event_->ByteSizeLong();
   if (!order_.active()) {
     // Already in file order: straight to the output.
     ++last_index_;
     out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
                                          WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
     out.WriteVarint32(static_cast<std::uint32_t>(size));
-    event_.SerializeWithCachedSizes(&out);
+    event_->SerializeWithCachedSizes(&out);
     return;
   }
   const Held held{arena_.size(), size};
@@ -675,10 +690,10 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     google::protobuf::io::ArrayOutputStream array(room, static_cast<int>(size));
     google::protobuf::io::CodedOutputStream coded(&array);
     coded.SetSerializationDeterministic(true);
-    event_.SerializeWithCachedSizes(&coded);
+    event_->SerializeWithCachedSizes(&coded);
   }
   // The proto's timestamp is what quipper sorts by (0 where the typed message has none).
-  order_.add(held, event_.timestamp(), size + kHeldItemOverhead,
+  order_.add(held, event_->timestamp(), size + kHeldItemOverhead,
              record.type == record_type::finished_round,
              [this, &out](Held h, std::uint64_t index) { write_event(out, h, index); });
   release_arena();

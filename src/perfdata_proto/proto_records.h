@@ -3,6 +3,7 @@
 // the pmucat_raw extension.
 #pragma once
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 
 #include <memory>
@@ -75,7 +76,11 @@ class ProtoFieldWriter {
 
   const std::vector<PerfEventEntry>& events_;
   AttrLookup lookup_;
-  quipper::PerfDataProto::PerfEvent event_;
+  // Each record's message lives on an arena reset per record: its first block is reused, so
+  // converting a record allocates nothing for its message.
+  std::unique_ptr<char[]> arena_block_;
+  google::protobuf::Arena message_arena_;
+  quipper::PerfDataProto::PerfEvent* event_ = nullptr;
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
   TimeOrder<Held> order_;
