@@ -271,7 +271,7 @@ class PprofVisitor : public PerfDataVisitor {
     d.message = "restart in memory";
     return d;
   }
-  Expected<std::string> finish() const { return builder_->finish(); }
+  Expected<std::string> finish() { return builder_->finish(); }
   bool restarted() const { return restarted_; }
 
  private:

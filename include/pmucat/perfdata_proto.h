@@ -75,9 +75,11 @@ class PprofBuilder {
   ~PprofBuilder();
 
   // Records in file order; COMPRESSED records are expanded here (finish() reports a bad one).
+  // They are handled in time order, as perf_to_profile sorts them (where every event has
+  // PERF_SAMPLE_TIME), within a bounded window: perf's rounds, at most 32 MiB held.
   void add(const Record& record);
-  // The serialised Profile.
-  Expected<std::string> finish() const;
+  // The serialised Profile (call once).
+  Expected<std::string> finish();
 
  private:
   struct State;

@@ -1,8 +1,10 @@
 // Bounds-checked cursor over a byte image, and an appending little-endian writer.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +32,14 @@ class ByteReader {
     static_assert(std::is_integral_v<T>);
     if (remaining() < sizeof(T)) return std::nullopt;
     std::make_unsigned_t<T> v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+      // The usual case, one copy (decoding samples is on the conversion's hot path).
+      if (!swap_) {
+        std::memcpy(&v, bytes_.data() + pos_, sizeof(T));
+        pos_ += sizeof(T);
+        return static_cast<T>(v);
+      }
+    }
     for (std::size_t i = 0; i < sizeof(T); ++i) {
       const std::size_t index = swap_ ? sizeof(T) - 1 - i : i;
       const auto b = std::to_integer<std::make_unsigned_t<T>>(bytes_[pos_ + index]);
@@ -38,6 +48,24 @@ class ByteReader {
     }
     pos_ += sizeof(T);
     return static_cast<T>(v);
+  }
+
+  // `n` integers of type T into `out`, replacing its contents; false (and nothing read) when
+  // fewer bytes remain.
+  template <class T>
+  bool read_array(std::vector<T>& out, std::uint64_t n) {
+    static_assert(std::is_integral_v<T>);
+    if (n > remaining() / sizeof(T)) return false;
+    out.resize(static_cast<std::size_t>(n));
+    if constexpr (std::endian::native == std::endian::little) {
+      if (!swap_) {
+        if (n != 0) std::memcpy(out.data(), bytes_.data() + pos_, out.size() * sizeof(T));
+        pos_ += out.size() * sizeof(T);
+        return true;
+      }
+    }
+    for (auto& v : out) v = *read<T>();
+    return true;
   }
 
   std::optional<std::span<const std::byte>> take(std::uint64_t n) {
@@ -77,8 +105,28 @@ class ByteWriter {
   ByteWriter& put(T value) {
     static_assert(std::is_integral_v<T>);
     auto v = static_cast<std::make_unsigned_t<T>>(value);
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-      bytes_.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xff));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    if constexpr (std::endian::native == std::endian::little) {
+      // One copy per value: encoding samples is on the conversion's hot path.
+      std::memcpy(bytes_.data() + at, &v, sizeof(T));
+    } else {
+      for (std::size_t i = 0; i < sizeof(T); ++i) {
+        bytes_[at + i] = static_cast<std::byte>((v >> (8 * i)) & 0xff);
+      }
+    }
+    return *this;
+  }
+  template <class T>
+  ByteWriter& put_array(std::span<const T> values) {
+    static_assert(std::is_integral_v<T>);
+    if constexpr (std::endian::native == std::endian::little) {
+      const std::size_t at = bytes_.size();
+      bytes_.resize(at + values.size() * sizeof(T));
+      if (!values.empty())
+        std::memcpy(bytes_.data() + at, values.data(), values.size() * sizeof(T));
+    } else {
+      for (T v : values) put(v);
     }
     return *this;
   }

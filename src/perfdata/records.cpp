@@ -79,6 +79,7 @@ std::string record_type_name(std::uint32_t type) {
 
 std::vector<std::byte> encode_sample(const SampleFields& s, const Attr& attr) {
   ByteWriter out;
+  out.bytes().reserve(128 + 8 * (s.callchain.size() + s.read_values.size()));
   const std::uint64_t t = attr.sample_type;
   if (t & sample::identifier) out.put(s.identifier);
   if (t & sample::ip) out.put(s.ip);
@@ -94,7 +95,7 @@ std::vector<std::byte> encode_sample(const SampleFields& s, const Attr& attr) {
   }
   if (t & sample::callchain) {
     out.put(static_cast<std::uint64_t>(s.callchain.size()));
-    for (auto ip : s.callchain) out.put(ip);
+    out.put_array(std::span<const std::uint64_t>(s.callchain));
   }
   if (t & sample::raw) {
     // The kernel pads RAW data so that the u32 size and the data end 8-aligned.
@@ -105,7 +106,7 @@ std::vector<std::byte> encode_sample(const SampleFields& s, const Attr& attr) {
   }
   if (t & sample::branch_stack) {
     out.put(s.branch_nr);
-    for (auto w : s.branch_stack) out.put(w);
+    out.put_array(std::span<const std::uint64_t>(s.branch_stack));
   }
   out.put_bytes(s.rest);
   return out.take();
@@ -141,9 +142,7 @@ std::optional<SampleFields> decode_sample(std::span<const std::byte> payload, co
   }
   if (t & sample::callchain) {
     std::uint64_t nr = 0;
-    if (!u64(nr) || nr > in.remaining() / 8) return std::nullopt;
-    s.callchain.resize(nr);
-    for (auto& ip : s.callchain) u64(ip);
+    if (!u64(nr) || !in.read_array(s.callchain, nr)) return std::nullopt;
   }
   if (t & sample::raw) {
     std::uint32_t size = 0;
@@ -157,9 +156,7 @@ std::optional<SampleFields> decode_sample(std::span<const std::byte> payload, co
     const std::uint64_t hw_index = (attr.branch_sample_type & branch::hw_index) ? 1 : 0;
     if (s.branch_nr > in.remaining() / 24) return std::nullopt;
     const std::uint64_t words = hw_index + 3 * s.branch_nr;
-    if (words > in.remaining() / 8) return std::nullopt;
-    s.branch_stack.resize(words);
-    for (auto& w : s.branch_stack) u64(w);
+    if (!in.read_array(s.branch_stack, words)) return std::nullopt;
   }
   const auto rest = in.take(in.remaining());
   s.rest.assign(rest->begin(), rest->end());

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -144,8 +145,13 @@ struct PerfDataWriter::State {
       for (auto id : events[index].ids) body.put(id);
       return put_record(record_type::header_attr, misc, body.bytes(), {});
     };
+    bool tracing_data = false;
     const auto put_feature = [&](std::uint32_t id, std::uint16_t misc) {
       features_done.insert(id);
+      if (id == feature::tracing_data) {
+        tracing_data = true;  // a record of its own, after the header (below)
+        return std::optional<Diagnostic>{};
+      }
       if (id == feature::build_id) {
         if (auto entries = build_id_records(features.at(id))) {
           for (const auto& r : *entries) {
@@ -185,8 +191,30 @@ struct PerfDataWriter::State {
       if (features_done.count(id) != 0) continue;
       if (auto e = put_feature(id, 0)) return e;
     }
-    if (!marker_done) return put_marker(0);
-    return std::nullopt;
+    if (!marker_done) {
+      if (auto e = put_marker(0)) return e;
+    }
+    if (!tracing_data) return std::nullopt;
+    other_records = true;  // to the reader, the header ends before it
+    return put_tracing_data(features.at(feature::tracing_data));
+  }
+
+  // Pipe mode carries TRACING_DATA as a HEADER_TRACING_DATA record after the header records,
+  // as perf writes it (quipper refuses it as a FEATURE record): a u32 size and 4 zero bytes,
+  // then that many bytes outside the record, the data padded with zeros to 8 bytes.
+  std::optional<Diagnostic> put_tracing_data(const std::vector<std::byte>& data) {
+    const std::uint64_t aligned = (std::uint64_t{data.size()} + 7) / 8 * 8;
+    if (aligned > UINT32_MAX) {
+      return io_error(path.string(),
+                      fmt::format("TRACING_DATA of {} bytes does not fit a pipe-mode "
+                                  "HEADER_TRACING_DATA record",
+                                  data.size()));
+    }
+    ByteWriter body;
+    body.put(static_cast<std::uint32_t>(aligned)).put(std::uint32_t{0});
+    std::vector<std::byte> trailer(data);
+    trailer.resize(static_cast<std::size_t>(aligned), std::byte{0});
+    return put_record(record_type::header_tracing_data, 0, body.bytes(), trailer);
   }
 
   std::optional<Diagnostic> put_record(std::uint32_t type, std::uint16_t misc,

@@ -406,6 +406,33 @@ struct PprofBuilder::State {
     count({location_id(m, kLostAddress)}, *event, fixed_weight(*event), lost);
   }
 
+  // Records in file order; they are handled in time order (TimeOrder), as perf_to_profile's
+  // parser sorts them.
+  void take(const Record& r) {
+    if (is_compressed_record(r.type)) {
+      if (expand_error) return;
+      if (!CompressedRecords::supported()) {
+        expand_error = "COMPRESSED records need zstd, which this build lacks";
+        return;
+      }
+      if (auto bad = compressed.expand(r, false, [this](const Record& inner) { hold(inner); })) {
+        expand_error = fmt::format("{} record at byte offset {}: {}", record_type_name(r.type),
+                                   r.file_offset, *bad);
+      }
+      return;
+    }
+    hold(r);
+  }
+  void hold(const Record& r) {
+    order.add(Record(r), perfdata::record_time(r, lookup.find(r)),
+              r.payload.size() + r.trailer.size() + perfdata::kHeldItemOverhead,
+              r.type == record_type::finished_round,
+              [this](Record&& held, std::uint64_t) { add(held); });
+  }
+  void flush() {
+    order.flush([this](Record&& held, std::uint64_t) { add(held); });
+  }
+
   void add(const Record& r) {
     switch (r.type) {
       case record_type::sample:
@@ -423,16 +450,6 @@ struct PprofBuilder::State {
         add_lost(r);
         break;
       default:
-        if (is_compressed_record(r.type) && !expand_error) {
-          if (!CompressedRecords::supported()) {
-            expand_error = "COMPRESSED records need zstd, which this build lacks";
-            break;
-          }
-          if (auto bad = compressed.expand(r, false, [this](const Record& inner) { add(inner); })) {
-            expand_error = fmt::format("{} record at byte offset {}: {}", record_type_name(r.type),
-                                       r.file_offset, *bad);
-          }
-        }
         break;
     }
   }
@@ -456,6 +473,7 @@ struct PprofBuilder::State {
   std::unordered_map<std::uint32_t, AddressSpace> spaces;
   CompressedRecords compressed;
   std::optional<std::string> expand_error;  // the first bad COMPRESSED record
+  perfdata::TimeOrder<Record> order{perfdata::all_events_timed(events)};
 };
 
 PprofBuilder::PprofBuilder(const PerfData& header) : state_(std::make_unique<State>(header)) {}
@@ -464,10 +482,11 @@ PprofBuilder& PprofBuilder::operator=(PprofBuilder&&) noexcept = default;
 PprofBuilder::~PprofBuilder() = default;
 
 void PprofBuilder::add(const Record& record) {
-  state_->add(record);
+  state_->take(record);
 }
 
-Expected<std::string> PprofBuilder::finish() const {
+Expected<std::string> PprofBuilder::finish() {
+  state_->flush();
   if (state_->expand_error) {
     Diagnostic d;
     d.id = to_string(DiagId::perfdata_malformed);

@@ -6,6 +6,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "perfdata/problems.h"
 #include "perfdata_proto/proto_records.h"
@@ -436,6 +437,14 @@ void features_to_proto(const PerfData& data, Proto& proto) {
   }
 }
 
+void pipe_tracing_data_to_proto(const std::string& trailer, const PerfData& data, Proto& proto) {
+  if (data.features.count(feature::tracing_data) != 0 || proto.has_tracing_data()) return;
+  proto.mutable_tracing_data()->set_tracing_data(trailer);
+  if (proto.metadata_mask_size() == 0) proto.add_metadata_mask(0);
+  proto.set_metadata_mask(0, proto.metadata_mask(0) | (std::uint64_t{1} << feature::tracing_data));
+  proto.add_pmucat_typed_only_features(feature::tracing_data);
+}
+
 Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) {
   PerfData data;
   data.mode = proto.pmucat_pipe_mode() ? PerfDataMode::pipe : PerfDataMode::file;
@@ -482,11 +491,13 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   }
   std::map<std::uint32_t, std::vector<std::byte>> raw;
   for (const auto& f : proto.pmucat_features()) raw[f.id()] = as_bytes(f.payload());
+  const std::set<std::uint32_t> typed_only(proto.pmucat_typed_only_features().begin(),
+                                           proto.pmucat_typed_only_features().end());
   for (int w = 0; w < proto.metadata_mask_size(); ++w) {
     for (std::uint32_t bit = 0; bit < 64; ++bit) {
       if (!((proto.metadata_mask(w) >> bit) & 1)) continue;
       const std::uint32_t id = static_cast<std::uint32_t>(w) * 64 + bit;
-      if (id >= 256) continue;
+      if (id >= 256 || typed_only.count(id) != 0) continue;
       if (auto it = raw.find(id); it != raw.end()) {
         data.features[id] = it->second;
       } else if (auto payload = feature_from_proto(id, proto, data)) {
@@ -496,6 +507,13 @@ Expected<PerfData> header_from_proto(const Proto& proto, std::string_view file) 
   }
   for (auto& [id, payload] : raw) data.features.emplace(id, std::move(payload));
   return data;
+}
+
+Diagnostic order_error(std::string_view file, std::uint64_t index, std::int64_t skip,
+                       std::uint64_t events) {
+  return malformed(file, fmt::format("events[{}].pmucat_order_skip {} names no free place among "
+                                     "the {} events",
+                                     index, skip, events));
 }
 
 Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
@@ -534,32 +552,53 @@ Expected<std::string> to_perf_data_proto(const PerfData& data, ProtoFormat forma
     // Field by field, as PerfDataProtoWriter writes it (the same bytes).
     perfdata::ProtoFieldWriter fields(data.events);
     const auto prefix = fields.prefix();
-    const auto suffix = fields.suffix(data);
-    if (!prefix || !suffix) return unexpected(io_error("", "protobuf serialisation failed"));
+    if (!prefix) return unexpected(io_error("", "protobuf serialisation failed"));
     std::string out = *prefix;
     {
       google::protobuf::io::StringOutputStream stream(&out);
       google::protobuf::io::CodedOutputStream coded(&stream);
       for (const auto& r : data.records) fields.put(r, coded);
+      fields.flush(coded);
     }
+    // After the records: it may carry what they held (a pipe-mode tracing blob).
+    const auto suffix = fields.suffix(data);
+    if (!suffix) return unexpected(io_error("", "protobuf serialisation failed"));
     out += *suffix;
     return out;
   }
   Proto proto;
   perfdata::header_to_proto(data, proto);
   const perfdata::AttrLookup lookup(data.events);
-  Proto::PerfEvent event;
+  // The same order as ProtoFieldWriter's (see there).
+  perfdata::TimeOrder<Proto::PerfEvent> order(perfdata::all_events_timed(data.events));
+  std::int64_t last = -1;
+  const auto emit = [&proto, &last](Proto::PerfEvent&& ev, std::uint64_t index) {
+    const std::int64_t skip = static_cast<std::int64_t>(index) - (last + 1);
+    last = static_cast<std::int64_t>(index);
+    if (skip != 0) ev.set_pmucat_order_skip(skip);
+    proto.add_events()->Swap(&ev);
+  };
+  std::uint64_t in_events = 0;
+  std::optional<std::string> pipe_tracing;
   for (const auto& r : data.records) {
-    event.Clear();
+    if (r.type == record_type::header_tracing_data && !pipe_tracing) {
+      pipe_tracing = as_string(r.trailer);
+    }
+    Proto::PerfEvent event;
     if (perfdata::record_to_proto(r, lookup.find(r), data.events, event)) {
-      proto.add_events()->Swap(&event);
+      ++in_events;
+      const std::uint64_t time = event.timestamp();
+      const std::size_t held = event.ByteSizeLong() + perfdata::kHeldItemOverhead;
+      order.add(std::move(event), time, held, r.type == record_type::finished_round, emit);
     } else {
       auto* placed = proto.add_pmucat_events();
-      placed->set_position(static_cast<std::uint64_t>(proto.events_size()));
+      placed->set_position(in_events);
       placed->mutable_event()->Swap(&event);
     }
   }
+  order.flush(emit);
   perfdata::features_to_proto(data, proto);
+  if (pipe_tracing) perfdata::pipe_tracing_data_to_proto(*pipe_tracing, data, proto);
   std::string out;
   if (!google::protobuf::TextFormat::PrintToString(proto, &out)) {
     return unexpected(io_error("", "protobuf serialisation failed"));
@@ -588,7 +627,20 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
   auto header = perfdata::header_from_proto(proto, file);
   if (!header) return header;
   PerfData data = std::move(*header);
-  perfdata::PlacedEvents placed(proto, static_cast<std::uint64_t>(proto.events_size()));
+  // events[at[i]] is the i-th event in file order.
+  const auto count = static_cast<std::uint64_t>(proto.events_size());
+  std::vector<int> at(static_cast<std::size_t>(count), -1);
+  std::int64_t previous = -1;
+  for (int i = 0; i < proto.events_size(); ++i) {
+    const std::int64_t skip = proto.events(i).pmucat_order_skip();
+    const auto index = perfdata::next_file_index(previous, skip, count);
+    if (!index || at[*index] != -1) {
+      return unexpected(perfdata::order_error(file, static_cast<std::uint64_t>(i), skip, count));
+    }
+    at[*index] = i;
+    previous = static_cast<std::int64_t>(*index);
+  }
+  perfdata::PlacedEvents placed(proto, count);
   const auto take = [&](const Proto::PerfEvent& ev, std::string_view field,
                         std::uint64_t index) -> std::optional<Diagnostic> {
     auto record = perfdata::record_from_proto(ev, perfdata::attr_for_proto_event(ev, data.events));
@@ -605,7 +657,10 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
       }
     }
     if (i == proto.events_size()) break;
-    if (auto e = take(proto.events(i), "events", index)) return unexpected(std::move(*e));
+    const int from = at[static_cast<std::size_t>(i)];
+    if (auto e = take(proto.events(from), "events", static_cast<std::uint64_t>(from))) {
+      return unexpected(std::move(*e));
+    }
   }
   return data;
 }

@@ -1,9 +1,12 @@
 // Records <-> PerfEvent messages (see proto_records.h).
 #include "perfdata_proto/proto_records.h"
 
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "perfdata/bytes.h"
 
@@ -619,8 +622,22 @@ const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
   return &events.front().attr;
 }
 
+namespace {
+constexpr std::size_t kMessageArenaBlock = 64 << 10;
+google::protobuf::ArenaOptions arena_options(char* block) {
+  google::protobuf::ArenaOptions o;
+  o.initial_block = block;
+  o.initial_block_size = kMessageArenaBlock;
+  return o;
+}
+}  // namespace
+
 ProtoFieldWriter::ProtoFieldWriter(const std::vector<PerfEventEntry>& events)
-    : events_(events), lookup_(events) {}
+    : events_(events),
+      lookup_(events),
+      arena_block_(std::make_unique_for_overwrite<char[]>(kMessageArenaBlock)),
+      message_arena_(arena_options(arena_block_.get())),
+      order_(all_events_timed(events)) {}
 
 std::optional<std::string> ProtoFieldWriter::prefix() const {
   Proto proto;
@@ -638,23 +655,117 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
   using google::protobuf::internal::WireFormatLite;
   // BPF_METADATA's map would otherwise come out in hash order.
   out.SetSerializationDeterministic(true);
-  event_.Clear();
-  const google::protobuf::MessageLite* message = &event_;
-  int field = Proto::kEventsFieldNumber;
-  if (record_to_proto(record, lookup_.find(record), events_, event_)) {
-    ++in_events_;
-  } else {
-    // Written where it falls in the stream; its position places it for a reader that parses the
-    // whole message (where the two repeated fields do not interleave).
+  if (record.type == record_type::header_tracing_data && !pipe_tracing_) {
+    pipe_tracing_.emplace(reinterpret_cast<const char*>(record.trailer.data()),
+                          record.trailer.size());
+  }
+  message_arena_.Reset();
+  event_ = google::protobuf::Arena::CreateMessage<Proto::PerfEvent>(&message_arena_);
+  if (!record_to_proto(record, lookup_.find(record), events_, *event_)) {
+    // Written where it falls in the stream; its position (in file order) places it for a
+    // reader that parses the whole message (where the two repeated fields do not interleave).
     placed_.Clear();
     placed_.set_position(in_events_);
-    placed_.mutable_event()->Swap(&event_);
-    message = &placed_;
-    field = Proto::kPmucatEventsFieldNumber;
+    placed_.mutable_event()->CopyFrom(*event_);
+    out.WriteTag(WireFormatLite::MakeTag(Proto::kPmucatEventsFieldNumber,
+                                         WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    out.WriteVarint32(static_cast<std::uint32_t>(placed_.ByteSizeLong()));
+    placed_.SerializeWithCachedSizes(&out);
+    return;
   }
-  out.WriteTag(WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  out.WriteVarint32(static_cast<std::uint32_t>(message->ByteSizeLong()));
-  message->SerializeWithCachedSizes(&out);
+  ++in_events_;
+  const std::size_t size = event_->ByteSizeLong();
+  if (!order_.active()) {
+    // Already in file order: straight to the output.
+    ++last_index_;
+    out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
+                                         WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    out.WriteVarint32(static_cast<std::uint32_t>(size));
+    event_->SerializeWithCachedSizes(&out);
+    return;
+  }
+  const Held held{arena_.size(), size};
+  char* room = arena_.append(size);
+  {
+    google::protobuf::io::ArrayOutputStream array(room, static_cast<int>(size));
+    google::protobuf::io::CodedOutputStream coded(&array);
+    coded.SetSerializationDeterministic(true);
+    event_->SerializeWithCachedSizes(&coded);
+  }
+  // The proto's timestamp is what quipper sorts by (0 where the typed message has none).
+  order_.add(held, event_->timestamp(), size + kHeldItemOverhead,
+             record.type == record_type::finished_round,
+             [this, &out](Held h, std::uint64_t index) { write_event(out, h, index); });
+  release_arena();
+}
+
+char* ByteArena::append(std::size_t n) {
+  if (n > capacity_ - size_) {
+    const std::size_t capacity = std::max({2 * capacity_, size_ + n, std::size_t{1} << 16});
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+    if (size_ != 0) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+  char* room = data_.get() + size_;
+  size_ += n;
+  return room;
+}
+
+// Keeps the arena as small as what is held: emptied when nothing is, compacted when most of it
+// has been written.
+void ProtoFieldWriter::release_arena() {
+  if (order_.held() == 0) {
+    arena_.clear();
+    return;
+  }
+  // held_bytes() counts each item's overhead too: an upper bound of its bytes here.
+  if (arena_.size() < (std::size_t{1} << 20) || order_.held_bytes() * 2 > arena_.size()) return;
+  ByteArena kept;
+  order_.for_each_held([&](Held& h) {
+    const std::size_t at = kept.size();
+    std::memcpy(kept.append(h.size), arena_.data() + h.offset, h.size);
+    h.offset = at;
+  });
+  arena_ = std::move(kept);
+}
+
+void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {
+  out.SetSerializationDeterministic(true);
+  order_.flush([this, &out](Held h, std::uint64_t index) { write_event(out, h, index); });
+  arena_.clear();
+}
+
+void ProtoFieldWriter::write_event(google::protobuf::io::CodedOutputStream& out, Held held,
+                                   std::uint64_t index) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  const std::int64_t skip = static_cast<std::int64_t>(index) - (last_index_ + 1);
+  last_index_ = static_cast<std::int64_t>(index);
+  const std::uint32_t skip_tag = WireFormatLite::MakeTag(
+      Proto::PerfEvent::kPmucatOrderSkipFieldNumber, WireFormatLite::WIRETYPE_VARINT);
+  const std::uint64_t zigzag = WireFormatLite::ZigZagEncode64(skip);
+  const std::size_t extra = skip == 0 ? 0
+                                      : CodedOutputStream::VarintSize32(skip_tag) +
+                                            CodedOutputStream::VarintSize64(zigzag);
+  out.WriteTag(WireFormatLite::MakeTag(Proto::kEventsFieldNumber,
+                                       WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  out.WriteVarint32(static_cast<std::uint32_t>(held.size + extra));
+  out.WriteRaw(arena_.data() + held.offset, static_cast<int>(held.size));
+  if (skip != 0) {
+    out.WriteVarint32(skip_tag);
+    out.WriteVarint64(zigzag);
+  }
+}
+
+std::optional<std::uint64_t> next_file_index(std::int64_t previous, std::int64_t skip,
+                                             std::uint64_t count) {
+  // previous is in [-1, count): the sum stays in range whenever skip is within (-count, count].
+  const auto n = static_cast<std::int64_t>(std::min<std::uint64_t>(count, INT64_MAX / 2));
+  if (skip > n || skip < -n) return std::nullopt;
+  const std::int64_t index = previous + 1 + skip;
+  if (index < 0 || index >= n) return std::nullopt;
+  return static_cast<std::uint64_t>(index);
 }
 
 std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) const {
@@ -662,6 +773,7 @@ std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) cons
   header_to_proto(header, proto);
   proto.clear_file_attrs();
   features_to_proto(header, proto);
+  if (pipe_tracing_) pipe_tracing_data_to_proto(*pipe_tracing_, header, proto);
   std::string out;
   if (!proto.SerializeToString(&out)) return std::nullopt;
   return out;

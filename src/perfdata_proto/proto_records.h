@@ -3,9 +3,13 @@
 // the pmucat_raw extension.
 #pragma once
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 
+#include <memory>
+
 #include "perf_data.pb.h"
+#include "perfdata_proto/time_order.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
 
@@ -32,26 +36,63 @@ bool record_to_proto(const Record& record, const Attr* attr,
                      const std::vector<PerfEventEntry>& events,
                      quipper::PerfDataProto::PerfEvent& out);
 
-// A binary PerfDataProto written field by field, events in record order: the file_attrs (put
-// first), then one `events` or `pmucat_events` entry per record as it comes, then the rest
-// (names, features, layout). to_perf_data_proto and PerfDataProtoWriter both write through it,
-// so the two give the same bytes.
+// Bytes appended without being zeroed first: each serialised event is written over its room
+// at once.
+class ByteArena {
+ public:
+  char* append(std::size_t n);  // room for n more bytes, valid until the next append
+  char* data() { return data_.get(); }
+  std::size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
+// A binary PerfDataProto written field by field: the file_attrs (put first), then the records,
+// then the rest (names, features, layout). `events` go out in time order (TimeOrder, as
+// quipper's own protos hold them), each with its pmucat_order_skip; `pmucat_events` as they
+// come. to_perf_data_proto and PerfDataProtoWriter both write through it, so the two give the
+// same bytes.
 class ProtoFieldWriter {
  public:
   explicit ProtoFieldWriter(const std::vector<PerfEventEntry>& events);
   // The serialised file_attrs of `events`; nullopt when protobuf cannot serialise them.
   std::optional<std::string> prefix() const;
   void put(const Record& record, google::protobuf::io::CodedOutputStream& out);
+  // Writes the events still held for sorting; call once after the last put.
+  void flush(google::protobuf::io::CodedOutputStream& out);
   // The serialised fields after the events.
   std::optional<std::string> suffix(const PerfData& header) const;
 
  private:
+  // A serialised event held in arena_ until it is written.
+  struct Held {
+    std::size_t offset = 0, size = 0;
+  };
+  void write_event(google::protobuf::io::CodedOutputStream& out, Held held, std::uint64_t index);
+  void release_arena();
+
   const std::vector<PerfEventEntry>& events_;
   AttrLookup lookup_;
-  quipper::PerfDataProto::PerfEvent event_;
+  // Each record's message lives on an arena reset per record: its first block is reused, so
+  // converting a record allocates nothing for its message.
+  std::unique_ptr<char[]> arena_block_;
+  google::protobuf::Arena message_arena_;
+  quipper::PerfDataProto::PerfEvent* event_ = nullptr;
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
+  TimeOrder<Held> order_;
+  ByteArena arena_;                          // the held events' bytes, one after another
+  std::optional<std::string> pipe_tracing_;  // the first HEADER_TRACING_DATA record's data
+  std::int64_t last_index_ = -1;             // file-order index of the last event written
 };
+
+// The next entry's file-order index from the previous one's (-1 before the first) and its skip;
+// nullopt when it falls outside [0, count).
+std::optional<std::uint64_t> next_file_index(std::int64_t previous, std::int64_t skip,
+                                             std::uint64_t count);
 
 // The record `event` describes; nullopt when it has neither a usable typed message nor raw bytes.
 std::optional<Record> record_from_proto(const quipper::PerfDataProto::PerfEvent& event,
@@ -73,8 +114,16 @@ std::vector<std::byte> sample_from_proto(const quipper::PerfDataProto::SampleEve
 // features, layout) the events; to_perf_data_proto uses the same two.
 void header_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
 void features_to_proto(const PerfData& data, quipper::PerfDataProto& proto);
+// quipper takes the data of a pipe-mode HEADER_TRACING_DATA record from `tracing_data` (its
+// writer puts it in the TRACING_DATA feature); ours stays a record. Fills that field and its
+// metadata_mask bit, marked pmucat_typed_only_features, when `data` has no such feature.
+void pipe_tracing_data_to_proto(const std::string& trailer, const PerfData& data,
+                                quipper::PerfDataProto& proto);
 // Events and features (records empty) of a proto whose `events` may be absent.
 Expected<PerfData> header_from_proto(const quipper::PerfDataProto& proto, std::string_view file);
+// "events[i].pmucat_order_skip S names no free place among the N events"
+Diagnostic order_error(std::string_view file, std::uint64_t index, std::int64_t skip,
+                       std::uint64_t events);
 // "<field>[i] (type t) cannot be turned back into a record"
 Diagnostic event_error(std::string_view file, std::string_view field, std::uint64_t index,
                        std::uint32_t type);

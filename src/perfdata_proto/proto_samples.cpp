@@ -72,7 +72,7 @@ bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto
     }
   }
   if (t & sample::callchain) {
-    for (auto ip : s->callchain) out.add_callchain(ip);
+    out.mutable_callchain()->Add(s->callchain.begin(), s->callchain.end());
   }
   if (t & sample::raw) {
     out.set_raw_size(static_cast<std::uint32_t>(s->raw.size()));

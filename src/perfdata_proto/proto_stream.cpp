@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <map>
 #include <optional>
 
 #include "perfdata/problems.h"
@@ -110,6 +111,11 @@ std::optional<Diagnostic> PerfDataProtoWriter::write(const Record& record) {
 
 std::optional<Diagnostic> PerfDataProtoWriter::finish(const PerfData& header) {
   State& s = *state_;
+  {
+    CodedOutputStream out(&s.adaptor);
+    s.fields->flush(out);
+    if (out.HadError() || s.sink.error_) return s.failed();
+  }
   const auto bytes = s.fields->suffix(header);
   if (!bytes) return perfdata::io_error(s.file.path().string(), "protobuf serialisation failed");
   if (auto error = s.put(*bytes)) return error;
@@ -233,7 +239,10 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
   FieldWalker walker(fd, summary.size_bytes);
   Proto::PerfEvent event;
   perfdata::PlacedEvents placed(proto, events);
-  std::uint64_t event_index = 0;
+  std::uint64_t event_index = 0;  // file order: the next event the visitor gets
+  std::uint64_t proto_index = 0;  // events read so far
+  std::int64_t previous = -1;     // file-order index of the last event read
+  std::map<std::uint64_t, Record> pending;
   const auto take_placed = [&]() -> std::optional<Diagnostic> {
     for (auto p = placed.before(event_index); p; p = placed.before(event_index)) {
       const auto& ev = proto.pmucat_events(*p).event();
@@ -269,15 +278,39 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
       return unexpected(bad(at));
     }
     walker.in().PopLimit(limit);
-    if (auto e = take_placed()) return unexpected(std::move(*e));
+    // Events are in time order; they go to the visitor in file order, the ones that come
+    // early held until their turn (a window as wide as the writer's sorting window).
+    const std::int64_t skip = event.pmucat_order_skip();
+    const auto index = perfdata::next_file_index(previous, skip, events);
+    if (!index || *index < event_index || pending.count(*index) != 0) {
+      return unexpected(perfdata::order_error(file, proto_index, skip, events));
+    }
+    previous = static_cast<std::int64_t>(*index);
     auto record = perfdata::record_from_proto(
         event, perfdata::attr_for_proto_event(event, summary.header.events));
     if (!record) {
-      return unexpected(perfdata::event_error(file, "events", event_index, event.header().type()));
+      return unexpected(perfdata::event_error(file, "events", proto_index, event.header().type()));
     }
+    ++proto_index;
+    if (*index != event_index) {
+      pending.emplace(*index, std::move(*record));
+      continue;
+    }
+    if (auto e = take_placed()) return unexpected(std::move(*e));
     ++event_index;
     ++summary.records;
     if (auto stop = visitor.record(*record)) return unexpected(std::move(*stop));
+    for (auto it = pending.begin(); it != pending.end() && it->first == event_index;
+         it = pending.erase(it)) {
+      if (auto e = take_placed()) return unexpected(std::move(*e));
+      ++event_index;
+      ++summary.records;
+      if (auto stop = visitor.record(it->second)) return unexpected(std::move(*stop));
+    }
+  }
+  // Indices are distinct and below the count of events, so none can be left waiting.
+  if (!pending.empty()) {
+    return unexpected(perfdata::order_error(file, proto_index, 0, events));
   }
   return summary;
 }

@@ -90,6 +90,37 @@ TEST(PerfDataRoundTrip, PipeModeBuildIdsAreHeaderBuildIdRecords) {
   EXPECT_TRUE(back->records == model.records);
 }
 
+// Pipe mode carries TRACING_DATA as perf writes it there: a HEADER_TRACING_DATA record after the
+// header records (a u32 size padded to 8, then the data, zero-padded, outside the record), never
+// a FEATURE record, which quipper refuses. Read back, it is that record.
+TEST(PerfDataRoundTrip, PipeModeTracingDataIsAHeaderTracingDataRecord) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  const std::vector<std::byte> blob = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4},
+                                       std::byte{5}};
+  model.features[feature::tracing_data] = blob;
+  ASSERT_FALSE(write_perf_data(dir / "p.data", model, options_like(model)));
+  const auto back = read_perf_data(dir / "p.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->features.count(feature::tracing_data), 0u);
+  ASSERT_EQ(back->records.size(), model.records.size() + 1);
+  const Record& tracing = back->records.front();
+  EXPECT_EQ(tracing.type, record_type::header_tracing_data);
+  EXPECT_EQ(tracing.payload,
+            (std::vector<std::byte>{std::byte{8}, std::byte{0}, std::byte{0}, std::byte{0},
+                                    std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}}));
+  std::vector<std::byte> padded = blob;
+  padded.resize(8, std::byte{0});
+  EXPECT_EQ(tracing.trailer, padded);
+  EXPECT_TRUE(std::equal(model.records.begin(), model.records.end(), back->records.begin() + 1));
+  model.features.erase(feature::tracing_data);
+  PerfData rest = *back;
+  rest.records.erase(rest.records.begin());
+  EXPECT_EQ(rest.features, model.features);
+}
+
 TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
   ScratchDir dir;
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {

@@ -230,6 +230,38 @@ TEST(Pprof, PmudataConvertWritesTheSameProfile) {
   expect_recording(parse(testing::read_text(dir.path() / "x.out")));
 }
 
+// A sample written before the MMAP that maps it (each CPU's buffer is written in turn): handled
+// in time order, as perf_to_profile's parser sorts them, it is mapped.
+TEST(Pprof, RecordsAreHandledInTimeOrder) {
+  PerfData data;
+  Attr a;
+  a.type = 1;
+  a.size = kAttrSizeVer7;
+  a.sample_period = 1;
+  a.sample_type = sample::ip | sample::tid | sample::time | sample::period;
+  a.sample_id_all = true;
+  data.events.push_back({a, {7}, "page-faults"});
+  SampleFields s;
+  s.pid = s.tid = 9;
+  s.ip = 0x400010;
+  s.period = 1;
+  s.time = 300;
+  data.records.push_back(make_sample_record(s, a, kUser));
+  SampleFields id;
+  id.pid = id.tid = 9;
+  id.time = 200;
+  data.records.push_back(
+      make_mmap_record(9, 9, 0x400000, 0x1000, 0, "/usr/bin/child", kUser, id, a));
+  data.records.push_back(make_finished_round_record());
+  const auto bytes = to_pprof(data);
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  const Summary sum = summarize(parse(*bytes));
+  ASSERT_EQ(sum.mapping_of.count(0x400010), 1u);
+  EXPECT_EQ(sum.mapping_of.at(0x400010),
+            (MappingTuple{0x400000, 0x401000, 0, "/usr/bin/child", ""}));
+  EXPECT_EQ(sum.totals, (std::vector<std::int64_t>{1, 1}));
+}
+
 TEST(Pprof, OtherEndianIsRefused) {
   PerfData data = recording();
   data.other_endian = true;

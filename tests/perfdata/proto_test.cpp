@@ -3,6 +3,7 @@
 // stable proto -> perf.data -> proto; quipper-only protos (no pmucat extensions) still convert.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <map>
 
@@ -45,6 +46,17 @@ std::size_t raw_records(const PerfData& data) {
   return n;
 }
 
+// The first event of a record type (events are in time order, not file order).
+const quipper::PerfDataProto::PerfEvent& first_of(const quipper::PerfDataProto& proto,
+                                                  std::uint32_t type) {
+  for (const auto& e : proto.events()) {
+    if (e.header().type() == type) return e;
+  }
+  static const quipper::PerfDataProto::PerfEvent none;
+  ADD_FAILURE() << "no event of type " << type;
+  return none;
+}
+
 TEST(PerfDataProto, OurModelsAreLosslessAndFullyTyped) {
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
     for (std::uint32_t events : {1u, 3u}) {
@@ -75,10 +87,12 @@ TEST(PerfDataProto, TypedFieldsCarryQuippersView) {
   ASSERT_EQ(proto.pmu_mappings_size(), 2);
   EXPECT_EQ(proto.pmu_mappings(1).name(), "cpu");
   ASSERT_GE(proto.events_size(), 3);
-  EXPECT_EQ(proto.events(0).comm_event().comm(), "demo");
-  EXPECT_EQ(proto.events(0).comm_event().sample_info().id(), 100u);
-  EXPECT_EQ(proto.events(1).sample_event().ip(), 0x400000u);
-  EXPECT_EQ(proto.events(1).timestamp(), 1'000'000'001u);
+  const auto& comm = first_of(proto, record_type::comm);
+  EXPECT_EQ(comm.comm_event().comm(), "demo");
+  EXPECT_EQ(comm.comm_event().sample_info().id(), 100u);
+  const auto& sample = first_of(proto, record_type::sample);
+  EXPECT_EQ(sample.sample_event().ip(), 0x400000u);
+  EXPECT_EQ(sample.timestamp(), 1'000'000'001u);
   EXPECT_EQ(proto.pmucat_features_size(), 0);  // every feature was typed exactly
   EXPECT_EQ(proto.metadata_mask(0) >> feature::hostname & 1, 1u);
 }
@@ -528,7 +542,7 @@ TEST(PerfDataProto, InexactRecordsAreTypedWithTheRawBytesBeside) {
   expect_lossless(data, "garbage after an MMAP name");
   quipper::PerfDataProto proto;
   ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
-  const auto& e = proto.events(1);
+  const auto& e = first_of(proto, record_type::mmap);
   ASSERT_TRUE(e.has_mmap_event());
   EXPECT_EQ(e.mmap_event().start(), 0x400000u);
   EXPECT_EQ(e.mmap_event().len(), 0x2000u);
@@ -569,6 +583,121 @@ TEST(PerfDataProto, RecordsWithoutAMessageArePlacedBesideTheEvents) {
   test::RecordCollector keep;
   ASSERT_TRUE(stream_perf_data_proto(pb, keep));
   EXPECT_EQ(keep.records, data.records);
+}
+
+// Each CPU's buffer is written in turn, so a child's sample can come before its FORK and MMAP
+// in the file. quipper's perf_converter writes events sorted by time and perf_to_profile maps a
+// proto's samples in the order it holds them: ours are sorted the same way (within perf's
+// rounds), and read back in file order.
+PerfData out_of_time_order() {
+  test::ModelSpec spec;
+  spec.samples = 0;
+  PerfData data = test::demo_model(spec);
+  data.records.clear();
+  const Attr& a = data.events.front().attr;
+  const auto id = [](std::uint64_t time) {
+    SampleFields f;
+    f.pid = f.tid = 7;
+    f.time = time;
+    return f;
+  };
+  const auto sample = [&](std::uint64_t time) {
+    SampleFields f = id(time);
+    f.ip = 0x400010;
+    f.period = 1;
+    return make_sample_record(f, a, 2);
+  };
+  data.records.push_back(sample(300));
+  data.records.push_back(make_fork_record(false, 7, 1, 7, 1, 100, id(100), a));
+  data.records.push_back(
+      make_mmap_record(7, 7, 0x400000, 0x1000, 0, "/usr/bin/child", 2, id(200), a));
+  data.records.push_back(make_finished_round_record());
+  data.records.push_back(sample(500));
+  data.records.push_back(make_comm_record(7, 7, "child", true, id(400), a));
+  data.records.push_back(make_finished_round_record());
+  data.records.push_back(sample(600));
+  return data;
+}
+
+TEST(PerfDataProto, EventsAreInTimeOrderAndReadBackInFileOrder) {
+  const PerfData data = out_of_time_order();
+  expect_lossless(data, "out of time order");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  ASSERT_EQ(proto.events_size(), 8);
+  std::vector<std::uint64_t> times;
+  for (const auto& e : proto.events()) {
+    if (e.header().type() != record_type::finished_round) times.push_back(e.timestamp());
+  }
+  EXPECT_EQ(times, (std::vector<std::uint64_t>{100, 200, 300, 400, 500, 600}));
+  // The first round goes out at the second one's end (perf's rule), FINISHED_ROUNDs (no time,
+  // 0 to quipper) first; the FORK and MMAP before the sample they map.
+  std::vector<std::uint32_t> types;
+  for (const auto& e : proto.events()) types.push_back(e.header().type());
+  EXPECT_EQ(types, (std::vector<std::uint32_t>{
+                       record_type::finished_round, record_type::finished_round, record_type::fork,
+                       record_type::mmap, record_type::sample, record_type::comm,
+                       record_type::sample, record_type::sample}));
+  testing::ScratchDir dir;
+  const auto pb = dir / "sorted.pb";
+  {
+    std::ofstream out(pb, std::ios::binary);
+    out << *to_perf_data_proto(data, ProtoFormat::binary);
+  }
+  test::RecordCollector keep;
+  ASSERT_TRUE(stream_perf_data_proto(pb, keep));
+  EXPECT_EQ(keep.records, data.records);
+}
+
+TEST(PerfDataProto, OrderSkipOutOfPlaceIsAnError) {
+  const PerfData data = out_of_time_order();
+  testing::ScratchDir dir;
+  for (const std::int64_t skip : {std::int64_t{1000}, std::int64_t{-1}, INT64_MIN, INT64_MAX}) {
+    SCOPED_TRACE(skip);
+    quipper::PerfDataProto proto;
+    ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+    // The last event: out of range, or a place already taken.
+    proto.mutable_events(proto.events_size() - 1)->set_pmucat_order_skip(skip);
+    const std::string bytes = proto.SerializeAsString();
+    const auto back = from_perf_data_proto(bytes, ProtoFormat::binary, "x.pb");
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().id, "perfdata-malformed");
+    EXPECT_NE(back.error().message.find("pmucat_order_skip"), std::string::npos)
+        << back.error().message;
+    const auto pb = dir / "bad.pb";
+    {
+      std::ofstream out(pb, std::ios::binary | std::ios::trunc);
+      out << bytes;
+    }
+    test::RecordCollector keep;
+    const auto streamed = stream_perf_data_proto(pb, keep);
+    ASSERT_FALSE(streamed);
+    EXPECT_EQ(streamed.error().id, "perfdata-malformed");
+  }
+}
+
+// A pipe-mode HEADER_TRACING_DATA record stays a record for us (pmucat_events); quipper reads
+// its data from `tracing_data` (and writes it as the TRACING_DATA feature), which is marked as
+// being there for quipper only.
+TEST(PerfDataProto, PipeTracingDataIsQuippersTracingData) {
+  test::ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData data = test::demo_model(spec);
+  Record tracing;
+  tracing.type = record_type::header_tracing_data;
+  tracing.payload = {std::byte{8}, std::byte{0}, std::byte{0}, std::byte{0},
+                     std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}};
+  tracing.trailer.assign(8, std::byte{0x42});
+  data.records.insert(data.records.begin(), tracing);
+  expect_lossless(data, "pipe tracing data");
+  quipper::PerfDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(*to_perf_data_proto(data, ProtoFormat::binary)));
+  EXPECT_EQ(proto.tracing_data().tracing_data(), std::string(8, '\x42'));
+  EXPECT_EQ(proto.metadata_mask(0) >> feature::tracing_data & 1, 1u);
+  ASSERT_EQ(proto.pmucat_typed_only_features_size(), 1);
+  const auto back = from_perf_data_proto(proto.SerializeAsString(), ProtoFormat::binary, "x.pb");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->features.count(feature::tracing_data), 0u);
 }
 
 // quipper's PerfEventAttr.size is its own 96-byte struct's; the real size rides in pmucat_size.
