@@ -96,7 +96,7 @@ std::string expected_divergence(const SpecCase& spec_case, const TreeModel& tree
 }
 
 std::vector<Profile> semantics_matching_oracle() {
-  if (oracle_perf_version() == kNewestPerfRelease) return {oracle_semantics(), Profile::pmucat()};
+  if (oracle_perf_version() == kPmucatBaseRelease) return {oracle_semantics(), Profile::pmucat()};
   return {oracle_semantics()};
 }
 
@@ -112,7 +112,7 @@ bool only_tool_event_attrs(const OurResult& ours) {
 }
 
 OurResult as_perf_prints(const OurResult& ours) {
-  if (oracle_perf_version() != PerfRelease::v6_12) return ours;
+  if (oracle_perf_version() == PerfRelease::v6_1) return ours;
   OurResult shown = ours;
   for (AttrWords& words : shown.attrs) words.config[3] = 0;
   std::sort(shown.attrs.begin(), shown.attrs.end());
