@@ -146,6 +146,36 @@ TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
   EXPECT_EQ(probe_extended_type(Catalog::from_pmus({})), ExtendedType::unsupported);
 }
 
+// perf 7.3 (measured on this project's VM, a kernel without extended types): a bare hardware name
+// is the core PMU's own event of that name where it has one, else the legacy event, once per core
+// PMU; perf 6.12 took the legacy event once.
+TEST(Hybrid, Perf73LegacyNamesPreferEachCorePmusOwnEvent) {
+  const Catalog catalog = hybrid_catalog();
+  EncodeOptions options = options_for(Profile::perf(PerfRelease::v7_3));
+  options.extended_type = ExtendedType::unsupported;
+  auto instructions = encode(catalog, "instructions", options);
+  ASSERT_TRUE(instructions.has_value());
+  ASSERT_EQ(instructions->size(), 2u);
+  EXPECT_EQ((*instructions)[0].attr.type, 10u);
+  EXPECT_EQ((*instructions)[0].attr.config[0], 0xc0u);
+  EXPECT_EQ((*instructions)[1].attr.type, 0u);
+  EXPECT_EQ((*instructions)[1].attr.config[0], 1u);
+  auto cycles = encode(catalog, "cycles:u", options);
+  ASSERT_TRUE(cycles.has_value());
+  ASSERT_EQ(cycles->size(), 2u);
+  for (const EncodedEvent& event : *cycles) {
+    EXPECT_EQ(event.attr.type, 0u);
+    EXPECT_EQ(event.attr.config[0], 0u);
+    EXPECT_FALSE(event.attr.exclude_guest);
+  }
+  options.semantics = Profile::perf(PerfRelease::v6_12);
+  auto old = encode(catalog, "instructions", options);
+  ASSERT_TRUE(old.has_value());
+  ASSERT_EQ(old->size(), 1u);
+  EXPECT_EQ((*old)[0].attr.type, 0u);
+  EXPECT_EQ((*old)[0].attr.config[0], 1u);
+}
+
 // Cache names in lower case, measured with perf 6.1 and 6.12 on intel-adl-hybrid and intel-spr
 // (HybridDiff.*, LegacyTermsDiff.*): `l1-dcache-load-misses` is no event of either (6.1: the
 // lexer reads the cache type `l1-d`, then `cache` is a parser error; 6.12: "Bad event name"),
