@@ -73,7 +73,8 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
 std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
                                             std::string_view spec, Profile semantics) {
   for (const spec_detail::SpecGroupView& group : views.groups) {
-    auto problem = group_name_problem(group.name, semantics.lexer());
+    auto problem = group_name_problem(group.name, semantics.lexer(),
+                                      !semantics.has(Behaviour::builtin_names_any_case));
     if (!problem) continue;
     Diagnostic d =
         spec_detail::spec_error(DiagId::spec_group_name, spec, group.offset + problem->offset,

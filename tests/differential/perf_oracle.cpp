@@ -363,26 +363,30 @@ void move_dynamic_types(const fs::path& devices) {
 
 }  // namespace
 
+namespace {
+
+// A type the tree gave (moved up by kMaterialisedTypeOffset), not one of the types perf 7.3 gives
+// its own PMUs from the top of the range (tool 0xfffffffe, hwmon 0xffff0000 + N, drm).
+bool materialised(std::uint64_t type) {
+  return type >= kFirstDynamicType + kMaterialisedTypeOffset && type < 0xfffe'0000u;
+}
+
+}  // namespace
+
 void restore_materialised_types(PerfResult& result) {
   for (AttrWords& words : result.attrs) {
-    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-      words.type -= kMaterialisedTypeOffset;
-    }
+    if (materialised(words.type)) words.type -= kMaterialisedTypeOffset;
   }
   std::sort(result.attrs.begin(), result.attrs.end());
   for (std::vector<std::string>& block : result.blocks) {
     for (std::string& field : block) {
       if (!field.starts_with("type ")) continue;
       const auto type = parse_number(field.substr(5));
-      if (type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-        field = fmt::format("type {}", type - kMaterialisedTypeOffset);
-      }
+      if (materialised(type)) field = fmt::format("type {}", type - kMaterialisedTypeOffset);
     }
   }
   for (auto& [words, bits] : result.printed) {
-    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-      words.type -= kMaterialisedTypeOffset;
-    }
+    if (materialised(words.type)) words.type -= kMaterialisedTypeOffset;
   }
 }
 

@@ -396,5 +396,44 @@ TEST(EventTerms, HyphenatedNamesPerf61DoesNotLexAsEvents) {
   }
 }
 
+// perf 7.3.4 on fixtures/sysfs/intel-spr: `cpu/topdown-retiring/` opens slots (0x400) as the
+// leader of {slots, topdown-retiring (0x8000)}; perf 6.12 opens the topdown event alone.
+TEST(Topdown, Perf73AddsASlotsLeaderBeforeALoneTopdownEvent) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  const auto perf73 =
+      encode_ok(*catalog, "cpu/topdown-retiring/", Profile::perf(PerfRelease::v7_3));
+  ASSERT_EQ(perf73.size(), 2u);
+  EXPECT_EQ(perf73[0].attr.config[0], 0x400u);
+  EXPECT_EQ(perf73[0].group_leader, 0u);
+  EXPECT_EQ(perf73[1].attr.config[0], 0x8000u);
+  EXPECT_EQ(perf73[1].group_leader, 0u);
+  // Written with slots, or as another event, nothing is added.
+  EXPECT_EQ(
+      encode_ok(*catalog, "{slots,topdown-retiring}", Profile::perf(PerfRelease::v7_3)).size(), 2u);
+  EXPECT_EQ(encode_ok(*catalog, "cpu/slots/", Profile::perf(PerfRelease::v7_3)).size(), 1u);
+  const auto perf612 =
+      encode_ok(*catalog, "cpu/topdown-retiring/", Profile::perf(PerfRelease::v6_12));
+  ASSERT_EQ(perf612.size(), 1u);
+  EXPECT_EQ(perf612[0].attr.config[0], 0x8000u);
+}
+
+// perf 7.3's lexer has no built-in event tokens: perf 7.3.4 accepts `cycles{instructions}`,
+// `L1-dcache{cycles}`, `cs{cycles}` (group names), which perf 6.12 reads as events and rejects.
+TEST(GroupNames, Perf73TakesBuiltInNamesAsGroupNames) {
+  const Catalog catalog = hybrid_catalog();
+  for (const char* spec :
+       {"cycles{instructions}", "L1-dcache{cycles}", "node{cycles}", "cs{cycles}"}) {
+    EXPECT_TRUE(encode(catalog, spec, options_for(Profile::perf(PerfRelease::v7_3))).has_value())
+        << spec;
+    auto old = encode(catalog, spec, options_for(Profile::perf(PerfRelease::v6_12)));
+    ASSERT_FALSE(old.has_value()) << spec;
+    EXPECT_EQ(old.error().id, "spec-group-name") << spec;
+  }
+  // Numbers and modifier strings are still tokens.
+  EXPECT_FALSE(encode(catalog, "12{cycles}", options_for(Profile::perf(PerfRelease::v7_3))));
+  EXPECT_FALSE(encode(catalog, "uk{cycles}", options_for(Profile::perf(PerfRelease::v7_3))));
+}
+
 }  // namespace
 }  // namespace pmucat
