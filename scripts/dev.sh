@@ -192,11 +192,15 @@ prepare_events() {
   done
 }
 
-# The second oracle of the differential tests (perf 6.12), built once per checkout (~2.5 min).
-# Without it the `.perf6.12` tests skip with a message; a failed build says so and goes on.
+# The later oracles of the differential tests (perf 6.12 and perf 7.3), each built once per
+# checkout (~2.5 and ~6 min). Without one its `.perf<release>` tests skip with a message; a failed
+# build says so and goes on.
 build_perf_oracle() {
-  bash scripts/perf-oracle-6.12.sh >/dev/null ||
-    echo "dev.sh: perf 6.12 was not built: the .perf6.12 differential tests will skip" >&2
+  local release
+  for release in 6.12 7.3; do
+    bash "scripts/perf-oracle-$release.sh" >/dev/null ||
+      echo "dev.sh: perf $release was not built: the .perf$release differential tests will skip" >&2
+  done
 }
 
 # Configures (the same way for every job, so one job's objects serve the next) and builds the

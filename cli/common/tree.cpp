@@ -163,6 +163,24 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
   if (const auto dir = named_events_dir(options)) {
     if (auto problem = check_events_dir(*dir)) return unexpected(std::move(*problem));
   }
+  // --perf-semantics=VERSION reads VERSION's tables: a build without them says so rather than
+  // answering from sysfs alone as if that perf had no JSON events. Only when nothing else names
+  // the tables (an empty --events-dir or $PMUCAT_EVENTS_DIR chooses none on purpose).
+  if (options.tables && !options.no_events_dir && !options.events_dir &&
+      std::getenv("PMUCAT_EVENTS_DIR") == nullptr && !installed_events_dir(options.tables)) {
+    const std::string_view release = to_string(*options.tables);
+    Diagnostic warning = make_diagnostic(
+        Severity::warning, to_string(DiagId::vendor_tables_missing), "<--perf-semantics>", release,
+        0, release.size(),
+        fmt::format("this build has no vendor tables of linux {} (perf {}'s): only sysfs events "
+                    "are known",
+                    release, release));
+    warning.hint = fmt::format(
+        "give --events-dir with linux {}'s tools/perf/pmu-events/arch, or build pmucat with "
+        "those tables",
+        release);
+    printer.print(warning);
+  }
   if (const auto cpuid = named_cpuid(options)) {
     if (auto problem = check_cpuid_form(cpuid->value, cpuid->where)) printer.print(*problem);
   }

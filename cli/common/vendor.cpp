@@ -21,15 +21,6 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
   return value;
 }
 
-// The index of `tables` installed with the tools (beside the executable), else the one the build
-// generated (a tool run from the build tree). The PMUCAT_EVENTS_DIR_FROM_BIN paths come from
-// cmake/PmucatEvents.cmake.
-std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables) {
-  const std::string bin = executable_dir();
-  return installed_vendor_index(tables,
-                                {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
-}
-
 bool is_live(const std::filesystem::path& tree_dir) {
   std::error_code error;
   return std::filesystem::equivalent(tree_dir, "/sys/bus/event_source/devices", error) && !error;
@@ -56,9 +47,16 @@ std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path&
 
 }  // namespace
 
+// The PMUCAT_EVENTS_DIR_FROM_BIN paths come from cmake/PmucatEvents.cmake.
+std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables) {
+  const std::string bin = executable_dir();
+  return installed_vendor_index(tables,
+                                {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
+}
+
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   VendorOptions options;
-  options.rules = inputs.tables.value_or(kNewestPerfRelease);
+  options.rules = inputs.tables.value_or(kPmucatBaseRelease);
   if (!inputs.option_no_events_dir) {
     if (inputs.option_events_dir) {
       options.events_dir = *inputs.option_events_dir;

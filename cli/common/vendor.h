@@ -35,6 +35,11 @@ struct VendorInputs {
   std::optional<std::filesystem::path> index_cache;
 };
 
+// The index of `tables` (nullopt: the default set) installed with the tools (beside the
+// executable), else the one the build generated (a tool run from the build tree); nullopt when
+// the build has no tables of that release.
+std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables);
+
 // First of: --no-events-dir (none), --events-dir, $PMUCAT_EVENTS_DIR, the installed catalog;
 // an empty directory means none. CPU identifier: --cpuid, $PMUCAT_CPUID, the capture's, the
 // host's for the live tree, the tree's first CPU's MIDR. Without --cpuid or $PMUCAT_CPUID (perf's

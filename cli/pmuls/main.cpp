@@ -193,7 +193,7 @@ int compile_index(const Options& options, DiagnosticPrinter& printer) {
     return to_int(ExitCode::usage);
   }
   const auto summary = compile_vendor_index(*json_root, *options.compile_index,
-                                            options.common.tables.value_or(kNewestPerfRelease));
+                                            options.common.tables.value_or(kPmucatBaseRelease));
   if (!summary) {
     printer.print(summary.error());
     return to_int(ExitCode::io);

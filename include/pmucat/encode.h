@@ -150,7 +150,8 @@ Expected<Attr> encode_terms_attr(const Pmu& pmu, const TermList& terms, const Mo
 // name, call-graph, @cfg, ...): such a term in an events/ file needs no format file.
 bool is_special_term(std::string_view name);
 
-// Applies modifiers to an attr the way perf does (u/k/h exclusions, precise_ip, G/H, D, I, e, S).
-void apply_modifiers(const Modifiers& modifiers, Attr& attr);
+// Applies modifiers to an attr the way perf does (u/k/h exclusions, precise_ip, G/H, D, I, e, S);
+// whether no modifier, `u` or `p` exclude the guest depends on `semantics`.
+void apply_modifiers(const Modifiers& modifiers, Attr& attr, Profile semantics = {});
 
 }  // namespace pmucat

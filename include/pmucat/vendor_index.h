@@ -164,7 +164,7 @@ struct VendorIndexSummary {
 };
 Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& json_root,
                                                 const std::filesystem::path& index_root,
-                                                PerfRelease rules = kNewestPerfRelease);
+                                                PerfRelease rules = kPmucatBaseRelease);
 
 // `path` relative to `root` when it lies under it (generic form), else unchanged: how the index
 // names the JSON files its events came from. Applied to every location of `model`.

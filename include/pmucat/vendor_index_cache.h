@@ -82,7 +82,7 @@ class VendorIndexCache {
     std::vector<Diagnostic> notes;
   };
   Expected<Entry> open(const std::filesystem::path& json_root, std::string_view arch,
-                       std::string_view directory, PerfRelease rules = kNewestPerfRelease) const;
+                       std::string_view directory, PerfRelease rules = kPmucatBaseRelease) const;
 
  private:
   std::filesystem::path dir_;
@@ -97,6 +97,6 @@ class VendorIndexCache {
 // (vendor-index-unreadable), never replaced.
 Expected<VendorIndexSummary> compile_vendor_index(const std::filesystem::path& json_root,
                                                   const std::filesystem::path& index_root,
-                                                  PerfRelease rules = kNewestPerfRelease);
+                                                  PerfRelease rules = kPmucatBaseRelease);
 
 }  // namespace pmucat

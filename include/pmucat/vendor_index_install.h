@@ -22,7 +22,8 @@ struct InstalledIndexPaths {
 
 // The compiled index of `tables` (nullopt: the newest set) installed beside `paths.anchor_dir`,
 // else the one this build generated (code run from its build tree), the first of them that is a
-// directory; nullopt when neither is (a build without the kernel's tables). One stat() each.
+// directory; nullopt when neither is (a build without the kernel's tables), or when the build
+// has no set of that release (its tables are missing: never another release's). One stat() each.
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths);
 

@@ -48,7 +48,7 @@ void encode_builtin(const Target& target, const EventSpecView& event, const Enco
     }
   }
   if (options.tool == Tool::record) attr.sample_period = 1;
-  apply_modifiers(event.modifiers, attr);
+  apply_modifiers(event.modifiers, attr, options.semantics);
 }
 
 std::string builtin_perf_string(const Target& target, const EventSpecView& event) {

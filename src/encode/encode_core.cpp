@@ -614,7 +614,7 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   if (counts_.specials > 0) {
     if (auto error = apply_specials(attr, extras)) return error;
   }
-  apply_modifiers(modifiers, attr);
+  apply_modifiers(modifiers, attr, options_.semantics);
   // perf stat counts: `S` (sample read) changes nothing in its attr.
   if (options_.tool == Tool::stat) attr.sample_type &= ~sample::read;
   return std::nullopt;

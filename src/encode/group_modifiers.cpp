@@ -18,8 +18,10 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
   // perf 6.12 (and pmucat) exclude the guest for a group's `p` before looking at G/H, so a
   // member's own `:G` no longer keeps it counting the guest (`{cycles:G}:p`); only the group's
   // own G re-includes it. perf 6.1 let any G/H choice win.
+  // perf 7.3 excludes the guest only for G/H, never by default or for `u`/`p`.
+  const bool host_by_default = !options.semantics.has(Behaviour::no_default_exclude_guest);
   const bool precise_excludes_guest =
-      options.semantics.has(Behaviour::precise_group_excludes_guest);
+      host_by_default && options.semantics.has(Behaviour::precise_group_excludes_guest);
   if (precise_excludes_guest && mods.precise > 0) attr.exclude_guest = true;
   // Privilege levels: a member that excludes no level first excludes all three; then each of
   // u/k/h re-includes its own (`{cycles:k}:u` counts user and kernel).
@@ -40,7 +42,9 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
     if (mods.host_only) attr.exclude_host = false;
   }
   // `u` and `p` imply exclude_guest unless G/H were chosen (by the member or the group).
-  if (!chose_guest_host && (mods.user || mods.precise > 0)) attr.exclude_guest = true;
+  if (host_by_default && !chose_guest_host && (mods.user || mods.precise > 0)) {
+    attr.exclude_guest = true;
+  }
   const unsigned precise = attr.precise_ip + mods.precise;
   if (precise > 3) {
     const std::size_t mods_at = group.offset + group.length - mods.text.size();
@@ -69,7 +73,8 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
 std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
                                             std::string_view spec, Profile semantics) {
   for (const spec_detail::SpecGroupView& group : views.groups) {
-    auto problem = group_name_problem(group.name, semantics.lexer());
+    auto problem = group_name_problem(group.name, semantics.lexer(),
+                                      !semantics.has(Behaviour::builtin_names_any_case));
     if (!problem) continue;
     Diagnostic d =
         spec_detail::spec_error(DiagId::spec_group_name, spec, group.offset + problem->offset,

@@ -346,15 +346,17 @@ constexpr std::string_view kHexDigits = "0123456789abcdefABCDEF";
 
 // perf's lexer rules that come before its `name` rule and so take a whole group name away from
 // it on a tie: built-in events, cache words, numbers, raw events and modifier strings.
-std::string_view earlier_token(std::string_view name, Lexer lexer) {
+std::string_view earlier_token(std::string_view name, Lexer lexer, bool builtin_tokens) {
   // perf 6.1's lexer: no '-' in a name, longer numbers, raw events and modifier strings.
   const bool short_tokens = lexer == Lexer::of_6_1;
-  for (const LegacySymbol& symbol : kSymbols) {
+  for (const LegacySymbol& symbol : builtin_tokens ? kSymbols : std::span<const LegacySymbol>{}) {
     if (name == symbol.name || (!symbol.alias.empty() && name == symbol.alias)) {
       return "a built-in event";
     }
   }
-  if (short_tokens) {
+  if (!builtin_tokens) {
+    // The built-in names are no tokens: they are looked up as events after lexing.
+  } else if (short_tokens) {
     // 6.1's `name` has no '-', so only single cache words can tie with it.
     for (const auto& words : {std::span<const std::string_view>(kLexerCacheTypes),
                               std::span<const std::string_view>(kLexerCacheOpResults)}) {
@@ -439,7 +441,8 @@ std::vector<std::string> legacy_event_names() {
 
 namespace pmucat::encode_detail {
 
-std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer) {
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer,
+                                                   bool builtin_tokens) {
   if (name.empty()) return std::nullopt;
   // perf 6.1's `name` rule: no digit first, no '-'.
   const bool plain_name = lexer == Lexer::of_6_1;
@@ -456,7 +459,7 @@ std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer 
           i, 1, fmt::format("unexpected {} in group name", spec_detail::describe_byte(name[i]))};
     }
   }
-  const std::string_view token = earlier_token(name, lexer);
+  const std::string_view token = earlier_token(name, lexer, builtin_tokens);
   if (token.empty()) return std::nullopt;
   return GroupNameProblem{
       0, name.size(),

@@ -71,12 +71,14 @@ std::vector<std::string> legacy_event_names();
 // (perf 6.1: no digit first, no '-'), or a whole name an earlier rule takes on a tie (`cycles`,
 // `u`, `12`, `rab`, 6.12's `L1-dcache`). nullopt when it is a name, and for the empty name.
 // perf 6.1 also refuses the words of its PMUs' event names (`topdown` of `topdown-retiring`);
-// that check is not made here (docs/perf-compat.md).
+// that check is not made here (docs/perf-compat.md). Without `builtin_tokens` (perf 7.3, whose
+// built-in names are table events, not lexer tokens) the built-in and cache names are names.
 struct GroupNameProblem {
   std::size_t offset = 0;  // of the fault within `name`
   std::size_t length = 0;
   std::string message;
 };
-std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer);
+std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer,
+                                                   bool builtin_tokens = true);
 
 }  // namespace pmucat::encode_detail

@@ -1,13 +1,16 @@
-// The attr bits perf 6.1 derives from event modifiers (parse_modifiers reads them, in parser/).
+// The attr bits perf derives from event modifiers (parse_modifiers reads them, in parser/).
 #include "pmucat/encode.h"
 #include "pmucat/spec.h"
 
 namespace pmucat {
 
-void apply_modifiers(const Modifiers& modifiers, Attr& attr) {
+void apply_modifiers(const Modifiers& modifiers, Attr& attr, Profile semantics) {
+  // perf before 7.3 counts the host only unless G or H say otherwise; 7.3 leaves that to
+  // `perf kvm`, so an event counts the guest too unless G/H exclude it.
+  const bool host_by_default = !semantics.has(Behaviour::no_default_exclude_guest);
   if (modifiers == Modifiers{}) {
-    // No modifier string: perf's event_attr_init default (counting the host only).
-    attr.exclude_guest = true;
+    // No modifier string: perf's event_attr_init default.
+    attr.exclude_guest = host_by_default;
     return;
   }
   // A modifier string recomputes every exclusion from scratch, as perf 6.1 does.
@@ -20,9 +23,10 @@ void apply_modifiers(const Modifiers& modifiers, Attr& attr) {
     attr.exclude_host = !modifiers.host_only;
     attr.exclude_guest = !modifiers.guest_only;
   } else {
-    // Only `u` and `p` imply excluding the guest in perf 6.1 (`k`, `h` do not).
+    // Only `u` and `p` imply excluding the guest where the host is the default (`k`, `h` do
+    // not).
     attr.exclude_host = false;
-    attr.exclude_guest = modifiers.user || modifiers.precise > 0;
+    attr.exclude_guest = host_by_default && (modifiers.user || modifiers.precise > 0);
   }
   attr.precise_ip = modifiers.precise;
   attr.exclude_idle = modifiers.exclude_idle;

@@ -152,11 +152,14 @@ class TargetResolver {
   TermView name_reference() const { return term_reference(event_.name, event_.offset); }
 
   // A bare name that is also a built-in event: perf takes the built-in event; with
-  // Behaviour::pmu_event_before_legacy_name a sysfs or JSON event of that name wins, looked for
-  // on the core PMUs only (the built-in names are core events, and asking every PMU would cost
-  // a probe per PMU).
+  // Behaviour::pmu_event_before_legacy_name (pmucat) or legacy_names_prefer_pmu_events (perf
+  // 7.3) a sysfs or JSON event of that name wins, looked for on the core PMUs only (the built-in
+  // names are core events, and asking every PMU would cost a probe per PMU).
   std::optional<Diagnostic> on_legacy_name(const LegacyEvent& legacy) {
-    if (!has(Behaviour::pmu_event_before_legacy_name)) return on_legacy(legacy, {}, nullptr);
+    if (!has(Behaviour::pmu_event_before_legacy_name) &&
+        !has(Behaviour::legacy_names_prefer_pmu_events)) {
+      return on_legacy(legacy, {}, nullptr);
+    }
     const TermView reference = name_reference();
     const std::span<const TermView> as_term(&reference, 1);
     const auto owners = lookup_.core_event_owners(event_.name, options_.semantics);
@@ -165,8 +168,10 @@ class TargetResolver {
                          [&](const Pmu* owner) { return owner->name() == pmu.name(); });
     };
     const auto hybrid = lookup_.hybrid_pmus(options_.semantics);
+    // perf 7.3 opens a hardware event on each core PMU even without extended types.
     const bool per_core = legacy.type == PerfType::hw_cache ||
-                          (legacy.type == PerfType::hardware && !no_extended_type_);
+                          (legacy.type == PerfType::hardware &&
+                           (!no_extended_type_ || has(Behaviour::legacy_event_per_core_pmu)));
     if (!hybrid.empty() && per_core) {
       // Each core PMU: its own event of that name, else the built-in one with its extended type.
       for (const Pmu* core : hybrid) {

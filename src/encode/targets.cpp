@@ -66,7 +66,7 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
     attr.size = options.semantics.attr_size();
     attr.config[0] = target.legacy.config;
     extend(target, attr);
-    apply_modifiers(modifiers, attr);
+    apply_modifiers(modifiers, attr, options.semantics);
     return std::nullopt;
   }
   // perf's hard-coded terms only: the terms of a PMU without formats or events. The event's

@@ -429,7 +429,7 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
     const std::string file =
         metric.location.file.empty() ? fmt::format("<{}>", metric.name) : metric.location.file;
     // The newest perf's lexer: it knows every literal and function of the older tables.
-    constexpr MetricDialect kDialect = info(kNewestPerfRelease).metric_dialect;
+    constexpr MetricDialect kDialect = info(kPmucatBaseRelease).metric_dialect;
     impl_->exprs.push_back(metric_expr::parse(metric.expr, file, kDialect));
     if (metric.threshold.empty()) {
       impl_->thresholds.emplace_back();

@@ -25,8 +25,12 @@ bool is_directory(const std::string& dir) {
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths) {
   // The build has the default set (PMUCAT_EVENTS_VERSION's) and perf 6.1's
-  // (cmake/PmucatEvents.cmake): another release than the default's wants the other one.
-  const bool want_6_1 = tables && parse_perf_release(PMUCAT_EVENTS_VERSION) != tables;
+  // (cmake/PmucatEvents.cmake), each named by its release. A release with neither name has no
+  // tables here: never another release's instead.
+  const std::string_view wanted =
+      tables ? to_string(*tables) : std::string_view(PMUCAT_EVENTS_VERSION);
+  const bool want_6_1 = wanted != PMUCAT_EVENTS_VERSION;
+  if (want_6_1 && wanted != "6.1") return std::nullopt;
   const std::string_view from_anchor = want_6_1 ? paths.v6_1 : paths.newest;
   const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
   if (!paths.anchor_dir.empty() && !from_anchor.empty()) {

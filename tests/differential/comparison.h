@@ -32,7 +32,7 @@ struct Comparison {
 };
 
 // The semantics whose results must equal the oracle's in the suites that check both: the
-// oracle's own, and pmucat's when the oracle is the newest perf, whose grammar pmucat follows
+// oracle's own, and pmucat's when the oracle is the perf pmucat's semantics build on
 // (against perf 6.1 pmucat's differences are the documented ones).
 std::vector<Profile> semantics_matching_oracle();
 
@@ -44,8 +44,8 @@ bool counted_without_attr(const PerfResult& perf);
 // config 9), the attr perf builds for a tool event.
 bool only_tool_event_attrs(const OurResult& ours);
 
-// `ours` as the oracle can see it: perf 6.12 sets config3 but its -vv dump never prints it
-// (perf 6.1 has none), so against 6.12 our config3 is dropped before comparing.
+// `ours` as the oracle can see it: perf 6.12 and 7.3 set config3 but their -vv dump never
+// prints it (perf 6.1 has none), so against them our config3 is dropped before comparing.
 OurResult as_perf_prints(const OurResult& ours);
 
 // The documented divergence this case falls under (perf 6.1 cannot lex a hyphenated PMU name;

@@ -36,8 +36,9 @@ inline std::uint64_t seed(std::uint64_t fallback = 20261201) {
   return env_number("PMUCAT_DIFF_SEED", fallback);
 }
 
-// The perf release the suites compare with: $PMUCAT_DIFF_PERF_VERSION ("6.1", the default, or
-// "6.12"). ctest runs every differential suite once per release (the `.perf6.12` tests set it).
+// The perf release the suites compare with: $PMUCAT_DIFF_PERF_VERSION ("6.1", the default,
+// "6.12" or "7.3"). ctest runs every differential suite once per release (the `.perf6.12` and
+// `.perf7.3` tests set it).
 // An unknown value is taken as 6.1, and the oracle's own --version check then skips the suite.
 inline PerfRelease oracle_perf_version() {
   const char* text = std::getenv("PMUCAT_DIFF_PERF_VERSION");
@@ -45,8 +46,13 @@ inline PerfRelease oracle_perf_version() {
   return parse_perf_release(text).value_or(PerfRelease::v6_1);
 }
 
-// The semantics that must equal the oracle bit for bit.
+// The semantics that must equal the oracle bit for bit: the oracle's release's, unless
+// $PMUCAT_DIFF_SEMANTICS names others ("6.12", "pmucat"), to measure how far they are from that
+// perf (docs/robustness.md, "Against perf 7.3": 6.12's semantics against perf 7.3).
 inline Profile oracle_semantics() {
+  if (const char* text = std::getenv("PMUCAT_DIFF_SEMANTICS"); text != nullptr && *text != '\0') {
+    if (const auto profile = parse_profile(text)) return *profile;
+  }
   return Profile::perf(oracle_perf_version());
 }
 

@@ -165,8 +165,11 @@ TEST(GroupDiff, GroupLeadersMatchPerf) {
     EXPECT_EQ(to_string(words), to_string(perf_words)) << specs[i];
     EXPECT_EQ(to_string(bits_of(leader)), to_string(perf_bits)) << specs[i];
     if (words == perf_words && bits_of(leader) == perf_bits) ++equal;
-    // The default semantics accept the same lists.
-    EXPECT_TRUE(encode(*catalog, specs[i]).has_value()) << specs[i];
+    // The default semantics accept the same lists (a newer perf than theirs may accept more:
+    // perf 7.3 takes `cycles{instructions}`).
+    if (oracle_perf_version() <= kPmucatBaseRelease) {
+      EXPECT_TRUE(encode(*catalog, specs[i]).has_value()) << specs[i];
+    }
   }
   std::printf(
       "groups: %zu specs (%zu edge cases, seed %llu), perf accepted %zu, pmucat equal %zu\n",

@@ -102,6 +102,70 @@ TEST(PerfOutput, ProbesBeforeASyntaxErrorAreARejection) {
   EXPECT_EQ(probed.attrs[0], (AttrWords{3, {0x400000000, 0, 0, 0}}));
 }
 
+// perf 7.3 on a hybrid tree runs the extended-type probe while it prints the event's attr: the
+// event's block stops after `size`, the three probes follow, and the event's fields resume after
+// them (what perf 7.3.4 printed for `cpu_core/event=0x3c/` on intel-adl-hybrid).
+TEST(PerfOutput, Perf73ProbesInsideAnAttrBlockAreDroppedAndTheBlockResumes) {
+  const PerfResult result = parse_perf_output(
+      "Using CPUID PmucatNone-0-0-0\n"
+      "Attempt to add: cpu_core/event=0x3c/\n"
+      "..after resolving event: cpu_core/event=0x3c/\n"
+      "Control descriptor is not initialized\n"
+      "------------------------------------------------------------\n"
+      "perf_event_attr:\n"
+      "  type                             4 (cpu_core)\n"
+      "  size                             144\n"
+      "------------------------------------------------------------\n"
+      "perf_event_attr:\n"
+      "  type                             0 (PERF_TYPE_HARDWARE)\n"
+      "  config                           0xa00000000 (cpu_atom/PERF_COUNT_HW_CPU_CYCLES/)\n"
+      "  disabled                         1\n"
+      "------------------------------------------------------------\n"
+      "sys_perf_event_open: pid 0  cpu -1  group_fd -1  flags 0x8\n"
+      "sys_perf_event_open failed, error -2\n"
+      "------------------------------------------------------------\n"
+      "perf_event_attr:\n"
+      "  type                             0 (PERF_TYPE_HARDWARE)\n"
+      "  config                           0xa00000000 (cpu_atom/PERF_COUNT_HW_CPU_CYCLES/)\n"
+      "  disabled                         1\n"
+      "  exclude_kernel                   1\n"
+      "------------------------------------------------------------\n"
+      "sys_perf_event_open: pid 0  cpu -1  group_fd -1  flags 0x8\n"
+      "sys_perf_event_open failed, error -2\n"
+      "------------------------------------------------------------\n"
+      "perf_event_attr:\n"
+      "  type                             0 (PERF_TYPE_HARDWARE)\n"
+      "  config                           0xa00000000 (cpu_atom/PERF_COUNT_HW_CPU_CYCLES/)\n"
+      "  disabled                         1\n"
+      "  exclude_kernel                   1\n"
+      "  exclude_guest                    1\n"
+      "------------------------------------------------------------\n"
+      "sys_perf_event_open: pid 0  cpu -1  group_fd -1  flags 0x8\n"
+      "sys_perf_event_open failed, error -2\n"
+      "  config                           0x3c (cpu-cycles)\n"
+      "  sample_type                      IDENTIFIER\n"
+      "  read_format                      TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING\n"
+      "  disabled                         1\n"
+      "  inherit                          1\n"
+      "  enable_on_exec                   1\n"
+      "------------------------------------------------------------\n"
+      "sys_perf_event_open: pid 4242  cpu -1  group_fd -1  flags 0x8\n"
+      "sys_perf_event_open failed, error -2\n"
+      "Warning:\n"
+      "cpu_core/event=0x3c/ event is not supported by the kernel.\n"
+      "The cpu_core/event=0x3c/ event is not supported.\n"
+      "Error:\n"
+      "No supported events found.\n"
+      "The cpu_core/event=0x3c/ event is not supported.\n");
+  ASSERT_TRUE(result.accepted());
+  ASSERT_EQ(result.attrs.size(), 1U);
+  EXPECT_EQ(result.attrs[0], (AttrWords{4, {0x3c, 0, 0, 0}}));
+  ASSERT_EQ(result.printed.size(), 1U);
+  ASSERT_EQ(result.blocks.size(), 1U);
+  EXPECT_EQ(result.blocks[0].front(), "type 4");
+  EXPECT_EQ(result.blocks[0].back(), "enable_on_exec 1");
+}
+
 TEST(TreeModel, ParsesPlainFormatFiles) {
   const auto split = parse_field("config1:0,2,4-6\n");
   ASSERT_TRUE(split.has_value());

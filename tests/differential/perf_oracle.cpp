@@ -15,8 +15,8 @@
 #include "diff_env.h"
 #include "support/command.h"
 
-#ifndef PMUCAT_PERF_6_12_DEFAULT
-#define PMUCAT_PERF_6_12_DEFAULT ".cache/perf-6.12/perf"
+#ifndef PMUCAT_PERF_ORACLE_DIR
+#define PMUCAT_PERF_ORACLE_DIR ".cache"
 #endif
 
 namespace pmucat::differential {
@@ -164,7 +164,34 @@ PerfResult parse_perf_output(const std::string& output) {
   // (`type 0`, `config` = a PMU type << 32, opened on itself, pid 0): perf_pmus__supports_
   // extended_type() asks the kernel so before the events of a hybrid machine. Not an event.
   bool maybe_probe = false;
+  // A dashed line inside a block: it ends the block unless `perf_event_attr:` follows. perf 7.3
+  // runs that probe lazily while it prints an event's attr, so the event's block stops after a
+  // few fields, the probes' blocks follow, and the event's fields resume after them.
+  bool dashes = false;
+  struct Suspended {
+    AttrWords words;
+    AttrBits bits;
+    std::vector<std::string> fields;
+  };
+  std::optional<Suspended> suspended;
+  auto close_block = [&] {
+    result.attrs.push_back(*block);
+    result.printed.emplace_back(*block, bits);
+    maybe_probe =
+        block->type == 0 && (block->config[0] & 0xffff'ffffu) == 0 && (block->config[0] >> 32) != 0;
+    block.reset();
+  };
   while (std::getline(lines, line)) {
+    if (dashes) {
+      dashes = false;
+      if (line.starts_with("perf_event_attr:")) {
+        suspended = Suspended{*block, bits, std::move(result.blocks.back())};
+        result.blocks.pop_back();
+        block.reset();
+      } else {
+        close_block();
+      }
+    }
     if (maybe_probe && line.starts_with("sys_perf_event_open: pid 0 ")) {
       result.attrs.pop_back();
       result.printed.pop_back();
@@ -179,13 +206,16 @@ PerfResult parse_perf_output(const std::string& output) {
       bits = AttrBits{};
       continue;
     }
+    if (!block && suspended && line.size() > 2 && line.starts_with("  ") &&
+        ((line[2] >= 'a' && line[2] <= 'z') || line[2] == '{')) {
+      block = suspended->words;
+      bits = suspended->bits;
+      result.blocks.push_back(std::move(suspended->fields));
+      suspended.reset();
+    }
     if (block) {
       if (line.starts_with("----------")) {
-        result.attrs.push_back(*block);
-        result.printed.emplace_back(*block, bits);
-        maybe_probe = block->type == 0 && (block->config[0] & 0xffff'ffffu) == 0 &&
-                      (block->config[0] >> 32) != 0;
-        block.reset();
+        dashes = true;
         continue;
       }
       if (std::string normal = normalise_attr_line(line); !normal.empty()) {
@@ -219,10 +249,7 @@ PerfResult parse_perf_output(const std::string& output) {
       other.push_back(line);
     }
   }
-  if (block) {
-    result.attrs.push_back(*block);
-    result.printed.emplace_back(*block, bits);
-  }
+  if (block) close_block();
   std::sort(result.attrs.begin(), result.attrs.end());
   result.attrs.erase(std::unique(result.attrs.begin(), result.attrs.end()), result.attrs.end());
   // "parser error" is perf's grammar rejecting the spec, whatever the kernel has. Attrs printed
@@ -258,11 +285,18 @@ PerfResult parse_perf_output(const std::string& output) {
 OracleOptions OracleOptions::from_environment() {
   OracleOptions options;
   options.version = oracle_perf_version();
-  // perf 6.1 is Debian's linux-perf on PATH; perf 6.12 is built by scripts/perf-oracle-6.12.sh
-  // into the checkout's .cache/ ($PMUCAT_PERF_6_12 names another build).
-  if (options.version == PerfRelease::v6_12) {
-    const char* built = std::getenv("PMUCAT_PERF_6_12");
-    options.perf = built != nullptr && *built != '\0' ? built : PMUCAT_PERF_6_12_DEFAULT;
+  // perf 6.1 is Debian's linux-perf on PATH; each later release is built by
+  // scripts/perf-oracle-<release>.sh into the checkout's .cache/perf-<release>/perf
+  // ($PMUCAT_PERF_6_12, $PMUCAT_PERF_7_3 name another build, or scripts/perf-oracle-7.3.sh's
+  // wrapper of Debian's packaged perf in a root).
+  if (options.version != PerfRelease::v6_1) {
+    const std::string name(to_string(options.version));
+    std::string variable = "PMUCAT_PERF_" + name;
+    std::replace(variable.begin(), variable.end(), '.', '_');
+    const char* built = std::getenv(variable.c_str());
+    options.perf = built != nullptr && *built != '\0'
+                       ? std::string(built)
+                       : fmt::format("{}/perf-{}/perf", PMUCAT_PERF_ORACLE_DIR, name);
   }
   if (const char* perf = std::getenv("PMUCAT_PERF"); perf != nullptr && *perf != '\0') {
     options.perf = perf;
@@ -281,8 +315,8 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
                ? fmt::format("'{}' is not a working perf (install linux-perf)", options.perf)
                : fmt::format(
                      "'{}' is not a working perf (build it with "
-                     "scripts/perf-oracle-6.12.sh)",
-                     options.perf);
+                     "scripts/perf-oracle-{}.sh)",
+                     options.perf, to_string(options.version));
   }
   if (parse_perf_release(perf.out) != options.version) {
     return fmt::format("'{}' is {}, not perf {}", options.perf,
@@ -329,26 +363,30 @@ void move_dynamic_types(const fs::path& devices) {
 
 }  // namespace
 
+namespace {
+
+// A type the tree gave (moved up by kMaterialisedTypeOffset), not one of the types perf 7.3 gives
+// its own PMUs from the top of the range (tool 0xfffffffe, hwmon 0xffff0000 + N, drm).
+bool materialised(std::uint64_t type) {
+  return type >= kFirstDynamicType + kMaterialisedTypeOffset && type < 0xfffe'0000u;
+}
+
+}  // namespace
+
 void restore_materialised_types(PerfResult& result) {
   for (AttrWords& words : result.attrs) {
-    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-      words.type -= kMaterialisedTypeOffset;
-    }
+    if (materialised(words.type)) words.type -= kMaterialisedTypeOffset;
   }
   std::sort(result.attrs.begin(), result.attrs.end());
   for (std::vector<std::string>& block : result.blocks) {
     for (std::string& field : block) {
       if (!field.starts_with("type ")) continue;
       const auto type = parse_number(field.substr(5));
-      if (type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-        field = fmt::format("type {}", type - kMaterialisedTypeOffset);
-      }
+      if (materialised(type)) field = fmt::format("type {}", type - kMaterialisedTypeOffset);
     }
   }
   for (auto& [words, bits] : result.printed) {
-    if (words.type >= kFirstDynamicType + kMaterialisedTypeOffset) {
-      words.type -= kMaterialisedTypeOffset;
-    }
+    if (materialised(words.type)) words.type -= kMaterialisedTypeOffset;
   }
 }
 

@@ -59,8 +59,9 @@ struct OracleOptions {
   // The release it must be (oracle_unavailable() checks `perf --version`): from_environment()
   // takes $PMUCAT_DIFF_PERF_VERSION.
   PerfRelease version = PerfRelease::v6_1;
-  // The binary: `perf` for 6.1, the build of scripts/perf-oracle-6.12.sh for 6.12
-  // ($PMUCAT_PERF_6_12); $PMUCAT_PERF overrides either in from_environment().
+  // The binary: `perf` for 6.1, the build of scripts/perf-oracle-<release>.sh for a later
+  // release ($PMUCAT_PERF_6_12, $PMUCAT_PERF_7_3); $PMUCAT_PERF overrides any in
+  // from_environment().
   std::string perf = "perf";
   // perf processes run in parallel ($PMUCAT_DIFF_JOBS). A perf run spends longer waiting than
   // computing, so more workers than cores pay off.

@@ -84,6 +84,36 @@ TEST(ModifierBits, MatchPerf61ForEveryModifier) {
   }
 }
 
+// perf 7.3 sets no guest/host bit by default nor for `u`/`p`: only G and H do (perf 7.3 on the
+// sample tree: `fakepmu/foo/u` has no exclude_guest, `fakepmu/foo/H` has it). Its attr is 144
+// bytes.
+TEST(ModifierBits, Perf73ExcludesTheGuestOnlyForGOrH) {
+  const Profile perf73 = Profile::perf(PerfRelease::v7_3);
+  for (const ModifierRow& row : kModifierRows) {
+    const std::string_view modifiers = row.modifiers;
+    if (modifiers == "W") continue;  // outside a group: rejected (WeakModifierOutsideAGroup)
+    const std::string spec = std::string("fakepmu/foo/") + row.modifiers;
+    SCOPED_TRACE(spec);
+    const Attr attr = encode_one(spec, Tool::stat, perf73);
+    const bool guest_host = modifiers.find_first_of("GH") != std::string_view::npos;
+    EXPECT_EQ(attr.exclude_guest, guest_host && row.exclude_guest);
+    EXPECT_EQ(attr.exclude_host, row.exclude_host);
+    EXPECT_EQ(attr.exclude_user, row.exclude_user);
+    EXPECT_EQ(attr.precise_ip, row.precise_ip);
+    EXPECT_EQ(attr.size, 144u);
+  }
+  const Catalog catalog = testing::sample_catalog();
+  for (const char* spec : {"{fakepmu/foo/,cycles}:u", "{fakepmu/foo/,cycles}:p"}) {
+    auto group = encode(catalog, spec, {perf73, Tool::stat, "", ""});
+    ASSERT_TRUE(group.has_value()) << spec;
+    for (const auto& event : *group) EXPECT_FALSE(event.attr.exclude_guest) << spec;
+    // What perf 6.12 did: the group's `u` or `p` excludes the guest.
+    auto old = encode(catalog, spec, {Profile::perf(PerfRelease::v6_12), Tool::stat, "", ""});
+    ASSERT_TRUE(old.has_value()) << spec;
+    for (const auto& event : *old) EXPECT_TRUE(event.attr.exclude_guest) << spec;
+  }
+}
+
 TEST(ModifierBits, WeakModifierOutsideAGroup) {
   const Catalog catalog = testing::sample_catalog();
   for (const Profile semantics : {Profile::pmucat(), Profile::perf(PerfRelease::v6_12)}) {

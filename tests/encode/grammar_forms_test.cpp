@@ -146,6 +146,36 @@ TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
   EXPECT_EQ(probe_extended_type(Catalog::from_pmus({})), ExtendedType::unsupported);
 }
 
+// perf 7.3 (measured on this project's VM, a kernel without extended types): a bare hardware name
+// is the core PMU's own event of that name where it has one, else the legacy event, once per core
+// PMU; perf 6.12 took the legacy event once.
+TEST(Hybrid, Perf73LegacyNamesPreferEachCorePmusOwnEvent) {
+  const Catalog catalog = hybrid_catalog();
+  EncodeOptions options = options_for(Profile::perf(PerfRelease::v7_3));
+  options.extended_type = ExtendedType::unsupported;
+  auto instructions = encode(catalog, "instructions", options);
+  ASSERT_TRUE(instructions.has_value());
+  ASSERT_EQ(instructions->size(), 2u);
+  EXPECT_EQ((*instructions)[0].attr.type, 10u);
+  EXPECT_EQ((*instructions)[0].attr.config[0], 0xc0u);
+  EXPECT_EQ((*instructions)[1].attr.type, 0u);
+  EXPECT_EQ((*instructions)[1].attr.config[0], 1u);
+  auto cycles = encode(catalog, "cycles:u", options);
+  ASSERT_TRUE(cycles.has_value());
+  ASSERT_EQ(cycles->size(), 2u);
+  for (const EncodedEvent& event : *cycles) {
+    EXPECT_EQ(event.attr.type, 0u);
+    EXPECT_EQ(event.attr.config[0], 0u);
+    EXPECT_FALSE(event.attr.exclude_guest);
+  }
+  options.semantics = Profile::perf(PerfRelease::v6_12);
+  auto old = encode(catalog, "instructions", options);
+  ASSERT_TRUE(old.has_value());
+  ASSERT_EQ(old->size(), 1u);
+  EXPECT_EQ((*old)[0].attr.type, 0u);
+  EXPECT_EQ((*old)[0].attr.config[0], 1u);
+}
+
 // Cache names in lower case, measured with perf 6.1 and 6.12 on intel-adl-hybrid and intel-spr
 // (HybridDiff.*, LegacyTermsDiff.*): `l1-dcache-load-misses` is no event of either (6.1: the
 // lexer reads the cache type `l1-d`, then `cache` is a parser error; 6.12: "Bad event name"),
@@ -364,6 +394,45 @@ TEST(EventTerms, HyphenatedNamesPerf61DoesNotLexAsEvents) {
     ASSERT_FALSE(bad_term);
     EXPECT_EQ(bad_term.error().id, "term-unknown");
   }
+}
+
+// perf 7.3.4 on fixtures/sysfs/intel-spr: `cpu/topdown-retiring/` opens slots (0x400) as the
+// leader of {slots, topdown-retiring (0x8000)}; perf 6.12 opens the topdown event alone.
+TEST(Topdown, Perf73AddsASlotsLeaderBeforeALoneTopdownEvent) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  const auto perf73 =
+      encode_ok(*catalog, "cpu/topdown-retiring/", Profile::perf(PerfRelease::v7_3));
+  ASSERT_EQ(perf73.size(), 2u);
+  EXPECT_EQ(perf73[0].attr.config[0], 0x400u);
+  EXPECT_EQ(perf73[0].group_leader, 0u);
+  EXPECT_EQ(perf73[1].attr.config[0], 0x8000u);
+  EXPECT_EQ(perf73[1].group_leader, 0u);
+  // Written with slots, or as another event, nothing is added.
+  EXPECT_EQ(
+      encode_ok(*catalog, "{slots,topdown-retiring}", Profile::perf(PerfRelease::v7_3)).size(), 2u);
+  EXPECT_EQ(encode_ok(*catalog, "cpu/slots/", Profile::perf(PerfRelease::v7_3)).size(), 1u);
+  const auto perf612 =
+      encode_ok(*catalog, "cpu/topdown-retiring/", Profile::perf(PerfRelease::v6_12));
+  ASSERT_EQ(perf612.size(), 1u);
+  EXPECT_EQ(perf612[0].attr.config[0], 0x8000u);
+}
+
+// perf 7.3's lexer has no built-in event tokens: perf 7.3.4 accepts `cycles{instructions}`,
+// `L1-dcache{cycles}`, `cs{cycles}` (group names), which perf 6.12 reads as events and rejects.
+TEST(GroupNames, Perf73TakesBuiltInNamesAsGroupNames) {
+  const Catalog catalog = hybrid_catalog();
+  for (const char* spec :
+       {"cycles{instructions}", "L1-dcache{cycles}", "node{cycles}", "cs{cycles}"}) {
+    EXPECT_TRUE(encode(catalog, spec, options_for(Profile::perf(PerfRelease::v7_3))).has_value())
+        << spec;
+    auto old = encode(catalog, spec, options_for(Profile::perf(PerfRelease::v6_12)));
+    ASSERT_FALSE(old.has_value()) << spec;
+    EXPECT_EQ(old.error().id, "spec-group-name") << spec;
+  }
+  // Numbers and modifier strings are still tokens.
+  EXPECT_FALSE(encode(catalog, "12{cycles}", options_for(Profile::perf(PerfRelease::v7_3))));
+  EXPECT_FALSE(encode(catalog, "uk{cycles}", options_for(Profile::perf(PerfRelease::v7_3))));
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ struct CacheFixture {
 void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   auto cached = open_vendor_index_model(root, "x86", "testlake");
   ASSERT_TRUE(cached.has_value()) << render(cached.error());
-  auto direct = load_vendor_model(json / "x86", "testlake", kNewestPerfRelease);
+  auto direct = load_vendor_model(json / "x86", "testlake", kPmucatBaseRelease);
   ASSERT_TRUE(direct.has_value());
   auto model = cached->model();
   ASSERT_TRUE(model.has_value());
@@ -77,7 +77,7 @@ void expect_entry_is_the_json(const fs::path& root, const fs::path& json) {
   ASSERT_TRUE(sys.has_value() && sys->has_value());
   auto tables = (*sys)->model();
   ASSERT_TRUE(tables.has_value());
-  VendorModel expected = load_vendor_sys_tables(json / "test", kNewestPerfRelease);
+  VendorModel expected = load_vendor_sys_tables(json / "test", kPmucatBaseRelease);
   for (VendorEvent& event : tables->events) event.system_table = true;
   EXPECT_EQ(tables->events, expected.events);
 }
@@ -383,11 +383,11 @@ TEST(VendorIndexCache, DirectoryLoopsAreRefusedWithADiagnostic) {
   CacheFixture f;
   for (int i = 0; i < 10; ++i) f.tree.symlink(".", "json/x86/loop" + std::to_string(i));
   f.tree.symlink("..", "json/test/soc/up");
-  VendorModel tables = load_vendor_sys_tables(f.json() / "x86", kNewestPerfRelease);
+  VendorModel tables = load_vendor_sys_tables(f.json() / "x86", kPmucatBaseRelease);
   ASSERT_EQ(tables.diagnostics.size(), 10U);
   EXPECT_EQ(tables.diagnostics.front().range.file, (f.json() / "x86/loop0").string());
   EXPECT_NE(tables.diagnostics.front().message.find("loop"), std::string::npos);
-  VendorModel test_tables = load_vendor_sys_tables(f.json() / "test", kNewestPerfRelease);
+  VendorModel test_tables = load_vendor_sys_tables(f.json() / "test", kPmucatBaseRelease);
   ASSERT_EQ(test_tables.diagnostics.size(), 1U);
   EXPECT_EQ(test_tables.events.size(), 1U);  // soc/sys still read
   auto first = f.open();

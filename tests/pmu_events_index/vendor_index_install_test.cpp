@@ -26,9 +26,32 @@ TEST(InstalledVendorIndex, FindsTheIndexBesideTheAnchorLexicallyNormal) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(*found, tree.path("prefix/share/pmucat/pmu-events-index").lexically_normal().string());
   // The newest set is the default; naming it gives the same.
-  EXPECT_EQ(installed_vendor_index(kNewestPerfRelease,
+  EXPECT_EQ(installed_vendor_index(kPmucatBaseRelease,
                                    {anchor, "../share/pmucat/pmu-events-index", "../x"}),
             found);
+}
+
+// A release whose table set this build lacks (neither the default set's nor perf 6.1's) finds no
+// index, never another release's tables: the tools then say its tables are missing
+// (vendor-tables-missing).
+TEST(InstalledVendorIndex, AReleaseWithoutATableSetFindsNone) {
+  TempTree tree("installed-index");
+  tree.mkdir("prefix/bin");
+  tree.mkdir("prefix/share/pmucat/pmu-events-index");
+  tree.mkdir("prefix/share/pmucat/pmu-events-index-6.1");
+  const InstalledIndexPaths paths{tree.path("prefix/bin").string(),
+                                  "../share/pmucat/pmu-events-index",
+                                  "../share/pmucat/pmu-events-index-6.1"};
+  int checked = 0;
+  for (const ReleaseInfo& release : perf_releases()) {
+    if (release.name == PMUCAT_EVENTS_VERSION || release.name == "6.1") {
+      EXPECT_TRUE(installed_vendor_index(release.release, paths).has_value()) << release.name;
+      continue;
+    }
+    EXPECT_EQ(installed_vendor_index(release.release, paths), std::nullopt) << release.name;
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "this build has a table set of every release";
 }
 
 TEST(InstalledVendorIndex, AFileOrNothingBesideTheAnchorIsNotAnIndex) {

@@ -130,17 +130,17 @@ TEST(PerfReleases, ProfilesFollowTheTable) {
   }
   EXPECT_EQ(pmucat::kNewestPerfRelease, pmucat::perf_releases().back().release);
   const Profile pmucat_own = Profile::pmucat();
-  const Profile newest = Profile::perf(pmucat::kNewestPerfRelease);
-  EXPECT_EQ(pmucat_own.attr_size(), newest.attr_size());
-  EXPECT_EQ(pmucat_own.lexer(), newest.lexer());
-  EXPECT_EQ(pmucat_own.metric_rules(), newest.metric_rules());
+  const Profile base = Profile::perf(pmucat::kPmucatBaseRelease);
+  EXPECT_EQ(pmucat_own.attr_size(), base.attr_size());
+  EXPECT_EQ(pmucat_own.lexer(), base.lexer());
+  EXPECT_EQ(pmucat_own.metric_rules(), base.metric_rules());
   for (std::size_t i = 0; i < pmucat::behaviours().size(); ++i) {
     const BehaviourInfo& row = pmucat::behaviours()[i];
     EXPECT_EQ(static_cast<std::size_t>(row.behaviour), i) << row.name;
     EXPECT_FALSE(row.anchor.empty()) << row.name;
-    // pmucat = the newest release, its deliberate differences aside.
+    // pmucat = its base release, its deliberate differences aside.
     EXPECT_EQ(pmucat_own.has(row.behaviour),
-              row.in_pmucat && (!row.since || newest.has(row.behaviour)))
+              row.in_pmucat && (!row.since || base.has(row.behaviour)))
         << row.name;
     for (const ReleaseInfo& release : pmucat::perf_releases()) {
       const bool expected = row.since && *row.since <= release.release;
@@ -149,10 +149,12 @@ TEST(PerfReleases, ProfilesFollowTheTable) {
     }
   }
   // Unknown releases are rejected, never mapped to a neighbour.
-  for (const char* text : {"7.3", "6.2", "6", "6.", "6.12x", "perf-7.3", "", "auto", "perf-"}) {
+  for (const char* text :
+       {"7.2", "6.2", "6", "6.", "6.12x", "perf-7.2", "7.30", "", "auto", "perf-"}) {
     EXPECT_FALSE(pmucat::parse_profile(text).has_value()) << text;
   }
   EXPECT_EQ(pmucat::parse_perf_release("perf version 6.12.118-dirty"), PerfRelease::v6_12);
+  EXPECT_EQ(pmucat::parse_perf_release("perf version 7.3.4"), PerfRelease::v7_3);
   EXPECT_EQ(pmucat::parse_profile("pmucat"), Profile::pmucat());
   EXPECT_EQ(Profile(), Profile::pmucat());
 }
@@ -215,14 +217,14 @@ TEST(PerfReleases, EveryAnchorIsAHeadingOfPerfCompatMd) {
   }
 }
 
-// cmake/PmucatEvents.cmake builds one vendor table set per release: the newest is the default
-// set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), and it knows no
-// release the table does not.
+// cmake/PmucatEvents.cmake builds one vendor table set per release: pmucat's base release's is
+// the default set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), and it
+// knows no release the table does not.
 TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
   const std::string cmake = read_text(kSource / "cmake/PmucatEvents.cmake");
   ASSERT_FALSE(cmake.empty());
-  const std::string newest(pmucat::to_string(pmucat::kNewestPerfRelease));
-  EXPECT_NE(cmake.find("set(PMUCAT_EVENTS_VERSION " + newest + ")"), std::string::npos) << newest;
+  const std::string base(pmucat::to_string(pmucat::kPmucatBaseRelease));
+  EXPECT_NE(cmake.find("set(PMUCAT_EVENTS_VERSION " + base + ")"), std::string::npos) << base;
   std::set<std::string> in_table;
   for (const ReleaseInfo& release : pmucat::perf_releases()) {
     const std::string name(release.name);
@@ -230,7 +232,7 @@ TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
     EXPECT_EQ(std::string(release.tables), "linux " + name);
     EXPECT_NE(cmake.find("pmucat_event_tables(" + name + " "), std::string::npos) << name;
     EXPECT_NE(cmake.find("linux-source-" + name + ".tar.xz"), std::string::npos) << name;
-    if (release.release == pmucat::kNewestPerfRelease) continue;
+    if (release.name == base) continue;
     std::string suffix = "_" + name;
     for (char& c : suffix) c = c == '.' ? '_' : c;
     for (const char* variable :

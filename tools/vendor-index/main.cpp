@@ -1,4 +1,4 @@
-// pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT: the build step that compiles the
+// pmucat-vendor-index [--rules RELEASE] JSON_ROOT INDEX_ROOT: the build step that compiles the
 // kernel's pmu-events/arch JSON tree into the index the tools read (include/pmucat/vendor_index.h).
 // Not installed: the build runs it once and installs its output.
 #include <chrono>
@@ -12,10 +12,10 @@
 
 int main(int argc, char** argv) {
   constexpr const char* kUsage =
-      "usage: pmucat-vendor-index [--rules 6.1|6.12] JSON_ROOT INDEX_ROOT\n";
+      "usage: pmucat-vendor-index [--rules RELEASE] JSON_ROOT INDEX_ROOT\n";
   // The perf release whose jevents rules turn the JSON into event strings: the one the tables
   // came with.
-  pmucat::PerfRelease rules = pmucat::kNewestPerfRelease;
+  pmucat::PerfRelease rules = pmucat::kPmucatBaseRelease;
   int first = 1;
   if (argc > 2 && std::string_view(argv[1]) == "--rules") {
     const auto version = pmucat::parse_perf_release(argv[2]);
