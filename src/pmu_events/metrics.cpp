@@ -5,8 +5,8 @@
 #include <tuple>
 
 #include "parser/char_class.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/descriptions.h"
+#include "pmucat/vendor_events.h"
 
 namespace pmucat {
 namespace {

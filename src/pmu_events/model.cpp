@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
-#include "pmu_events/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -88,11 +88,10 @@ void drop_later_duplicate_metrics(std::vector<VendorMetric>& metrics,
     warning.severity = Severity::warning;
     warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
     warning.range = metric.location;
-    warning.message =
-        fmt::format("metric '{}'{} is defined twice (first at {}:{}); perf 7.3 uses the first",
-                    metric.name,
-                    metric.pmu.empty() ? std::string() : fmt::format(" of PMU {}", metric.pmu),
-                    earlier.location.file, earlier.location.line);
+    warning.message = fmt::format(
+        "metric '{}'{} is defined twice (first at {}:{}); perf 7.3 uses the first", metric.name,
+        metric.pmu.empty() ? std::string() : fmt::format(" of PMU {}", metric.pmu),
+        earlier.location.file, earlier.location.line);
     diagnostics.push_back(std::move(warning));
   }
   metrics = std::move(kept);
@@ -222,7 +221,8 @@ void append_common_metrics(const fs::path& arch_dir, VendorModel& model) {
 Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
                                         PerfRelease rules) {
   auto model = load_table(arch_dir, directory, rules);
-  if (model && jevents_rules(rules) == JeventsRules::of_7_3) append_common_metrics(arch_dir, *model);
+  if (model && jevents_rules(rules) == JeventsRules::of_7_3)
+    append_common_metrics(arch_dir, *model);
   return model;
 }
 

@@ -4,11 +4,11 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/descriptions.h"
 #include "pmu_events/metric_py_rewrite.h"
 #include "pmu_events/vendor_numbers.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
 
 namespace pmucat {
 namespace {
@@ -346,7 +346,8 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     }
     code |= *value << 8;
   }
-  const auto print_number = jevents_6_12 ? pmu_events::hex_unless_below_ten : pmu_events::hex_like_printf;
+  const auto print_number =
+      jevents_6_12 ? pmu_events::hex_unless_below_ten : pmu_events::hex_like_printf;
   std::string terms;
   if (config_code) {
     const auto value = pmu_events::parse_python_int_auto(*config_code);
@@ -578,23 +579,57 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
 // besides (counter.json's) or that only guide the build's metric generators (`Experimental`).
 // Under 7.3's rules any other key is reported once per file (report_unknown_keys).
 constexpr std::string_view kKnownKeys[] = {
-    "AggregationMode",   "AnyThread",          "ArchStdEvent",
-    "BriefDescription",  "Compat",             "ConfigCode",
-    "Counter",           "CounterMask",        "CountersNumFixed",
-    "CountersNumGeneric", "Data_LA",           "DefaultMetricgroupName",
-    "DefaultShowEvents", "Deprecated",         "EdgeDetect",
-    "EnAllCores",        "EnAllSlices",        "Errata",
-    "EventCode",         "EventName",          "EventidCode",
-    "Experimental",      "ExtSel",             "FCMask",
-    "Filter",            "Invert",             "LegacyCacheCode",
-    "LegacyConfigCode",  "MSRIndex",           "MSRValue",
-    "MetricConstraint",  "MetricExpr",         "MetricGroup",
-    "MetricName",        "MetricThreshold",    "MetricgroupNoGroup",
-    "NodeType",          "PEBS",               "PerPkg",
-    "PortMask",          "PublicDescription",  "RdWrMask",
-    "RetirementLatencyMax", "RetirementLatencyMean", "RetirementLatencyMin",
-    "SampleAfterValue",  "ScaleUnit",          "SliceId",
-    "ThreadMask",        "UMask",              "Unit",
+    "AggregationMode",
+    "AnyThread",
+    "ArchStdEvent",
+    "BriefDescription",
+    "Compat",
+    "ConfigCode",
+    "Counter",
+    "CounterMask",
+    "CountersNumFixed",
+    "CountersNumGeneric",
+    "Data_LA",
+    "DefaultMetricgroupName",
+    "DefaultShowEvents",
+    "Deprecated",
+    "EdgeDetect",
+    "EnAllCores",
+    "EnAllSlices",
+    "Errata",
+    "EventCode",
+    "EventName",
+    "EventidCode",
+    "Experimental",
+    "ExtSel",
+    "FCMask",
+    "Filter",
+    "Invert",
+    "LegacyCacheCode",
+    "LegacyConfigCode",
+    "MSRIndex",
+    "MSRValue",
+    "MetricConstraint",
+    "MetricExpr",
+    "MetricGroup",
+    "MetricName",
+    "MetricThreshold",
+    "MetricgroupNoGroup",
+    "NodeType",
+    "PEBS",
+    "PerPkg",
+    "PortMask",
+    "PublicDescription",
+    "RdWrMask",
+    "RetirementLatencyMax",
+    "RetirementLatencyMean",
+    "RetirementLatencyMin",
+    "SampleAfterValue",
+    "ScaleUnit",
+    "SliceId",
+    "ThreadMask",
+    "UMask",
+    "Unit",
 };
 
 // Each key of `object` that no rule reads, reported the first time the file has it: perf's
@@ -604,12 +639,14 @@ void report_unknown_keys(const json& object, const ObjectStart& where, const Con
                          std::vector<std::string>& reported) {
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
-    if (std::find(std::begin(kKnownKeys), std::end(kKnownKeys), key) != std::end(kKnownKeys)) continue;
+    if (std::find(std::begin(kKnownKeys), std::end(kKnownKeys), key) != std::end(kKnownKeys))
+      continue;
     if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
     reported.push_back(key);
     context.report(Severity::warning, DiagId::vendor_json_unknown_key, where.offset,
-                   "key '" + key + "' is read by no perf jevents pmucat follows; ignored, as perf "
-                   "does (first of its uses in this file)");
+                   "key '" + key +
+                       "' is read by no perf jevents pmucat follows; ignored, as perf "
+                       "does (first of its uses in this file)");
   }
 }
 

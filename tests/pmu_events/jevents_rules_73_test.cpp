@@ -36,8 +36,8 @@ Parsed parse(std::string_view text, PerfRelease rules) {
 }
 
 std::size_t count_id(const std::vector<Diagnostic>& diagnostics, DiagId id) {
-  return static_cast<std::size_t>(std::count_if(
-      diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) { return d.id == id; }));
+  return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                [&](const Diagnostic& d) { return d.id == id; }));
 }
 
 TEST(JeventsRules73, LegacyCodesBecomeTheirTerms) {
@@ -52,8 +52,8 @@ TEST(JeventsRules73, LegacyCodesBecomeTheirTerms) {
   EXPECT_EQ(parsed.events[2].terms, "legacy-cache-config=0x10000");
   EXPECT_TRUE(parsed.diagnostics.empty());
   // perf 6.12's jevents knows neither key: the events are plain `event=0`.
-  const Parsed old = parse(R"([{"EventName": "branch-misses", "LegacyConfigCode": "0x5"}])",
-                           PerfRelease::v6_12);
+  const Parsed old =
+      parse(R"([{"EventName": "branch-misses", "LegacyConfigCode": "0x5"}])", PerfRelease::v6_12);
   ASSERT_EQ(old.events.size(), 1U);
   EXPECT_EQ(old.events[0].terms, "event=0");
 }
