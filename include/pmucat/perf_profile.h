@@ -110,10 +110,17 @@ static_assert(kBehaviourCount <= 64, "Profile keeps the behaviours in one 64-bit
 
 }  // namespace perf_table
 
-// The newest release pmucat follows: the default catalog's tables, and what pmucat's own
-// semantics are measured against.
+// The newest release pmucat follows.
 inline constexpr PerfRelease kNewestPerfRelease =
     perf_table::kReleases[perf_table::kReleaseCount - 1].release;
+
+// The release pmucat's own semantics build on: the default catalog's tables, and what those
+// semantics are measured against (PMUCAT_OWN_BASE in the table).
+inline constexpr PerfRelease kPmucatBaseRelease =
+#define PMUCAT_OWN_BASE(id) PerfRelease::id
+#include "pmucat/perf_releases.def"
+#undef PMUCAT_OWN_BASE
+    ;
 
 constexpr const ReleaseInfo& info(PerfRelease release) {
   return perf_table::kReleases[static_cast<std::size_t>(release)];
@@ -139,7 +146,7 @@ constexpr JeventsRules jevents_rules(PerfRelease release) {
   return info(release).jevents;
 }
 
-// "6.1" or "6.12".
+// "6.1", "6.12", "7.3".
 constexpr std::string_view to_string(PerfRelease release) {
   return info(release).name;
 }
@@ -149,20 +156,20 @@ constexpr std::string_view to_string(PerfRelease release) {
 // parser of release names: the CLI, the C API and Python read them here.
 std::optional<PerfRelease> parse_perf_release(std::string_view text);
 
-// The releases' names, comma-separated ("6.1, 6.12"), for messages.
+// The releases' names, comma-separated ("6.1, 6.12, 7.3"), for messages.
 std::string_view known_perf_releases_text();
 
 // The behaviours in force for one semantics: a perf release's (the changes up to it), or
-// pmucat's own (the newest release's, less the changes it deliberately does not follow, plus its
+// pmucat's own (its base release's, less the changes it deliberately does not follow, plus its
 // own differences). A small value: copy it.
 class Profile {
  public:
   // pmucat's own semantics (the default).
   constexpr Profile() : Profile(pmucat()) {}
   static constexpr Profile pmucat() {
-    Profile profile(kNewestPerfRelease, false);
+    Profile profile(kPmucatBaseRelease, false);
     for (const BehaviourInfo& row : perf_table::kBehaviours) {
-      if (row.in_pmucat && (!row.since || *row.since <= kNewestPerfRelease)) {
+      if (row.in_pmucat && (!row.since || *row.since <= kPmucatBaseRelease)) {
         profile.bits_ |= bit(row.behaviour);
       }
     }
@@ -183,10 +190,10 @@ class Profile {
   constexpr MetricRules metric_rules() const { return info(release_).metric_rules; }
   constexpr JeventsRules jevents() const { return info(release_).jevents; }
   constexpr std::uint32_t attr_size() const { return info(release_).attr_size; }
-  // The release whose tables and switches these semantics use (pmucat's: the newest). For
+  // The release whose tables and switches these semantics use (pmucat's: its base). For
   // choosing tables and for messages; behaviours are asked with has().
   constexpr PerfRelease release() const { return release_; }
-  // "pmucat", "perf 6.1", "perf 6.12".
+  // "pmucat", "perf 6.1", "perf 6.12", "perf 7.3".
   std::string_view name() const;
 
   friend constexpr bool operator==(const Profile&, const Profile&) = default;
