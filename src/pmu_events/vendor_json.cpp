@@ -170,6 +170,14 @@ std::string unit_to_pmu(std::string_view unit, PerfRelease rules) {
   return "uncore_" + ascii_lower(unit);
 }
 
+// A field's text: a string as written, any other value as its JSON text (jevents prints the
+// value it read); empty when absent.
+std::string scalar_text(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return {};
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
 // perf's fixed strings for the architectural events, whatever their JSON says.
 std::optional<std::string_view> fixed_event_terms(std::string_view lower_name) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kFixed{{
@@ -324,9 +332,10 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   const std::string* legacy_config = jevents_7_3 ? fields.text("LegacyConfigCode") : nullptr;
   const std::string* legacy_cache = jevents_7_3 ? fields.text("LegacyCacheCode") : nullptr;
   if (jevents_7_3) {
-    event.retirement_latency_mean = fields.value("RetirementLatencyMean");
-    event.retirement_latency_min = fields.value("RetirementLatencyMin");
-    event.retirement_latency_max = fields.value("RetirementLatencyMax");
+    // Numbers in the tables (`63.76`), kept as their JSON text, as jevents prints them.
+    event.retirement_latency_mean = scalar_text(object, "RetirementLatencyMean");
+    event.retirement_latency_min = scalar_text(object, "RetirementLatencyMin");
+    event.retirement_latency_max = scalar_text(object, "RetirementLatencyMax");
   }
   if (!fields.bad_field().empty()) {
     return reject("field '" + fields.bad_field() + "' of event '" + event.name +

@@ -60,15 +60,15 @@ TEST(JeventsRules73, LegacyCodesBecomeTheirTerms) {
 
 TEST(JeventsRules73, NewKeysAreRead) {
   const Parsed parsed = parse(
-      R"([{"EventName": "E", "EventCode": "0xc0", "RetirementLatencyMean": "10.5",
-           "RetirementLatencyMin": "1", "RetirementLatencyMax": "300"},
+      R"([{"EventName": "E", "EventCode": "0xc0", "RetirementLatencyMean": 10.5,
+           "RetirementLatencyMin": "1", "RetirementLatencyMax": 19.0},
           {"MetricName": "M", "MetricExpr": "a", "MetricGroup": "Default",
            "DefaultShowEvents": "1"}])",
       PerfRelease::v7_3);
   ASSERT_EQ(parsed.events.size(), 1U);
   EXPECT_EQ(parsed.events[0].retirement_latency_mean, "10.5");
   EXPECT_EQ(parsed.events[0].retirement_latency_min, "1");
-  EXPECT_EQ(parsed.events[0].retirement_latency_max, "300");
+  EXPECT_EQ(parsed.events[0].retirement_latency_max, "19.0");
   ASSERT_EQ(parsed.metrics.size(), 1U);
   EXPECT_EQ(parsed.metrics[0].default_show_events, "1");
   EXPECT_TRUE(parsed.diagnostics.empty());

@@ -64,6 +64,16 @@ TEST(Tables73, NewModelsLoadAndMisspeltKeysAreReported) {
     EXPECT_FALSE(model->events.empty()) << directory;
     EXPECT_TRUE(has_metric(*model, "CPUs_utilized")) << directory;
   }
+  // Granite Rapids' retire-latency numbers are JSON numbers, not strings: the events stay.
+  auto gnr = pmucat::load_vendor_model(root / "x86", "graniterapids", PerfRelease::v7_3);
+  ASSERT_TRUE(gnr.has_value());
+  EXPECT_EQ(errors(*gnr), 0U);
+  const auto l2_hit = std::find_if(
+      gnr->events.begin(), gnr->events.end(),
+      [](const pmucat::VendorEvent& e) { return e.name == "mem_load_retired.l2_hit"; });
+  ASSERT_NE(l2_hit, gnr->events.end());
+  EXPECT_FALSE(l2_hit->retirement_latency_mean.empty());
+
   auto zen6 = pmucat::load_vendor_model(root / "x86", "amdzen6", PerfRelease::v7_3);
   ASSERT_TRUE(zen6.has_value());
   EXPECT_TRUE(std::any_of(zen6->diagnostics.begin(), zen6->diagnostics.end(),
