@@ -18,10 +18,10 @@
 # The default set's index is <build>/pmu-events-index, each other's pmu-events-index-<release>,
 # installed the same way under share/pmucat. Without linux 7.3's tables (or python3 to run its
 # generators) the default set is 6.12's, without those 6.1's.
-set(PMUCAT_PMU_EVENTS_DIR "" CACHE PATH
-    "A directory laid out like linux 6.12's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL)")
-set(PMUCAT_KERNEL_SOURCE_TARBALL "/usr/src/linux-source-6.12.tar.xz" CACHE FILEPATH
-    "Kernel 6.12 source tarball to take tools/perf/pmu-events/arch from when PMUCAT_PMU_EVENTS_DIR is empty")
+set(PMUCAT_PMU_EVENTS_DIR_6_12 "" CACHE PATH
+    "A directory laid out like linux 6.12's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_6_12)")
+set(PMUCAT_KERNEL_SOURCE_TARBALL_6_12 "/usr/src/linux-source-6.12.tar.xz" CACHE FILEPATH
+    "Kernel 6.12 source tarball to take tools/perf/pmu-events/arch from when PMUCAT_PMU_EVENTS_DIR_6_12 is empty")
 set(PMUCAT_PMU_EVENTS_DIR_6_1 "" CACHE PATH
     "A directory laid out like linux 6.1's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_6_1)")
 set(PMUCAT_KERNEL_SOURCE_TARBALL_6_1 "/usr/src/linux-source-6.1.tar.xz" CACHE FILEPATH
@@ -94,7 +94,7 @@ endfunction()
 pmucat_generated_event_tables(7.3 "${PMUCAT_PMU_EVENTS_SOURCE_7_3}"
                               "${PMUCAT_KERNEL_SOURCE_TARBALL_7_3}" PMUCAT_EVENTS_JSON_DIR_7_3
                               PMUCAT_EVENTS_SOURCE_7_3)
-pmucat_event_tables(6.12 "${PMUCAT_PMU_EVENTS_DIR}" "${PMUCAT_KERNEL_SOURCE_TARBALL}"
+pmucat_event_tables(6.12 "${PMUCAT_PMU_EVENTS_DIR_6_12}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_12}"
                     PMUCAT_EVENTS_JSON_DIR_6_12)
 pmucat_event_tables(6.1 "${PMUCAT_PMU_EVENTS_DIR_6_1}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_1}"
                     PMUCAT_EVENTS_JSON_DIR_6_1)

@@ -204,7 +204,7 @@ prepare_events() {
     [ -n "$tarball" ] || continue
     case "$version" in
       7.3) part=pmu-events option=-DPMUCAT_PMU_EVENTS_SOURCE_7_3 ;;
-      6.12) part=arch option=-DPMUCAT_PMU_EVENTS_DIR ;;
+      6.12) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_12 ;;
       6.1) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_1 ;;
     esac
     cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-$version" "-DPART=$part" \
