@@ -36,9 +36,11 @@ std::string set_suffix(PerfRelease tables) {
 // the same way.
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths) {
-  const std::optional<PerfRelease> default_set = parse_perf_release(PMUCAT_EVENTS_VERSION);
-  // The default set is the newest the build has: it serves its own release and every later one.
-  const bool want_default = !tables || !default_set || *tables >= *default_set;
+  // A release is served by its own set only: one the build lacks finds none, never another
+  // release's tables (the tools then say its tables are missing).
+  const std::string_view wanted =
+      tables ? to_string(*tables) : std::string_view(PMUCAT_EVENTS_VERSION);
+  const bool want_default = wanted == PMUCAT_EVENTS_VERSION;
   const std::string suffix = want_default ? std::string() : set_suffix(*tables);
   const std::string_view default_built = PMUCAT_EVENTS_DIR_BUILD;
   std::string built;
