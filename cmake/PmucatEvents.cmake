@@ -1,24 +1,35 @@
-# The vendor JSON event catalogs pmucat installs: the kernel's tools/perf/pmu-events/arch
-# (another project's data: never committed here), in two sets: the newest perf pmucat follows
-# (linux 6.12: the default catalog) and perf 6.1's (what --perf-semantics=6.1 reads). Each is
-# either given as a directory or extracted from Debian's linux-source tarball into the build
-# tree once (only that path, ~15 s). The build compiles each JSON tree into a vendor event index
-# (include/pmucat/vendor_index.h) with tools/vendor-index, under the jevents rules of its perf;
-# the tools read the indexes, and they are what is installed.
+# The vendor JSON event catalogs pmucat installs: the kernel's tools/perf/pmu-events tables
+# (another project's data: never committed here), in three sets, one per table set the release
+# table names (include/pmucat/perf_releases.def): linux 7.3's (the default catalog), 6.12's and
+# 6.1's (what --perf-semantics=6.12 and 6.1 read). 6.1's and 6.12's are their arch/ trees, either
+# given as a directory or extracted from Debian's linux-source tarball into the build tree once
+# (only that path, ~15 s). 7.3's is what perf 7.3's build feeds its jevents: the arch/ tree plus
+# the JSON the kernel's own generator scripts write (cmake/PmucatGenerateEvents.cmake runs them
+# at build time from the extracted tools/perf/pmu-events). The build compiles each JSON tree into
+# a vendor event index (include/pmucat/vendor_index.h) with tools/vendor-index, under the jevents
+# rules of its perf; the tools read the indexes, and they are what is installed.
 #
-# Sets, for the newest set and (suffix _6_1) for perf 6.1's:
+# Sets, for the default set, and (suffixes _6_12 and _6_1) for the older ones the build has
+# besides the default:
+#   PMUCAT_EVENTS_VERSION      the default set's kernel release (7.3; 6.12 or 6.1 without it)
 #   PMUCAT_EVENTS_JSON_DIR     the JSON tree, empty when there is none
 #   PMUCAT_EVENTS_DIR_BUILD    the index the build generates from it, empty when there is none
 #   PMUCAT_EVENTS_DIR_FROM_BIN the installed index relative to the installed tools
-# Without linux 6.12's tables the newest set is 6.1's (the tools still know the JSON events).
-set(PMUCAT_PMU_EVENTS_DIR "" CACHE PATH
-    "A directory laid out like linux 6.12's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL)")
-set(PMUCAT_KERNEL_SOURCE_TARBALL "/usr/src/linux-source-6.12.tar.xz" CACHE FILEPATH
-    "Kernel 6.12 source tarball to take tools/perf/pmu-events/arch from when PMUCAT_PMU_EVENTS_DIR is empty")
+# The default set's index is <build>/pmu-events-index, each other's pmu-events-index-<release>,
+# installed the same way under share/pmucat. Without linux 7.3's tables (or python3 to run its
+# generators) the default set is 6.12's, without those 6.1's.
+set(PMUCAT_PMU_EVENTS_DIR_6_12 "" CACHE PATH
+    "A directory laid out like linux 6.12's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_6_12)")
+set(PMUCAT_KERNEL_SOURCE_TARBALL_6_12 "/usr/src/linux-source-6.12.tar.xz" CACHE FILEPATH
+    "Kernel 6.12 source tarball to take tools/perf/pmu-events/arch from when PMUCAT_PMU_EVENTS_DIR_6_12 is empty")
 set(PMUCAT_PMU_EVENTS_DIR_6_1 "" CACHE PATH
     "A directory laid out like linux 6.1's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_6_1)")
 set(PMUCAT_KERNEL_SOURCE_TARBALL_6_1 "/usr/src/linux-source-6.1.tar.xz" CACHE FILEPATH
     "Kernel 6.1 source tarball to take tools/perf/pmu-events/arch from when PMUCAT_PMU_EVENTS_DIR_6_1 is empty")
+set(PMUCAT_PMU_EVENTS_SOURCE_7_3 "" CACHE PATH
+    "linux 7.3's tools/perf/pmu-events directory (arch/ and the generator scripts; named pmu-events) (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_7_3)")
+set(PMUCAT_KERNEL_SOURCE_TARBALL_7_3 "/usr/src/linux-source-7.3.tar.xz" CACHE FILEPATH
+    "Kernel 7.3 source tarball to take tools/perf/pmu-events from when PMUCAT_PMU_EVENTS_SOURCE_7_3 is empty")
 
 # One table set: the JSON tree of `version` from `given_dir`, else from `tarball`; sets
 # `out_var` to it (empty when neither exists).
@@ -42,33 +53,102 @@ function(pmucat_event_tables version given_dir tarball out_var)
   set(${out_var} ${json_dir} PARENT_SCOPE)
 endfunction()
 
-pmucat_event_tables(6.12 "${PMUCAT_PMU_EVENTS_DIR}" "${PMUCAT_KERNEL_SOURCE_TARBALL}"
-                    PMUCAT_EVENTS_JSON_DIR)
+# linux 7.3's set: its tools/perf/pmu-events from `given_dir`, else extracted from `tarball` at
+# configure time; the tree the generators complete is written at build time
+# (pmucat_vendor_index_rules). Sets `out_var` to that tree and `source_var` to the
+# tools/perf/pmu-events it comes from (both empty when the set cannot be built: no source, or no
+# python3 to run perf's generators).
+function(pmucat_generated_event_tables version given_dir tarball out_var source_var)
+  set(${out_var} "" PARENT_SCOPE)
+  set(${source_var} "" PARENT_SCOPE)
+  set(source "")
+  if(given_dir)
+    get_filename_component(name ${given_dir} NAME)
+    if(NOT name STREQUAL "pmu-events" OR NOT EXISTS ${given_dir}/arch/x86/mapfile.csv)
+      message(FATAL_ERROR "${given_dir} is not a tools/perf/pmu-events directory (one named "
+                          "pmu-events, holding arch/x86/mapfile.csv): give linux ${version}'s")
+    endif()
+    set(source ${given_dir})
+  elseif(EXISTS ${tarball})
+    set(TARBALL ${tarball})
+    set(DEST ${CMAKE_BINARY_DIR}/pmu-events-${version}-source)
+    set(PART pmu-events)
+    include(${PROJECT_SOURCE_DIR}/cmake/PmucatExtractEvents.cmake)
+    set(source ${DEST}/pmu-events)
+  else()
+    message(STATUS "No linux ${version} vendor JSON event catalogs: neither a directory nor "
+                   "${tarball} (Debian: scripts/dev.sh fetches linux-source-${version} from "
+                   "trixie-backports)")
+    return()
+  endif()
+  find_program(PMUCAT_EVENTS_PYTHON3 python3)
+  if(NOT PMUCAT_EVENTS_PYTHON3)
+    message(STATUS "No python3 to run linux ${version}'s pmu-events generators: its tables are "
+                   "not built")
+    return()
+  endif()
+  set(${out_var} ${CMAKE_BINARY_DIR}/pmu-events-${version}/arch PARENT_SCOPE)
+  set(${source_var} ${source} PARENT_SCOPE)
+endfunction()
+
+pmucat_generated_event_tables(7.3 "${PMUCAT_PMU_EVENTS_SOURCE_7_3}"
+                              "${PMUCAT_KERNEL_SOURCE_TARBALL_7_3}" PMUCAT_EVENTS_JSON_DIR_7_3
+                              PMUCAT_EVENTS_SOURCE_7_3)
+pmucat_event_tables(6.12 "${PMUCAT_PMU_EVENTS_DIR_6_12}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_12}"
+                    PMUCAT_EVENTS_JSON_DIR_6_12)
 pmucat_event_tables(6.1 "${PMUCAT_PMU_EVENTS_DIR_6_1}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_1}"
                     PMUCAT_EVENTS_JSON_DIR_6_1)
-set(PMUCAT_EVENTS_VERSION 6.12)
-if(NOT PMUCAT_EVENTS_JSON_DIR AND PMUCAT_EVENTS_JSON_DIR_6_1)
+
+# The default set: the newest the build has; the older ones keep their suffixes.
+set(PMUCAT_EVENTS_JSON_DIR "")
+set(PMUCAT_EVENTS_VERSION "")
+# The tools/perf/pmu-events whose generators complete the default set at build time, if any.
+set(PMUCAT_EVENTS_GENERATOR_SOURCE "")
+if(PMUCAT_EVENTS_JSON_DIR_7_3)
+  set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_7_3})
+  set(PMUCAT_EVENTS_VERSION 7.3)
+  set(PMUCAT_EVENTS_GENERATOR_SOURCE ${PMUCAT_EVENTS_SOURCE_7_3})
+elseif(PMUCAT_EVENTS_JSON_DIR_6_12)
+  set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_6_12})
+  set(PMUCAT_EVENTS_JSON_DIR_6_12 "")
+  set(PMUCAT_EVENTS_VERSION 6.12)
+  message(STATUS "The default vendor catalog is linux 6.12's (no linux 7.3 tables)")
+elseif(PMUCAT_EVENTS_JSON_DIR_6_1)
   set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_6_1})
+  set(PMUCAT_EVENTS_JSON_DIR_6_1 "")
   set(PMUCAT_EVENTS_VERSION 6.1)
-  message(STATUS "The default vendor catalog is linux 6.1's (no linux 6.12 tables)")
-elseif(NOT PMUCAT_EVENTS_JSON_DIR)
+  message(STATUS "The default vendor catalog is linux 6.1's (no linux 7.3 or 6.12 tables)")
+else()
   message(STATUS "No vendor JSON event catalogs: the tools will know sysfs events only, unless "
                  "given --events-dir")
 endif()
+# A release's tables when the build has them (default or not), for the tests that need one set.
+set(PMUCAT_EVENTS_JSON_DIR_OF_6_12 ${PMUCAT_EVENTS_JSON_DIR_6_12})
+if(PMUCAT_EVENTS_VERSION STREQUAL "6.12")
+  set(PMUCAT_EVENTS_JSON_DIR_OF_6_12 ${PMUCAT_EVENTS_JSON_DIR})
+endif()
 
 set(PMUCAT_EVENTS_DIR_BUILD "")
+set(PMUCAT_EVENTS_DIR_BUILD_6_12 "")
 set(PMUCAT_EVENTS_DIR_BUILD_6_1 "")
 if(PMUCAT_EVENTS_JSON_DIR)
   set(PMUCAT_EVENTS_DIR_BUILD ${CMAKE_BINARY_DIR}/pmu-events-index)
 endif()
-if(PMUCAT_EVENTS_JSON_DIR_6_1)
-  set(PMUCAT_EVENTS_DIR_BUILD_6_1 ${CMAKE_BINARY_DIR}/pmu-events-index-6.1)
-endif()
+foreach(set_suffix _6_12 _6_1)
+  string(REPLACE "_" "." release ${set_suffix})
+  string(SUBSTRING ${release} 1 -1 release)
+  if(PMUCAT_EVENTS_JSON_DIR${set_suffix})
+    set(PMUCAT_EVENTS_DIR_BUILD${set_suffix} ${CMAKE_BINARY_DIR}/pmu-events-index-${release})
+  endif()
+endforeach()
 set(PMUCAT_EVENTS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index)
+set(PMUCAT_EVENTS_INSTALL_DIR_6_12 ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index-6.12)
 set(PMUCAT_EVENTS_INSTALL_DIR_6_1 ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index-6.1)
 file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN /${CMAKE_INSTALL_BINDIR} /${PMUCAT_EVENTS_INSTALL_DIR})
 file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN_6_1 /${CMAKE_INSTALL_BINDIR}
      /${PMUCAT_EVENTS_INSTALL_DIR_6_1})
+file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN_6_12 /${CMAKE_INSTALL_BINDIR}
+     /${PMUCAT_EVENTS_INSTALL_DIR_6_12})
 
 # Called by tools/vendor-index once its generator target exists: the build steps that write the
 # indexes (target vendor_index, part of `all`) and their install rules. Only the indexes are
@@ -76,20 +156,37 @@ file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN_6_1 /${CMAKE_INSTALL_BINDIR}
 # events come from").
 function(pmucat_vendor_index_rules)
   set(markers "")
-  foreach(set_suffix "" "_6_1")
+  foreach(set_suffix "" "_6_12" "_6_1")
     set(json_dir ${PMUCAT_EVENTS_JSON_DIR${set_suffix}})
     set(index_dir ${PMUCAT_EVENTS_DIR_BUILD${set_suffix}})
+    set(install_dir ${PMUCAT_EVENTS_INSTALL_DIR${set_suffix}})
     if(NOT json_dir)
       continue()
     endif()
     if(set_suffix STREQUAL "")
       set(version ${PMUCAT_EVENTS_VERSION})
-      set(install_dir ${PMUCAT_EVENTS_INSTALL_DIR})
     else()
-      set(version 6.1)
-      set(install_dir ${PMUCAT_EVENTS_INSTALL_DIR_6_1})
+      string(REPLACE "_" "." version ${set_suffix})
+      string(SUBSTRING ${version} 1 -1 version)
     endif()
-    file(GLOB_RECURSE json_inputs ${json_dir}/*.json ${json_dir}/*.csv)
+    if(set_suffix STREQUAL "" AND PMUCAT_EVENTS_GENERATOR_SOURCE)
+      # The tree is written at build time: its inputs are perf's tables and generator scripts.
+      set(source ${PMUCAT_EVENTS_GENERATOR_SOURCE})
+      get_filename_component(dest ${json_dir} DIRECTORY)
+      set(stamp ${dest}/generated.stamp)
+      file(GLOB_RECURSE generator_inputs ${source}/arch/*.json ${source}/arch/*.csv
+           ${source}/*.py)
+      add_custom_command(OUTPUT ${stamp}
+        COMMAND ${CMAKE_COMMAND} -DSOURCE=${source} -DDEST=${dest}
+                -DPYTHON=${PMUCAT_EVENTS_PYTHON3} -DSTAMP=${stamp}
+                -P ${PROJECT_SOURCE_DIR}/cmake/PmucatGenerateEvents.cmake
+        DEPENDS ${generator_inputs} ${PROJECT_SOURCE_DIR}/cmake/PmucatGenerateEvents.cmake
+        COMMENT "Running linux ${version}'s pmu-events generators (what perf's build adds)"
+        VERBATIM)
+      set(json_inputs ${stamp})
+    else()
+      file(GLOB_RECURSE json_inputs ${json_dir}/*.json ${json_dir}/*.csv)
+    endif()
     set(marker ${index_dir}/pmucat-index.version)
     add_custom_command(OUTPUT ${marker}
       COMMAND pmucat-vendor-index --rules ${version} ${json_dir} ${index_dir}

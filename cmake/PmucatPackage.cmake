@@ -205,7 +205,7 @@ set(CPACK_DEBIAN_EVENTS_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_EVENTS_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_EVENTS_DESCRIPTION "Linux perf vendor event tables, compiled for pmucat
 The vendor event and metric tables of the Linux kernel's
-tools/perf/pmu-events/arch (linux ${PMUCAT_EVENTS_VERSION} and 6.1), compiled into
+tools/perf/pmu-events (linux ${PMUCAT_EVENTS_VERSION}'s and older releases'), compiled into
 pmucat's little-endian index format, one file per CPU model, read by the
 pmucat tools and library to resolve names such as inst_retired.any.")
 

@@ -62,7 +62,7 @@ compiler_rt_package() {
 
 # The kernel sources whose perf JSON catalogs pmucat follows (prepare_events): the tarball of
 # Debian's linux-source-<version>, installed, or fetched (see fetch_foreign_source) into .cache/.
-kernel_versions=(6.1 6.12)
+kernel_versions=(6.1 6.12 7.3)
 kernel_tarball() { # VERSION: the tarball's path, empty when there is none
   local v=$1 f
   for f in "/usr/src/linux-source-$v.tar.xz" "$here/.cache/linux-source/linux-source-$v.tar.xz"; do
@@ -75,34 +75,51 @@ kernel_tarball() { # VERSION: the tarball's path, empty when there is none
 # shellcheck source=scripts/apt-mirrors.sh
 source "$here/scripts/apt-mirrors.sh"
 
-# A kernel source package this release does not have (Debian 13 has no linux-source-6.1), from
-# the other supported release's suites with a private apt configuration (its own sources list,
-# lists and cache in a temporary directory; the machine's apt sources and dpkg database are not
-# touched): the .deb is downloaded and only unpacked, its tarball kept in .cache/linux-source/.
-fetch_foreign_source() { # PACKAGE VERSION
-  local package=$1 version=$2 codename other work
+# The suites a kernel source package this release does not install is fetched from: linux 7.3
+# is in trixie-backports only (Debian 12 cannot install it, and Debian 13 machines seldom enable
+# backports); another version comes from the other supported release (Debian 13 has no
+# linux-source-6.1).
+foreign_suites() { # VERSION
+  local codename
+  case "$1" in
+    7.3) echo trixie-backports; return 0 ;;
+  esac
   codename=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release)
-  case "$codename" in bookworm) other=trixie ;; *) other=bookworm ;; esac
+  case "$codename" in bookworm) echo "trixie trixie-updates trixie-security" ;;
+    *) echo "bookworm bookworm-updates bookworm-security" ;;
+  esac
+}
+
+# A kernel source package this release does not install, from the suites foreign_suites names,
+# with a private apt configuration (its own sources list, lists and cache in a temporary
+# directory; the machine's apt sources and dpkg database are not touched): the .deb is
+# downloaded and only unpacked, its tarball kept in .cache/linux-source/.
+fetch_foreign_source() { # PACKAGE VERSION
+  local package=$1 version=$2 work suite suites
+  suites=$(foreign_suites "$version")
   apt_mirrors || return 0
   work=$(mktemp -d)
   mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
-  {
-    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other main"
-    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $other-updates main"
-    [ -z "$security" ] ||
-      echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security $other-security main"
-  } >"$work/sources.list"
+  for suite in $suites; do
+    case "$suite" in
+      *-security)
+        [ -z "$security" ] ||
+          echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security $suite main"
+        ;;
+      *) echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" ;;
+    esac
+  done >"$work/sources.list"
   local o=(-o APT::Sandbox::User=root -o Dir::Etc::SourceList="$work/sources.list"
     -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
     -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null)
-  echo "dev.sh: $package is not in this release: fetching it from $other (private apt configuration)" >&2
+  echo "dev.sh: $package is not installable here: fetching it from $suites (private apt configuration)" >&2
   if apt-get "${o[@]}" update -qq && (cd "$work" && apt-get "${o[@]}" download "$package" >/dev/null) &&
     dpkg-deb -x "$work/$package"_*.deb "$work/deb" &&
     [ -f "$work/deb/usr/src/linux-source-$version.tar.xz" ]; then
     mkdir -p "$here/.cache/linux-source"
     mv "$work/deb/usr/src/linux-source-$version.tar.xz" "$here/.cache/linux-source/"
   else
-    echo "dev.sh: could not fetch $package from $other" >&2
+    echo "dev.sh: could not fetch $package from $suites" >&2
   fi
   rm -rf "$work"
 }
@@ -174,21 +191,25 @@ use_ccache_if_installed() {
   fi
 }
 
-# The vendor JSON event catalogs (the kernel's tools/perf/pmu-events/arch) of the two perf
-# releases pmucat follows: linux 6.12's (the default catalog) and 6.1's (--perf-semantics=6.1,
-# the perf 6.1 differential tests), extracted once per checkout from the linux-source tarballs
-# into .cache/ (not committed: another project's data) and shared by every build directory.
+# The vendor JSON event catalogs (the kernel's tools/perf/pmu-events) of the perf releases
+# pmucat follows: linux 7.3's (the default catalog; the whole directory, whose generator scripts
+# the build runs), 6.12's and 6.1's (their arch/ trees: --perf-semantics=6.12 and 6.1, the
+# differential tests), extracted once per checkout from the linux-source tarballs into .cache/
+# (not committed: another project's data) and shared by every build directory.
 prepare_events() {
-  local version option
-  for version in 6.12 6.1; do
+  local version option part
+  for version in 7.3 6.12 6.1; do
     local tarball
     tarball=$(kernel_tarball "$version")
     [ -n "$tarball" ] || continue
-    cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-$version" \
+    case "$version" in
+      7.3) part=pmu-events option=-DPMUCAT_PMU_EVENTS_SOURCE_7_3 ;;
+      6.12) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_12 ;;
+      6.1) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_1 ;;
+    esac
+    cmake "-DTARBALL=$tarball" "-DDEST=$here/.cache/pmu-events/linux-$version" "-DPART=$part" \
       -P cmake/PmucatExtractEvents.cmake
-    option=-DPMUCAT_PMU_EVENTS_DIR
-    [ "$version" = 6.1 ] && option=-DPMUCAT_PMU_EVENTS_DIR_6_1
-    common_args+=("$option=$here/.cache/pmu-events/linux-$version/arch")
+    common_args+=("$option=$here/.cache/pmu-events/linux-$version/$part")
   done
 }
 

@@ -43,7 +43,8 @@ enum class MetricDialect : std::uint8_t { of_6_1, of_6_12 };
 // `perf stat -M`'s metricgroup rules: which metrics a name selects, grouping, constraints.
 enum class MetricRules : std::uint8_t { of_6_1, of_6_12 };
 // How perf's build (jevents) turns vendor JSON into its tables; stored in a vendor index as a u8.
-enum class JeventsRules : std::uint8_t { of_6_1, of_6_12 };
+// of_7_3 adds the common tables (arch/common/common) and the metrics the build generates.
+enum class JeventsRules : std::uint8_t { of_6_1, of_6_12, of_7_3 };
 
 // A release's row of the table.
 struct ReleaseInfo {

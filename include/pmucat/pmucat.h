@@ -33,6 +33,7 @@
 #include "pmucat/terms.h"
 #include "pmucat/tool_defaults.h"
 #include "pmucat/tracefs.h"
+#include "pmucat/vendor_diff.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/vendor_index_cache.h"

@@ -124,6 +124,11 @@ struct VendorEvent {
   // perf's table key puts events without a BriefDescription (and, in 6.1, without a Unit or a
   // standard event's description) first; true when the event has one, even an empty one.
   bool has_perf_description = false;
+  // RetirementLatencyMean/Min/Max as written (perf 7.3: the cycles an x86 retire-latency event
+  // stands for when it is not sampled; empty when absent or under older rules).
+  std::string retirement_latency_mean;
+  std::string retirement_latency_min;
+  std::string retirement_latency_max;
   // The jevents rules that built the event: its descriptions depend on them.
   PerfRelease rules = PerfRelease::v6_1;
   // Where the event's object starts, for diagnostics: file, line, column.
@@ -161,6 +166,8 @@ struct VendorMetric {
   std::string no_group;            // MetricgroupNoGroup (perf 6.12; none in perf 6.1's tables)
   // DefaultMetricgroupName (perf 6.12: the group `perf stat` shows a Default metric under).
   std::string default_metricgroup_name;
+  // DefaultShowEvents (perf 7.3: whether `perf stat` prints a Default metric's events too).
+  std::string default_show_events;
   std::string unit;              // Unit as written (`cpu_core` on hybrid models)
   std::string pmu;               // Unit mapped as for events (VendorEvent::pmu)
   std::string compat;            // Compat (system tables: the PMU identifier it needs)

@@ -52,6 +52,11 @@ std::string jevents_public(const VendorEvent& event) {
         event.brief_from_std_event ? std::string() : strip_trailing_period(event.brief_description);
     description += extra_description(event, own_brief);
   }
+  // perf 7.3's jevents drops a long description equal to the short one (both decorated).
+  if (jevents_rules(event.rules) == JeventsRules::of_7_3 && !description.empty() &&
+      !event.brief_from_std_event && description == jevents_brief(event)) {
+    return {};
+  }
   return description;
 }
 

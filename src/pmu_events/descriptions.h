@@ -9,6 +9,12 @@
 
 namespace pmucat::pmu_events {
 
+// True when the jevents of `rules` is `generation`'s or a later one (each keeps what the one
+// before it added, unless a rule says otherwise).
+constexpr bool jevents_since(PerfRelease rules, JeventsRules generation) {
+  return jevents_rules(rules) >= generation;
+}
+
 // jevents.py's fixdesc: one trailing ".  ", then ". ", then "." removed, in that order.
 std::string strip_trailing_period(std::string_view text);
 

@@ -5,8 +5,8 @@
 #include <tuple>
 
 #include "parser/char_class.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/descriptions.h"
+#include "pmucat/vendor_events.h"
 
 namespace pmucat {
 namespace {
@@ -114,7 +114,7 @@ std::string escaped_description(std::string_view brief) {
 }  // namespace
 
 void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfRelease rules) {
-  if (jevents_rules(rules) == JeventsRules::of_6_12) {
+  if (pmu_events::jevents_since(rules, JeventsRules::of_6_12)) {
     // A table per PMU, in PMU order: (PMU, MetricName, MetricExpr, desc). The expression is
     // already the one metric.py prints back (metric_py_rewrite), as in perf 6.12's key.
     std::vector<std::string> keys;
@@ -144,7 +144,7 @@ void sort_vendor_metrics(std::vector<VendorMetric>& metrics, PerfRelease rules) 
 }
 
 void sort_vendor_events(std::vector<VendorEvent>& events, PerfRelease rules) {
-  if (jevents_rules(rules) == JeventsRules::of_6_12) {
+  if (pmu_events::jevents_since(rules, JeventsRules::of_6_12)) {
     // A table per PMU, in PMU order, each by name, then description or not, then topic (perf
     // 6.12's build refuses two events of one name in one PMU's table, so the rest never decides).
     std::stable_sort(events.begin(), events.end(), [](const VendorEvent& a, const VendorEvent& b) {

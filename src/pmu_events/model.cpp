@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
-#include "pmu_events/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -54,6 +54,49 @@ std::string topic_of(const std::string& file_name) {
   return topic;
 }
 
+// `added` merged into `descriptions` (sorted by name, as perf's table): a name already there
+// takes the added description.
+void merge_metric_group_descriptions(std::vector<VendorMetricGroupDescription>& descriptions,
+                                     std::vector<VendorMetricGroupDescription> added) {
+  for (VendorMetricGroupDescription& description : added) {
+    const auto at = std::lower_bound(descriptions.begin(), descriptions.end(), description.name,
+                                     [](const VendorMetricGroupDescription& d,
+                                        const std::string& name) { return d.name < name; });
+    if (at != descriptions.end() && at->name == description.name) {
+      *at = std::move(description);
+    } else {
+      descriptions.insert(at, std::move(description));
+    }
+  }
+}
+
+// perf 7.3's jevents keeps the first metric of a name and PMU it reads for a table (file order)
+// and drops the later ones; each dropped one is said.
+void drop_later_duplicate_metrics(std::vector<VendorMetric>& metrics,
+                                  std::vector<Diagnostic>& diagnostics) {
+  std::unordered_map<std::string, std::size_t> first_of;
+  std::vector<VendorMetric> kept;
+  kept.reserve(metrics.size());
+  for (VendorMetric& metric : metrics) {
+    const auto [it, inserted] = first_of.try_emplace(metric.name + '\n' + metric.pmu, kept.size());
+    if (inserted) {
+      kept.push_back(std::move(metric));
+      continue;
+    }
+    const VendorMetric& earlier = kept[it->second];
+    Diagnostic warning;
+    warning.severity = Severity::warning;
+    warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
+    warning.range = metric.location;
+    warning.message = fmt::format(
+        "metric '{}'{} is defined twice (first at {}:{}); perf 7.3 uses the first", metric.name,
+        metric.pmu.empty() ? std::string() : fmt::format(" of PMU {}", metric.pmu),
+        earlier.location.file, earlier.location.line);
+    diagnostics.push_back(std::move(warning));
+  }
+  metrics = std::move(kept);
+}
+
 // Every event of every file in `files`, appended to `model.events` (and its metrics, counters
 // and, under 6.12's rules, the metric group descriptions of metricgroups.json).
 void load_files(const std::vector<fs::path>& files, bool with_topic, const VendorModel& standard,
@@ -68,10 +111,15 @@ void load_files(const std::vector<fs::path>& files, bool with_topic, const Vendo
     }
     const std::string name = file.filename().string();
     // perf 6.12's jevents reads metricgroups.json (linux 6.3 on) as descriptions, not events;
-    // 6.1's knew no such file.
-    if (jevents_rules(model.rules) == JeventsRules::of_6_12 && name == "metricgroups.json") {
-      model.metric_group_descriptions =
-          parse_metric_group_descriptions(*text, file.string(), model.diagnostics);
+    // 6.1's knew no such file. 7.3's reads every *metricgroups.json so (the build writes
+    // extra-metricgroups.json beside the kernel's), a later file's description of a group
+    // replacing an earlier one's.
+    const JeventsRules jevents = jevents_rules(model.rules);
+    if ((jevents == JeventsRules::of_6_12 && name == "metricgroups.json") ||
+        (jevents == JeventsRules::of_7_3 && name.ends_with("metricgroups.json"))) {
+      merge_metric_group_descriptions(
+          model.metric_group_descriptions,
+          parse_metric_group_descriptions(*text, file.string(), model.diagnostics));
       continue;
     }
     const std::string topic = with_topic ? topic_of(name) : std::string();
@@ -82,10 +130,9 @@ void load_files(const std::vector<fs::path>& files, bool with_topic, const Vendo
   }
 }
 
-}  // namespace
-
-Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
-                                        PerfRelease rules) {
+// One table directory's model: its files under the architecture's standard events.
+Expected<VendorModel> load_table(const fs::path& arch_dir, std::string_view directory,
+                                 PerfRelease rules) {
   VendorModel model;
   model.arch = arch_dir.filename().string();
   model.directory = std::string(directory);
@@ -105,6 +152,9 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
   auto files = list_json_files(arch_dir / directory);
   if (!files) return unexpected(std::move(files).error());
   load_files(*files, true, standard, model);
+  if (jevents_rules(rules) == JeventsRules::of_7_3) {
+    drop_later_duplicate_metrics(model.metrics, model.diagnostics);
+  }
   sort_vendor_metrics(model.metrics, rules);
   sort_vendor_events(model.events, rules);
   // Duplicates: same name and PMU anywhere in the table; the first in table order is perf's.
@@ -144,6 +194,35 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
                     earlier.location.file, earlier.location.line);
     model.diagnostics.push_back(std::move(warning));
   }
+  return model;
+}
+
+// perf 7.3's common table (arch/common/common beside the architectures): every model's metrics
+// are followed by its metrics (the `Default` groups, CPUs_utilized, ...), as perf searches the
+// model's metric table, then the common one. Its events (legacy hardware and cache names,
+// software and tool events) stay the grammar's: they are no model's vendor events.
+void append_common_metrics(const fs::path& arch_dir, VendorModel& model) {
+  if (arch_dir.filename() == "common") return;
+  const fs::path common = arch_dir.parent_path() / "common";
+  std::error_code error;
+  if (!fs::is_directory(common / "common", error)) return;
+  auto table = load_table(common, "common", model.rules);
+  if (!table) {
+    model.diagnostics.push_back(std::move(table).error());
+    return;
+  }
+  for (VendorMetric& metric : table->metrics) model.metrics.push_back(std::move(metric));
+  model.diagnostics.insert(model.diagnostics.end(), table->diagnostics.begin(),
+                           table->diagnostics.end());
+}
+
+}  // namespace
+
+Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
+                                        PerfRelease rules) {
+  auto model = load_table(arch_dir, directory, rules);
+  if (model && jevents_rules(rules) == JeventsRules::of_7_3)
+    append_common_metrics(arch_dir, *model);
   return model;
 }
 
@@ -214,7 +293,7 @@ VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfRelease rules) 
   if (auto id = directory_id(arch_dir)) ancestors.push_back(*id);
   find_sys_directories(arch_dir, arch_dir, directories, tables.diagnostics, 0, ancestors);
   for (const std::string& directory : directories) {
-    auto table = load_vendor_model(arch_dir, directory, rules);
+    auto table = load_table(arch_dir, directory, rules);
     if (!table) {
       tables.diagnostics.push_back(std::move(table).error());
       continue;

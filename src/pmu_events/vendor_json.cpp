@@ -4,17 +4,18 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/descriptions.h"
 #include "pmu_events/metric_py_rewrite.h"
 #include "pmu_events/vendor_numbers.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
 
 namespace pmucat {
 namespace {
 
 using nlohmann::json;
 using pmu_events::ascii_lower;
+using pmu_events::jevents_since;
 
 // Event files are an array of flat objects; anything nested deeper than this is not one, and
 // refusing it up front keeps the JSON library's recursion bounded.
@@ -123,45 +124,58 @@ class EventObject {
   std::string bad_field_;
 };
 
-// jevents.py's Unit -> PMU table; other units become `uncore_<unit lower-cased>`. perf 6.12's
-// table has the entries marked `v6_12` too.
+// jevents.py's Unit -> PMU table; other units become `uncore_<unit lower-cased>`. Each entry
+// with the first jevents that has it.
 std::string unit_to_pmu(std::string_view unit, PerfRelease rules) {
+  constexpr JeventsRules v6_1 = JeventsRules::of_6_1;
+  constexpr JeventsRules v6_12 = JeventsRules::of_6_12;
+  constexpr JeventsRules v7_3 = JeventsRules::of_7_3;
   struct Entry {
     std::string_view unit;
     std::string_view pmu;
-    bool only_6_12;
+    JeventsRules since;
   };
-  static constexpr std::array<Entry, 22> kTable{{
-      {"CBO", "uncore_cbox", false},
-      {"QPI LL", "uncore_qpi", false},
-      {"SBO", "uncore_sbox", false},
-      {"iMPH-U", "uncore_arb", false},
-      {"CPU-M-CF", "cpum_cf", false},
-      {"CPU-M-SF", "cpum_sf", false},
-      {"PAI-CRYPTO", "pai_crypto", false},
-      {"PAI-EXT", "pai_ext", true},
-      {"UPI LL", "uncore_upi", false},
-      {"hisi_sicl,cpa", "hisi_sicl,cpa", false},
-      {"hisi_sccl,ddrc", "hisi_sccl,ddrc", false},
-      {"hisi_sccl,hha", "hisi_sccl,hha", false},
-      {"hisi_sccl,l3c", "hisi_sccl,l3c", false},
-      {"imx8_ddr", "imx8_ddr", false},
-      {"imx9_ddr", "imx9_ddr", true},
-      {"L3PMC", "amd_l3", false},
-      {"DFPMC", "amd_df", false},
-      {"UMCPMC", "amd_umc", true},
-      {"cpu_core", "cpu_core", false},
-      {"cpu_atom", "cpu_atom", false},
-      {"ali_drw", "ali_drw", true},
-      {"arm_cmn", "arm_cmn", true},
+  static constexpr std::array<Entry, 24> kTable{{
+      {"CBO", "uncore_cbox", v6_1},
+      {"QPI LL", "uncore_qpi", v6_1},
+      {"SBO", "uncore_sbox", v6_1},
+      {"iMPH-U", "uncore_arb", v6_1},
+      {"CPU-M-CF", "cpum_cf", v6_1},
+      {"CPU-M-SF", "cpum_sf", v6_1},
+      {"PAI-CRYPTO", "pai_crypto", v6_1},
+      {"PAI-EXT", "pai_ext", v6_12},
+      {"UPI LL", "uncore_upi", v6_1},
+      {"hisi_sicl,cpa", "hisi_sicl,cpa", v6_1},
+      {"hisi_sccl,ddrc", "hisi_sccl,ddrc", v6_1},
+      {"hisi_sccl,hha", "hisi_sccl,hha", v6_1},
+      {"hisi_sccl,l3c", "hisi_sccl,l3c", v6_1},
+      {"imx8_ddr", "imx8_ddr", v6_1},
+      {"imx9_ddr", "imx9_ddr", v6_12},
+      {"L3PMC", "amd_l3", v6_1},
+      {"DFPMC", "amd_df", v6_1},
+      {"UMCPMC", "amd_umc", v6_12},
+      {"cpu_core", "cpu_core", v6_1},
+      {"cpu_atom", "cpu_atom", v6_1},
+      {"ali_drw", "ali_drw", v6_12},
+      {"arm_cmn", "arm_cmn", v6_12},
+      {"software", "software", v7_3},
+      {"tool", "tool", v7_3},
   }};
   if (unit.empty()) return {};
   for (const Entry& entry : kTable) {
-    if (unit == entry.unit && (!entry.only_6_12 || jevents_rules(rules) == JeventsRules::of_6_12)) {
+    if (unit == entry.unit && jevents_since(rules, entry.since)) {
       return std::string(entry.pmu);
     }
   }
   return "uncore_" + ascii_lower(unit);
+}
+
+// A field's text: a string as written, any other value as its JSON text (jevents prints the
+// value it read); empty when absent.
+std::string scalar_text(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return {};
+  return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
 // perf's fixed strings for the architectural events, whatever their JSON says.
@@ -180,7 +194,8 @@ std::optional<std::string_view> fixed_event_terms(std::string_view lower_name) {
   return std::nullopt;
 }
 
-std::optional<std::string_view> msr_term(std::uint64_t msr) {
+// perf 7.3's jevents adds the MSRs 0x3E0-0x3E3 (offcore response on newer Intel cores).
+std::optional<std::string_view> msr_term(std::uint64_t msr, PerfRelease rules) {
   switch (msr) {
     case 0x3F6:
       return "ldlat=";
@@ -189,6 +204,12 @@ std::optional<std::string_view> msr_term(std::uint64_t msr) {
       return "offcore_rsp=";
     case 0x3F7:
       return "frontend=";
+    case 0x3E0:
+    case 0x3E1:
+    case 0x3E2:
+    case 0x3E3:
+      if (jevents_since(rules, JeventsRules::of_7_3)) return "offcore_rsp=";
+      return std::nullopt;
     default:
       return std::nullopt;
   }
@@ -299,13 +320,23 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       {"SliceId", "sliceid="},
       {"ThreadMask", "threadmask="},
   }};
-  const bool jevents_6_12 = jevents_rules(context.rules) == JeventsRules::of_6_12;
+  const bool jevents_6_12 = jevents_since(context.rules, JeventsRules::of_6_12);
+  const bool jevents_7_3 = jevents_since(context.rules, JeventsRules::of_7_3);
   const std::size_t term_fields = jevents_6_12 ? kTermFields.size() : 8;
   std::array<const std::string*, kTermFields.size()> term_values{};
   for (std::size_t i = 0; i < term_fields; ++i) {
     term_values[i] = fields.text(kTermFields[i].first);
   }
   const std::string* eventid_code = jevents_6_12 ? fields.text("EventidCode") : nullptr;
+  // perf 7.3's common tables: a legacy hardware or cache event as a term of its own.
+  const std::string* legacy_config = jevents_7_3 ? fields.text("LegacyConfigCode") : nullptr;
+  const std::string* legacy_cache = jevents_7_3 ? fields.text("LegacyCacheCode") : nullptr;
+  if (jevents_7_3) {
+    // Numbers in the tables (`63.76`), kept as their JSON text, as jevents prints them.
+    event.retirement_latency_mean = scalar_text(object, "RetirementLatencyMean");
+    event.retirement_latency_min = scalar_text(object, "RetirementLatencyMin");
+    event.retirement_latency_max = scalar_text(object, "RetirementLatencyMax");
+  }
   if (!fields.bad_field().empty()) {
     return reject("field '" + fields.bad_field() + "' of event '" + event.name +
                   "' is not a string");
@@ -324,7 +355,8 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     }
     code |= *value << 8;
   }
-  const auto print_number = jevents_6_12 ? pmu_events::hex_unless_below_ten : pmu_events::hex_like_printf;
+  const auto print_number =
+      jevents_6_12 ? pmu_events::hex_unless_below_ten : pmu_events::hex_like_printf;
   std::string terms;
   if (config_code) {
     const auto value = pmu_events::parse_python_int_auto(*config_code);
@@ -334,6 +366,14 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
     const auto value = pmu_events::parse_python_int_auto(*eventid_code);
     if (!value) return reject("EventidCode '" + *eventid_code + "' is not a number");
     terms = "eventid=" + print_number(*value);
+  } else if (legacy_config) {
+    const auto value = pmu_events::parse_python_int_auto(*legacy_config);
+    if (!value) return reject("LegacyConfigCode '" + *legacy_config + "' is not a number");
+    terms = "legacy-hardware-config=" + print_number(*value);
+  } else if (legacy_cache) {
+    const auto value = pmu_events::parse_python_int_auto(*legacy_cache);
+    if (!value) return reject("LegacyCacheCode '" + *legacy_cache + "' is not a number");
+    terms = "legacy-cache-config=" + print_number(*value);
   } else {
     terms = "event=" + print_number(code);
   }
@@ -362,7 +402,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   if (!msr_index.empty()) {
     const auto msr = pmu_events::parse_python_int_auto(first_of_list(msr_index));
     if (!msr) return reject("MSRIndex '" + msr_index + "' is not a number");
-    const auto term = msr_term(*msr);
+    const auto term = msr_term(*msr, context.rules);
     if (!term) return reject("MSRIndex '" + msr_index + "' names no MSR perf knows");
     // perf 6.12's jevents writes Python's None for the missing value (x86 nehalemep's
     // mem_inst_retired.latency_above_threshold_0); pmucat's 6.1 rules refuse the event.
@@ -421,7 +461,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
 // perf 6.12 copies each field of the standard metric an object's ArchStdEvent names that the
 // object leaves empty (its PMU is never empty there: `default_core`).
 void take_empty_fields(VendorMetric& metric, const VendorMetric& standard) {
-  for (auto [own, theirs] : std::array<std::pair<std::string*, const std::string*>, 11>{{
+  for (auto [own, theirs] : std::array<std::pair<std::string*, const std::string*>, 12>{{
            {&metric.name, &standard.name},
            {&metric.expr, &standard.expr},
            {&metric.group, &standard.group},
@@ -433,6 +473,7 @@ void take_empty_fields(VendorMetric& metric, const VendorMetric& standard) {
            {&metric.no_group, &standard.no_group},
            {&metric.default_metricgroup_name, &standard.default_metricgroup_name},
            {&metric.compat, &standard.compat},
+           {&metric.default_show_events, &standard.default_show_events},
        }}) {
     if (own->empty()) *own = *theirs;
   }
@@ -446,7 +487,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
                                            const Context& context) {
   EventObject fields(object);
   const VendorMetric* standard = nullptr;
-  if (jevents_rules(context.rules) == JeventsRules::of_6_12 && object.contains("ArchStdEvent")) {
+  if (jevents_since(context.rules, JeventsRules::of_6_12) && object.contains("ArchStdEvent")) {
     if (const std::string* arch_std = fields.text("ArchStdEvent")) {
       standard = find_std_metric(context.std_metrics, ascii_lower(*arch_std));
     }
@@ -469,8 +510,11 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   metric.no_group = fields.value("MetricgroupNoGroup");
   // perf 6.1 knows no DefaultMetricgroupName: reading it only under 6.12 keeps a field of another
   // type from rejecting a metric 6.1 takes.
-  if (jevents_rules(context.rules) == JeventsRules::of_6_12) {
+  if (jevents_since(context.rules, JeventsRules::of_6_12)) {
     metric.default_metricgroup_name = fields.value("DefaultMetricgroupName");
+  }
+  if (jevents_since(context.rules, JeventsRules::of_7_3)) {
+    metric.default_show_events = fields.value("DefaultShowEvents");
   }
   metric.unit = fields.value("Unit");
   metric.pmu = unit_to_pmu(metric.unit, context.rules);
@@ -518,7 +562,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   // perf 6.12 stores the expression as metric.py prints it back, and its run-time parser reads
   // that string (ids are first seen, and so opened, in its order). One copied from a standard
   // metric was printed back when the standard file was read.
-  if (jevents_rules(context.rules) == JeventsRules::of_6_12 && expr && !expr->empty()) {
+  if (jevents_since(context.rules, JeventsRules::of_6_12) && expr && !expr->empty()) {
     Expected<std::string, std::string> printed = pmu_events::metric_py_rewrite(metric.expr);
     if (printed) {
       metric.expr = std::move(*printed);
@@ -538,6 +582,81 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   }
   metric.has_perf_description = brief || !metric.pmu.empty();  // 6.1's key only
   return metric;
+}
+
+// The keys of an event or metric object that perf 7.3's jevents reads, and those pmucat reads
+// besides (counter.json's) or that only guide the build's metric generators (`Experimental`).
+// Under 7.3's rules any other key is reported once per file (report_unknown_keys).
+constexpr std::string_view kKnownKeys[] = {
+    "AggregationMode",
+    "AnyThread",
+    "ArchStdEvent",
+    "BriefDescription",
+    "Compat",
+    "ConfigCode",
+    "Counter",
+    "CounterMask",
+    "CountersNumFixed",
+    "CountersNumGeneric",
+    "Data_LA",
+    "DefaultMetricgroupName",
+    "DefaultShowEvents",
+    "Deprecated",
+    "EdgeDetect",
+    "EnAllCores",
+    "EnAllSlices",
+    "Errata",
+    "EventCode",
+    "EventName",
+    "EventidCode",
+    "Experimental",
+    "ExtSel",
+    "FCMask",
+    "Filter",
+    "Invert",
+    "LegacyCacheCode",
+    "LegacyConfigCode",
+    "MSRIndex",
+    "MSRValue",
+    "MetricConstraint",
+    "MetricExpr",
+    "MetricGroup",
+    "MetricName",
+    "MetricThreshold",
+    "MetricgroupNoGroup",
+    "NodeType",
+    "PEBS",
+    "PerPkg",
+    "PortMask",
+    "PublicDescription",
+    "RdWrMask",
+    "RetirementLatencyMax",
+    "RetirementLatencyMean",
+    "RetirementLatencyMin",
+    "SampleAfterValue",
+    "ScaleUnit",
+    "SliceId",
+    "ThreadMask",
+    "UMask",
+    "Unit",
+};
+
+// Each key of `object` that no rule reads, reported the first time the file has it: perf's
+// jevents ignores it, so the event or metric is built without it (a misspelt description key
+// leaves the object without that description).
+void report_unknown_keys(const json& object, const ObjectStart& where, const Context& context,
+                         std::vector<std::string>& reported) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    if (std::find(std::begin(kKnownKeys), std::end(kKnownKeys), key) != std::end(kKnownKeys))
+      continue;
+    if (std::find(reported.begin(), reported.end(), key) != reported.end()) continue;
+    reported.push_back(key);
+    context.report(Severity::warning, DiagId::vendor_json_unknown_key, where.offset,
+                   "key '" + key +
+                       "' is read by no perf jevents pmucat follows; ignored, as perf "
+                       "does (first of its uses in this file)");
+  }
 }
 
 // A counter.json object (CountersNumGeneric or CountersNumFixed) to its numbers; nullopt for any
@@ -641,6 +760,8 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
   const Context context{text, path, topic, std_events, std_metrics, rules, diagnostics};
   const std::size_t array_start = text.find('[');
   std::size_t object_index = 0;
+  const bool report_keys = jevents_since(rules, JeventsRules::of_7_3);
+  std::vector<std::string> reported_keys;
   for (const json& element : document) {
     if (!element.is_object()) {
       context.report(Severity::error, DiagId::vendor_json_field, array_start,
@@ -653,6 +774,7 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
     const ObjectStart where =
         object_index < scan.objects.size() ? scan.objects[object_index] : ObjectStart{};
     ++object_index;
+    if (report_keys) report_unknown_keys(element, where, context, reported_keys);
     if (std::optional<VendorEvent> event = convert_event(element, where, context)) {
       events.push_back(std::move(*event));
     }

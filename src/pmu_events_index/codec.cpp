@@ -43,6 +43,7 @@ auto metric_fields(Metric& m) {
                     &m.pmu,
                     &m.compat,
                     &m.aggregation_mode,
+                    &m.default_show_events,
                     &m.event_name,
                     &m.topic,
                     &m.location.file};
@@ -91,7 +92,8 @@ void Writer::event(const VendorEvent& event) {
   for (const std::string* field :
        {&event.name, &event.pmu, &event.unit, &event.terms, &event.topic, &event.brief_description,
         &event.public_description, &event.scale_unit, &event.errata, &event.pebs, &event.counter,
-        &event.counter_mask, &event.compat, &event.arch_std_event}) {
+        &event.counter_mask, &event.compat, &event.arch_std_event, &event.retirement_latency_mean,
+        &event.retirement_latency_min, &event.retirement_latency_max}) {
     str(*field);
   }
   std::uint8_t flags = 0;
@@ -257,7 +259,8 @@ VendorEvent Reader::event() {
   for (std::string* field :
        {&event.name, &event.pmu, &event.unit, &event.terms, &event.topic, &event.brief_description,
         &event.public_description, &event.scale_unit, &event.errata, &event.pebs, &event.counter,
-        &event.counter_mask, &event.compat, &event.arch_std_event}) {
+        &event.counter_mask, &event.compat, &event.arch_std_event, &event.retirement_latency_mean,
+        &event.retirement_latency_min, &event.retirement_latency_max}) {
     *field = str();
   }
   const std::size_t flags_at = offset_;

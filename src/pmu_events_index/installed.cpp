@@ -17,26 +17,42 @@ bool is_directory(const std::string& dir) {
   return ::stat(dir.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
 }
 
+// The suffix of a table set's index directory beside the default one's: `-` and the kernel
+// release of its tables ("linux 6.12" -> "-6.12").
+std::string set_suffix(PerfRelease tables) {
+  std::string_view kernel = info(tables).tables;
+  constexpr std::string_view kPrefix = "linux ";
+  if (kernel.starts_with(kPrefix)) kernel.remove_prefix(kPrefix.size());
+  std::string suffix(kernel.size() + 1, '-');
+  kernel.copy(suffix.data() + 1, kernel.size());
+  return suffix;
+}
+
 }  // namespace
 
 // The PMUCAT_EVENTS_* definitions come from cmake/PmucatEvents.cmake (src/pmu_events_index/
-// CMakeLists.txt): the build's indexes of the newest set (linux PMUCAT_EVENTS_VERSION) and of
-// perf 6.1's, empty when the build has none.
+// CMakeLists.txt): the release of the build's default set and its index (empty when the build
+// has none); every other set's index lies beside it, its name suffixed (set_suffix), installed
+// the same way.
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths) {
-  // The build has the default set (PMUCAT_EVENTS_VERSION's) and perf 6.1's
-  // (cmake/PmucatEvents.cmake), each named by its release. A release with neither name has no
-  // tables here: never another release's instead.
+  // A release is served by its own set only: one the build lacks finds none, never another
+  // release's tables (the tools then say its tables are missing).
   const std::string_view wanted =
       tables ? to_string(*tables) : std::string_view(PMUCAT_EVENTS_VERSION);
-  const bool want_6_1 = wanted != PMUCAT_EVENTS_VERSION;
-  if (want_6_1 && wanted != "6.1") return std::nullopt;
-  const std::string_view from_anchor = want_6_1 ? paths.v6_1 : paths.newest;
-  const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
-  if (!paths.anchor_dir.empty() && !from_anchor.empty()) {
+  const bool want_default = wanted == PMUCAT_EVENTS_VERSION;
+  const std::string suffix = want_default ? std::string() : set_suffix(*tables);
+  const std::string_view default_built = PMUCAT_EVENTS_DIR_BUILD;
+  std::string built;
+  if (!default_built.empty()) {
+    built = default_built;
+    built += suffix;
+  }
+  if (!paths.anchor_dir.empty() && !paths.newest.empty()) {
     std::string installed(paths.anchor_dir);
     installed += '/';
-    installed += from_anchor;
+    installed += paths.newest;
+    installed += suffix;
     if (is_directory(installed)) {
       return std::filesystem::path(installed).lexically_normal().string();
     }
