@@ -196,11 +196,11 @@ Expected<HostFacts> host_facts_of(const std::string& root, DiagnosticPrinter& pr
                         : "is neither a directory nor a pmusnap capture (.tar.gz)");
   }
   if (facts == HostFacts{}) {
-    Diagnostic warning = make_diagnostic(
-        Severity::warning, to_string(DiagId::host_root_no_facts), what, root, 0, root.size(),
-        fmt::format("none of the host facts is readable under --host-root '{}': "
-                    "every one is unknown",
-                    root));
+    Diagnostic warning =
+        make_diagnostic(Severity::warning, DiagId::host_root_no_facts, what, root, 0, root.size(),
+                        fmt::format("none of the host facts is readable under --host-root '{}': "
+                                    "every one is unknown",
+                                    root));
     warning.hint =
         "the facts are proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,"
         "perf_event_max_sample_rate,osrelease}, proc/self/status and sys/kernel/tracing under "

@@ -191,15 +191,16 @@ Report run(const Catalog& catalog, const Options& given_options) {
   report.sysfs = catalog.devices_dir().string();
   report.werror = options.werror;
   for (const Diagnostic& diagnostic : catalog.diagnostics()) {
-    const std::string rule(to_string(
-        detail::classify_library_diagnostic(diagnostic).value_or(DiagId::catalog_stray_entry)));
+    const DiagId rule_id =
+        detail::classify_library_diagnostic(diagnostic).value_or(DiagId::catalog_stray_entry);
+    const std::string rule(to_string(rule_id));
     if (!is_enabled(rule, options)) continue;
     Finding finding;
     finding.rule = rule;
     finding.group = Group::tree;
     finding.file = detail::relative_to(diagnostic.range.file, catalog.devices_dir());
     finding.diagnostic = diagnostic;
-    finding.diagnostic.id = rule;
+    set_id(finding.diagnostic, rule_id);
     if (const Rule* known = find_rule(rule)) finding.diagnostic.severity = known->severity;
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));

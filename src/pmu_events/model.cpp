@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
-#include "pmu_events/text_file.h"
 
 namespace pmucat {
 namespace {
@@ -116,7 +116,7 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
     const VendorEvent& earlier = model.events[it->second];
     Diagnostic warning;
     warning.severity = Severity::warning;
-    warning.id = std::string(to_string(DiagId::vendor_event_duplicate));
+    set_id(warning, DiagId::vendor_event_duplicate);
     warning.range = event.location;
     warning.message = "event '" + event.name + "'" +
                       (event.pmu.empty() ? std::string() : " of PMU " + event.pmu) +
@@ -136,7 +136,7 @@ Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_vi
     const VendorMetric& earlier = model.metrics[it->second];
     Diagnostic warning;
     warning.severity = Severity::warning;
-    warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
+    set_id(warning, DiagId::vendor_metric_duplicate);
     warning.range = metric.location;
     warning.message =
         fmt::format("metric '{}'{} is defined twice (first at {}:{}); perf uses both", metric.name,

@@ -84,7 +84,7 @@ TEST_F(TwoPmus, AnEventNameKeepsTheSelectedPmusOnly) {
 
   const auto refused = encode("ev", "pa_1");
   ASSERT_FALSE(refused.has_value());
-  EXPECT_EQ(refused.error().id, DiagId::event_not_on_pmu);
+  EXPECT_EQ(refused.error().code, DiagId::event_not_on_pmu);
   EXPECT_NE(refused.error().message.find("'pa_1'"), std::string::npos) << refused.error().message;
 }
 
