@@ -22,12 +22,11 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
 }
 
 // The index of `tables` installed with the tools (beside the executable), else the one the build
-// generated (a tool run from the build tree). The PMUCAT_EVENTS_DIR_FROM_BIN paths come from
+// generated (a tool run from the build tree). PMUCAT_EVENTS_DIR_FROM_BIN comes from
 // cmake/PmucatEvents.cmake.
 std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables) {
   const std::string bin = executable_dir();
-  return installed_vendor_index(tables,
-                                {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
+  return installed_vendor_index(tables, {bin, PMUCAT_EVENTS_DIR_FROM_BIN});
 }
 
 bool is_live(const std::filesystem::path& tree_dir) {

@@ -17,26 +17,41 @@ bool is_directory(const std::string& dir) {
   return ::stat(dir.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
 }
 
+// The suffix of a table set's index directory: `-` and the kernel release of its tables
+// ("linux 6.1" -> "-6.1").
+std::string set_suffix(PerfRelease tables) {
+  std::string_view kernel = info(tables).tables;
+  constexpr std::string_view kPrefix = "linux ";
+  if (kernel.starts_with(kPrefix)) kernel.remove_prefix(kPrefix.size());
+  std::string suffix(1, '-');
+  suffix.append(kernel);
+  return suffix;
+}
+
 }  // namespace
 
 // The PMUCAT_EVENTS_* definitions come from cmake/PmucatEvents.cmake (src/pmu_events_index/
-// CMakeLists.txt): the build's indexes of the newest set (linux PMUCAT_EVENTS_VERSION) and of
-// perf 6.1's, empty when the build has none.
+// CMakeLists.txt): the release of the build's default set, its index (empty when the build has
+// none), and where the build writes every set's index (the default set's name, the others'
+// with their suffix).
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths) {
-  // The build has the default set (PMUCAT_EVENTS_VERSION's) and perf 6.1's
-  // (cmake/PmucatEvents.cmake): another release than the default's wants the other one.
-  const bool want_6_1 = tables && parse_perf_release(PMUCAT_EVENTS_VERSION) != tables;
-  const std::string_view from_anchor = want_6_1 ? paths.v6_1 : paths.newest;
-  const std::string built = want_6_1 ? PMUCAT_EVENTS_DIR_BUILD_6_1 : PMUCAT_EVENTS_DIR_BUILD;
-  if (!paths.anchor_dir.empty() && !from_anchor.empty()) {
+  const std::optional<PerfRelease> default_set = parse_perf_release(PMUCAT_EVENTS_VERSION);
+  // The default set is the newest the build has: it serves its own release and every later one
+  // (a build without linux 6.12's tables reads 6.1's for both).
+  const bool want_default = !tables || !default_set || *tables >= *default_set;
+  const std::string suffix = want_default ? std::string() : set_suffix(*tables);
+  if (!paths.anchor_dir.empty() && !paths.newest.empty()) {
     std::string installed(paths.anchor_dir);
     installed += '/';
-    installed += from_anchor;
+    installed += paths.newest;
+    installed += suffix;
     if (is_directory(installed)) {
       return std::filesystem::path(installed).lexically_normal().string();
     }
   }
+  std::string built(want_default ? PMUCAT_EVENTS_DIR_BUILD : PMUCAT_EVENTS_INDEX_BUILD);
+  if (!want_default) built.append(suffix);
   if (!built.empty() && is_directory(built)) return built;
   return std::nullopt;
 }
