@@ -116,10 +116,10 @@ Diagnostic unmatched_cpuid(const VendorOptions& vendor, const std::optional<Name
       "no mapfile.csv row {} matches CPU identifier '{}': no vendor JSON events or metrics apply",
       tables, id);
   Diagnostic warning =
-      named ? make_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched), named->where,
+      named ? make_diagnostic(Severity::warning, DiagId::cpuid_unmatched, named->where,
                               named->value, 0, named->value.size(), message)
-            : make_file_diagnostic(Severity::warning, to_string(DiagId::cpuid_unmatched),
-                                   devices.string(), "the capture's identifier: " + message);
+            : make_file_diagnostic(Severity::warning, DiagId::cpuid_unmatched, devices.string(),
+                                   "the capture's identifier: " + message);
   const std::vector<std::string> nearest = nearest_mapfile_rows(vendor.events_dir, id, 3);
   if (!nearest.empty()) {
     warning.hint = "nearest rows (perf matches them as case-sensitive regular expressions): ";
@@ -140,7 +140,7 @@ DiagnosticPrinter::Watch report_vendor_problems(DiagnosticPrinter& printer, cons
                         devices = catalog.devices_dir(), verbose = options.verbose] {
     std::vector<Diagnostic> problems;
     for (const Diagnostic& diagnostic : catalog.vendor_diagnostics_so_far()) {
-      if (diagnostic.id == DiagId::mapfile_no_match) {
+      if (diagnostic.code == DiagId::mapfile_no_match) {
         // The host's own identifier (the live tree, an arm64 tree's MIDR) is no choice the user
         // made: a machine perf has no tables for is not an error of the command line.
         const VendorOptions& vendor = catalog.vendor_options();

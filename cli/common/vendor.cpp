@@ -50,8 +50,7 @@ std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path&
 // The PMUCAT_EVENTS_DIR_FROM_BIN paths come from cmake/PmucatEvents.cmake.
 std::optional<std::string> installed_events_dir(std::optional<PerfRelease> tables) {
   const std::string bin = executable_dir();
-  return installed_vendor_index(tables,
-                                {bin, PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
+  return installed_vendor_index(tables, {bin, PMUCAT_EVENTS_DIR_FROM_BIN});
 }
 
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {

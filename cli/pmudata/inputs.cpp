@@ -43,7 +43,7 @@ Expected<PerfData> parse_proto(const InputImage& image, ProtoFormat format,
 
 Diagnostic io_diag(const std::filesystem::path& path, std::string message) {
   Diagnostic d;
-  d.id = to_string(DiagId::perfdata_io);
+  set_id(d, DiagId::perfdata_io);
   d.range.file = path.string();
   d.message = std::move(message);
   return d;
@@ -303,7 +303,7 @@ std::optional<Diagnostic> convert_to_pprof(const std::filesystem::path& input,
 Diagnostic too_big_for_text(const std::filesystem::path& path, std::uint64_t size,
                             std::uint64_t limit) {
   Diagnostic d = io_diag(path, "");
-  d.id = to_string(DiagId::perfdata_malformed);
+  set_id(d, DiagId::perfdata_malformed);
   d.message = fmt::format(
       "{} is {}: a .pbtxt is built in memory and refused over {} (use .pb, "
       "which is streamed, or raise --max-input-size)",
@@ -439,7 +439,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
   }
   if (data->events.empty() && data->records.empty()) {
     Diagnostic d;
-    d.id = to_string(DiagId::perfdata_malformed);
+    set_id(d, DiagId::perfdata_malformed);
     d.range.file = path.string();
     d.message = "a PerfDataProto with no events and no records";
     return unexpected(std::move(d));
@@ -451,7 +451,7 @@ Expected<LoadedData> load_data(const std::filesystem::path& path, const InputLim
 }
 
 int exit_status_for(const Diagnostic& error) {
-  return error.id == DiagId::perfdata_io ? 2 : 1;
+  return error.code == DiagId::perfdata_io ? 2 : 1;
 }
 
 std::optional<DataFormat> parse_format(std::string_view name) {

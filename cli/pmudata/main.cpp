@@ -66,7 +66,7 @@ int run_info(const std::string& file, const InputLimits& limits, const CommonOpt
 int run_check(const std::string& file, const InputLimits& limits, const CommonOptions& common) {
   const auto problems = check_perf_data_file(file, limits);
   // An input that cannot be read at all gives one diagnostic with an I/O id: exit 2.
-  if (problems.size() == 1 && problems.front().id == DiagId::perfdata_io) {
+  if (problems.size() == 1 && problems.front().code == DiagId::perfdata_io) {
     report(problems.front());
     return exit_status_for(problems.front());
   }
@@ -96,14 +96,17 @@ int run_convert(const std::string& input, const std::string& output, const std::
   const std::optional<DataFormat> format =
       to.empty() ? std::nullopt : std::optional<DataFormat>(*parse_format(to));
   if (auto error = convert_data(input, output, format, limits, text_limit)) {
-    if (error->id == DiagId::perfdata_io) {
+    if (error->code == DiagId::perfdata_io) {
       report(*error);
       return exit_status_for(*error);
     }
     report(*error);
     // A model no output format can hold (an other-endian file, an oversized record) is the
     // input's fault; anything else is an I/O error, exit 2 as on every tool.
-    return to_int(error->id.starts_with("output-") ? ExitCode::usage : ExitCode::rejected);
+    const bool output_failed = error->code == DiagId::output_path_empty ||
+                               error->code == DiagId::output_is_directory ||
+                               error->code == DiagId::output_io;
+    return to_int(output_failed ? ExitCode::usage : ExitCode::rejected);
   }
   return to_int(ExitCode::success);
 }

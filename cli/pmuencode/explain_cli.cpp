@@ -99,7 +99,7 @@ void append_events(EncodeResult& into, EncodeResult&& from) {
 
 bool names_unknown_pmu(const EncodeResult& result) {
   return std::any_of(result.errors.begin(), result.errors.end(),
-                     [](const Diagnostic& error) { return error.id == DiagId::pmu_unknown; });
+                     [](const Diagnostic& error) { return error.code == DiagId::pmu_unknown; });
 }
 
 }  // namespace

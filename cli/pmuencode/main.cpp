@@ -184,23 +184,25 @@ Expected<HostFacts> host_facts_of(const std::string& root, DiagnosticPrinter& pr
     return unusable(fmt::format("cannot be read: {}", std::strerror(errno)));
   }
   HostFacts facts;
+  std::vector<Diagnostic> problems;
   if (S_ISREG(status.st_mode) && snap::is_tarball(root)) {
     auto unpacked = snap::Unpacked::open(root);
     if (!unpacked) return unexpected(std::move(unpacked).error());
-    facts = read_host_facts(unpacked->root());
+    facts = read_host_facts(unpacked->root(), &problems);
   } else if (S_ISDIR(status.st_mode)) {
-    facts = read_host_facts(root);
+    facts = read_host_facts(root, &problems);
   } else {
     return unusable(S_ISREG(status.st_mode)
                         ? "is a file, neither a directory nor a pmusnap capture (.tar.gz)"
                         : "is neither a directory nor a pmusnap capture (.tar.gz)");
   }
+  for (const Diagnostic& problem : problems) printer.print(problem);
   if (facts == HostFacts{}) {
-    Diagnostic warning = make_diagnostic(
-        Severity::warning, to_string(DiagId::host_root_no_facts), what, root, 0, root.size(),
-        fmt::format("none of the host facts is readable under --host-root '{}': "
-                    "every one is unknown",
-                    root));
+    Diagnostic warning =
+        make_diagnostic(Severity::warning, DiagId::host_root_no_facts, what, root, 0, root.size(),
+                        fmt::format("none of the host facts is readable under --host-root '{}': "
+                                    "every one is unknown",
+                                    root));
     warning.hint =
         "the facts are proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,"
         "perf_event_max_sample_rate,osrelease}, proc/self/status and sys/kernel/tracing under "

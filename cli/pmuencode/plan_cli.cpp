@@ -290,8 +290,8 @@ Expected<std::vector<CounterOverride>> counter_overrides(const Catalog& catalog,
       }
       if (std::find(names.begin(), names.end(), given->pmu) == names.end()) {
         Diagnostic warning =
-            make_diagnostic(Severity::warning, to_string(DiagId::plan_counters_unknown_pmu),
-                            "<--counters>", text, 0, given->pmu.size(),
+            make_diagnostic(Severity::warning, DiagId::plan_counters_unknown_pmu, "<--counters>",
+                            text, 0, given->pmu.size(),
                             fmt::format("no PMU '{}' in this tree: --counters {} changes nothing",
                                         given->pmu, text));
         if (const auto nearest = nearest_name(given->pmu, names)) {

@@ -381,7 +381,7 @@ int run(const Options& options) {
       // the map would otherwise draw a narrower field without a word.
       for (const Format& format : pmu->formats()) {
         for (Diagnostic lint : format.spec.lints) {
-          if (lint.id != DiagId::format_bit_out_of_range) continue;
+          if (lint.code != DiagId::format_bit_out_of_range) continue;
           lint.severity = Severity::error;
           printer.print(lint);
         }

@@ -354,7 +354,7 @@ int run(int argc, char** argv) {
   auto read = read_counts(counts_path, shown);
   if (!read) {
     printer.print(read.error());
-    return to_int(read.error().id == DiagId::counts_io ? ExitCode::io : ExitCode::rejected);
+    return to_int(read.error().code == DiagId::counts_io ? ExitCode::io : ExitCode::rejected);
   }
   for (const Diagnostic& diagnostic : read->diagnostics) {
     printer.print(diagnostic);

@@ -12,6 +12,9 @@ namespace pmucat {
 
 enum class Severity : std::uint8_t { note, warning, error };
 
+// The diagnostic ids (pmucat/diagnostic_ids.h has the table).
+enum class DiagId : std::uint16_t;
+
 std::string_view to_string(Severity severity);
 
 // A span of bytes in a named text: a sysfs file, or "<spec>" for a command-line event spec.
@@ -33,7 +36,12 @@ struct FixIt {
 
 struct Diagnostic {
   Severity severity = Severity::error;
-  std::string id;  // stable rule/diagnostic id, e.g. "format-reversed-range"; may be empty
+  // The id, what code compares (`diagnostic.code == DiagId::format_reversed_range`); none for a
+  // note or an id the table lacks.
+  std::optional<DiagId> code;
+  // Its stable text, for output only ("format-reversed-range"); may be empty. The factories and
+  // set_id() (pmucat/diagnostic_ids.h) keep the two in step.
+  std::string id;
   SourceRange range;
   std::string message;      // one line, no trailing period, no location
   std::string source_line;  // the full text of range.line (without '\n'), for the caret
@@ -51,7 +59,9 @@ struct Diagnostic {
 // against a static C floor").
 
 // Builds a diagnostic for bytes [offset, offset+length) of `text`, computing line, column and the
-// source line. Offsets past the end are clamped (so a "missing X at end of input" points at EOF).
+// source line. `id` is a table id's text (its code is looked up) or empty; code that knows the id
+// passes the DiagId (the overloads in pmucat/diagnostic_ids.h). Offsets past the end are clamped
+// (so a "missing X at end of input" points at EOF).
 [[gnu::cold]] Diagnostic make_diagnostic(Severity severity, std::string_view id,
                                          std::string_view file, std::string_view text,
                                          std::size_t offset, std::size_t length,

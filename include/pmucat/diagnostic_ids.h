@@ -35,10 +35,11 @@ std::string_view to_string(DiagId id);
 // The id spelt `name`, or nothing when the table has no such id.
 std::optional<DiagId> find_diagnostic_id(std::string_view name);
 
-// Whether a diagnostic's or finding's id string is `id` (`diagnostic.id == DiagId::unit_empty`).
-inline bool operator==(std::string_view name, DiagId id) {
-  return name == to_string(id);
-}
+// Gives `diagnostic` the id `id`: its code and its text.
+void set_id(Diagnostic& diagnostic, DiagId id);
+// The same for an id named by data (a rule of a capture manifest or a baseline): its code is the
+// table's id of that name, none when the table has no such id.
+void set_id(Diagnostic& diagnostic, std::string_view name);
 
 // make_diagnostic / make_file_diagnostic (pmucat/diagnostic.h) for a registered id.
 Diagnostic make_diagnostic(Severity severity, DiagId id, std::string_view file,

@@ -52,8 +52,11 @@ struct HostFacts {
 // Reads the facts from `root`, a directory laid out like `/` (the live `/`, a pmusnap capture, a
 // test tree): proc/sys/kernel/{perf_event_paranoid,nmi_watchdog,perf_event_max_sample_rate,
 // osrelease}, proc/self/status, sys/kernel/tracing (else sys/kernel/debug/tracing). A file that
-// is missing or unreadable leaves its fact unknown; nothing here fails.
-HostFacts read_host_facts(const std::filesystem::path& root);
+// is missing or unreadable leaves its fact unknown; nothing here fails. A text holding a NUL byte
+// leaves its fact unknown too, and adds a host-fact-nul warning to `problems` when given (perf
+// would read the text only up to that byte).
+HostFacts read_host_facts(const std::filesystem::path& root,
+                          std::vector<Diagnostic>* problems = nullptr);
 
 // Where the events are counted, as perf's target options say.
 enum class Scope : std::uint8_t {

@@ -12,12 +12,13 @@
 namespace pmucat {
 
 // Where one installed component of pmucat finds the indexes: the directory its code was loaded
-// from, and the installed indexes relative to that directory (cmake/PmucatEvents.cmake computes
-// them when the build is configured: from the tools' bin/, from the Python package's folder).
+// from, and the installed index of the default table set relative to that directory
+// (cmake/PmucatEvents.cmake computes it when the build is configured: from the tools' bin/, from
+// the Python package's folder). Every other set lies beside it, named after its kernel release
+// (`pmu-events-index` and `pmu-events-index-6.1`), as the build's own indexes do.
 struct InstalledIndexPaths {
   std::string_view anchor_dir;  // "" when unknown: only the build's index is looked for
-  std::string_view newest;      // the newest table set's index (linux PMUCAT_EVENTS_VERSION)
-  std::string_view v6_1;        // perf 6.1's set
+  std::string_view newest;      // the default set's index (linux PMUCAT_EVENTS_VERSION's)
 };
 
 // The compiled index of `tables` (nullopt: the newest set) installed beside `paths.anchor_dir`,

@@ -535,8 +535,7 @@ pmucat::VendorOptions vendor_options(py::handle events_dir_arg, py::handle cpuid
     vendor.events_dir = std::move(*env);
     tables_from = "$PMUCAT_EVENTS_DIR is set but empty";
   } else if (auto installed = pmucat::installed_vendor_index(
-                 std::nullopt, {package_dir(), PMUCAT_EVENTS_DIR_FROM_PACKAGE,
-                                PMUCAT_EVENTS_DIR_FROM_PACKAGE_6_1})) {
+                 std::nullopt, {package_dir(), PMUCAT_EVENTS_DIR_FROM_PACKAGE})) {
     vendor.events_dir = std::move(*installed);
   } else {
     tables_from =

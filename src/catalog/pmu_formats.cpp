@@ -25,7 +25,7 @@ void parse_into(Format& format, std::string text, std::vector<Diagnostic>& diagn
   format.spec = std::move(*spec);
   const bool several_terms =
       std::any_of(format.spec.lints.begin(), format.spec.lints.end(),
-                  [](const Diagnostic& d) { return d.id == DiagId::format_multiple_terms; });
+                  [](const Diagnostic& d) { return d.code == DiagId::format_multiple_terms; });
   if (several_terms) {
     if (auto last = parse_format(format.text, format.path, FormatTerm::last)) {
       last->lints.clear();  // the same as the first parse's

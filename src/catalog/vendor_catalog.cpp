@@ -8,10 +8,10 @@
 #include <map>
 
 #include "catalog/sysfs_file.h"
+#include "pmu_events/vendor_numbers.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_index_cache.h"
-#include "pmu_events/vendor_numbers.h"
 
 namespace pmucat::detail {
 namespace {
@@ -58,8 +58,8 @@ namespace {
 
 // An index that could not be read: a cache entry with this error is passed over for the JSON.
 bool index_damaged(const Diagnostic& diagnostic) {
-  return diagnostic.id == DiagId::vendor_index_corrupt ||
-         diagnostic.id == DiagId::vendor_index_unreadable;
+  return diagnostic.code == DiagId::vendor_index_corrupt ||
+         diagnostic.code == DiagId::vendor_index_unreadable;
 }
 
 // What open_vendor_index_model() checks of a model file the cache opened.

@@ -15,14 +15,14 @@ std::string PmuContext::path_of(std::string_view relative) const {
 
 Finding PmuContext::make(std::string rule, Diagnostic diagnostic) const {
   Finding finding;
+  set_id(diagnostic, rule);
   const Rule* known = find_rule(rule);
   finding.group = known != nullptr ? known->group : group_for_path(diagnostic.range.file);
   // Unreadable and oversized files belong to the check of the file they hide.
-  if (rule == DiagId::file_unreadable || rule == DiagId::file_too_large) {
+  if (diagnostic.code == DiagId::file_unreadable || diagnostic.code == DiagId::file_too_large) {
     finding.group = group_for_path(diagnostic.range.file);
   }
   if (known != nullptr) diagnostic.severity = known->severity;
-  diagnostic.id = rule;
   finding.rule = std::move(rule);
   finding.pmu = pmu_.name();
   finding.file = relative_to(diagnostic.range.file, devices_dir_);

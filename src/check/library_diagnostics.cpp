@@ -10,7 +10,7 @@ namespace pmucat::check::detail {
 // The diagnostic id table names the rule of each id: a rule files itself, a precise parse error
 // (terms-missing-comma, scale-quoted, ...) its file kind's rule, whose message keeps the detail.
 std::optional<DiagId> classify_library_diagnostic(const Diagnostic& diagnostic) {
-  const std::optional<DiagId> id = find_diagnostic_id(diagnostic.id);
+  const std::optional<DiagId> id = diagnostic.code;
   if (!id) return std::nullopt;
   return info(*id).rule;
 }

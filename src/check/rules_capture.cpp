@@ -20,7 +20,7 @@ void check_not_captured(PmuContext& context, std::span<const snap::NotCaptured> 
     // Tree-level entries (stray files) are reported by the placeholder itself; files no
     // pmucheck rule reads have no rule.
     if (entry.rule.empty() || !names_pmu(entry, context.pmu().name()) ||
-        entry.rule == DiagId::catalog_stray_entry) {
+        find_diagnostic_id(entry.rule) == DiagId::catalog_stray_entry) {
       continue;
     }
     std::string below = entry.path + "/";

@@ -124,7 +124,7 @@ void check_json_event(PmuContext& context, const Event& event) {
   if (event.error) {
     Diagnostic why = *event.error;
     why.severity = Severity::note;
-    why.id.clear();
+    set_id(why, "");  // a note of the finding: no id of its own
     problems.push_back(std::move(why));
   } else {
     problems = encode_on(context.pmu(), event.terms, event.path, event.text).problems;
@@ -188,7 +188,7 @@ void check_merged_event(PmuContext& context, const Event& event) {
 Finding tree_finding(const Catalog& catalog, std::string rule, Diagnostic diagnostic) {
   Finding finding;
   if (const Rule* known = find_rule(rule)) diagnostic.severity = known->severity;
-  diagnostic.id = rule;
+  set_id(diagnostic, rule);
   finding.rule = std::move(rule);
   finding.group = Group::tree;
   finding.file = relative_to(diagnostic.range.file, catalog.devices_dir());
@@ -245,7 +245,8 @@ std::vector<Finding> check_vendor_catalog(const Catalog& catalog) {
   if (!vendor_rules_apply(catalog)) return findings;
   for (const Diagnostic& diagnostic : catalog.vendor_diagnostics()) {
     // The index cache's notes (an entry not used) are about this user's cache, not the tree.
-    if (diagnostic.severity == Severity::note && diagnostic.id == DiagId::vendor_index_unreadable) {
+    if (diagnostic.severity == Severity::note &&
+        diagnostic.code == DiagId::vendor_index_unreadable) {
       continue;
     }
     const std::optional<DiagId> rule = classify_library_diagnostic(diagnostic);

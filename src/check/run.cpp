@@ -16,13 +16,13 @@ namespace {
 
 // Rules that can fire at most once per file: a second report of the same file is the same fact
 // seen by both the library and a pmucheck rule.
-bool once_per_file(std::string_view rule) {
+bool once_per_file(std::optional<DiagId> rule) {
   static constexpr DiagId kOnce[] = {
       DiagId::file_unreadable,  DiagId::file_too_large,   DiagId::file_not_regular,
       DiagId::pmu_type_missing, DiagId::pmu_type_invalid, DiagId::cpumask_invalid,
       DiagId::format_syntax,    DiagId::terms_syntax,     DiagId::event_empty,
       DiagId::scale_syntax,     DiagId::unit_empty,       DiagId::flag_content};
-  return std::find(std::begin(kOnce), std::end(kOnce), rule) != std::end(kOnce);
+  return rule && std::find(std::begin(kOnce), std::end(kOnce), *rule) != std::end(kOnce);
 }
 
 bool is_enabled(std::string_view rule, const Options& options) {
@@ -40,7 +40,8 @@ std::vector<Finding> dedupe(std::vector<Finding> findings) {
   std::vector<Finding> kept;
   for (Finding& finding : findings) {
     const SourceRange& range = finding.diagnostic.range;
-    bool once = once_per_file(finding.rule);
+    // A finding's diagnostic carries its rule's id.
+    bool once = once_per_file(finding.diagnostic.code);
     auto key =
         std::make_tuple(finding.rule, range.file, once ? 0U : range.line, once ? 0U : range.column);
     if (seen.insert(key).second) kept.push_back(std::move(finding));
@@ -191,15 +192,16 @@ Report run(const Catalog& catalog, const Options& given_options) {
   report.sysfs = catalog.devices_dir().string();
   report.werror = options.werror;
   for (const Diagnostic& diagnostic : catalog.diagnostics()) {
-    const std::string rule(to_string(
-        detail::classify_library_diagnostic(diagnostic).value_or(DiagId::catalog_stray_entry)));
+    const DiagId rule_id =
+        detail::classify_library_diagnostic(diagnostic).value_or(DiagId::catalog_stray_entry);
+    const std::string rule(to_string(rule_id));
     if (!is_enabled(rule, options)) continue;
     Finding finding;
     finding.rule = rule;
     finding.group = Group::tree;
     finding.file = detail::relative_to(diagnostic.range.file, catalog.devices_dir());
     finding.diagnostic = diagnostic;
-    finding.diagnostic.id = rule;
+    set_id(finding.diagnostic, rule_id);
     if (const Rule* known = find_rule(rule)) finding.diagnostic.severity = known->severity;
     finding.baselined = options.baseline.covers(finding);
     report.tree_findings.push_back(std::move(finding));

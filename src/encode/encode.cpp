@@ -185,6 +185,23 @@ std::optional<Diagnostic> add_slots_leader(const Catalog& catalog,
 
 }  // namespace
 
+Expected<EncodedEvent> encode_detail::encode_name_on_pmu(const Pmu& pmu, std::string_view spec,
+                                                         const spec_detail::EventSpecView& event,
+                                                         const EncodeOptions& options) {
+  // The term `pmu/name/` holds: the bare name, which the PMU reads as its event of that name.
+  TermView reference;
+  reference.name = event.name;
+  reference.offset = event.offset;
+  reference.length = static_cast<std::uint32_t>(event.name.size());
+  reference.value_offset = reference.offset;
+  Target target;
+  target.pmu = &pmu;
+  target.terms = std::span<const TermView>(&reference, 1);
+  target.pmu_offset = event.offset;
+  target.pmu_length = event.name.size();
+  return encode_target(target, spec, event, options);
+}
+
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
                                            const EncodeOptions& options) {
   spec_detail::SpecViews views;

@@ -8,8 +8,9 @@
 #include <set>
 #include <string>
 
+#include "encode/targets.h"
+#include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
-#include "pmucat/spec.h"
 
 namespace pmucat {
 namespace {
@@ -52,11 +53,13 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
                                                    std::span<const Pmu* const> pmus,
                                                    std::string_view pattern,
                                                    const EncodeOptions& options) {
-  auto parsed = parse_spec_list(spec);
-  if (!parsed) return unexpected(parsed.error());
+  spec_detail::SpecViews parsed;
+  if (auto error = spec_detail::parse_spec_views(spec, parsed)) {
+    return unexpected(std::move(*error));
+  }
   bool needs_pmu = false;
-  std::set<std::string> event_name_specs;
-  for (const EventSpec& item : *parsed) {
+  std::set<std::string_view> event_name_specs;
+  for (const spec_detail::EventSpecView& item : parsed.events) {
     if (item.form == SpecForm::terms_only || item.form == SpecForm::raw) needs_pmu = true;
     if (item.form == SpecForm::event_name) event_name_specs.insert(item.text);
   }
@@ -77,39 +80,37 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
     }
   }
 
-  // A bare event name expands on every PMU that has it; --pmu narrows that.
+  // A bare event name expands on every PMU that has it; --pmu narrows that. The sets hold views
+  // of `spec`.
   std::vector<EncodedEvent> kept;
-  std::set<std::string> names_kept;
+  std::set<std::string_view> names_kept;
   move_events(kept, std::move(events), [&](EncodedEvent& event) -> std::optional<std::size_t> {
-    if (event_name_specs.count(event.spec) != 0) {
+    if (const auto name = event_name_specs.find(event.spec); name != event_name_specs.end()) {
       const bool selected = std::any_of(pmus.begin(), pmus.end(),
                                         [&](const Pmu* pmu) { return pmu->name() == event.pmu; });
       if (!selected) return std::nullopt;
-      names_kept.insert(event.spec);
+      names_kept.insert(*name);
     }
     kept.push_back(std::move(event));
     return kept.size() - 1;
   });
-  for (const EventSpec& item : *parsed) {
+  for (const spec_detail::EventSpecView& item : parsed.events) {
     if (item.form != SpecForm::event_name || names_kept.count(item.text) != 0) continue;
     // A built-in name (`cycles`) means the core PMUs' event; with --pmu it is the chosen PMU's
     // event of that name.
     for (const Pmu* pmu : pmus) {
       if (pmu->find_event(item.name) == nullptr) continue;
-      auto encoded = encode(
-          catalog, fmt::format("{}/{}/{}", pmu->name(), item.name, item.modifiers.text), options);
-      if (!encoded) return unexpected(encoded.error());
-      for (EncodedEvent& event : *encoded) {
-        event.spec = item.text;
-        kept.push_back(std::move(event));
-      }
+      auto encoded = encode_detail::encode_name_on_pmu(*pmu, spec, item, options);
+      if (!encoded) return unexpected(std::move(encoded).error());
+      encoded->spec = std::string(item.text);
+      kept.push_back(std::move(*encoded));
       names_kept.insert(item.text);
     }
     if (names_kept.count(item.text) != 0) continue;
     Diagnostic error = make_diagnostic(
         Severity::error, DiagId::event_not_on_pmu, "<spec>", spec, item.offset, item.name.size(),
         fmt::format("event '{}' is not on PMU '{}'", item.name, pattern));
-    error.hint = "run 'pmuls --event " + item.name + "' to see which PMUs have it";
+    error.hint = fmt::format("run 'pmuls --event {}' to see which PMUs have it", item.name);
     return unexpected(std::move(error));
   }
   return kept;

@@ -211,7 +211,7 @@ std::optional<Diagnostic> model_pmu_absent_note(const Catalog& catalog, std::str
       core && catalog.core_pmu() == nullptr
           ? ": it has no core PMU (a VM without a virtual PMU counts no hardware event)"
           : "");
-  Diagnostic note = make_file_diagnostic(Severity::note, to_string(DiagId::event_model_pmu_absent),
+  Diagnostic note = make_file_diagnostic(Severity::note, DiagId::event_model_pmu_absent,
                                          found->location.file, std::move(message));
   return note;
 }

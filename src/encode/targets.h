@@ -51,6 +51,10 @@ struct Target {
 // Tool::record; Tool::stat keeps only type, config words, bp fields and modifier bits).
 void encode_builtin(const Target& target, const EventSpecView& event, const EncodeOptions& options,
                     Attr& attr);
+// A bare event name of `spec` encoded on `pmu` alone, as the spec `pmu/name/mods` is: the PMU's
+// event (alias) of that name, with the event's modifiers; diagnostics point into `spec`.
+Expected<EncodedEvent> encode_name_on_pmu(const Pmu& pmu, std::string_view spec,
+                                          const EventSpecView& event, const EncodeOptions& options);
 // `mem:0x1000/4:rw[:mods]` or `sys:event[:mods]`.
 std::string builtin_perf_string(const Target& target, const EventSpecView& event);
 

@@ -181,7 +181,7 @@ std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> even
     // Under the name as the user wrote it (the event's own text of the list).
     const std::size_t at = event.spec.find(name);
     Diagnostic d = make_diagnostic(
-        Severity::error, to_string(DiagId::event_tool_not_recordable), "<spec>", event.spec,
+        Severity::error, DiagId::event_tool_not_recordable, "<spec>", event.spec,
         at == std::string::npos ? 0 : at, at == std::string::npos ? 0 : name.size(),
         fmt::format("perf record cannot record '{}': perf counts its tool events itself, in "
                     "perf stat only (perf 6.12: \"event is not supported\")",

@@ -1,6 +1,8 @@
 // The thin impure half of the explainer: reading HostFacts from a root laid out like `/`. Every
 // read is of a small regular file (a FIFO or device where a fact belongs is left unread, so a
-// hostile capture cannot hang the reader); whatever cannot be read stays unknown.
+// hostile capture cannot hang the reader); whatever cannot be read stays unknown, and a text
+// with a NUL byte in it is reported, never read up to the NUL nor past it.
+#include <fmt/core.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <sstream>
 
 #include "host/host_root.h"
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/explain.h"
 
 namespace pmucat {
@@ -46,8 +49,37 @@ std::optional<std::string_view> status_field(std::string_view status, std::strin
   return std::nullopt;
 }
 
-void read_status(const host::Root& root, HostFacts& facts) {
-  const auto status = root.read("proc/self/status");
+// The facts' texts under one root; a text with a NUL byte is refused and reported.
+class FactReader {
+ public:
+  FactReader(const fs::path& root, std::vector<Diagnostic>* problems)
+      : root_(root), problems_(problems) {}
+
+  const host::Root& root() const { return root_; }
+
+  // The text of `relative`; `fact` names what it would have told, for the warning.
+  std::optional<std::string> read(std::string_view relative, std::string_view fact) const {
+    std::optional<std::size_t> nul_at;
+    auto text = root_.read(relative, &nul_at);
+    if (nul_at && problems_ != nullptr) {
+      Diagnostic warning = make_file_diagnostic(
+          Severity::warning, DiagId::host_fact_nul, (root_ / relative).string(),
+          fmt::format("holds a NUL byte at offset {}: perf reads the text only up to it, so {} "
+                      "is left unknown",
+                      *nul_at, fact));
+      warning.range.offset = *nul_at;
+      problems_->push_back(std::move(warning));
+    }
+    return text;
+  }
+
+ private:
+  host::Root root_;
+  std::vector<Diagnostic>* problems_;
+};
+
+void read_status(const FactReader& reader, HostFacts& facts) {
+  const auto status = reader.read("proc/self/status", "the capabilities and uid");
   if (!status) return;
   if (auto cap_eff = status_field(*status, "CapEff")) {
     std::uint64_t value = 0;
@@ -86,27 +118,27 @@ void read_tracefs(const host::Root& root, HostFacts& facts) {
 
 }  // namespace
 
-HostFacts read_host_facts(const fs::path& root_path) {
-  const host::Root root(root_path);
+HostFacts read_host_facts(const fs::path& root_path, std::vector<Diagnostic>* problems) {
+  const FactReader reader(root_path, problems);
   HostFacts facts;
   const std::string kernel = "proc/sys/kernel/";
-  if (auto text = root.read(kernel + "perf_event_paranoid")) {
+  if (auto text = reader.read(kernel + "perf_event_paranoid", "perf_event_paranoid")) {
     facts.perf_event_paranoid = parse_int(*text);
   }
-  if (auto text = root.read(kernel + "nmi_watchdog")) {
+  if (auto text = reader.read(kernel + "nmi_watchdog", "the NMI watchdog")) {
     if (auto value = parse_int(*text)) facts.nmi_watchdog = *value != 0;
   }
-  if (auto text = root.read(kernel + "perf_event_max_sample_rate")) {
+  if (auto text = reader.read(kernel + "perf_event_max_sample_rate", "the maximum sample rate")) {
     if (auto value = parse_int(*text); value && *value >= 0) {
       facts.max_sample_rate = static_cast<std::uint64_t>(*value);
     }
   }
-  if (auto text = root.read(kernel + "osrelease")) {
+  if (auto text = reader.read(kernel + "osrelease", "the kernel release")) {
     const std::string_view release = trim(*text);
     if (!release.empty()) facts.kernel_release = std::string(release);
   }
-  read_status(root, facts);
-  read_tracefs(root, facts);
+  read_status(reader, facts);
+  read_tracefs(reader.root(), facts);
   return facts;
 }
 

@@ -77,7 +77,9 @@ std::optional<std::string> read_bounded_file(const std::filesystem::path& path, 
 }
 
 std::optional<std::string> cpuinfo_first_processor(const Root& root) {
-  return read_bounded(root / "proc/cpuinfo", kMaxCpuinfoSize, nullptr, "\n\n");
+  auto text = read_bounded(root / "proc/cpuinfo", kMaxCpuinfoSize, nullptr, "\n\n");
+  if (text && text->find('\0') != std::string::npos) return std::nullopt;
+  return text;
 }
 
 std::string_view first_line(std::string_view text) {
@@ -89,8 +91,16 @@ bool Root::is_live() const {
   return std::filesystem::equivalent(root_, "/", error);
 }
 
-std::optional<std::string> Root::read(std::string_view relative) const {
-  return read_bounded_file(root_ / relative, kMaxFactFileSize);
+std::optional<std::string> Root::read(std::string_view relative,
+                                      std::optional<std::size_t>* nul_at) const {
+  if (nul_at != nullptr) nul_at->reset();
+  auto text = read_bounded_file(root_ / relative, kMaxFactFileSize);
+  if (!text) return text;
+  if (const std::size_t nul = text->find('\0'); nul != std::string::npos) {
+    if (nul_at != nullptr) *nul_at = nul;
+    return std::nullopt;
+  }
+  return text;
 }
 
 std::optional<std::string> Root::read_line(std::string_view relative) const {

@@ -46,8 +46,12 @@ class Root {
   bool is_live() const;
 
   // The text of `relative` (`proc/sys/kernel/osrelease`) with read_bounded_file's rules and
-  // kMaxFactFileSize; nothing when it cannot be read.
-  std::optional<std::string> read(std::string_view relative) const;
+  // kMaxFactFileSize; nothing when it cannot be read, or when it holds a NUL byte: perf reads
+  // these texts as C strings, only up to the first NUL, so a fact taken from the rest (or from
+  // the part before it) would not be the one perf sees. `*nul_at`, when given, is where that
+  // first NUL is (nullopt for any other failure).
+  std::optional<std::string> read(std::string_view relative,
+                                  std::optional<std::size_t>* nul_at = nullptr) const;
   // Its first line.
   std::optional<std::string> read_line(std::string_view relative) const;
   bool exists(std::string_view relative) const;
@@ -62,7 +66,8 @@ std::vector<unsigned> parse_cpu_list(std::string_view list);
 
 // The first processor's block of `root`'s /proc/cpuinfo (up to its first blank line), read no
 // further: the kernel writes each CPU's block as it is read, and a large machine's whole file
-// costs far more than its first block. Nothing when it cannot be read.
+// costs far more than its first block. Nothing when it cannot be read or holds a NUL byte (as
+// Root::read).
 std::optional<std::string> cpuinfo_first_processor(const Root& root);
 
 // `key : value` of one /proc/cpuinfo line (both trimmed of blanks), or nothing without a colon.

@@ -228,7 +228,7 @@ class Expander {
       for (const Level& level : levels) {
         if (ref.name == level.name) {
           error = make_file_diagnostic(
-              Severity::error, to_string(DiagId::metric_recursion), ref.file,
+              Severity::error, DiagId::metric_recursion, ref.file,
               fmt::format("recursion detected for {}: {}", ref.name, chain_text(levels, ref.name)));
           return false;
         }
@@ -236,7 +236,7 @@ class Expander {
       if (std::find(root.refs.begin(), root.refs.end(), ref.name) != root.refs.end()) continue;
       if (levels.size() >= kMaxMetricDepth) {
         auto d = make_file_diagnostic(
-            Severity::error, to_string(DiagId::metric_too_deep), ref.file,
+            Severity::error, DiagId::metric_too_deep, ref.file,
             fmt::format("metric {}: its chain of references exceeds {} levels: {}", pe.name,
                         kMaxMetricDepth, chain_text(levels, ref.name)));
         d.hint =
@@ -293,9 +293,8 @@ class Expander {
   }
 
   Diagnostic unknown(std::string_view names, std::size_t offset, std::string_view word) const {
-    auto d =
-        make_diagnostic(Severity::error, to_string(DiagId::metric_not_found), "<metrics>", names,
-                        offset, word.size(), fmt::format("cannot find metric or group '{}'", word));
+    auto d = make_diagnostic(Severity::error, DiagId::metric_not_found, "<metrics>", names, offset,
+                             word.size(), fmt::format("cannot find metric or group '{}'", word));
     std::vector<std::string> candidates;
     for (const auto& pe : table_) {
       if (pe.expr.empty()) continue;
@@ -565,7 +564,7 @@ Expected<MetricExpansion> expand_metric_table(std::span<const MetricDefinition> 
       // L1D_Cache_Fill_BW:u,L2_Cache_Fill_BW --metric-no-group on sapphirerapids).
       if (m.modifier && !subset_of(combined_ids, m.ids)) {
         auto d = make_file_diagnostic(
-            Severity::error, to_string(DiagId::metric_unresolved), m.pe->file,
+            Severity::error, DiagId::metric_unresolved, m.pe->file,
             fmt::format("cannot resolve the events of {}:{} ({}): without groups, perf 6.1 reads "
                         "a metric with a modifier from the list of the metrics without one",
                         m.pe->name, *m.modifier, m.pe->expr));

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "pmucat/diagnostic_ids.h"
+
 namespace pmucat {
 namespace {
 
@@ -278,7 +280,7 @@ Diagnostic make_diagnostic(Severity severity, std::string_view id, std::string_v
 
   Diagnostic diagnostic;
   diagnostic.severity = severity;
-  diagnostic.id = std::string(id);
+  set_id(diagnostic, id);
   diagnostic.message = std::move(message);
   diagnostic.range.file = std::string(file);
   diagnostic.range.line = saturate32(
@@ -294,7 +296,7 @@ Diagnostic make_file_diagnostic(Severity severity, std::string_view id, std::str
                                 std::string message) {
   Diagnostic diagnostic;
   diagnostic.severity = severity;
-  diagnostic.id = std::string(id);
+  set_id(diagnostic, id);
   diagnostic.message = std::move(message);
   diagnostic.range.file = std::string(file);
   diagnostic.range.line = 0;
@@ -306,6 +308,7 @@ Diagnostic rebase_diagnostic(const Diagnostic& diagnostic, std::string_view whol
   Diagnostic rebased =
       make_diagnostic(diagnostic.severity, diagnostic.id, diagnostic.range.file, whole_text,
                       diagnostic.range.offset, diagnostic.range.length, diagnostic.message);
+  rebased.code = diagnostic.code;
   rebased.hint = diagnostic.hint;
   rebased.notes = diagnostic.notes;  // notes may point into other texts (event files): kept as is
   if (diagnostic.fixit) {

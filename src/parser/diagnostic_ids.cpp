@@ -47,15 +47,31 @@ std::optional<DiagId> find_diagnostic_id(std::string_view name) {
   return it->id;
 }
 
+void set_id(Diagnostic& diagnostic, DiagId id) {
+  diagnostic.code = id;
+  diagnostic.id = std::string(to_string(id));
+}
+
+void set_id(Diagnostic& diagnostic, std::string_view name) {
+  diagnostic.code = name.empty() ? std::nullopt : find_diagnostic_id(name);
+  diagnostic.id = std::string(name);
+}
+
 Diagnostic make_diagnostic(Severity severity, DiagId id, std::string_view file,
                            std::string_view text, std::size_t offset, std::size_t length,
                            std::string message) {
-  return make_diagnostic(severity, to_string(id), file, text, offset, length, std::move(message));
+  Diagnostic diagnostic =
+      make_diagnostic(severity, std::string_view(), file, text, offset, length, std::move(message));
+  set_id(diagnostic, id);
+  return diagnostic;
 }
 
 Diagnostic make_file_diagnostic(Severity severity, DiagId id, std::string_view file,
                                 std::string message) {
-  return make_file_diagnostic(severity, to_string(id), file, std::move(message));
+  Diagnostic diagnostic =
+      make_file_diagnostic(severity, std::string_view(), file, std::move(message));
+  set_id(diagnostic, id);
+  return diagnostic;
 }
 
 }  // namespace pmucat

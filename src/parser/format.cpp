@@ -179,7 +179,7 @@ class FormatParser {
     if (token_.kind != TokenKind::colon) {
       Diagnostic diagnostic =
           error_here(fmt::format("expected ':' after '{}', found {}", word_name, describe(token_)));
-      if (diagnostic.id == DiagId::format_syntax) {
+      if (diagnostic.code == DiagId::format_syntax) {
         const Diagnostic at = error(DiagId::format_syntax, previous_end_, 0, "");
         diagnostic.fixit = FixIt{at.range, ":"};
       }

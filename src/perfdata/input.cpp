@@ -23,7 +23,7 @@ constexpr std::size_t kMinInputBytes = 8;
 
 Diagnostic rejected(const std::filesystem::path& path, std::string message) {
   Diagnostic d = perfdata::io_error(path.string(), std::move(message));
-  d.id = to_string(DiagId::perfdata_malformed);
+  set_id(d, DiagId::perfdata_malformed);
   return d;
 }
 

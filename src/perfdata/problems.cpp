@@ -10,8 +10,7 @@ namespace pmucat::perfdata {
 void Problems::add(Severity severity, std::uint64_t offset, std::string message) {
   Diagnostic d;
   d.severity = severity;
-  d.id = to_string(severity == Severity::error ? DiagId::perfdata_malformed
-                                               : DiagId::perfdata_suspicious);
+  set_id(d, severity == Severity::error ? DiagId::perfdata_malformed : DiagId::perfdata_suspicious);
   d.range.file = file_;
   d.range.offset = offset;
   d.message = fmt::format("at byte offset {} ({:#x}): {}", offset, offset, message);
@@ -23,7 +22,7 @@ Diagnostic Problems::first_error() const {
     if (d.severity == Severity::error) return d;
   }
   Diagnostic d;
-  d.id = to_string(DiagId::perfdata_malformed);
+  set_id(d, DiagId::perfdata_malformed);
   d.range.file = file_;
   d.message = "not a readable perf.data file";
   return d;
@@ -31,7 +30,7 @@ Diagnostic Problems::first_error() const {
 
 Diagnostic io_error(std::string_view file, std::string message) {
   Diagnostic d;
-  d.id = to_string(DiagId::perfdata_io);
+  set_id(d, DiagId::perfdata_io);
   d.range.file = std::string(file);
   d.message = std::move(message);
   return d;

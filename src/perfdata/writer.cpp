@@ -37,7 +37,7 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
                                           std::string_view event_name) {
   auto error = [&](std::string message) {
     Diagnostic d;
-    d.id = to_string(DiagId::perfdata_attr_size);
+    set_id(d, DiagId::perfdata_attr_size);
     d.range.file = std::string(event_name);
     d.message = std::move(message);
     return d;

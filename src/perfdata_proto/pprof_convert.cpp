@@ -489,14 +489,14 @@ Expected<std::string> PprofBuilder::finish() {
   state_->flush();
   if (state_->expand_error) {
     Diagnostic d;
-    d.id = to_string(DiagId::perfdata_malformed);
+    set_id(d, DiagId::perfdata_malformed);
     d.message = *state_->expand_error;
     return unexpected(std::move(d));
   }
   std::string out;
   if (!state_->profile.SerializeToString(&out)) {
     Diagnostic d;
-    d.id = to_string(DiagId::perfdata_io);
+    set_id(d, DiagId::perfdata_io);
     d.message = "the profile is too large to serialise";
     return unexpected(std::move(d));
   }
@@ -506,7 +506,7 @@ Expected<std::string> PprofBuilder::finish() {
 Expected<std::string> to_pprof(const PerfData& data) {
   if (data.other_endian) {
     Diagnostic d;
-    d.id = to_string(DiagId::perfdata_malformed);
+    set_id(d, DiagId::perfdata_malformed);
     d.message = "cannot convert an other-endian file to pprof";
     return unexpected(std::move(d));
   }

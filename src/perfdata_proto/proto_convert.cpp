@@ -25,7 +25,7 @@ constexpr std::uint32_t kMaxAttrSize = 4096;
 
 Diagnostic malformed(std::string_view file, std::string message) {
   Diagnostic d = io_error(file, std::move(message));
-  d.id = to_string(DiagId::perfdata_malformed);
+  set_id(d, DiagId::perfdata_malformed);
   return d;
 }
 

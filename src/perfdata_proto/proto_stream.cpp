@@ -34,7 +34,7 @@ constexpr int kRestartAfter = 256 << 20;
 
 Diagnostic malformed(std::string_view file, std::string message) {
   Diagnostic d = perfdata::io_error(file, std::move(message));
-  d.id = to_string(DiagId::perfdata_malformed);
+  set_id(d, DiagId::perfdata_malformed);
   return d;
 }
 

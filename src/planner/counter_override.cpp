@@ -20,8 +20,8 @@ std::optional<std::uint32_t> count(std::string_view text, std::uint32_t limit) {
 
 Expected<CounterOverride> parse_counter_override(std::string_view text) {
   auto fail = [&](std::size_t offset, std::size_t length, std::string message) {
-    Diagnostic d = make_diagnostic(Severity::error, to_string(DiagId::plan_counters_syntax),
-                                   "<--counters>", text, offset, length, std::move(message));
+    Diagnostic d = make_diagnostic(Severity::error, DiagId::plan_counters_syntax, "<--counters>",
+                                   text, offset, length, std::move(message));
     d.hint = "expected PMU=GENERIC[+FIXED], e.g. cpu=8+4 or uncore_cha=4";
     return Unexpected(std::move(d));
   };

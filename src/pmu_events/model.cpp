@@ -166,7 +166,7 @@ Expected<VendorModel> load_table(const fs::path& arch_dir, std::string_view dire
     const VendorEvent& earlier = model.events[it->second];
     Diagnostic warning;
     warning.severity = Severity::warning;
-    warning.id = std::string(to_string(DiagId::vendor_event_duplicate));
+    set_id(warning, DiagId::vendor_event_duplicate);
     warning.range = event.location;
     warning.message = "event '" + event.name + "'" +
                       (event.pmu.empty() ? std::string() : " of PMU " + event.pmu) +
@@ -186,7 +186,7 @@ Expected<VendorModel> load_table(const fs::path& arch_dir, std::string_view dire
     const VendorMetric& earlier = model.metrics[it->second];
     Diagnostic warning;
     warning.severity = Severity::warning;
-    warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
+    set_id(warning, DiagId::vendor_metric_duplicate);
     warning.range = metric.location;
     warning.message =
         fmt::format("metric '{}'{} is defined twice (first at {}:{}); perf uses both", metric.name,

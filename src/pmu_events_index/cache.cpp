@@ -14,11 +14,11 @@
 #include <system_error>
 #include <vector>
 
+#include "pmu_events_index/compile.h"
+#include "pmu_events_index/digest.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index_cache.h"
 #include "pmucat/version.h"
-#include "pmu_events_index/compile.h"
-#include "pmu_events_index/digest.h"
 
 namespace pmucat {
 namespace {
@@ -379,7 +379,7 @@ Expected<std::vector<VendorIndexModel>> open_entry(const fs::path& root, const S
       // One id for every way the cache is passed over (the catalog's notes); the message keeps
       // what the reader found.
       Diagnostic why = std::move(opened).error();
-      why.id = std::string(to_string(DiagId::vendor_index_unreadable));
+      set_id(why, DiagId::vendor_index_unreadable);
       why.message = "the vendor index cache is not used: " + why.message;
       return unexpected(std::move(why));
     }
@@ -441,8 +441,9 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
   };
   if (!arch.empty() && !directory.empty()) {
     const std::string name = std::string(arch) + "/" + vendor_index_file_name(directory);
-    if (!put(name,
-             pmu_events_index::compile_model_file(json_root, arch, directory, rules, false).bytes)) {
+    if (!put(
+            name,
+            pmu_events_index::compile_model_file(json_root, arch, directory, rules, false).bytes)) {
       return std::nullopt;
     }
   }
@@ -456,7 +457,8 @@ std::optional<std::vector<std::pair<std::string, std::int64_t>>> write_entry(
       return std::nullopt;
     }
   }
-  if (!pmu_events_index::write_file(dir / kVendorIndexMarker, pmu_events_index::marker_text(rules), 0600)) {
+  if (!pmu_events_index::write_file(dir / kVendorIndexMarker, pmu_events_index::marker_text(rules),
+                                    0600)) {
     return std::nullopt;
   }
   return written;
@@ -482,7 +484,8 @@ bool publish_stamp(const fs::path& path, const std::string& text) {
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return false;
   ::close(fd);
-  if (!pmu_events_index::write_file(name, text, 0600) || ::rename(name.c_str(), path.c_str()) != 0) {
+  if (!pmu_events_index::write_file(name, text, 0600) ||
+      ::rename(name.c_str(), path.c_str()) != 0) {
     ::unlink(name.c_str());
     return false;
   }

@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "pmucat/diagnostic_ids.h"
+
 namespace pmucat::pmu_events_index {
 namespace {
 
@@ -226,7 +228,7 @@ Diagnostic Reader::diagnostic(int depth) {
     fail(fmt::format("severity {} is not note, warning or error", severity));
   }
   diagnostic.severity = static_cast<Severity>(severity);
-  diagnostic.id = str();
+  set_id(diagnostic, str());
   diagnostic.range = range();
   diagnostic.message = str();
   diagnostic.source_line = str();

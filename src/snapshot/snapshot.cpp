@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <system_error>
 
@@ -38,9 +39,9 @@ bool listed(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// Why one entry was not copied; `rule` is empty for files no pmucheck rule reads.
+// Why one entry was not copied; `rule` is none for files no pmucheck rule reads.
 struct Miss {
-  std::string rule;
+  std::optional<DiagId> rule;
   std::string reason;
   bool directory = false;  // the placeholder is an empty directory, not an empty file
   bool missing = false;    // nothing there: a dangling link
@@ -54,7 +55,7 @@ bool is_within(const fs::path& path, const fs::path& root) {
 
 Miss outside_the_tree(const fs::path& real) {
   return Miss{
-      "",
+      std::nullopt,
       fmt::format("a symlink leads out of the captured tree (to '{}'); not copied", real.string()),
       false};
 }
@@ -74,17 +75,17 @@ std::optional<Miss> leads_outside(const fs::path& from, const fs::path& tree) {
 Expected<std::string, Miss> read_bounded(const fs::path& from, const fs::path& tree) {
   struct stat status {};
   if (::stat(from.c_str(), &status) != 0) {
-    return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
+    return unexpected(Miss{DiagId::file_unreadable,
                            fmt::format("cannot open file: {}", detail::error_text(errno)), false,
                            errno == ENOENT});
   }
   auto not_regular = [](mode_t mode) {
-    return Miss{std::string(to_string(DiagId::file_not_regular)),
+    return Miss{DiagId::file_not_regular,
                 fmt::format("expected a regular file, found {}", pmucat::detail::file_kind(mode)),
                 S_ISDIR(mode)};
   };
   auto too_large = [](std::uint64_t size) {
-    return Miss{std::string(to_string(DiagId::file_too_large)),
+    return Miss{DiagId::file_too_large,
                 fmt::format("file is larger than {} bytes ({} bytes); sysfs attributes are "
                             "smaller than a page",
                             kMaxCapturedFileSize, size)};
@@ -97,7 +98,7 @@ Expected<std::string, Miss> read_bounded(const fs::path& from, const fs::path& t
   // O_NONBLOCK: should the entry have become a FIFO since the stat(), open() must not wait.
   detail::UniqueFd fd(::open(from.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
-    return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
+    return unexpected(Miss{DiagId::file_unreadable,
                            fmt::format("cannot open file: {}", detail::error_text(errno))});
   }
   // What was opened, as the kernel names it: a link swapped in since the check above still
@@ -114,7 +115,7 @@ Expected<std::string, Miss> read_bounded(const fs::path& from, const fs::path& t
     ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      return unexpected(Miss{std::string(to_string(DiagId::file_unreadable)),
+      return unexpected(Miss{DiagId::file_unreadable,
                              fmt::format("cannot read file: {}", detail::error_text(errno))});
     }
     if (got == 0) break;
@@ -148,7 +149,8 @@ struct Copier {
 
   void record(const std::string& relative, const Miss& miss) {
     summary.unreadable.push_back(relative);
-    summary.not_captured.push_back(NotCaptured{relative, miss.rule, miss.reason});
+    summary.not_captured.push_back(NotCaptured{
+        relative, miss.rule ? std::string(to_string(*miss.rule)) : std::string(), miss.reason});
   }
 
   void fail_write(const fs::path& path, std::string message) {
@@ -180,11 +182,11 @@ struct Copier {
       return;
     }
     Miss miss = std::move(content).error();
-    if (!catalog_reads) miss.rule.clear();
+    if (!catalog_reads) miss.rule.reset();
     if (miss.missing && relative.find('/') == relative.rfind('/')) {
       // A dangling link among the PMU's own files reads as "no such file" to the catalog,
       // which treats the file as absent: so does the capture (no placeholder).
-      miss.rule.clear();
+      miss.rule.reset();
       record(relative, miss);
       return;
     }
@@ -213,7 +215,7 @@ struct Copier {
     }
     if (ec) {
       record(relative,
-             Miss{catalog_reads ? std::string(to_string(DiagId::file_unreadable)) : std::string(),
+             Miss{catalog_reads ? std::optional<DiagId>(DiagId::file_unreadable) : std::nullopt,
                   fmt::format("cannot list directory: {}", ec.message())});
     }
   }
@@ -249,7 +251,7 @@ struct Copier {
     if (ec) {
       // A dangling PMU link: the tree claims the PMU, so an empty directory stands for it.
       make_directory(out_dir);
-      record(pmu.name(), Miss{std::string(to_string(DiagId::pmu_dir_unreadable)),
+      record(pmu.name(), Miss{DiagId::pmu_dir_unreadable,
                               fmt::format("cannot open directory: {}", ec.message()), true});
       return;
     }
@@ -275,20 +277,18 @@ struct Copier {
         // dangling link is an absent directory to the catalog: left out, listed without rule.
         auto content = read_bounded(it->path(), tree_root);
         if (!content && content.error().missing) {
-          record(relative, Miss{"", content.error().reason});
+          record(relative, Miss{std::nullopt, content.error().reason});
           continue;
         }
         write_file(out_dir / name, content ? *content : std::string());
         if (content) {
           ++summary.files;
         } else if (!listed(kCatalogDirs, name)) {
-          record(relative, Miss{"", content.error().reason});
+          record(relative, Miss{std::nullopt, content.error().reason});
         } else if (content.error().rule == DiagId::file_unreadable) {
-          record(relative, Miss{std::string(to_string(DiagId::file_unreadable)),
-                                content.error().reason});  // a link loop
+          record(relative, Miss{DiagId::file_unreadable, content.error().reason});  // a link loop
         } else {
-          record(relative, Miss{std::string(to_string(DiagId::file_unreadable)),
-                                "cannot open directory: Not a directory"});
+          record(relative, Miss{DiagId::file_unreadable, "cannot open directory: Not a directory"});
         }
         continue;
       }
@@ -302,7 +302,7 @@ struct Copier {
       copy_file(it->path(), out_dir / name, relative, catalog_reads);
     }
     if (ec) {
-      record(pmu.name(), Miss{std::string(to_string(DiagId::pmu_dir_unreadable)),
+      record(pmu.name(), Miss{DiagId::pmu_dir_unreadable,
                               fmt::format("cannot list directory: {}", ec.message())});
     }
   }
@@ -316,8 +316,7 @@ struct Copier {
     if (content) {
       ++summary.files;
     } else {
-      record(name,
-             Miss{std::string(to_string(DiagId::catalog_stray_entry)), content.error().reason});
+      record(name, Miss{DiagId::catalog_stray_entry, content.error().reason});
     }
   }
 };
@@ -336,14 +335,14 @@ std::optional<Diagnostic> copy_tracefs(Copier& copier, const std::string& tracef
   for (const std::string& system : *systems) {
     auto events = opened->events(system);
     if (!events) {
-      copier.record("kernel/tracing/events/" + system, Miss{"", events.error().message});
+      copier.record("kernel/tracing/events/" + system, Miss{std::nullopt, events.error().message});
       continue;
     }
     for (const std::string& event : *events) {
       const std::string relative = "kernel/tracing/events/" + system + "/" + event + "/id";
       auto id = opened->id(system, event);
       if (!id) {
-        copier.record(relative, Miss{"", id.error().message});
+        copier.record(relative, Miss{std::nullopt, id.error().message});
         continue;
       }
       copier.make_directory(events_out / system / event);
@@ -365,7 +364,8 @@ void copy_host_facts(Copier& copier, const fs::path& host_root, const fs::path& 
     std::error_code ec;
     auto content = read_bounded(host_root / relative, fs::canonical(host_root, ec));
     if (!content) {
-      if (!content.error().missing) copier.record(relative, Miss{"", content.error().reason});
+      if (!content.error().missing)
+        copier.record(relative, Miss{std::nullopt, content.error().reason});
       continue;
     }
     copier.make_directory(kernel_out);
@@ -420,7 +420,7 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   if (copier.write_error) return unexpected(std::move(*copier.write_error));
   for (const Pmu& pmu : catalog->pmus()) copier.copy_pmu(pmu);
   for (const Diagnostic& diagnostic : catalog->diagnostics()) {
-    if (diagnostic.id == DiagId::catalog_stray_entry)
+    if (diagnostic.code == DiagId::catalog_stray_entry)
       copier.copy_stray_entry(diagnostic.range.file);
   }
   std::error_code ec;

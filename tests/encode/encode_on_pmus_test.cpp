@@ -84,7 +84,7 @@ TEST_F(TwoPmus, AnEventNameKeepsTheSelectedPmusOnly) {
 
   const auto refused = encode("ev", "pa_1");
   ASSERT_FALSE(refused.has_value());
-  EXPECT_EQ(refused.error().id, DiagId::event_not_on_pmu);
+  EXPECT_EQ(refused.error().code, DiagId::event_not_on_pmu);
   EXPECT_NE(refused.error().message.find("'pa_1'"), std::string::npos) << refused.error().message;
 }
 
@@ -97,6 +97,32 @@ TEST_F(TwoPmus, ABuiltInNameIsTheSelectedPmusEvent) {
   EXPECT_EQ((*events)[0].spec, "cycles:u");
   EXPECT_EQ((*events)[0].attr.config[0], 0x7u);
   EXPECT_TRUE((*events)[0].attr.exclude_kernel);
+}
+
+// The selected PMU's event is encoded from the spec as given, not from a spec text rebuilt for
+// it: what its event file gets wrong points back into the spec the user wrote.
+TEST(EncodeOnPmus, TheSelectedPmusEventIsLocatedInTheSpecAsGiven) {
+  TempTree tree("on-pmus-broken");
+  tree.write("pa_1/type", "31\n");
+  tree.write("pa_1/cpumask", "0\n");
+  tree.write("pa_1/format/event", "config:0-7\n");
+  tree.write("pa_1/events/cycles", "event=0x7,nosuch=1\n");
+  auto catalog = Catalog::open(tree.root());
+  ASSERT_TRUE(catalog.has_value()) << render(catalog.error());
+  const std::vector<const Pmu*> pmus = catalog->match_pmus("pa_1");
+  const std::string spec = "cycles:u";
+  const auto encoded = encode_on_pmus(*catalog, spec, pmus, "pa_1", {});
+  ASSERT_FALSE(encoded.has_value());
+  const Diagnostic& error = encoded.error();
+  EXPECT_NE(error.range.file.find("events/cycles"), std::string::npos) << render(error);
+  bool points_into_spec = false;
+  for (const Diagnostic& note : error.notes) {
+    if (note.range.file != "<spec>") continue;
+    points_into_spec = true;
+    EXPECT_EQ(note.source_line, spec) << render(error);
+    EXPECT_EQ(note.range.offset, spec.find("cycles")) << render(error);
+  }
+  EXPECT_TRUE(points_into_spec) << render(error);
 }
 
 }  // namespace

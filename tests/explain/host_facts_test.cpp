@@ -1,8 +1,13 @@
 // read_host_facts(): the facts of a root laid out like `/`, each unknown when its file is
-// missing or garbled.
+// missing or garbled, and reported when its text holds a NUL byte.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/diagnostic_ids.h"
 #include "pmucat/explain.h"
 #include "support/temp_tree.h"
 
@@ -59,6 +64,39 @@ TEST(HostFacts, NegativeParanoidAndDebugfsTracing) {
   const HostFacts facts = pmucat::read_host_facts(root.root());
   EXPECT_EQ(facts.perf_event_paranoid, -1);
   EXPECT_EQ(facts.tracefs, "/sys/kernel/debug/tracing");
+}
+
+// A hostile capture puts NUL bytes in the texts: perf reads each as a C string, only up to the
+// NUL, so pmucat takes no fact from such a text (neither the part before the NUL, nor the whole
+// with the NUL in it) and says which file it was and where.
+TEST(HostFacts, ATextWithANulByteIsReportedNotTruncated) {
+  using namespace std::string_view_literals;
+  TempTree root("facts");
+  root.write("proc/sys/kernel/perf_event_paranoid", "2\0-1\n"sv);
+  root.write("proc/sys/kernel/osrelease", "6.1.0\0-evil\n"sv);
+  root.write("proc/sys/kernel/nmi_watchdog", "1\n");
+  root.write("proc/self/status", "Uid:\t0\t0\t0\t0\nCapEff:\t\0ffffffffff\n"sv);
+  std::vector<pmucat::Diagnostic> problems;
+  const HostFacts facts = pmucat::read_host_facts(root.root(), &problems);
+  EXPECT_FALSE(facts.perf_event_paranoid.has_value());
+  EXPECT_FALSE(facts.kernel_release.has_value());
+  EXPECT_FALSE(facts.capabilities.has_value());
+  EXPECT_FALSE(facts.uid.has_value());
+  EXPECT_EQ(facts.nmi_watchdog, true);  // a clean text beside them still counts
+  ASSERT_EQ(problems.size(), 3u);
+  const std::string_view files[] = {"proc/sys/kernel/perf_event_paranoid",
+                                    "proc/sys/kernel/osrelease", "proc/self/status"};
+  const std::size_t offsets[] = {1, 5, 21};
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_EQ(problems[i].code, pmucat::DiagId::host_fact_nul);
+    EXPECT_EQ(problems[i].severity, pmucat::Severity::warning);
+    EXPECT_EQ(problems[i].range.file, root.path(files[i]).string());
+    EXPECT_NE(problems[i].message.find("NUL byte at offset " + std::to_string(offsets[i])),
+              std::string::npos)
+        << problems[i].message;
+  }
+  // Without a place for the warnings the facts are the same.
+  EXPECT_EQ(pmucat::read_host_facts(root.root()), facts);
 }
 
 }  // namespace

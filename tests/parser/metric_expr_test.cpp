@@ -220,13 +220,13 @@ TEST(MetricExpr, IdsFolding) {
 
   auto zero = compute_ids(*parse("a / (2 - 2)"), literals);
   ASSERT_FALSE(zero);
-  EXPECT_EQ(zero.error().id, DiagId::metric_expr_division_by_zero);
+  EXPECT_EQ(zero.error().code, DiagId::metric_expr_division_by_zero);
   EXPECT_EQ(zero.error().range.column, 1U);
 
   Literals unknown;
   auto missing = compute_ids(*parse("a if #smt_on else b"), unknown);
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().id, DiagId::metric_expr_missing_literal);
+  EXPECT_EQ(missing.error().code, DiagId::metric_expr_missing_literal);
   EXPECT_EQ(missing.error().range.column, 6U);
 }
 

@@ -104,7 +104,7 @@ TEST(JeventsRules, UnparsableTermValueSkipsTheEventUnder612) {
   const Parsed new_rules = parse(text, PerfRelease::v6_12);
   EXPECT_TRUE(new_rules.events.empty());
   ASSERT_EQ(new_rules.diagnostics.size(), 1U);
-  EXPECT_EQ(new_rules.diagnostics[0].id, DiagId::vendor_json_field);
+  EXPECT_EQ(new_rules.diagnostics[0].code, DiagId::vendor_json_field);
   EXPECT_NE(new_rules.diagnostics[0].message.find("UMask '0X1F'"), std::string::npos);
   // A new field of another type is judged only by the rules that read it.
   const std::string typed = R"([{"EventName": "E", "NodeType": 5}])";
@@ -121,7 +121,7 @@ TEST(JeventsRules, MsrIndexWithoutValueIsPythonsNoneUnder612) {
   const Parsed old_rules = parse(text, PerfRelease::v6_1);
   EXPECT_TRUE(old_rules.events.empty());
   ASSERT_EQ(old_rules.diagnostics.size(), 1U);
-  EXPECT_EQ(old_rules.diagnostics[0].id, DiagId::vendor_json_field);
+  EXPECT_EQ(old_rules.diagnostics[0].code, DiagId::vendor_json_field);
 }
 
 TEST(JeventsRules, UnitTableOf612) {
@@ -197,7 +197,7 @@ TEST(JeventsRules, ArchStdEventNamesAStandardMetricUnder612) {
   const Parsed old_rules = parse(text, PerfRelease::v6_1, {}, standard.metrics);
   EXPECT_TRUE(old_rules.events.empty());
   ASSERT_FALSE(old_rules.diagnostics.empty());
-  EXPECT_EQ(old_rules.diagnostics[0].id, DiagId::vendor_std_event_unknown);
+  EXPECT_EQ(old_rules.diagnostics[0].code, DiagId::vendor_std_event_unknown);
 }
 
 TEST(JeventsRules, MetricFieldsOf612) {
@@ -243,11 +243,11 @@ TEST(JeventsRules, MetricGroupDescriptions) {
   EXPECT_EQ(descriptions[0].name, "Backend");  // sorted by name
   EXPECT_EQ(descriptions[1].description, "Metrics for top-down level 1");
   ASSERT_EQ(diagnostics.size(), 1U);
-  EXPECT_EQ(diagnostics[0].id, DiagId::vendor_json_field);
+  EXPECT_EQ(diagnostics[0].code, DiagId::vendor_json_field);
   diagnostics.clear();
   EXPECT_TRUE(pmucat::parse_metric_group_descriptions("[]", "m.json", diagnostics).empty());
   ASSERT_EQ(diagnostics.size(), 1U);
-  EXPECT_EQ(diagnostics[0].id, DiagId::vendor_json_syntax);
+  EXPECT_EQ(diagnostics[0].code, DiagId::vendor_json_syntax);
 }
 
 // A model directory written for one test, removed after it.
@@ -327,7 +327,7 @@ TEST(JeventsRules, MetricOrderAndGroupFilesUnder612) {
   EXPECT_EQ(names, (std::vector<std::string>{"Zeta", "Alpha", "Mid"}));
   EXPECT_TRUE(old_rules.metric_group_descriptions.empty());
   ASSERT_EQ(old_rules.diagnostics.size(), 1U);
-  EXPECT_EQ(old_rules.diagnostics[0].id, DiagId::vendor_json_syntax);
+  EXPECT_EQ(old_rules.diagnostics[0].code, DiagId::vendor_json_syntax);
 }
 
 }  // namespace

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "pmu_events/cpuid_prefilter.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 #include "support/scratch_dir.h"
-#include "pmu_events/cpuid_prefilter.h"
 
 namespace {
 
@@ -51,9 +51,9 @@ TEST(Mapfile, BadRowsAndRegexesAreLocated) {
       "header\nonly,two\nGenuineIntel-6-(,v1,bad,core\nGenuineIntel-6-55,v1,good,core\n", "m.csv",
       "x86");
   ASSERT_EQ(mapfile.diagnostics.size(), 2u);
-  EXPECT_EQ(mapfile.diagnostics[0].id, DiagId::mapfile_syntax);
+  EXPECT_EQ(mapfile.diagnostics[0].code, DiagId::mapfile_syntax);
   EXPECT_EQ(mapfile.diagnostics[0].range.line, 2u);
-  EXPECT_EQ(mapfile.diagnostics[1].id, DiagId::mapfile_regex);
+  EXPECT_EQ(mapfile.diagnostics[1].code, DiagId::mapfile_regex);
   EXPECT_EQ(mapfile.diagnostics[1].range.line, 3u);
   EXPECT_EQ(mapfile.diagnostics[1].range.column, 1u);
   // The bad row stays (perf keeps it) but never matches.
@@ -334,11 +334,11 @@ TEST(ChooseVendorModel, FirstMatchingRowOfTheArchitectures) {
   notes.clear();
   EXPECT_FALSE(pmucat::choose_vendor_model(kArch, "GenuineIntel-6-01-1", notes).has_value());
   ASSERT_FALSE(notes.empty());
-  EXPECT_EQ(notes.back().id, DiagId::mapfile_no_match);
+  EXPECT_EQ(notes.back().code, DiagId::mapfile_no_match);
   EXPECT_EQ(notes.back().severity, pmucat::Severity::note);
   // The x86 mapfile's bad rows are reported on the way.
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
-                          [](const auto& d) { return d.id == DiagId::mapfile_regex; }));
+                          [](const auto& d) { return d.code == DiagId::mapfile_regex; }));
   EXPECT_FALSE(pmucat::choose_vendor_model(kArch / "nowhere", "x", notes).has_value());
 }
 

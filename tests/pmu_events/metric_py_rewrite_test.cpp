@@ -266,7 +266,7 @@ TEST(MetricPyRewrite, AnExpressionMetricPyCannotReadIsKeptWithAWarning) {
   ASSERT_EQ(parsed.metrics.size(), 1U);
   EXPECT_EQ(parsed.metrics[0].expr, "a * 1e-3");
   ASSERT_EQ(parsed.diagnostics.size(), 1U);
-  EXPECT_EQ(parsed.diagnostics[0].id, DiagId::vendor_metric_py_unreadable);
+  EXPECT_EQ(parsed.diagnostics[0].code, DiagId::vendor_metric_py_unreadable);
   EXPECT_EQ(parsed.diagnostics[0].severity, Severity::warning);
 }
 

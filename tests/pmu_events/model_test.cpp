@@ -82,13 +82,13 @@ TEST(VendorModel, Arm64StandardEvents) {
   EXPECT_EQ(find(*model, "cpu_cycles_alias")->terms, "event=0x11");
   EXPECT_EQ(find(*model, "acme_event")->terms, "event=0x44");
   ASSERT_EQ(model->diagnostics.size(), 1u);
-  EXPECT_EQ(model->diagnostics[0].id, DiagId::vendor_std_event_unknown);
+  EXPECT_EQ(model->diagnostics[0].code, DiagId::vendor_std_event_unknown);
 }
 
 TEST(VendorModel, MissingDirectoryFails) {
   auto model = pmucat::load_vendor_model(kArch / "x86", "nosuchmodel", pmucat::PerfRelease::v6_1);
   ASSERT_FALSE(model.has_value());
-  EXPECT_EQ(model.error().id, DiagId::vendor_json_unreadable);
+  EXPECT_EQ(model.error().code, DiagId::vendor_json_unreadable);
 }
 
 }  // namespace

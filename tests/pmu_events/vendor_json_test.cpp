@@ -59,7 +59,7 @@ TEST(VendorJsonTerms, ExtSelIsDecimalAndShiftedByEight) {
   EXPECT_EQ(terms_of(R"({"EventName":"a","EventCode":"0xC2","ExtSel":"1"})"), "event=0x1c2");
   const Parsed hex = parse(R"([{"EventName":"a","EventCode":"0xC2","ExtSel":"0x1"}])");
   ASSERT_EQ(hex.diagnostics.size(), 1u);
-  EXPECT_EQ(hex.diagnostics[0].id, DiagId::vendor_json_field);
+  EXPECT_EQ(hex.diagnostics[0].code, DiagId::vendor_json_field);
   EXPECT_TRUE(hex.events.empty());
 }
 
@@ -95,7 +95,7 @@ TEST(VendorJsonTerms, FilterThenMsr) {
                           R"({"EventName":"a","MSRIndex":"zz","MSRValue":"1"})"}) {
     const Parsed parsed = parse("[" + std::string(bad) + "]");
     ASSERT_EQ(parsed.diagnostics.size(), 1u) << bad;
-    EXPECT_EQ(parsed.diagnostics[0].id, DiagId::vendor_json_field) << bad;
+    EXPECT_EQ(parsed.diagnostics[0].code, DiagId::vendor_json_field) << bad;
     EXPECT_TRUE(parsed.events.empty()) << bad;
   }
 }
@@ -274,7 +274,7 @@ TEST(VendorJsonStdEvents, CopiesTermsAndEmptyFields) {
   EXPECT_EQ(pmucat::perf_public_description(e[2]), "Own public");
   EXPECT_EQ(e[3].terms, "event=0x5");
   ASSERT_EQ(parsed.diagnostics.size(), 2u);
-  EXPECT_EQ(parsed.diagnostics[0].id, DiagId::vendor_std_event_unknown);
+  EXPECT_EQ(parsed.diagnostics[0].code, DiagId::vendor_std_event_unknown);
   EXPECT_EQ(parsed.diagnostics[0].severity, pmucat::Severity::warning);
 }
 
@@ -285,7 +285,7 @@ TEST(VendorJsonErrors, MalformedJsonIsLocated) {
                                 "t", {}, pmucat::PerfRelease::v6_1, diagnostics);
   EXPECT_TRUE(events.empty());
   ASSERT_EQ(diagnostics.size(), 1u);
-  EXPECT_EQ(diagnostics[0].id, DiagId::vendor_json_syntax);
+  EXPECT_EQ(diagnostics[0].code, DiagId::vendor_json_syntax);
   EXPECT_EQ(diagnostics[0].range.file, "dir/bad.json");
   EXPECT_EQ(diagnostics[0].range.line, 3u);
   EXPECT_EQ(diagnostics[0].range.column, 10u);
@@ -298,7 +298,7 @@ TEST(VendorJsonErrors, NotAnArrayOrNotObjects) {
     const Parsed parsed = parse(text);
     EXPECT_TRUE(parsed.events.empty()) << text;
     ASSERT_EQ(parsed.diagnostics.size(), 1u) << text;
-    EXPECT_EQ(parsed.diagnostics[0].id, DiagId::vendor_json_syntax) << text;
+    EXPECT_EQ(parsed.diagnostics[0].code, DiagId::vendor_json_syntax) << text;
   }
   const Parsed mixed = parse(R"([1, "x", {"EventName":"ok"}, [], null])");
   ASSERT_EQ(mixed.events.size(), 1u);
@@ -314,7 +314,7 @@ TEST(VendorJsonErrors, WrongFieldTypesSkipTheEventAtItsObject) {
   ASSERT_EQ(parsed.events.size(), 1u);
   ASSERT_EQ(parsed.diagnostics.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(parsed.diagnostics[i].id, DiagId::vendor_json_field);
+    EXPECT_EQ(parsed.diagnostics[i].code, DiagId::vendor_json_field);
     EXPECT_EQ(parsed.diagnostics[i].range.line, i + 2);
     EXPECT_EQ(parsed.diagnostics[i].range.column, 2u);
   }
@@ -324,7 +324,7 @@ TEST(VendorJsonErrors, WrongFieldTypesSkipTheEventAtItsObject) {
 TEST(VendorJsonErrors, DeepNestingAndStringsWithBraces) {
   const Parsed deep = parse(std::string(100000, '['));
   ASSERT_EQ(deep.diagnostics.size(), 1u);
-  EXPECT_EQ(deep.diagnostics[0].id, DiagId::vendor_json_syntax);
+  EXPECT_EQ(deep.diagnostics[0].code, DiagId::vendor_json_syntax);
   // Braces inside strings do not move the located objects.
   const Parsed parsed = parse("[{\"EventName\":\"a{[\\\"\"},\n{\"EventName\":\"b\",\"UMask\":1}]");
   ASSERT_EQ(parsed.diagnostics.size(), 1u);

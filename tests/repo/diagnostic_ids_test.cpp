@@ -1,7 +1,8 @@
 // The diagnostic id table (include/pmucat/diagnostic_ids.def) against pmucheck's rules, the docs
 // and the sources: docs/rules.md documents exactly the rules, docs/grammar.md's id list is
 // generated from the table (PMUCAT_UPDATE_DOCS=1 rewrites it), every id a doc table names is in
-// the table, and no source spells a registered id as a string literal instead of the enum.
+// the table, no source spells a registered id as a string literal instead of the enum, and no code
+// compares a diagnostic's id text (it compares Diagnostic::code).
 #include "pmucat/diagnostic_ids.h"
 
 #include <gtest/gtest.h>
@@ -155,6 +156,57 @@ TEST(DiagnosticIds, SourcesUseTheEnumNotStrings) {
               << fs::relative(entry.path(), kSource).generic_string() << " spells the id "
               << (*it)[0] << "; use DiagId::" << enum_name((*it)[1].str());
         }
+      }
+    }
+  }
+}
+
+// What comparing an id's text looks like: a diagnostic's `id` compared or searched as a string,
+// or an id's text compared with one.
+bool compares_id_text(const std::string& line) {
+  static const std::regex pattern(
+      R"((\.|->)id\s*(==|!=)\s*("|std::string|to_string\())"
+      R"(|("|\))\s*(==|!=)\s*[\w.>()-]*(\.|->)id\b)"
+      R"(|(\.|->)id\.(starts_with|ends_with|find|rfind|compare|substr)\()"
+      R"(|to_string\(DiagId::\w+\)\s*(==|!=)|(==|!=)\s*to_string\(DiagId::)");
+  return std::regex_search(line, pattern);
+}
+
+TEST(DiagnosticIds, ThePatternFindsIdTextComparisons) {
+  for (const char* line : {
+           R"(if (error->id.starts_with("output-")) {)",
+           R"(return diagnostic.id == "format-syntax";)",
+           "if (d.id != to_string(DiagId::format_syntax)) continue;",
+           "return to_string(DiagId::perfdata_io) == error.id;",
+           "if (diagnostic.id.find(\"vendor-\") == 0) {",
+       }) {
+    EXPECT_TRUE(compares_id_text(line)) << line;
+  }
+  for (const char* line : {
+           "if (diagnostic.code == DiagId::format_syntax) {",
+           "} else if (h.kind == Kind::end_marker && h.id == *options.pipe_end_marker) {",
+           "if (known.id == 0) {",
+           "item[\"id\"] = diagnostic.id;",
+       }) {
+    EXPECT_FALSE(compares_id_text(line)) << line;
+  }
+}
+
+// Code asks which diagnostic it holds by enum (`diagnostic.code == DiagId::...`); the id text is
+// for output only, so renaming an id's text cannot change what code does.
+TEST(DiagnosticIds, CodeComparesTheEnumNotTheText) {
+  for (const char* dir : {"src", "cli", "include", "python", "tools"}) {
+    if (!fs::exists(kSource / dir)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(kSource / dir)) {
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".cpp" && extension != ".h") continue;
+      std::istringstream lines(read_text(entry.path()));
+      int number = 0;
+      for (std::string line; std::getline(lines, line);) {
+        ++number;
+        EXPECT_FALSE(compares_id_text(code_part(line)))
+            << fs::relative(entry.path(), kSource).generic_string() << ":" << number
+            << " compares an id's text: " << line;
       }
     }
   }
