@@ -733,13 +733,15 @@ void ProtoFieldWriter::release_arena() {
   }
   // held_bytes() counts each item's overhead too: an upper bound of its bytes here.
   if (arena_.size() < (std::size_t{1} << 20) || order_.held_bytes() * 2 > arena_.size()) return;
-  ByteArena kept;
+  // In place, keeping the capacity (growing a fresh arena again would copy it over and over):
+  // the held items come in arrival order, so each one moves down, never over one still to move.
+  std::size_t at = 0;
   order_.for_each_held([&](Held& h) {
-    const std::size_t at = kept.size();
-    std::memcpy(kept.append(h.size), arena_.data() + h.offset, h.size);
+    std::memmove(arena_.data() + at, arena_.data() + h.offset, h.size);
     h.offset = at;
+    at += h.size;
   });
-  arena_ = std::move(kept);
+  arena_.truncate(at);
 }
 
 void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {

@@ -47,6 +47,7 @@ class ByteArena {
   char* data() { return data_.get(); }
   std::size_t size() const { return size_; }
   void clear() { size_ = 0; }
+  void truncate(std::size_t n) { size_ = std::min(size_, n); }
 
  private:
   std::unique_ptr<char[]> data_;
