@@ -31,23 +31,17 @@ class ByteReader {
   std::optional<T> read() {
     static_assert(std::is_integral_v<T>);
     if (remaining() < sizeof(T)) return std::nullopt;
-    std::make_unsigned_t<T> v = 0;
     if constexpr (std::endian::native == std::endian::little) {
-      // The usual case, one copy (decoding samples is on the conversion's hot path).
+      // The usual case, one copy, small enough to be inlined (decoding samples is on the
+      // conversion's hot path); the byte loop stays out of line.
       if (!swap_) {
+        std::make_unsigned_t<T> v;
         std::memcpy(&v, bytes_.data() + pos_, sizeof(T));
         pos_ += sizeof(T);
         return static_cast<T>(v);
       }
     }
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-      const std::size_t index = swap_ ? sizeof(T) - 1 - i : i;
-      const auto b = std::to_integer<std::make_unsigned_t<T>>(bytes_[pos_ + index]);
-      v = static_cast<std::make_unsigned_t<T>>(v |
-                                               static_cast<std::make_unsigned_t<T>>(b << (8 * i)));
-    }
-    pos_ += sizeof(T);
-    return static_cast<T>(v);
+    return read_bytewise<T>();
   }
 
   // `n` integers of type T into `out`, replacing its contents; false (and nothing read) when
@@ -92,6 +86,19 @@ class ByteReader {
   }
 
  private:
+  template <class T>
+  [[gnu::noinline]] std::optional<T> read_bytewise() {
+    std::make_unsigned_t<T> v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      const std::size_t index = swap_ ? sizeof(T) - 1 - i : i;
+      const auto b = std::to_integer<std::make_unsigned_t<T>>(bytes_[pos_ + index]);
+      v = static_cast<std::make_unsigned_t<T>>(v |
+                                               static_cast<std::make_unsigned_t<T>>(b << (8 * i)));
+    }
+    pos_ += sizeof(T);
+    return static_cast<T>(v);
+  }
+
   std::span<const std::byte> bytes_;
   bool swap_ = false;
   std::uint64_t base_ = 0;

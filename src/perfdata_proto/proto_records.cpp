@@ -528,16 +528,18 @@ const Attr* AttrLookup::find(const Record& r) const {
 }
 
 bool record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEventEntry>& events,
-                     Proto::PerfEvent& out) {
+                     Proto::PerfEvent& out, bool always_compare) {
   out.mutable_header()->set_type(r.type);
   out.mutable_header()->set_misc(r.misc);
   out.mutable_header()->set_size(r.size());
   bool typed = false;
+  bool exact = false;
   if (attr != nullptr) {
     if (r.type == record_type::sample) {
       std::uint64_t timestamp = 0;
-      typed = sample_to_proto(r.payload, *attr, *out.mutable_sample_event(), timestamp);
+      typed = sample_to_proto(r.payload, *attr, *out.mutable_sample_event(), timestamp, exact);
       if (typed && (attr->sample_type & sample::time)) out.set_timestamp(timestamp);
+      exact = exact && typed && r.trailer.empty() && attr_for_proto_event(out, events) == attr;
     } else {
       const Split split = split_trailer(r, attr);
       Proto::SampleInfo* info = nullptr;
@@ -553,6 +555,7 @@ bool record_to_proto(const Record& r, const Attr* attr, const std::vector<PerfEv
   // from (a SAMPLE_ID without IDENTIFIER is found by position in the first attr's layout).
   // Otherwise the raw bytes go beside it: quipper reads the typed message (its parser needs
   // every MMAP's range), we read the raw bytes.
+  if (typed && exact && !always_compare) return belongs_in_events(out, r);
   if (typed) {
     const auto back = record_from_proto(out, attr_for_proto_event(out, events));
     if (back && *back == r) return belongs_in_events(out, r);
@@ -624,6 +627,8 @@ const Attr* attr_for_proto_event(const Proto::PerfEvent& e,
 
 namespace {
 constexpr std::size_t kMessageArenaBlock = 64 << 10;
+// What one record's messages are guessed to take on the arena besides twice its bytes.
+constexpr std::size_t kMessageGuessBase = 1024;
 google::protobuf::ArenaOptions arena_options(char* block) {
   google::protobuf::ArenaOptions o;
   o.initial_block = block;
@@ -659,7 +664,14 @@ void ProtoFieldWriter::put(const Record& record, google::protobuf::io::CodedOutp
     pipe_tracing_.emplace(reinterpret_cast<const char*>(record.trailer.data()),
                           record.trailer.size());
   }
-  message_arena_.Reset();
+  // Reset once the messages built since the last reset may fill the first block (a guess:
+  // past it the arena takes heap blocks, which the next reset frees).
+  const std::size_t guess = kMessageGuessBase + 2 * (record.payload.size() + record.trailer.size());
+  if (arena_guess_ + guess > kMessageArenaBlock) {
+    message_arena_.Reset();
+    arena_guess_ = 0;
+  }
+  arena_guess_ += guess;
   event_ = google::protobuf::Arena::CreateMessage<Proto::PerfEvent>(&message_arena_);
   if (!record_to_proto(record, lookup_.find(record), events_, *event_)) {
     // Written where it falls in the stream; its position (in file order) places it for a
@@ -721,13 +733,15 @@ void ProtoFieldWriter::release_arena() {
   }
   // held_bytes() counts each item's overhead too: an upper bound of its bytes here.
   if (arena_.size() < (std::size_t{1} << 20) || order_.held_bytes() * 2 > arena_.size()) return;
-  ByteArena kept;
+  // In place, keeping the capacity (growing a fresh arena again would copy it over and over):
+  // the held items come in arrival order, so each one moves down, never over one still to move.
+  std::size_t at = 0;
   order_.for_each_held([&](Held& h) {
-    const std::size_t at = kept.size();
-    std::memcpy(kept.append(h.size), arena_.data() + h.offset, h.size);
+    std::memmove(arena_.data() + at, arena_.data() + h.offset, h.size);
     h.offset = at;
+    at += h.size;
   });
-  arena_ = std::move(kept);
+  arena_.truncate(at);
 }
 
 void ProtoFieldWriter::flush(google::protobuf::io::CodedOutputStream& out) {

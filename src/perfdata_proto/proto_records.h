@@ -32,9 +32,12 @@ class AttrLookup {
 // exact bytes back from it, the raw bytes go beside it (and header.size is the size quipper
 // will rebuild from the typed form). Returns whether the event belongs in `events` (quipper can
 // read and write it back) rather than in `pmucat_events` (no message: stored raw only).
+// A typed SAMPLE whose fields are all known to come back exactly (sample_fields_round_trip) and
+// whose attr the reader finds again is not re-encoded to be compared; `always_compare` compares
+// every record (tests hold the two to the same output).
 bool record_to_proto(const Record& record, const Attr* attr,
                      const std::vector<PerfEventEntry>& events,
-                     quipper::PerfDataProto::PerfEvent& out);
+                     quipper::PerfDataProto::PerfEvent& out, bool always_compare = false);
 
 // Bytes appended without being zeroed first: each serialised event is written over its room
 // at once.
@@ -44,6 +47,7 @@ class ByteArena {
   char* data() { return data_.get(); }
   std::size_t size() const { return size_; }
   void clear() { size_ = 0; }
+  void truncate(std::size_t n) { size_ = std::min(size_, n); }
 
  private:
   std::unique_ptr<char[]> data_;
@@ -76,10 +80,12 @@ class ProtoFieldWriter {
 
   const std::vector<PerfEventEntry>& events_;
   AttrLookup lookup_;
-  // Each record's message lives on an arena reset per record: its first block is reused, so
-  // converting a record allocates nothing for its message.
+  // The records' messages live on an arena reset when its first block may be full: the block is
+  // reused, so converting a record allocates nothing for its message, and a reset (not free)
+  // comes once per few dozen small records.
   std::unique_ptr<char[]> arena_block_;
   google::protobuf::Arena message_arena_;
+  std::size_t arena_guess_ = 0;  // what the messages since the last reset are guessed to take
   quipper::PerfDataProto::PerfEvent* event_ = nullptr;
   quipper::PerfDataProto::PmucatPlacedEvent placed_;
   std::uint64_t in_events_ = 0;
@@ -104,8 +110,15 @@ const Attr* attr_for_proto_event(const quipper::PerfDataProto::PerfEvent& event,
 
 // A SAMPLE payload as quipper's SampleEvent; false when quipper cannot hold it (REGS_USER,
 // STACK_USER, REGS_INTR, AUX, READ lost counts) or it does not match the attr.
+// `exact` tells whether sample_from_proto gives back these very bytes (sample_fields_round_trip),
+// given the same attr.
 bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr,
-                     quipper::PerfDataProto::SampleEvent& out, std::uint64_t& timestamp);
+                     quipper::PerfDataProto::SampleEvent& out, std::uint64_t& timestamp,
+                     bool& exact);
+// Whether the SampleEvent of these decoded fields encodes back to the same payload: false when a
+// field holds what the schema has no room for (AUX data, an IDENTIFIER unlike ID, CPU's reserved
+// word, RAW data not ending 8-aligned, branch flags past the schema's bits).
+bool sample_fields_round_trip(const SampleFields& fields, const Attr& attr);
 // The SAMPLE payload a SampleEvent describes for `attr`.
 std::vector<std::byte> sample_from_proto(const quipper::PerfDataProto::SampleEvent& in,
                                          const Attr& attr);

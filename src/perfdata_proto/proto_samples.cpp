@@ -36,11 +36,34 @@ bool read_regs(ByteReader& in, std::uint64_t mask, std::uint64_t& abi, Out* regs
 
 }  // namespace
 
+bool sample_fields_round_trip(const SampleFields& s, const Attr& attr) {
+  const std::uint64_t t = attr.sample_type;
+  // AUX data has no field: the typed sample drops it.
+  if (t & sample::aux) return false;
+  // One id field in the schema for two words.
+  if ((t & sample::id) && (t & sample::identifier) && s.id != s.identifier) return false;
+  // CPU's second word has no field.
+  if ((t & sample::cpu) && s.cpu_reserved != 0) return false;
+  // RAW is written back padded so that its u32 size and data end 8-aligned.
+  if ((t & sample::raw) && (s.raw.size() + 4) % 8 != 0) return false;
+  // Branch flags past spec (bit 25) have no field.
+  if (t & sample::branch_stack) {
+    const std::size_t first = (attr.branch_sample_type & branch::hw_index) ? 1 : 0;
+    for (std::size_t i = first + 2; i < s.branch_stack.size(); i += 3) {
+      if (s.branch_stack[i] >> 26 != 0) return false;
+    }
+  }
+  // Every other field of the layout is a whole word (or two u32) the SampleEvent keeps, and
+  // sample_to_proto accepts the fields after BRANCH_STACK only when they fill the payload.
+  return true;
+}
+
 bool sample_to_proto(std::span<const std::byte> payload, const Attr& attr, Proto::SampleEvent& out,
-                     std::uint64_t& timestamp) {
+                     std::uint64_t& timestamp, bool& exact) {
   const auto s = decode_sample(payload, attr);
   if (!s) return false;
   const std::uint64_t t = attr.sample_type;
+  exact = sample_fields_round_trip(*s, attr);
   if (t & sample::ip) out.set_ip(s->ip);
   if (t & sample::tid) out.set_pid(s->pid), out.set_tid(s->tid);
   if (t & sample::time) out.set_sample_time_ns(s->time), timestamp = s->time;

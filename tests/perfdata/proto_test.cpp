@@ -9,6 +9,7 @@
 
 #include "model_builder.h"
 #include "perf_data.pb.h"
+#include "perfdata_proto/proto_records.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
@@ -530,6 +531,72 @@ TEST(PerfDataProto, QuippersTimeConvAndIdIndexConvert) {
 // A record the typed message cannot give back (bytes after the MMAP file name, as old perf left
 // them) keeps the typed message for quipper, whose parser needs every MMAP's range, with the raw
 // bytes beside it for us; header.size is the size quipper rebuilds.
+// Every record as record_to_proto writes it when it skips the byte compare for samples known to
+// be exact, and when it compares every record: the two must be the same message.
+void expect_shortcut_agrees(const PerfData& data, const std::string& what) {
+  const perfdata::AttrLookup lookup(data.events);
+  std::size_t i = 0;
+  for (const auto& r : data.records) {
+    quipper::PerfDataProto::PerfEvent fast, checked;
+    const bool a = perfdata::record_to_proto(r, lookup.find(r), data.events, fast);
+    const bool b = perfdata::record_to_proto(r, lookup.find(r), data.events, checked, true);
+    EXPECT_EQ(a, b) << what << " record " << i;
+    EXPECT_EQ(fast.SerializeAsString(), checked.SerializeAsString()) << what << " record " << i;
+    ++i;
+  }
+}
+
+TEST(PerfDataProto, SamplesKnownExactNeedNoByteCompare) {
+  // Corpus files and our own models: the shortcut changes nothing.
+  expect_shortcut_agrees(test::demo_model({}), "demo model");
+  std::error_code ec;
+  if (std::filesystem::exists(kCorpus, ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(kCorpus)) {
+      const auto name = entry.path().filename().string();
+      if (name.rfind("perf.data", 0) != 0) continue;
+      const auto data = read_perf_data(entry.path());
+      ASSERT_TRUE(data) << name;
+      expect_shortcut_agrees(*data, name);
+    }
+  }
+  // Samples whose content the schema cannot hold: each one must be found inexact (and so
+  // compared, and stored with its raw bytes).
+  Attr attr = test::demo_attr({}, 0);
+  attr.sample_type = sample::ip | sample::tid | sample::time | sample::id | sample::identifier |
+                     sample::cpu | sample::period | sample::raw | sample::branch_stack;
+  SampleFields base;
+  base.ip = 0x400000;
+  base.pid = base.tid = 7;
+  base.time = 5;
+  base.id = base.identifier = 100;
+  base.period = 1;
+  base.raw.assign(4, std::byte{1});  // 4 + 4 bytes: ends 8-aligned
+  base.branch_nr = 1;
+  base.branch_stack = {0x1000, 0x2000, 0x3};
+  std::vector<std::pair<std::string, SampleFields>> inexact;
+  inexact.emplace_back("identifier unlike id", base);
+  inexact.back().second.identifier = 101;
+  inexact.emplace_back("cpu reserved word", base);
+  inexact.back().second.cpu_reserved = 9;
+  inexact.emplace_back("raw not ending aligned", base);
+  inexact.back().second.raw.assign(8, std::byte{1});
+  inexact.emplace_back("branch flags past the schema", base);
+  inexact.back().second.branch_stack[2] = std::uint64_t{1} << 40;
+  EXPECT_TRUE(perfdata::sample_fields_round_trip(base, attr));
+  PerfData data;
+  data.events.push_back({attr, {100}, "e"});
+  data.records.push_back(make_sample_record(base, attr, 2));
+  for (const auto& [what, fields] : inexact) {
+    EXPECT_FALSE(perfdata::sample_fields_round_trip(fields, attr)) << what;
+    data.records.push_back(make_sample_record(fields, attr, 2));
+  }
+  expect_shortcut_agrees(data, "crafted samples");
+  expect_lossless(data, "crafted samples");
+  Attr aux = attr;
+  aux.sample_type |= sample::aux;
+  EXPECT_FALSE(perfdata::sample_fields_round_trip(base, aux));
+}
+
 TEST(PerfDataProto, InexactRecordsAreTypedWithTheRawBytesBeside) {
   PerfData data = test::demo_model({});
   Record mmap = make_mmap_record(4242, 4242, 0x400000, 0x2000, 0, "/bin/true", 2, {},
