@@ -57,8 +57,6 @@ std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tab
       return std::filesystem::path(installed).lexically_normal().string();
     }
   }
-  std::string built(want_default ? PMUCAT_EVENTS_DIR_BUILD : PMUCAT_EVENTS_INDEX_BUILD);
-  if (!want_default) built.append(suffix);
   if (!built.empty() && is_directory(built)) return built;
   return std::nullopt;
 }
