@@ -154,8 +154,10 @@ install_missing() {
     case "$p" in
       linux-source-*)
         # Installed from this release when it has the package, else fetched from the other.
-        # (The exact name: apt takes linux-source-6.1 for a pattern that linux-source-6.12 matches.)
-        if apt-cache show --no-all-versions "$p" 2>/dev/null | grep -qx "Package: $p"; then
+        # (The exact name: apt takes linux-source-6.1 for a pattern that linux-source-6.12 matches.
+        # A here-string, not a pipe: under pipefail, grep -q stopping at the first line would end
+        # apt-cache with SIGPIPE and the package would count as missing.)
+        if grep -qx "Package: $p" <<<"$(apt-cache show --no-all-versions "$p" 2>/dev/null)"; then
           wanted+=("$p")
         else
           foreign+=("$p")
