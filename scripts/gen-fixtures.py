@@ -713,6 +713,10 @@ def intel_cwf():
     for box in range(2):
         uncore(f"uncore_b2cmi_{box}", 16, box, raw)
     uncore("uncore_b2upi_0", 18, 0, raw)
+    uncore("uncore_b2hot_0", 17, 0, raw)
+    uncore("uncore_b2cxl_0", 19, 0, raw)
+    uncore("uncore_cxlcm_0", 12, 0, raw)
+    uncore("uncore_cxldp_0", 13, 0, raw)
     uncore("uncore_mdf_0", 20, 0, raw)
     uncore("uncore_ubox", 22, 0, raw)
 
