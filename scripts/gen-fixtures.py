@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the vendor sysfs fixture trees under fixtures/sysfs/ (intel-spr, amd-zen4,
-arm-neoverse, power9, intel-adl-hybrid, arm64-n1).
+arm-neoverse, power9, intel-adl-hybrid, arm64-n1, intel-arl-hybrid, intel-cwf, amd-zen6,
+arm-neoverse-v3).
 
 The content is written from driver facts (bit positions, event codes, printf styles) collected in
 the project's reference notes; no file is copied from any captured tree. Each tree is laid out
@@ -18,7 +19,8 @@ import os
 import shutil
 import sys
 
-TREES = ("intel-spr", "amd-zen4", "arm-neoverse", "power9", "intel-adl-hybrid", "arm64-n1")
+TREES = ("intel-spr", "amd-zen4", "arm-neoverse", "power9", "intel-adl-hybrid", "arm64-n1",
+         "intel-arl-hybrid", "intel-cwf", "amd-zen6", "arm-neoverse-v3")
 
 
 class Tree:
@@ -574,11 +576,271 @@ def arm64_n1():
     return tree
 
 
+# --- Intel Arrow Lake-H hybrid: 6 P-cores without SMT (CPUs 0-5), 8 E-cores (CPUs 6-13), 2
+# low-power E-cores (CPUs 14-15): three core PMUs ---------------------------------------------
+# ArchPerfmon v6 widens umask with the umask2 bits: the kernel prints the same `umask` file as
+# config:8-15,40-47 and adds `eq`, so the tables' 9- and 16-bit UMasks (0x1ff, 0x8002) encode.
+X86_UMASK2 = "config:8-15,40-47"
+X86_GENERIC = {"branch-instructions": (0xc4,), "branch-misses": (0xc5,),
+               "bus-cycles": (0x3c, 0x01), "cache-misses": (0x2e, 0x41),
+               "cache-references": (0x2e, 0x4f), "cpu-cycles": (0x3c,),
+               "instructions": (0xc0,), "ref-cycles": (0x00, 0x03)}
+
+
+def atom_core_pmu(tree, name, type_, cpus, pmu_name):
+    """An E-core PMU (cpu_atom, cpu_lowpower, or the only `cpu` of an E-core server)."""
+    pmu = tree.pmu(name, type_)
+    pmu.formats(event="config:0-7", umask=X86_UMASK2, edge="config:18", pc="config:19",
+                inv="config:23", cmask="config:24-31", eq="config:36",
+                offcore_rsp="config1:0-63", ldlat="config1:0-15", snoop_rsp="config1:0-63")
+    if cpus is not None:
+        pmu.attr("cpus", cpus)
+    for event, codes in X86_GENERIC.items():
+        pmu.event(event, x86_show(*codes))
+    pmu.event("mem-loads", "event=0xd0,umask=0x5,ldlat=3")
+    pmu.event("mem-stores", "event=0xd0,umask=0x6")
+    pmu.caps(max_precise="3", branches="32", pmu_name=pmu_name)
+    return pmu
+
+
+def intel_arl_hybrid():
+    tree = Tree()
+    core = tree.pmu("cpu_core", 4)
+    core.formats(event="config:0-7", umask=X86_UMASK2, edge="config:18", pc="config:19",
+                 inv="config:23", cmask="config:24-31", eq="config:36",
+                 offcore_rsp="config1:0-63", ldlat="config1:0-15", frontend="config1:0-23")
+    core.attr("cpus", "0-5")
+    for name, codes in X86_GENERIC.items():
+        core.event(name, x86_show(*codes))
+    core.event("mem-loads", "event=0xcd,umask=0x1,ldlat=3")
+    core.event("mem-stores", "event=0xcd,umask=0x2")
+    core.event("mem-loads-aux", "event=0x03,umask=0x82")
+    core.event("slots", "event=0x00,umask=0x4")
+    for index, name in enumerate(["retiring", "bad-spec", "fe-bound", "be-bound", "heavy-ops",
+                                  "br-mispredict", "fetch-lat", "mem-bound"]):
+        core.event(f"topdown-{name}", f"event=0x00,umask=0x{0x80 + index:x}")
+    core.caps(max_precise="3", branches="32", pmu_name="arrowlake_h_hybrid")
+    atom_core_pmu(tree, "cpu_atom", 10, "6-13", "arrowlake_h_hybrid")
+    atom_core_pmu(tree, "cpu_lowpower", 11, "14-15", "arrowlake_h_hybrid")
+
+    client = dict(event="config:0-7", umask="config:8-15", edge="config:18", inv="config:23",
+                  cmask="config:24-28")
+    next_type = [12]
+
+    def uncore(name, formats=None):
+        pmu = tree.pmu(name, next_type[0])
+        next_type[0] += 1
+        pmu.formats(**(formats or client)).attr("cpumask", "0")
+        return pmu
+
+    for box in range(3):
+        uncore(f"uncore_cbox_{box}")
+    uncore("uncore_arb")
+    uncore("uncore_hac_arb")
+    for box in range(2):
+        uncore(f"uncore_hac_cbox_{box}")
+    uncore("uncore_cncu", dict(event="config:0-7")).event("clockticks", "event=0xff")
+    for box in range(2):
+        uncore(f"uncore_imc_{box}", dict(event="config:0-7"))
+    mib = {"unit": "MiB", "scale": "6.103515625e-5"}
+    for box in range(2):
+        uncore(f"uncore_imc_free_running_{box}", dict(event="config:0-7", umask="config:8-15")) \
+            .event("data_read", "event=0xff,umask=0x20", **mib) \
+            .event("data_write", "event=0xff,umask=0x30", **mib)
+
+    tree.pmu("cstate_core", 8).formats(event="config:0-63").attr("cpumask", "0-15") \
+        .event("c1-residency", "event=0x00").event("c6-residency", "event=0x02") \
+        .event("c7-residency", "event=0x03")
+    tree.pmu("cstate_pkg", 9).formats(event="config:0-63").attr("cpumask", "0") \
+        .event("c2-residency", "event=0x00").event("c6-residency", "event=0x02") \
+        .event("c10-residency", "event=0x06")
+    joules = {"unit": "Joules", "scale": "2.3283064365386962890625e-10"}
+    power = uncore("power", dict(event="config:0-7"))
+    for name, code in (("energy-cores", 0x01), ("energy-pkg", 0x02), ("energy-gpu", 0x04),
+                       ("energy-psys", 0x05)):
+        power.event(name, f"event=0x{code:02x}", **joules)
+    msr = tree.pmu("msr", next_type[0]).formats(event="config:0-63")
+    for name, code in (("tsc", 0x00), ("aperf", 0x01), ("mperf", 0x02), ("pperf", 0x03),
+                       ("smi", 0x04)):
+        msr.event(name, f"event=0x{code:02x}")
+    msr.event("cpu_thermal_margin", "event=0x07", unit="C", snapshot=True)
+    fixed_pmus(tree, kprobe_type=6, uprobe_type=7)
+    return tree
+
+
+# --- Intel Clearwater Forest, 2 sockets x 288 E-cores, no SMT (CPUs 0-575) -------------------
+def intel_cwf():
+    tree = Tree()
+    cpu = atom_core_pmu(tree, "cpu", 4, None, "clearwater_forest")
+    cpu.attr("rdpmc", "1").attr("freeze_on_smi", "0")
+
+    sockets = "0,288"
+    next_type = [12]
+
+    def uncore(name, type_id, box, formats, events=()):
+        pmu = tree.pmu(name, next_type[0])
+        next_type[0] += 1
+        pmu.formats(**formats)
+        pmu.attr("cpumask", sockets).attr("alias", f"uncore_type_{type_id}_{box}")
+        for event in events:
+            pmu.event(*event[:2], **(event[2] if len(event) > 2 else {}))
+        return pmu
+
+    raw = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
+               inv="config:23", thresh="config:24-31")
+    for box in range(4):
+        uncore(f"uncore_cha_{box}", 0, box,
+               dict(event="config:0-7", umask="config:8-15,32-63", tid_en="config:16",
+                    edge="config:18", inv="config:23", thresh="config:24-31",
+                    filter_tid="config1:0-9"))
+    for box in range(2):
+        uncore(f"uncore_chacms_{box}", 34, box, raw)
+    for box in range(2):
+        uncore(f"uncore_iio_{box}", 1, box,
+               dict(event="config:0-7", umask="config:8-15", edge="config:18", inv="config:23",
+                    thresh="config:24-35", ch_mask="config:36-47", fc_mask="config:48-50"))
+    for box in range(2):
+        uncore(f"uncore_irp_{box}", 2, box, raw)
+    uncore("uncore_pcu", 4, 0, raw)
+    mib = {"unit": "MiB", "scale": "6.103515625e-5"}
+    for box in range(4):
+        uncore(f"uncore_imc_{box}", 6, box, raw,
+               [("clockticks", "event=0x01,umask=0x01"),
+                ("cas_count_read", "event=0x05,umask=0xcf", mib),
+                ("cas_count_write", "event=0x05,umask=0xf0", mib)])
+    for box in range(2):
+        uncore(f"uncore_upi_{box}", 8, box, raw)
+    for box in range(2):
+        uncore(f"uncore_b2cmi_{box}", 16, box, raw)
+    uncore("uncore_b2upi_0", 18, 0, raw)
+    uncore("uncore_b2hot_0", 17, 0, raw)
+    uncore("uncore_b2cxl_0", 19, 0, raw)
+    uncore("uncore_cxlcm_0", 12, 0, raw)
+    uncore("uncore_cxldp_0", 13, 0, raw)
+    uncore("uncore_mdf_0", 20, 0, raw)
+    uncore("uncore_ubox", 22, 0, raw)
+
+    tree.pmu("cstate_core", 6).formats(event="config:0-63").attr("cpumask", "0-575") \
+        .event("c1-residency", "event=0x00").event("c6-residency", "event=0x02")
+    modules = ",".join(str(cpu_) for cpu_ in range(0, 576, 4))  # 4 E-cores share a module
+    tree.pmu("cstate_module", 7).formats(event="config:0-63").attr("cpumask", modules) \
+        .event("c6-residency", "event=0x00")
+    tree.pmu("cstate_pkg", 8).formats(event="config:0-63").attr("cpumask", sockets) \
+        .event("c6-residency", "event=0x02")
+    joules = {"unit": "Joules", "scale": "2.3283064365386962890625e-10"}
+    tree.pmu("power", 9).formats(event="config:0-7").attr("cpumask", sockets) \
+        .event("energy-pkg", "event=0x02", **joules).event("energy-ram", "event=0x03", **joules)
+    msr = tree.pmu("msr", 10).formats(event="config:0-63")
+    for index, name in enumerate(("tsc", "aperf", "mperf", "pperf", "smi")):
+        msr.event(name, f"event=0x{index:02x}")
+    fixed_pmus(tree, kprobe_type=11, uprobe_type=next_type[0])
+    return tree
+
+
+# --- AMD EPYC Zen 6, 2 sockets x 96 cores (8 CCX of 12), SMT on (CPUs 0-383) -----------------
+def amd_zen6():
+    tree = Tree()
+    cpu = tree.pmu("cpu", 4)
+    cpu.formats(event="config:0-7,32-35", umask="config:8-15", edge="config:18",
+                inv="config:23", cmask="config:24-31")
+    for name, codes in {"cpu-cycles": (0x76,), "instructions": (0xc0,),
+                        "cache-references": (0x60, 0xff), "cache-misses": (0x64, 0x09),
+                        "branch-instructions": (0xc2,), "branch-misses": (0xc3,),
+                        "stalled-cycles-frontend": (0xa9,), "ref-cycles": (0x120, 0x01)}.items():
+        cpu.event(name, x86_show(*codes))
+    cpu.caps(max_precise="0", branches="16")
+    cpu.attr("rdpmc", "1")
+    sockets = "0,96"
+    tree.pmu("amd_df", 6).formats(event="config:0-7,32-37", umask="config:8-15,24-27") \
+        .attr("cpumask", sockets)
+    ccx_leaders = ",".join(str(cpu_) for cpu_ in range(0, 192, 12))
+    tree.pmu("amd_l3", 7).formats(event="config:0-7", umask="config:8-15", coreid="config:42-44",
+                                  enallslices="config:46", enallcores="config:47",
+                                  sliceid="config:48-50", threadmask="config:56-57") \
+        .attr("cpumask", ccx_leaders)
+    tree.pmu("ibs_fetch", 8).formats(rand_en="config:57", l3missonly="config:59",
+                                     swfilt="config2:0") \
+        .caps(zen4_ibs_extensions="1")
+    tree.pmu("ibs_op", 9).formats(cnt_ctl="config:19", l3missonly="config:16",
+                                  ldlat="config1:0-11", swfilt="config2:0") \
+        .caps(zen4_ibs_extensions="1", ldlat="1", swfilt_ldst="1")
+    joules = {"unit": "Joules", "scale": "2.3283064365386962890625e-10"}
+    tree.pmu("power", 10).formats(event="config:0-7").attr("cpumask", sockets) \
+        .event("energy-pkg", "event=0x02", **joules)
+    tree.pmu("power_core", 11).formats(event="config:0-7").attr("cpumask", "0-191") \
+        .event("energy-core", "event=0x01", **joules)
+    msr = tree.pmu("msr", 12).formats(event="config:0-63")
+    for name, code in (("tsc", 0), ("aperf", 1), ("mperf", 2), ("irperf", 6)):
+        msr.event(name, f"event=0x{code:02x}")
+    for box in range(4):
+        tree.pmu(f"amd_umc_{box}", 13 + box).formats(event="config:0-7",
+                                                     rdwrmask="config:8-9") \
+            .attr("cpumask", "0")
+    fixed_pmus(tree, kprobe_type=17, uprobe_type=18)
+    return tree
+
+
+# --- Arm Neoverse V3 server, 1 socket x 64 cores, ACPI, a CMN S3 mesh; the MIDR selects the
+# vendor JSON model ------------------------------------------------------------------------------
+def arm_neoverse_v3():
+    tree = Tree()
+    pmuv3 = tree.pmu("armv8_pmuv3_0", 8)
+    pmuv3.formats(event="config:0-15", long="config1:0", rdpmc="config1:1")
+    pmuv3.attr("cpus", "0-63")
+    for name, code in PMUV3_EVENTS:
+        pmuv3.event(name, f"event=0x{code:04x}")
+    pmuv3.caps(slots="0x00000010", bus_slots="0x00000020", bus_width="0x00000040")
+
+    cmn = tree.pmu("arm_cmn_0", 9)
+    cmn.format("type", "config:0-15")
+    cmn.formats(eventid="config:16-26", occupid="config:27-30", bynodeid="config:31",
+                nodeid="config:32-47", wp_dev_sel="config:48-50", wp_chn_sel="config:51-55",
+                wp_grp="config:56-57", wp_exclusive="config:58", wp_combine="config:27-30",
+                wp_val="config1:0-63", wp_mask="config2:0-63")
+    cmn.attr("cpumask", "0").attr("identifier", "0x043e")
+    cmn.event("dtc_cycles", "type=0x3")
+    watchpoint = "wp_dev_sel=?,wp_chn_sel=?,wp_grp=?,wp_val=?,wp_mask=?"
+    cmn.event("watchpoint_up", f"type=0x6,eventid=0x0,{watchpoint}")
+    cmn.event("watchpoint_down", f"type=0x6,eventid=0x2,{watchpoint}")
+    for index, name in enumerate(CMN_HNF[:6], start=1):
+        cmn.event(f"hnf_{name}", f"type=0x5,eventid=0x{index:x}")
+    cmn.event("hnf_qos_pocq_occupancy_all", "type=0x5,eventid=0xf,occupid=0x0")
+
+    spe = tree.pmu("arm_spe_0", 10)
+    spe.formats(ts_enable="config:0", pa_enable="config:1", pct_enable="config:2",
+                jitter="config:16", branch_filter="config:32", load_filter="config:33",
+                store_filter="config:34", event_filter="config1:0-63",
+                min_latency="config2:0-11", inv_event_filter="config3:0-63")
+    spe.attr("cpumask", "0-63")
+    spe.caps(arch_inst="1", ernd="1", count_size="12", min_interval="256")
+
+    smmu_events = ["cycles", "transaction", "tlb_miss", "config_cache_miss",
+                   "trans_table_walk_access", "config_struct_access", "pcie_ats_trans_rq",
+                   "pcie_ats_trans_passed"]
+    for index, address in enumerate(("8000020", "8040020")):
+        smmu = tree.pmu(f"smmuv3_pmcg_{address}", 11 + index)
+        smmu.formats(event="config:0-15", filter_stream_id="config1:0-31",
+                     filter_span="config1:32", filter_enable="config1:33")
+        smmu.attr("cpumask", "0").attr("identifier", "0x0000043b")
+        for code, name in enumerate(smmu_events):
+            smmu.event(name, f"event=0x{code:02x}")
+    # Neoverse V3 r0p1: implementer 0x41, architecture 0xf, part 0xd83 as linux 7.3's mapfile
+    # lists it; perf's identifier clears variant and revision: 0x00000000410fd830.
+    for cpu in range(64):
+        base = f"devices/system/cpu/cpu{cpu}/regs/identification"
+        tree.extra[f"{base}/midr_el1"] = "0x00000000410fd831\n"
+        tree.extra[f"{base}/revidr_el1"] = "0x0000000000000000\n"
+    fixed_pmus(tree, kprobe_type=6, uprobe_type=7)
+    return tree
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "fixtures", "sysfs")
     builders = {"intel-spr": intel_spr, "amd-zen4": amd_zen4, "arm-neoverse": arm_neoverse,
-                "power9": power9, "intel-adl-hybrid": intel_adl_hybrid, "arm64-n1": arm64_n1}
+                "power9": power9, "intel-adl-hybrid": intel_adl_hybrid, "arm64-n1": arm64_n1,
+                "intel-arl-hybrid": intel_arl_hybrid, "intel-cwf": intel_cwf,
+                "amd-zen6": amd_zen6, "arm-neoverse-v3": arm_neoverse_v3}
     for name in TREES:
         builders[name]().write(os.path.join(out, name))
         print(f"wrote {os.path.join(out, name)}")

@@ -91,7 +91,8 @@ TEST_F(CheckFixtures, EveryRuleIsCoveredByABrokenFixtureOrATest) {
 
 TEST_F(CheckFixtures, GoodTreesHaveNoErrors) {
   for (const char* tree :
-       {"intel-spr", "amd-zen4", "arm-neoverse", "power9", "intel-adl-hybrid", "arm64-n1"}) {
+       {"intel-spr", "amd-zen4", "arm-neoverse", "power9", "intel-adl-hybrid", "arm64-n1",
+        "intel-arl-hybrid", "intel-cwf", "amd-zen6", "arm-neoverse-v3"}) {
     SCOPED_TRACE(tree);
     if (!fs::exists(kSource / "fixtures/sysfs" / tree)) GTEST_SKIP() << tree << " not written yet";
     Report report = check_tree(std::string("fixtures/sysfs/") + tree);

@@ -1,10 +1,12 @@
 // Unit test of arm64_midr_cpuid on the fixture trees,
 // with the catalog's vendor side: the hybrid Intel tree (fixtures/sysfs/intel-adl-hybrid) with
 // our own JSON and with the kernel's alderlake model, and the arm64 tree (fixtures/sysfs/arm64-n1)
-// whose midr_el1 files choose the model of tests/pmu_events/data/arch/arm64.
+// whose midr_el1 files choose the model of tests/pmu_events/data/arch/arm64; the 2025+ trees: the
+// Arrow Lake-H hybrid with three core PMUs and the Neoverse V3 tree's identifier.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 #include "pmucat/catalog.h"
@@ -20,6 +22,8 @@ using testing::TempTree;
 const fs::path kSource = PMUCAT_SOURCE_DIR;
 const fs::path kHybrid = kSource / "fixtures/sysfs/intel-adl-hybrid";
 const fs::path kArm64 = kSource / "fixtures/sysfs/arm64-n1";
+const fs::path kArrowLake = kSource / "fixtures/sysfs/intel-arl-hybrid";
+const fs::path kNeoverseV3 = kSource / "fixtures/sysfs/arm-neoverse-v3";
 
 // The kernel's pmu-events/arch: $PMUCAT_PMU_EVENTS_DIR, else the one the build was configured
 // with (PMUCAT_PMU_EVENTS_DIR at cmake time, or the extracted tarball); none: the test skips.
@@ -223,6 +227,38 @@ TEST(Arm64Fixture, KernelModelForTheMidr) {
   ASSERT_NE(catalog->vendor_model(), nullptr);
   EXPECT_EQ(catalog->vendor_model()->directory, "arm/cortex-a76-n1");
   EXPECT_EQ(pmus_of(*catalog, "l1d_cache_refill"), Names{"armv8_pmuv3_0"});
+}
+
+TEST(ArrowLakeFixture, ThreeCorePmusEachWithItsCpusAndTheWideUmask) {
+  auto catalog = Catalog::open(kArrowLake);
+  ASSERT_TRUE(catalog.has_value());
+  const std::array<std::pair<const char*, const char*>, 3> kCores{
+      {{"cpu_core", "0-5"}, {"cpu_atom", "6-13"}, {"cpu_lowpower", "14-15"}}};
+  for (const auto& [name, cpus] : kCores) {
+    SCOPED_TRACE(name);
+    const Pmu* pmu = catalog->find_pmu(name);
+    ASSERT_NE(pmu, nullptr);
+    EXPECT_EQ(pmu->kind(), PmuKind::core);
+    ASSERT_TRUE(pmu->attributes().cpus.has_value());
+    EXPECT_EQ(pmu->attributes().cpus->text, cpus);
+  }
+  // The E-core tables' 9-bit umask: bits 0-7 in config:8-15, bit 8 in config:40.
+  auto wide = encode(*catalog, "cpu_lowpower/event=0x24,umask=0x1ff/");
+  ASSERT_TRUE(wide) << wide.error().message;
+  ASSERT_EQ(wide->size(), 1u);
+  EXPECT_EQ((*wide)[0].attr.type, 11u);
+  EXPECT_EQ((*wide)[0].attr.config[0], 0x1000000ff24u);
+  // A generic event every core PMU has opens once per core type.
+  auto cycles = encode(*catalog, "cpu-cycles");
+  ASSERT_TRUE(cycles) << cycles.error().message;
+  std::vector<std::uint32_t> types;
+  for (const auto& event : *cycles) types.push_back(event.attr.type);
+  std::sort(types.begin(), types.end());
+  EXPECT_EQ(types, (std::vector<std::uint32_t>{4, 10, 11}));
+}
+
+TEST(NeoverseV3Fixture, MidrIsTheOneLinux73MapsToNeoverseV3) {
+  EXPECT_EQ(arm64_midr_cpuid(kNeoverseV3), "0x00000000410fd830");
 }
 
 }  // namespace
