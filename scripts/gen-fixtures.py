@@ -306,6 +306,28 @@ CMN_RNID = ["s0_rdata_beats", "s1_rdata_beats", "s2_rdata_beats", "rxdat_flits",
             "txreq_flits_total", "txreq_flits_retried"]
 
 
+def arm_spe_and_smmu(tree, spe_min_interval, smmu_addresses):
+    """The SPE PMU (type 10, on CPUs 0-63) and the SMMUv3 PMCGs (types 11...) of an Arm server."""
+    spe = tree.pmu("arm_spe_0", 10)
+    spe.formats(ts_enable="config:0", pa_enable="config:1", pct_enable="config:2",
+                jitter="config:16", branch_filter="config:32", load_filter="config:33",
+                store_filter="config:34", event_filter="config1:0-63",
+                min_latency="config2:0-11", inv_event_filter="config3:0-63")
+    spe.attr("cpumask", "0-63")
+    spe.caps(arch_inst="1", ernd="1", count_size="12", min_interval=spe_min_interval)
+
+    smmu_events = ["cycles", "transaction", "tlb_miss", "config_cache_miss",
+                   "trans_table_walk_access", "config_struct_access", "pcie_ats_trans_rq",
+                   "pcie_ats_trans_passed"]
+    for index, address in enumerate(smmu_addresses):
+        smmu = tree.pmu(f"smmuv3_pmcg_{address}", 11 + index)
+        smmu.formats(event="config:0-15", filter_stream_id="config1:0-31",
+                     filter_span="config1:32", filter_enable="config1:33")
+        smmu.attr("cpumask", "0").attr("identifier", "0x0000043b")
+        for code, name in enumerate(smmu_events):
+            smmu.event(name, f"event=0x{code:02x}")
+
+
 def arm_neoverse():
     tree = Tree()
     pmuv3 = tree.pmu("armv8_pmuv3_0", 8)
@@ -342,24 +364,7 @@ def arm_neoverse():
                                   "n_dat_vc_txflit_valid", "s_rsp_vc_txflit_valid"), start=1):
         cmn.event(f"mxp_{name}", f"type=0x6,eventid=0x{index * 4 + 1:x}")
 
-    spe = tree.pmu("arm_spe_0", 10)
-    spe.formats(ts_enable="config:0", pa_enable="config:1", pct_enable="config:2",
-                jitter="config:16", branch_filter="config:32", load_filter="config:33",
-                store_filter="config:34", event_filter="config1:0-63",
-                min_latency="config2:0-11", inv_event_filter="config3:0-63")
-    spe.attr("cpumask", "0-63")
-    spe.caps(arch_inst="1", ernd="1", count_size="12", min_interval="1024")
-
-    smmu_events = ["cycles", "transaction", "tlb_miss", "config_cache_miss",
-                   "trans_table_walk_access", "config_struct_access", "pcie_ats_trans_rq",
-                   "pcie_ats_trans_passed"]
-    for index, address in enumerate(("ff88840", "ff88860")):
-        smmu = tree.pmu(f"smmuv3_pmcg_{address}", 11 + index)
-        smmu.formats(event="config:0-15", filter_stream_id="config1:0-31",
-                     filter_span="config1:32", filter_enable="config1:33")
-        smmu.attr("cpumask", "0").attr("identifier", "0x0000043b")
-        for code, name in enumerate(smmu_events):
-            smmu.event(name, f"event=0x{code:02x}")
+    arm_spe_and_smmu(tree, spe_min_interval="1024", smmu_addresses=("ff88840", "ff88860"))
     fixed_pmus(tree, kprobe_type=6, uprobe_type=7)
     return tree
 
@@ -806,24 +811,7 @@ def arm_neoverse_v3():
         cmn.event(f"hnf_{name}", f"type=0x5,eventid=0x{index:x}")
     cmn.event("hnf_qos_pocq_occupancy_all", "type=0x5,eventid=0xf,occupid=0x0")
 
-    spe = tree.pmu("arm_spe_0", 10)
-    spe.formats(ts_enable="config:0", pa_enable="config:1", pct_enable="config:2",
-                jitter="config:16", branch_filter="config:32", load_filter="config:33",
-                store_filter="config:34", event_filter="config1:0-63",
-                min_latency="config2:0-11", inv_event_filter="config3:0-63")
-    spe.attr("cpumask", "0-63")
-    spe.caps(arch_inst="1", ernd="1", count_size="12", min_interval="256")
-
-    smmu_events = ["cycles", "transaction", "tlb_miss", "config_cache_miss",
-                   "trans_table_walk_access", "config_struct_access", "pcie_ats_trans_rq",
-                   "pcie_ats_trans_passed"]
-    for index, address in enumerate(("8000020", "8040020")):
-        smmu = tree.pmu(f"smmuv3_pmcg_{address}", 11 + index)
-        smmu.formats(event="config:0-15", filter_stream_id="config1:0-31",
-                     filter_span="config1:32", filter_enable="config1:33")
-        smmu.attr("cpumask", "0").attr("identifier", "0x0000043b")
-        for code, name in enumerate(smmu_events):
-            smmu.event(name, f"event=0x{code:02x}")
+    arm_spe_and_smmu(tree, spe_min_interval="256", smmu_addresses=("8000020", "8040020"))
     # Neoverse V3 r0p1: implementer 0x41, architecture 0xf, part 0xd83 as linux 7.3's mapfile
     # lists it; perf's identifier clears variant and revision: 0x00000000410fd830.
     for cpu in range(64):
