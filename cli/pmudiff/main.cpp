@@ -40,7 +40,7 @@ Expected<TablesModel> load_tables_model(PerfRelease release, const std::string& 
   TablesModel out;
   out.tables = std::string(info(release).tables);
   const std::optional<std::string> index = installed_vendor_index(
-      release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN, PMUCAT_EVENTS_DIR_FROM_BIN_6_1});
+      release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN});
   auto missing = [&] {
     return unexpected(
         make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, out.tables,

@@ -37,7 +37,7 @@ Parsed parse(std::string_view text, PerfRelease rules) {
 
 std::size_t count_id(const std::vector<Diagnostic>& diagnostics, DiagId id) {
   return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                                [&](const Diagnostic& d) { return d.id == id; }));
+                                                [&](const Diagnostic& d) { return d.code == id; }));
 }
 
 TEST(JeventsRules73, LegacyCodesBecomeTheirTerms) {

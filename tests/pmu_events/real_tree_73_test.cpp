@@ -78,7 +78,7 @@ TEST(Tables73, NewModelsLoadAndMisspeltKeysAreReported) {
   ASSERT_TRUE(zen6.has_value());
   EXPECT_TRUE(std::any_of(zen6->diagnostics.begin(), zen6->diagnostics.end(),
                           [](const pmucat::Diagnostic& d) {
-                            return d.id == pmucat::DiagId::vendor_json_unknown_key &&
+                            return d.code == pmucat::DiagId::vendor_json_unknown_key &&
                                    d.message.find("BriefDescript6ion") != std::string::npos;
                           }));
 }
