@@ -127,7 +127,7 @@ _pmuls() {
     COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --verbose --tracefs --color --json --pmu
         --event --kind --topic --search --deprecated --long-desc --no-desc --formats --long --jobs
         --metrics --metric-groups --metric-group --metric --details --compile-index
-        --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12 --perf-semantics=auto
+        --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12 --perf-semantics=7.3 --perf-semantics=auto
         --help --version' -- "$cur"))
 }
 
@@ -150,7 +150,7 @@ _pmuencode() {
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--sysfs --events-dir --no-events-dir --cpuid --verbose --tracefs --color --json
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
-            --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
+            --perf-semantics=7.3 --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
             --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --plan --counters
             --explain --host-root --all-cpus --cpu --help --version' -- "$cur"))
         return
@@ -201,8 +201,12 @@ _pmudiff() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
     _pmucat_complete_common "$prev" "$cur" && return
+    if [[ $prev == --tables ]]; then
+        COMPREPLY=($(compgen -W '6.1 6.12 7.3' -- "$cur"))
+        return
+    fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--color --json --help --version' -- "$cur"))
+        COMPREPLY=($(compgen -W '--color --json --tables --cpuid --help --version' -- "$cur"))
         return
     fi
     _pmucat_complete_tree_path "$cur"

@@ -86,7 +86,7 @@ void drop_later_duplicate_metrics(std::vector<VendorMetric>& metrics,
     const VendorMetric& earlier = kept[it->second];
     Diagnostic warning;
     warning.severity = Severity::warning;
-    warning.id = std::string(to_string(DiagId::vendor_metric_duplicate));
+    set_id(warning, DiagId::vendor_metric_duplicate);
     warning.range = metric.location;
     warning.message = fmt::format(
         "metric '{}'{} is defined twice (first at {}:{}); perf 7.3 uses the first", metric.name,

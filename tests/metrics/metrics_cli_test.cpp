@@ -91,8 +91,12 @@ TEST(MetricsCli, AChainOfTenThousandMetricsIsAnErrorNamingIt) {
 
 // `pmumetric --json -M all` on `counts`: the metrics as JSON.
 nlohmann::json all_metrics(const std::string& options, const fs::path& counts) {
-  const CommandResult result = run_tool(
-      "pmumetric", kSpr + " --json -M all " + options + " " + shell_quote(counts.string()));
+  const std::string tables_6_12 = PMUCAT_TEST_EVENTS_JSON_6_12;
+  const std::string events_dir =
+      tables_6_12.empty() ? std::string() : " --events-dir " + shell_quote(tables_6_12);
+  const CommandResult result =
+      run_tool("pmumetric", kSpr + events_dir + " --json -M all " + options + " " +
+                                shell_quote(counts.string()));
   EXPECT_NE(result.status, -1) << describe(result);
   return nlohmann::json::parse(result.out, nullptr, false);
 }

@@ -42,8 +42,8 @@ TEST(InstalledVendorIndex, AReleaseFindsItsOwnTableSetOrNone) {
   tree.mkdir("prefix/bin");
   tree.mkdir("prefix/share/pmucat/pmu-events-index");
   tree.mkdir("prefix/share/pmucat/pmu-events-index-6.1");
-  const InstalledIndexPaths paths{tree.path("prefix/bin").string(),
-                                  "../share/pmucat/pmu-events-index"};
+  const std::string anchor = tree.path("prefix/bin").string();  // paths holds a view of it
+  const InstalledIndexPaths paths{anchor, "../share/pmucat/pmu-events-index"};
   const std::string installed = tree.path("prefix/share/pmucat/pmu-events-index").string();
   for (const ReleaseInfo& release : perf_releases()) {
     const std::optional<std::string> found = installed_vendor_index(release.release, paths);

@@ -217,14 +217,14 @@ TEST(PerfReleases, EveryAnchorIsAHeadingOfPerfCompatMd) {
   }
 }
 
-// cmake/PmucatEvents.cmake builds one vendor table set per release: pmucat's base release's is
-// the default set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), and it
+// cmake/PmucatEvents.cmake builds one vendor table set per release: the newest release's is the
+// default set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), and it
 // knows no release the table does not.
 TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
   const std::string cmake = read_text(kSource / "cmake/PmucatEvents.cmake");
   ASSERT_FALSE(cmake.empty());
-  const std::string base(pmucat::to_string(pmucat::kPmucatBaseRelease));
-  EXPECT_NE(cmake.find("set(PMUCAT_EVENTS_VERSION " + base + ")"), std::string::npos) << base;
+  const std::string newest(pmucat::to_string(pmucat::kNewestPerfRelease));
+  EXPECT_NE(cmake.find("set(PMUCAT_EVENTS_VERSION " + newest + ")"), std::string::npos) << newest;
   std::set<std::string> in_table;
   for (const ReleaseInfo& release : pmucat::perf_releases()) {
     const std::string name(release.name);
@@ -236,7 +236,7 @@ TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
                 cmake.find("pmucat_generated_event_tables(" + name + " ") != std::string::npos)
         << name;
     EXPECT_NE(cmake.find("linux-source-" + name + ".tar.xz"), std::string::npos) << name;
-    if (release.name == base) continue;
+    if (release.name == newest) continue;
     std::string suffix = "_" + name;
     for (char& c : suffix) c = c == '.' ? '_' : c;
     for (const char* variable :
