@@ -122,6 +122,24 @@ def x86_show(event, umask=None, flags=(), cmask=None):
     return text
 
 
+def server_uncore_maker(tree, sockets):
+    """A function that adds one uncore box PMU of a server (dynamic types from 12 in
+    registration order, the sockets' first CPUs as cpumask, the kernel's uncore_type alias),
+    and the one-element list holding the next free type."""
+    next_type = [12]
+
+    def uncore(name, type_id, box, formats, events=()):
+        pmu = tree.pmu(name, next_type[0])
+        next_type[0] += 1
+        pmu.formats(**formats)
+        pmu.attr("cpumask", sockets).attr("alias", f"uncore_type_{type_id}_{box}")
+        for event in events:
+            pmu.event(*event[:2], **(event[2] if len(event) > 2 else {}))
+        return pmu
+
+    return uncore, next_type
+
+
 def intel_spr():
     tree = Tree()
     cpu = tree.pmu("cpu", 4)
@@ -157,16 +175,7 @@ def intel_spr():
     cpu.attr("rdpmc", "1").attr("freeze_on_smi", "0")
 
     sockets = "0,56"
-    next_type = [12]  # dynamic types after the non-uncore PMUs, in registration order
-
-    def uncore(name, type_id, box, formats, events=()):
-        pmu = tree.pmu(name, next_type[0])
-        next_type[0] += 1
-        pmu.formats(**formats)
-        pmu.attr("cpumask", sockets).attr("alias", f"uncore_type_{type_id}_{box}")
-        for event in events:
-            pmu.event(*event[:2], **(event[2] if len(event) > 2 else {}))
-        return pmu
+    uncore, next_type = server_uncore_maker(tree, sockets)
 
     spr_raw = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
                    inv="config:23", thresh="config:24-31")
@@ -680,16 +689,7 @@ def intel_cwf():
     cpu.attr("rdpmc", "1").attr("freeze_on_smi", "0")
 
     sockets = "0,288"
-    next_type = [12]
-
-    def uncore(name, type_id, box, formats, events=()):
-        pmu = tree.pmu(name, next_type[0])
-        next_type[0] += 1
-        pmu.formats(**formats)
-        pmu.attr("cpumask", sockets).attr("alias", f"uncore_type_{type_id}_{box}")
-        for event in events:
-            pmu.event(*event[:2], **(event[2] if len(event) > 2 else {}))
-        return pmu
+    uncore, next_type = server_uncore_maker(tree, sockets)
 
     raw = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
                inv="config:23", thresh="config:24-31")

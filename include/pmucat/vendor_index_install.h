@@ -21,7 +21,8 @@ struct InstalledIndexPaths {
   std::string_view newest;      // the default set's index (linux PMUCAT_EVENTS_VERSION's)
 };
 
-// The compiled index of `tables` (nullopt: the newest set) installed beside `paths.anchor_dir`,
+// The compiled index of `tables` (nullopt: the default set; another release's set lies beside
+// it, named `<index>-<its kernel release>`) installed beside `paths.anchor_dir`,
 // else the one this build generated (code run from its build tree), the first of them that is a
 // directory; nullopt when neither is (a build without the kernel's tables), or when the build
 // has no set of that release (its tables are missing: never another release's). One stat() each.
