@@ -70,20 +70,9 @@ if [ -x "$out/perf" ] && is_wanted "$out/perf"; then
   exit 0
 fi
 
-packages=(flex bison libelf-dev libtraceevent-dev pkg-config python3 make gcc xz-utils)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "${PMUCAT_NO_INSTALL:-0}" = 1 ] || [ "$(id -u)" != 0 ]; then
-    echo "perf-oracle-7.3: missing Debian packages: ${missing[*]}" >&2
-    exit 2
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=scripts/debian-packages.sh
+source "$(dirname "${BASH_SOURCE[0]}")/debian-packages.sh"
+install_missing_packages perf-oracle-7.3 flex bison libelf-dev libtraceevent-dev pkg-config python3 make gcc xz-utils
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
