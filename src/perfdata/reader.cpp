@@ -602,7 +602,9 @@ class Parser {
         data_.features[static_cast<std::uint32_t>(*id)].assign(r.payload.begin() + 8,
                                                                r.payload.end());
         feature_offsets_[static_cast<std::uint32_t>(*id)] = at + 16;
-        if (!pipe_records_started_) {
+        // A writer puts TRACING_DATA in a HEADER_TRACING_DATA record unless the header order
+        // names it, so a FEATURE record of it is always placed, wherever it came.
+        if (!pipe_records_started_ || *id == feature::tracing_data) {
           note_pipe_header(PipeHeaderRecord::Kind::feature, *id, r.misc, first);
         }
       }
@@ -636,13 +638,16 @@ class Parser {
     drop_default_pipe_header();
   }
 
-  // An order a writer would give anyway (attrs, features by id, end marker, misc 0) is left
-  // empty, so models written without one read back equal.
+  // An order a writer would give anyway (attrs, features by id but TRACING_DATA, which it
+  // writes as a record of its own, end marker, misc 0) is left empty, so models written without
+  // one read back equal.
   void drop_default_pipe_header() {
     std::vector<PipeHeaderRecord> usual;
     using Kind = PipeHeaderRecord::Kind;
     for (std::size_t i = 0; i < data_.events.size(); ++i) usual.push_back({Kind::attr, i, 0});
-    for (const auto& [id, payload] : data_.features) usual.push_back({Kind::feature, id, 0});
+    for (const auto& [id, payload] : data_.features) {
+      if (id != feature::tracing_data) usual.push_back({Kind::feature, id, 0});
+    }
     if (data_.pipe_end_marker) usual.push_back({Kind::end_marker, *data_.pipe_end_marker, 0});
     if (usual == data_.pipe_header) data_.pipe_header.clear();
   }

@@ -146,9 +146,11 @@ struct PerfDataWriter::State {
       return put_record(record_type::header_attr, misc, body.bytes(), {});
     };
     bool tracing_data = false;
-    const auto put_feature = [&](std::uint32_t id, std::uint16_t misc) {
+    // TRACING_DATA stays a FEATURE record only where the header order places it (a stream that
+    // had one); perf itself never writes it so.
+    const auto put_feature = [&](std::uint32_t id, std::uint16_t misc, bool placed) {
       features_done.insert(id);
-      if (id == feature::tracing_data) {
+      if (id == feature::tracing_data && !placed) {
         tracing_data = true;  // a record of its own, after the header (below)
         return std::optional<Diagnostic>{};
       }
@@ -177,7 +179,7 @@ struct PerfDataWriter::State {
       } else if (h.kind == Kind::feature && h.id < 256 &&
                  features.count(static_cast<std::uint32_t>(h.id)) != 0 &&
                  features_done.count(static_cast<std::uint32_t>(h.id)) == 0) {
-        e = put_feature(static_cast<std::uint32_t>(h.id), h.misc);
+        e = put_feature(static_cast<std::uint32_t>(h.id), h.misc, true);
       } else if (h.kind == Kind::end_marker && !marker_done && h.id == *options.pipe_end_marker) {
         e = put_marker(h.misc);
       }
@@ -189,7 +191,7 @@ struct PerfDataWriter::State {
     }
     for (const auto& [id, payload] : features) {
       if (features_done.count(id) != 0) continue;
-      if (auto e = put_feature(id, 0)) return e;
+      if (auto e = put_feature(id, 0, false)) return e;
     }
     if (!marker_done) {
       if (auto e = put_marker(0)) return e;

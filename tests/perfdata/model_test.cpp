@@ -121,6 +121,29 @@ TEST(PerfDataRoundTrip, PipeModeTracingDataIsAHeaderTracingDataRecord) {
   EXPECT_EQ(rest.features, model.features);
 }
 
+// A stream that had TRACING_DATA as a FEATURE record (perf never writes one, but a reader must
+// not lose it) names it in its header order, wherever the record came, and a rewrite keeps it a
+// FEATURE record: read back, nothing moved into the records.
+TEST(PerfDataRoundTrip, PipeModeTracingDataFeatureRecordStaysOne) {
+  ScratchDir dir;
+  ModelSpec spec;
+  spec.mode = PerfDataMode::pipe;
+  PerfData model = demo_model(spec);
+  model.features[feature::tracing_data] = {std::byte{7}, std::byte{7}, std::byte{7}};
+  auto options = options_like(model);
+  options.pipe_header.push_back({PipeHeaderRecord::Kind::feature, feature::tracing_data, 0});
+  ASSERT_FALSE(write_perf_data(dir / "p.data", model, options));
+  const auto back = read_perf_data(dir / "p.data");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(back->records == model.records);
+  EXPECT_EQ(back->features, model.features);
+  ASSERT_FALSE(back->pipe_header.empty());
+  EXPECT_EQ(back->pipe_header.front(),
+            (PipeHeaderRecord{PipeHeaderRecord::Kind::feature, feature::tracing_data, 0}));
+  ASSERT_FALSE(write_perf_data(dir / "q.data", *back, options_like(*back)));
+  EXPECT_EQ(read_bytes(dir / "q.data"), read_bytes(dir / "p.data"));
+}
+
 TEST(PerfDataRoundTrip, RewriteIsByteIdentical) {
   ScratchDir dir;
   for (auto mode : {PerfDataMode::file, PerfDataMode::pipe}) {
