@@ -526,8 +526,9 @@ void add_all_options(StagedApp& app, Options& options) {
   app.add_option("--literal", options.metrics.literals,
                  "With -M: the value of a # literal of metric expressions (smt_on, num_cpus, "
                  "num_cores, num_dies, num_packages, core_wide, system_tsc_freq; perf 6.12's "
-                 "num_cpus_online, has_pmem, slots), instead of the "
-                 "host's as perf reads it; repeatable. Literals decide which if/else branch, and "
+                 "num_cpus_online, has_pmem, slots; perf 7.3's target_cpu, 0 unless given: 1 "
+                 "models perf stat -a or -C), instead of the host's as perf reads it; "
+                 "repeatable. Literals decide which if/else branch, and "
                  "so which events, a metric needs")
       .type_name("NAME=VALUE");
   app.add_flag("--plan", options.plan,

@@ -32,7 +32,8 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
         !expand_options.literals.set(std::string_view(item).substr(0, eq), value)) {
       printer.error(fmt::format(
           "--literal '{}': expected NAME=VALUE with NAME one of smt_on, num_cpus, num_cores, "
-          "num_dies, num_packages, core_wide, system_tsc_freq, num_cpus_online, has_pmem, slots",
+          "num_dies, num_packages, core_wide, system_tsc_freq, num_cpus_online, has_pmem, slots, "
+          "target_cpu",
           item));
       return to_int(ExitCode::usage);
     }

@@ -169,7 +169,7 @@ bool set_literal(metric_expr::Literals& literals, const std::string& assignment,
   if (!name.starts_with('#')) {
     name.insert(0, "#");
   }
-  const auto literal = metric_expr::find_literal(name);
+  const auto literal = metric_expr::find_literal(name, Profile::pmucat().metric_dialect());
   if (!literal) {
     std::string known;
     for (int i = 0; i < metric_expr::literal_count; ++i) {
@@ -266,7 +266,8 @@ int run(int argc, char** argv) {
   app.add_option("--literal", literal_args,
                  "Value of an expression literal, which perf reads from the machine, with or "
                  "without its #: smt_on=1, num_cpus=64, num_cpus_online, num_cores, num_dies, "
-                 "num_packages, core_wide, system_tsc_freq, has_pmem, slots (repeatable; wins "
+                 "num_packages, core_wide, system_tsc_freq, has_pmem, slots, target_cpu "
+                 "(repeatable; wins "
                  "over --host-root; a metric using one not known is not computed)")
       ->type_name("NAME=VALUE");
   std::optional<std::string> host_root;
@@ -367,6 +368,14 @@ int run(int argc, char** argv) {
   }
 
   apply_catalog_scales(tree->catalog, read->counts);
+  // #target_cpu (perf 7.3): 1 when perf stat counted CPUs (-a, -C), whose default events then
+  // hold cpu-clock, 0 when it counted a command (task-clock). Unless given, the counts say which.
+  if (auto& target_cpu = options.literals[metric_expr::Literal::target_cpu]; !target_cpu) {
+    target_cpu =
+        read->counts.find("cpu-clock") != nullptr && read->counts.find("task-clock") == nullptr
+            ? 1.0
+            : 0.0;
+  }
   // has_event(EVENT): whether this catalog has the event, as perf 6.12 asks whether it parses.
   options.event_exists = [&catalog = tree->catalog](std::string_view event) {
     return encode(catalog, event, EncodeOptions{}).has_value();

@@ -35,15 +35,19 @@ enum class Literal : std::uint8_t {
   num_cpus_online,  // perf 6.12: the online CPUs
   has_pmem,         // perf 6.12: 1 when sysfs has firmware/acpi/tables/NFIT
   slots,            // perf 6.12: the core PMU's slots per cycle (NaN, so unusable, on x86)
+  target_cpu,       // perf 7.3: 1 when perf counts CPUs (-a, -C), 0 when it counts a command
 };
-inline constexpr int literal_count = 10;
-// The first perf release whose expr__get_literal knows `literal`.
+inline constexpr int literal_count = 11;
+// The first dialect whose expr__get_literal knows `literal`.
 MetricDialect literal_since(Literal literal);
 // The canonical spelling with its `#` ("#num_cpus").
 std::string_view to_string(Literal literal);
 // The literal `#name` denotes (the text includes the `#`), or nothing when no perf knows it
-// (literal_since() says which perf; perf 6.1's rules reject the 6.12 ones).
+// (literal_since() says which perf; perf 6.1's rules reject the 6.12 ones). Under perf 6.1's and
+// 6.12's rules only `#smt_on` and `#system_tsc_freq` match in any case; perf 7.3 looks every
+// literal up as a tool-PMU event, by name in any case.
 std::optional<Literal> find_literal(std::string_view text);
+std::optional<Literal> find_literal(std::string_view text, MetricDialect rules);
 
 // Binary operators and the two-argument functions, which share a node shape.
 enum class Op : std::uint8_t {
@@ -77,6 +81,8 @@ enum class NodeKind : std::uint8_t {
   // perf 6.12 (keywords of its lexer only; perf 6.1 reads them as ids):
   has_event,         // has_event(name): 1 when the event parses, else 0
   strcmp_cpuid_str,  // strcmp_cpuid_str(name): 1 when the CPU identifier matches name
+  // perf 7.3 (a keyword of its lexer only):
+  aggr_nr,  // aggr_nr(name): how many counts (CPUs, ...) were aggregated into name's value
 };
 
 using NodeIndex = std::uint32_t;
@@ -87,8 +93,8 @@ struct Node {
   Op op = Op::add;                      // binary
   Literal literal = Literal::num_cpus;  // literal
   double number = 0;                    // number
-  // id / source_count / has_event / strcmp_cpuid_str: the name with perf's `\` escapes removed; a
-  // `?` is kept (it becomes the runtime parameter when ids are computed or looked up).
+  // id / source_count / aggr_nr / has_event / strcmp_cpuid_str: the name with perf's `\` escapes
+  // removed; a `?` is kept (it becomes the runtime parameter when ids are computed or looked up).
   std::string name;
   // negate: a; binary: a op b; if_else: a if b else c.
   NodeIndex a = no_node, b = no_node, c = no_node;
@@ -109,8 +115,9 @@ struct Expr {
   friend bool operator==(const Expr&, const Expr&) = default;
 };
 
-// Parses `text` in the dialect `rules`: perf 6.1's, or perf 6.12's (MetricDialect::of_6_12),
-// whose lexer adds the keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`. Errors are
+// Parses `text` in the dialect `rules`: perf 6.1's, perf 6.12's (MetricDialect::of_6_12), whose
+// lexer adds the keywords `has_event` and `strcmp_cpuid_str` and the number `NaN`, or perf 7.3's,
+// which adds `aggr_nr`, `#target_cpu` and literals in any case. Errors are
 // located diagnostics (ids metric-expr-*) in `file_name` (default "<metric>").
 Expected<Expr> parse(std::string_view text, std::string_view file_name = {},
                      MetricDialect rules = MetricDialect::of_6_1);
@@ -137,6 +144,7 @@ struct Literals {
 struct IdValue {
   double value = 0;
   int source_count = 1;  // what source_count(id) yields (perf: events aggregated into it)
+  int aggr_nr = 1;       // what aggr_nr(id) yields (perf 7.3: counts aggregated into it)
 };
 
 // Looks up an id's value (after runtime substitution); nothing when unknown.

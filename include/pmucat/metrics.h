@@ -52,6 +52,7 @@ struct MetricLiterals {
   std::optional<double> num_cpus_online;  // #num_cpus_online (perf 6.12)
   std::optional<double> has_pmem;         // #has_pmem (perf 6.12)
   std::optional<double> slots;            // #slots (perf 6.12; unknown on x86)
+  std::optional<double> target_cpu;       // #target_cpu (perf 7.3; 1 under -a or -C)
   // Sets a literal by its name with or without `#` (`smt_on`, `#num_cpus`); false when unknown.
   bool set(std::string_view name, double value);
 };

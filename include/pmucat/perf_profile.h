@@ -38,8 +38,10 @@ enum class Behaviour : std::uint8_t {
 // How perf's event lexer reads built-in names (legacy hardware and cache names, the tokens that
 // take a group name away).
 enum class Lexer : std::uint8_t { of_6_1, of_6_12 };
-// The metric expression language: keywords, `NaN`, the `#` literals it knows.
-enum class MetricDialect : std::uint8_t { of_6_1, of_6_12 };
+// The metric expression language: keywords, `NaN`, the `#` literals it knows. of_7_3 reads the
+// `#` literals as tool-PMU events (any case, `#target_cpu`) and has `aggr_nr()`. Each dialect
+// reads every expression the older ones read, so the values are ordered.
+enum class MetricDialect : std::uint8_t { of_6_1, of_6_12, of_7_3 };
 // `perf stat -M`'s metricgroup rules: which metrics a name selects, grouping, constraints.
 enum class MetricRules : std::uint8_t { of_6_1, of_6_12 };
 // How perf's build (jevents) turns vendor JSON into its tables; stored in a vendor index as a u8.
@@ -64,9 +66,11 @@ struct BehaviourInfo {
   Behaviour behaviour;
   std::string_view name;             // its id in the table ("weak_needs_group")
   std::optional<PerfRelease> since;  // nullopt: pmucat's own difference, in no perf
-  bool in_pmucat;                    // whether pmucat's own semantics have it
-  std::string_view message;          // perf's message where it prints one, else ""
-  std::string_view anchor;           // its section of docs/perf-compat.md
+  bool in_pmucat;                    // whether pmucat's own semantics have it (when in its base)
+  // pmucat's own semantics have it although it is newer than their base release (`adopted`).
+  bool adopted;
+  std::string_view message;  // perf's message where it prints one, else ""
+  std::string_view anchor;   // its section of docs/perf-compat.md
 };
 
 namespace perf_table {
@@ -89,8 +93,15 @@ inline constexpr ReleaseInfo kReleases[] = {
 
 inline constexpr BehaviourInfo kBehaviours[] = {
 #define PMUCAT_PERF_CHANGE(id, since, pmucat, message, anchor) \
-  {Behaviour::id, #id, PerfRelease::since, std::string_view(#pmucat) == "follows", message, anchor},
-#define PMUCAT_OWN_DIFFERENCE(id, anchor) {Behaviour::id, #id, std::nullopt, true, "", anchor},
+  {Behaviour::id,                                              \
+   #id,                                                        \
+   PerfRelease::since,                                         \
+   std::string_view(#pmucat) != "differs",                     \
+   std::string_view(#pmucat) == "adopted",                     \
+   message,                                                    \
+   anchor},
+#define PMUCAT_OWN_DIFFERENCE(id, anchor) \
+  {Behaviour::id, #id, std::nullopt, true, false, "", anchor},
 #include "pmucat/perf_releases.def"
 #undef PMUCAT_PERF_CHANGE
 #undef PMUCAT_OWN_DIFFERENCE
@@ -169,7 +180,7 @@ class Profile {
   static constexpr Profile pmucat() {
     Profile profile(kPmucatBaseRelease, false);
     for (const BehaviourInfo& row : perf_table::kBehaviours) {
-      if (row.in_pmucat && (!row.since || *row.since <= kPmucatBaseRelease)) {
+      if (row.in_pmucat && (!row.since || *row.since <= kPmucatBaseRelease || row.adopted)) {
         profile.bits_ |= bit(row.behaviour);
       }
     }
@@ -186,7 +197,11 @@ class Profile {
 
   constexpr bool has(Behaviour behaviour) const { return (bits_ & bit(behaviour)) != 0; }
   constexpr Lexer lexer() const { return info(release_).lexer; }
-  constexpr MetricDialect metric_dialect() const { return info(release_).metric_dialect; }
+  // pmucat's own semantics read expressions in the newest release's dialect: it reads every
+  // older table set's expressions too, and the default catalog (the newest tables) needs it.
+  constexpr MetricDialect metric_dialect() const {
+    return info(perf_ ? release_ : kNewestPerfRelease).metric_dialect;
+  }
   constexpr MetricRules metric_rules() const { return info(release_).metric_rules; }
   constexpr JeventsRules jevents() const { return info(release_).jevents; }
   constexpr std::uint32_t attr_size() const { return info(release_).attr_size; }

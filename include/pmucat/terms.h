@@ -84,9 +84,12 @@ Expected<TermList> parse_terms(std::string_view text, std::string_view file,
 // parse_terms without building owning Terms: appends views into `text` to `out` (whose capacity
 // a caller can keep across calls) and lints to `lints`. Allocates nothing on success unless a
 // lint is reported or `out` must grow. Same grammar, offsets and diagnostics as parse_terms.
+// `bang_in_term_names`: perf 7.3's term lexer, whose names take `!` with `:` (a metric-id such
+// as `cpu!1cycles:kHh`), where perf 6.12's took either but not both in one name.
 Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
                                        TermSyntax syntax, std::uint32_t base_offset,
-                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints);
+                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints,
+                                       bool bang_in_term_names = false);
 
 // Offset of the first '/' at or after `start` that is not inside a '...' or "..." string (the
 // slash closing `pmu/terms/`), or std::string_view::npos. An unterminated quote runs to the end.

@@ -11,6 +11,7 @@
 
 #include "encode/event_owners.h"
 #include "encode/pmu_defaults.h"
+#include "encode/targets.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
@@ -235,6 +236,14 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
         term.kind == TermValueKind::none) {
       if (auto legacy = legacy_term_612(term)) {
         legacy_ = legacy;
+        legacy_name_ = term.name;
+        continue;
+      }
+    }
+    if (has(Behaviour::builtin_events_in_pmu_terms) && !is_format && !is_special &&
+        term.kind == TermValueKind::none) {
+      if (auto software = software_term(term)) {
+        legacy_ = software;
         legacy_name_ = term.name;
         continue;
       }
@@ -638,6 +647,14 @@ bool TermEncoder::has_event_612(std::string_view name) const {
   };
   return all([](int c) { return std::islower(c) != 0; }) ||
          all([](int c) { return std::isupper(c) != 0; });
+}
+
+std::optional<LegacyEvent> TermEncoder::software_term(const TermView& term) const {
+  if (pmu_.type() != static_cast<std::uint32_t>(PerfType::software)) return std::nullopt;
+  if (pmu_.find_event(term.name) != nullptr || is_tool_event(term.name)) return std::nullopt;
+  const std::optional<LegacyEvent> legacy = find_legacy_event_612(term.name);
+  if (!legacy || legacy->type != PerfType::software) return std::nullopt;
+  return legacy;
 }
 
 std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) const {

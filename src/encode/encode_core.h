@@ -106,6 +106,10 @@ class TermEncoder {
   // event of the name (has_event_612: perf 6.12's lookup, or any event for pmucat); cache names
   // only on a core PMU.
   std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
+  // perf 7.3 (Behaviour::builtin_events_in_pmu_terms): a software event's name as a term of the
+  // software PMU (type 1, `software/page-faults/`), which the PMU's sysfs directory lists no
+  // events for; perf 7.3 reads them from its software table.
+  std::optional<LegacyEvent> software_term(const TermView& term) const;
   bool has_event_612(std::string_view name) const;
   // perf 6.12 encodes a format file of several terms with its last (Format::last_term).
   const FormatSpec& spec_of(const Format& format) const {

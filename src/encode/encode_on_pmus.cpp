@@ -54,6 +54,7 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
                                                    std::string_view pattern,
                                                    const EncodeOptions& options) {
   spec_detail::SpecViews parsed;
+  parsed.bang_in_term_names = options.semantics.has(Behaviour::bang_in_term_names);
   if (auto error = spec_detail::parse_spec_views(spec, parsed)) {
     return unexpected(std::move(*error));
   }

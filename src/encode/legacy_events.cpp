@@ -381,7 +381,32 @@ std::string_view earlier_token(std::string_view name, Lexer lexer, bool builtin_
   return {};
 }
 
+// tool.json of linux 7.3, in ConfigCode order.
+constexpr std::array<std::string_view, 14> kToolPmuEvents = {
+    "duration_time", "user_time",       "system_time", "has_pmem",     "num_cores",
+    "num_cpus",      "num_cpus_online", "num_dies",    "num_packages", "slots",
+    "smt_on",        "system_tsc_freq", "core_wide",   "target_cpu",
+};
+
 }  // namespace
+
+std::span<const std::string_view> tool_pmu_event_names() {
+  return kToolPmuEvents;
+}
+
+std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name) {
+  for (std::size_t i = 0; i < kToolPmuEvents.size(); ++i) {
+    if (kToolPmuEvents[i] == "slots") continue;
+    const std::string_view candidate = kToolPmuEvents[i];
+    if (candidate.size() == name.size() &&
+        std::equal(candidate.begin(), candidate.end(), name.begin(), [](char a, char b) {
+          return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
+        })) {
+      return LegacyEvent{static_cast<PerfType>(kToolPmuType), i + 1};
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
   return find_legacy(name, find_cache_event_612);

@@ -53,6 +53,9 @@ class TargetResolver {
   bool has(Behaviour behaviour) const { return options_.semantics.has(behaviour); }
 
   std::optional<LegacyEvent> legacy_named(std::string_view name) const {
+    if (has(Behaviour::tool_pmu)) {
+      if (auto tool = find_tool_pmu_event(name)) return tool;
+    }
     return find_legacy_event(name, options_.semantics.lexer());
   }
 

@@ -43,6 +43,7 @@ metric_expr::Literals to_expr_literals(const MetricLiterals& in) {
   out[Literal::num_cpus_online] = in.num_cpus_online;
   out[Literal::has_pmem] = in.has_pmem;
   out[Literal::slots] = in.slots;
+  out[Literal::target_cpu] = in.target_cpu;
   return out;
 }
 
@@ -454,6 +455,8 @@ bool MetricLiterals::set(std::string_view name, double value) {
     has_pmem = value;
   } else if (name == "slots") {
     slots = value;
+  } else if (name == "target_cpu") {
+    target_cpu = value;
   } else {
     return false;
   }

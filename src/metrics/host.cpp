@@ -97,7 +97,8 @@ MetricLiterals host_metric_literals(const std::filesystem::path& root_path) {
   } else {
     lit.smt_on = any_thread_siblings ? 1.0 : 0.0;
   }
-  lit.core_wide = 0;  // perf stat without -a: never core-wide
+  lit.core_wide = 0;   // perf stat without -a: never core-wide
+  lit.target_cpu = 0;  // perf stat of a command, not of CPUs (-a, -C)
   lit.system_tsc_freq = tsc_frequency(root);
   return lit;
 }

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
@@ -27,6 +28,22 @@ std::string unescape_at(std::string_view id) {
   std::string out(id);
   std::replace(out.begin(), out.end(), '@', '/');
   return out;
+}
+
+// The value of a `name=` term of a `pmu@terms@` id: perf prints such an event under that name
+// (`software@task-clock,name=task-clock@`, perf 7.3's common metrics, is `task-clock`).
+std::optional<std::string_view> name_term(std::string_view id) {
+  const std::size_t at = id.find('@');
+  const std::size_t last = id.rfind('@');
+  if (at == std::string_view::npos || last <= at) return std::nullopt;
+  std::string_view terms = id.substr(at + 1, last - at - 1);
+  for (;;) {
+    const std::size_t comma = terms.find(',');
+    const std::string_view term = terms.substr(0, comma);
+    if (term.starts_with("name=") && term.size() > 5) return term.substr(5);
+    if (comma == std::string_view::npos) return std::nullopt;
+    terms.remove_prefix(comma + 1);
+  }
 }
 
 // A printed name without the modifiers `-M NAME:mods` appended ("inst_retired.any:u",
@@ -204,8 +221,15 @@ const Count* Counts::find(std::string_view id) const {
       return &entries_[exact->second];
     }
   }
+  const std::optional<std::string_view> named = name_term(id);
+  if (named) {
+    if (const auto exact = index_.find(std::string(*named)); exact != index_.end()) {
+      return &entries_[exact->second];
+    }
+  }
   for (const Count& count : entries_) {
-    if (ascii_iequal(count.event, id) || ascii_iequal(count.event, slashed)) {
+    if (ascii_iequal(count.event, id) || ascii_iequal(count.event, slashed) ||
+        (named && ascii_iequal(count.event, *named))) {
       return &count;
     }
   }

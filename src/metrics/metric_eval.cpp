@@ -238,7 +238,8 @@ class Evaluation {
     }
     for (const metric_expr::Node& node : expr->nodes) {
       if (node.kind != metric_expr::NodeKind::id &&
-          node.kind != metric_expr::NodeKind::source_count) {
+          node.kind != metric_expr::NodeKind::source_count &&
+          node.kind != metric_expr::NodeKind::aggr_nr) {
         continue;
       }
       const std::optional<std::size_t> metric =
@@ -313,7 +314,11 @@ class Evaluation {
                     fmt::format("event '{}' missing from the counts", name),
                     NotComputed::missing_event};
     } else if (const std::optional<double> input = metric_input_value(*count)) {
-      value = metric_expr::IdValue{*input * tool_event_scale(name), 1};
+      // aggr_nr(): the lines or records summed into the count (CPUs with -A, perf.data), as
+      // perf 7.3 counts the CPUs it aggregates; a line perf already aggregated is one.
+      value =
+          metric_expr::IdValue{*input * tool_event_scale(name), 1,
+                               static_cast<int>(std::min<std::uint32_t>(count->lines, 1u << 30))};
     } else if (count->status == CountStatus::not_supported) {
       why = Failure{NotComputed::not_supported, std::string(name),
                     fmt::format("event '{}' not supported", count->event),
@@ -429,7 +434,7 @@ MetricEvaluator::MetricEvaluator(std::span<const VendorMetric> metrics)
     const std::string file =
         metric.location.file.empty() ? fmt::format("<{}>", metric.name) : metric.location.file;
     // The newest perf's lexer: it knows every literal and function of the older tables.
-    constexpr MetricDialect kDialect = info(kPmucatBaseRelease).metric_dialect;
+    constexpr MetricDialect kDialect = Profile::pmucat().metric_dialect();
     impl_->exprs.push_back(metric_expr::parse(metric.expr, file, kDialect));
     if (metric.threshold.empty()) {
       impl_->thresholds.emplace_back();

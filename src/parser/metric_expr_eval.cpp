@@ -125,7 +125,8 @@ Result evaluate(const Expr& expr, const Context& context) {
         out.value = node.number;
         break;
       case NodeKind::id:
-      case NodeKind::source_count: {
+      case NodeKind::source_count:
+      case NodeKind::aggr_nr: {
         std::optional<IdValue> found;
         if (context.lookup) {
           if (node.name.find('?') == std::string::npos) {
@@ -138,8 +139,10 @@ Result evaluate(const Expr& expr, const Context& context) {
           out.value = std::numeric_limits<double>::quiet_NaN();
           out.missing = i;
         } else {
-          out.value =
-              node.kind == NodeKind::id ? found->value : static_cast<double>(found->source_count);
+          out.value = node.kind == NodeKind::id ? found->value
+                      : node.kind == NodeKind::source_count
+                          ? static_cast<double>(found->source_count)
+                          : static_cast<double>(found->aggr_nr);
         }
         break;
       }
@@ -387,7 +390,8 @@ IdsValue logical_612(Op op, IdsValue& a, IdsValue& b) {
 Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet& ids,
                         std::string_view one, int runtime, MetricDialect rules,
                         const Functions& functions) {
-  const bool dialect_6_12 = rules == MetricDialect::of_6_12;
+  // perf 6.12's folding rules, which perf 7.3 keeps.
+  const bool dialect_6_12 = rules >= MetricDialect::of_6_12;
   if (expr.root == no_node) return true;
   constexpr double bottom = std::numeric_limits<double>::quiet_NaN();
   std::vector<IdsValue> values(expr.nodes.size());
@@ -400,6 +404,7 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
         break;
       case NodeKind::id:
       case NodeKind::source_count:
+      case NodeKind::aggr_nr:
         out.value = bottom;
         out.ids.emplace();
         out.ids->insert(substitute_runtime(node.name, runtime));
@@ -424,11 +429,13 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
         break;
       }
       case NodeKind::literal: {
-        if (literal_since(node.literal) == MetricDialect::of_6_12 && !dialect_6_12) {
+        if (literal_since(node.literal) > rules) {
+          const bool of_7_3 = literal_since(node.literal) == MetricDialect::of_7_3;
           return unexpected(
               located(expr, DiagId::metric_expr_unknown_literal, node,
-                      fmt::format("unknown literal '{}' (perf 6.12 knows it, perf 6.1 does not)",
-                                  to_string(node.literal))));
+                      fmt::format("unknown literal '{}' (perf {} knows it, perf {} does not)",
+                                  to_string(node.literal), of_7_3 ? "7.3" : "6.12",
+                                  rules == MetricDialect::of_6_12 ? "6.12" : "6.1")));
         }
         const auto& literal = literals[node.literal];
         if (!literal || std::isnan(*literal)) {

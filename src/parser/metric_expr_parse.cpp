@@ -24,8 +24,8 @@ namespace pmucat::metric_expr {
 namespace {
 
 constexpr std::array<std::string_view, literal_count> literal_names = {
-    "#num_cpus", "#system_tsc_freq", "#smt_on",          "#core_wide", "#num_packages",
-    "#num_dies", "#num_cores",       "#num_cpus_online", "#has_pmem",  "#slots",
+    "#num_cpus",  "#system_tsc_freq", "#smt_on",   "#core_wide", "#num_packages", "#num_dies",
+    "#num_cores", "#num_cpus_online", "#has_pmem", "#slots",     "#target_cpu",
 };
 
 using char_class::ascii_iequal;
@@ -42,15 +42,23 @@ MetricDialect literal_since(Literal literal) {
     case Literal::has_pmem:
     case Literal::slots:
       return MetricDialect::of_6_12;
+    case Literal::target_cpu:
+      return MetricDialect::of_7_3;
     default:
       return MetricDialect::of_6_1;
   }
 }
 
 std::optional<Literal> find_literal(std::string_view text) {
+  return find_literal(text, MetricDialect::of_6_12);
+}
+
+std::optional<Literal> find_literal(std::string_view text, MetricDialect rules) {
   for (int i = 0; i < literal_count; ++i) {
     auto literal = static_cast<Literal>(i);
-    bool caseless = literal == Literal::smt_on || literal == Literal::system_tsc_freq;
+    // perf 7.3 looks a literal up among the tool PMU's events with strcasecmp.
+    bool caseless = rules == MetricDialect::of_7_3 || literal == Literal::smt_on ||
+                    literal == Literal::system_tsc_freq;
     if (caseless ? ascii_iequal(text, literal_names[static_cast<std::size_t>(i)])
                  : text == literal_names[static_cast<std::size_t>(i)]) {
       return literal;
@@ -142,6 +150,7 @@ enum class Tok : std::uint8_t {
   kw_if,
   kw_else,
   kw_source_count,
+  kw_aggr_nr,
   kw_has_event,
   kw_strcmp_cpuid_str,
   bar,
@@ -277,12 +286,9 @@ std::vector<Token> lex(std::string_view text, MetricDialect rules) {
       if (n > 1) {
         token.length = static_cast<std::uint32_t>(n);
         token.name = std::string(rest.substr(0, n));
-        auto literal = find_literal(token.name);
-        // perf 6.1's expr__get_literal knows none of 6.12's literals.
-        if (literal && rules == MetricDialect::of_6_1 &&
-            literal_since(*literal) == MetricDialect::of_6_12) {
-          literal.reset();
-        }
+        auto literal = find_literal(token.name, rules);
+        // An older expr__get_literal knows none of the newer releases' literals.
+        if (literal && literal_since(*literal) > rules) literal.reset();
         if (literal) {
           token.kind = Tok::literal;
           token.literal = *literal;
@@ -319,7 +325,8 @@ std::vector<Token> lex(std::string_view text, MetricDialect rules) {
       for (const auto& keyword : keywords) {
         if (word == keyword.text) token.kind = keyword.kind;
       }
-      if (rules == MetricDialect::of_6_12) {
+      if (rules == MetricDialect::of_7_3 && word == "aggr_nr") token.kind = Tok::kw_aggr_nr;
+      if (rules >= MetricDialect::of_6_12) {
         for (const auto& keyword : keywords_612) {
           if (word == keyword.text) token.kind = keyword.kind;
         }
@@ -425,6 +432,19 @@ std::optional<Op> binary_op(Tok kind) {
   }
 }
 
+// The perf whose expression language `rules` is, for messages.
+std::string_view dialect_name(MetricDialect rules) {
+  switch (rules) {
+    case MetricDialect::of_6_1:
+      return "6.1";
+    case MetricDialect::of_6_12:
+      return "6.12";
+    case MetricDialect::of_7_3:
+      return "7.3";
+  }
+  return "";
+}
+
 std::string describe(const Token& token, std::string_view text) {
   switch (token.kind) {
     case Tok::end:
@@ -465,8 +485,7 @@ class Parser {
                   fmt::format("unknown literal '{}'", token.name));
         std::vector<std::string> names;
         for (int i = 0; i < literal_count; ++i) {
-          if (rules_ == MetricDialect::of_6_12 ||
-              literal_since(static_cast<Literal>(i)) == MetricDialect::of_6_1) {
+          if (literal_since(static_cast<Literal>(i)) <= rules_) {
             names.emplace_back(literal_names[static_cast<std::size_t>(i)]);
           }
         }
@@ -474,9 +493,9 @@ class Parser {
           diagnostic.hint = fmt::format("did you mean '{}'?", *near);
           diagnostic.fixit = fixit(token.offset, token.length, *near);
         } else {
-          diagnostic.hint =
-              "perf 6.1 knows #num_cpus, #num_cores, #num_dies, #num_packages, "
-              "#smt_on, #core_wide and #system_tsc_freq";
+          std::string known;
+          for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+          diagnostic.hint = fmt::format("perf {} knows {}", dialect_name(rules_), known);
         }
         return unexpected(std::move(diagnostic));
       }
@@ -785,10 +804,12 @@ class Parser {
         return add(std::move(node));
       }
       case Tok::kw_source_count:
+      case Tok::kw_aggr_nr:
       case Tok::kw_has_event:
       case Tok::kw_strcmp_cpuid_str: {
         take();
         const std::string_view function = token.kind == Tok::kw_source_count ? "source_count"
+                                          : token.kind == Tok::kw_aggr_nr    ? "aggr_nr"
                                           : token.kind == Tok::kw_has_event  ? "has_event"
                                                                              : "strcmp_cpuid_str";
         const Token& open = peek();
@@ -807,6 +828,7 @@ class Parser {
         if (auto ok = expect(Tok::rparen, "')'", &open); !ok) return ok;
         Node node;
         node.kind = token.kind == Tok::kw_source_count ? NodeKind::source_count
+                    : token.kind == Tok::kw_aggr_nr    ? NodeKind::aggr_nr
                     : token.kind == Tok::kw_has_event  ? NodeKind::has_event
                                                        : NodeKind::strcmp_cpuid_str;
         node.name = id.name;

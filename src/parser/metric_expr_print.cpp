@@ -80,9 +80,11 @@ class Printer {
           print_name(out, node.name);
           break;
         case NodeKind::source_count:
+        case NodeKind::aggr_nr:
         case NodeKind::has_event:
         case NodeKind::strcmp_cpuid_str:
           out += node.kind == NodeKind::source_count ? "source_count("
+                 : node.kind == NodeKind::aggr_nr    ? "aggr_nr("
                  : node.kind == NodeKind::has_event  ? "has_event("
                                                      : "strcmp_cpuid_str(";
           print_name(out, node.name);

@@ -113,7 +113,8 @@ std::optional<Diagnostic> parse_spec_terms(std::string_view text, std::size_t be
   spec.terms_begin = u32(out.terms.size());
   spec.lints_begin = u32(out.lints.size());
   auto parsed = parse_term_views(text.substr(begin, end - begin), spec_detail::kSpecFile,
-                                 TermSyntax::command_line, u32(begin), out.terms, out.lints);
+                                 TermSyntax::command_line, u32(begin), out.terms, out.lints,
+                                 out.bang_in_term_names);
   if (!parsed) return rebase_diagnostic(parsed.error(), text);
   for (std::size_t i = spec.lints_begin; i < out.lints.size(); ++i) {
     out.lints[i] = rebase_diagnostic(out.lints[i], text);

@@ -52,6 +52,9 @@ struct SpecViews {
   // depends on the text alone, and an Encoder sees the same few modifier strings over and over;
   // clear() keeps it.
   std::optional<Modifiers> last_modifiers;
+  // perf 7.3's term lexer (Behaviour::bang_in_term_names): a term's name or value may hold `!`
+  // with `:` (`metric-id=cpu!1cycles:kHh`). Set by the caller; clear() keeps it.
+  bool bang_in_term_names = false;
 
   void clear();
   std::span<const TermView> terms_of(const EventSpecView& event) const {

@@ -50,12 +50,13 @@ template <class Sink>
 class TermsParser {
  public:
   TermsParser(std::string_view text, std::string_view file, TermSyntax syntax,
-              std::uint32_t base_offset, Sink& sink, std::vector<Diagnostic>& lints)
+              std::uint32_t base_offset, Sink& sink, std::vector<Diagnostic>& lints,
+              bool bang_in_term_names = false)
       : text_(text),
         file_(file),
         syntax_(syntax),
         base_(base_offset),
-        lexer_(text),
+        lexer_(text, bang_in_term_names),
         sink_(sink),
         lints_(lints),
         lints_begin_(lints.size()) {}
@@ -409,10 +410,11 @@ Expected<TermList> parse_terms(std::string_view text, std::string_view file, Ter
 
 Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
                                        TermSyntax syntax, std::uint32_t base_offset,
-                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints) {
+                                       std::vector<TermView>& out, std::vector<Diagnostic>& lints,
+                                       bool bang_in_term_names) {
   if (auto error = too_large(text, file, base_offset)) return unexpected(std::move(*error));
   ViewSink sink{out};
-  return TermsParser(text, file, syntax, base_offset, sink, lints).parse();
+  return TermsParser(text, file, syntax, base_offset, sink, lints, bang_in_term_names).parse();
 }
 
 }  // namespace pmucat

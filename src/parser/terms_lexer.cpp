@@ -151,7 +151,10 @@ void TermsLexer::lex_number(Token& token) {
 void TermsLexer::lex_name(Token& token) {
   const std::size_t start = pos_;
   std::size_t end = start;
-  while (end < text_.size() && is_name_char(text_[end])) ++end;
+  while (end < text_.size() &&
+         (is_name_char(text_[end]) || (bang_in_term_names_ && text_[end] == '!'))) {
+    ++end;
+  }
   // perf's lexer also tries its event-name rule, [a-zA-Z_*?][a-zA-Z0-9_*?.[\]!]*, inside terms
   // and flex keeps the longer match: `metric-id=topdown!1retiring` (perf escapes '-' in a
   // metric-id as "!1") is one name, not `topdown` followed by junk.

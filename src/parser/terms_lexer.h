@@ -53,7 +53,9 @@ struct Span {
 
 class TermsLexer {
  public:
-  explicit TermsLexer(std::string_view text) : text_(text) {}
+  // `bang_in_term_names`: perf 7.3's term_name rule, which takes `!` besides `:` and `-`.
+  explicit TermsLexer(std::string_view text, bool bang_in_term_names = false)
+      : text_(text), bang_in_term_names_(bang_in_term_names) {}
 
   Token next();
 
@@ -71,6 +73,7 @@ class TermsLexer {
   void lex_driver_cfg(Token& token);
 
   std::string_view text_;
+  bool bang_in_term_names_ = false;
   std::size_t pos_ = 0;
   std::vector<Span> stray_runs_;
   Span first_unusual_blank_;

@@ -164,17 +164,54 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
   return s;
 }
 
+// perf 7.3's metric.py: `Event(r"a"),Event(r"b")` becomes `Event(r"a,b")`, again until nothing
+// changes (an event's terms, `X@umask=0xFF,name=Y@`, were split at the `,` by the name pattern;
+// written without a space, two arguments of a function are joined alike).
+std::string join_broken_events(std::string s) {
+  constexpr std::string_view open = "Event(r\"";
+  constexpr std::string_view middle = "\"),Event(r\"";
+  for (;;) {
+    std::string out;
+    bool changed = false;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      if (s.compare(i, open.size(), open) == 0) {
+        const std::size_t first = s.find('"', i + open.size());
+        if (first != std::string::npos && s.compare(first, middle.size(), middle) == 0) {
+          const std::size_t second = s.find('"', first + middle.size());
+          if (second != std::string::npos && second + 1 < s.size() && s[second + 1] == ')') {
+            out += open;
+            out.append(s, i + open.size(), first - i - open.size());
+            out += ',';
+            out.append(s, first + middle.size(), second - first - middle.size());
+            out += "\")";
+            i = second + 2;
+            changed = true;
+            continue;
+          }
+        }
+      }
+      out += s[i++];
+    }
+    if (!changed) return s;
+    s = std::move(out);
+  }
+}
+
 constexpr std::string_view kKeywords[] = {
     "if", "else", "min", "max", "d_ratio", "source_count", "has_event", "strcmp_cpuid_str"};
 
-std::string to_python_source(std::string_view written) {
+std::string to_python_source(std::string_view written, JeventsRules rules) {
+  const bool of_7_3 = rules == JeventsRules::of_7_3;
   std::string py = wrap_names(python_strip(written));
   py = restore_literals(py);
+  if (of_7_3) py = join_broken_events(std::move(py));
   py = restore_hex(py);
   py = restore_exponents(py);
   for (std::string_view keyword : kKeywords) {
     py = replace_all(std::move(py), "Event(r\"" + std::string(keyword) + "\")", keyword);
   }
+  if (of_7_3) py = replace_all(std::move(py), "Event(r\"aggr_nr\")", "aggr_nr");
   return py;
 }
 
@@ -321,8 +358,8 @@ class Rewriter {
  public:
   std::optional<std::string> error;
 
-  std::optional<std::string> run(std::string_view written) {
-    source_ = to_python_source(written);
+  std::optional<std::string> run(std::string_view written, JeventsRules rules) {
+    source_ = to_python_source(written, rules);
     next();
     const std::optional<Value> value = test();
     if (!value || error) return std::nullopt;
@@ -699,7 +736,8 @@ class Rewriter {
     if (!args) return std::nullopt;
     if (skipping_) return Value(Number{});
     const bool two = name == "min" || name == "max" || name == "d_ratio";
-    const bool one = name == "source_count" || name == "has_event" || name == "strcmp_cpuid_str";
+    const bool one = name == "source_count" || name == "has_event" || name == "strcmp_cpuid_str" ||
+                     name == "aggr_nr";
     if (!one && !two) return fail("unknown function `" + name + "`");
     if (args->size() != (two ? 2U : 1U)) return fail("wrong argument count for `" + name + "`");
     Node node;
@@ -1048,9 +1086,9 @@ class Rewriter {
 
 }  // namespace
 
-Expected<std::string, std::string> metric_py_rewrite(std::string_view written) {
+Expected<std::string, std::string> metric_py_rewrite(std::string_view written, JeventsRules rules) {
   Rewriter rewriter;
-  std::optional<std::string> result = rewriter.run(written);
+  std::optional<std::string> result = rewriter.run(written, rules);
   if (!result) {
     return unexpected(rewriter.error ? *rewriter.error : std::string("metric.py refuses it"));
   }

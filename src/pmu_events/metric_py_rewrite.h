@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "pmucat/expected.h"
+#include "pmucat/perf_profile.h"
 
 namespace pmucat::pmu_events {
 
@@ -19,6 +20,9 @@ namespace pmucat::pmu_events {
 // metric.py also computes a rewrite of each file's metrics in terms of one another
 // (RewriteMetricsInTermsOfOthers), but jevents.py of 6.12 looks its results up under the wrong
 // key and never applies them: nothing of it shows in perf 6.12's tables, so none is done here.
-Expected<std::string, std::string> metric_py_rewrite(std::string_view written);
+// `rules` of_7_3: perf 7.3's metric.py, which joins an event's terms split at a `,` and knows
+// `aggr_nr()`.
+Expected<std::string, std::string> metric_py_rewrite(std::string_view written,
+                                                     JeventsRules rules = JeventsRules::of_6_12);
 
 }  // namespace pmucat::pmu_events

@@ -563,7 +563,8 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   // that string (ids are first seen, and so opened, in its order). One copied from a standard
   // metric was printed back when the standard file was read.
   if (jevents_since(context.rules, JeventsRules::of_6_12) && expr && !expr->empty()) {
-    Expected<std::string, std::string> printed = pmu_events::metric_py_rewrite(metric.expr);
+    Expected<std::string, std::string> printed =
+        pmu_events::metric_py_rewrite(metric.expr, jevents_rules(context.rules));
     if (printed) {
       metric.expr = std::move(*printed);
     } else {

@@ -435,5 +435,85 @@ TEST(GroupNames, Perf73TakesBuiltInNamesAsGroupNames) {
   EXPECT_FALSE(encode(catalog, "uk{cycles}", options_for(Profile::perf(PerfRelease::v7_3))));
 }
 
+// perf 7.3's tool PMU, measured with perf 7.3.4 on intel-spr (perf-oracle.sh): `duration_time`
+// type 0xfffffffe config 1, `num_cpus` 6, `target_cpu` 14, `system_tsc_freq` 12, any case
+// (`DURATION_TIME`); `slots` is the core PMU's sysfs event (0x400), the tool PMU's being arm64's.
+// perf 6.12 and pmucat's semantics keep their tool events.
+TEST(ToolPmu, Perf73ToolEventsAreToolPmuAttrs) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  const Profile perf73 = Profile::perf(PerfRelease::v7_3);
+  const struct {
+    const char* spec;
+    std::uint64_t config;
+  } cases[] = {{"duration_time", 1},    {"user_time", 2},   {"system_time", 3},   {"num_cpus", 6},
+               {"system_tsc_freq", 12}, {"target_cpu", 14}, {"DURATION_TIME", 1}, {"Num_Cores", 5}};
+  for (const auto& c : cases) {
+    const auto events = encode_ok(*catalog, c.spec, perf73);
+    ASSERT_EQ(events.size(), 1u) << c.spec;
+    EXPECT_EQ(events[0].attr.type, 0xfffffffeU) << c.spec;
+    EXPECT_EQ(events[0].attr.config[0], c.config) << c.spec;
+  }
+  const auto slots = encode_ok(*catalog, "slots", perf73);
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_EQ(slots[0].attr.type, 4u);
+  EXPECT_EQ(slots[0].attr.config[0], 0x400u);
+  for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+    const auto duration = encode_ok(*catalog, "duration_time", older);
+    ASSERT_EQ(duration.size(), 1u);
+    EXPECT_NE(duration[0].attr.type, 0xfffffffeU);
+    EXPECT_FALSE(encode(*catalog, "num_cpus", options_for(older)).has_value());
+  }
+}
+
+// `software/NAME/`: perf 7.3 reads the software PMU's events from its software table
+// (`software/page-faults/` type 1 config 2, `software/cs/` 3, `software/duration_time/` an
+// error: a tool event), as the common metrics' `software@task\-clock\,name\=task\-clock@`
+// needs; pmucat's semantics adopt it, perf 6.12 has no such event.
+TEST(SoftwarePmu, SoftwareEventsAsTermsOfTheSoftwarePmu) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  for (const Profile profile : {Profile::perf(PerfRelease::v7_3), Profile::pmucat()}) {
+    const auto faults = encode_ok(*catalog, "software/page-faults/", profile);
+    ASSERT_EQ(faults.size(), 1u);
+    EXPECT_EQ(faults[0].attr.type, 1u);
+    EXPECT_EQ(faults[0].attr.config[0], 2u);
+    EXPECT_EQ(encode_ok(*catalog, "software/cs/", profile)[0].attr.config[0], 3u);
+    const auto clock = encode_ok(
+        *catalog, "software/task-clock,name=task-clock,metric-id=software!3task!1clock!3/",
+        profile);
+    ASSERT_EQ(clock.size(), 1u);
+    EXPECT_EQ(clock[0].attr.type, 1u);
+    EXPECT_EQ(clock[0].attr.config[0], 1u);
+    EXPECT_FALSE(encode(*catalog, "software/duration_time/", options_for(profile)).has_value());
+  }
+  EXPECT_FALSE(
+      encode(*catalog, "software/page-faults/", options_for(Profile::perf(PerfRelease::v6_12)))
+          .has_value());
+}
+
+// perf 7.3's term names take `!` with `:`: perf 7.3.4 encodes `cpu/event=0x3c,metric-id=a!1b:c/`
+// and the generated metrics' `cpu-cycles/metric-id=cpu!1cycles:kHh/kHh` (config 0x3c on
+// intel-spr, exclude_user), where perf 6.12 reports "Unrecognized input"; pmucat's semantics
+// adopt it.
+TEST(TermNames, Perf73TakesBangWithColon) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  for (const Profile profile : {Profile::perf(PerfRelease::v7_3), Profile::pmucat()}) {
+    const auto plain = encode_ok(*catalog, "cpu/event=0x3c,metric-id=a!1b:c/", profile);
+    ASSERT_EQ(plain.size(), 1u);
+    EXPECT_EQ(plain[0].attr.config[0], 0x3cu);
+    const auto kernel = encode_ok(*catalog, "cpu-cycles/metric-id=cpu!1cycles:kHh/kHh", profile);
+    ASSERT_EQ(kernel.size(), 1u);
+    EXPECT_EQ(kernel[0].attr.type, 4u);
+    EXPECT_EQ(kernel[0].attr.config[0], 0x3cu);
+    EXPECT_TRUE(kernel[0].attr.exclude_user);
+  }
+  auto old = encode(*catalog, "cpu/event=0x3c,metric-id=a!1b:c/",
+                    options_for(Profile::perf(PerfRelease::v6_12)));
+  ASSERT_FALSE(old.has_value());
+  EXPECT_EQ(old.error().id, "terms-syntax");
+}
+
 }  // namespace
 }  // namespace pmucat

@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "json_schema.h"
 #include "support/files.h"
@@ -190,6 +193,113 @@ TEST(MetricsCli, EverySapphireRapidsMetricEvaluates) {
     named |= metric.value("subject", "") == "#has_pmem";
   }
   EXPECT_TRUE(named);
+}
+
+// linux 7.3's common metrics and the metrics its build generates, with the default tables when
+// they are 7.3's: `-M Default` gives the lists perf 7.3.4 printed for `perf stat -vv -M Default
+// true` on this tree (PERF_CPUID=GenuineIntel-6-8F-8), and pmumetric evaluates CPUs_utilized
+// (`#target_cpu` from the counts: task-clock for a command, cpu-clock for -a) and
+// lpm_miss_lat_loc (`aggr_nr()`: the lines summed into the count) from given counts.
+TEST(MetricsCli, Linux73CommonAndGeneratedMetrics) {
+  if (std::string_view(PMUCAT_TEST_DEFAULT_TABLES) != "7.3")
+    GTEST_SKIP() << "the default tables are not linux 7.3's";
+  const std::vector<std::string> perf73 = {
+      "topdown-retiring/metric-id=topdown!1retiring/,software/"
+      "context-switches,name=context-switches,metric-id=software!3context!1switches!0name!2context!"
+      "1switches!3/,software/"
+      "page-faults,name=page-faults,metric-id=software!3page!1faults!0name!2page!1faults!3/"
+      ",software/task-clock,name=task-clock,metric-id=software!3task!1clock!0name!2task!1clock!3/"
+      ",cpu-cycles/metric-id=cpu!1cycles/,TOPDOWN.SLOTS/metric-id=TOPDOWN.SLOTS/,topdown-fe-bound/"
+      "metric-id=topdown!1fe!1bound/,topdown-mem-bound/metric-id=topdown!1mem!1bound/"
+      ",INT_MISC.UOP_DROPPING/metric-id=INT_MISC.UOP_DROPPING/,topdown-be-bound/"
+      "metric-id=topdown!1be!1bound/,topdown-heavy-ops/metric-id=topdown!1heavy!1ops/"
+      ",topdown-br-mispredict/metric-id=topdown!1br!1mispredict/,branches/metric-id=branches/"
+      ",software/"
+      "cpu-migrations,name=cpu-migrations,metric-id=software!3cpu!1migrations!0name!2cpu!"
+      "1migrations!3/,topdown-fetch-lat/metric-id=topdown!1fetch!1lat/,topdown-bad-spec/"
+      "metric-id=topdown!1bad!1spec/,duration_time",
+      "{stalled-cycles-backend/metric-id=stalled!1cycles!1backend/,instructions/"
+      "metric-id=instructions/,stalled-cycles-frontend/metric-id=stalled!1cycles!1frontend/"
+      "}:W,duration_time",
+      "{cpu-cycles/metric-id=cpu!1cycles/,instructions/metric-id=instructions/}:W,duration_time",
+      "{cpu-cycles/metric-id=cpu!1cycles/,stalled-cycles-frontend/"
+      "metric-id=stalled!1cycles!1frontend/}:W,duration_time",
+      "{branch-misses/metric-id=branch!1misses/,branches/metric-id=branches/}:W,duration_time",
+      "{cpu-cycles/metric-id=cpu!1cycles/,stalled-cycles-backend/"
+      "metric-id=stalled!1cycles!1backend/}:W,duration_time",
+  };
+  const CommandResult lists = run_tool("pmuencode", kSpr + " --perf -M Default");
+  ASSERT_EQ(lists.status, 0) << describe(lists);
+  std::vector<std::string> lines;
+  std::istringstream in(lists.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  EXPECT_EQ(lines, perf73);
+  const CommandResult attrs = run_tool("pmuencode", kSpr + " -M Default,Default2");
+  EXPECT_EQ(attrs.status, 0) << describe(attrs);
+  // perf stat -a: the CPU clock.
+  const CommandResult cpus =
+      run_tool("pmuencode", kSpr + " --perf -M CPUs_utilized --literal target_cpu=1");
+  EXPECT_EQ(cpus.status, 0) << describe(cpus);
+  EXPECT_EQ(cpus.out,
+            "software/cpu-clock,name=cpu-clock,metric-id=software!3cpu!1clock!0name!2cpu!1clock!3/"
+            ",duration_time\n");
+  const CommandResult generated = run_tool("pmuencode", kSpr + " --perf -M lpm_cycles_total");
+  EXPECT_EQ(generated.status, 0) << describe(generated);
+  EXPECT_EQ(generated.out,
+            "{cpu-cycles/metric-id=cpu!1cycles:uH/uH,cpu-cycles/metric-id=cpu!1cycles:kHh/kHh,"
+            "cpu-cycles/metric-id=cpu!1cycles:G/G}:W\n");
+
+  const testing::ScratchDir dir("metrics73");
+  auto line = [](std::string_view event, std::string_view value, std::string_view unit) {
+    return nlohmann::json{{"counter-value", value},
+                          {"unit", unit},
+                          {"event", event},
+                          {"event-runtime", 1000},
+                          {"pcnt-running", 100.0}}
+               .dump() +
+           "\n";
+  };
+  // perf stat of a command: task-clock 2000 msec over 1 s.
+  testing::write_text(dir / "command.json", line("task-clock", "2000.000000", "msec") +
+                                                line("duration_time", "1000000000", "ns"));
+  const CommandResult command =
+      run_tool("pmumetric",
+               kSpr + " --json -M CPUs_utilized " + shell_quote((dir / "command.json").string()));
+  ASSERT_EQ(command.status, 0) << describe(command);
+  const nlohmann::json value = nlohmann::json::parse(command.out)["metrics"][0];
+  EXPECT_DOUBLE_EQ(value["value"].get<double>(), 2.0) << command.out;
+  EXPECT_EQ(value["unit"], "CPUs") << command.out;
+  // perf stat -a: cpu-clock, 8000 msec over 1 s on 8 CPUs.
+  testing::write_text(dir / "cpus.json", line("cpu-clock", "8000.000000", "msec") +
+                                             line("duration_time", "1000000000", "ns"));
+  const CommandResult system = run_tool(
+      "pmumetric", kSpr + " --json -M CPUs_utilized " + shell_quote((dir / "cpus.json").string()));
+  ASSERT_EQ(system.status, 0) << describe(system);
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(system.out)["metrics"][0]["value"].get<double>(), 8.0)
+      << system.out;
+  // ... unless told otherwise: then task-clock is missing.
+  const CommandResult told =
+      run_tool("pmumetric", kSpr + " -M CPUs_utilized --literal target_cpu=0 " +
+                                shell_quote((dir / "cpus.json").string()));
+  EXPECT_EQ(told.status, 1) << describe(told);
+  EXPECT_NE(told.out.find("task-clock"), std::string::npos) << describe(told);
+
+  // lpm_miss_lat_loc = duration_time * 1e9 * OCCUPANCY / (CLOCKTICKS / aggr_nr(INSERTS) *
+  // INSERTS), the inserts counted on 4 CHA boxes (4 lines): 1e9 * 8000 / (4000 / 4 * 1000).
+  std::string uncore = line("duration_time", "1000000000", "ns") +
+                       line("UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD_LOCAL", "8000", "") +
+                       line("UNC_CHA_CLOCKTICKS", "4000", "");
+  for (int box = 0; box < 4; ++box) {
+    uncore += line("UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL", "250", "");
+  }
+  testing::write_text(dir / "uncore.json", uncore);
+  const CommandResult latency =
+      run_tool("pmumetric",
+               kSpr + " --json -M lpm_miss_lat_loc " + shell_quote((dir / "uncore.json").string()));
+  ASSERT_EQ(latency.status, 0) << describe(latency);
+  const nlohmann::json lat = nlohmann::json::parse(latency.out)["metrics"][0];
+  EXPECT_DOUBLE_EQ(lat["value"].get<double>(), 8.0e6) << latency.out;
+  EXPECT_EQ(lat["unit"], "ns") << latency.out;
 }
 
 TEST(MetricsCli, AnEncodingErrorNamesItsMetric) {

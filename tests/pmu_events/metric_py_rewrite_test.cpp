@@ -321,5 +321,30 @@ RC_GTEST_PROP(MetricPyRewrite, PrintingBackSettlesAfterTwoRounds, ()) {
   RC_ASSERT(rounds[2] == rounds[1]);
 }
 
+// perf 7.3's metric.py (the expected strings are what it prints): an event's terms written
+// unescaped inside `@...@`, which its name pattern splits at the `,`, are joined again and
+// escaped; `aggr_nr()` is a function. perf 6.12's refuses both. Two arguments written without a
+// space are joined alike, and then d_ratio lacks one: 7.3 refuses `d_ratio(a,b)`.
+TEST(MetricPyRewrite, Perf73JoinsSplitEventTermsAndKnowsAggrNr) {
+  constexpr const char* kTerms =
+      "d_ratio(UNC_M2M_DIRECTORY_HIT.DIRTY_I@umask=0xFF,name=UNC_M2M_DIRECTORY_HIT.ANY@, "
+      "UNC_M2M_DIRECTORY_MISS.DIRTY_I@umask=0xFF,name=UNC_M2M_DIRECTORY_MISS.ANY@)";
+  const auto terms = metric_py_rewrite(kTerms, JeventsRules::of_7_3);
+  ASSERT_TRUE(terms) << terms.error();
+  EXPECT_EQ(
+      *terms,
+      R"(d_ratio(UNC_M2M_DIRECTORY_HIT.DIRTY_I@umask\=0xFF\,name\=UNC_M2M_DIRECTORY_HIT.ANY@, )"
+      R"(UNC_M2M_DIRECTORY_MISS.DIRTY_I@umask\=0xFF\,name\=UNC_M2M_DIRECTORY_MISS.ANY@))");
+  EXPECT_FALSE(metric_py_rewrite(kTerms, JeventsRules::of_6_12));
+  constexpr const char* kAggr =
+      "UNC_CHA_CLOCKTICKS / aggr_nr(UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL) * 2";
+  const auto aggr = metric_py_rewrite(kAggr, JeventsRules::of_7_3);
+  ASSERT_TRUE(aggr) << aggr.error();
+  EXPECT_EQ(*aggr, "UNC_CHA_CLOCKTICKS / aggr_nr(UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL) * 2");
+  EXPECT_FALSE(metric_py_rewrite(kAggr, JeventsRules::of_6_12));
+  EXPECT_FALSE(metric_py_rewrite("d_ratio(a,b)", JeventsRules::of_7_3));
+  EXPECT_EQ(metric_py_rewrite("d_ratio(a,b)", JeventsRules::of_6_12).value(), "d_ratio(a, b)");
+}
+
 }  // namespace
 }  // namespace pmucat::pmu_events

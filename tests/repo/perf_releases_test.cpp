@@ -138,9 +138,9 @@ TEST(PerfReleases, ProfilesFollowTheTable) {
     const BehaviourInfo& row = pmucat::behaviours()[i];
     EXPECT_EQ(static_cast<std::size_t>(row.behaviour), i) << row.name;
     EXPECT_FALSE(row.anchor.empty()) << row.name;
-    // pmucat = its base release, its deliberate differences aside.
+    // pmucat = its base release, its deliberate differences and adopted changes aside.
     EXPECT_EQ(pmucat_own.has(row.behaviour),
-              row.in_pmucat && (!row.since || base.has(row.behaviour)))
+              row.in_pmucat && (!row.since || base.has(row.behaviour) || row.adopted))
         << row.name;
     for (const ReleaseInfo& release : pmucat::perf_releases()) {
       const bool expected = row.since && *row.since <= release.release;
@@ -174,7 +174,10 @@ std::string generated_section() {
   for (const BehaviourInfo& row : pmucat::behaviours()) {
     const std::string since =
         row.since ? "perf " + std::string(pmucat::to_string(*row.since)) : "pmucat only";
-    const std::string pmucat_column = !row.since ? "yes" : row.in_pmucat ? "follows" : "differs";
+    const std::string pmucat_column = !row.since      ? "yes"
+                                      : row.adopted   ? "adopted"
+                                      : row.in_pmucat ? "follows"
+                                                      : "differs";
     const std::string message =
         row.message.empty() ? "—" : "`" + pmucat::testing::escape_cell(row.message) + "`";
     out += "| `" + std::string(row.name) + "` | " + since + " | " + pmucat_column + " | " +
