@@ -348,6 +348,14 @@ class Evaluation {
     std::optional<Failure> failure;
     const metric_expr::Result result = metric_expr::evaluate(*expr, context(failure));
     if (!result.ok()) {
+      // The first id that failed may be one of a branch not taken (`cpu-clock if #target_cpu
+      // else task-clock`): the reason is the id the result misses (its lookup is cached).
+      if (result.status == metric_expr::Status::missing_id && failure &&
+          failure->subject != result.name) {
+        std::optional<Failure> own;
+        lookup(result.name, own);
+        if (own) failure = std::move(own);
+      }
       explain(out, result, failure);
       return;
     }

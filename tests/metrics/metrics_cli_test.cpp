@@ -269,6 +269,13 @@ TEST(MetricsCli, Linux73CommonAndGeneratedMetrics) {
   const nlohmann::json value = nlohmann::json::parse(command.out)["metrics"][0];
   EXPECT_DOUBLE_EQ(value["value"].get<double>(), 2.0) << command.out;
   EXPECT_EQ(value["unit"], "CPUs") << command.out;
+  // A missing event is the reason, not the clock of the branch not taken.
+  const CommandResult switches = run_tool(
+      "pmumetric", kSpr + " -M cs_per_second " + shell_quote((dir / "command.json").string()));
+  EXPECT_EQ(switches.status, 1) << describe(switches);
+  EXPECT_NE(switches.out.find("event 'software@context-switches,name=context-switches@' missing"),
+            std::string::npos)
+      << describe(switches);
   // perf stat -a: cpu-clock, 8000 msec over 1 s on 8 CPUs.
   testing::write_text(dir / "cpus.json", line("cpu-clock", "8000.000000", "msec") +
                                              line("duration_time", "1000000000", "ns"));
