@@ -193,6 +193,28 @@ class TargetResolver {
     return visit_(legacy_target(legacy, {}, nullptr));
   }
 
+  // `cpu-cycles/metric-id=x/kHh` under Behaviour::legacy_names_prefer_pmu_events: perf 7.3 takes
+  // the core PMU's own event of a hardware name with terms as it does the bare name (intel-spr:
+  // `type=4 config=0x3c`, measured with perf 7.3.4's -M Default). Hybrid trees keep the built-in
+  // event (not measured there). nullopt: not such a name, the caller goes on.
+  std::optional<std::optional<Diagnostic>> on_owned_legacy_name_with_terms(
+      const LegacyEvent& legacy) {
+    if (!has(Behaviour::legacy_names_prefer_pmu_events) || legacy.type != PerfType::hardware) {
+      return std::nullopt;
+    }
+    if (!lookup_.hybrid_pmus(options_.semantics).empty()) return std::nullopt;
+    const auto owners = lookup_.core_event_owners(event_.pmu, options_.semantics);
+    if (owners.empty()) return std::nullopt;
+    std::vector<TermView> with_event(terms_.begin(), terms_.end());
+    with_event.push_back(term_reference(event_.pmu, event_.pmu_offset));
+    for (const Pmu* owner : owners) {
+      if (auto error = on_pmu(*owner, with_event, event_.pmu_offset, event_.pmu.size(), false)) {
+        return std::optional<Diagnostic>(std::move(error));
+      }
+    }
+    return std::optional<Diagnostic>();
+  }
+
   // `slots/metric-id=x/`, `topdown-retiring/u,period=1/`: an event name with terms, on every
   // PMU that has the event, the terms before the event as perf 6.1 lists them (so they OR into
   // the alias). perf skips the PMUs that reject the terms; with Behaviour::every_pmu_takes_terms
@@ -287,6 +309,7 @@ class TargetResolver {
         if (is_tool_event(event_.pmu) && !terms_.empty()) {
           return tool_event_terms_error(event_, spec_);
         }
+        if (auto owned = on_owned_legacy_name_with_terms(*legacy)) return *owned;
         return on_legacy(*legacy, terms_, nullptr);
       }
       if (const auto raw = spec_detail::raw_term_value(event_.pmu);
