@@ -11,7 +11,7 @@
 #include "pmu_events/cpuid_prefilter.h"
 #include "pmu_events/text_file.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -434,4 +434,4 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
   return std::nullopt;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

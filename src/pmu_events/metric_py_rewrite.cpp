@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "parser/char_class.h"
+#include "pmucat/version.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -1057,4 +1059,5 @@ Expected<std::string, std::string> metric_py_rewrite(std::string_view written) {
   return std::move(*result);
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

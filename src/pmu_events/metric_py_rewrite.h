@@ -11,7 +11,8 @@
 
 #include "pmucat/expected.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // The string perf 6.12's generated table holds for MetricExpr `written`, or why metric.py would
 // have refused it (perf 6.12's build stops there; the caller keeps the written text and says so).
@@ -21,4 +22,5 @@ namespace pmucat::pmu_events {
 // key and never applies them: nothing of it shows in perf 6.12's tables, so none is done here.
 Expected<std::string, std::string> metric_py_rewrite(std::string_view written);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

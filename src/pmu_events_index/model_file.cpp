@@ -17,7 +17,7 @@
 #include "pmu_events_index/codec.h"
 #include "pmu_events_index/digest.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -424,4 +424,4 @@ Expected<std::optional<VendorIndexModel>> open_vendor_index_sys(const fs::path& 
   return std::optional<VendorIndexModel>(std::move(*model));
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

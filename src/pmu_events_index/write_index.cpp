@@ -18,7 +18,7 @@
 #include "pmu_events/text_file.h"
 #include "pmu_events_index/compile.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -250,4 +250,4 @@ Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
   return summary;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "pmuls/event_listing.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 Event sysfs_event(std::string name) {
@@ -134,4 +136,5 @@ TEST(EventListing, DescriptionsAreBracketedIndentedAndWrapped) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::make_pmu;
@@ -436,4 +436,4 @@ TEST(GroupNames, Perf73TakesBuiltInNamesAsGroupNames) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

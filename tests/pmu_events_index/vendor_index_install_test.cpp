@@ -11,7 +11,7 @@
 
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -125,4 +125,4 @@ TEST(InstalledVendorIndex, ExecutableDirHoldsThisTest) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE
