@@ -40,8 +40,8 @@ struct TablesModel {
 Expected<TablesModel> load_tables_model(PerfRelease release, const std::string& cpuid) {
   TablesModel out;
   out.tables = std::string(info(release).tables);
-  const std::optional<std::string> index = installed_vendor_index(
-      release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN});
+  const std::optional<std::string> index =
+      installed_vendor_index(release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN});
   auto missing = [&] {
     return unexpected(
         make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, out.tables,

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "parser/char_class.h"
+#include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 #include "pmucat/vendor_events.h"
-#include "pmu_events/text_file.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace {

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <system_error>
 
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/cpuid_prefilter.h"
 #include "pmu_events/text_file.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace {

@@ -1,13 +1,13 @@
-// Internal unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its listing
-// order and its description layout.
+// Internal unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its
+// listing order and its description layout.
 #include "pmuls/event_filter.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "pmuls/event_listing.h"
 #include "pmucat/version.h"
+#include "pmuls/event_listing.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace cli {
