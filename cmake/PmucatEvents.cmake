@@ -14,9 +14,12 @@
 #   PMUCAT_EVENTS_VERSION      the default set's kernel release (7.3; 6.12 or 6.1 without it)
 #   PMUCAT_EVENTS_JSON_DIR     the JSON tree, empty when there is none
 #   PMUCAT_EVENTS_DIR_BUILD    the index the build generates from it, empty when there is none
-#   PMUCAT_EVENTS_DIR_FROM_BIN the installed index relative to the installed tools
-# The default set's index is <build>/pmu-events-index, each other's pmu-events-index-<release>,
-# installed the same way under share/pmucat. Without linux 7.3's tables (or python3 to run its
+#   PMUCAT_EVENTS_INSTALL_DIR  where it is installed, relative to the prefix
+# and, for the default set only, PMUCAT_EVENTS_DIR_FROM_BIN: its installed index relative to the
+# installed tools. The default set's index is <build>/pmu-events-index, each other's
+# pmu-events-index-<release> beside it, installed the same way under share/pmucat: the code finds
+# an older set from the default set's path and the release alone (installed_vendor_index,
+# include/pmucat/vendor_index_install.h), so no older set has a path of its own from bin/. Without linux 7.3's tables (or python3 to run its
 # generators) the default set is 6.12's, without those 6.1's.
 set(PMUCAT_PMU_EVENTS_DIR_6_12 "" CACHE PATH
     "A directory laid out like linux 6.12's tools/perf/pmu-events/arch (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_6_12)")
@@ -138,7 +141,7 @@ foreach(set_suffix _6_12 _6_1)
   string(REPLACE "_" "." release ${set_suffix})
   string(SUBSTRING ${release} 1 -1 release)
   if(PMUCAT_EVENTS_JSON_DIR${set_suffix})
-    set(PMUCAT_EVENTS_DIR_BUILD${set_suffix} ${CMAKE_BINARY_DIR}/pmu-events-index-${release})
+    set(PMUCAT_EVENTS_DIR_BUILD${set_suffix} ${PMUCAT_EVENTS_DIR_BUILD}-${release})
   endif()
 endforeach()
 # linux 6.12's index, default or not, for the tests written against its tables.
@@ -147,13 +150,9 @@ if(PMUCAT_EVENTS_VERSION STREQUAL "6.12")
   set(PMUCAT_EVENTS_DIR_BUILD_OF_6_12 ${PMUCAT_EVENTS_DIR_BUILD})
 endif()
 set(PMUCAT_EVENTS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index)
-set(PMUCAT_EVENTS_INSTALL_DIR_6_12 ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index-6.12)
-set(PMUCAT_EVENTS_INSTALL_DIR_6_1 ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index-6.1)
+set(PMUCAT_EVENTS_INSTALL_DIR_6_12 ${PMUCAT_EVENTS_INSTALL_DIR}-6.12)
+set(PMUCAT_EVENTS_INSTALL_DIR_6_1 ${PMUCAT_EVENTS_INSTALL_DIR}-6.1)
 file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN /${CMAKE_INSTALL_BINDIR} /${PMUCAT_EVENTS_INSTALL_DIR})
-file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN_6_1 /${CMAKE_INSTALL_BINDIR}
-     /${PMUCAT_EVENTS_INSTALL_DIR_6_1})
-file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN_6_12 /${CMAKE_INSTALL_BINDIR}
-     /${PMUCAT_EVENTS_INSTALL_DIR_6_12})
 
 # Called by tools/vendor-index once its generator target exists: the build steps that write the
 # indexes (target vendor_index, part of `all`) and their install rules. Only the indexes are

@@ -1,9 +1,10 @@
 # libpmucat.so: the objects of the given components' modules in one shared library, for the C API
 # (pmucat/pmucat_c.h) and for C++ users who want a shared library. Its SONAME is
-# libpmucat.so.<major>.<minor> (the ABI may change with a minor version before 1.0). The linker
-# version script src/c_api/libpmucat.map exports the pmucat_* C functions and namespace pmucat
-# only; fmt is linked privately and nothing of it, nlohmann_json or the standard library is
-# exported. The static archives and the static tools do not use it.
+# libpmucat.so.<major>.<minor> (PMUCAT_SOVERSION: the ABI may change with a minor version before
+# 1.0), and its C++ symbols lie in the inline namespace pmucat::v<major>_<minor>
+# (PMUCAT_ABI_NAMESPACE). The linker version script src/c_api/libpmucat.map exports the pmucat_*
+# C functions and namespace pmucat only; fmt is linked privately and nothing of it, nlohmann_json
+# or the standard library is exported. The static archives and the static tools do not use it.
 
 # pmucat_shared_library(COMPONENTS <components...>)
 function(pmucat_shared_library)
@@ -14,7 +15,7 @@ function(pmucat_shared_library)
   set_target_properties(pmucat_shared PROPERTIES
     OUTPUT_NAME pmucat
     VERSION ${PROJECT_VERSION}
-    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+    SOVERSION ${PMUCAT_SOVERSION}
     LINK_DEPENDS ${map}
     EXPORT_NAME shared)
   target_link_options(pmucat_shared PRIVATE "LINKER:--version-script=${map}" "LINKER:--as-needed")

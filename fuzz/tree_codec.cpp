@@ -13,7 +13,10 @@
 #include <string_view>
 #include <system_error>
 
-namespace pmucat::fuzz {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace fuzz {
 namespace {
 
 namespace fs = std::filesystem;
@@ -232,4 +235,5 @@ ScratchDir::~ScratchDir() {
   fs::remove_all(path_, ignored);
 }
 
-}  // namespace pmucat::fuzz
+}  // namespace fuzz
+PMUCAT_END_NAMESPACE

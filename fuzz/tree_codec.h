@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::fuzz {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace fuzz {
 
 enum class EntryKind : std::uint8_t { file, directory, symlink, fifo, file_with_nuls };
 
@@ -64,4 +67,5 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
-}  // namespace pmucat::fuzz
+}  // namespace fuzz
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,8 @@
 #     root). Every header installed there compiles, each component's consumer
 #     (examples/components) configures, builds and runs, and pkg-config pmucat-core works.
 #  2. the whole install: each component's consumer, the pmucat::pmucat one (consumers written
-#     before the components), examples/find_package, pkg-config consumers, the licence.
+#     before the components), examples/find_package, pkg-config consumers, a C and a C++ program
+#     against libpmucat.so, the licence.
 # Usage: scripts/check-install.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -140,6 +141,14 @@ status=0
 LD_LIBRARY_PATH=$lib_dir "$scratch/count_tsc" | sed 's/^/  /' || status=$?
 [[ $status == 0 || $status == 77 ]] || fail "count_tsc against the installed library: $status"
 echo "C API consumer (libpmucat.so): ok"
+# A C++ program against the installed libpmucat.so alone: it links only when the installed
+# headers' ABI namespace (pmucat::v<major>_<minor>, pmucat/version.h) is the one the library
+# exports.
+g++ -std=c++20 examples/components/core.cpp -I"$prefix/include" -L"$lib_dir" -lpmucat \
+  -o "$scratch/core_shared"
+out=$(LD_LIBRARY_PATH=$lib_dir "$scratch/core_shared" "$tree" "$spec")
+[[ $out == *"config=0x13c"* ]] || fail "C++ consumer of libpmucat.so: $out"
+echo "C++ consumer (libpmucat.so): ok"
 # The Python package, when the build has it: importable from the install's site directory.
 site=$(find "$prefix" -path '*-packages/pmucat/__init__.py' | head -1)
 if [[ -n $site ]]; then

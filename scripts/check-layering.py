@@ -12,7 +12,8 @@ to the first module declared in src/<dir>/. Every #include of every module file 
 way the build resolves it (the including file's folder, src/, include/), and it is a violation
 when it lands in
   - a file of another module that the including module does not use, directly or transitively;
-  - a public header that no module owns;
+  - a public header that no module owns (but include/pmucat/version.h, the version and the ABI
+    namespace macros, which belongs to no module and which every module may include);
   - cli/ or tests/ (the library never depends on the tools or on the tests).
 Includes that resolve nowhere in the tree (system and generated headers) are not checked.
 Where the tree has docs/architecture.md, its module table (the rows after the header
@@ -37,6 +38,7 @@ from pathlib import Path
 KEYWORDS = ("HEADERS", "SOURCES", "MODULES", "LIBS")
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".c", ".inc", ".def")
 INTERNAL_TEST_MARK = "// Internal unit test of "
+BASE_HEADER = Path("include/pmucat/version.h")  # no module's; every module's headers open with it
 FIXTURES = Path("tests/repo/layering")  # fake layouts of --self-test, not tests of this tree
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
@@ -141,8 +143,10 @@ class Layout:
 
     def owner(self, path):
         """(kind, module) of a file relative to the root: kind is 'module', 'public',
-        'unowned-public', 'umbrella', 'forbidden' (cli/, tests/) or 'other'."""
+        'unowned-public', 'umbrella', 'base', 'forbidden' (cli/, tests/) or 'other'."""
         parts = path.parts
+        if path == BASE_HEADER:
+            return "base", None
         if parts[:2] == ("include", "pmucat"):
             if path not in self.public_owner:
                 return "unowned-public", None
@@ -303,6 +307,9 @@ def print_report(layout, violations, checked):
         print(f"  {'':<15} public: {' '.join(sorted(owned.get(name, []))) or '-'}")
     if None in owned:
         print(f"  umbrella        {' '.join(sorted(owned[None]))} (belongs to no module)")
+    if (layout.root / BASE_HEADER).is_file():
+        print(f"  base            {BASE_HEADER.name} (belongs to no module; every module may "
+              f"include it)")
     print(f"{checked} includes checked in {len(layout.module_files())} module files: "
           f"{len(violations)} violation(s)")
     for violation in violations:

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "pmucat/version.h"
+
 // glibc's allocator under its internal names: what the replacements forward to.
 extern "C" {
 void* __libc_malloc(std::size_t size);
@@ -19,7 +21,8 @@ void* __libc_memalign(std::size_t alignment, std::size_t size);
 void __libc_free(void* memory);
 }
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 // The one piece of process-wide mutable state in the benchmarks: malloc has no other place to
@@ -61,7 +64,8 @@ void AllocationScope::report(benchmark::State& state) const {
   state.counters["alloc_bytes_per_iter"] = static_cast<double>(bytes()) / iterations;
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE
 
 using pmucat::bench::allocate_aligned;
 using pmucat::bench::allocate_or_throw;

@@ -21,7 +21,10 @@
 
 #include <cstdint>
 
-namespace pmucat::bench {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 
 // Heap allocations (malloc, calloc, realloc, aligned forms, any operator new) since the process
 // started.
@@ -47,4 +50,5 @@ class AllocationScope {
   std::uint64_t start_bytes_;
 };
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

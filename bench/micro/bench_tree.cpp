@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <system_error>
 
-namespace pmucat::bench {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -60,4 +63,5 @@ BenchTree resolve_bench_tree(const std::string& requested, const std::string& fa
           {}};
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

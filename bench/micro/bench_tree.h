@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <string>
 
-namespace pmucat::bench {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 
 struct BenchTree {
   std::filesystem::path devices_dir;  // <tree>/bus/event_source/devices or a devices folder
@@ -17,4 +20,5 @@ struct BenchTree {
 // python3 or the script is missing, the bundled fixtures/sysfs/intel-spr.
 BenchTree resolve_bench_tree(const std::string& requested, const std::string& factor);
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 #include "alloc_counter.h"
 #include "register.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -119,4 +120,5 @@ void register_catalog_benchmarks(const fs::path& devices_dir) {
       ->Unit(benchmark::kMicrosecond);
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

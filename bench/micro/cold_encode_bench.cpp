@@ -11,7 +11,8 @@
 #include "alloc_counter.h"
 #include "register.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -71,4 +72,5 @@ void register_encode_benchmarks(const fs::path& devices_dir) {
                                std::string("cpu"), std::array<std::uint64_t, 4>{0x1cd, 3, 0, 0});
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

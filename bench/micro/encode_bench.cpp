@@ -11,7 +11,8 @@
 #include "alloc_counter.h"
 #include "register.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -125,4 +126,5 @@ void register_warm_encode_benchmarks(const fs::path& devices_dir) {
   }
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 
 #include "alloc_counter.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -131,4 +132,5 @@ void metrics_evaluate_one_off(benchmark::State& state) {
 BENCHMARK(metrics_evaluate_one_off)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

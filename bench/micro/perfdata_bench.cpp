@@ -12,7 +12,8 @@
 #include "alloc_counter.h"
 #include "register.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -72,4 +73,5 @@ void register_perfdata_benchmarks() {
       ->Unit(benchmark::kMillisecond);
 }
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

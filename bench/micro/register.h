@@ -4,7 +4,10 @@
 
 #include <filesystem>
 
-namespace pmucat::bench {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 
 // Catalog open, one-PMU load, full load, find_event on a warm catalog.
 void register_catalog_benchmarks(const std::filesystem::path& devices_dir);
@@ -15,4 +18,5 @@ void register_warm_encode_benchmarks(const std::filesystem::path& devices_dir);
 // perf.data record writing (records/s, bytes/s).
 void register_perfdata_benchmarks();
 
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

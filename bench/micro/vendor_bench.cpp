@@ -10,7 +10,8 @@
 
 #include "alloc_counter.h"
 
-namespace pmucat::bench {
+PMUCAT_BEGIN_NAMESPACE
+namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
@@ -150,4 +151,5 @@ BENCHMARK(vendor_index_named)->Unit(benchmark::kMicrosecond);
 BENCHMARK(vendor_index_whole_model)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace pmucat::bench
+}  // namespace bench
+PMUCAT_END_NAMESPACE

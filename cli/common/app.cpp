@@ -10,7 +10,8 @@
 #include "common/semantics.h"
 #include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // CLI11 names a flag with a default value `--name{value}` in --help, which reads like neither
@@ -192,4 +193,5 @@ int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char
   return to_int(ExitCode::usage);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

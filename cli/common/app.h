@@ -14,8 +14,10 @@
 #include "common/exit_codes.h"
 #include "common/options.h"
 #include "common/output_buffer.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Which of the common options to add. Every tool takes --color, --version and --help; pmudiff
 // names its trees as arguments, so it has no tree options. pmuencode adds --sysfs and --json
@@ -151,4 +153,5 @@ ColorMode color_mode(const CommonOptions& options);
 // escaping `body` is reported as `tool: error: ...` on stderr and becomes exit status 2.
 int run_main(int argc, char** argv, std::string_view tool, int (*body)(int, char**)) noexcept;
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -1,6 +1,9 @@
 #include "common/attr_fields.h"
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 class FieldList {
@@ -107,4 +110,5 @@ std::vector<AttrField> set_attr_fields(const Attr& attr, bool with_config) {
   return list.take();
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

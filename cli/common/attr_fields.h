@@ -8,7 +8,8 @@
 
 #include "pmucat/attr.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 enum class FieldStyle : std::uint8_t {
   decimal,         // counts, sizes, ids
@@ -34,4 +35,5 @@ std::vector<AttrField> set_attr_fields(const Attr& attr, bool with_config = true
 // True for config, config1, config2 and config3.
 bool is_config_word(std::string_view field_name);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

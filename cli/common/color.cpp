@@ -4,7 +4,10 @@
 
 #include <cstdlib>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 std::optional<ColorMode> parse_color_mode(std::string_view text) {
   if (text == "auto") return ColorMode::automatic;
@@ -31,4 +34,5 @@ bool stream_wants_color(ColorMode mode, std::FILE* stream) {
   return decide_color(mode, isatty(fileno(stream)) == 1, no_color_set);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,10 @@
 #include <optional>
 #include <string_view>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 enum class ColorMode { automatic, always, never };
 
@@ -29,4 +32,5 @@ struct Palette {
   std::string_view reset() const { return enabled ? "\x1b[0m" : ""; }
 };
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

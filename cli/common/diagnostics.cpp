@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <utility>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 DiagnosticPrinter::DiagnosticPrinter(std::FILE* stream, bool color, std::string tool)
     : stream_(stream), color_(color), tool_(std::move(tool)) {}
@@ -72,4 +75,5 @@ Diagnostic argument_error(DiagId id, std::string_view what, std::string_view tex
   return diagnostic;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

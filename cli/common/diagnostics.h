@@ -12,7 +12,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 class DiagnosticPrinter {
  public:
@@ -67,4 +68,5 @@ Diagnostic argument_error(DiagId id, std::string_view what, std::string_view tex
                           std::size_t offset, std::size_t length, std::string message,
                           std::string hint = {});
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

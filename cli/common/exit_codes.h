@@ -2,7 +2,10 @@
 // section of each man page and of each --help).
 #pragma once
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 enum class ExitCode : int {
   success = 0,   // everything asked for was done (pmucheck: no errors; pmudiff: no ABI break)
@@ -19,4 +22,5 @@ constexpr int to_int(ExitCode code) {
   return static_cast<int>(code);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -1,8 +1,10 @@
 #include "common/json.h"
 
 #include "common/attr_fields.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 void add_attr_fields(const Attr& attr, Json& object) {
   object["type"] = attr.type;
@@ -59,4 +61,5 @@ Json encoded_to_json(const EncodedEvent& event) {
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 #include "pmucat/diagnostic_json.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 using Json = nlohmann::ordered_json;
 
@@ -31,4 +32,5 @@ Json encoded_to_json(const EncodedEvent& event);
 // The text of `value`, indented by two spaces, ending in a newline.
 std::string dump_json(const Json& value);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // Whether a byte must not be copied as is: a control byte, a quote, a backslash, or one of
@@ -286,4 +289,5 @@ Json& JsonBuilder::place(Json item) {
   return items.back();
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

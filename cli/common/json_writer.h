@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "common/json.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 class JsonWriter {
  public:
@@ -118,4 +120,5 @@ class JsonBuilder {
   std::string key_;
 };
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 
 #include "pmucat/perf_profile.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct CommonOptions {
   std::string sysfs;  // --sysfs DIR|FILE.tar.gz, else $PMUCAT_SYSFS, else empty (live /sys)
@@ -32,4 +33,5 @@ struct CommonOptions {
   bool verbose = false;
 };
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

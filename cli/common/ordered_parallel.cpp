@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 unsigned automatic_jobs(unsigned cap) {
   // The CPUs this process may run on (a container or taskset may allow fewer than exist).
@@ -16,4 +19,5 @@ unsigned automatic_jobs(unsigned cap) {
   return std::clamp(cpus, 1u, std::max(cap, 1u));
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,10 @@
 #include <utility>
 #include <vector>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // The number of threads `--jobs 0` (automatic) means: one per online CPU, at most `cap`.
 unsigned automatic_jobs(unsigned cap);
@@ -103,4 +106,5 @@ void ordered_parallel(std::size_t count, unsigned jobs, std::size_t window, Prod
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

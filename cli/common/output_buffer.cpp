@@ -5,7 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // Writes all of `rest` to `fd`, retrying after a signal; false when the descriptor refused it.
@@ -60,4 +63,5 @@ void write_stdout(std::string_view text) {
   (void)write_fully(STDOUT_FILENO, text);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 class OutputBuffer {
  public:
@@ -38,4 +41,5 @@ class OutputBuffer {
 // the descriptor directly (a write error is ignored, as stdio's was).
 void write_stdout(std::string_view text);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -4,7 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Rejects an empty path at parse time, so `-o ''` is a usage error (exit 2) like any other bad
 // option value; everything else is decided when the path is opened (pmucat/output_file.h).
@@ -16,4 +19,5 @@ inline CLI::Validator output_path_check() {
       "", "OUTPUT");
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

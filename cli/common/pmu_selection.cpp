@@ -8,7 +8,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern) {
   std::vector<std::string> names;
@@ -55,4 +56,5 @@ Expected<std::vector<const Pmu*>> select_pmus(const Catalog& catalog,
   return selected;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

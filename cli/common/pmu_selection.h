@@ -10,7 +10,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // The PMUs `patterns` select (exact name, instances, globs; see Catalog::match_pmus), in the
 // catalog's natural order and each once; every PMU when `patterns` is empty. A pattern that
@@ -21,4 +22,5 @@ Expected<std::vector<const Pmu*>> select_pmus(const Catalog& catalog,
 // "unknown PMU 'x'" with a caret under `pattern`, the nearest PMU name as a hint.
 Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

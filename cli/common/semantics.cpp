@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "common/exit_codes.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 namespace {
 
@@ -75,4 +77,5 @@ std::optional<int> resolve_semantics_option(const PerfSemanticsFlag& flag, Commo
   return std::nullopt;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

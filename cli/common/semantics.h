@@ -16,7 +16,8 @@ namespace CLI {
 class App;
 }  // namespace CLI
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // The option as given: absent, bare (`--perf-semantics`), or with a value.
 struct PerfSemanticsOption {
@@ -56,4 +57,5 @@ std::optional<int> resolve_semantics_option(const PerfSemanticsFlag& flag, Commo
                                             std::optional<PerfRelease>& version,
                                             std::string_view tool);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <utility>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 TextTable::TextTable(std::vector<Align> alignment) : alignment_(std::move(alignment)) {}
 
@@ -37,4 +40,5 @@ std::string TextTable::render(const std::string& indent) const {
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

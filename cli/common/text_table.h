@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 class TextTable {
  public:
@@ -24,4 +27,5 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

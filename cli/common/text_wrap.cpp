@@ -6,7 +6,10 @@
 #include <charconv>
 #include <cstdlib>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr std::size_t kDefaultColumns = 80;
@@ -78,4 +81,5 @@ std::size_t output_description_columns() {
   return description_columns(columns_env, terminal_width);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

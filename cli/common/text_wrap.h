@@ -7,7 +7,10 @@
 #include <string_view>
 #include <vector>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Splits `text` into lines of at most `width` characters, breaking at blanks (spaces, tabs);
 // runs of blanks collapse into one space, a line break in `text` always starts a new line, and a
@@ -24,4 +27,5 @@ std::size_t description_columns(std::optional<std::string_view> columns_env,
 // description_columns() for this process: $COLUMNS, and stdout's terminal width when it is one.
 std::size_t output_description_columns();
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

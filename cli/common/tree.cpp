@@ -13,7 +13,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 Expected<snap::OpenedTree> open_tree(const std::filesystem::path& path) {
   return snap::open_tree(path.empty() ? std::filesystem::path("/sys") : path);
@@ -198,4 +199,5 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
   return tree;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

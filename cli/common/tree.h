@@ -11,7 +11,8 @@
 #include "common/options.h"
 #include "pmucat/snapshot.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Opens `path`: a devices folder, any root above bus/event_source/devices, or a pmusnap
 // `.tar.gz`/`.tgz` (unpacked while the result lives). An empty path is the live /sys; the
@@ -50,4 +51,5 @@ Expected<snap::OpenedTree> open_tree(const CommonOptions& options, DiagnosticPri
                                                               const Catalog& catalog,
                                                               const CommonOptions& options);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 #include "pmucat/vendor_index_cache.h"
 #include "pmucat/vendor_index_install.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::optional<std::string> environment(const char* name) {
@@ -116,4 +117,5 @@ VendorOptions vendor_options(const CommonOptions& options, const std::filesystem
   return choose_vendor_options(inputs);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

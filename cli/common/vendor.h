@@ -10,7 +10,8 @@
 #include "common/options.h"
 #include "pmucat/catalog.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Everything that has a say, each absent when it has none.
 struct VendorInputs {
@@ -54,4 +55,5 @@ VendorOptions choose_vendor_options(const VendorInputs& inputs);
 VendorOptions vendor_options(const CommonOptions& options, const std::filesystem::path& tree_dir,
                              const std::optional<std::string>& capture_cpuid);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -17,7 +17,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/output_file.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr int kExitClean = to_int(ExitCode::success);
@@ -223,7 +224,8 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmucheck", pmucat::cli::run);

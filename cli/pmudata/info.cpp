@@ -8,7 +8,8 @@
 #include "pmucat/decode.h"
 #include "pmucat/perfdata_features.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // The catalog PMU whose sysfs type the attr carries.
@@ -142,4 +143,5 @@ std::string info_text(const LoadedData& loaded, const Catalog* catalog) {
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -7,11 +7,13 @@
 #include "pmucat/catalog.h"
 #include "pmudata/inputs.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Events (decoded back to PMU terms and event names when `catalog` is given), features and
 // record counts by type.
 Json info_json(const LoadedData& loaded, const Catalog* catalog);
 std::string info_text(const LoadedData& loaded, const Catalog* catalog);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

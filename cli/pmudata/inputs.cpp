@@ -14,7 +14,8 @@
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata_proto.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 std::string_view to_string(DataFormat format) {
   switch (format) {
@@ -492,4 +493,5 @@ std::optional<Diagnostic> save_data(const std::filesystem::path& path, const Per
   return write_output_file(path, *bytes);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/perfdata.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // pprof is an output only (a pprof profile.proto, see pmucat/perfdata_proto.h).
 enum class DataFormat : std::uint8_t { perf_file, perf_pipe, proto_binary, proto_text, pprof };
@@ -63,4 +64,5 @@ std::optional<Diagnostic> save_data(const std::filesystem::path& path, const Per
 
 std::string_view to_string(DataFormat format);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

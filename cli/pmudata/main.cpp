@@ -13,7 +13,8 @@
 #include "pmudata/info.h"
 #include "pmudata/inputs.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr const char* kExamples = R"(
@@ -171,7 +172,8 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmudata", pmucat::cli::run);

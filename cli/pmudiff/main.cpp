@@ -15,7 +15,8 @@
 #include "pmucat/vendor_index.h"
 #include "pmucat/vendor_index_install.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr const char* kExamples = R"(
@@ -39,8 +40,8 @@ struct TablesModel {
 Expected<TablesModel> load_tables_model(PerfRelease release, const std::string& cpuid) {
   TablesModel out;
   out.tables = std::string(info(release).tables);
-  const std::optional<std::string> index = installed_vendor_index(
-      release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN});
+  const std::optional<std::string> index =
+      installed_vendor_index(release, {executable_dir(), PMUCAT_EVENTS_DIR_FROM_BIN});
   auto missing = [&] {
     return unexpected(
         make_file_diagnostic(Severity::error, DiagId::vendor_index_unreadable, out.tables,
@@ -232,7 +233,8 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmudiff", pmucat::cli::run);

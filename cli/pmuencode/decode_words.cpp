@@ -10,7 +10,8 @@
 #include "pmucat/format.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr std::string_view kWhat = "<decode>";
@@ -144,4 +145,5 @@ Json decoded_to_json(const Pmu& pmu, const ConfigWords& words, const Decoded& de
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

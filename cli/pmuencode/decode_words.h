@@ -12,7 +12,8 @@
 #include "pmucat/decode.h"
 #include "pmucat/expected.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 using ConfigWords = std::array<std::uint64_t, 4>;
 
@@ -28,4 +29,5 @@ std::string render_decoded(const Pmu& pmu, const ConfigWords& words, const Decod
 //  "perf"}.
 Json decoded_to_json(const Pmu& pmu, const ConfigWords& words, const Decoded& decoded);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,8 @@
 #include "common/pmu_selection.h"
 #include "pmucat/encode_on_pmus.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> specs,
                           const std::string& pmu_pattern, const EncodeOptions& options) {
@@ -33,4 +34,5 @@ EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> s
   return result;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

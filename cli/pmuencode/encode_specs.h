@@ -9,7 +9,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct EncodeResult {
   std::vector<EncodedEvent> events;  // in argument order
@@ -22,4 +23,5 @@ struct EncodeResult {
 EncodeResult encode_specs(const Catalog& catalog, std::span<const std::string> specs,
                           const std::string& pmu_pattern, const EncodeOptions& options);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/spec.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string_view scope_name(Scope scope) {
@@ -225,4 +226,5 @@ std::string explanation_json(const HostFacts& facts, const ExplainRequest& reque
   return dump_json(root);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -9,7 +9,8 @@
 #include "pmucat/explain.h"
 #include "pmuencode/encode_specs.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // What the explanation was asked for, as the command line said it.
 struct ExplainRequest {
@@ -41,4 +42,5 @@ std::string explanation_json(const HostFacts& facts, const ExplainRequest& reque
 // True when some reason is an error: an event that would not open or would count nothing.
 bool has_blocking_reason(std::span<const Reason> reasons);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

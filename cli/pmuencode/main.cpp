@@ -28,7 +28,8 @@
 #include "pmuencode/output.h"
 #include "pmuencode/plan_cli.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr const char* kExamples = R"(
@@ -450,9 +451,11 @@ int run(const Options& options) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf|--json|--c]
@@ -580,7 +583,8 @@ int parse_and_run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmuencode", pmucat::cli::parse_and_run);

@@ -8,9 +8,11 @@
 #include "common/exit_codes.h"
 #include "common/json.h"
 #include "common/output_buffer.h"
+#include "pmucat/version.h"
 #include "pmuencode/output.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer) {
@@ -128,4 +130,5 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   return to_int(ExitCode::success);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

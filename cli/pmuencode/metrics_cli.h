@@ -12,7 +12,8 @@
 #include "pmucat/metrics.h"
 #include "pmuencode/plan_cli.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct MetricsCliOptions {
   std::string names;                  // -M
@@ -30,4 +31,5 @@ struct MetricsCliOptions {
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,8 @@
 #include "common/attr_fields.h"
 #include "pmucat/attr.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr std::string_view kDashes =
@@ -151,4 +152,5 @@ std::string render_c_initializer(std::span<const EncodedEvent> events) {
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

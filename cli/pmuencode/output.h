@@ -8,7 +8,8 @@
 #include "common/json.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // For each event: the set attr fields between perf's dashed lines, then the canonical string.
 std::string render_attr_dumps(std::span<const EncodedEvent> events);
@@ -20,4 +21,5 @@ std::string render_perf_strings(std::span<const EncodedEvent> events);
 // `attrs[]` for several, each with its spec in a comment.
 std::string render_c_initializer(std::span<const EncodedEvent> events);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

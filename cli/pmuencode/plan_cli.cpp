@@ -11,7 +11,8 @@
 #include "pmucat/metrics.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string slot_text(const CounterSlot& slot) {
@@ -325,4 +326,5 @@ int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
   return to_int(plan_has_unschedulable_group(plan) ? ExitCode::rejected : ExitCode::success);
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/planner.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Per PMU instance: counters, the assignment table, the verdict, the running fractions; then the
 // regrouping as a `perf stat -e` line.
@@ -41,4 +42,5 @@ Expected<std::vector<CounterOverride>> counter_overrides(const Catalog& catalog,
 // Whether some group can never be on (the plan's exit status is then 1).
 bool plan_has_unschedulable_group(const Plan& plan);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

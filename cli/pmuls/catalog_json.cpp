@@ -16,7 +16,8 @@
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // The document is written once, as templates over its destination: a JsonWriter prints it
@@ -430,4 +431,5 @@ Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus) {
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

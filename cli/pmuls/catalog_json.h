@@ -11,7 +11,8 @@
 #include "pmucat/catalog.h"
 #include "pmuls/event_filter.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // One PMU: attributes, formats with their bit lists, and its events with terms and encodings.
 // When `only_event` is set, just that event is included; else the events `filter` selects.
@@ -53,4 +54,5 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
                         const std::function<void(std::string_view)>& write,
                         std::string_view more_members = {});
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

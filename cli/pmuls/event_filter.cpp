@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string lower(std::string_view text) {
@@ -98,4 +101,5 @@ bool event_selected(const Event& event, const EventFilter& filter) {
   return true;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

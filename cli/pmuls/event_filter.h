@@ -9,7 +9,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct EventFilter {
   // Topics (`cache`, `uncore memory`), lower case; an event matches one of them exactly,
@@ -50,4 +51,5 @@ bool event_selected(const Event& event, const EventFilter& filter);
 // The event's topic (its JSON file's), or "" for a sysfs-only event.
 std::string_view event_topic(const Event& event);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

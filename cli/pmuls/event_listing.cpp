@@ -13,7 +13,8 @@
 #include "pmuls/event_view.h"
 #include "pmuls/pmu_summary.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -247,4 +248,5 @@ std::string render_event_detail(const Pmu& pmu, const Event& event, DiagnosticPr
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

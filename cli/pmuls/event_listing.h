@@ -9,7 +9,8 @@
 #include "pmucat/catalog.h"
 #include "pmuls/event_filter.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // Which description of an event the listing prints under it.
 enum class DescriptionKind : unsigned char { none, brief, long_form };
@@ -49,4 +50,5 @@ std::string render_description(std::string_view description, std::size_t columns
 // config words, metadata and parameters. Problems with it go to `printer` as warnings.
 std::string render_event_detail(const Pmu& pmu, const Event& event, DiagnosticPrinter& printer);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

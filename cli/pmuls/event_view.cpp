@@ -5,7 +5,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/format.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 EventView view_event(const Pmu& pmu, const Event& event) {
   EventView view;
@@ -68,4 +69,5 @@ std::string cpus_text(const PmuAttributes& attributes) {
   return "-";
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

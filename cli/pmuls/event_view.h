@@ -11,7 +11,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct EventView {
   const Event* event = nullptr;
@@ -31,4 +32,5 @@ std::string encoding_text(const std::array<std::uint64_t, 4>& config);
 // `cpumask=0,56`, `cpus=0-15`, or `-` when the PMU has neither file.
 std::string cpus_text(const PmuAttributes& attributes);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

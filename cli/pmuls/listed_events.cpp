@@ -9,7 +9,8 @@
 #include "pmucat/builtin_events.h"
 #include "pmucat/tracefs.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 struct KindName {
@@ -268,4 +269,5 @@ std::string listed_events_json_text(std::span<const ListedEvent> events) {
   return text;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

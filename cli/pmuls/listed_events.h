@@ -16,7 +16,8 @@
 #include "pmucat/expected.h"
 #include "pmuls/event_filter.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // --kind values, perf list's selectors: in perf list's section order.
 enum class ListKind : unsigned char { hw, sw, tool, cache, pmu, tracepoint };
@@ -88,4 +89,5 @@ std::string render_listed_event_detail(const ListedEvent& event);
 Json listed_events_to_json(std::span<const ListedEvent> events);
 std::string listed_events_json_text(std::span<const ListedEvent> events);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

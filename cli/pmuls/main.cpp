@@ -28,7 +28,8 @@
 #include "pmuls/pmu_summary.h"
 #include "pmuls/register_map.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr const char* kExamples = R"(
@@ -419,9 +420,11 @@ int run(const Options& options) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 int parse_and_run(int argc, char** argv) {
@@ -499,7 +502,8 @@ int parse_and_run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmuls", pmucat::cli::parse_and_run);

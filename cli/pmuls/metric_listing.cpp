@@ -11,7 +11,8 @@
 #include "pmucat/suggest.h"
 #include "pmuls/event_listing.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // perf list's entry of a metric: its name, then the bracketed description (and expression).
@@ -225,4 +226,5 @@ Expected<std::string> render_metric_listing(const Catalog& catalog, const Metric
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -9,7 +9,8 @@
 #include "common/diagnostics.h"
 #include "pmucat/catalog.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 struct MetricListing {
   bool metrics = false;        // --metrics
@@ -32,4 +33,5 @@ inline bool wants_metrics(const MetricListing& listing) {
 // nearest name as a hint) for an unknown --metric or --metric-group.
 Expected<std::string> render_metric_listing(const Catalog& catalog, const MetricListing& listing);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,8 @@
 #include "pmucat/pmu_attribute_files.h"
 #include "pmuls/event_view.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string type_text(const PmuAttributes& attributes) {
@@ -70,4 +71,5 @@ std::string render_pmu_summary(std::span<const Pmu* const> pmus, bool long_form)
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

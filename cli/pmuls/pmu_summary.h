@@ -6,7 +6,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // A header and one row per PMU: name, type, kind, cpumask/cpus, number of events and formats.
 // With `long_form`, each row is followed by the PMU's other attributes (see pmu_attribute_lines).
@@ -19,4 +20,5 @@ std::string pmu_attribute_lines(const Pmu& pmu, const std::string& indent);
 // `cpu: type 4, core, cpus=0-7, 12 events, 15 formats`: the heading of a PMU's section.
 std::string pmu_heading(const Pmu& pmu);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 #include "common/text_table.h"
 #include "pmucat/format.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr unsigned kBits = 64;
@@ -208,4 +209,5 @@ std::string render_formats(std::span<const Format> formats, const Palette& palet
   return out;
 }
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -9,7 +9,8 @@
 #include "common/color.h"
 #include "pmucat/catalog.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 
 // One key per format, distinct within the list: the first letter of the name when free, else
 // another of its letters or digits, else any free letter, digit or punctuation mark. Formats
@@ -23,4 +24,5 @@ std::vector<std::string> assign_format_keys(std::span<const Format> formats);
 // owns are '.'. Every line starts with two spaces.
 std::string render_formats(std::span<const Format> formats, const Palette& palette);
 
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -25,7 +25,8 @@
 #include "pmucat/metrics.h"
 #include "pmucat/perfdata.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 constexpr const char* kExamples = R"(
@@ -445,7 +446,8 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE
 
 int main(int argc, char** argv) {
   return pmucat::cli::run_main(argc, argv, "pmumetric", pmucat::cli::run);

@@ -11,7 +11,9 @@
 #include <string_view>
 #include <vector>
 
-namespace pmucat {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
 
 // perf_event_attr sizes by ABI version (PERF_ATTR_SIZE_VER0..VER8).
 inline constexpr std::uint32_t kAttrSizeVer0 = 64;
@@ -124,4 +126,4 @@ std::string sample_type_names(std::uint64_t sample_type);
 std::string read_format_names(std::uint64_t read_format);
 std::string branch_sample_type_names(std::uint64_t branch_sample_type);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,8 +11,9 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // perf list's sections, in the order perf 6.1 prints them.
 enum class BuiltinKind : std::uint8_t { hardware, software, tool, hw_cache };
@@ -50,4 +51,4 @@ std::vector<const Pmu*> builtin_kind_pmus(const Catalog& catalog, BuiltinKind ki
 // Whether the kind's events are available on the tree, by the rule above.
 bool builtin_kind_available(BuiltinKind kind, std::span<const Pmu* const> kind_pmus);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

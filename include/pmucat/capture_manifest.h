@@ -12,8 +12,10 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 
 // The manifest's file name at the root of every capture, and the version of its layout.
 inline constexpr std::string_view kManifestName = "pmusnap-manifest.json";
@@ -51,4 +53,5 @@ struct Manifest {
 // `cpuid` that is neither a string nor null is an error too).
 Expected<Manifest> read_capture_manifest(const std::filesystem::path& devices_dir);
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

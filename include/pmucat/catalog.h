@@ -18,8 +18,9 @@
 #include "pmucat/perf_profile.h"
 #include "pmucat/terms.h"
 #include "pmucat/vendor_events.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Files larger than this are not read (a diagnostic says so); real sysfs files are < 4 KiB.
 inline constexpr std::size_t kMaxSysfsFileSize = 64 * 1024;
@@ -311,4 +312,4 @@ class Catalog {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,8 +12,10 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 
 // The check a rule belongs to: one KTAP subtest / JUnit test case per PMU and group.
 enum class Group : std::uint8_t {
@@ -160,4 +162,5 @@ std::string render_kcidb(const Report& report, const KcidbOptions& options = {})
 // What an errno from perf_event_open usually means ("ENOENT: the PMU does not know this config").
 std::string explain_open_errno(int error_number);
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

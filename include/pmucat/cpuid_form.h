@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // nullopt when `cpuid` is in one of perf's forms:
 //   x86      Vendor-Family-Model[-Stepping]: family decimal, model and stepping upper-case hex
@@ -34,4 +35,4 @@ std::optional<Diagnostic> check_cpuid_form(std::string_view cpuid, std::string_v
 std::vector<std::string> nearest_mapfile_rows(const std::filesystem::path& events_root,
                                               std::string_view cpuid, std::size_t count);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "pmucat/catalog.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 struct DecodedTerm {
   std::string name;         // format name
@@ -33,4 +34,4 @@ struct Decoded {
 
 Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace pmucat {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
 
 enum class Severity : std::uint8_t { note, warning, error };
 
@@ -87,4 +89,4 @@ struct RenderOptions {
 // line are shown as `\xNN` and the caret column is adjusted to match.
 std::string render(const Diagnostic& diagnostic, const RenderOptions& options = {});
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,8 +10,9 @@
 #include <string_view>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class DiagId : std::uint16_t {
 #define PMUCAT_DIAG(name, id, severity, summary) name,
@@ -48,4 +49,4 @@ Diagnostic make_diagnostic(Severity severity, DiagId id, std::string_view file,
 Diagnostic make_file_diagnostic(Severity severity, DiagId id, std::string_view file,
                                 std::string message);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

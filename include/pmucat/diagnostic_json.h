@@ -6,8 +6,9 @@
 #include <string>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // {"severity", "id", "file", "line", "column", "length", "message", then "source_line", "hint"
 // and "fixit" {"line", "column", "length", "replacement"} when the diagnostic has them}. `file`
@@ -34,4 +35,4 @@ Json diagnostic_to_json(const Diagnostic& diagnostic) {
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "pmucat/catalog.h"
+#include "pmucat/version.h"
 
-namespace pmucat::diff {
+PMUCAT_BEGIN_NAMESPACE
+namespace diff {
 
 enum class ChangeKind : std::uint8_t { added, removed, changed };
 // What changed. Event metadata (unit .. snapshot) is named by its event; cap by its caps/ file;
@@ -68,4 +70,5 @@ std::string render_text(const Result& result);
 // {"changes":[...],"abi_break":bool}
 std::string render_json(const Result& result);
 
-}  // namespace pmucat::diff
+}  // namespace diff
+PMUCAT_END_NAMESPACE

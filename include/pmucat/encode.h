@@ -17,8 +17,9 @@
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
 #include "pmucat/spec.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class Tool : std::uint8_t {
   stat,    // like `perf stat`: only config*, name, metric-id, period, percore are usable terms
@@ -154,4 +155,4 @@ bool is_special_term(std::string_view name);
 // whether no modifier, `u` or `p` exclude the guest depends on `semantics`.
 void apply_modifiers(const Modifiers& modifiers, Attr& attr, Profile semantics = {});
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,8 +8,9 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // encode(catalog, spec, options) on the PMUs `pmus` (those the user's `pattern` selected, for
 // messages): bare terms and `rHEX` are encoded on each of them in turn, an event that other forms
@@ -22,4 +23,4 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
                                                    std::string_view pattern,
                                                    const EncodeOptions& options);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

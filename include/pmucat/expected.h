@@ -7,8 +7,9 @@
 #include <variant>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 template <class E>
 class Unexpected {
@@ -75,4 +76,4 @@ class [[nodiscard]] Expected {
   std::variant<T, E> state_;
 };
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

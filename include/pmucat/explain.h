@@ -16,8 +16,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Capability numbers (bits of /proc/<pid>/status CapEff) that lift perf_event_paranoid.
 inline constexpr unsigned kCapSysAdmin = 21;
@@ -109,4 +110,4 @@ struct Reason {
 std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
                             std::span<const EncodedEvent> events, const ExplainOptions& options);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,8 +10,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 #include "pmucat/small_vector.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // config, config1, config2, config3 are the words perf_event_attr has today (config3: kernel 6.3).
 inline constexpr unsigned kConfigWords = 4;
@@ -82,4 +83,4 @@ inline std::uint64_t scatter_bits(std::uint64_t value, std::uint64_t mask) {
 // Inverse of scatter_bits: collects the bits of `word` under `mask` into a dense value (PEXT).
 std::uint64_t gather_bits(std::uint64_t word, std::uint64_t mask);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,9 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class MetadataSuffix : unsigned char { none, unit, scale, per_pkg, snapshot };
 
@@ -45,4 +46,4 @@ struct Flag {
 };
 Flag parse_flag(std::string_view text, std::string_view file);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class CountStatus : std::uint8_t {
   counted,
@@ -146,4 +147,4 @@ CountsFormat detect_counts_format(std::string_view head);
 // read_stat_perf_data (metric_counts_perfdata.h).
 CountsRead read_stat_text(std::string_view text, std::string_view file);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,9 @@
 
 #include "pmucat/metric_counts.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // One count per event: its STAT records summed over CPUs and threads (the last record of each
 // id, CPU and thread counts: perf stat record writes cumulative counts, once per interval).
@@ -17,4 +18,4 @@ namespace pmucat {
 // payload is short, is a diagnostic "counts-garbled" naming its byte offset; the rest is kept.
 CountsRead read_stat_perf_data(const PerfData& data, std::string_view file);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -30,8 +30,9 @@
 #include "pmucat/metric_counts.h"
 #include "pmucat/metric_expr.h"
 #include "pmucat/vendor_events.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class ThresholdState : std::uint8_t {
   none,     // the metric has no MetricThreshold
@@ -128,4 +129,4 @@ Expected<std::vector<std::size_t>> select_metrics(std::span<const VendorMetric> 
 std::vector<MetricValue> evaluate_metrics(std::span<const VendorMetric> metrics,
                                           const Counts& counts, const EvalOptions& options);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

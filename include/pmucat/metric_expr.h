@@ -18,8 +18,10 @@
 
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
+#include "pmucat/version.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 
 // The literals perf's expr__get_literal knows: the first seven since perf 6.1, the last three
 // since perf 6.12 (find_ids() under perf 6.1's rules rejects them as unknown). perf matches
@@ -263,4 +265,5 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
 Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, int runtime = 0,
                                   MetricDialect rules = MetricDialect::of_6_1);
 
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

@@ -18,8 +18,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // One metric of a model's table, as perf's table holds it (views into the caller's strings).
 // Empty strings are absent fields, as in perf's table.
@@ -162,4 +163,4 @@ bool host_nmi_watchdog(const std::filesystem::path& root = "/");
 std::string encode_metric_id(std::string_view id);
 std::string decode_metric_id(std::string_view id);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

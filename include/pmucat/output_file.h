@@ -36,8 +36,9 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 struct OutputOptions {
   // false: never use O_TMPFILE (tests exercise the named-temporary path with it).
@@ -84,4 +85,4 @@ std::optional<Diagnostic> write_output_file(const std::filesystem::path& path,
                                             std::string_view content,
                                             const OutputOptions& options = {});
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

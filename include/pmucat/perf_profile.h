@@ -12,7 +12,9 @@
 #include <span>
 #include <string_view>
 
-namespace pmucat {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
 
 // A perf release pmucat follows bit for bit, oldest first.
 enum class PerfRelease : std::uint8_t {
@@ -228,4 +230,4 @@ class Profile {
 // reads it, optionally written "perf-6.12" or "perf 6.12"; nullopt for anything else.
 std::optional<Profile> parse_profile(std::string_view text);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -24,8 +24,9 @@
 #include "pmucat/attr.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Record types (perf_event_header.type): kernel ones below 64, perf-tool ones from 64.
 namespace record_type {
@@ -352,4 +353,4 @@ std::optional<Diagnostic> write_perf_data(const std::filesystem::path& path, con
 // record order).
 WriterOptions options_like(const PerfData& data);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,8 +12,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/encode.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 class Catalog;
 
@@ -39,4 +40,4 @@ std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& pa
                                                  const Catalog& catalog,
                                                  const EventsFileOptions& options = {});
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "pmucat/perfdata.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // A perf_header_string, padded to 64 like perf (`len` = round_up(strlen + 1, 64)).
 std::vector<std::byte> encode_feature_string(std::string_view text);
@@ -85,4 +86,4 @@ std::optional<std::vector<NumaNode>> decode_numa_topology(std::span<const std::b
 std::optional<std::vector<HybridNode>> decode_hybrid_topology(std::span<const std::byte> payload);
 std::optional<std::vector<BuildId>> decode_build_ids(std::span<const std::byte> payload);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "pmucat/perfdata_features.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Host facts for the metadata features, read from uname, /proc and sysconf.
 struct HostMetadata {
@@ -27,4 +28,4 @@ HostMetadata collect_host_metadata(std::vector<std::string> cmdline);
 // topologies, as feature payloads.
 std::map<std::uint32_t, std::vector<std::byte>> host_features(const HostMetadata& host);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

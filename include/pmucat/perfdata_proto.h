@@ -10,8 +10,9 @@
 
 #include "pmucat/expected.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class ProtoFormat : std::uint8_t { binary, text };
 
@@ -89,4 +90,4 @@ class PprofBuilder {
 // The whole model through a PprofBuilder. Other-endian models are refused.
 Expected<std::string> to_pprof(const PerfData& data);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,8 +11,9 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/perfdata.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // The fields a SAMPLE (or a sample_id_all trailer) can carry; which are present follows the
 // attr's sample_type. Unused members stay 0/empty.
@@ -53,4 +54,4 @@ Record make_fork_record(bool exit, std::uint32_t pid, std::uint32_t ppid, std::u
 Record make_sample_record(const SampleFields& sample, const Attr& attr, std::uint16_t cpumode);
 Record make_finished_round_record();
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

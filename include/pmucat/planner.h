@@ -16,8 +16,9 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Where a PMU instance's counter numbers come from.
 enum class CounterSource : std::uint8_t {
@@ -191,4 +192,4 @@ struct PlanBuildOptions {
 PlanInput build_plan_input(const Catalog& catalog, std::span<const EncodedEvent> events,
                            const PlanBuildOptions& options = {});
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,9 @@
 #include <string_view>
 
 #include "pmucat/catalog.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // The files of a PMU's directory that make its PmuAttributes (caps/ aside), in the order the
 // catalog reads and the tools show them: the one list the catalog, pmusnap (what to keep),
@@ -46,4 +47,4 @@ inline constexpr PmuAttributeFile kPmuAttributeFiles[] = {
 inline constexpr std::span<const PmuAttributeFile> kPmuOptionalAttributes =
     std::span(kPmuAttributeFiles).subspan(3);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

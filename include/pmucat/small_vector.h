@@ -10,7 +10,9 @@
 #include <type_traits>
 #include <vector>
 
-namespace pmucat {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
 
 template <class T, std::size_t N>
 class SmallVector {
@@ -72,4 +74,4 @@ class SmallVector {
   std::size_t size_ = 0;
 };
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

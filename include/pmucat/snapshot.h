@@ -13,8 +13,10 @@
 #include "pmucat/capture_manifest.h"
 #include "pmucat/catalog.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 
 // Files larger than this are not copied (an empty placeholder and a manifest entry stand in):
 // 16 times the catalog's kMaxSysfsFileSize, so a file the catalog calls too large is still
@@ -113,4 +115,5 @@ struct OpenedTree {
 // Opens `path` (a directory or a capture tarball), or the default tree when `path` is empty.
 Expected<OpenedTree> open_tree(const std::filesystem::path& path);
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

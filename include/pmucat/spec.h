@@ -11,8 +11,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 #include "pmucat/terms.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // The privilege/precision/scheduling modifiers after `pmu/.../` or `name:`.
 struct Modifiers {
@@ -107,4 +108,4 @@ Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text);
 // events inside them; nested, unbalanced or empty groups are located errors.
 Expected<SpecList> parse_spec_groups(std::string_view text);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

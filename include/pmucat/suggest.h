@@ -7,7 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace pmucat {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
 
 // Levenshtein distance between `a` and `b`, comparing ASCII letters case-insensitively (a case
 // difference is free: `EVENT` is a typo of `event` even where names are case-sensitive).
@@ -19,4 +21,4 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> nearest_name(std::string_view word,
                                         std::span<const std::string> candidates);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,8 +10,9 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class TermValueKind : std::uint8_t {
   none,    // bare `inv`: means 1
@@ -102,4 +103,4 @@ std::string print_terms(std::span<const Term> terms);
 // Prints one value the way print_terms does (`0x3c`, `?`, `fp`, `'a,b'`; empty for a bare term).
 std::string print_term_value(const Term& term);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,8 +8,9 @@
 #include <span>
 
 #include "pmucat/encode.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Completes every attr of `events` (one evlist, in order: the first is perf record's tracking
 // event) into the attr the tool opens. `events` must come from encode() with the same
@@ -31,4 +32,4 @@ void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool);
 std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> events, Tool tool,
                                               Profile semantics);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

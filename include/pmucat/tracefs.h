@@ -11,8 +11,9 @@
 
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 struct Tracepoint {
   std::string system;
@@ -59,4 +60,4 @@ class Tracefs {
 // perf's glob match (strglobmatch): `*`, `?`, `[abc]`, `[a-z]`, `[!a]`, `\` escapes.
 bool tracepoint_glob_match(std::string_view name, std::string_view glob);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

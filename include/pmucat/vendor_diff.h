@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "pmucat/vendor_events.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 enum class VendorChange : std::uint8_t {
   added,      // only the newer tables have it
@@ -54,4 +55,4 @@ struct VendorModelDiff {
 // with the same PMU and terms is one rename.
 VendorModelDiff diff_vendor_models(const VendorModel& before, const VendorModel& after);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

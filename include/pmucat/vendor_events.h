@@ -17,8 +17,9 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Diagnostic ids of this module:
 //  vendor-json-syntax     a JSON file that does not parse (located at the byte that failed); the
@@ -350,4 +351,4 @@ std::optional<std::string> s390_cpuid(std::string_view sysinfo,
 // nullopt. `sysfs_root` is `/sys` normally.
 std::optional<std::string> host_cpuid(const std::filesystem::path& sysfs_root);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

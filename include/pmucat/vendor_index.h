@@ -39,8 +39,9 @@
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
 #include "pmucat/vendor_events.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Diagnostic ids of this module:
 //  vendor-index-corrupt     a model file or marker that is truncated, malformed or of another
@@ -171,4 +172,4 @@ Expected<VendorIndexSummary> write_vendor_index(const std::filesystem::path& jso
 // names the JSON files its events came from. Applied to every location of `model`.
 void relativize_vendor_model(VendorModel& model, const std::filesystem::path& root);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -33,8 +33,9 @@
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
 #include "pmucat/vendor_index.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // The rules an entry was compiled with are part of every key: pmucat's version, the index format
 // (kVendorIndexVersion) and a digest of the sources of the JSON reader and the index writer, taken
@@ -99,4 +100,4 @@ Expected<VendorIndexSummary> compile_vendor_index(const std::filesystem::path& j
                                                   const std::filesystem::path& index_root,
                                                   PerfRelease rules = kPmucatBaseRelease);
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,8 +8,9 @@
 #include <string_view>
 
 #include "pmucat/perf_profile.h"
+#include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 // Where one installed component of pmucat finds the indexes: the directory its code was loaded
 // from, and the installed index of the default table set relative to that directory
@@ -33,4 +34,4 @@ std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tab
 // /proc/self/exe cannot be read).
 std::string executable_dir();
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

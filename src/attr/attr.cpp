@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Byte offsets of the fields in struct perf_event_attr (uapi).
@@ -409,4 +409,4 @@ std::string dump_attr(const Attr& attr) {
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

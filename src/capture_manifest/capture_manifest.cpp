@@ -10,7 +10,8 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -103,4 +104,5 @@ Expected<Manifest> read_capture_manifest(const std::filesystem::path& devices_di
   return result;
 }
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -16,7 +16,7 @@
 #include "catalog/vendor_catalog.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Where the devices folder sits below the roots users pass: `/`, `/sys`, a captured tree
@@ -403,4 +403,4 @@ std::string_view to_string(EventSource source) {
   return "sysfs";
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,7 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Far above any NR_CPUS the kernel allows (8192 today); keeps a hostile "0-4294967295" from
@@ -104,4 +104,4 @@ Expected<CpuList> parse_cpu_list(std::string_view text, std::string_view file) {
   return CpuListParser(detail::without_trailing_newline(text), file).parse();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

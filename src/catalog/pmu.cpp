@@ -17,7 +17,7 @@
 #include "pmucat/catalog.h"
 #include "pmucat/metadata.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::string ascii_lower(std::string_view text) {
@@ -588,4 +588,4 @@ std::string_view to_string(PmuKind kind) {
   return "other";
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

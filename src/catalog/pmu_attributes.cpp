@@ -12,7 +12,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/pmu_attribute_files.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 namespace {
 
 using char_class::is_blank;
@@ -267,4 +268,5 @@ LoadedAttributes load_attributes(const std::string& pmu_dir, const TypeAttribute
   return loaded;
 }
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

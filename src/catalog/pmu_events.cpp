@@ -11,7 +11,8 @@
 #include "pmucat/metadata.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 namespace {
 
 using FileContent = Expected<std::string, ReadFailure>;
@@ -186,4 +187,5 @@ NamedEvents find_named_events(const std::string& pmu_dir, std::span<const std::s
   return found;
 }
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/format.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 namespace {
 
 // Parses a field file's text into `format` (spec, and the last term of a file of several); an
@@ -96,4 +97,5 @@ ProbedFormat probe_format(const std::string& pmu_dir, std::string_view name) {
   return probed;
 }
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

@@ -9,7 +9,7 @@
 #include "parser/char_class.h"
 #include "pmucat/catalog.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::string_view kUncorePrefix = "uncore_";
@@ -139,4 +139,4 @@ bool iequals(std::string_view a, std::string_view b) {
   return char_class::ascii_iequal(a, b);
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

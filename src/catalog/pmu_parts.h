@@ -11,7 +11,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 
 // The `type` file alone, read first and on its own because encoding needs nothing else of the
 // PMU directory.
@@ -89,4 +90,5 @@ struct NamedEvents {
 NamedEvents find_named_events(const std::string& pmu_dir, std::span<const std::string> spellings,
                               std::string_view lower);
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 namespace {
 
 [[gnu::cold]] ReadFailure io_failure(int error_number, std::string_view display_path,
@@ -278,4 +279,5 @@ std::string_view file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

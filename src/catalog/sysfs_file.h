@@ -15,7 +15,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/expected.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 
 // Why a file or directory could not be read: the errno (0 when the content was the problem)
 // and a ready-to-report diagnostic naming the path.
@@ -112,4 +113,5 @@ std::string_view without_trailing_newline(std::string_view text);
 // `text` up to (not including) the first '\n'.
 std::string_view first_line(std::string_view text);
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,8 @@
 #include "pmucat/terms.h"
 #include "pmucat/vendor_index_cache.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 namespace {
 
 using pmu_events::ascii_lower;
@@ -541,4 +542,5 @@ std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
   return events;
 }
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

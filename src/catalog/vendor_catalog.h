@@ -17,7 +17,8 @@
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index.h"
 
-namespace pmucat::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace detail {
 
 // What perf looks at in a PMU to attach JSON events to it.
 struct PmuAttachment {
@@ -182,4 +183,5 @@ Event make_vendor_event(std::shared_ptr<const VendorEvent> vendor);
 std::vector<Event> merge_vendor_events(std::vector<Event> sysfs,
                                        std::span<const std::shared_ptr<const VendorEvent>> json);
 
-}  // namespace pmucat::detail
+}  // namespace detail
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 #include "pmucat/check.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 bool glob_matches(const std::string& pattern, const std::string& text) {
@@ -96,4 +97,5 @@ std::string format_baseline(std::span<const Finding> findings) {
   return out;
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

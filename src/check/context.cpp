@@ -7,7 +7,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/metadata.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 
 std::string PmuContext::path_of(std::string_view relative) const {
   return (pmu_.path() / std::filesystem::path(relative)).string();
@@ -91,4 +92,5 @@ std::uint64_t range_mask(std::uint32_t first, std::uint32_t last) {
   return ones << first;
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,8 @@
 #include "pmucat/check.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 
 // Collects the findings of one PMU; every rule function appends through it.
 class PmuContext {
@@ -79,4 +80,5 @@ std::vector<Finding> check_pmu_names(const Catalog& catalog,
 std::vector<Finding> check_duplicate_types(const Catalog& catalog,
                                            const std::vector<const Pmu*>& selected);
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 
 // The diagnostic id table names the rule of each id: a rule files itself, a precise parse error
 // (terms-missing-comma, scale-quoted, ...) its file kind's rule, whose message keeps the detail.
@@ -37,4 +38,5 @@ void import_library_diagnostics(PmuContext& context) {
   }
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

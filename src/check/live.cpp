@@ -13,7 +13,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 
 std::string explain_open_errno(int error_number) {
   const char* name = strerrorname_np(error_number);
@@ -153,4 +154,5 @@ void check_live(PmuContext& context) {
 }
 
 }  // namespace detail
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

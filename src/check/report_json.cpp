@@ -2,7 +2,8 @@
 #include "pmucat/diagnostic_json.h"
 #include "reporters.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace detail {
 
 nlohmann::json finding_json(const Finding& finding) {
@@ -69,4 +70,5 @@ std::string render_json(const Report& report) {
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

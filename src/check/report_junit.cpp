@@ -1,9 +1,11 @@
 // JUnit XML as GitLab and Jenkins read it: a testsuite per PMU, a testcase per check.
 #include <fmt/core.h>
 
+#include "pmucat/version.h"
 #include "reporters.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 // Escapes for XML 1.0 text and attributes; bytes XML cannot carry at all become \xNN.
@@ -117,4 +119,5 @@ std::string render_junit(const Report& report) {
       tests, failures, skipped, body);
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

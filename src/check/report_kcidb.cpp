@@ -9,9 +9,11 @@
 #include <functional>
 #include <random>
 
+#include "pmucat/version.h"
 #include "reporters.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 // KCIDB paths are dot-separated, so dots inside a PMU name would add levels.
@@ -99,4 +101,5 @@ std::string render_kcidb(const Report& report, const KcidbOptions& options) {
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -1,9 +1,11 @@
 // KTAP v1 (Documentation/dev-tools/ktap.rst): one test per PMU, one subtest per check.
 #include <fmt/core.h>
 
+#include "pmucat/version.h"
 #include "reporters.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 // Every line of `text` as a KTAP diagnostic line at `indent`.
@@ -91,4 +93,5 @@ std::string render_ktap(const Report& report) {
   return out;
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

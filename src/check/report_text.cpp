@@ -3,9 +3,11 @@
 
 #include <algorithm>
 
+#include "pmucat/version.h"
 #include "reporters.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace detail {
 
 std::string plain_text(const Finding& finding) {
@@ -59,4 +61,5 @@ std::string render_text(const Report& report, const TextOptions& options) {
   return out;
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 
 #include "pmucat/check.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 
 // One finding as a JSON object (shared by the JSON and KCIDB reporters).
 nlohmann::json finding_json(const Finding& finding);
@@ -20,4 +21,5 @@ bool tree_fails(const Report& report);
 // The name the tree's own test carries in KTAP, JUnit and KCIDB.
 inline constexpr std::string_view kTreeTestName = "devices";
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,8 @@
 
 #include "pmucat/check.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 constexpr std::array kRules = {
@@ -60,4 +61,5 @@ std::vector<std::string> unknown_rule_ids(const Options& options) {
   return unknown;
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

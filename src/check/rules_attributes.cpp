@@ -11,7 +11,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 namespace {
 
 std::string_view trim(std::string_view text) {
@@ -135,4 +136,5 @@ std::vector<Finding> check_duplicate_types(const Catalog& catalog,
   return findings;
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

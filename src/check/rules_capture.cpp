@@ -7,7 +7,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 
 bool names_pmu(const snap::NotCaptured& entry, std::string_view pmu) {
   std::string_view path = entry.path;
@@ -39,4 +40,5 @@ void check_not_captured(PmuContext& context, std::span<const snap::NotCaptured> 
   }
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 namespace {
 
 // perf's own terms need no format/ file; `aux-action` is a newer perf term (6.13+) that the
@@ -170,4 +171,5 @@ void check_events(PmuContext& context) {
   }
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

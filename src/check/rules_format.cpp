@@ -9,7 +9,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 namespace {
 
 // Name parts that mean "one bit on or off" in driver format names.
@@ -120,4 +121,5 @@ void check_formats(PmuContext& context) {
   check_format_pairs(context, formats);
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

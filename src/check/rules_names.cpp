@@ -9,7 +9,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 namespace {
 
 // Prefixes of perf's legacy cache event names, which PowerPC exports in mixed case.
@@ -82,4 +83,5 @@ void check_event_names(PmuContext& context) {
   }
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

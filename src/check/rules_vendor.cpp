@@ -14,7 +14,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::check::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::detail {
 namespace {
 
 // The config words a term list sets on `pmu`, and why it cannot be encoded there (if so).
@@ -268,4 +269,5 @@ void check_vendor_events(PmuContext& context) {
   }
 }
 
-}  // namespace pmucat::check::detail
+}  // namespace check::detail
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "context.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 // Rules that can fire at most once per file: a second report of the same file is the same fact
@@ -290,4 +291,5 @@ int exit_status(const Report& report, bool werror) {
   return failing == 0 ? 0 : 1;
 }
 
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

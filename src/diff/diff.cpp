@@ -10,7 +10,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/pmu_attribute_files.h"
 
-namespace pmucat::diff {
+PMUCAT_BEGIN_NAMESPACE
+namespace diff {
 namespace {
 
 using Config = std::array<std::uint64_t, 4>;
@@ -339,4 +340,5 @@ Result compare(const Catalog& old_catalog, const Catalog& new_catalog) {
   return result;
 }
 
-}  // namespace pmucat::diff
+}  // namespace diff
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,8 @@
 
 #include "pmucat/diff.h"
 
-namespace pmucat::diff {
+PMUCAT_BEGIN_NAMESPACE
+namespace diff {
 namespace {
 
 char marker(ChangeKind kind) {
@@ -95,4 +96,5 @@ std::string render_json(const Result& result) {
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace pmucat::diff
+}  // namespace diff
+PMUCAT_END_NAMESPACE

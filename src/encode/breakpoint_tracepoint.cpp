@@ -10,7 +10,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 using spec_detail::spec_error;
@@ -153,4 +154,5 @@ Expected<std::vector<Tracepoint>> resolve_tracepoints(std::string_view spec,
   return unexpected(std::move(d));
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

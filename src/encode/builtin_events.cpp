@@ -7,7 +7,7 @@
 
 #include "encode/legacy_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // perf list sorts a hardware or software section by the text it prints, `name OR alias`:
@@ -122,4 +122,4 @@ bool builtin_kind_available(BuiltinKind kind, std::span<const Pmu* const> kind_p
   return !kind_pmus.empty();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,7 @@
 #include "encode/term_items.h"
 #include "parser/spec_views.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Formats in decode order: config word, lowest bit, name. Unusable fields are left out.
@@ -201,4 +201,4 @@ Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config) {
   return decoded;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

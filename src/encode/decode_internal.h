@@ -7,7 +7,8 @@
 
 #include "pmucat/decode.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // Like decode(), but where formats overlap the `preferred` ones (those an encoding used) claim
 // bits before the others, so `ldlat=0x1e` is not re-spelled through a wider `frontend` field.
@@ -19,4 +20,5 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
                           std::span<const Format* const> preferred,
                           bool only_preferred_when_covered = true);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -16,7 +16,7 @@
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using encode_detail::Target;
@@ -253,4 +253,4 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

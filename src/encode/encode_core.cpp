@@ -17,7 +17,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 using spec_detail::kSpecFile;
 using spec_detail::raw_term_value;
@@ -674,4 +675,5 @@ std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) co
   return event;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // A format field's value being assembled (pmucat semantics: alias value, then the user's).
 struct FieldValue {
@@ -149,4 +150,5 @@ class TermEncoder {
   RoleCounts counts_;
 };
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Moves the events of one encode() result into `into`: `place(event)` puts the event there (or
@@ -117,4 +117,4 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
   return kept;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 #include "encode/perf_string.h"
 #include "pmucat/encode.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace encode_detail {
 
 Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermView> terms,
@@ -81,4 +81,4 @@ Expected<Attr> encode_terms_attr(const Pmu& pmu, const TermList& terms, const Mo
   return attr;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,11 +7,13 @@
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // encode_terms() for terms that view the spec text (or catalog Terms).
 Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermView> terms,
                                          const Modifiers& modifiers, std::string_view spec_text,
                                          const EncodeOptions& options);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using encode_detail::Target;
@@ -137,4 +137,4 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   return source;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -1,7 +1,10 @@
 // Catalog lookups remembered by the Encoder: event owners (a scan of every PMU) and exact PMUs.
 #include "encode/event_owners.h"
 
-namespace pmucat::encode_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view name) {
   std::vector<const Pmu*> owners;
@@ -66,9 +69,11 @@ const Pmu* KnownPmus::core(const Catalog& catalog) {
   return core_;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 std::span<const Pmu* const> KnownPmus::hybrid(const Catalog& catalog, Profile semantics) {
   if (!hybrid_ || hybrid_semantics_ != semantics) {
@@ -78,4 +83,5 @@ std::span<const Pmu* const> KnownPmus::hybrid(const Catalog& catalog, Profile se
   return *hybrid_;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -16,7 +16,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // The PMUs of `catalog` with an event `name` (Pmu::find_event), in catalog order.
 std::vector<const Pmu*> pmus_with_event(const Catalog& catalog, std::string_view name);
@@ -80,4 +81,5 @@ struct CatalogMemo {
   KnownPmus pmus;
 };
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

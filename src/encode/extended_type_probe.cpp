@@ -8,7 +8,7 @@
 #include "pmucat/attr.h"
 #include "pmucat/encode.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 bool opens(const Attr& attr) {
@@ -50,4 +50,4 @@ ExtendedType probe_extended_type(const Catalog& catalog) {
   return ExtendedType::supported;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

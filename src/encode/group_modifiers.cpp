@@ -7,7 +7,8 @@
 #include "parser/spec_diagnostics.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView& group,
                                                 const Modifiers& member, bool leader,
@@ -85,4 +86,5 @@ std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
   return std::nullopt;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

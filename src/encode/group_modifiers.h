@@ -10,7 +10,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/spec.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // Applies `group`'s modifiers to a member whose own modifiers are `member` and whose attr already
 // carries them. As perf's group modifiers: the exclusion and precise bits start from the
@@ -29,4 +30,5 @@ std::optional<Diagnostic> apply_group_modifiers(const spec_detail::SpecGroupView
 std::optional<Diagnostic> check_group_names(const spec_detail::SpecViews& views,
                                             std::string_view spec, Profile semantics);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

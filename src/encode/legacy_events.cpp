@@ -7,8 +7,10 @@
 #include <span>
 
 #include "parser/spec_diagnostics.h"
+#include "pmucat/version.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 constexpr LegacyEvent hw(std::uint64_t config) {
@@ -462,9 +464,11 @@ std::vector<std::string> legacy_event_names() {
   return names;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer,
                                                    bool builtin_tokens) {
@@ -491,4 +495,5 @@ std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer 
       fmt::format("'{}' cannot name a group: perf's lexer reads it as {}", name, token)};
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,8 @@
 #include "pmucat/builtin_events.h"
 #include "pmucat/perf_profile.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 struct LegacyEvent {
   PerfType type = PerfType::hardware;
@@ -90,4 +91,5 @@ struct GroupNameProblem {
 std::optional<GroupNameProblem> group_name_problem(std::string_view name, Lexer lexer,
                                                    bool builtin_tokens = true);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -2,7 +2,7 @@
 #include "pmucat/encode.h"
 #include "pmucat/spec.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 void apply_modifiers(const Modifiers& modifiers, Attr& attr, Profile semantics) {
   // perf before 7.3 counts the host only unless G or H say otherwise; 7.3 leaves that to
@@ -35,4 +35,4 @@ void apply_modifiers(const Modifiers& modifiers, Attr& attr, Profile semantics) 
   if (modifiers.sample_read) attr.sample_type |= sample::read;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "encode/decode_internal.h"
+#include "pmucat/version.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
                         std::span<const Format* const> used, std::span<const Term> specials,
@@ -17,4 +19,5 @@ std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& conf
   return fmt::format("{}/{}/{}", pmu.name(), terms, canonical_modifiers(modifiers));
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

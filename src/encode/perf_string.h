@@ -10,7 +10,8 @@
 #include "pmucat/spec.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // `pmu/<decoded format terms>[,config=residue][,special terms]/<modifiers>`: re-encodes to the
 // same config words with OR and with override semantics alike, because no two printed terms
@@ -20,4 +21,5 @@ std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& conf
                         std::span<const Format* const> used, std::span<const Term> specials,
                         const Modifiers& modifiers);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

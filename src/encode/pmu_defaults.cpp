@@ -4,7 +4,10 @@
 #include <cctype>
 #include <string_view>
 
-namespace pmucat::encode_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 // How perf reads a caps file: like scanf "%d" (decimal) or "%x" (hex, optional 0x), after
@@ -115,4 +118,5 @@ std::optional<std::array<std::uint64_t, 4>> pmu_default_config(const Pmu& pmu) {
   return config;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // One term of a PMU's default config: a format name and its value.
 using DefaultTerm = std::pair<std::string, std::uint64_t>;
@@ -25,4 +26,5 @@ std::optional<std::vector<DefaultTerm>> pmu_default_terms(const Pmu& pmu);
 // A PMU with a default config also takes user fields with replace semantics, not OR.
 std::optional<std::array<std::uint64_t, 4>> pmu_default_config(const Pmu& pmu);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 
-namespace pmucat::encode_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 bool decimal_instance_of(std::string_view pmu_name, std::string_view pattern) {
   if (pattern.empty()) return false;
@@ -55,4 +58,5 @@ KeywordLexerToken keyword_lexer_token(std::string_view name) {
   return KeywordLexerToken::other;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // The exact PMU if it exists, else its instances: with Behaviour::pmu_globs_and_hex_instances
 // newer perf's rule (Catalog::match_pmus: hex suffixes longer than two digits, globs), else
@@ -28,4 +29,5 @@ enum class KeywordLexerToken {
 };
 KeywordLexerToken keyword_lexer_token(std::string_view name);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 struct SpecialInfo {
@@ -341,12 +342,13 @@ void apply_callchain(const CallchainRequest& callchain, Attr& attr) {
   }
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 bool is_special_term(std::string_view name) {
   return encode_detail::find_special(name, /*with_config3=*/true).has_value();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

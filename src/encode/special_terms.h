@@ -12,7 +12,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 enum class Special : std::uint8_t {
   config,
@@ -78,4 +79,5 @@ std::optional<SpecialError> apply_special(Special special, const TermView& term,
 // Turns the call-graph request into attr bits as `perf record` does on x86-64.
 void apply_callchain(const CallchainRequest& callchain, Attr& attr);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

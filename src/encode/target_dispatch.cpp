@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "encode/targets.h"
+#include "pmucat/version.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 namespace {
 
@@ -463,4 +465,5 @@ template std::optional<Diagnostic> for_each_target<MemoLookup>(MemoLookup&, std:
                                                                const EncodeOptions&, TargetVisitor,
                                                                TargetVisitor);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -18,7 +18,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/diagnostic.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // Besides these, a lookup has
 //   template <class OnOwner> std::optional<Diagnostic> for_each_event_owner(name, OnOwner&&)
@@ -112,4 +113,5 @@ class MemoLookup {
 static_assert(TargetLookup<DirectLookup>);
 static_assert(TargetLookup<MemoLookup>);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

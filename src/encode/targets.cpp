@@ -13,7 +13,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 using spec_detail::spec_error;
 
@@ -248,4 +249,5 @@ Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spe
   return d;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -22,7 +22,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/tracefs.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 using spec_detail::EventSpecView;
 
@@ -141,4 +142,5 @@ extern template std::optional<Diagnostic> for_each_target<MemoLookup>(MemoLookup
                                                                       const EncodeOptions&,
                                                                       TargetVisitor, TargetVisitor);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -2,7 +2,10 @@
 
 #include <cctype>
 
-namespace pmucat::encode_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 // perf 6.1 reads `type` with fscanf("%u"): leading blanks, then digits; "0x2e" reads as 0.
@@ -27,4 +30,5 @@ std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Profile semantics) 
   return std::nullopt;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 enum class Role : std::uint8_t {
   special,     // config words, period, name, ...
@@ -44,4 +45,5 @@ struct Item {
 // fscanf("%u") reads it ("0x2e" is 0).
 std::optional<std::uint32_t> usable_pmu_type(const Pmu& pmu, Profile semantics);
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

@@ -6,8 +6,10 @@
 
 #include "encode/pmu_defaults.h"
 #include "encode/term_items.h"
+#include "pmucat/version.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 namespace {
 
 // The length and the first two and last bytes, mixed: a PMU's format names differ there nearly
@@ -88,4 +90,5 @@ TermTable::Alias& TermTable::remember_alias(std::string_view name, const Event& 
   return at->second;
 }
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

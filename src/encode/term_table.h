@@ -18,7 +18,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::encode_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
 
 // What a term name is on one PMU: a special term (which hides a format of the same name, so
 // `format` is then null), a format, or neither.
@@ -88,4 +89,5 @@ class TermTable {
   Alias* last_alias_ = nullptr;
 };
 
-}  // namespace pmucat::encode_detail
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE

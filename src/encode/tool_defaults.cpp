@@ -13,7 +13,7 @@
 #include "encode/targets.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using encode_detail::CallchainRequest;
@@ -192,4 +192,4 @@ std::optional<Diagnostic> check_tool_can_open(std::span<const EncodedEvent> even
   return std::nullopt;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

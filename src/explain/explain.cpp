@@ -8,7 +8,7 @@
 
 #include "explain/rules.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace explain_detail {
 
 Holds EventContext::holds(unsigned capability) const {
@@ -142,4 +142,4 @@ std::vector<Reason> explain(const HostFacts& facts, const Catalog& catalog,
   return reasons;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

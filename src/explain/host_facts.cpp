@@ -13,7 +13,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/explain.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -142,4 +142,4 @@ HostFacts read_host_facts(const fs::path& root_path, std::vector<Diagnostic>* pr
   return facts;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

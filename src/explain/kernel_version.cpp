@@ -3,7 +3,7 @@
 
 #include "pmucat/explain.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Reads a decimal number at the front of `text` and drops it; nullopt when there is none.
@@ -26,4 +26,4 @@ std::optional<KernelVersion> parse_kernel_version(std::string_view release) {
   return KernelVersion{*major, *minor};
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/explain.h"
 
-namespace pmucat::explain_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace explain_detail {
 
 // Whether the process holds a capability: yes, no, or not known (no CapEff fact).
 enum class Holds : std::uint8_t { yes, no, unknown };
@@ -62,4 +63,5 @@ void pmu_rules(EventContext& context);         // rules_pmu.cpp
 void kernel_rules(EventContext& context);      // rules_kernel.cpp
 void counter_rules(EventContext& context);     // rules_counters.cpp
 
-}  // namespace pmucat::explain_detail
+}  // namespace explain_detail
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 
 #include "explain/rules.h"
+#include "pmucat/version.h"
 
-namespace pmucat::explain_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace explain_detail {
 
 void counter_rules(EventContext& context) {
   const bool on_core_pmu = context.pmu != nullptr && context.pmu->kind() == PmuKind::core;
@@ -41,4 +43,5 @@ void counter_rules(EventContext& context) {
   }
 }
 
-}  // namespace pmucat::explain_detail
+}  // namespace explain_detail
+PMUCAT_END_NAMESPACE

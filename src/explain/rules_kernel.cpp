@@ -9,8 +9,10 @@
 #include <array>
 
 #include "explain/rules.h"
+#include "pmucat/version.h"
 
-namespace pmucat::explain_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace explain_detail {
 namespace {
 
 struct NewField {
@@ -123,4 +125,5 @@ void kernel_rules(EventContext& context) {
   }
 }
 
-}  // namespace pmucat::explain_detail
+}  // namespace explain_detail
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 
 #include "explain/rules.h"
+#include "pmucat/version.h"
 
-namespace pmucat::explain_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace explain_detail {
 namespace {
 
 // perf's EACCES/EPERM text, the same for every paranoid refusal (perf 6.1 and 6.12).
@@ -180,4 +182,5 @@ void permission_rules(EventContext& context) {
   }
 }
 
-}  // namespace pmucat::explain_detail
+}  // namespace explain_detail
+PMUCAT_END_NAMESPACE

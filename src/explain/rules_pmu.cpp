@@ -8,8 +8,10 @@
 #include <charconv>
 
 #include "explain/rules.h"
+#include "pmucat/version.h"
 
-namespace pmucat::explain_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace explain_detail {
 namespace {
 
 std::string pmu_names(const Catalog& catalog) {
@@ -361,4 +363,5 @@ void pmu_rules(EventContext& context) {
   tracefs_denied(context);
 }
 
-}  // namespace pmucat::explain_detail
+}  // namespace explain_detail
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 #include <cpuid.h>
 #endif
 
-namespace pmucat::host {
+PMUCAT_BEGIN_NAMESPACE
+namespace host {
 
 std::optional<X86Cpuid> x86_cpuid() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -51,4 +52,5 @@ std::optional<std::uint64_t> powerpc_pvr() {
 #endif
 }
 
-}  // namespace pmucat::host
+}  // namespace host
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,10 @@
 #include <cstring>
 #include <system_error>
 
-namespace pmucat::host {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace host {
 
 namespace {
 
@@ -152,4 +155,5 @@ std::optional<std::pair<std::string_view, std::string_view>> cpuinfo_field(std::
   return std::pair{trim(line.substr(0, colon)), trim(line.substr(colon + 1))};
 }
 
-}  // namespace pmucat::host
+}  // namespace host
+PMUCAT_END_NAMESPACE

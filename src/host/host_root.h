@@ -13,7 +13,10 @@
 #include <string_view>
 #include <vector>
 
-namespace pmucat::host {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace host {
 
 // The most bytes of one /proc or /sys text (docs/catalog.md, "Bounds"): a file larger is refused
 // whole, so /dev/zero or /proc/self/pagemap where a fact belongs costs at most this much.
@@ -90,4 +93,5 @@ std::optional<X86Cpuid> x86_cpuid();
 // nothing off POWER.
 std::optional<std::uint64_t> powerpc_pvr();
 
-}  // namespace pmucat::host
+}  // namespace host
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,7 @@
 #include "io/temporary_cleanup.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -420,4 +420,4 @@ std::optional<Diagnostic> write_output_file(const fs::path& path, std::string_vi
   return output->commit();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,10 @@
 #include <cstring>
 #include <mutex>
 
-namespace pmucat::io {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace io {
 namespace {
 
 constexpr int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -145,4 +148,5 @@ TerminationSignalsBlocked::~TerminationSignalsBlocked() {
   ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
 }
 
-}  // namespace pmucat::io
+}  // namespace io
+PMUCAT_END_NAMESPACE

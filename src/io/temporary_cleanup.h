@@ -11,7 +11,10 @@
 
 #include <signal.h>
 
-namespace pmucat::io {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace io {
 
 // Remembers `path` for removal on a fatal signal; returns the slot to release, or -1 when the
 // path is too long or every slot is taken (then the temporary is not covered, nothing else).
@@ -40,4 +43,5 @@ class TerminationSignalsBlocked {
   sigset_t saved_;
 };
 
-}  // namespace pmucat::io
+}  // namespace io
+PMUCAT_END_NAMESPACE

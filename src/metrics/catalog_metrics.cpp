@@ -4,7 +4,7 @@
 #include "pmucat/metrics.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 std::vector<MetricDefinition> metric_definitions(const Catalog& catalog) {
   std::vector<MetricDefinition> out;
@@ -44,4 +44,4 @@ Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view
   return encode_metrics(catalog, std::move(*expansion), encode_options);
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

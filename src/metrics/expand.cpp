@@ -20,7 +20,7 @@
 #include "pmucat/suggest.h"
 #include "rules_612.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -645,4 +645,4 @@ Expected<EncodedMetrics> encode_metrics(const Catalog& catalog, MetricExpansion 
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "host/host_root.h"
 #include "pmucat/metrics.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -108,4 +108,4 @@ bool host_nmi_watchdog(const std::filesystem::path& root) {
   return text && std::strtol(text->c_str(), nullptr, 10) != 0;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include "parser/char_class.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -766,4 +766,4 @@ CountsRead read_stat_text(std::string_view text, std::string_view file) {
                                                                 : read_stat_csv(text, file);
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -525,4 +525,4 @@ std::vector<MetricValue> evaluate_metrics(std::span<const VendorMetric> metrics,
   return MetricEvaluator(metrics).evaluate(counts, options);
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -1,8 +1,10 @@
 #include "rules_612.h"
 
 #include "parser/char_class.h"
+#include "pmucat/version.h"
 
-namespace pmucat::metrics_612 {
+PMUCAT_BEGIN_NAMESPACE
+namespace metrics_612 {
 
 namespace {
 
@@ -65,4 +67,5 @@ bool default_order_before(const MetricDefinition& a, const MetricDefinition& b) 
   return a.name > b.name;
 }
 
-}  // namespace pmucat::metrics_612
+}  // namespace metrics_612
+PMUCAT_END_NAMESPACE

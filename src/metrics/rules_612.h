@@ -7,7 +7,8 @@
 
 #include "pmucat/metrics.h"
 
-namespace pmucat::metrics_612 {
+PMUCAT_BEGIN_NAMESPACE
+namespace metrics_612 {
 
 // match_metric(metric_or_groups, sought): `all` (case-sensitive) matches everything, an absent
 // field (empty) matches `No_group` in any case, else `sought` must equal one `;`-separated
@@ -43,4 +44,5 @@ std::string_view root_expression(const MetricDefinition& metric, bool no_thresho
 // before `b`.
 bool default_order_before(const MetricDefinition& a, const MetricDefinition& b);
 
-}  // namespace pmucat::metrics_612
+}  // namespace metrics_612
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,7 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -179,4 +179,4 @@ CountsRead read_stat_perf_data(const PerfData& data, std::string_view file) {
   return read;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

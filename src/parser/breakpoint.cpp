@@ -10,7 +10,8 @@
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 namespace {
 
 constexpr std::string_view kNumberHint = "a decimal number or 0x followed by hex digits";
@@ -130,4 +131,5 @@ std::optional<Diagnostic> parse_breakpoint_item(std::string_view text, std::size
   return std::nullopt;
 }
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

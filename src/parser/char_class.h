@@ -9,7 +9,10 @@
 #include <string>
 #include <string_view>
 
-namespace pmucat::char_class {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace char_class {
 
 enum Class : std::uint16_t {
   kBlank = 1 << 0,        // ' ' \t \n \r \v \f
@@ -129,4 +132,5 @@ constexpr bool is_plain_name(std::string_view name) {
   return minus_rule || bang_rule;
 }
 
-}  // namespace pmucat::char_class
+}  // namespace char_class
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::size_t kTabStop = 8;
@@ -360,4 +360,4 @@ std::string render(const Diagnostic& diagnostic, const RenderOptions& options) {
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

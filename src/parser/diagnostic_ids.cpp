@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::array kTable = {
@@ -74,4 +74,4 @@ Diagnostic make_file_diagnostic(Severity severity, DiagId id, std::string_view f
   return diagnostic;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

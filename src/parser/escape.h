@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
-namespace pmucat::parser_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace parser_detail {
 
 // The first `limit` bytes of `bytes`, printable ASCII as is and anything else as `\xNN`, with
 // "..." when cut.
@@ -25,4 +28,5 @@ inline std::string escape_excerpt(std::string_view bytes, std::size_t limit) {
   return out;
 }
 
-}  // namespace pmucat::parser_detail
+}  // namespace parser_detail
+PMUCAT_END_NAMESPACE

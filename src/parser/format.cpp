@@ -10,7 +10,7 @@
 #include "parser/format_lexer.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using format_detail::FormatLexer;
@@ -341,4 +341,4 @@ Expected<FormatSpec> parse_format(std::string_view text, std::string_view file, 
   return FormatParser(text, file, which).parse();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

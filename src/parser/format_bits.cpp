@@ -3,7 +3,7 @@
 
 #include "pmucat/format.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 std::string config_word_name(unsigned word) {
   if (word == 0) return "config";
@@ -68,4 +68,4 @@ std::uint64_t gather_bits(std::uint64_t word, std::uint64_t mask) {
   return value;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -6,8 +6,10 @@
 #include <string_view>
 
 #include "parser/char_class.h"
+#include "pmucat/version.h"
 
-namespace pmucat::format_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace format_detail {
 
 enum class TokenKind : std::uint8_t {
   number,  // [0-9]+
@@ -150,4 +152,5 @@ class FormatLexer {
   std::size_t pos_ = 0;
 };
 
-}  // namespace pmucat::format_detail
+}  // namespace format_detail
+PMUCAT_END_NAMESPACE

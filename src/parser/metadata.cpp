@@ -12,7 +12,7 @@
 #include "parser/escape.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // perf 6.1 reads at most 31 bytes of a unit and 127 of a scale.
@@ -192,4 +192,4 @@ Flag parse_flag(std::string_view text, std::string_view file) {
   return flag;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

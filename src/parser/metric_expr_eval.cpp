@@ -14,7 +14,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/metric_expr.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 
 std::string_view to_string(Status status) {
   switch (status) {
@@ -518,4 +519,5 @@ Expected<MetricIdSet> compute_ids(const Expr& expr, const Literals& literals, in
   return ids;
 }
 
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,8 @@
 #include "pmucat/metric_expr.h"
 #include "pmucat/suggest.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 
 namespace {
 
@@ -895,4 +896,5 @@ Expected<Expr> parse(std::string_view text, std::string_view file_name, MetricDi
   return Parser(text, file_name, rules).run();
 }
 
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

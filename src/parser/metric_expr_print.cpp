@@ -9,7 +9,8 @@
 
 #include "pmucat/metric_expr.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 
 namespace {
 
@@ -149,4 +150,5 @@ std::string to_string(const Expr& expr) {
   return out;
 }
 
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/spec.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::string_view kValidModifiers = "u k h p P G H S D I W e b";
@@ -104,4 +104,4 @@ std::string canonical_modifiers(const Modifiers& modifiers) {
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 namespace {
 
@@ -69,4 +69,4 @@ std::optional<Profile> parse_profile(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

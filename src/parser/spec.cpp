@@ -11,7 +11,7 @@
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using spec_detail::spec_error;
@@ -614,4 +614,4 @@ Expected<SpecList> parse_spec_groups(std::string_view text) {
   return list;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

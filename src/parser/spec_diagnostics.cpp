@@ -4,7 +4,10 @@
 
 #include <utility>
 
-namespace pmucat::spec_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 
 std::string describe_byte(char c) {
   const auto byte = static_cast<unsigned char>(c);
@@ -17,4 +20,5 @@ Diagnostic spec_error(DiagId id, std::string_view spec, std::size_t offset, std:
   return make_diagnostic(Severity::error, id, kSpecFile, spec, offset, length, std::move(message));
 }
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

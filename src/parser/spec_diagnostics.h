@@ -8,7 +8,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 
 inline constexpr std::string_view kSpecFile = "<spec>";
 
@@ -20,4 +21,5 @@ std::string describe_byte(char c);
 [[gnu::cold]] Diagnostic spec_error(DiagId id, std::string_view spec, std::size_t offset,
                                     std::size_t length, std::string message);
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,10 @@
 
 #include "parser/char_class.h"
 #include "parser/spec_views.h"
+#include "pmucat/version.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 namespace {
 
 using char_class::in;
@@ -182,4 +184,5 @@ bool scan_simple_spec(std::string_view text, SpecViews& out) {
   return Scanner(text, out).scan_event();
 }
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,8 @@
 #include "pmucat/spec.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 
 // EventSpec with views into the list text; its terms and lints are ranges of SpecViews' vectors
 // (indices, not spans, so that growing those vectors cannot invalidate them).
@@ -110,4 +111,5 @@ bool is_perf_keyword(std::string_view token);
 // shape or has more than 16 digits.
 std::optional<std::uint64_t> raw_term_value(std::string_view name);
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

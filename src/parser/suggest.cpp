@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 char fold(char c) {
@@ -52,4 +52,4 @@ std::optional<std::string> nearest_name(std::string_view word,
   return best;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 #include "parser/terms_lexer.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using terms_detail::LexProblem;
@@ -417,4 +417,4 @@ Expected<std::size_t> parse_term_views(std::string_view text, std::string_view f
   return TermsParser(text, file, syntax, base_offset, sink, lints, bang_in_term_names).parse();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 
-namespace pmucat::terms_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace terms_detail {
 
 using char_class::is_blank;
 using char_class::is_digit;
@@ -208,4 +211,5 @@ void TermsLexer::lex_driver_cfg(Token& token) {
   token.length = pos_ - start;
 }
 
-}  // namespace pmucat::terms_detail
+}  // namespace terms_detail
+PMUCAT_END_NAMESPACE

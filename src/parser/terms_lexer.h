@@ -9,7 +9,8 @@
 #include "parser/char_class.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::terms_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace terms_detail {
 
 enum class TokenKind : std::uint8_t {
   name,    // [a-zA-Z_*?][a-zA-Z0-9_*?.:-]*
@@ -79,4 +80,5 @@ class TermsLexer {
   Span first_unusual_blank_;
 };
 
-}  // namespace pmucat::terms_detail
+}  // namespace terms_detail
+PMUCAT_END_NAMESPACE

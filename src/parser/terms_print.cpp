@@ -4,7 +4,7 @@
 #include "parser/char_class.h"
 #include "pmucat/terms.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // A string value prints bare when it lexes as one name (and is not the parameter marker), else
@@ -48,4 +48,4 @@ std::string print_terms(std::span<const Term> terms) {
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -4,8 +4,10 @@
 
 #include "parser/char_class.h"
 #include "parser/spec_views.h"
+#include "pmucat/version.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 namespace {
 
 // perf 6.1's {name} token: [a-zA-Z_*?[\]][a-zA-Z0-9_*?.[\]!]*
@@ -81,4 +83,5 @@ std::optional<TracepointShape> tracepoint_shape(std::string_view text, std::size
   return shape;
 }
 
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,10 @@
 #include <type_traits>
 #include <vector>
 
-namespace pmucat::perfdata {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 // Reads integers of the image's byte order. Every read checks the remaining size first and
 // returns nullopt instead of reading past the end.
@@ -166,4 +169,5 @@ class ByteWriter {
   std::vector<std::byte> bytes_;
 };
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

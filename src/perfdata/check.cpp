@@ -10,7 +10,7 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using perfdata::FeatureOffsets;
@@ -339,4 +339,4 @@ std::vector<Diagnostic> check_perf_data_file(const std::filesystem::path& path,
   return out.all();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

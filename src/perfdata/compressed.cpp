@@ -12,7 +12,7 @@
 #include <zstd.h>
 #endif
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 struct CompressedRecords::State {
 #ifdef PMUCAT_HAVE_ZSTD
@@ -92,4 +92,4 @@ std::optional<std::string> CompressedRecords::expand(
 #endif
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,7 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using perfdata::ByteReader;
@@ -315,4 +315,4 @@ std::optional<std::vector<BuildId>> decode_build_ids(std::span<const std::byte> 
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "pmucat/perfdata_host.h"
 #include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // "key : value" lines of /proc/cpuinfo for the first processor.
@@ -145,4 +145,4 @@ std::map<std::uint32_t, std::vector<std::byte>> host_features(const HostMetadata
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

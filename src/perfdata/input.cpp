@@ -16,7 +16,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/perfdata.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::size_t kMinInputBytes = 8;
@@ -284,4 +284,4 @@ Expected<InputImage> read_input(const std::filesystem::path& path, const InputLi
   return image;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

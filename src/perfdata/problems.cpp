@@ -5,7 +5,8 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 void Problems::add(Severity severity, std::uint64_t offset, std::string message) {
   Diagnostic d;
@@ -36,4 +37,5 @@ Diagnostic io_error(std::string_view file, std::string message) {
   return d;
 }
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,8 @@
 #include "pmucat/expected.h"
 #include "pmucat/perfdata.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 class Problems {
  public:
@@ -62,4 +63,5 @@ std::optional<PerfData> parse_stream(const std::filesystem::path& path, const In
                                      FeatureOffsets* feature_offsets,
                                      std::optional<Diagnostic>* stopped, std::uint64_t* size_bytes);
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

@@ -16,7 +16,7 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_features.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using perfdata::ByteReader;
@@ -967,4 +967,4 @@ Expected<StreamSummary> stream_perf_data(const std::filesystem::path& path,
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "perfdata/bytes.h"
 #include "pmucat/perfdata.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 // AUXTRACE data and a pipe-mode HEADER_TRACING_DATA blob follow their record outside
 // header.size; no other record type carries any.
@@ -41,4 +42,5 @@ inline std::optional<std::uint64_t> declared_trailer_size(std::uint32_t type,
   return 0;
 }
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

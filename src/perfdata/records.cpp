@@ -5,7 +5,7 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using perfdata::ByteReader;
@@ -239,4 +239,4 @@ Record make_finished_round_record() {
   return r;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,7 @@
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using perfdata::ByteReader;
@@ -453,4 +453,4 @@ WriterOptions options_like(const PerfData& data) {
   return options;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

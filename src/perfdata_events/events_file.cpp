@@ -15,7 +15,7 @@
 #include "pmucat/perfdata_host.h"
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::uint64_t kFirstId = 1;
@@ -215,4 +215,4 @@ std::optional<Diagnostic> write_events_perf_data(const std::filesystem::path& pa
   return writer->finish();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

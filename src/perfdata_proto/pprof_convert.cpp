@@ -16,7 +16,7 @@
 #include "pmucat/perfdata_proto.h"
 #include "profile.pb.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace pp = perftools::profiles;
@@ -515,4 +515,4 @@ Expected<std::string> to_pprof(const PerfData& data) {
   return builder.finish();
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

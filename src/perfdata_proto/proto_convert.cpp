@@ -14,7 +14,7 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_proto.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using Proto = quipper::PerfDataProto;
@@ -665,4 +665,4 @@ Expected<PerfData> from_perf_data_proto(std::string_view bytes, ProtoFormat form
   return data;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -9,8 +9,10 @@
 #include <cstring>
 
 #include "perfdata/bytes.h"
+#include "pmucat/version.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 namespace {
 
 using Proto = quipper::PerfDataProto;
@@ -793,4 +795,5 @@ std::optional<std::string> ProtoFieldWriter::suffix(const PerfData& header) cons
   return out;
 }
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

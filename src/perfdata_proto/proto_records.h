@@ -13,7 +13,8 @@
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 // Finds the attr a record belongs to (by IDENTIFIER/ID when there are several events).
 class AttrLookup {
@@ -155,4 +156,5 @@ class PlacedEvents {
   std::size_t next_ = 0;
 };
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 
 #include "perfdata/bytes.h"
 #include "perfdata_proto/proto_records.h"
+#include "pmucat/version.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 namespace {
 
 using Proto = quipper::PerfDataProto;
@@ -258,4 +260,5 @@ std::vector<std::byte> sample_from_proto(const Proto::SampleEvent& in, const Att
   return encode_sample(s, attr);
 }
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

@@ -20,7 +20,7 @@
 #include "pmucat/output_file.h"
 #include "pmucat/perfdata_proto.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using Proto = quipper::PerfDataProto;
@@ -315,4 +315,4 @@ Expected<StreamSummary> stream_perf_data_proto(const std::filesystem::path& path
   return summary;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,8 @@
 
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 bool all_events_timed(const std::vector<PerfEventEntry>& events) {
   return std::all_of(events.begin(), events.end(), [](const PerfEventEntry& e) {
@@ -32,4 +33,5 @@ std::uint64_t record_time(const Record& record, const Attr* attr) {
   return time;
 }
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

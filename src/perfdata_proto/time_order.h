@@ -22,7 +22,8 @@
 
 #include "pmucat/perfdata.h"
 
-namespace pmucat::perfdata {
+PMUCAT_BEGIN_NAMESPACE
+namespace perfdata {
 
 // What a flush may hold at most before it goes out whole, and what each held item counts
 // besides its own bytes.
@@ -108,4 +109,5 @@ class TimeOrder {
   std::uint64_t previous_round_max_ = 0;
 };
 
-}  // namespace pmucat::perfdata
+}  // namespace perfdata
+PMUCAT_END_NAMESPACE

@@ -2,7 +2,10 @@
 
 #include <bit>
 
-namespace pmucat::planner_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 namespace {
 
 std::uint32_t low_bits(std::uint32_t count) {
@@ -82,4 +85,5 @@ std::optional<std::vector<CounterSlot>> assign_counters(
   return slots;
 }
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 
 #include "pmucat/planner.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 
 // The constraint's allowed counters, narrowed to the counters `counters` has.
 std::uint32_t usable_generic(const CounterSet& counters, const EventConstraint& constraint);
@@ -21,4 +22,5 @@ int constraint_weight(const CounterSet& counters, const EventConstraint& constra
 std::optional<std::vector<CounterSlot>> assign_counters(
     const CounterSet& counters, std::span<const EventConstraint* const> events);
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include "pmucat/spec.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using planner_detail::CpuVendor;
@@ -462,4 +462,4 @@ PlanInput build_plan_input(const Catalog& catalog, std::span<const EncodedEvent>
   return InputBuilder(catalog, options).build(events);
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

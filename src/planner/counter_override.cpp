@@ -4,7 +4,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/planner.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::optional<std::uint32_t> count(std::string_view text, std::uint32_t limit) {
@@ -48,4 +48,4 @@ Expected<CounterOverride> parse_counter_override(std::string_view text) {
   return result;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

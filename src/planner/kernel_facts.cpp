@@ -4,7 +4,10 @@
 
 #include <charconv>
 
-namespace pmucat::planner_detail {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 namespace {
 
 bool starts_with(std::string_view text, std::string_view prefix) {
@@ -165,4 +168,5 @@ EventConstraint any_generic_counter(std::string origin) {
   return c;
 }
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/planner.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 
 enum class CpuVendor : std::uint8_t { intel, amd, arm, other };
 
@@ -50,4 +51,5 @@ std::optional<EventConstraint> constraint_from_counter_field(std::string_view co
 // The constraint of an event nothing narrows: every generic counter.
 EventConstraint any_generic_counter(std::string origin);
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 #include "planner/rotation.h"
 #include "pmucat/planner.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 std::string_view to_string(CounterSource source) {
   switch (source) {
@@ -419,4 +419,4 @@ Plan plan_counters(const PlanInput& input) {
   return plan;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -4,8 +4,10 @@
 #include <bit>
 
 #include "planner/assign.h"
+#include "pmucat/version.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 namespace {
 
 ConstraintList constraints_of(std::span<const PlanEvent> events,
@@ -134,4 +136,5 @@ Packing pack_units(const CounterSet& counters, std::span<const ConstraintList> p
   return packing;
 }
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -9,7 +9,8 @@
 #include "planner/rotation.h"
 #include "pmucat/planner.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 
 // The counters an event may take, as the kernel numbers them: generic counters at bits 0-31,
 // fixed at 32-47, topdown metric slots at 48-55.
@@ -30,4 +31,5 @@ Packing pack_units(const CounterSet& counters, std::span<const ConstraintList> p
                    std::span<const PlanEvent> events,
                    std::span<const std::vector<std::size_t>> units);
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 #include <map>
 
 #include "planner/assign.h"
+#include "pmucat/version.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 namespace {
 
 struct Tick {
@@ -122,4 +124,5 @@ RotationResult simulate_rotation(const CounterSet& counters, std::span<const Con
   return result;
 }
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

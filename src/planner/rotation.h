@@ -9,7 +9,8 @@
 
 #include "pmucat/planner.h"
 
-namespace pmucat::planner_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace planner_detail {
 
 // The constraints of one group's events, leader first.
 using ConstraintList = std::vector<const EventConstraint*>;
@@ -29,4 +30,5 @@ RotationResult simulate_rotation(const CounterSet& counters, std::span<const Con
                                  std::span<const ConstraintList> flexible,
                                  std::uint32_t tick_budget = 4096);
 
-}  // namespace pmucat::planner_detail
+}  // namespace planner_detail
+PMUCAT_END_NAMESPACE

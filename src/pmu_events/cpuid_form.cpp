@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "parser/char_class.h"
+#include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/suggest.h"
 #include "pmucat/vendor_events.h"
-#include "pmu_events/text_file.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using char_class::is_alnum;
@@ -203,4 +203,4 @@ std::vector<std::string> nearest_mapfile_rows(const std::filesystem::path& event
   return nearest;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -4,7 +4,10 @@
 
 #include <string_view>
 
-namespace pmucat::pmu_events {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // False only when no match of the POSIX extended regular expression `pattern` can occur in `id`:
 // every match holds the pattern's literal start (`GenuineIntel-6-`), followed, when the pattern
@@ -12,4 +15,5 @@ namespace pmucat::pmu_events {
 // bracket (`[56789A-F]`). True says nothing: the row must still be compiled and run.
 bool cpuid_may_match(std::string_view pattern, std::string_view id);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

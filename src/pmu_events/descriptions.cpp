@@ -1,6 +1,9 @@
 #include "pmu_events/descriptions.h"
 
-namespace pmucat::pmu_events {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 namespace {
 
 std::string_view remove_suffix(std::string_view text, std::string_view suffix) {
@@ -60,9 +63,10 @@ std::string jevents_public(const VendorEvent& event) {
   return description;
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 
 std::string perf_brief_description(const VendorEvent& event) {
   return pmu_events::jevents_brief(event);
@@ -74,4 +78,4 @@ std::string perf_public_description(const VendorEvent& event) {
   return description.empty() ? pmu_events::jevents_brief(event) : description;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

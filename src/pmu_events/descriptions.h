@@ -7,7 +7,8 @@
 
 #include "pmucat/vendor_events.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // True when the jevents of `rules` is `generation`'s or a later one (each keeps what the one
 // before it added, unless a rule says otherwise).
@@ -22,4 +23,5 @@ std::string strip_trailing_period(std::string_view text);
 std::string jevents_brief(const VendorEvent& event);
 std::string jevents_public(const VendorEvent& event);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "host/host_root.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -160,4 +160,4 @@ std::optional<std::string> host_cpuid(const fs::path& sysfs_root) {
 #endif
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

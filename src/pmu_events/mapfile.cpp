@@ -6,12 +6,12 @@
 #include <cstring>
 #include <system_error>
 
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/vendor_events.h"
 #include "pmu_events/cpuid_prefilter.h"
 #include "pmu_events/text_file.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -434,4 +434,4 @@ std::optional<VendorModelChoice> choose_vendor_model(const fs::path& events_root
   return std::nullopt;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "parser/char_class.h"
+#include "pmucat/version.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -1095,4 +1097,5 @@ Expected<std::string, std::string> metric_py_rewrite(std::string_view written, J
   return std::move(*result);
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

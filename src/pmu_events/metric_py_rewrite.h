@@ -12,7 +12,8 @@
 #include "pmucat/expected.h"
 #include "pmucat/perf_profile.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // The string perf 6.12's generated table holds for MetricExpr `written`, or why metric.py would
 // have refused it (perf 6.12's build stops there; the caller keeps the written text and says so).
@@ -25,4 +26,5 @@ namespace pmucat::pmu_events {
 Expected<std::string, std::string> metric_py_rewrite(std::string_view written,
                                                      JeventsRules rules = JeventsRules::of_6_12);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

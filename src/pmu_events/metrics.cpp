@@ -8,7 +8,7 @@
 #include "pmu_events/descriptions.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using char_class::ascii_iequal;
@@ -161,4 +161,4 @@ void sort_vendor_events(std::vector<VendorEvent>& events, PerfRelease rules) {
   });
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

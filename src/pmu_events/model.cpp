@@ -13,7 +13,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -326,4 +326,4 @@ VendorModel load_vendor_sys_tables(const fs::path& arch_dir, PerfRelease rules) 
   return tables;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

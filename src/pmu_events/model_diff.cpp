@@ -6,7 +6,7 @@
 #include "pmu_events/vendor_numbers.h"
 #include "pmucat/vendor_diff.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // A term string with each numeric value printed one way (`umask=0x01` and `umask=1` are one
@@ -137,4 +137,4 @@ VendorModelDiff diff_vendor_models(const VendorModel& before, const VendorModel&
   return diff;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

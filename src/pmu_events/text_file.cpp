@@ -1,8 +1,10 @@
 #include "pmu_events/text_file.h"
 
 #include "host/host_root.h"
+#include "pmucat/version.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 Expected<std::string, std::string> read_bounded_text_file(const std::filesystem::path& path,
                                                           std::size_t cap) {
@@ -16,4 +18,5 @@ std::optional<std::string> read_text_file(const std::filesystem::path& path) {
   return host::read_bounded_file(path, kMaxSmallTextSize);
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

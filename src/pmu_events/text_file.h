@@ -8,7 +8,8 @@
 
 #include "pmucat/expected.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // The most bytes read of each kind of file (docs/catalog.md, "Bounds"): a file larger is refused
 // whole, so a huge sparse file or one that never ends (/dev/zero, /proc/self/pagemap) costs at
@@ -26,4 +27,5 @@ Expected<std::string, std::string> read_bounded_text_file(const std::filesystem:
 // The same with kMaxSmallTextSize, and no reason.
 std::optional<std::string> read_text_file(const std::filesystem::path& path);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

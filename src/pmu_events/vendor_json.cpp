@@ -10,7 +10,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using nlohmann::json;
@@ -789,4 +789,4 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
   return events;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

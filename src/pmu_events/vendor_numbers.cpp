@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
-namespace pmucat::pmu_events {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 namespace {
 
 bool is_python_space(char c) {
@@ -118,9 +121,11 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 bool scanf_int_is_one(std::string_view text) {
   std::size_t i = 0;
@@ -136,4 +141,5 @@ bool scanf_int_is_one(std::string_view text) {
   return i > digits_start && !negative && value == 1;
 }
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

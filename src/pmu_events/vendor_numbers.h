@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
-namespace pmucat::pmu_events {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 
 // Python's int(text, 0): surrounding whitespace, an optional sign, a 0x/0o/0b prefix (any case)
 // or a decimal number without leading zeros, single underscores between digits. Negative values
@@ -33,9 +36,12 @@ std::optional<TermValue> canonical_term_value(std::string_view text);
 // ASCII lower-casing (Python's str.lower() for the ASCII names and units the tables use).
 std::string ascii_lower(std::string_view text);
 
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 // perf's `sscanf(text, "%d", &n) == 1 && n == 1` (PerPkg).
 bool scanf_int_is_one(std::string_view text);
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

@@ -20,7 +20,7 @@
 #include "pmucat/vendor_index_cache.h"
 #include "pmucat/version.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -628,4 +628,4 @@ Expected<VendorIndexCache::Entry> VendorIndexCache::open(const fs::path& json_ro
   return Entry{entry, true, model_of(std::move(files), directory), std::move(notes)};
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::pmu_events_index {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events_index {
 namespace {
 
 enum EventFlag : std::uint8_t {
@@ -317,4 +318,5 @@ VendorCounterInfo Reader::counter() {
   return counter;
 }
 
-}  // namespace pmucat::pmu_events_index
+}  // namespace pmu_events_index
+PMUCAT_END_NAMESPACE

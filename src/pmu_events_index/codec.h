@@ -10,7 +10,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat::pmu_events_index {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events_index {
 
 inline constexpr std::string_view kMagic = "PMUCATVI";
 // Sizes that bound counts before anything is reserved: the least bytes one item can take.
@@ -84,4 +85,5 @@ class Reader {
   std::string failure_;
 };
 
-}  // namespace pmucat::pmu_events_index
+}  // namespace pmu_events_index
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/perf_profile.h"
 
-namespace pmucat::pmu_events_index {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events_index {
 
 // A compiled model file's bytes and what it holds.
 struct CompiledFile {
@@ -43,4 +44,5 @@ std::optional<std::filesystem::path> temporary_sibling(const std::filesystem::pa
 // failure. The cache passes 0600: its files must be the user's alone whatever the umask.
 bool write_file(const std::filesystem::path& path, std::string_view bytes, unsigned mode = 0666);
 
-}  // namespace pmucat::pmu_events_index
+}  // namespace pmu_events_index
+PMUCAT_END_NAMESPACE

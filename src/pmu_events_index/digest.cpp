@@ -2,7 +2,10 @@
 
 #include <cstring>
 
-namespace pmucat::pmu_events_index {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events_index {
 namespace {
 
 constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
@@ -78,4 +81,5 @@ std::uint64_t digest64(std::string_view bytes) {
   return hash;
 }
 
-}  // namespace pmucat::pmu_events_index
+}  // namespace pmu_events_index
+PMUCAT_END_NAMESPACE

@@ -7,8 +7,12 @@
 #include <cstdint>
 #include <string_view>
 
-namespace pmucat::pmu_events_index {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events_index {
 
 std::uint64_t digest64(std::string_view bytes);
 
-}  // namespace pmucat::pmu_events_index
+}  // namespace pmu_events_index
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,7 @@
 
 #include "pmucat/vendor_index_install.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Plain stat() and strings rather than std::filesystem: the tools run this on every start that
@@ -71,4 +71,4 @@ std::string executable_dir() {
   return std::string(path.substr(0, slash == 0 ? 1 : slash));
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

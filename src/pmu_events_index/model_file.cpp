@@ -12,12 +12,12 @@
 #include <system_error>
 #include <tuple>
 
-#include "pmucat/diagnostic_ids.h"
-#include "pmucat/vendor_index.h"
 #include "pmu_events_index/codec.h"
 #include "pmu_events_index/digest.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/vendor_index.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -117,7 +117,8 @@ std::string encode_vendor_index_model(const VendorModel& model) {
   const auto count = static_cast<std::uint32_t>(model.events.size());
   writer.u32(count);
   const std::size_t names_offset = writer.size();
-  for (std::size_t i = 0; i < std::size_t{count} * pmu_events_index::kNameEntrySize; ++i) writer.u8(0);
+  for (std::size_t i = 0; i < std::size_t{count} * pmu_events_index::kNameEntrySize; ++i)
+    writer.u8(0);
   std::vector<std::uint32_t> record_offsets;
   record_offsets.reserve(count);
   for (const VendorEvent& event : model.events) {
@@ -369,8 +370,8 @@ Expected<VendorModel> VendorIndexModel::model() const {
   if (!reader.ok()) return unexpected(corrupt(path_, reader));
   Reader after_records(bytes_, header_.metrics_offset);
   model.metrics = read_metrics(after_records, header_.rules);
-  model.metric_group_descriptions =
-      read_items(after_records, pmu_events_index::kMinGroupDescriptionSize, &Reader::group_description);
+  model.metric_group_descriptions = read_items(
+      after_records, pmu_events_index::kMinGroupDescriptionSize, &Reader::group_description);
   model.counters = read_items(after_records, pmu_events_index::kMinCounterSize, &Reader::counter);
   if (!after_records.ok()) return unexpected(corrupt(path_, after_records));
   return model;
@@ -424,4 +425,4 @@ Expected<std::optional<VendorIndexModel>> open_vendor_index_sys(const fs::path& 
   return std::optional<VendorIndexModel>(std::move(*model));
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,13 +12,13 @@
 #include <set>
 #include <system_error>
 
+#include "pmu_events/text_file.h"
+#include "pmu_events_index/compile.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_index.h"
 #include "pmucat/vendor_index_cache.h"
-#include "pmu_events/text_file.h"
-#include "pmu_events_index/compile.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -143,7 +143,8 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
 
   for (const std::string& arch : archs) {
     const fs::path mapfile_path = json_root / arch / "mapfile.csv";
-    const auto mapfile_text = pmu_events::read_bounded_text_file(mapfile_path, pmu_events::kMaxMapfileSize);
+    const auto mapfile_text =
+        pmu_events::read_bounded_text_file(mapfile_path, pmu_events::kMaxMapfileSize);
     if (!mapfile_text) {
       return unexpected(make_file_diagnostic(Severity::error, DiagId::vendor_json_unreadable,
                                              mapfile_path.string(),
@@ -250,4 +251,4 @@ Expected<VendorIndexSummary> compile_vendor_index(const fs::path& json_root,
   return summary;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

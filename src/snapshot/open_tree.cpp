@@ -1,6 +1,7 @@
 #include "pmucat/snapshot.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 
 Expected<OpenedTree> open_tree(const std::filesystem::path& path) {
   if (path.empty()) {
@@ -20,4 +21,5 @@ Expected<OpenedTree> open_tree(const std::filesystem::path& path) {
   return OpenedTree{std::move(*unpacked), std::move(*catalog)};
 }
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -23,7 +23,8 @@
 #include "pmucat/tracefs.h"
 #include "snapshot_detail.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -452,4 +453,5 @@ std::string describe_not_captured(const Summary& summary) {
   return out;
 }
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

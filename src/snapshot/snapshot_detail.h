@@ -14,16 +14,19 @@
 #include "catalog/sysfs_file.h"
 #include "pmucat/snapshot.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 
 // Copies the tree at `sysfs` into `root`/bus/event_source/devices and writes the manifest, whose
 // `cpuid` is options.cpuid (null when absent); with options.tracefs, the tracepoint ids too.
 Expected<Summary> copy_tree(const std::filesystem::path& sysfs, const std::filesystem::path& root,
                             const CaptureOptions& options);
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::snap::detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap::detail {
 
 // One descriptor owner and one errno text for the whole library (the catalog's).
 using pmucat::detail::error_text;
@@ -57,4 +60,5 @@ std::string describe_wait_status(int status);
 Expected<int> run_tool(const std::vector<std::string>& args, int stdout_fd,
                        const std::filesystem::path& subject);
 
-}  // namespace pmucat::snap::detail
+}  // namespace snap::detail
+PMUCAT_END_NAMESPACE

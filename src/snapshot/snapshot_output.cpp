@@ -26,7 +26,8 @@
 
 extern char** environ;
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace detail {
 
 std::optional<std::string> write_new_file(const std::filesystem::path& path,
@@ -538,4 +539,5 @@ Expected<Summary> capture(const std::filesystem::path& sysfs, const std::filesys
   return capture_directory(sysfs, out, options);
 }
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -45,7 +45,8 @@ struct open_how {
 
 extern char** environ;
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -449,4 +450,5 @@ Unpacked::~Unpacked() {
   remove();
 }
 
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,7 @@
 #include "catalog/sysfs_file.h"
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 Diagnostic no_tracefs(std::string_view root, std::string_view why) {
@@ -227,4 +227,4 @@ Expected<std::vector<Tracepoint>> Tracefs::match(std::string_view system_glob,
   return out;
 }
 
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

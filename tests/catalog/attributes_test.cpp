@@ -4,7 +4,7 @@
 #include "pmucat/catalog.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using ::testing::ElementsAre;
@@ -181,4 +181,4 @@ TEST(PmuKind, FromNameTypeAndFiles) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

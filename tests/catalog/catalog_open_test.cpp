@@ -6,7 +6,7 @@
 #include "pmucat/catalog.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using ::testing::ElementsAre;
@@ -216,9 +216,9 @@ TEST(CatalogOpenDefault, UsesPmucatSysfs) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Formats are listed in natural order, like PMUs (f1, f2, f10, not f1, f10, f2), and found.
@@ -255,4 +255,4 @@ TEST(CatalogFormats, FormatsSortNaturallyAndAreFound) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

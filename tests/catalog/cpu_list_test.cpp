@@ -6,7 +6,7 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using ::testing::ElementsAre;
@@ -87,4 +87,4 @@ RC_GTEST_PROP(CpuListProperty, ArbitraryTextNeverCrashes, (const std::string& te
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

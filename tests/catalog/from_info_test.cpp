@@ -3,7 +3,7 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using ::testing::ElementsAre;
@@ -106,4 +106,4 @@ TEST(CatalogFromPmus, MovedCatalogKeepsPointersValid) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

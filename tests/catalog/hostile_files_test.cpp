@@ -8,7 +8,7 @@
 #include "pmucat/catalog.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -224,4 +224,4 @@ TEST_F(HostileTree, UnreadableFileIsADiagnostic) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

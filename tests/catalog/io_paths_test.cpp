@@ -13,7 +13,7 @@
 #include "pmucat/catalog.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -290,4 +290,4 @@ TEST(NaturalOrder, DigitRunsThatStartInTheCommonPrefix) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,7 @@
 #include "pmucat/catalog.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -386,4 +386,4 @@ TEST(ThreadSafety, ManyThreadsShareOneCatalog) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

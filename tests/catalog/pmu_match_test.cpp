@@ -8,7 +8,7 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct MatchCase {
@@ -172,4 +172,4 @@ TEST(Iequals, AsciiCaseInsensitive) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

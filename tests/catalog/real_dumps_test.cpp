@@ -7,7 +7,7 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using ::testing::ElementsAre;
@@ -125,4 +125,4 @@ TEST(RealDumps, PcpTrees) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

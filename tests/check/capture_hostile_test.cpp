@@ -22,7 +22,8 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -324,4 +325,5 @@ TEST_F(CaptureHostile, DashIsATarGzOnStandardOutput) {
 }
 
 }  // namespace
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 using pmucat::testing::run_command;
@@ -100,4 +101,5 @@ TEST(PmucheckCli, ListRulesNamesEveryRule) {
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,8 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 namespace fs = std::filesystem;
@@ -223,4 +224,5 @@ TEST(CheckConsumers, KcidbFragmentMatchesTheV5TestSchema) {
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

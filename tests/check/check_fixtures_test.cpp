@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "test_support.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 namespace fs = std::filesystem;
@@ -159,4 +161,5 @@ TEST_F(CheckFixtures, SharedSysfsDumpsGiveTheirKnownFindings) {
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 namespace fs = std::filesystem;
@@ -126,4 +127,5 @@ TEST(CheckLive, AllowedOnTheRunningTree) {
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "pmucat/version.h"
 #include "test_support.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 using testing::make_pmu;
@@ -276,4 +278,5 @@ RC_GTEST_PROP(CheckProperties, OverflowIffValueExceedsWidth,
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

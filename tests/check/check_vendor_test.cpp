@@ -6,11 +6,13 @@
 #include <cstdlib>
 #include <optional>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "support/tools.h"
 #include "test_support.h"
 
-namespace pmucat::check {
+PMUCAT_BEGIN_NAMESPACE
+namespace check {
 namespace {
 
 namespace fs = std::filesystem;
@@ -224,4 +226,5 @@ TEST_F(CheckVendor, CommandLineChecksAgainstTheCpuidModel) {
 }
 
 }  // namespace
-}  // namespace pmucat::check
+}  // namespace check
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,8 @@
 #include "support/tools.h"
 #include "test_support.h"
 
-namespace pmucat::diff {
+PMUCAT_BEGIN_NAMESPACE
+namespace diff {
 namespace {
 
 namespace fs = std::filesystem;
@@ -272,4 +273,5 @@ TEST(Diff, CliReportsTheBreakInTextAndJson) {
 }
 
 }  // namespace
-}  // namespace pmucat::diff
+}  // namespace diff
+PMUCAT_END_NAMESPACE

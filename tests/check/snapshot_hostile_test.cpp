@@ -17,7 +17,8 @@
 #include "support/tools.h"
 #include "test_support.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -404,4 +405,5 @@ TEST_F(SnapshotHostile, TarFailuresAreDescribedAndLeaveNoTemporary) {
 }
 
 }  // namespace
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

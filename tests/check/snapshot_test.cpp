@@ -15,7 +15,8 @@
 #include "support/tools.h"
 #include "test_support.h"
 
-namespace pmucat::snap {
+PMUCAT_BEGIN_NAMESPACE
+namespace snap {
 namespace {
 
 namespace fs = std::filesystem;
@@ -329,4 +330,5 @@ TEST_F(Snapshot, CaptureIsCheckedAgainstTheCpuidModel) {
 }
 
 }  // namespace
-}  // namespace pmucat::snap
+}  // namespace snap
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,8 @@
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::check::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace check::testing {
 
 // The distinct rule ids of a report.
 inline std::set<std::string> rule_ids(const Report& report) {
@@ -58,4 +59,5 @@ inline Pmu make_pmu(const std::string& name, std::uint32_t type,
   return Pmu::from_info(std::move(info));
 }
 
-}  // namespace pmucat::check::testing
+}  // namespace check::testing
+PMUCAT_END_NAMESPACE

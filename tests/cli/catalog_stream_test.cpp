@@ -16,7 +16,8 @@
 #include "pmuls/catalog_json.h"
 #include "test_pmus.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 std::string as_one_document(const Catalog& catalog, const std::vector<const Pmu*>& pmus) {
@@ -163,4 +164,5 @@ TEST(OutputBuffer, ReportsAWriteThatFails) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

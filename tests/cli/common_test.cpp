@@ -17,8 +17,10 @@
 #include "common/diagnostics.h"
 #include "common/json.h"
 #include "common/text_table.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 TEST(Color, ModesParse) {
@@ -368,4 +370,5 @@ RC_GTEST_PROP(StagedParse, SameResultAsTheWholeApp, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

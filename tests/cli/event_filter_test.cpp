@@ -1,14 +1,16 @@
-// Internal unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its listing
-// order and its description layout.
+// Internal unit test of pmuls' event selection (--topic, --event GLOB, --search, --deprecated), its
+// listing order and its description layout.
 #include "pmuls/event_filter.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
 
+#include "pmucat/version.h"
 #include "pmuls/event_listing.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 Event sysfs_event(std::string name) {
@@ -134,4 +136,5 @@ TEST(EventListing, DescriptionsAreBracketedIndentedAndWrapped) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

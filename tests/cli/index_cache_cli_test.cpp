@@ -7,11 +7,13 @@
 #include <string>
 #include <thread>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -155,4 +157,5 @@ TEST(IndexCacheCli, PmulsCompileIndex) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -2,7 +2,10 @@
 
 #include <set>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 using nlohmann::json;
@@ -199,4 +202,5 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
   return validator.take();
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 // Every violation of `schema` by `instance`, each as "<json pointer>: <what is wrong>"; empty when
 // the instance is valid. Unknown keywords are errors too, so a schema cannot silently use more
@@ -20,4 +23,5 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
 // $ref it cannot resolve, as "<schema pointer>: <problem>".
 std::vector<std::string> check_schema(const nlohmann::json& schema);
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

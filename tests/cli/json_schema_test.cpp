@@ -4,7 +4,10 @@
 
 #include <fstream>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 using nlohmann::json;
@@ -79,4 +82,5 @@ TEST(JsonSchema, ShippedSchemasUseOnlyTheSupportedSubset) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

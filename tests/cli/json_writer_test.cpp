@@ -12,7 +12,10 @@
 #include <ostream>
 #include <string>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // Sends `document` to `out` as the calls that would produce it.
@@ -196,4 +199,5 @@ RC_GTEST_PROP(JsonWriter, AnyDocumentPrintsAsDumpJson, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 Catalog catalog_of(std::vector<std::pair<std::string, bool>> pmus) {
@@ -98,4 +101,5 @@ TEST(ListedEvents, FiltersAndLines) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -98,4 +99,5 @@ TEST(OptionsCli, AJsonFileThatDoesNotParseIsReportedOncePerRun) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,10 @@
 #include <thread>
 #include <vector>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 struct Made {
@@ -125,4 +128,5 @@ TEST(OrderedParallel, AutomaticJobsIsAtLeastOneAndCapped) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "pmucat/version.h"
 #include "pmuls/catalog_json.h"
 #include "pmuls/event_listing.h"
 #include "test_pmus.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 using testing::make_pmu;
@@ -201,4 +203,5 @@ TEST(PerfListFields, BriefDescriptionsEndWithTheUnitUnderPerf612Rules) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

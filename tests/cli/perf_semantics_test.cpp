@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "common/semantics.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 TEST(PerfSemanticsOption, NotGivenBareNamedAndAuto) {
@@ -43,4 +45,5 @@ TEST(PerfRelease, ParsesWhatPerfVersionPrints) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "pmucat/version.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 TEST(TablesDiffCli, ReleasesAndCpuAreChecked) {
@@ -52,4 +54,5 @@ TEST(TablesDiffCli, PantherLakeIsNewIn73) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,8 @@
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 Pmu make_pmu(const std::string& name, std::uint32_t type, const std::vector<NamedText>& formats,
              const std::vector<NamedText>& events, const std::string& cpus,
@@ -62,4 +63,5 @@ Pmu hv_24x7_pmu() {
                   {{"PM_PB_CYC", "domain=1,offset=0x80,chip=?,lpar=0x0\n"}}, "", "0");
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

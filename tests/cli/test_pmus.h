@@ -7,7 +7,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 using NamedText = std::pair<std::string, std::string>;  // file name, contents
 
@@ -22,4 +23,5 @@ Pmu amd_cpu_pmu();
 // POWER9 `hv_24x7`: core/chip share config:16-31, events need `?` parameters.
 Pmu hv_24x7_pmu();
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-namespace pmucat::cli {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 using Lines = std::vector<std::string>;
@@ -68,4 +71,5 @@ TEST(DescriptionColumns, ABadColumnsVariableIsIgnored) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "common/vendor.h"
+#include "pmucat/version.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 // Every input set, each to a value that names it.
@@ -140,4 +142,5 @@ TEST(ChooseVendorOptions, DirectoryAndIdentifierAreIndependent) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -21,7 +21,8 @@
 #include "pmuls/register_map.h"
 #include "test_pmus.h"
 
-namespace pmucat::cli {
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
 namespace {
 
 using testing::amd_cpu_pmu;
@@ -384,4 +385,5 @@ TEST(EncodeOutput, CInitializerCompilesAndHoldsTheWords) {
 }
 
 }  // namespace
-}  // namespace pmucat::cli
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,8 @@
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 // `count` specs of `all` (shuffled with the seed; $PMUCAT_BUILTIN_DIFF_COUNT overrides the
@@ -188,4 +189,5 @@ TEST(BuiltinDiff, TracepointsMatchPerf) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,8 @@
 #include "pmucat/builtin_events.h"
 #include "reference_encoder.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 // Every term name the spec brings to a PMU: the user's terms and the alias' terms.
@@ -213,4 +214,5 @@ Comparison compare_semantics(const SpecCase& spec_case, const TreeModel& tree,
                                          describe(perf_semantics), describe(default_semantics))};
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

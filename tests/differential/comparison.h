@@ -11,7 +11,8 @@
 #include "spec_generator.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 struct OurResult {
   std::vector<AttrWords> attrs;  // distinct, sorted; empty when pmucat rejected the spec
@@ -65,4 +66,5 @@ Comparison compare_semantics(const SpecCase& spec_case, const TreeModel& tree,
 
 std::string describe(const std::vector<AttrWords>& attrs);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/perf_profile.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 // A number from the environment (decimal or 0x hex), or `fallback` when unset or unreadable.
 inline std::uint64_t env_number(const char* name, std::uint64_t fallback) {
@@ -56,4 +57,5 @@ inline Profile oracle_semantics() {
   return Profile::perf(oracle_perf_version());
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

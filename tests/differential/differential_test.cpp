@@ -14,12 +14,14 @@
 #include "comparison.h"
 #include "diff_env.h"
 #include "perf_oracle.h"
+#include "pmucat/version.h"
 #include "reference_encoder.h"
 #include "spec_generator.h"
 #include "support/scratch_dir.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -310,4 +312,5 @@ TEST(RandomTrees, RandomSpecsMatchPerf) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

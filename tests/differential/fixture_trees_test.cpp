@@ -8,10 +8,12 @@
 #include <set>
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "reference_encoder.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -122,4 +124,5 @@ TEST(VendorTrees, HexSuffixInstancesAndConfig3AreWhereTheReferenceSaysTheyAre) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

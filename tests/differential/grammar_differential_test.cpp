@@ -23,7 +23,8 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 namespace fs = std::filesystem;
@@ -335,4 +336,5 @@ TEST(FallbackDiff, RejectingPmuFallsBackToNumberedNamesakes) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -20,7 +20,8 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 namespace fs = std::filesystem;
@@ -197,4 +198,5 @@ TEST(GroupDiff, Perf61AcceptsAnUnclosedGroupAtTheEnd) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -56,7 +56,8 @@
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -442,4 +443,5 @@ INSTANTIATE_TEST_SUITE_P(ListingDiff, ListingFixture,
                          });
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

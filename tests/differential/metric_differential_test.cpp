@@ -34,7 +34,8 @@
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -755,4 +756,5 @@ INSTANTIATE_TEST_SUITE_P(MetricDiff, MetricModel, ::testing::ValuesIn(model_dire
                          });
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

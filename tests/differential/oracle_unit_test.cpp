@@ -6,13 +6,15 @@
 #include <fstream>
 
 #include "perf_oracle.h"
+#include "pmucat/version.h"
 #include "reference_encoder.h"
 #include "spec_generator.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -397,4 +399,5 @@ TEST(MaterialisedTree, MovesDynamicTypesAwayFromTheHostsAndBack) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -13,13 +13,15 @@
 #include <system_error>
 
 #include "diff_env.h"
+#include "pmucat/version.h"
 #include "support/command.h"
 
 #ifndef PMUCAT_PERF_ORACLE_DIR
 #define PMUCAT_PERF_ORACLE_DIR ".cache"
 #endif
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace fs = std::filesystem;
 
 namespace {
@@ -430,4 +432,5 @@ OracleRun run_perf(const fs::path& devices_dir, const std::vector<std::string>& 
   return run;
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,8 @@
 #include "pmucat/perf_profile.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 // The part of an attr the differential test compares.
 struct AttrWords {
@@ -122,4 +123,5 @@ struct OracleRun {
 OracleRun run_perf(const std::filesystem::path& devices_dir, const std::vector<std::string>& specs,
                    const OracleOptions& options);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

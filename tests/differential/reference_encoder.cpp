@@ -6,7 +6,10 @@
 #include <map>
 #include <set>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 std::optional<std::uint64_t> parse_value(const std::string& text) {
@@ -229,4 +232,5 @@ std::optional<std::vector<AttrWords>> reference_encode(const SpecCase& spec_case
   return attrs;
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

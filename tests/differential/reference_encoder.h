@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "perf_oracle.h"
+#include "pmucat/version.h"
 #include "spec_generator.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 // The PMUs a case's PMU name selects: the exact name, else its `_<n>` instances.
 std::vector<const PmuModel*> select_pmus(const std::string& name, const TreeModel& tree);
@@ -21,4 +23,5 @@ std::vector<const PmuModel*> select_pmus(const std::string& name, const TreeMode
 std::optional<std::vector<AttrWords>> reference_encode(const SpecCase& spec_case,
                                                        const TreeModel& tree);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 Expected<RunOptions, std::string> parse_run_options(const std::vector<std::string>& args) {
   RunOptions options;
@@ -43,4 +46,5 @@ std::vector<std::pair<std::string, std::string>> environment_for(const RunOption
   return assignments;
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 
 #include "pmucat/expected.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 struct RunOptions {
   std::optional<std::uint64_t> seed;  // --seed N
@@ -25,4 +26,5 @@ Expected<RunOptions, std::string> parse_run_options(const std::vector<std::strin
 // The environment assignments (name, value) that carry `options` to the tests.
 std::vector<std::pair<std::string, std::string>> environment_for(const RunOptions& options);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

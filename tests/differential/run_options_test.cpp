@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 TEST(RunOptions, SeedAndCountAreTakenAndGtestFlagsKeptInOrder) {
@@ -46,4 +49,5 @@ TEST(RunOptions, DiffHelpIsAnErrorValueHoldingTheUsage) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,10 @@
 #include <numeric>
 #include <set>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 
 bool chance(Rng& rng, double probability) {
@@ -437,4 +440,5 @@ std::string override_equivalent(const SpecCase& spec_case, const TreeModel& tree
   return make_spec(pmu_name, terms);
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

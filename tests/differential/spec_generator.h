@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "pmucat/version.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 enum class CaseKind : std::uint8_t {
   event,              // pmu/alias/ with every `?` parameter supplied
@@ -56,4 +58,5 @@ TreeModel random_tree(Rng& rng, unsigned pmu_count, bool with_config3);
 // the alias' terms with `field` replaced by the user's value, then the other user terms.
 std::string override_equivalent(const SpecCase& spec_case, const TreeModel& tree);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

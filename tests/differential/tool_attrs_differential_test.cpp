@@ -22,7 +22,8 @@
 #include "pmucat/encode.h"
 #include "pmucat/tool_defaults.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -263,4 +264,5 @@ TEST(ToolAttrsDiff, PerfRecordAttrsMatchPerf61) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,10 @@
 #include <sstream>
 #include <system_error>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace fs = std::filesystem;
 
 namespace {
@@ -201,4 +204,5 @@ fs::path devices_folder(const fs::path& dir) {
   return fs::is_directory(nested, error) ? nested : dir;
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::differential {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 struct FieldModel {
   unsigned word = 0;       // 0 = config, 1 = config1, ...
@@ -63,4 +66,5 @@ void write_tree(const TreeModel& tree, const std::filesystem::path& devices_dir)
 // `dir/bus/event_source/devices` when that exists, else `dir` itself.
 std::filesystem::path devices_folder(const std::filesystem::path& dir);
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

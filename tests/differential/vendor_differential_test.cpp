@@ -25,7 +25,8 @@
 #include "support/scratch_dir.h"
 #include "vendor_tree.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -570,4 +571,5 @@ TEST(LegacyNamesDiff, BuiltInAndCacheNamesMatchPerf) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "diff_env.h"
+#include "pmucat/version.h"
 
 #ifndef PMUCAT_EVENTS_DIR_BUILD
 #define PMUCAT_EVENTS_DIR_BUILD ""
@@ -28,7 +29,8 @@
 #define PMUCAT_EVENTS_VERSION ""
 #endif
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace fs = std::filesystem;
 
 namespace {
@@ -350,4 +352,5 @@ std::vector<std::string> model_directories() {
   return directories;
 }
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -14,7 +14,8 @@
 #include "pmucat/vendor_events.h"
 #include "tree_model.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 
 // An x86 identifier (`Vendor-Family-Model-Stepping`, model and stepping in upper-case hex as
 // perf prints them) whose first matching row of `mapfile` is `row`: the lowest stepping, then
@@ -68,4 +69,5 @@ std::optional<Mapfile> read_x86_mapfile();
 // the tests skip when there is no events dir (the test list is made before any test runs).
 std::vector<std::string> model_directories();
 
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,8 @@
 #include "pmucat/catalog.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::differential {
+PMUCAT_BEGIN_NAMESPACE
+namespace differential {
 namespace {
 namespace fs = std::filesystem;
 
@@ -146,4 +147,5 @@ TEST(VendorDiffTree, EveryModelsEventsEncodeOnItsTree) {
 }
 
 }  // namespace
-}  // namespace pmucat::differential
+}  // namespace differential
+PMUCAT_END_NAMESPACE

@@ -37,7 +37,7 @@ std::atomic<unsigned long> allocation_count{0};
   std::free(block);
 }
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 unsigned long allocations() {
@@ -96,4 +96,4 @@ TEST(TermViewsAllocations, ReusedOutputDoesNotAllocate) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 Attr encode_one(std::string_view spec, Tool tool = Tool::stat,
@@ -250,4 +250,4 @@ TEST(SpecialTermErrors, PerfTypeErrors) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

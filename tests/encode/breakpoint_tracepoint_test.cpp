@@ -9,7 +9,7 @@
 #include "pmucat/spec.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -277,4 +277,4 @@ TEST_F(TracepointEncode, BadIdFilesAreLocatedErrors) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::string listed_text(const BuiltinEvent& event) {
@@ -154,4 +154,4 @@ TEST(BuiltinEvents, HardwareKindsNeedACorePmu) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

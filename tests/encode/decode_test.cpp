@@ -6,7 +6,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const Pmu& fakepmu() {
@@ -94,4 +94,4 @@ TEST(Decode, ZeroWordsDecodeToNothing) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "pmucat/diagnostic_ids.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -126,4 +126,4 @@ TEST(EncodeOnPmus, TheSelectedPmusEventIsLocatedInTheSpecAsGiven) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

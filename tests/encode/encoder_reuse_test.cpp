@@ -16,7 +16,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 Catalog open_tree(const std::string& tree) {
@@ -234,4 +234,4 @@ TEST(EncoderReuse, ScannedEventsKeepNothingFromTheLastScan) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -4,7 +4,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 Diagnostic encode_error(std::string_view spec, Profile semantics = Profile::pmucat(),
@@ -220,4 +220,4 @@ TEST(EncodeErrors, HyphenatedPmuInPerfSemantics) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

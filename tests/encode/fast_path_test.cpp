@@ -11,7 +11,7 @@
 
 #include "pmucat/encode.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::vector<std::string>& fixture_trees() {
@@ -228,4 +228,4 @@ TEST(EncoderFastPath, ErrorsAreEncodesErrors) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,7 @@
 #include "pmucat/encode.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct BoxTree {
@@ -48,4 +48,4 @@ TEST(FilesRead, PerfSemanticsReadEveryFormatFile) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

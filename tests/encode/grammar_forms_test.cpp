@@ -10,7 +10,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::make_pmu;
@@ -520,4 +520,4 @@ TEST(TermNames, Perf73TakesBangWithColon) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "pmucat/spec.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 SpecList parse_ok(std::string_view text) {
@@ -395,4 +395,4 @@ RC_GTEST_PROP(GroupProperty, GroupedListsRoundTripThroughPerfStrings, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct Outcome {
@@ -202,4 +202,4 @@ const Row kRows[] = {
 INSTANTIATE_TEST_SUITE_P(Perf61, OracleRow, ::testing::ValuesIn(kRows));
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

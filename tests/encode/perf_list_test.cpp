@@ -15,7 +15,7 @@
 
 #include "pmucat/builtin_events.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct Line {
@@ -92,4 +92,4 @@ TEST(PerfList, BuiltinNamesTagsAndOrderMatchPerf61) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

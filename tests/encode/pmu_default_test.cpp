@@ -18,7 +18,7 @@
 #include "sample_tree.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -294,4 +294,4 @@ TEST(FormatTerms, Perf612UsesTheLastTermOfAFormatFile) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

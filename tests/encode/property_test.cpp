@@ -14,7 +14,7 @@
 #include "pmucat/format.h"
 #include "pmucat/spec.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct FieldSpec {
@@ -286,4 +286,4 @@ RC_GTEST_PROP(EncodeProperties, ArbitrarySpecsNeverCrashAndErrorsPointIntoTheSpe
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,8 @@
 #include "pmucat/format.h"
 #include "pmucat/terms.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 template <class T>
@@ -149,4 +150,5 @@ Catalog extended_catalog() {
   return Catalog::from_pmus(std::move(pmus));
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

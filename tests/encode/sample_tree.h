@@ -8,7 +8,8 @@
 
 #include "pmucat/catalog.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 using NamedText = std::pair<std::string, std::string>;  // file name, content
 
@@ -31,4 +32,5 @@ inline constexpr const char* kKravaTerms =
     "krava01=15,krava02=170,krava03=1,krava11=27,krava12=1,krava13=2,krava21=119,krava22=11,"
     "krava23=2";
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

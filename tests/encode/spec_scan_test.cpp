@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "parser/spec_views.h"
+#include "pmucat/version.h"
 
-namespace pmucat::spec_detail {
+PMUCAT_BEGIN_NAMESPACE
+namespace spec_detail {
 namespace {
 
 bool same_event(const EventSpecView& a, const EventSpecView& b) {
@@ -139,4 +141,5 @@ RC_GTEST_PROP(SpecScan, AgreesWithTheFullParser, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat::spec_detail
+}  // namespace spec_detail
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,7 @@
 
 #include "pmucat/diagnostic.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::vector<EventSpec> parse_ok(std::string_view text) {
@@ -204,4 +204,4 @@ TEST(Modifiers, PreciseCountsAndCanonicalOrder) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

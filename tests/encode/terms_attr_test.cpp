@@ -7,7 +7,7 @@
 
 #include "pmucat/encode.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 class TermsAttrOnTree : public ::testing::TestWithParam<const char*> {};
@@ -54,4 +54,4 @@ INSTANTIATE_TEST_SUITE_P(Trees, TermsAttrOnTree,
                                            "broken/terms/devices", "broken/files/devices"));
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

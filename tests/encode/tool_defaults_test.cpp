@@ -13,7 +13,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::vector<EncodedEvent> full(const std::string& spec, Tool tool,
@@ -264,4 +264,4 @@ TEST(ToolDefaults, StatPerfStringHasNoSamplingTerms) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

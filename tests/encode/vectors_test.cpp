@@ -4,7 +4,7 @@
 #include "pmucat/encode.h"
 #include "sample_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 constexpr std::array<std::uint64_t, 4> kKravaWords = {0xc00000000002a823, 0x8000400000000145,
@@ -257,9 +257,9 @@ TEST(PerfString, ResolvedAndCanonical) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 TEST(RawEvents, TopLevelRawTypeIsRawInPerfAndTheCorePmuTypeInPmucat) {
@@ -293,4 +293,4 @@ TEST(RawEvents, DefaultPmuOption) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::fuzz {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace fuzz {
 namespace {
 
 namespace fs = std::filesystem;
@@ -104,4 +107,5 @@ TEST(TreeCodec, ScratchDirIsRemovedWithItsContents) {
 }
 
 }  // namespace
-}  // namespace pmucat::fuzz
+}  // namespace fuzz
+PMUCAT_END_NAMESPACE

@@ -6,9 +6,11 @@
 #include <set>
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 // The completions bash would offer for `line` (the cursor at its end), one per line.
@@ -138,4 +140,5 @@ TEST(Completion, PmudataSubcommandsThenFiles) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

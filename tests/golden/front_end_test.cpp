@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "pmucat/version.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -221,4 +223,5 @@ TEST(FrontEnd, NoToolEndsOnAnUncaughtException) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

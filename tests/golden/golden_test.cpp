@@ -10,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 struct GoldenCase {
@@ -228,4 +230,5 @@ TEST(Examples, DocumentedExamplesAreGoldenCases) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

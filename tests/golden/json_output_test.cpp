@@ -8,9 +8,11 @@
 #include <sstream>
 
 #include "json_schema.h"
+#include "pmucat/version.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 using nlohmann::json;
@@ -193,4 +195,5 @@ TEST(JsonOutput, DocumentedExamplesMatchTheirSchemas) {
 }
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

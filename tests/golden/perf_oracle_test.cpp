@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "support/tools.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 using nlohmann::json;
@@ -147,4 +149,5 @@ INSTANTIATE_TEST_SUITE_P(Trees, PerfOracle,
                          });
 
 }  // namespace
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

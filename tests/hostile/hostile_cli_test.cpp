@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "hostile_corpus.h"
+#include "pmucat/version.h"
 #include "support/tools.h"
 
-namespace pmucat::hostile {
+PMUCAT_BEGIN_NAMESPACE
+namespace hostile {
 namespace {
 namespace fs = std::filesystem;
 using pmucat::testing::CommandResult;
@@ -182,4 +184,5 @@ TEST_F(HostileCli, HundredThousandEventsStayUsableFromTheTools) {
 }
 
 }  // namespace
-}  // namespace pmucat::hostile
+}  // namespace hostile
+PMUCAT_END_NAMESPACE

@@ -6,9 +6,11 @@
 #include <functional>
 #include <system_error>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 
-namespace pmucat::hostile {
+PMUCAT_BEGIN_NAMESPACE
+namespace hostile {
 namespace fs = std::filesystem;
 namespace {
 
@@ -306,4 +308,5 @@ void HostileTree::add_big_pmu(const std::string& name, unsigned event_count) con
   }
 }
 
-}  // namespace pmucat::hostile
+}  // namespace hostile
+PMUCAT_END_NAMESPACE

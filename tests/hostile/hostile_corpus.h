@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "pmucat/version.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::hostile {
+PMUCAT_BEGIN_NAMESPACE
+namespace hostile {
 
 // What the tools must say about one hostile entry, and what must still work beside it.
 struct HostileCase {
@@ -51,4 +53,5 @@ class HostileTree {
   std::vector<HostileCase> cases_;
 };
 
-}  // namespace pmucat::hostile
+}  // namespace hostile
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,8 @@
 #include "pmucat/check.h"
 #include "pmucat/encode.h"
 
-namespace pmucat::hostile {
+PMUCAT_BEGIN_NAMESPACE
+namespace hostile {
 namespace {
 namespace fs = std::filesystem;
 
@@ -195,4 +196,5 @@ TEST(HundredThousandEvents, ListFindAndEncodeStillWork) {
 }
 
 }  // namespace
-}  // namespace pmucat::hostile
+}  // namespace hostile
+PMUCAT_END_NAMESPACE

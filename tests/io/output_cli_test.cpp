@@ -18,7 +18,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -323,4 +323,4 @@ TEST_F(OutputCli, SignalDuringPmusnapLeavesNoStagingOrTemporary) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

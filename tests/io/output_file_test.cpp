@@ -24,7 +24,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -395,4 +395,4 @@ TEST(PerfDataOutput, FifoGetsPipeModeOurReaderParses) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::string data_file(std::string_view name) {
@@ -431,4 +431,4 @@ TEST(StatPerfData, RealPerfStatRecord) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

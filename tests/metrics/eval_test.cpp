@@ -14,7 +14,7 @@
 #include "pmucat/vendor_events.h"
 #include "support/small_stack.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using pmucat::testing::run_on_small_stack;
@@ -321,4 +321,4 @@ RC_GTEST_PROP(MetricEvalProperty, MultiplexedCountsAreExtrapolated, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

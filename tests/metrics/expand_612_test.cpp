@@ -9,7 +9,7 @@
 
 #include "pmucat/metrics.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using Lists = std::vector<std::string>;
@@ -283,4 +283,4 @@ TEST(ExpandMetrics612, DivisionByAConstantZeroNeedsNoEvents) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

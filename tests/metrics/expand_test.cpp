@@ -12,7 +12,7 @@
 #include "pmucat/metrics.h"
 #include "support/small_stack.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using pmucat::testing::run_on_small_stack;
@@ -300,4 +300,4 @@ TEST(ExpandMetrics, Errors) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "json_schema.h"
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -332,4 +333,4 @@ TEST(MetricsCli, AnEncodingErrorNamesItsMetric) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

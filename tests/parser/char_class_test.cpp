@@ -6,7 +6,10 @@
 
 #include <string_view>
 
-namespace pmucat::char_class {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace char_class {
 namespace {
 
 bool among(char c, std::string_view bytes) {
@@ -54,4 +57,5 @@ TEST(CharClass, PlainNames) {
 }
 
 }  // namespace
-}  // namespace pmucat::char_class
+}  // namespace char_class
+PMUCAT_END_NAMESPACE

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 TEST(Severity, Names) {
@@ -238,4 +238,4 @@ TEST(RebaseDiagnostic, RecomputesLocationFromTheWholeText) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -6,7 +6,7 @@
 
 #include "pmucat/format.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 FormatSpec spec_of(unsigned word, std::uint64_t mask) {
@@ -166,4 +166,4 @@ RC_GTEST_PROP(FormatProperty, RandomTokenSoupNeverCrashes, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 FormatSpec spec_of(unsigned word, std::uint64_t mask) {
@@ -460,4 +460,4 @@ TEST(FormatScatter, GatherIgnoresBitsOutsideTheMask) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

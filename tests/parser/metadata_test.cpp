@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::vector<std::string> lint_ids(const std::vector<Diagnostic>& lints) {
@@ -215,4 +215,4 @@ RC_GTEST_PROP(MetadataProperty, PrintedDoublesParseBack, (double value)) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

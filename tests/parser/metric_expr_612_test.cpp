@@ -9,7 +9,8 @@
 
 #include "pmucat/metric_expr.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 using Ids = std::vector<std::string>;
@@ -143,4 +144,5 @@ TEST(MetricExpr612, LiteralsOf612) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

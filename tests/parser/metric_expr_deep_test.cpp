@@ -10,7 +10,8 @@
 #include "pmucat/metric_expr.h"
 #include "support/small_stack.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 using pmucat::testing::run_on_small_stack;
@@ -93,4 +94,5 @@ TEST(MetricExprDeep, LongOperatorChainsAreNotNesting) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

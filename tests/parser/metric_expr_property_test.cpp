@@ -11,7 +11,8 @@
 
 #include "pmucat/metric_expr.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 const std::map<std::string, double>& id_values() {
@@ -194,4 +195,5 @@ RC_GTEST_PROP(MetricExprProperty, IdsSufficeForEvaluation, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

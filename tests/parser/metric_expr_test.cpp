@@ -13,7 +13,8 @@
 
 #include "pmucat/diagnostic_ids.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 Context make_context(std::map<std::string, double> values = {{"FOO", 1}, {"BAR", 2}}) {
@@ -555,9 +556,11 @@ TEST(MetricExpr, NodesAreLocated) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 // perf 6.1's metricgroup.c adds a metric by find_ids of its expression into the root's ids and
@@ -661,4 +664,5 @@ TEST(MetricIdSet, MatchesPerfParsingMetricEvents) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 TEST(SmallVector, StaysInlineUpToItsCapacity) {
@@ -63,4 +63,4 @@ RC_GTEST_PROP(SmallVectorProperties, MatchesStdVector, (const std::vector<std::u
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

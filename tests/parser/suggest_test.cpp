@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 TEST(Suggest, EditDistanceBasics) {
@@ -34,4 +34,4 @@ TEST(Suggest, NearestPicksAPlausibleTypo) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 
 #include "pmucat/terms.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // Term-list-like text: mostly valid pieces, sometimes stray bytes, quotes and driver terms.
@@ -66,4 +66,4 @@ TEST(TermViews, ViewIntoTheText) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

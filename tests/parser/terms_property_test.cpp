@@ -4,7 +4,7 @@
 
 #include "pmucat/terms.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 rc::Gen<std::string> gen_name() {
@@ -142,4 +142,4 @@ RC_GTEST_PROP(TermsProperty, RandomTokenSoupNeverCrashes, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

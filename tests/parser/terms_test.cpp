@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using Ids = std::vector<std::string>;
@@ -572,4 +572,4 @@ TEST(FindTermsEnd, SkipsSlashesInQuotes) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

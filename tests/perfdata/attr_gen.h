@@ -6,7 +6,8 @@
 
 #include "pmucat/attr.h"
 
-namespace pmucat::test {
+PMUCAT_BEGIN_NAMESPACE
+namespace test {
 
 inline rc::Gen<Attr> gen_attr() {
   return rc::gen::exec([] {
@@ -35,4 +36,5 @@ inline rc::Gen<Attr> gen_attr() {
   });
 }
 
-}  // namespace pmucat::test
+}  // namespace test
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 
 #include "attr_gen.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 struct FlagBit {
@@ -406,4 +406,4 @@ TEST(AttrDump, EveryFlagIsNamed) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

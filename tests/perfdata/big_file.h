@@ -7,8 +7,10 @@
 #include <optional>
 
 #include "model_builder.h"
+#include "pmucat/version.h"
 
-namespace pmucat::test {
+PMUCAT_BEGIN_NAMESPACE
+namespace test {
 
 inline std::optional<Diagnostic> write_big_perf_data(const std::filesystem::path& path,
                                                      std::uint64_t bytes, PerfDataMode mode,
@@ -41,4 +43,5 @@ inline std::optional<Diagnostic> write_big_perf_data(const std::filesystem::path
   return writer->finish();
 }
 
-}  // namespace pmucat::test
+}  // namespace test
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include <zstd.h>
 #endif
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::vector<std::byte> bytes_of(const Record& r) {
@@ -172,4 +172,4 @@ TEST(CompressedRecords, Compressed2HasADataSizeAndPadding) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

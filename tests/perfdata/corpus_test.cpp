@@ -15,7 +15,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
@@ -146,4 +146,4 @@ INSTANTIATE_TEST_SUITE_P(Files, Corpus, ::testing::ValuesIn(corpus_files()),
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Corpus);
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -15,7 +15,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::string kTool = PMUCAT_BINARY_DIR "/cli/pmudata/pmudata";
@@ -172,4 +172,4 @@ TEST(PerfDataDirectory, PerfRecordThreadsConvertsToWhatPerfSees) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // A sysfs-like tree with one dynamic PMU (type 42) and the software PMU.
@@ -194,4 +194,4 @@ TEST_F(EventsFile, PerfSeesTheGroups) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

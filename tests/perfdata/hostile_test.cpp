@@ -12,7 +12,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 std::vector<std::byte> demo_image(PerfDataMode mode, std::uint32_t events) {
@@ -366,4 +366,4 @@ TEST(PerfDataOtherEndian, ReadsABigEndianFile) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -10,7 +10,8 @@
 #include "pmucat/perfdata_features.h"
 #include "pmucat/perfdata_records.h"
 
-namespace pmucat::test {
+PMUCAT_BEGIN_NAMESPACE
+namespace test {
 
 struct ModelSpec {
   std::uint32_t events = 1;
@@ -113,4 +114,5 @@ struct RecordCollector : PerfDataVisitor {
   std::vector<Record> records;
 };
 
-}  // namespace pmucat::test
+}  // namespace test
+PMUCAT_END_NAMESPACE

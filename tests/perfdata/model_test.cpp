@@ -14,7 +14,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using test::demo_model;
@@ -687,4 +687,4 @@ RC_GTEST_PROP(PerfDataRoundTrip, RandomModels, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::run_command;
@@ -156,4 +156,4 @@ TEST_F(PerfCompat, PerfPipeRecordingSurvivesOurReadAndWrite) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "pmucat/version.h"
 #include "support/command.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 struct PerfViewOptions {
   bool sorted = false;                // lines sorted (perf report's order of equal rows moves)
@@ -36,4 +38,5 @@ inline std::string perf_view(const std::string& command, const std::filesystem::
   return out;
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

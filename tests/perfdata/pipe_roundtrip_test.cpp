@@ -19,7 +19,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using Kind = PipeHeaderRecord::Kind;
@@ -231,4 +231,4 @@ INSTANTIATE_TEST_SUITE_P(Files, PipedCorpus, ::testing::ValuesIn(piped_corpus_fi
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PipedCorpus);
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

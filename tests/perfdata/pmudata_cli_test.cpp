@@ -11,7 +11,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::string kTool = PMUCAT_BINARY_DIR "/cli/pmudata/pmudata";
@@ -207,4 +207,4 @@ TEST_F(PmudataCli, ProtoErrorsComeFromTheLikelierEncoding) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace pp = perftools::profiles;
@@ -312,4 +312,4 @@ TEST(Pprof, AgreesWithPerfToProfileOnTheCorpus) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

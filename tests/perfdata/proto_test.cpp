@@ -19,7 +19,7 @@
 #include "support/scratch_dir.h"
 #include "support/tools.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::filesystem::path kCorpus = testing::shared_dir() / "perfdata-corpus";
@@ -792,4 +792,4 @@ TEST(PerfDataProto, HybridTopologyIsTyped) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 inline std::filesystem::path shared_dir() {
   if (const char* dir = std::getenv("PMUCAT_SHARED_DIR"); dir != nullptr && *dir != '\0') {
@@ -14,4 +17,5 @@ inline std::filesystem::path shared_dir() {
   return PMUCAT_SOURCE_DIR "/../shared";
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,7 @@
 #endif
 #endif
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 const std::string kTool = PMUCAT_BINARY_DIR "/cli/pmudata/pmudata";
@@ -132,4 +132,4 @@ TEST(StreamEquivalence, ConvertMatchesInMemoryConversion) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -12,7 +12,7 @@
 #include "pmucat/planner.h"
 #include "support/command.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 Catalog fixture_catalog() {
@@ -193,4 +193,4 @@ TEST(PlanInputFromCatalog, PinnedGroupsAreKeptAndCounted) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

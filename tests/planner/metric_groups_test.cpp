@@ -27,7 +27,7 @@
 #define PMUCAT_EVENTS_JSON_DIR ""
 #endif
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -315,4 +315,4 @@ TEST(PlannerMetricGroups, EveryX86ModelWithCounterJsonAgreesWithTheReference) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 CounterSet counters(std::string pmu, std::uint32_t generic, std::uint32_t fixed,
@@ -295,4 +295,4 @@ TEST(CounterOverride, Parses) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

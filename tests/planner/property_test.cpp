@@ -11,7 +11,7 @@
 #include "pmucat/planner.h"
 #include "reference.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 rc::Gen<CounterSet> gen_counters(std::string pmu) {
@@ -144,4 +144,4 @@ RC_GTEST_PROP(PlannerProperties, TheRegroupingFitsAndPlacesEveryEventOnce, ()) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,7 @@
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 TEST(CpuidForm, PerfsOwnFormsPass) {
@@ -74,4 +74,4 @@ TEST(CpuidForm, NearestRowsComeFromEveryMapfile) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

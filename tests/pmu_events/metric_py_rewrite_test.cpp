@@ -13,7 +13,8 @@
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
 
-namespace pmucat::pmu_events {
+PMUCAT_BEGIN_NAMESPACE
+namespace pmu_events {
 namespace {
 
 struct Case {
@@ -347,4 +348,5 @@ TEST(MetricPyRewrite, Perf73JoinsSplitEventTermsAndKnowsAggrNr) {
 }
 
 }  // namespace
-}  // namespace pmucat::pmu_events
+}  // namespace pmu_events
+PMUCAT_END_NAMESPACE

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 // (PMU table, MetricName, MetricExpr) as perf's table holds them.
@@ -220,4 +220,4 @@ TEST(MetricPyTruth, EveryMetricExpressionIsTheOnePerf612Stores) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -16,7 +16,7 @@
 #include "pmucat/vendor_index.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -506,4 +506,4 @@ TEST(CompileVendorIndex, ATrailingSlashNamesTheDirectory) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -11,7 +11,7 @@
 
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,9 +29,8 @@ TEST(InstalledVendorIndex, FindsTheIndexBesideTheAnchorLexicallyNormal) {
   // Naming the default set's release gives the same.
   const std::optional<PerfRelease> default_set = parse_perf_release(PMUCAT_EVENTS_VERSION);
   ASSERT_TRUE(default_set.has_value()) << PMUCAT_EVENTS_VERSION;
-  EXPECT_EQ(
-      installed_vendor_index(*default_set, {anchor, "../share/pmucat/pmu-events-index"}),
-      found);
+  EXPECT_EQ(installed_vendor_index(*default_set, {anchor, "../share/pmucat/pmu-events-index"}),
+            found);
 }
 
 // A release whose table set this build lacks (neither the default set's nor perf 6.1's) finds no
@@ -60,8 +59,8 @@ TEST(InstalledVendorIndex, AReleaseFindsItsOwnTableSetOrNone) {
     if (found) {
       EXPECT_EQ(fs::path(*found).filename().string(), own) << release.name;
     } else {
-      EXPECT_FALSE(fs::exists(std::string(PMUCAT_EVENTS_DIR_BUILD) + "-" +
-                              std::string(release.name)))
+      EXPECT_FALSE(
+          fs::exists(std::string(PMUCAT_EVENTS_DIR_BUILD) + "-" + std::string(release.name)))
           << release.name;
     }
   }
@@ -125,4 +124,4 @@ TEST(InstalledVendorIndex, ExecutableDirHoldsThisTest) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

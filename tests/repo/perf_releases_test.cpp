@@ -221,8 +221,9 @@ TEST(PerfReleases, EveryAnchorIsAHeadingOfPerfCompatMd) {
 }
 
 // cmake/PmucatEvents.cmake builds one vendor table set per release: the newest release's is the
-// default set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), and it
-// knows no release the table does not.
+// default set (PMUCAT_EVENTS_VERSION), each other has its own variables (suffix _6_1), its index
+// built and installed beside the default set's under the name installed_vendor_index looks for
+// (`<default index>-<release>`), and it knows no release the table does not.
 TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
   const std::string cmake = read_text(kSource / "cmake/PmucatEvents.cmake");
   ASSERT_FALSE(cmake.empty());
@@ -242,11 +243,13 @@ TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
     if (release.name == newest) continue;
     std::string suffix = "_" + name;
     for (char& c : suffix) c = c == '.' ? '_' : c;
-    for (const char* variable :
-         {"PMUCAT_PMU_EVENTS_DIR", "PMUCAT_KERNEL_SOURCE_TARBALL", "PMUCAT_EVENTS_JSON_DIR",
-          "PMUCAT_EVENTS_DIR_BUILD", "PMUCAT_EVENTS_INSTALL_DIR", "PMUCAT_EVENTS_DIR_FROM_BIN"}) {
+    for (const char* variable : {"PMUCAT_PMU_EVENTS_DIR", "PMUCAT_KERNEL_SOURCE_TARBALL",
+                                 "PMUCAT_EVENTS_JSON_DIR", "PMUCAT_EVENTS_DIR_BUILD"}) {
       EXPECT_NE(cmake.find(variable + suffix), std::string::npos) << variable << suffix;
     }
+    const std::string installed =
+        "set(PMUCAT_EVENTS_INSTALL_DIR" + suffix + " ${PMUCAT_EVENTS_INSTALL_DIR}-" + name + ")";
+    EXPECT_NE(cmake.find(installed), std::string::npos) << installed;
   }
   const std::regex call(R"(pmucat_(?:generated_)?event_tables\(([0-9.]+) )");
   for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), call);

@@ -13,9 +13,12 @@
 #include <climits>
 #include <utility>
 
+#include "pmucat/version.h"
+
 extern char** environ;  // NOLINT: the POSIX way to read the whole environment
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -265,4 +268,5 @@ std::string binary_dir() {
   return PMUCAT_BINARY_DIR;
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

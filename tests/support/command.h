@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 inline constexpr std::chrono::seconds kCommandTimeout{300};
 
@@ -58,4 +61,5 @@ std::string shell_quote(const std::string& text);
 std::string source_dir();
 std::string binary_dir();
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

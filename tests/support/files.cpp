@@ -10,7 +10,10 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -52,4 +55,5 @@ void make_socket(const std::filesystem::path& path) {
   if (bound != 0) throw std::runtime_error("bind " + text);
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -7,7 +7,10 @@
 #include <string_view>
 #include <vector>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 // The file's bytes; empty when it cannot be read.
 std::string read_text(const std::filesystem::path& path);
@@ -21,4 +24,5 @@ void write_text(const std::filesystem::path& path, std::string_view content);
 void make_fifo(const std::filesystem::path& path);
 void make_socket(const std::filesystem::path& path);
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

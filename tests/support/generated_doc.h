@@ -11,9 +11,11 @@
 #include <string>
 #include <string_view>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 // A table cell's text with its '|' escaped, so that it stays one cell.
 inline std::string escape_cell(std::string_view text) {
@@ -45,4 +47,5 @@ inline void expect_generated_section(const std::filesystem::path& doc, std::stri
                                << " is out of date; run this test with PMUCAT_UPDATE_DOCS=1";
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

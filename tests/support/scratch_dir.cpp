@@ -5,7 +5,10 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 ScratchDir::ScratchDir(std::string_view label) {
   std::string pattern =
@@ -21,4 +24,5 @@ ScratchDir::~ScratchDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

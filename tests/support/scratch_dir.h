@@ -6,7 +6,10 @@
 #include <string_view>
 #include <utility>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 class ScratchDir {
  public:
@@ -28,4 +31,5 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

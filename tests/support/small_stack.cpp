@@ -2,7 +2,10 @@
 
 #include <pthread.h>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 bool run_on_small_stack(const std::function<void()>& body, std::size_t stack_bytes) {
   pthread_attr_t attr;
@@ -22,4 +25,5 @@ bool run_on_small_stack(const std::function<void()>& body, std::size_t stack_byt
   return ran;
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

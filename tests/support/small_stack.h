@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <functional>
 
-namespace pmucat::testing {
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 // 256 KiB: far less than a main thread's stack, more than any bounded recursion needs.
 inline constexpr std::size_t kSmallStack = std::size_t{256} << 10;
@@ -15,4 +18,5 @@ inline constexpr std::size_t kSmallStack = std::size_t{256} << 10;
 [[nodiscard]] bool run_on_small_stack(const std::function<void()>& body,
                                       std::size_t stack_bytes = kSmallStack);
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

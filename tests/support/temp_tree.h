@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <string_view>
 
+#include "pmucat/version.h"
 #include "support/files.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 class TempTree {
  public:
@@ -40,4 +42,5 @@ class TempTree {
   ScratchDir dir_;
 };
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -2,9 +2,11 @@
 
 #include <sstream>
 
+#include "pmucat/version.h"
 #include "support/scratch_dir.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 namespace {
 
 // The tools' index cache (a JSON --events-dir is compiled into $XDG_CACHE_HOME) lives in a
@@ -54,4 +56,5 @@ bool have_perf() {
   return run_command("perf version").status == 0;
 }
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

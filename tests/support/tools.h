@@ -4,9 +4,11 @@
 #include <array>
 #include <string>
 
+#include "pmucat/version.h"
 #include "support/command.h"
 
-namespace pmucat::testing {
+PMUCAT_BEGIN_NAMESPACE
+namespace testing {
 
 // The seven tools, each built in <build>/cli/<tool>/.
 inline constexpr std::array<const char*, 7> kTools = {"pmuls",   "pmuencode", "pmucheck", "pmudiff",
@@ -31,4 +33,5 @@ CommandResult run_on_terminal(const std::string& command, const std::string& env
 // Whether the installed perf runs (`perf version`).
 bool have_perf();
 
-}  // namespace pmucat::testing
+}  // namespace testing
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 #include "support/command.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -92,4 +92,4 @@ TEST(Tracefs, HostileTreesGiveLocatedErrorsAndNeverHang) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -13,7 +13,7 @@
 #include "pmucat/encode.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
@@ -262,4 +262,4 @@ TEST(NeoverseV3Fixture, MidrIsTheOneLinux73MapsToNeoverseV3) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

@@ -8,7 +8,7 @@
 #include "pmucat/encode.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -474,4 +474,4 @@ TEST(VendorPmuMatches, PerfsUncoreAliasRule) {
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE

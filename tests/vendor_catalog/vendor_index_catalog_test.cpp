@@ -14,7 +14,7 @@
 #include "pmucat/vendor_index_cache.h"
 #include "support/temp_tree.h"
 
-namespace pmucat {
+PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using testing::TempTree;
@@ -489,4 +489,4 @@ RC_GTEST_PROP(VendorIndexCacheDamage, AnyByteFlippedIsDetectedAndChangesNoAnswer
 }
 
 }  // namespace
-}  // namespace pmucat
+PMUCAT_END_NAMESPACE
