@@ -8,7 +8,8 @@
 
 #include "pmucat/metric_expr.h"
 
-namespace pmucat::metric_expr {
+PMUCAT_BEGIN_NAMESPACE
+namespace metric_expr {
 namespace {
 
 using Ids = std::vector<std::string>;
@@ -114,4 +115,5 @@ TEST(MetricExpr73, AggrNrIsAFunctionOfAnEvent) {
 }
 
 }  // namespace
-}  // namespace pmucat::metric_expr
+}  // namespace metric_expr
+PMUCAT_END_NAMESPACE
