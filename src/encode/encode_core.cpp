@@ -233,18 +233,14 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // Alias references: `event=NAME`, bare `NAME`, and (perf 6.1 only) `NAME=1`. A bare name
     // shaped like a raw value (`read`) is an event when the PMU has one, as in newer perf.
     std::optional<std::string_view> alias_name;
-    if (has(Behaviour::legacy_terms) && !is_format && !is_special &&
-        term.kind == TermValueKind::none) {
-      if (auto legacy = legacy_term_612(term)) {
-        legacy_ = legacy;
-        legacy_name_ = term.name;
-        continue;
-      }
-    }
-    if (has(Behaviour::builtin_events_in_pmu_terms) && !is_format && !is_special &&
-        term.kind == TermValueKind::none) {
-      if (auto software = software_term(term)) {
-        legacy_ = software;
+    // A bare term naming a built-in event: a legacy hardware/cache name (perf 6.12), or a
+    // software event on the software PMU (perf 7.3).
+    if (!is_format && !is_special && term.kind == TermValueKind::none) {
+      std::optional<LegacyEvent> builtin;
+      if (has(Behaviour::legacy_terms)) builtin = legacy_term_612(term);
+      if (!builtin && has(Behaviour::builtin_events_in_pmu_terms)) builtin = software_term(term);
+      if (builtin) {
+        legacy_ = builtin;
         legacy_name_ = term.name;
         continue;
       }

@@ -118,6 +118,24 @@ PerfMetricRun run_perf_metric(const fs::path& devices, const std::string& cpuid,
   return run;
 }
 
+// `perf stat -M NAME` once per name, `options.workers` perf processes at a time, in the names'
+// order.
+std::vector<PerfMetricRun> run_perf_metrics(const fs::path& devices, const std::string& cpuid,
+                                            const OracleOptions& options,
+                                            const std::vector<std::string>& names) {
+  std::vector<PerfMetricRun> results(names.size());
+  const unsigned workers = std::max(1U, options.workers);
+  for (std::size_t begin = 0; begin < names.size(); begin += workers) {
+    std::vector<std::future<PerfMetricRun>> batch;
+    for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
+      batch.push_back(std::async(std::launch::async, run_perf_metric, devices, cpuid, options.perf,
+                                 names[i], std::string(), std::optional<HostFiles>()));
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
+  }
+  return results;
+}
+
 std::string join(const std::vector<std::string>& lists) {
   std::string out;
   for (const auto& l : lists) {
@@ -443,17 +461,8 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
   expand_options.event_parses = [&](std::string_view event) {
     return encode(*model.catalog, event, parse_options).has_value();
   };
-  std::vector<PerfMetricRun> results(names.size());
-  const unsigned workers = std::max(1U, options.workers);
-  for (std::size_t begin = 0; begin < names.size(); begin += workers) {
-    std::vector<std::future<PerfMetricRun>> batch;
-    for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
-      batch.push_back(std::async(std::launch::async, run_perf_metric, model.devices, model.cpuid,
-                                 options.perf, names[i], std::string(),
-                                 std::optional<HostFiles>()));
-    }
-    for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
-  }
+  const std::vector<PerfMetricRun> results =
+      run_perf_metrics(model.devices, model.cpuid, options, names);
 
   MetricTally tally;
   std::vector<std::string> joined;  // the names both expand in full: one --metric-no-group run
@@ -719,17 +728,8 @@ TEST(MetricRules73, FixturesMatchPerf73) {
     expand_options.event_parses = [&](std::string_view event) {
       return encode(*model.catalog, event, parse_options).has_value();
     };
-    std::vector<PerfMetricRun> results(names.size());
-    const unsigned workers = std::max(1U, options.workers);
-    for (std::size_t begin = 0; begin < names.size(); begin += workers) {
-      std::vector<std::future<PerfMetricRun>> batch;
-      for (std::size_t i = begin; i < std::min(names.size(), begin + workers); ++i) {
-        batch.push_back(std::async(std::launch::async, run_perf_metric, model.devices, model.cpuid,
-                                   options.perf, names[i], std::string(),
-                                   std::optional<HostFiles>()));
-      }
-      for (std::size_t i = 0; i < batch.size(); ++i) results[begin + i] = batch[i].get();
-    }
+    const std::vector<PerfMetricRun> results =
+        run_perf_metrics(model.devices, model.cpuid, options, names);
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::size_t before = tally.failures.size();
       compare_metric_run(model, names[i], expand_options, results[i], tally);
