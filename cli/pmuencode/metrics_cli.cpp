@@ -117,9 +117,7 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   std::string out;
   for (std::size_t i = 0; i < exp.event_lists.size(); ++i) {
     out += fmt::format("# metric events: {}\n", exp.event_lists[i]);
-    const std::span<const EncodedEvent> all = encoded->events;
-    out += render_attr_dumps(
-        all.subspan(encoded->list_begin[i], encoded->list_begin[i + 1] - encoded->list_begin[i]));
+    out += render_attr_dumps(encoded->events, encoded->list_begin[i], encoded->list_begin[i + 1]);
   }
   for (const auto& metric : exp.metrics) {
     out += fmt::format("# metric {}{}{}: {} (events of list {})\n", metric.name,

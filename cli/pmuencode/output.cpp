@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "common/attr_fields.h"
 #include "pmucat/attr.h"
 
@@ -81,23 +83,32 @@ std::string group_perf_string(std::span<const EncodedEvent> events, std::size_t 
   return out;
 }
 
-// "group: leader of name{...}" / "group: member, leader #N".
-std::string group_line(std::span<const EncodedEvent> events, std::size_t index) {
+// "group: leader of name{...}" / "group: member #N, leader #L": numbered from `begin`, the
+// first event of the list shown, while group leaders index the whole of `events`.
+std::string group_line(std::span<const EncodedEvent> events, std::size_t index, std::size_t begin) {
   const EncodedEvent& event = events[index];
-  if (!event.group_leader) return {};
+  if (!event.group_leader || *event.group_leader >= events.size()) return {};
   const std::size_t leader = *event.group_leader;
   if (leader == index) {
     return fmt::format("group: leader of {}\n", group_perf_string(events, leader));
   }
-  return fmt::format("group: member #{}, leader #{} ({})\n", index, leader,
+  if (leader < begin) {
+    return fmt::format("group: member #{}, leader {}\n", index - begin, events[leader].perf_string);
+  }
+  return fmt::format("group: member #{}, leader #{} ({})\n", index - begin, leader - begin,
                      events[leader].perf_string);
 }
 
 }  // namespace
 
 std::string render_attr_dumps(std::span<const EncodedEvent> events) {
+  return render_attr_dumps(events, 0, events.size());
+}
+
+std::string render_attr_dumps(std::span<const EncodedEvent> events, std::size_t begin,
+                              std::size_t end) {
   std::string out;
-  for (std::size_t i = 0; i < events.size(); ++i) {
+  for (std::size_t i = begin; i < std::min(end, events.size()); ++i) {
     const EncodedEvent& event = events[i];
     if (!out.empty()) out += '\n';
     out += kDashes;
@@ -105,7 +116,7 @@ std::string render_attr_dumps(std::span<const EncodedEvent> events) {
     out += kDashes;
     out += event.perf_string;
     out += '\n';
-    out += group_line(events, i);
+    out += group_line(events, i, begin);
   }
   return out;
 }

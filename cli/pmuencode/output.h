@@ -13,6 +13,10 @@ namespace cli {
 
 // For each event: the set attr fields between perf's dashed lines, then the canonical string.
 std::string render_attr_dumps(std::span<const EncodedEvent> events);
+// Events [begin, end) of `events` (one of a metric expansion's event lists), numbered from
+// `begin`; their group leaders are indices into the whole of `events`.
+std::string render_attr_dumps(std::span<const EncodedEvent> events, std::size_t begin,
+                              std::size_t end);
 
 // The canonical strings, one per line, ready for `perf stat -e`.
 std::string render_perf_strings(std::span<const EncodedEvent> events);

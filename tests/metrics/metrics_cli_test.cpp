@@ -237,6 +237,11 @@ TEST(MetricsCli, Linux73CommonAndGeneratedMetrics) {
   EXPECT_EQ(lines, perf73);
   const CommandResult attrs = run_tool("pmuencode", kSpr + " -M Default,Default2");
   EXPECT_EQ(attrs.status, 0) << describe(attrs);
+  // Each list's attrs are numbered within the list, leaders too (the second list is a group).
+  EXPECT_NE(attrs.out.find("group: member #1, leader #0 "
+                           "(stalled-cycles-backend/metric-id=stalled!1cycles!1backend/)\n"),
+            std::string::npos)
+      << attrs.out;
   // perf stat -a: the CPU clock.
   const CommandResult cpus =
       run_tool("pmuencode", kSpr + " --perf -M CPUs_utilized --literal target_cpu=1");
