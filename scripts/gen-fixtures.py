@@ -122,6 +122,18 @@ def x86_show(event, umask=None, flags=(), cmask=None):
     return text
 
 
+# The format layouts Intel's server uncore driver gives Sapphire Rapids and Clearwater Forest
+# alike: most boxes, the CHAs (with the TID filter) and the IIO stacks (channel and FC masks).
+SERVER_RAW_FORMAT = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
+                         inv="config:23", thresh="config:24-31")
+SERVER_CHA_FORMAT = dict(event="config:0-7", umask="config:8-15,32-63", tid_en="config:16",
+                         edge="config:18", inv="config:23", thresh="config:24-31",
+                         filter_tid="config1:0-9")
+SERVER_IIO_FORMAT = dict(event="config:0-7", umask="config:8-15", edge="config:18",
+                         inv="config:23", thresh="config:24-35", ch_mask="config:36-47",
+                         fc_mask="config:48-50")
+
+
 def server_uncore_maker(tree, sockets):
     """A function that adds one uncore box PMU of a server (dynamic types from 12 in
     registration order, the sockets' first CPUs as cpumask, the kernel's uncore_type alias),
@@ -177,25 +189,18 @@ def intel_spr():
     sockets = "0,56"
     uncore, next_type = server_uncore_maker(tree, sockets)
 
-    spr_raw = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
-                   inv="config:23", thresh="config:24-31")
     for box in range(4):
-        uncore(f"uncore_cha_{box}", 0, box,
-               dict(event="config:0-7", umask="config:8-15,32-63", tid_en="config:16",
-                    edge="config:18", inv="config:23", thresh="config:24-31",
-                    filter_tid="config1:0-9"))
+        uncore(f"uncore_cha_{box}", 0, box, SERVER_CHA_FORMAT)
     for box in range(2):
-        uncore(f"uncore_iio_{box}", 1, box,
-               dict(event="config:0-7", umask="config:8-15", edge="config:18", inv="config:23",
-                    thresh="config:24-35", ch_mask="config:36-47", fc_mask="config:48-50"))
+        uncore(f"uncore_iio_{box}", 1, box, SERVER_IIO_FORMAT)
     mib = {"unit": "MiB", "scale": "6.103515625e-5"}
     for box in range(4):
-        uncore(f"uncore_imc_{box}", 6, box, spr_raw,
+        uncore(f"uncore_imc_{box}", 6, box, SERVER_RAW_FORMAT,
                [("clockticks", "event=0x01,umask=0x00"),
                 ("cas_count_read", "event=0x05,umask=0xcf", mib),
                 ("cas_count_write", "event=0x05,umask=0xf0", mib)])
     for box in range(2):
-        uncore(f"uncore_upi_{box}", 8, box, spr_raw)
+        uncore(f"uncore_upi_{box}", 8, box, SERVER_RAW_FORMAT)
     free_running = dict(event="config:0-7", umask="config:8-15")
     bandwidth = {"unit": "MiB", "scale": "3.814697266e-6"}
     for box in range(2):
@@ -691,39 +696,32 @@ def intel_cwf():
     sockets = "0,288"
     uncore, next_type = server_uncore_maker(tree, sockets)
 
-    raw = dict(event="config:0-7", umask="config:8-15,32-55", edge="config:18",
-               inv="config:23", thresh="config:24-31")
     for box in range(4):
-        uncore(f"uncore_cha_{box}", 0, box,
-               dict(event="config:0-7", umask="config:8-15,32-63", tid_en="config:16",
-                    edge="config:18", inv="config:23", thresh="config:24-31",
-                    filter_tid="config1:0-9"))
+        uncore(f"uncore_cha_{box}", 0, box, SERVER_CHA_FORMAT)
     for box in range(2):
-        uncore(f"uncore_chacms_{box}", 34, box, raw)
+        uncore(f"uncore_chacms_{box}", 34, box, SERVER_RAW_FORMAT)
     for box in range(2):
-        uncore(f"uncore_iio_{box}", 1, box,
-               dict(event="config:0-7", umask="config:8-15", edge="config:18", inv="config:23",
-                    thresh="config:24-35", ch_mask="config:36-47", fc_mask="config:48-50"))
+        uncore(f"uncore_iio_{box}", 1, box, SERVER_IIO_FORMAT)
     for box in range(2):
-        uncore(f"uncore_irp_{box}", 2, box, raw)
-    uncore("uncore_pcu", 4, 0, raw)
+        uncore(f"uncore_irp_{box}", 2, box, SERVER_RAW_FORMAT)
+    uncore("uncore_pcu", 4, 0, SERVER_RAW_FORMAT)
     mib = {"unit": "MiB", "scale": "6.103515625e-5"}
     for box in range(4):
-        uncore(f"uncore_imc_{box}", 6, box, raw,
+        uncore(f"uncore_imc_{box}", 6, box, SERVER_RAW_FORMAT,
                [("clockticks", "event=0x01,umask=0x01"),
                 ("cas_count_read", "event=0x05,umask=0xcf", mib),
                 ("cas_count_write", "event=0x05,umask=0xf0", mib)])
     for box in range(2):
-        uncore(f"uncore_upi_{box}", 8, box, raw)
+        uncore(f"uncore_upi_{box}", 8, box, SERVER_RAW_FORMAT)
     for box in range(2):
-        uncore(f"uncore_b2cmi_{box}", 16, box, raw)
-    uncore("uncore_b2upi_0", 18, 0, raw)
-    uncore("uncore_b2hot_0", 17, 0, raw)
-    uncore("uncore_b2cxl_0", 19, 0, raw)
-    uncore("uncore_cxlcm_0", 12, 0, raw)
-    uncore("uncore_cxldp_0", 13, 0, raw)
-    uncore("uncore_mdf_0", 20, 0, raw)
-    uncore("uncore_ubox", 22, 0, raw)
+        uncore(f"uncore_b2cmi_{box}", 16, box, SERVER_RAW_FORMAT)
+    uncore("uncore_b2upi_0", 18, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_b2hot_0", 17, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_b2cxl_0", 19, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_cxlcm_0", 12, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_cxldp_0", 13, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_mdf_0", 20, 0, SERVER_RAW_FORMAT)
+    uncore("uncore_ubox", 22, 0, SERVER_RAW_FORMAT)
 
     tree.pmu("cstate_core", 6).formats(event="config:0-63").attr("cpumask", "0-575") \
         .event("c1-residency", "event=0x00").event("c6-residency", "event=0x02")

@@ -389,6 +389,19 @@ MetricExpandOptions host_expand_options() {
   return expand_options;
 }
 
+// host_expand_options() whose events are those `catalog` encodes as perf stat would (what perf's
+// metricgroup code asks of the parser); `catalog` must outlive the options.
+MetricExpandOptions catalog_expand_options(const Catalog& catalog) {
+  MetricExpandOptions expand_options = host_expand_options();
+  EncodeOptions parse_options;
+  parse_options.semantics = oracle_semantics();
+  parse_options.tool = Tool::stat;
+  expand_options.event_parses = [&catalog, parse_options](std::string_view event) {
+    return encode(catalog, event, parse_options).has_value();
+  };
+  return expand_options;
+}
+
 class MetricModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MetricModel, ExpansionMatchesPerf) {
@@ -454,13 +467,7 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     }
   }
 
-  MetricExpandOptions expand_options = host_expand_options();
-  EncodeOptions parse_options;
-  parse_options.semantics = oracle_semantics();
-  parse_options.tool = Tool::stat;
-  expand_options.event_parses = [&](std::string_view event) {
-    return encode(*model.catalog, event, parse_options).has_value();
-  };
+  MetricExpandOptions expand_options = catalog_expand_options(*model.catalog);
   const std::vector<PerfMetricRun> results =
       run_perf_metrics(model.devices, model.cpuid, options, names);
 
@@ -625,18 +632,12 @@ TEST(MetricRules612, FixedCasesMatchPerf612) {
     HostFiles host{scratch / "nmi_watchdog", scratch / "smt_active"};
     std::ofstream(host.nmi_watchdog) << (c.nmi_watchdog ? "1\n" : "0\n");
     std::ofstream(host.smt_active) << (c.smt_on ? "1\n" : "0\n");
-    MetricExpandOptions expand_options = host_expand_options();
+    MetricExpandOptions expand_options = catalog_expand_options(*model.catalog);
     expand_options.nmi_watchdog = c.nmi_watchdog;
     expand_options.literals.smt_on = c.smt_on ? 1.0 : 0.0;
     expand_options.no_group = c.no_group;
     expand_options.no_merge = c.no_merge;
     expand_options.no_threshold = c.no_threshold;
-    EncodeOptions parse_options;
-    parse_options.semantics = oracle_semantics();
-    parse_options.tool = Tool::stat;
-    expand_options.event_parses = [&](std::string_view event) {
-      return encode(*model.catalog, event, parse_options).has_value();
-    };
     const PerfMetricRun perf = run_perf_metric(model.devices, model.cpuid, options.perf, c.names,
                                                metric_flags(expand_options), host);
     EXPECT_FALSE(perf.lists.empty()) << c.directory << ": -M " << c.names << "\n" << perf.output;
@@ -720,14 +721,8 @@ TEST(MetricRules73, FixturesMatchPerf73) {
       if (generated.size() > metrics_per_model()) generated.resize(metrics_per_model());
     }
     names.insert(names.end(), generated.begin(), generated.end());
-    MetricExpandOptions expand_options = host_expand_options();
+    MetricExpandOptions expand_options = catalog_expand_options(*model.catalog);
     expand_options.literals.target_cpu = 0;
-    EncodeOptions parse_options;
-    parse_options.semantics = oracle_semantics();
-    parse_options.tool = Tool::stat;
-    expand_options.event_parses = [&](std::string_view event) {
-      return encode(*model.catalog, event, parse_options).has_value();
-    };
     const std::vector<PerfMetricRun> results =
         run_perf_metrics(model.devices, model.cpuid, options, names);
     for (std::size_t i = 0; i < names.size(); ++i) {
