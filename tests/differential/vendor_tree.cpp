@@ -36,11 +36,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // The build's table set of the oracle's perf (cmake/PmucatEvents.cmake): 6.1's for perf 6.1,
-// the newest set for perf 6.12 when it is 6.12's; empty when the build has no such set.
-fs::path built_tables(std::string_view newest, std::string_view for_6_1) {
+// the default set when it is the oracle's release, else 6.12's for perf 6.12; empty when the
+// build has no such set.
+fs::path built_tables(std::string_view newest, std::string_view for_6_12,
+                      std::string_view for_6_1) {
   if (oracle_perf_version() == PerfRelease::v6_1) return fs::path(for_6_1);
-  if (parse_perf_release(PMUCAT_EVENTS_VERSION) != oracle_perf_version()) return {};
-  return fs::path(newest);
+  if (parse_perf_release(PMUCAT_EVENTS_VERSION) == oracle_perf_version()) return fs::path(newest);
+  if (oracle_perf_version() == PerfRelease::v6_12) return fs::path(for_6_12);
+  return {};
 }
 
 }  // namespace
@@ -49,14 +52,16 @@ fs::path events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  return built_tables(PMUCAT_EVENTS_JSON_DIR, PMUCAT_EVENTS_JSON_DIR_6_1);
+  return built_tables(PMUCAT_EVENTS_JSON_DIR, PMUCAT_EVENTS_JSON_DIR_OF_6_12,
+                      PMUCAT_EVENTS_JSON_DIR_6_1);
 }
 
 fs::path catalog_events_dir() {
   if (const char* dir = std::getenv("PMUCAT_EVENTS_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  const fs::path index = built_tables(PMUCAT_EVENTS_DIR_BUILD, PMUCAT_EVENTS_DIR_BUILD_6_1);
+  const fs::path index = built_tables(PMUCAT_EVENTS_DIR_BUILD, PMUCAT_EVENTS_DIR_BUILD_OF_6_12,
+                                      PMUCAT_EVENTS_DIR_BUILD_6_1);
   return index.empty() ? events_dir() : index;
 }
 
