@@ -12,6 +12,7 @@
 #include "encode/encode_terms.h"
 #include "encode/group_modifiers.h"
 #include "encode/targets.h"
+#include "encode/topdown_groups.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
@@ -156,33 +157,6 @@ std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
   return std::nullopt;
 }
 
-// Behaviour::topdown_adds_slots: perf 7.3 opens a lone `topdown-*` event of a PMU that has a
-// `slots` event behind that `slots` event, as the group {slots, topdown-*} (the kernel counts the
-// topdown metrics only in a group led by slots). Shown for a topdown event written alone, without
-// modifiers or other terms (`cpu/topdown-heavy-ops,in_tx=1/` stays alone); other cases (groups,
-// several topdown events) were not measured and are left as written.
-std::optional<Diagnostic> add_slots_leader(const Catalog& catalog,
-                                           const spec_detail::EventSpecView& event,
-                                           std::size_t terms, const EncodeOptions& options,
-                                           std::size_t first, std::vector<EncodedEvent>& out,
-                                           std::vector<MemberInfo>& info) {
-  if (!options.semantics.has(Behaviour::topdown_adds_slots) || event.group || terms > 1 ||
-      event.modifiers != Modifiers{} || out.size() != first + 1 ||
-      !out[first].event.starts_with("topdown-")) {
-    return std::nullopt;
-  }
-  const Pmu* pmu = catalog.find_pmu(out[first].pmu);
-  if (pmu == nullptr || pmu->find_event("slots") == nullptr) return std::nullopt;
-  auto slots = encode(catalog, out[first].pmu + "/slots/", options);
-  if (!slots) return std::move(slots).error();
-  if (slots->size() != 1) return std::nullopt;
-  out.insert(out.begin() + static_cast<std::ptrdiff_t>(first), std::move(slots->front()));
-  info.insert(info.begin() + static_cast<std::ptrdiff_t>(first), info[first]);
-  out[first].group_leader = first;
-  out[first + 1].group_leader = first;
-  return std::nullopt;
-}
-
 }  // namespace
 
 Expected<EncodedEvent> encode_detail::encode_name_on_pmu(const Pmu& pmu, std::string_view spec,
@@ -220,7 +194,6 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
   for (std::size_t e = 0; e < views.events.size(); ++e) {
     const spec_detail::EventSpecView& event = views.events[e];
     if (event.group && views.groups[*event.group].first_event == e) group_first = out.size();
-    const std::size_t first = out.size();
     auto error = encode_detail::for_each_target(
         lookup, spec, event, views.terms_of(event), options,
         [&](const Target& target) -> std::optional<Diagnostic> {
@@ -239,16 +212,15 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
           return std::nullopt;
         });
     if (error) return unexpected(std::move(*error));
-    if (auto problem = add_slots_leader(catalog, event, views.terms_of(event).size(), options,
-                                        first, out, info)) {
-      return unexpected(std::move(*problem));
-    }
     if (event.group && views.groups[*event.group].end_event == e + 1) {
       if (auto problem = close_group(views, views.groups[*event.group], info, spec, options,
                                      group_first, lookup.hybrid_pmus(options.semantics), out)) {
         return unexpected(std::move(*problem));
       }
     }
+  }
+  if (auto problem = encode_detail::place_topdown_events(catalog, out, options)) {
+    return unexpected(std::move(*problem));
   }
   return out;
 }

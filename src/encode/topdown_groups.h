@@ -1,0 +1,27 @@
+// perf 7.3's placement of Intel topdown events (Behaviour::topdown_adds_slots): the kernel counts
+// the topdown metric events (`topdown-retiring`, ...) only in a group led by the `slots` event,
+// so perf adds a `slots` event to a list that has topdown metric events and none, and then sorts
+// and regroups the list so that the topdown events and `slots` share one group, `slots` first.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "pmucat/catalog.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/encode.h"
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace encode_detail {
+
+// Rewrites `events` (one spec list as encode() produced it, group leaders as indices into it) as
+// perf 7.3 opens it. A list without topdown metric events, or on a machine whose core PMU (type
+// 4) has no `slots` event, is left as it is. The added `slots` is a copy of the first topdown
+// metric event's attr with config 0x400 (its modifiers, period, ... as perf copies them).
+std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
+                                               std::vector<EncodedEvent>& events,
+                                               const EncodeOptions& options);
+
+}  // namespace encode_detail
+PMUCAT_END_NAMESPACE
