@@ -428,7 +428,7 @@ int run(const Options& options) {
       printer.print(*problem);
       return to_int(ExitCode::rejected);
     }
-    apply_tool_defaults(result.events, encode_options.tool);
+    apply_tool_defaults(result.events, encode_options.tool, encode_options.semantics);
   }
   if (options.explain) return run_explain(*catalog, options, std::move(result.events), printer);
 

@@ -24,6 +24,10 @@ PMUCAT_BEGIN_NAMESPACE
 // `dummy` it adds on hybrid machines, the AUX-area/topdown read-sampler rules and the fallbacks
 // perf takes after a failed open (cycles -> cpu-clock, precise_ip probing).
 void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool);
+// The same for the perf of `semantics` where a release's tool sets more (perf 7.3's record sets
+// `build_id` on its tracking event: Behaviour::record_sets_build_id). The overload above is
+// pmucat's own semantics.
+void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool, Profile semantics);
 
 // Whether `tool` can open `events` at all: perf 6.12 (and pmucat semantics) refuse to record one
 // of perf's tool events (`duration_time`, `user_time`, `system_time`: "event is not supported"),

@@ -75,7 +75,8 @@ void reapply_terms(EncodedEvent& event) {
   encode_detail::apply_callchain(callchain, event.attr);
 }
 
-void apply_record(EncodedEvent& event, bool tracking, bool leader, std::size_t group_size) {
+void apply_record(EncodedEvent& event, bool tracking, bool leader, std::size_t group_size,
+                  Profile semantics) {
   Attr& attr = event.attr;
   const bool sample_read = (attr.sample_type & sample::read) != 0;
   attr.sample_id_all = true;
@@ -101,6 +102,7 @@ void apply_record(EncodedEvent& event, bool tracking, bool leader, std::size_t g
   attr.task = attr.mmap = attr.mmap2 = attr.comm = tracking;
   attr.ksymbol = attr.bpf_event = tracking;
   attr.comm_exec = tracking;
+  attr.build_id = tracking && semantics.has(Behaviour::record_sets_build_id);
   attr.disabled = leader;
   attr.enable_on_exec = leader;
   if (event.settings.precise_max) attr.precise_ip = 3;  // the first of perf's tries
@@ -153,6 +155,10 @@ void apply_sample_ids(std::span<EncodedEvent> events) {
 }  // namespace
 
 void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool) {
+  apply_tool_defaults(events, tool, Profile{});
+}
+
+void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool, Profile semantics) {
   const Layout layout = layout_of(events);
   for (std::size_t i = 0; i < events.size(); ++i) {
     const bool leader = layout.leader[i] == i;
@@ -160,7 +166,7 @@ void apply_tool_defaults(std::span<EncodedEvent> events, Tool tool) {
     if (tool == Tool::stat) {
       apply_stat(events[i], leader, events[i].group_leader.has_value() && group_size > 1);
     } else {
-      apply_record(events[i], i == 0, leader, group_size);
+      apply_record(events[i], i == 0, leader, group_size, semantics);
     }
   }
   if (tool == Tool::record) {

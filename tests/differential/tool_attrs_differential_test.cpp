@@ -138,7 +138,7 @@ Ours encode_full(const Catalog& catalog, const std::string& spec, Tool tool) {
     ours.error = problem->message;
     return ours;
   }
-  apply_tool_defaults(*encoded, tool);
+  apply_tool_defaults(*encoded, tool, oracle_semantics());
   for (const EncodedEvent& event : *encoded) {
     Block block;
     std::istringstream lines(dump_attr(event.attr));

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pmucat/encode.h"
@@ -261,6 +262,31 @@ TEST(ToolDefaults, StatPerfStringHasNoSamplingTerms) {
                      EncodeOptions{Profile::pmucat(), Tool::stat, {}, {}});
   ASSERT_TRUE(stat.has_value());
   EXPECT_EQ((*stat)[0].perf_string, "cpu/event=0x3c,period=0x3e8/u");
+}
+
+// perf 7.3.4's record sets build_id on its tracking (first) event, as it does mmap2
+// (`perf-oracle.sh -r -a` on intel-spr: `cycles` has `build_id=1`); perf 6.1 and 6.12 never, nor
+// pmucat's own semantics (behaviour record_sets_build_id, which follows the 6.12 base).
+TEST(ToolDefaults, Perf73RecordSetsBuildIdOnTheTrackingEvent) {
+  static const Catalog catalog = testing::extended_catalog();
+  for (const auto& [semantics, build_id] :
+       {std::pair{Profile::perf(PerfRelease::v7_3), true},
+        std::pair{Profile::perf(PerfRelease::v6_12), false}, std::pair{Profile{}, false}}) {
+    auto events =
+        encode(catalog, "cpu-clock,task-clock", EncodeOptions{semantics, Tool::record, {}, {}});
+    ASSERT_TRUE(events.has_value());
+    apply_tool_defaults(*events, Tool::record, semantics);
+    ASSERT_EQ(events->size(), 2u);
+    EXPECT_EQ((*events)[0].attr.build_id, build_id);
+    EXPECT_TRUE((*events)[0].attr.mmap2);
+    EXPECT_FALSE((*events)[1].attr.build_id);
+  }
+  // perf stat opens no tracking event.
+  auto stat = encode(catalog, "cpu-clock",
+                     EncodeOptions{Profile::perf(PerfRelease::v7_3), Tool::stat, {}, {}});
+  ASSERT_TRUE(stat.has_value());
+  apply_tool_defaults(*stat, Tool::stat, Profile::perf(PerfRelease::v7_3));
+  EXPECT_FALSE((*stat)[0].attr.build_id);
 }
 
 }  // namespace
