@@ -649,13 +649,19 @@ bool TermEncoder::has_event_612(std::string_view name) const {
 std::optional<LegacyEvent> TermEncoder::software_term(const TermView& term) const {
   if (pmu_.type() != static_cast<std::uint32_t>(PerfType::software)) return std::nullopt;
   if (pmu_.find_event(term.name) != nullptr || is_tool_event(term.name)) return std::nullopt;
-  const std::optional<LegacyEvent> legacy = find_legacy_event_612(term.name);
+  const std::optional<LegacyEvent> legacy = builtin_name(term.name);
   if (!legacy || legacy->type != PerfType::software) return std::nullopt;
   return legacy;
 }
 
+// A built-in name inside a PMU's terms: perf 7.3's tables (any case), else perf 6.12's lexer.
+std::optional<LegacyEvent> TermEncoder::builtin_name(std::string_view name) const {
+  return options_.semantics.has(Behaviour::builtin_names_any_case) ? find_legacy_event_73(name)
+                                                                   : find_legacy_event_612(name);
+}
+
 std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) const {
-  const std::optional<LegacyEvent> legacy = find_legacy_event_612(term.name);
+  const std::optional<LegacyEvent> legacy = builtin_name(term.name);
   if (!legacy) return std::nullopt;
   if (legacy->type != PerfType::hardware && legacy->type != PerfType::hw_cache) return std::nullopt;
   if (has_event_612(term.name)) return std::nullopt;

@@ -107,6 +107,9 @@ class TermEncoder {
   // event of the name (has_event_612: perf 6.12's lookup, or any event for pmucat); cache names
   // only on a core PMU.
   std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
+  // The built-in event a term's name is: perf 7.3's tables in any case
+  // (Behaviour::builtin_names_any_case), else perf 6.12's lexer names.
+  std::optional<LegacyEvent> builtin_name(std::string_view name) const;
   // perf 7.3 (Behaviour::builtin_events_in_pmu_terms): a software event's name as a term of the
   // software PMU (type 1, `software/page-faults/`), which the PMU's sysfs directory lists no
   // events for; perf 7.3 reads them from its software table.

@@ -410,6 +410,102 @@ std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// perf 7.3's table names match in any case (ASCII).
+bool equal_any_case(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [&](char x, char y) { return lower(x) == lower(y); });
+}
+bool starts_any_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && equal_any_case(text.substr(0, prefix.size()), prefix);
+}
+
+// `-RESULT` whole, in any case: the result's index.
+std::optional<unsigned> cache_result_73(std::string_view rest) {
+  if (rest.size() < 2 || rest.front() != '-') return std::nullopt;
+  rest.remove_prefix(1);
+  for (unsigned result = 0; result < kCacheResults.size(); ++result) {
+    for (std::string_view word : kCacheResults[result]) {
+      if (!word.empty() && equal_any_case(rest, word)) return result;
+    }
+  }
+  return std::nullopt;
+}
+
+// linux 7.3's legacy-cache table: TYPE[-OP][-RESULT], OP among those TYPE supports; without an
+// operation it is a read, without a result an access.
+std::optional<LegacyEvent> find_cache_event_73(std::string_view name) {
+  for (unsigned type = 0; type < kCacheTypes.size(); ++type) {
+    for (std::string_view spelling : kCacheTypes[type]) {
+      if (spelling.empty() || !starts_any_case(name, spelling)) continue;
+      const std::string_view rest = name.substr(spelling.size());
+      auto code = [&](unsigned op, unsigned result) {
+        return LegacyEvent{PerfType::hw_cache, type | (op << 8) | (result << 16)};
+      };
+      if (rest.empty()) return code(0, 0);
+      if (auto result = cache_result_73(rest)) return code(0, *result);
+      if (rest.front() != '-') continue;
+      for (unsigned op = 0; op < kCacheOps.size(); ++op) {
+        if ((kCacheOpsValid[type] & (1U << op)) == 0) continue;
+        for (std::string_view word : kCacheOps[op]) {
+          if (word.empty() || !starts_any_case(rest.substr(1), word)) continue;
+          const std::string_view after = rest.substr(1 + word.size());
+          if (after.empty()) return code(op, 0);
+          if (auto result = cache_result_73(after)) return code(op, *result);
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool lexed_as_modifiers_73(std::string_view name) {
+  return name.size() <= 17 && all_of_chars(name, "ukhpPGHSDIWebRX");
+}
+
+std::optional<LegacyEvent> find_legacy_event_73(std::string_view name) {
+  for (const LegacySymbol& symbol : kSymbols) {
+    if (symbol.kind == BuiltinKind::tool) continue;  // the tool PMU's own table
+    if (equal_any_case(name, symbol.name) ||
+        (!symbol.alias.empty() && equal_any_case(name, symbol.alias))) {
+      return symbol.event;
+    }
+  }
+  return find_cache_event_73(name);
+}
+
+std::vector<std::string> legacy_cache_names_73() {
+  std::vector<std::string> names;
+  for (unsigned type = 0; type < kCacheTypes.size(); ++type) {
+    for (std::string_view spelling : kCacheTypes[type]) {
+      if (spelling.empty()) continue;
+      std::vector<std::string> stems = {std::string(spelling)};
+      for (unsigned op = 0; op < kCacheOps.size(); ++op) {
+        if ((kCacheOpsValid[type] & (1U << op)) == 0) continue;
+        for (std::string_view word : kCacheOps[op]) {
+          if (!word.empty()) stems.push_back(fmt::format("{}-{}", spelling, word));
+        }
+      }
+      for (const std::string& stem : stems) {
+        names.push_back(stem);
+        for (const auto& results : kCacheResults) {
+          for (std::string_view word : results) {
+            if (!word.empty()) names.push_back(fmt::format("{}-{}", stem, word));
+          }
+        }
+      }
+    }
+  }
+  // The hardware names `branches` and `branch-misses` are the hardware events, not cache ones.
+  std::erase_if(
+      names, [](const std::string& name) { return name == "branches" || name == "branch-misses"; });
+  return names;
+}
+
 std::optional<LegacyEvent> find_legacy_event_612(std::string_view name) {
   return find_legacy(name, find_cache_event_612);
 }

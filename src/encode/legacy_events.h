@@ -28,6 +28,18 @@ std::optional<LegacyEvent> find_legacy_event(std::string_view name);
 // The same as perf 6.12 (and pmucat semantics) read it: a cache name is any that perf 6.12's
 // lexer words cover whole (`branches-loads`), decoded by its longest-spelling rule.
 std::optional<LegacyEvent> find_legacy_event_612(std::string_view name);
+// The same as perf 7.3 reads it: the built-in names are table events (linux 7.3's
+// legacy-hardware, software and legacy-cache tables), matched in any case. A cache name is a
+// cache type's spelling, then optionally an operation the type supports, then optionally a
+// result (`L1-dcache-load-misses`, `l1d`, `dtlb-miss`; not `l1d-refs-load`, which 6.12's lexer
+// took), as linux 7.3's build generates the table (1,216 names).
+std::optional<LegacyEvent> find_legacy_event_73(std::string_view name);
+// Whether perf 7.3's lexer reads a bare `name` as a modifier string (modifier letters alone, at
+// most 17), so that it is no event name there: the cache spelling `bpu` ("Unrecognized input"),
+// which as a term (`cpu/bpu/`) is the event.
+bool lexed_as_modifiers_73(std::string_view name);
+// Every name of that cache table, in one spelling each (for tests and listings).
+std::vector<std::string> legacy_cache_names_73();
 // The built-in event `name` names as `lexer` reads it.
 inline std::optional<LegacyEvent> find_legacy_event(std::string_view name, Lexer lexer) {
   switch (lexer) {

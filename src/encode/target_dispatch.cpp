@@ -58,6 +58,16 @@ class TargetResolver {
     if (has(Behaviour::tool_pmu)) {
       if (auto tool = find_tool_pmu_event(name)) return tool;
     }
+    if (has(Behaviour::builtin_names_any_case)) {
+      // perf 7.3's tables: a software name is an event of the `software` PMU, so a tree without
+      // that PMU has none.
+      if (lexed_as_modifiers_73(name)) return std::nullopt;
+      auto legacy = find_legacy_event_73(name);
+      if (legacy && legacy->type == PerfType::software && lookup_.find_pmu("software") == nullptr) {
+        return std::nullopt;
+      }
+      return legacy;
+    }
     return find_legacy_event(name, options_.semantics.lexer());
   }
 
