@@ -51,8 +51,8 @@ void PerfSemanticsFlag::add_to(CLI::App& app) {
                            "perf --version; bare: {}): OR a user term into the same "
                            "field of an event alias instead of overriding it, perf's "
                            "lexer and PMU matching, and that perf's vendor tables "
-                           "(default: pmucat's semantics and the default tables, linux "
-                           "{})",
+                           "(default: pmucat's semantics, built on perf {}'s, and the "
+                           "default tables, the newest set installed)",
                            known_perf_releases_text(), to_string(kBarePerfSemantics),
                            to_string(kPmucatBaseRelease)))
       ->each([this](const std::string&) { given_ = true; })
