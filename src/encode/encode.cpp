@@ -50,7 +50,8 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
     encoded.event = std::string(target.name);
     if (target.core != nullptr) encoded.pmu = target.core->name();
     encoded.perf_string =
-        encode_detail::legacy_perf_string(target, encoded.attr, printed_specials, event.modifiers);
+        encode_detail::legacy_perf_string(target, encoded.attr, printed_specials, event.modifiers,
+                                          options.semantics.has(Behaviour::legacy_terms));
     encoded.settings.precise_max = event.modifiers.max_precise;
     return encoded;
   }

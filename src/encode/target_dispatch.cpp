@@ -207,14 +207,14 @@ class TargetResolver {
 
   // `cpu-cycles/metric-id=x/kHh` under Behaviour::legacy_names_prefer_pmu_events: perf 7.3 takes
   // the core PMU's own event of a hardware name with terms as it does the bare name (intel-spr:
-  // `type=4 config=0x3c`, measured with perf 7.3.4's -M Default). Hybrid trees keep the built-in
-  // event (not measured there). nullopt: not such a name, the caller goes on.
+  // `type=4 config=0x3c`, measured with perf 7.3.4's -M Default), each core PMU's on a hybrid
+  // tree (intel-adl-hybrid: `cpu_atom` type 10 and `cpu_core` type 4, config 0x3c). nullopt: not
+  // such a name, the caller goes on.
   std::optional<std::optional<Diagnostic>> on_owned_legacy_name_with_terms(
       const LegacyEvent& legacy) {
     if (!has(Behaviour::legacy_names_prefer_pmu_events) || legacy.type != PerfType::hardware) {
       return std::nullopt;
     }
-    if (!lookup_.hybrid_pmus(options_.semantics).empty()) return std::nullopt;
     const auto owners = lookup_.core_event_owners(event_.pmu, options_.semantics);
     if (owners.empty()) return std::nullopt;
     std::vector<TermView> with_event(terms_.begin(), terms_.end());

@@ -89,7 +89,8 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
 }
 
 std::string legacy_perf_string(const Target& target, const Attr& attr,
-                               std::span<const TermView> printed, const Modifiers& modifiers) {
+                               std::span<const TermView> printed, const Modifiers& modifiers,
+                               bool pmu_terms) {
   const std::string mods = canonical_modifiers(modifiers);
   std::vector<Term> terms;
   const std::uint64_t config = target.core != nullptr && has_extended_type(target.legacy.type)
@@ -106,10 +107,18 @@ std::string legacy_perf_string(const Target& target, const Attr& attr,
   for (unsigned word = 1; word < kConfigWords; ++word) {
     if (attr.config[word] != 0) number(fmt::format("config{}", word), attr.config[word]);
   }
+  const bool config_terms = !terms.empty();  // the config words come first, when there are any
   for (const TermView& term : printed) terms.push_back(term.to_term());
-  if (terms.empty() && target.core != nullptr && has_extended_type(target.legacy.type)) {
-    // One core PMU of a hybrid machine: perf 6.1 reads `cpu_core/cycles/` as that one.
-    return fmt::format("{}/{}/{}", target.core->name(), target.name, mods);
+  if (target.core != nullptr && has_extended_type(target.legacy.type) && !config_terms) {
+    // One core PMU of a hybrid machine: perf reads `cpu_core/cycles/` as that one, and perf
+    // 6.12 on `cpu_core/cycles,metric-id=c/` too (`cycles/metric-id=c/` is one per core PMU;
+    // perf 6.1 has no built-in names among a PMU's terms), unless the PMU has an event of that
+    // name, which the term would be. A config word stays in the `cycles/config=.../` form, where
+    // it is the built-in event's.
+    if (terms.empty()) return fmt::format("{}/{}/{}", target.core->name(), target.name, mods);
+    if (pmu_terms && target.core->find_event(target.name) == nullptr) {
+      return fmt::format("{}/{},{}/{}", target.core->name(), target.name, print_terms(terms), mods);
+    }
   }
   if (terms.empty())
     return mods.empty() ? std::string(target.name) : fmt::format("{}:{}", target.name, mods);

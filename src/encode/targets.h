@@ -79,8 +79,11 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
 
 // The canonical spec of such an attr: `cycles:u`, `cpu_core/cycles/u` (one core PMU of a hybrid
 // machine), `cycles/period=0x3e8/u` (with hard-coded terms; `printed` are the effective ones).
+// With `pmu_terms` (a perf that reads a built-in name among a core PMU's terms:
+// Behaviour::legacy_terms) one core PMU's event with terms is `cpu_core/cycles,period=0x3e8/u`.
 std::string legacy_perf_string(const Target& target, const Attr& attr,
-                               std::span<const TermView> printed, const Modifiers& modifiers);
+                               std::span<const TermView> printed, const Modifiers& modifiers,
+                               bool pmu_terms);
 
 // True for perf's tool events (`duration_time`, `user_time`, `system_time`): counted by perf
 // itself, they take no terms (`duration_time//` only).

@@ -519,5 +519,38 @@ TEST(TermNames, Perf73TakesBangWithColon) {
   EXPECT_EQ(old.error().id, "terms-syntax");
 }
 
+// A built-in name with terms on a hybrid tree is one event per core PMU; each one's perf string
+// names its PMU (`cpu_atom/branches,metric-id=b/`, which perf 6.12 and 7.3 read as that PMU's
+// event: perf-oracle.sh on intel-adl-hybrid), so it encodes back to its own attr alone. Not
+// where the PMU has an event of the name (`cpu_atom/cpu-cycles/` is its sysfs event), and not
+// for perf 6.1, which has no built-in names among a PMU's terms ("unknown term 'branches' for
+// pmu 'cpu_atom'").
+TEST(PerfStrings, HybridBuiltInWithTermsNamesItsCorePmu) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-adl-hybrid");
+  ASSERT_TRUE(catalog.has_value());
+  for (const Profile semantics :
+       {Profile{}, Profile::perf(PerfRelease::v6_12), Profile::perf(PerfRelease::v7_3)}) {
+    for (const char* spec : {"branches/metric-id=b/", "cycles/metric-id=c/u",
+                             "stalled-cycles-frontend/period=1000/"}) {
+      const auto events = encode_ok(*catalog, spec, semantics);
+      ASSERT_EQ(events.size(), 2u) << spec;
+      for (const EncodedEvent& e : events) {
+        EXPECT_TRUE(e.perf_string.starts_with(e.pmu + "/")) << spec << ": " << e.perf_string;
+        const auto again = encode_ok(*catalog, e.perf_string, semantics);
+        ASSERT_EQ(again.size(), 1u) << e.perf_string;
+        EXPECT_EQ(again[0].attr, e.attr) << e.perf_string;
+      }
+    }
+  }
+  const auto perf61 =
+      encode_ok(*catalog, "branches/metric-id=b/", Profile::perf(PerfRelease::v6_1));
+  ASSERT_EQ(perf61.size(), 2u);
+  EXPECT_EQ(perf61[0].perf_string, "branches/metric-id=b/");
+  ASSERT_NE(catalog->find_pmu("cpu_atom")->find_event("cpu-cycles"), nullptr);
+  const auto own = encode_ok(*catalog, "cpu-cycles/metric-id=c/", Profile{});
+  ASSERT_EQ(own.size(), 2u);
+  EXPECT_EQ(own[0].perf_string, "cpu-cycles/metric-id=c/");
+}
+
 }  // namespace
 PMUCAT_END_NAMESPACE
