@@ -74,6 +74,11 @@ struct EventSettings {
   // `P`: perf record opens the event with precise_ip 3 first and lowers it until the open
   // succeeds; the spec's attr keeps precise_ip 0 (apply_tool_defaults() sets the 3).
   bool precise_max = false;
+  // `R`: perf stat opens no counter for the event; its value is a retirement latency (the
+  // vendor table's, or perf record's samples with --record-tpebs). The attr is the one sampled.
+  bool retire_latency = false;
+  // `X`: perf 7.3 keeps the event where it was written when it regroups a list (topdown events).
+  bool no_regroup = false;
   friend bool operator==(const EventSettings&, const EventSettings&) = default;
 };
 

@@ -27,6 +27,8 @@ struct Modifiers {
   bool weak_group = false;                                // W
   bool exclusive = false;                                 // e
   bool bpf_counter = false;                               // b
+  bool retire_latency = false;                            // R (perf 6.12 on): not counted
+  bool no_regroup = false;                                // X (perf 7.3 on): keep as written
   std::string text;                                       // as written, canonical order kept
   friend bool operator==(const Modifiers&, const Modifiers&) = default;
 };

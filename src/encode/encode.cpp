@@ -149,6 +149,8 @@ std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
     EncodedEvent& member = out[i];
     member.group_name = std::string(group.name);
     if (group.has_modifiers) member.group_modifiers = canonical_modifiers(group.modifiers);
+    member.settings.retire_latency |= group.modifiers.retire_latency;
+    member.settings.no_regroup |= group.modifiers.no_regroup;
     if (auto problem = encode_detail::apply_group_modifiers(
             group, views.events[info[i].event].modifiers, member.group_leader == i, options, spec,
             member.attr)) {
@@ -200,6 +202,8 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
         [&](const Target& target) -> std::optional<Diagnostic> {
           auto encoded = encode_target(target, spec, event, options);
           if (!encoded) return std::move(encoded).error();
+          encoded->settings.retire_latency = event.modifiers.retire_latency;
+          encoded->settings.no_regroup = event.modifiers.no_regroup;
           out.push_back(std::move(*encoded));
           const bool uncore_alias = event.group && event.form == SpecForm::event_name &&
                                     target.pmu != nullptr &&
@@ -214,6 +218,11 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
         });
     if (error) return unexpected(std::move(*error));
     if (event.group && views.groups[*event.group].end_event == e + 1) {
+      const spec_detail::SpecGroupView& group = views.groups[*event.group];
+      if (auto problem = encode_detail::newer_modifier_error(
+              group.modifiers, spec, group.offset + group.length, options)) {
+        return unexpected(std::move(*problem));
+      }
       if (auto problem = close_group(views, views.groups[*event.group], info, spec, options,
                                      group_first, lookup.hybrid_pmus(options.semantics), out)) {
         return unexpected(std::move(*problem));

@@ -32,6 +32,10 @@ class TargetResolver {
     if (has(Behaviour::weak_needs_group) && event_.modifiers.weak_group && !event_.group) {
       return weak_outside_group_error(event_, spec_);
     }
+    if (auto error = newer_modifier_error(event_.modifiers, spec_,
+                                          event_.offset + event_.text.size(), options_)) {
+      return error;
+    }
     switch (event_.form) {
       case SpecForm::breakpoint:
         return breakpoint();

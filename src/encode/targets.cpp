@@ -158,6 +158,33 @@ void note_perf_fallback(Diagnostic& error, std::span<const std::string> acceptin
                   fmt::join(accepting, ", "), accepting.size() == 1 ? "it" : "them")));
 }
 
+// The modifier letters a release added (`R` in perf 6.12, `X` in 7.3) are unknown to the perf
+// before it: modifier-unknown under the letter, as for any other letter it lacks. `end` is where
+// the modifiers end in `spec` (they end the event's or the group's text).
+std::optional<Diagnostic> newer_modifier_error(const Modifiers& modifiers, std::string_view spec,
+                                               std::size_t end, const EncodeOptions& options) {
+  struct Letter {
+    char letter;
+    bool given;
+    Behaviour since;
+  };
+  for (const Letter& l : {Letter{'R', modifiers.retire_latency, Behaviour::retire_latency_modifier},
+                          Letter{'X', modifiers.no_regroup, Behaviour::no_regroup_modifier}}) {
+    if (!l.given || options.semantics.has(l.since)) continue;
+    const std::string_view text = modifiers.text;
+    const std::size_t at = end - text.size() + text.find(l.letter);
+    Diagnostic d = spec_error(DiagId::modifier_unknown, spec, static_cast<std::uint32_t>(at), 1,
+                              fmt::format("unknown modifier '{}' (perf {} has none)", l.letter,
+                                          to_string(options.semantics.release())));
+    if (const auto since = info(l.since).since) {
+      d.hint = fmt::format("perf {} added '{}': --perf-semantics={}", to_string(*since), l.letter,
+                           to_string(*since));
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
 Diagnostic weak_outside_group_error(const EventSpecView& event, std::string_view spec) {
   Diagnostic d =
       spec_error(DiagId::modifier_weak_outside_group, spec, event.offset, event.text.size(),

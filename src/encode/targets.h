@@ -89,6 +89,11 @@ std::string legacy_perf_string(const Target& target, const Attr& attr,
 // itself, they take no terms (`duration_time//` only).
 bool is_tool_event(std::string_view name);
 
+// `R` (perf 6.12) or `X` (perf 7.3) where the semantics' perf lacks the letter: modifier-unknown
+// under it. `end` is where the modifiers end in `spec` (they end the event's or group's text).
+std::optional<Diagnostic> newer_modifier_error(const Modifiers& modifiers, std::string_view spec,
+                                               std::size_t end, const EncodeOptions& options);
+
 Diagnostic pmu_hyphen_error(const EventSpecView& event, std::string_view spec);
 Diagnostic weak_outside_group_error(const EventSpecView& event, std::string_view spec);
 Diagnostic unknown_pmu_error(const Catalog& catalog, const EventSpecView& event,

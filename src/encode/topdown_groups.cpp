@@ -147,6 +147,7 @@ Expected<EncodedEvent> slots_like(const Catalog& catalog, const Pmu& raw,
   slots.attr.config[0] = kSlotsConfig;
   slots.settings = EventSettings{};
   slots.settings.precise_max = metric.settings.precise_max;
+  slots.settings.retire_latency = metric.settings.retire_latency;
   slots.group_name = metric.group_name;
   slots.group_modifiers = metric.group_modifiers;
   return slots;
@@ -191,7 +192,9 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
       break;
     }
   }
+  auto keeps_place = [&](std::size_t i) { return events[i].settings.no_regroup; };  // `X`
   auto position = [&](std::size_t i) {
+    if (keeps_place(i)) return i;
     if (must[i]) return forced_at;
     const bool in_group = leader[i] != i || members[i] > 1;
     return in_group ? leader[i] : i;
@@ -208,6 +211,10 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
         if (a_metric != b_metric) return a_metric;
       }
     }
+    // A retirement-latency event (`R`) never leads.
+    const bool a_latency = events[a].settings.retire_latency;
+    const bool b_latency = events[b].settings.retire_latency;
+    if (a_latency != b_latency) return b_latency;
     return a < b;
   };
   std::vector<std::size_t> order(n);
@@ -222,15 +229,16 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t pos = order[k];
     const std::size_t written_leader = leader[pos];
-    if (current == kNone) {
-      current = pos;
-      current_group = pos;
-      if (must[pos]) forced_leader = pos;
+    const bool forced = must[pos] && !keeps_place(pos);
+    if (current == kNone || keeps_place(pos)) {
+      current = keeps_place(pos) ? written_leader : pos;
+      current_group = current;
+      if (forced) forced_leader = pos;
     }
     if (group_pmu.of(current) != group_pmu.of(pos)) {
       current = pos;
       current_group = leader[pos];
-      if (must[pos] && forced_leader == kNone) forced_leader = pos;
+      if (forced && forced_leader == kNone) forced_leader = pos;
     } else if (current_group != leader[pos]) {
       bool split = true;
       if (last_was_forced_leader) {
@@ -242,10 +250,10 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
         }
       }
       if (!last_was_forced_leader || split) {
-        if (must[pos] && forced_leader != kNone) {
+        if (forced && forced_leader != kNone) {
           current = forced_leader;
           current_group = leader[forced_leader];
-        } else if (must[pos]) {
+        } else if (forced) {
           current = forced_leader = pos;
           current_group = pos;
         } else {

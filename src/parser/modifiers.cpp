@@ -10,7 +10,7 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace {
 
-constexpr std::string_view kValidModifiers = "u k h p P G H S D I W e b";
+constexpr std::string_view kValidModifiers = "u k h p P G H S D I W e b R X";
 constexpr unsigned kMaxPrecise = 3;
 
 // The flag a modifier letter sets, or nullptr for `p` (counted) and unknown letters.
@@ -40,6 +40,10 @@ bool* flag_for(char letter, Modifiers& mods) {
       return &mods.exclusive;
     case 'b':
       return &mods.bpf_counter;
+    case 'R':
+      return &mods.retire_latency;
+    case 'X':
+      return &mods.no_regroup;
     default:
       return nullptr;
   }
@@ -101,6 +105,8 @@ std::string canonical_modifiers(const Modifiers& modifiers) {
   if (modifiers.weak_group) out += 'W';
   if (modifiers.exclusive) out += 'e';
   if (modifiers.bpf_counter) out += 'b';
+  if (modifiers.retire_latency) out += 'R';
+  if (modifiers.no_regroup) out += 'X';
   return out;
 }
 

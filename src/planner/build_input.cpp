@@ -215,6 +215,11 @@ class InputBuilder {
       out.constraint.origin = "software, tracepoint or free-running: no counter";
       return out;
     }
+    if (event.settings.retire_latency) {
+      out.constraint.need = CounterNeed::none;
+      out.constraint.origin = "retirement latency (R): perf stat opens no counter for it";
+      return out;
+    }
     if (attr.type == kTypeHardware || attr.type == kTypeHwCache || attr.type == kTypeRaw ||
         out.pmu.empty()) {
       if (attr.type != kTypeRaw || out.pmu.empty()) out.pmu = legacy_pmu(attr);

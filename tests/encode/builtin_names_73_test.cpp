@@ -1,8 +1,8 @@
-// perf 7.3's built-in names (Behaviour::builtin_names_any_case): the legacy hardware, software
-// and cache names are table events, matched in any case, and the cache names are the table linux
-// 7.3's build generates (make_legacy_cache.py): TYPE[-OP][-RESULT], not 6.12's lexer compositions.
-// The expected attrs are what perf 7.3.4 opened on fixtures/sysfs/intel-spr (perf-oracle.sh);
-// LegacyNamesDiff compares 6,071 generated names with perf 7.3 itself
+// Internal unit test of perf 7.3's built-in names (Behaviour::builtin_names_any_case): the legacy
+// hardware, software and cache names are table events, matched in any case, and the cache names are
+// the table linux 7.3's build generates (make_legacy_cache.py): TYPE[-OP][-RESULT], not 6.12's
+// lexer compositions. The expected attrs are what perf 7.3.4 opened on fixtures/sysfs/intel-spr
+// (perf-oracle.sh); LegacyNamesDiff compares 6,071 generated names with perf 7.3 itself
 // (PMUCAT_DIFF_PERF_VERSION=7.3 PMUCAT_VENDOR_DIFF_ALL=1).
 #include <gtest/gtest.h>
 

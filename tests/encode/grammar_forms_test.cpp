@@ -552,5 +552,47 @@ TEST(PerfStrings, HybridBuiltInWithTermsNamesItsCorePmu) {
   EXPECT_EQ(own[0].perf_string, "cpu-cycles/metric-id=c/");
 }
 
+// The modifiers newer perfs added, measured with perf-oracle.sh on intel-spr: `R` (retirement
+// latency) is a parser error in perf 6.1, taken by 6.12 and 7.3 (whose stat then opens no counter
+// for the event); `X` (do not regroup) is "Unrecognized input" in 6.12 and taken by 7.3
+// (`instructions:X` is instructions' attr). Neither changes the attr.
+TEST(Modifiers, RetireLatencyAndNoRegroupByRelease) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr");
+  ASSERT_TRUE(catalog.has_value());
+  const auto v61 = Profile::perf(PerfRelease::v6_1);
+  const auto v612 = Profile::perf(PerfRelease::v6_12);
+  const auto v73 = Profile::perf(PerfRelease::v7_3);
+
+  auto old = encode(*catalog, "cpu/event=0x3c/R", options_for(v61));
+  ASSERT_FALSE(old.has_value());
+  EXPECT_EQ(old.error().id, "modifier-unknown");
+  EXPECT_EQ(old.error().range.column, 16u);  // under the R
+  for (const Profile semantics : {v612, v73, Profile{}}) {
+    const auto with_r = encode_ok(*catalog, "cpu/event=0x3c/R", semantics);
+    const auto without = encode_ok(*catalog, "cpu/event=0x3c/", semantics);
+    ASSERT_EQ(with_r.size(), 1u);
+    EXPECT_TRUE(with_r[0].settings.retire_latency);
+    EXPECT_EQ(with_r[0].attr, without[0].attr);
+    EXPECT_EQ(with_r[0].perf_string, "cpu/event=0x3c/R");
+  }
+  const auto group = encode_ok(*catalog, "{cycles,instructions}:R", v612);
+  ASSERT_EQ(group.size(), 2u);
+  EXPECT_TRUE(group[0].settings.retire_latency && group[1].settings.retire_latency);
+
+  for (const Profile semantics : {v612, Profile{}}) {
+    auto x = encode(*catalog, "instructions:X", options_for(semantics));
+    ASSERT_FALSE(x.has_value());
+    EXPECT_EQ(x.error().id, "modifier-unknown");
+    EXPECT_EQ(x.error().range.column, 14u);
+  }
+  auto grouped_x = encode(*catalog, "{cycles,instructions}:uX", options_for(v612));
+  ASSERT_FALSE(grouped_x.has_value());
+  EXPECT_EQ(grouped_x.error().range.column, 24u);
+  const auto x73 = encode_ok(*catalog, "instructions:X", v73);
+  ASSERT_EQ(x73.size(), 1u);
+  EXPECT_TRUE(x73[0].settings.no_regroup);
+  EXPECT_EQ(x73[0].attr, encode_ok(*catalog, "instructions", v73)[0].attr);
+}
+
 }  // namespace
 PMUCAT_END_NAMESPACE

@@ -87,6 +87,15 @@ const std::vector<Case>& perf73_cases() {
       // A slots event written anywhere: none is added; slots moves to the front of its group.
       {"{topdown-retiring,slots}", {{kCore, kSlots, 0}, {kCore, kRetiring, 0}}},
       {"{cycles,slots}", {{kCore, kSlots, 0}, {0, 0, 0}}},
+      // `X` (do not regroup) keeps an event where and as it was written; slots then stays alone
+      // when the only topdown event keeps its place.
+      {"topdown-retiring:X", {{kCore, kSlots, std::nullopt}, {kCore, kRetiring, std::nullopt}}},
+      {"topdown-retiring,cycles:X,topdown-fe-bound",
+       {{kCore, kSlots, 0}, {kCore, kRetiring, 0}, {kCore, kFeBound, 0}, {0, 0, std::nullopt}}},
+      {"{cycles,topdown-retiring}:X",
+       {{kCore, kSlots, std::nullopt}, {0, 0, 1}, {kCore, kRetiring, 1}}},
+      {"cycles:X,topdown-retiring",
+       {{0, 0, std::nullopt}, {kCore, kSlots, 1}, {kCore, kRetiring, 1}}},
   };
   return cases;
 }
@@ -110,6 +119,27 @@ TEST(TopdownGroups, Perf73OpensWhatPerf73Opened) {
       EXPECT_EQ(got.attr.exclude_user, want.exclude_user);
     }
   }
+}
+
+// perf 7.3.4 opens `topdown-retiring:X,topdown-fe-bound` as {slots, topdown-fe-bound} and
+// topdown-retiring alone; it printed the lone event last, pmucat lists it where its sort puts it
+// (between the two), so only the groups are compared.
+TEST(TopdownGroups, Perf73KeepsAnXEventOutOfTheForcedGroup) {
+  const Catalog catalog = sapphire_rapids();
+  auto encoded =
+      encode(catalog, "topdown-retiring:X,topdown-fe-bound", options_of(PerfRelease::v7_3));
+  ASSERT_TRUE(encoded.has_value()) << encoded.error().message;
+  ASSERT_EQ(encoded->size(), 3u);
+  std::optional<std::size_t> slots, retiring, fe_bound;
+  for (std::size_t i = 0; i < encoded->size(); ++i) {
+    const std::uint64_t config = (*encoded)[i].attr.config[0];
+    (config == kSlots ? slots : config == kRetiring ? retiring : fe_bound) = i;
+  }
+  ASSERT_TRUE(slots && retiring && fe_bound);
+  EXPECT_EQ((*encoded)[*slots].group_leader, slots);
+  EXPECT_EQ((*encoded)[*fe_bound].group_leader, slots);
+  EXPECT_FALSE((*encoded)[*retiring].group_leader.has_value());
+  EXPECT_TRUE((*encoded)[*retiring].settings.no_regroup);
 }
 
 // The added slots is the first topdown event's attr but for its config: the period term and
