@@ -11,6 +11,7 @@
 
 #include "common/json_writer.h"
 #include "common/ordered_parallel.h"
+#include "pmucat/builtin_events.h"
 #include "pmucat/format.h"
 #include "pmucat/pmu_attribute_files.h"
 #include "pmucat/terms.h"
@@ -72,8 +73,14 @@ void write_undescribed_names(Out& out, const Pmu& pmu, const std::string& name) 
   }
 }
 
+// perf list -j's Encoding of the event under `semantics`.
+std::string list_encoding(const Pmu& pmu, const Event& event, const Profile& semantics) {
+  return semantics.has(Behaviour::list_json_fields) ? perf73_list_encoding(pmu.name(), event)
+                                                    : perf_list_encoding(pmu.name(), event);
+}
+
 template <class Out>
-void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
+void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event, const Profile& semantics) {
   const VendorEvent& vendor = *event.vendor;
   out.key("json");
   out.begin_object();
@@ -126,31 +133,34 @@ void write_vendor_fields(Out& out, const Pmu& pmu, const Event& event) {
     out.key("BriefDescription");
     out.value(brief);
   }
-  // perf's pmu.c falls back to the brief text, so this is there whenever the brief one is.
-  if (std::string detail = perf_public_description(vendor); !detail.empty()) {
+  // perf 6.12's pmu.c falls back to the brief text, so this is there whenever the brief one
+  // is; perf 7.3 leaves out a public text that says what the brief one says.
+  if (std::string detail = perf_public_description(vendor);
+      !detail.empty() && !(semantics.has(Behaviour::list_json_fields) && detail == brief)) {
     out.key("PublicDescription");
     out.value(detail);
   }
   // perf's encoding is the PMU and the terms the event encodes with (the sysfs file's for an
   // event both have), not the event's name; perf names the Unit where pmuls names the instance.
   out.key("Encoding");
-  out.value(perf_list_encoding(pmu.name(), event));
+  out.value(list_encoding(pmu, event, semantics));
 }
 
 // perf list -j's object for an event of the PMU's own events/ directory: no description.
 template <class Out>
-void write_sysfs_perf_fields(Out& out, const Pmu& pmu, const Event& event) {
+void write_sysfs_perf_fields(Out& out, const Pmu& pmu, const Event& event,
+                             const Profile& semantics) {
   out.key("Unit");
   out.value(pmu.name());
   write_undescribed_names(out, pmu, event.name);
   out.key("EventType");
   out.value("Kernel PMU event");
   out.key("Encoding");
-  out.value(perf_list_encoding(pmu.name(), event));
+  out.value(list_encoding(pmu, event, semantics));
 }
 
 template <class Out>
-void write_event(Out& out, const Pmu& pmu, const Event& event) {
+void write_event(Out& out, const Pmu& pmu, const Event& event, const Profile& semantics) {
   const EventView view = view_event(pmu, event);
   out.begin_object();
   out.key("name");
@@ -196,9 +206,10 @@ void write_event(Out& out, const Pmu& pmu, const Event& event) {
   out.key("source");
   out.value(to_string(event.source));
   if (event.vendor) {
-    write_vendor_fields(out, pmu, event);
-  } else {
-    write_sysfs_perf_fields(out, pmu, event);
+    write_vendor_fields(out, pmu, event, semantics);
+  } else if (!(semantics.has(Behaviour::list_json_fields) && perf73_list_hides(pmu, event))) {
+    // An event perf does not list keeps pmucat's fields only.
+    write_sysfs_perf_fields(out, pmu, event, semantics);
   }
   out.end_object();
 }
@@ -244,7 +255,8 @@ void write_format(Out& out, const Format& format) {
 }
 
 template <class Out>
-void write_pmu(Out& out, const Pmu& pmu, const Event* only_event, const EventFilter& filter) {
+void write_pmu(Out& out, const Pmu& pmu, const Event* only_event, const EventFilter& filter,
+               const Profile& semantics) {
   const PmuAttributes& attributes = pmu.attributes();
   out.begin_object();
   out.key("name");
@@ -279,10 +291,10 @@ void write_pmu(Out& out, const Pmu& pmu, const Event* only_event, const EventFil
   out.key("events");
   out.begin_array();
   if (only_event != nullptr) {
-    write_event(out, pmu, *only_event);
+    write_event(out, pmu, *only_event, semantics);
   } else {
     for (const Event& event : pmu.events()) {
-      if (event_selected(event, filter)) write_event(out, pmu, event);
+      if (event_selected(event, filter)) write_event(out, pmu, event, semantics);
     }
   }
   out.end_array();
@@ -349,9 +361,35 @@ std::string perf_list_encoding(std::string_view pmu_name, const Event& event) {
   return text;
 }
 
-Json pmu_to_json(const Pmu& pmu, const Event* only_event, const EventFilter& filter) {
+std::string perf73_list_encoding(std::string_view pmu_name, const Event& event) {
+  std::string_view terms = event.source == EventSource::json && event.vendor
+                               ? std::string_view(event.vendor->terms)
+                               : std::string_view(event.text);
+  while (!terms.empty() && (terms.back() == '\n' || terms.back() == ' ' || terms.back() == '\t'))
+    terms.remove_suffix(1);
+  std::string text(pmu_name);
+  text += '/';
+  text += terms;
+  text += '/';
+  return text;
+}
+
+bool perf73_list_hides(const Pmu& pmu, const Event& event) {
+  if (event.vendor || pmu.kind() != PmuKind::core) return false;
+  for (const BuiltinEvent& builtin : builtin_events()) {
+    if (builtin.kind != BuiltinKind::hardware) continue;
+    if (iequals(builtin.name, event.name)) return true;
+    for (const std::string& alias : builtin.aliases) {
+      if (iequals(alias, event.name)) return true;
+    }
+  }
+  return false;
+}
+
+Json pmu_to_json(const Pmu& pmu, const Event* only_event, const EventFilter& filter,
+                 const Profile& semantics) {
   JsonBuilder builder;
-  write_pmu(builder, pmu, only_event, filter);
+  write_pmu(builder, pmu, only_event, filter, semantics);
   return builder.take();
 }
 
@@ -388,7 +426,7 @@ class TextBuffers {
 }  // namespace
 
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
-                        const EventFilter& filter,
+                        const EventFilter& filter, const Profile& semantics,
                         const std::function<void(std::string_view)>& write,
                         std::string_view more_members) {
   // dump_json's layout with indent 2: the head and tail written here, each PMU by a JsonWriter.
@@ -409,7 +447,7 @@ void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus
     text.assign(kPmuDepth * 2, ' ');
     {
       JsonWriter writer(text, kPmuDepth);  // `text` holds the PMU once the writer is gone
-      write_pmu(writer, scratch ? *scratch : listed, nullptr, filter);
+      write_pmu(writer, scratch ? *scratch : listed, nullptr, filter, semantics);
     }
     text += i + 1 < pmus.size() ? ",\n" : "\n  ]";
     return text;

@@ -9,14 +9,17 @@
 
 #include "common/json.h"
 #include "pmucat/catalog.h"
+#include "pmucat/perf_profile.h"
 #include "pmuls/event_filter.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 
 // One PMU: attributes, formats with their bit lists, and its events with terms and encodings.
-// When `only_event` is set, just that event is included; else the events `filter` selects.
-Json pmu_to_json(const Pmu& pmu, const Event* only_event = nullptr, const EventFilter& filter = {});
+// When `only_event` is set, just that event is included; else the events `filter` selects. The
+// `perf list -j` fields are those of the perf `semantics` follow (list_json_fields: perf 7.3's).
+Json pmu_to_json(const Pmu& pmu, const Event* only_event = nullptr, const EventFilter& filter = {},
+                 const Profile& semantics = {});
 
 // The Unit perf 6.12's `perf list` gives an event of `pmu`: for a vendor JSON event the PMU the
 // event's table names (VendorEvent::pmu: `uncore_cha` for an event on uncore_cha_0..3, which perf
@@ -34,6 +37,17 @@ std::string perf612_scale_unit(std::string_view scale_unit);
 // encodes with (the sysfs file's for an event both have), numbers spelled as C's `%#x` (`0x3c`,
 // and `0` for zero), bare terms bare, other values as print_terms writes them.
 std::string perf_list_encoding(std::string_view pmu_name, const Event& event);
+// The same as perf 7.3 prints it (list_json_fields): the terms as its tables hold them, the
+// events/ file's text (trailing blanks and newlines removed) for a sysfs event or one both have,
+// the term string jevents built (VendorEvent::terms) for a JSON-only one
+// (`cpu/event=0xb0,cmask=1,period=1000003,umask=9/`).
+std::string perf73_list_encoding(std::string_view pmu_name, const Event& event);
+
+// Whether perf 7.3's `perf list -j` leaves the event of `pmu` out (list_json_fields): a core
+// PMU's sysfs event named as a legacy hardware event (`instructions`, `cpu-cycles`, any case),
+// which perf 7.3 takes as that legacy event of its tables and lists, if at all, as a hardware
+// event.
+bool perf73_list_hides(const Pmu& pmu, const Event& event);
 
 // One format: name, word, canonical spec, bit list, mask, width and max.
 Json format_to_json(const Format& format);
@@ -50,7 +64,7 @@ Json catalog_to_json(const Catalog& catalog, std::span<const Json> pmus);
 // (a scratch copy would lack those events), which then stay loaded. `more_members` is written
 // after `pmus` as it is (`,\n  "events": [...]`: the built-in events, laid out one level deep).
 void write_catalog_json(const Catalog& catalog, std::span<const Pmu* const> pmus, unsigned jobs,
-                        const EventFilter& filter,
+                        const EventFilter& filter, const Profile& semantics,
                         const std::function<void(std::string_view)>& write,
                         std::string_view more_members = {});
 

@@ -83,6 +83,8 @@ struct Options {
   bool details = false;
   unsigned jobs = 0;  // 0: one per CPU this process may use, at most kMaxAutomaticJobs
   std::optional<std::string> compile_index;  // --compile-index OUT
+  // The perf whose `perf list -j` fields --json carries (--perf-semantics), else pmucat's.
+  Profile semantics;
 };
 
 // Past a few threads the kernel's shared directory and dentry work, not the CPUs, sets the pace
@@ -288,7 +290,8 @@ int run(const Options& options) {
     }
     if (options.common.json) {
       std::vector<Json> items;
-      for (const auto& [pmu, event] : found) items.push_back(pmu_to_json(*pmu, event));
+      for (const auto& [pmu, event] : found)
+        items.push_back(pmu_to_json(*pmu, event, {}, options.semantics));
       Json document = catalog_to_json(*catalog, items);
       if (!named.empty() || kinds.has_non_pmu()) {
         std::vector<ListedEvent> copies;
@@ -364,8 +367,8 @@ int run(const Options& options) {
     std::span<const Pmu* const> printed;
     if (pmu_kind) printed = filtering ? listed_pmus : pmus;
     write_catalog_json(
-        *catalog, printed, jobs, filter, [&](std::string_view text) { stdout_buffer.append(text); },
-        more);
+        *catalog, printed, jobs, filter, options.semantics,
+        [&](std::string_view text) { stdout_buffer.append(text); }, more);
     return stdout_buffer.flush() ? to_int(ExitCode::success) : to_int(ExitCode::usage);
   }
 
@@ -498,6 +501,7 @@ int parse_and_run(int argc, char** argv) {
           resolve_semantics_option(perf_semantics_flag, options.common, perf_semantics, "pmuls")) {
     return *status;
   }
+  if (perf_semantics) options.semantics = Profile::perf(*perf_semantics);
   return run(options);
 }
 

@@ -30,7 +30,7 @@ std::string streamed(const Catalog& catalog, const std::vector<const Pmu*>& pmus
                      std::size_t* pieces = nullptr) {
   std::string out;
   std::size_t count = 0;
-  write_catalog_json(catalog, pmus, jobs, {}, [&](std::string_view text) {
+  write_catalog_json(catalog, pmus, jobs, {}, {}, [&](std::string_view text) {
     out += text;
     ++count;
   });

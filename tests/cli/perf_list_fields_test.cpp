@@ -2,7 +2,8 @@
 // the unit a JSON event is listed under, the perf list -j fields of sysfs and undescribed JSON
 // events, and the text listing's `Unit:` suffix and commas. Expected values are perf 6.12's output
 // on fixtures/sysfs/intel-spr and intel-adl-hybrid (listing_differential_test compares them in
-// full).
+// full). Then perf 7.3's `perf list -j` fields (list_json_fields), from perf 7.3.4's output on
+// intel-spr.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -200,6 +201,109 @@ TEST(PerfListFields, BriefDescriptionsEndWithTheUnitUnderPerf612Rules) {
   const std::size_t unit = text61.find("Unit: uncore_cha");
   ASSERT_NE(unit, std::string::npos) << text61;
   EXPECT_EQ(text61.find("Unit:", unit + 1), std::string::npos) << text61;
+}
+
+const Profile kPerf73 = Profile::perf(PerfRelease::v7_3);
+const Profile kPerf612 = Profile::perf(PerfRelease::v6_12);
+
+// A core PMU `cpu` with one JSON-only event of `vendor`.
+Pmu core_pmu_with_json_event(std::shared_ptr<VendorEvent> vendor) {
+  const Pmu base = make_pmu("cpu", 4, kCoreFormats, {}, "0-3");
+  Event event;
+  event.name = vendor->name;
+  event.source = EventSource::json;
+  event.text = vendor->terms;
+  event.vendor = std::move(vendor);
+  PmuInfo info;
+  info.name = "cpu";
+  info.attributes = base.attributes();
+  info.formats.assign(base.formats().begin(), base.formats().end());
+  info.events.push_back(std::move(event));
+  return Pmu::from_info(std::move(info));
+}
+
+TEST(PerfListFields, Perf73EncodingIsTheTermsAsItsTablesHoldThem) {
+  // perf 7.3 -j on intel-spr: `cpu/event=0xcd,umask=0x1,ldlat=3/` for the sysfs mem-loads
+  // (file `event=0xcd,umask=0x1,ldlat=3`; perf 6.12: `ldlat=0x3`), `cpu/event=0x00,umask=0x4/`
+  // for slots (6.12: `event=0`), `cpu/event=0xb0,cmask=1,period=1000003,umask=9/` for the JSON
+  // arith.div_active (6.12: `period=0xf4243`).
+  const Pmu cpu = make_pmu(
+      "cpu", 4, kCoreFormats,
+      {{"mem-loads", "event=0xcd,umask=0x1,ldlat=3\n"}, {"slots", "event=0x00,umask=0x4\n"}},
+      "0-3");
+  const Json perf73 = pmu_to_json(cpu, nullptr, {}, kPerf73)["events"];
+  EXPECT_EQ(perf73[0]["Encoding"], "cpu/event=0xcd,umask=0x1,ldlat=3/");
+  EXPECT_EQ(perf73[1]["Encoding"], "cpu/event=0x00,umask=0x4/");
+  const Json perf612 = pmu_to_json(cpu, nullptr, {}, kPerf612)["events"];
+  EXPECT_EQ(perf612[0]["Encoding"], "cpu/event=0xcd,umask=0x1,ldlat=0x3/");
+  EXPECT_EQ(perf612[1]["Encoding"], "cpu/event=0,umask=0x4/");
+
+  auto vendor = vendor_event("arith.div_active", "");
+  vendor->terms = "event=0xb0,cmask=1,period=1000003,umask=9";
+  vendor->rules = PerfRelease::v7_3;
+  const Pmu json = core_pmu_with_json_event(vendor);
+  EXPECT_EQ(perf73_list_encoding("cpu", json.events()[0]),
+            "cpu/event=0xb0,cmask=1,period=1000003,umask=9/");
+  EXPECT_EQ(pmu_to_json(json, nullptr, {}, kPerf73)["events"][0]["Encoding"],
+            "cpu/event=0xb0,cmask=1,period=1000003,umask=9/");
+}
+
+TEST(PerfListFields, Perf73LeavesOutAPublicDescriptionThatSaysTheBriefOne) {
+  // perf 7.3 -j on intel-spr: uops_executed.cycles_ge_1 (Brief "Cycles where at least 1 uop was
+  // executed per-thread", Public the same with a `.`) has no PublicDescription, nor has
+  // l1d.hwpf_miss (no PublicDescription in the JSON); perf 6.12 printed the brief text as the
+  // public one for both. A public text of its own stays.
+  auto same = vendor_event("uops_executed.cycles_ge_1", "");
+  same->brief_description = "Cycles where at least 1 uop was executed per-thread";
+  same->public_description = "Cycles where at least 1 uop was executed per-thread.";
+  same->has_perf_description = true;
+  same->rules = PerfRelease::v7_3;
+  const Pmu pmu = core_pmu_with_json_event(same);
+  const Json perf73 = pmu_to_json(pmu, nullptr, {}, kPerf73)["events"][0];
+  EXPECT_EQ(perf73["BriefDescription"], "Cycles where at least 1 uop was executed per-thread");
+  EXPECT_FALSE(perf73.contains("PublicDescription"));
+  EXPECT_EQ(pmu_to_json(pmu, nullptr, {}, kPerf612)["events"][0]["PublicDescription"],
+            "Cycles where at least 1 uop was executed per-thread");
+
+  auto brief_only = std::make_shared<VendorEvent>(*same);
+  brief_only->public_description.clear();
+  EXPECT_FALSE(
+      pmu_to_json(core_pmu_with_json_event(brief_only), nullptr, {}, kPerf73)["events"][0].contains(
+          "PublicDescription"));
+
+  auto own = std::make_shared<VendorEvent>(*same);
+  own->public_description = "Counts cycles during which at least 1 uop was executed.";
+  EXPECT_EQ(pmu_to_json(core_pmu_with_json_event(own), nullptr, {},
+                        kPerf73)["events"][0]["PublicDescription"],
+            "Counts cycles during which at least 1 uop was executed");
+}
+
+TEST(PerfListFields, Perf73ListsNoCoreSysfsEventNamedAsALegacyOne) {
+  // perf 7.3 -j on intel-spr, amd-zen4 and intel-adl-hybrid lists none of the core PMUs' sysfs
+  // `instructions`, `cpu-cycles`, `branch-misses`, `ref-cycles`, ... (its tables' legacy events
+  // of those names), and lists `cycles-t`; perf 6.12 lists both. pmuls keeps the event with its
+  // own fields, without perf's.
+  const Pmu cpu = make_pmu("cpu", 4, kCoreFormats,
+                           {{"cycles-t", "event=0x3c,in_tx=1\n"},
+                            {"instructions", "event=0xc0\n"},
+                            {"Ref-Cycles", "event=0x00,umask=0x03\n"}},
+                           "0-3");
+  const Json perf73 = pmu_to_json(cpu, nullptr, {}, kPerf73)["events"];
+  ASSERT_EQ(perf73.size(), 3U);
+  for (const Json& event : perf73) {
+    EXPECT_EQ(event.contains("EventName"), event["name"] == "cycles-t") << event.dump();
+    EXPECT_EQ(event.contains("Encoding"), event["name"] == "cycles-t") << event.dump();
+  }
+  for (const Json& event : pmu_to_json(cpu, nullptr, {}, kPerf612)["events"])
+    EXPECT_TRUE(event.contains("EventName")) << event.dump();
+  ASSERT_NE(cpu.find_event("instructions"), nullptr);
+  ASSERT_NE(cpu.find_event("cycles-t"), nullptr);
+  EXPECT_TRUE(perf73_list_hides(cpu, *cpu.find_event("instructions")));
+  EXPECT_FALSE(perf73_list_hides(cpu, *cpu.find_event("cycles-t")));
+  // Not measured on other PMUs: an uncore PMU's namesake is listed.
+  const Pmu imc =
+      make_pmu("uncore_imc_0", 18, kCoreFormats, {{"instructions", "event=0x1\n"}}, "", "0");
+  EXPECT_FALSE(perf73_list_hides(imc, imc.events()[0]));
 }
 
 }  // namespace
