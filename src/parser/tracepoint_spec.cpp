@@ -25,10 +25,11 @@ bool scan_name(std::string_view text, std::size_t& pos, std::size_t end) {
   return true;
 }
 
-// perf's modifier_event token [ukhpPGHSDIWeb]+: a token made only of these letters after `:` is
+// perf's modifier_event token [ukhpPGHSDIWebRX]+ (R from perf 6.12, X from 7.3): a token made only
+// of these letters after `:` is
 // modifiers (the lexer rule comes first at equal length), not an event.
 bool is_modifier_letters(std::string_view token) {
-  constexpr std::string_view kLetters = "ukhpPGHSDIWeb";
+  constexpr std::string_view kLetters = "ukhpPGHSDIWebRX";
   return token.find_first_not_of(kLetters) == std::string_view::npos;
 }
 
