@@ -41,8 +41,7 @@ EncodeOptions options_of(PerfRelease release) {
   return options;
 }
 
-constexpr std::uint64_t kSlots = 0x400, kRetiring = 0x8000, kBadSpec = 0x8100, kFeBound = 0x8200,
-                        kHeavyOps = 0x8400;
+constexpr std::uint64_t kSlots = 0x400, kRetiring = 0x8000, kFeBound = 0x8200, kHeavyOps = 0x8400;
 constexpr std::uint32_t kCore = 4;
 
 const std::vector<Case>& perf73_cases() {
