@@ -141,14 +141,8 @@ set +e
 unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
   root=$1 job=$2 ccache_dir=$3
   shift 3
-  cleanup() {
-    for m in root/.cache/ccache dev/shm dev/pts dev sys proc; do umount -l "$root/$m" 2>/dev/null || true; done
-    umount -l "$root" 2>/dev/null || true
-  }
+  cleanup() { for m in root/.cache/ccache dev/shm dev/pts dev sys proc; do umount -l "$root/$m" 2>/dev/null || true; done; }
   trap cleanup EXIT
-  # The root a mount point of its own, as / is on a machine: a job that makes a mount namespace
-  # of its own (check-debs.sh) can then set its propagation.
-  mount --bind "$root" "$root"
   mount -t proc proc "$root/proc"
   mount --bind /sys "$root/sys"
   mount --bind /dev "$root/dev"
