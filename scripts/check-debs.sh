@@ -103,9 +103,16 @@ EOF
 
 cp "$scratch/inside.sh" "$scratch/payload/inside.sh"
 mkdir -p "$scratch/ns"
-unshare -m bash -s "$scratch" <<'EOF'
+# unshare makes the new namespace's mounts private from /, which it cannot where / is no mount
+# point (a chroot, such as scripts/check-fresh-root.sh's root): there the propagation is left as
+# it is and the scratch directory, a private mount of its own, holds every mount made below.
+propagation=()
+unshare -m true 2>/dev/null || propagation=(--propagation unchanged)
+unshare -m "${propagation[@]}" bash -s "$scratch" <<'EOF'
 set -euo pipefail
 scratch=$1
+mount --bind "$scratch" "$scratch"
+mount --make-rprivate "$scratch"
 ns=$scratch/ns
 # The upper layer on a tmpfs: whatever dpkg writes goes there and is gone with the namespace.
 mount -t tmpfs tmpfs "$ns" -o size=2g
