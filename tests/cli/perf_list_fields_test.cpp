@@ -294,8 +294,10 @@ TEST(PerfListFields, Perf73ListsNoCoreSysfsEventNamedAsALegacyOne) {
     EXPECT_EQ(event.contains("EventName"), event["name"] == "cycles-t") << event.dump();
     EXPECT_EQ(event.contains("Encoding"), event["name"] == "cycles-t") << event.dump();
   }
-  for (const Json& event : pmu_to_json(cpu, nullptr, {}, kPerf612)["events"])
+  const Json perf612 = pmu_to_json(cpu, nullptr, {}, kPerf612);
+  for (const Json& event : perf612["events"]) {
     EXPECT_TRUE(event.contains("EventName")) << event.dump();
+  }
   ASSERT_NE(cpu.find_event("instructions"), nullptr);
   ASSERT_NE(cpu.find_event("cycles-t"), nullptr);
   EXPECT_TRUE(perf73_list_hides(cpu, *cpu.find_event("instructions")));
