@@ -6,12 +6,15 @@
 #include <array>
 #include <span>
 
+#include "parser/char_class.h"
 #include "parser/spec_diagnostics.h"
 #include "pmucat/version.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace encode_detail {
 namespace {
+
+using char_class::ascii_iequal;
 
 constexpr LegacyEvent hw(std::uint64_t config) {
   return {PerfType::hardware, config};
@@ -399,11 +402,7 @@ std::span<const std::string_view> tool_pmu_event_names() {
 std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name) {
   for (std::size_t i = 0; i < kToolPmuEvents.size(); ++i) {
     if (kToolPmuEvents[i] == "slots") continue;
-    const std::string_view candidate = kToolPmuEvents[i];
-    if (candidate.size() == name.size() &&
-        std::equal(candidate.begin(), candidate.end(), name.begin(), [](char a, char b) {
-          return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
-        })) {
+    if (ascii_iequal(kToolPmuEvents[i], name)) {
       return LegacyEvent{static_cast<PerfType>(kToolPmuType), i + 1};
     }
   }
@@ -413,13 +412,8 @@ std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name) {
 namespace {
 
 // perf 7.3's table names match in any case (ASCII).
-bool equal_any_case(std::string_view a, std::string_view b) {
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [&](char x, char y) { return lower(x) == lower(y); });
-}
 bool starts_any_case(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && equal_any_case(text.substr(0, prefix.size()), prefix);
+  return text.size() >= prefix.size() && ascii_iequal(text.substr(0, prefix.size()), prefix);
 }
 
 // `-RESULT` whole, in any case: the result's index.
@@ -428,7 +422,7 @@ std::optional<unsigned> cache_result_73(std::string_view rest) {
   rest.remove_prefix(1);
   for (unsigned result = 0; result < kCacheResults.size(); ++result) {
     for (std::string_view word : kCacheResults[result]) {
-      if (!word.empty() && equal_any_case(rest, word)) return result;
+      if (!word.empty() && ascii_iequal(rest, word)) return result;
     }
   }
   return std::nullopt;
@@ -470,8 +464,8 @@ bool lexed_as_modifiers_73(std::string_view name) {
 std::optional<LegacyEvent> find_legacy_event_73(std::string_view name) {
   for (const LegacySymbol& symbol : kSymbols) {
     if (symbol.kind == BuiltinKind::tool) continue;  // the tool PMU's own table
-    if (equal_any_case(name, symbol.name) ||
-        (!symbol.alias.empty() && equal_any_case(name, symbol.alias))) {
+    if (ascii_iequal(name, symbol.name) ||
+        (!symbol.alias.empty() && ascii_iequal(name, symbol.alias))) {
       return symbol.event;
     }
   }

@@ -93,10 +93,10 @@ class GroupPmus {
   const std::string& of(std::size_t i) const { return names_[i]; }
 
  private:
-  // perf's PMU of a built-in event: its software-like PMU, else (hardware and cache events) the
-  // first core PMU.
-  static std::string unnamed_pmu(const EncodedEvent& e, const std::string& first_core) {
-    switch (e.attr.type) {
+  // The software-like PMU an attr type belongs to (software, tracepoint, breakpoint, tool), or
+  // nullptr for the others.
+  static const char* software_type_pmu(std::uint32_t type) {
+    switch (type) {
       case static_cast<std::uint32_t>(PerfType::software):
         return "software";
       case static_cast<std::uint32_t>(PerfType::tracepoint):
@@ -106,20 +106,19 @@ class GroupPmus {
       case kToolPmuType:
         return "tool";
       default:
-        return first_core;
+        return nullptr;
     }
   }
 
+  // perf's PMU of a built-in event: its software-like PMU, else (hardware and cache events) the
+  // first core PMU.
+  static std::string unnamed_pmu(const EncodedEvent& e, const std::string& first_core) {
+    const char* software = software_type_pmu(e.attr.type);
+    return software != nullptr ? software : first_core;
+  }
+
   static bool is_software(const Catalog& catalog, const EncodedEvent& e) {
-    switch (e.attr.type) {
-      case static_cast<std::uint32_t>(PerfType::software):
-      case static_cast<std::uint32_t>(PerfType::tracepoint):
-      case static_cast<std::uint32_t>(PerfType::breakpoint):
-      case kToolPmuType:
-        return true;
-      default:
-        break;
-    }
+    if (software_type_pmu(e.attr.type) != nullptr) return true;
     constexpr std::array<std::string_view, 3> kSoftwareNamed = {"kprobe", "msr", "uprobe"};
     if (std::find(kSoftwareNamed.begin(), kSoftwareNamed.end(), e.pmu) == kSoftwareNamed.end()) {
       return false;
