@@ -237,7 +237,7 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     // software event on the software PMU (perf 7.3).
     if (!is_format && !is_special && term.kind == TermValueKind::none) {
       std::optional<LegacyEvent> builtin;
-      if (has(Behaviour::legacy_terms)) builtin = legacy_term_612(term);
+      if (has(Behaviour::legacy_terms)) builtin = legacy_term(term);
       if (!builtin && has(Behaviour::builtin_events_in_pmu_terms)) builtin = software_term(term);
       if (builtin) {
         legacy_ = builtin;
@@ -660,7 +660,7 @@ std::optional<LegacyEvent> TermEncoder::builtin_name(std::string_view name) cons
                                                                    : find_legacy_event_612(name);
 }
 
-std::optional<LegacyEvent> TermEncoder::legacy_term_612(const TermView& term) const {
+std::optional<LegacyEvent> TermEncoder::legacy_term(const TermView& term) const {
   const std::optional<LegacyEvent> legacy = builtin_name(term.name);
   if (!legacy) return std::nullopt;
   if (legacy->type != PerfType::hardware && legacy->type != PerfType::hw_cache) return std::nullopt;

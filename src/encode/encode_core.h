@@ -102,11 +102,11 @@ class TermEncoder {
   std::optional<Diagnostic> apply_fields(Attr& attr);
   std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
   std::optional<Diagnostic> pmu_type(Attr& attr) const;
-  // perf 6.12's legacy terms (pmucat semantics too): a bare hardware (`cycles`) or hardware
-  // cache (`L1-dcache-load-misses`) name in the terms is that legacy event unless the PMU has an
-  // event of the name (has_event_612: perf 6.12's lookup, or any event for pmucat); cache names
-  // only on a core PMU.
-  std::optional<LegacyEvent> legacy_term_612(const TermView& term) const;
+  // perf 6.12's legacy terms (pmucat semantics too; perf 7.3 reads the names from its tables,
+  // builtin_name): a bare hardware (`cycles`) or hardware cache (`L1-dcache-load-misses`) name
+  // in the terms is that legacy event unless the PMU has an event of the name (has_event_612:
+  // perf 6.12's lookup, or any event for pmucat); cache names only on a core PMU.
+  std::optional<LegacyEvent> legacy_term(const TermView& term) const;
   // The built-in event a term's name is: perf 7.3's tables in any case
   // (Behaviour::builtin_names_any_case), else perf 6.12's lexer names.
   std::optional<LegacyEvent> builtin_name(std::string_view name) const;
@@ -137,7 +137,7 @@ class TermEncoder {
   std::vector<Item>& items_;
   const Event* alias_ = nullptr;
   const TermView* alias_reference_ = nullptr;
-  // perf 6.12: the legacy event a term named (legacy_term_612), which replaces the PMU's type
+  // perf 6.12: the legacy event a term named (legacy_term), which replaces the PMU's type
   // and config before the fields are OR-ed in.
   std::optional<LegacyEvent> legacy_;
   std::string_view legacy_name_;
