@@ -43,7 +43,7 @@ Expected<EncodedEvent> encode_target(const Target& target, std::string_view spec
     std::vector<TermView> printed_specials;
     if (auto error = encode_detail::encode_legacy(
             target, event.modifiers, spec, options, encoded.attr,
-            encode_detail::CoreExtras{&encoded.settings, &printed_specials})) {
+            encode_detail::CoreExtras{&encoded.settings, &printed_specials, &encoded.warnings})) {
       return unexpected(std::move(*error));
     }
     encoded.spec = std::string(event.text);

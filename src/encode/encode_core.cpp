@@ -235,13 +235,14 @@ std::optional<Diagnostic> TermEncoder::expand(std::span<const TermView> terms) {
     std::optional<std::string_view> alias_name;
     // A bare term naming a built-in event: a legacy hardware/cache name (perf 6.12), or a
     // software event on the software PMU (perf 7.3).
-    if (!is_format && !is_special && term.kind == TermValueKind::none) {
+    if (!is_format && !is_special && term.kind == TermValueKind::none && builtin_name_terms_) {
       std::optional<LegacyEvent> builtin;
       if (has(Behaviour::legacy_terms)) builtin = legacy_term(term);
       if (!builtin && has(Behaviour::builtin_events_in_pmu_terms)) builtin = software_term(term);
       if (builtin) {
         legacy_ = builtin;
         legacy_name_ = term.name;
+        items_before_legacy_ = items_.size();
         continue;
       }
     }
@@ -411,6 +412,15 @@ std::optional<Diagnostic> TermEncoder::apply_config_words(Attr& attr) {
   return std::nullopt;
 }
 
+bool TermEncoder::config_set_after_legacy_term() const {
+  for (std::size_t index = items_before_legacy_; index < items_.size(); ++index) {
+    const Item& item = items_[index];
+    if (item.role == Role::raw_config) return true;
+    if (item.role == Role::special && config_word_of(*item.special) == 0u) return true;
+  }
+  return false;
+}
+
 bool TermEncoder::valid_field_value(const Item& item, std::uint64_t& value) const {
   const TermView& term = item.term;
   const FormatSpec& spec = spec_of(*item.format);
@@ -538,8 +548,28 @@ std::optional<Diagnostic> TermEncoder::apply_specials(Attr& attr, const CoreExtr
   return std::nullopt;
 }
 
-std::vector<Diagnostic> TermEncoder::word_warnings() const {
+std::vector<Diagnostic> TermEncoder::warnings() const {
   std::vector<Diagnostic> warnings;
+  if (legacy_ && !config_set_after_legacy_term()) {
+    for (std::size_t index = items_before_legacy_; index-- > 0;) {
+      const Item& item = items_[index];
+      if (item.role != Role::raw_config &&
+          !(item.role == Role::special && config_word_of(*item.special) == 0u)) {
+        continue;
+      }
+      const std::string written = item.role == Role::raw_config
+                                      ? std::string(item.term.name)
+                                      : fmt::format("{}={:#x}", item.term.name, item.term.value);
+      Diagnostic d = located_at(item, false, to_string(DiagId::term_overridden),
+                                fmt::format("'{}' changes nothing: '{}' after it sets config",
+                                            written, legacy_name_));
+      d.severity = Severity::warning;
+      d.hint = fmt::format("write '{},{}' to set config in place of the event's", legacy_name_,
+                           written);
+      warnings.push_back(std::move(d));
+      break;
+    }
+  }
   // perf warns when it loads the PMU, so it reads every format file for any event. pmucat
   // semantics report an unusable word only where a term uses it (field_value's error), and
   // then need no format file the spec does not name (docs/perf-compat.md, difference 8).
@@ -615,6 +645,7 @@ std::optional<Diagnostic> TermEncoder::run(std::span<const TermView> terms,
   }
   if (counts_.specials + counts_.raw_configs > 0) {
     if (auto error = apply_config_words(attr)) return error;
+    if (legacy_ && !config_set_after_legacy_term()) attr.config[0] = legacy_->config;
   }
   if (auto error = apply_fields(attr)) return error;
   if (counts_.specials > 0) {

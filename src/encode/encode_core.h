@@ -40,6 +40,7 @@ struct CoreScratch {
 struct CoreExtras {
   EventSettings* settings = nullptr;
   std::vector<TermView>* printed_specials = nullptr;  // effective special terms, in order
+  std::vector<Diagnostic>* warnings = nullptr;        // encode_legacy's, when wanted
 };
 
 class TermEncoder {
@@ -55,9 +56,13 @@ class TermEncoder {
   std::optional<Diagnostic> run(std::span<const TermView> terms, const Modifiers& modifiers,
                                 Attr& attr, const CoreExtras& extras = {});
 
-  // Diagnostics name the PMU as an event (`unknown term 'x' for event 'cycles'`): the encoder
-  // works on the hard-coded terms of a built-in event (a PMU without formats).
-  void describe_owner_as_event() { owner_kind_ = "event"; }
+  // The encoder works on the hard-coded terms of a built-in event (a PMU without formats):
+  // diagnostics name it as an event (`unknown term 'x' for event 'cycles'`), and a built-in
+  // name is no term of it (perf 6.12 rejects `L1-dcache/cycles/`).
+  void encode_builtin_event_terms() {
+    owner_kind_ = "event";
+    builtin_name_terms_ = false;
+  }
 
   // After run(): the alias used (or nullptr) and the classified terms.
   const Event* alias() const { return alias_; }
@@ -67,8 +72,9 @@ class TermEncoder {
   std::string_view legacy_term_name() const { return legacy_name_; }
   std::span<const Item> items() const { return scratch_.items; }
 
-  // Formats of this PMU in a config word this ABI lacks (encode() attaches them as warnings).
-  std::vector<Diagnostic> word_warnings() const;
+  // After run(): what encode() attaches as warnings: formats of this PMU in a config word this
+  // ABI lacks, and a `config=` term a legacy term after it replaced.
+  std::vector<Diagnostic> warnings() const;
 
  private:
   Diagnostic error_at(const Item& item, bool at_value, DiagId id, std::string message) const;
@@ -99,6 +105,8 @@ class TermEncoder {
   // OR-ed into their words: false (attr untouched) on a problem, which the general path reports.
   bool apply_or_fields(Attr& attr) const;
   std::optional<Diagnostic> apply_config_words(Attr& attr);
+  // Whether a term assigning config word 0 follows the legacy term (and so wins over it).
+  bool config_set_after_legacy_term() const;
   std::optional<Diagnostic> apply_fields(Attr& attr);
   std::optional<Diagnostic> apply_specials(Attr& attr, const CoreExtras& extras);
   std::optional<Diagnostic> pmu_type(Attr& attr) const;
@@ -122,6 +130,7 @@ class TermEncoder {
 
   const Pmu& pmu_;
   std::string_view owner_kind_ = "PMU";
+  bool builtin_name_terms_ = true;
   std::string_view spec_;
   const EncodeOptions& options_;
   bool has(Behaviour behaviour) const { return options_.semantics.has(behaviour); }
@@ -141,6 +150,9 @@ class TermEncoder {
   // and config before the fields are OR-ed in.
   std::optional<LegacyEvent> legacy_;
   std::string_view legacy_name_;
+  // How many items came before the legacy term: a `config=` among them is overridden by it (perf
+  // assigns terms in order, `cpu/config=2,cycles/` counts cycles).
+  std::size_t items_before_legacy_ = 0;
   // Set for PMUs that start from a default config (intel_pt): their fields are then replaced,
   // not OR-ed, as perf does for them.
   std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;

@@ -25,7 +25,7 @@ Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermVie
   event.spec = std::string(spec_text);
   event.pmu = pmu.name();
   if (const Event* alias = encoder.alias()) event.event = alias->name;
-  event.warnings = encoder.word_warnings();
+  event.warnings = encoder.warnings();
   std::vector<const Format*> used;
   for (const Item& item : encoder.items()) {
     if (item.role == Role::format) used.push_back(item.format);

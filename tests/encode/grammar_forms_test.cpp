@@ -241,6 +241,71 @@ TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
   }
 }
 
+// A built-in name is no term of a built-in event: perf 6.12 rejects `bpu/bus-cycles/` ("valid
+// terms: config,..."), and perf 7.3 has no such event. (pmucat once took it as `bus-cycles` and
+// printed `bpu`, another event: the spec fuzzer's perf-string check caught it.)
+TEST(BuiltInTerms, BuiltInNameIsNoTermOfABuiltInEvent) {
+  const Catalog catalog = testing::extended_catalog();
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+    for (const char* spec : {"bpu/bus-cycles/ppp", "L1-dcache/cycles/", "branch/bus-cycles/"}) {
+      auto encoded = encode(catalog, spec, options_for(semantics));
+      ASSERT_FALSE(encoded.has_value()) << spec;
+      EXPECT_EQ(encoded.error().id, "term-unknown") << spec;
+    }
+  }
+}
+
+// perf assigns a PMU's terms in order: `cpu/config=2,cycles/` counts cycles (config 0) and
+// `cpu/cycles,config=2/` config 2 (perf 6.12 and 7.3 on fixtures/sysfs/intel-spr). The replaced
+// term changes nothing, so it gets a warning.
+TEST(BuiltInTerms, LegacyTermAfterConfigReplacesIt) {
+  const Catalog catalog = testing::extended_catalog();
+  for (const Profile semantics :
+       {Profile::perf(PerfRelease::v6_12), Profile::perf(PerfRelease::v7_3), Profile::pmucat()}) {
+    auto later = encode_ok(catalog, "cpu/config=2,cycles/", semantics);
+    ASSERT_EQ(later.size(), 1u);
+    EXPECT_EQ(later[0].attr.type, 0u);
+    EXPECT_EQ(later[0].attr.config[0], 0u);
+    ASSERT_EQ(later[0].warnings.size(), 1u);
+    EXPECT_EQ(later[0].warnings[0].id, "term-overridden");
+    EXPECT_EQ(later[0].perf_string, "cpu/cycles/");
+    auto earlier = encode_ok(catalog, "cpu/cycles,config=2/", semantics);
+    ASSERT_EQ(earlier.size(), 1u);
+    EXPECT_EQ(earlier[0].attr.config[0], 2u);
+    EXPECT_TRUE(earlier[0].warnings.empty());
+  }
+}
+
+// perf 7.3 keeps a built-in event's config over a `config=` term (`cycles/config=2/` counts
+// cycles, `L1-dcache/config=2/` L1-dcache loads, `cpu-clock/config=2/` cpu-clock), where 6.12
+// took the term; the other terms still apply. Under 7.3 the ignored term gets a warning.
+TEST(BuiltInTerms, Perf73KeepsTheBuiltInEventsConfig) {
+  const Catalog catalog = testing::extended_catalog();
+  struct Case {
+    const char* spec;
+    std::uint32_t type;
+    std::uint64_t config;
+  };
+  for (const Case& c : {Case{"cycles/config=2/", 0, 0}, Case{"L1-dcache/config=2/", 3, 0},
+                        Case{"L1-dcache-load-misses/config=2/", 3, 0x10000},
+                        Case{"cpu-clock/config=2/", 1, 0}}) {
+    auto kept = encode_ok(catalog, c.spec, Profile::perf(PerfRelease::v7_3));
+    ASSERT_EQ(kept.size(), 1u) << c.spec;
+    EXPECT_EQ(kept[0].attr.type, c.type) << c.spec;
+    EXPECT_EQ(kept[0].attr.config[0], c.config) << c.spec;
+    ASSERT_EQ(kept[0].warnings.size(), 1u) << c.spec;
+    EXPECT_EQ(kept[0].warnings[0].id, "term-overridden") << c.spec;
+    auto taken = encode_ok(catalog, c.spec, Profile::perf(PerfRelease::v6_12));
+    ASSERT_EQ(taken.size(), 1u) << c.spec;
+    EXPECT_EQ(taken[0].attr.config[0], 2u) << c.spec;
+    EXPECT_TRUE(taken[0].warnings.empty()) << c.spec;
+  }
+  auto config1 = encode_ok(catalog, "cycles/config1=2/", Profile::perf(PerfRelease::v7_3));
+  ASSERT_EQ(config1.size(), 1u);
+  EXPECT_EQ(config1[0].attr.config[1], 2u);
+  EXPECT_TRUE(config1[0].warnings.empty());
+}
+
 Catalog fallback_catalog() {
   std::vector<Pmu> pmus;
   pmus.push_back(make_pmu("fake", "42", {{"event", "config:0-7"}}, {}));
