@@ -77,7 +77,7 @@ std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
   std::array<std::uint64_t, 4> fields{};
   std::array<std::uint64_t, 4> field_masks{};
   for (const Term& term : event.terms.terms) {
-    if (auto special = encode_detail::find_special(term.name, true)) {
+    if (auto special = encode_detail::find_any_special(term.name)) {
       if (auto word = encode_detail::config_word_of(*special)) {
         if (term.kind != TermValueKind::number && term.kind != TermValueKind::none) {
           return std::nullopt;

@@ -82,7 +82,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
   std::vector<std::string> valid;
   for (const Format& format : pmu_.formats()) valid.push_back(format.name);
   const std::vector<std::string> specials =
-      special_term_names(options_.tool, has(Behaviour::config3));
+      special_term_names(options_.tool, options_.semantics);
   std::vector<std::string> candidates = valid;
   candidates.insert(candidates.end(), specials.begin(), specials.end());
   if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
@@ -127,7 +127,7 @@ Diagnostic TermEncoder::unknown_term(const Item& item) const {
 }
 
 TermLookup TermEncoder::look_up(std::string_view name) const {
-  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, has(Behaviour::config3));
+  return table_ != nullptr ? table_->find(name) : look_up_term(pmu_, name, options_.semantics);
 }
 
 std::optional<Diagnostic> TermEncoder::classify(Item& item) const {

@@ -37,20 +37,26 @@ enum class Special : std::uint8_t {
   aux_output,
   aux_sample_size,
   nr,
+  cpu,            // perf 7.3: the CPUs (a number, a CPU list, a PMU's) the event is opened on
+  ratio_to_prev,  // perf 7.3: a sampling period as a ratio of the previous group member's
+  aux_action,     // perf 7.3: pause or resume an AUX area event from this one
   driver_config,
 };
 
-// The special term `name` denotes (`@...` is driver config); `config3` only when the ABI has it.
-std::optional<Special> find_special(std::string_view name, bool with_config3);
+// The special term `name` denotes (`@...` is driver config) in `semantics`: a term a perf
+// release added (`config3`, `cpu`, ...) only where that release's behaviour is in it.
+std::optional<Special> find_special(std::string_view name, Profile semantics);
+// The special term `name` denotes in any release (decode and tool defaults read every term).
+std::optional<Special> find_any_special(std::string_view name);
 
 // The config word a config term assigns (0..3), or nullopt for other specials.
 std::optional<unsigned> config_word_of(Special special);
 
-// perf stat accepts only config*, name, metric-id, period and percore.
+// perf stat accepts only config*, name, metric-id, period, percore and (perf 7.3) cpu.
 bool usable_in_stat(Special special);
 
 // The keywords perf lists after the format names in its "valid terms" help line.
-std::vector<std::string> special_term_names(Tool tool, bool with_config3);
+std::vector<std::string> special_term_names(Tool tool, Profile semantics);
 
 // A special term's value problem; `at_value` says where the caret goes.
 struct SpecialError {

@@ -36,15 +36,15 @@ bool same_name(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3) {
+TermLookup look_up_term(const Pmu& pmu, std::string_view name, Profile semantics) {
   TermLookup lookup;
-  lookup.special = find_special(name, with_config3);
+  lookup.special = find_special(name, semantics);
   if (!lookup.special) lookup.format = pmu.find_format(name);
   return lookup;
 }
 
 TermTable::TermTable(const Pmu& pmu, Profile semantics)
-    : with_config3_(semantics.has(Behaviour::config3)),
+    : semantics_(semantics),
       pmu_type_(usable_pmu_type(pmu, semantics)),
       default_config_(pmu_default_config(pmu)) {
   start_attr_.type = pmu_type_.value_or(0);
@@ -59,7 +59,7 @@ TermTable::TermTable(const Pmu& pmu, Profile semantics)
     std::size_t at = hash & mask;
     while (!slots_[at].name.empty() && slots_[at].name != format.name) at = (at + 1) & mask;
     if (!slots_[at].name.empty()) continue;  // a repeated name: find_format returns the first
-    slots_[at] = Slot{format.name, hash, look_up_term(pmu, format.name, with_config3_)};
+    slots_[at] = Slot{format.name, hash, look_up_term(pmu, format.name, semantics_)};
   }
 }
 
@@ -70,7 +70,7 @@ TermLookup TermTable::find(std::string_view name) const {
     const Slot& slot = slots_[at];
     if (slot.hash == hash && same_name(slot.name, name)) return slot.lookup;
   }
-  return TermLookup{nullptr, find_special(name, with_config3_)};
+  return TermLookup{nullptr, find_special(name, semantics_)};
 }
 
 TermTable::Alias* TermTable::known_alias(std::string_view name) {

@@ -30,7 +30,7 @@ struct TermLookup {
 
 // The catalog's lookups, uncached: find_special, then find_format only for a name that is not
 // a special term (a term such as `period` costs no read of format/period).
-TermLookup look_up_term(const Pmu& pmu, std::string_view name, bool with_config3);
+TermLookup look_up_term(const Pmu& pmu, std::string_view name, Profile semantics);
 
 class TermTable {
  public:
@@ -77,7 +77,7 @@ class TermTable {
     TermLookup lookup;
   };
 
-  bool with_config3_;
+  Profile semantics_;
   std::vector<Slot> slots_;  // a power of two, at most half full
   std::optional<std::uint32_t> pmu_type_;
   std::optional<std::array<std::uint64_t, kConfigWords>> default_config_;

@@ -17,7 +17,7 @@ PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using encode_detail::CallchainRequest;
-using encode_detail::find_special;
+using encode_detail::find_any_special;
 using encode_detail::Special;
 
 constexpr std::uint64_t kRecordDefaultFreq = 4000;  // perf record's -F default
@@ -42,7 +42,7 @@ Layout layout_of(std::span<const EncodedEvent> events) {
 
 bool has_term(const EncodedEvent& event, Special wanted) {
   for (const Term& term : event.settings.special_terms) {
-    if (find_special(term.name, true) == wanted) return true;
+    if (find_any_special(term.name) == wanted) return true;
   }
   return false;
 }
@@ -67,7 +67,7 @@ void reapply_terms(EncodedEvent& event) {
   CallchainRequest callchain;
   EventSettings ignored;
   for (const Term& term : event.settings.special_terms) {
-    const std::optional<Special> special = find_special(term.name, true);
+    const std::optional<Special> special = find_any_special(term.name);
     if (!special) continue;
     (void)encode_detail::apply_special(*special, TermView::of(term), Tool::record, event.attr,
                                        &ignored, callchain);

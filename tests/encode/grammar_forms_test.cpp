@@ -306,6 +306,71 @@ TEST(BuiltInTerms, Perf73KeepsTheBuiltInEventsConfig) {
   EXPECT_TRUE(config1[0].warnings.empty());
 }
 
+// perf 7.3's new terms (perf 7.3.4 on fixtures/sysfs/intel-spr): `cpu=` (a number, a quoted CPU
+// list, a PMU's name) leaves the attr alone and is usable in perf stat; `ratio-to-prev` takes a
+// string, a positive number (`=2`: "expected string value", `=x`: "zero or negative"), and
+// `aux-action` one of three actions, both refused by perf stat. perf 6.12 knows none of them.
+TEST(NewTerms, Perf73CpuRatioToPrevAndAuxAction) {
+  const Catalog catalog = testing::extended_catalog();
+  const Profile perf73 = Profile::perf(PerfRelease::v7_3);
+  auto stat = [&](Profile semantics) {
+    EncodeOptions options = options_for(semantics);
+    options.tool = Tool::stat;
+    return options;
+  };
+  for (const char* spec : {"cpu/event=0x3c,cpu=0/", "cpu/event=0x3c,cpu=cpu/",
+                           "cpu/event=0x3c,cpu='0-1'/", "cpu/event=0x3c,cpu/"}) {
+    auto with_cpu = encode(catalog, spec, stat(perf73));
+    ASSERT_TRUE(with_cpu.has_value()) << spec << ": " << with_cpu.error().message;
+    ASSERT_EQ(with_cpu->size(), 1u);
+    EXPECT_EQ(with_cpu->front().attr.type, 4u) << spec;
+    EXPECT_EQ(with_cpu->front().attr.config[0], 0x3cu) << spec;
+    ASSERT_EQ(with_cpu->front().settings.special_terms.size(), 1u) << spec;
+    EXPECT_EQ(with_cpu->front().settings.special_terms[0].name, "cpu") << spec;
+    // The perf string keeps the restriction and encodes to the same attr.
+    auto again = encode(catalog, with_cpu->front().perf_string, stat(perf73));
+    ASSERT_TRUE(again.has_value()) << with_cpu->front().perf_string;
+    EXPECT_EQ(again->front().attr, with_cpu->front().attr);
+    for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+      auto unknown = encode(catalog, spec, stat(older));
+      ASSERT_FALSE(unknown.has_value()) << spec;
+      EXPECT_EQ(unknown.error().id, "term-unknown") << spec;
+    }
+  }
+  struct Refusal {
+    const char* spec;
+    Tool tool;
+    const char* id;
+    const char* message;
+  };
+  for (const Refusal& r : {
+           Refusal{"cpu/event=0x3c,cpu='a+b'/", Tool::stat, "term-type",
+                   "not a valid PMU or CPU number"},
+           Refusal{"cpu/event=0x3c,ratio-to-prev=2/", Tool::stat, "term-type",
+                   "expected string value"},
+           Refusal{"cpu/event=0x3c,ratio-to-prev=x/", Tool::record, "term-type",
+                   "zero or negative"},
+           Refusal{"cpu/event=0x3c,ratio-to-prev='2'/", Tool::stat, "term-not-in-stat",
+                   "'ratio-to-prev' is not usable in 'perf stat'"},
+           Refusal{"cpu/event=0x3c,aux-action=pause/", Tool::stat, "term-not-in-stat",
+                   "'aux-action' is not usable in 'perf stat'"},
+           Refusal{"cpu/event=0x3c,aux-action=bogus/", Tool::record, "term-type",
+                   "bad aux-action 'bogus' (expected start-paused, pause or resume)"},
+           // Accepted by perf record, which then changes other attrs of the group.
+           Refusal{"cpu/event=0x3c,ratio-to-prev='2'/", Tool::record, "term-not-modelled", ""},
+           Refusal{"cpu/event=0x3c,aux-action=pause/", Tool::record, "term-not-modelled", ""},
+       }) {
+    EncodeOptions options = options_for(perf73);
+    options.tool = r.tool;
+    auto refused = encode(catalog, r.spec, options);
+    ASSERT_FALSE(refused.has_value()) << r.spec;
+    EXPECT_EQ(refused.error().id, r.id) << r.spec;
+    if (*r.message != '\0') {
+      EXPECT_EQ(refused.error().message, r.message) << r.spec;
+    }
+  }
+}
+
 Catalog fallback_catalog() {
   std::vector<Pmu> pmus;
   pmus.push_back(make_pmu("fake", "42", {{"event", "config:0-7"}}, {}));
