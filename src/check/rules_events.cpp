@@ -15,11 +15,8 @@ PMUCAT_BEGIN_NAMESPACE
 namespace check::detail {
 namespace {
 
-// perf's own terms need no format/ file; `aux-action` is a newer perf term (6.13+) that the
-// encoder, which models perf 6.1, does not know, but a current tree may use it.
-bool is_builtin(std::string_view name) {
-  return is_special_term(name) || name == "aux-action";
-}
+// perf's own terms, of any release (a current tree may use `aux-action`), need no format/ file.
+bool is_builtin(std::string_view name) { return is_special_term(name); }
 
 std::string suggestion(std::string_view name, std::span<const Format> formats) {
   const Format* best = nullptr;
