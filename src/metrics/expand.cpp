@@ -129,11 +129,14 @@ class Expander {
   }
 
   // metricgroup__find_metric: the first metric of the table whose name matches `key` (perf
-  // 6.12: among the metrics of `pmu`, the referencing metric's).
+  // 6.12: among the metrics of `pmu`, the referencing metric's; perf 7.3: of that name exactly,
+  // so `instructions` in an expression stays an event where a metric is named `Instructions`).
   const MetricDefinition* find_metric(std::string_view key, std::string_view pmu) const {
     if (metricgroup_6_12()) {
+      const bool exact = options_.semantics.has(Behaviour::metric_references_exact_case);
       for (const auto& pe : table_) {
-        if (metrics_612::pmu_of(pe) == pmu && metrics_612::match(pe.name, key)) return &pe;
+        if (metrics_612::pmu_of(pe) != pmu) continue;
+        if (exact ? pe.name == key : metrics_612::match(pe.name, key)) return &pe;
       }
       return nullptr;
     }

@@ -282,5 +282,24 @@ TEST(ExpandMetrics612, DivisionByAConstantZeroNeedsNoEvents) {
   EXPECT_FALSE(expand_metric_table(table, "Zero", perf61).has_value());
 }
 
+// perf 7.3 finds a referenced metric by its exact name (a binary search with strcmp): linux 7.3's
+// generated `lpm_br_taken_insn_between_branches = d_ratio(instructions, ...)` on Elkhart Lake,
+// whose table also has `Instructions = INST_RETIRED.ANY`, opens `instructions` (perf 7.3.4);
+// perf 6.12 took `instructions` as that metric, in any case.
+TEST(ExpandMetrics612, Perf73ReferencesAMetricByItsExactName) {
+  const std::vector<MetricDefinition> table = {metric("Instructions", "INST_RETIRED.ANY"),
+                                               metric("Between", "d_ratio(instructions, br)")};
+  MetricExpandOptions perf73;
+  perf73.semantics = Profile::perf(PerfRelease::v7_3);
+  EXPECT_EQ(expand(table, "Between", perf73).event_lists,
+            (Lists{"{br/metric-id=br/,instructions/metric-id=instructions/}:W"}));
+  EXPECT_EQ(expand(table, "Between").event_lists,
+            (Lists{"{br/metric-id=br/,INST_RETIRED.ANY/metric-id=INST_RETIRED.ANY/}:W"}));
+  const std::vector<MetricDefinition> exact = {metric("Instructions", "INST_RETIRED.ANY"),
+                                               metric("Between", "d_ratio(Instructions, br)")};
+  EXPECT_EQ(expand(exact, "Between", perf73).event_lists,
+            (Lists{"{br/metric-id=br/,INST_RETIRED.ANY/metric-id=INST_RETIRED.ANY/}:W"}));
+}
+
 }  // namespace
 PMUCAT_END_NAMESPACE
