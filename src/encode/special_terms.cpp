@@ -164,13 +164,14 @@ std::optional<SpecialError> check_ratio(std::string_view text) {
   const std::string value(text);
   errno = 0;
   const double ratio = std::strtod(value.c_str(), nullptr);
-  if (!(ratio > 0)) return SpecialError{DiagId::term_type, "zero or negative"};
+  if (ratio <= 0) return SpecialError{DiagId::term_type, "zero or negative"};
   if (errno == ERANGE) return SpecialError{DiagId::term_too_big, "too big"};
   return std::nullopt;
 }
 
 // perf 7.3's actions: start-paused (on the AUX area event), pause and resume (on another event
-// of its group).
+// of its group). perf record checks them where it sets up the AUX area events, so perf stat
+// refuses the term before its value is looked at.
 std::optional<SpecialError> check_aux_action(std::string_view text) {
   if (text == "start-paused" || text == "pause" || text == "resume") return std::nullopt;
   return SpecialError{DiagId::term_type,
@@ -293,7 +294,6 @@ std::optional<SpecialError> check_special(Special special, const TermView& term)
   if (special == Special::call_graph) return check_call_graph(term.text);
   if (special == Special::cpu && term.kind == TermValueKind::string) return check_cpu(term.text);
   if (special == Special::ratio_to_prev) return check_ratio(term.text);
-  if (special == Special::aux_action) return check_aux_action(term.text);
   return std::nullopt;
 }
 
@@ -381,8 +381,10 @@ std::optional<SpecialError> apply_special(Special special, const TermView& term,
       break;
     case Special::cpu:
       break;  // where the event is opened, not its attr: kept in EventSettings::special_terms
-    case Special::ratio_to_prev:
     case Special::aux_action:
+      if (auto problem = check_aux_action(term.text)) return problem;
+      [[fallthrough]];
+    case Special::ratio_to_prev:
       // perf 7.3 changes the attrs of the event's group (the previous member's period and the
       // x86 acr_mask; the aux_action bits and a regrouping round the AUX area event), which
       // pmucat does not encode yet: refused rather than encoded without them.

@@ -356,6 +356,8 @@ TEST(NewTerms, Perf73CpuRatioToPrevAndAuxAction) {
                    "'aux-action' is not usable in 'perf stat'"},
            Refusal{"cpu/event=0x3c,aux-action=bogus/", Tool::record, "term-type",
                    "bad aux-action 'bogus' (expected start-paused, pause or resume)"},
+           Refusal{"cpu/event=0x3c,aux-action=bogus/", Tool::stat, "term-not-in-stat",
+                   "'aux-action' is not usable in 'perf stat'"},
            // Accepted by perf record, which then changes other attrs of the group.
            Refusal{"cpu/event=0x3c,ratio-to-prev='2'/", Tool::record, "term-not-modelled", ""},
            Refusal{"cpu/event=0x3c,aux-action=pause/", Tool::record, "term-not-modelled", ""},
