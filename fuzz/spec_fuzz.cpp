@@ -1,7 +1,7 @@
-// The spec parser and encode() on a real-shaped catalog (fixtures/sysfs/intel-spr), in both
-// Profile. Invariants: encode never accepts what the parser rejects; every error renders; an
-// encoded event's perf_string encodes to the same attr; decoding an attr's config on its PMU gives
-// terms that encode back to the same config words.
+// The spec parser and encode() on a real-shaped catalog (fixtures/sysfs/intel-spr), in pmucat's
+// semantics and perf 6.1's and 7.3's. Invariants: encode never accepts what the parser rejects;
+// every error renders; an encoded event's perf_string encodes to the same attr; decoding an
+// attr's config on its PMU gives terms that encode back to the same config words.
 #include <string>
 #include <string_view>
 
@@ -57,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!parsed) PMUCAT_FUZZ_CHECK(!pmucat::render(parsed.error()).empty());
 
   for (pmucat::Profile semantics :
-       {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1)}) {
+       {pmucat::Profile::pmucat(), pmucat::Profile::perf(pmucat::PerfRelease::v6_1),
+        pmucat::Profile::perf(pmucat::PerfRelease::v7_3)}) {
     for (pmucat::Tool tool : {pmucat::Tool::record, pmucat::Tool::stat}) {
       EncodeOptions options;
       options.semantics = semantics;

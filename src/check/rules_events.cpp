@@ -16,7 +16,9 @@ namespace check::detail {
 namespace {
 
 // perf's own terms, of any release (a current tree may use `aux-action`), need no format/ file.
-bool is_builtin(std::string_view name) { return is_special_term(name); }
+bool is_builtin(std::string_view name) {
+  return is_special_term(name);
+}
 
 std::string suggestion(std::string_view name, std::span<const Format> formats) {
   const Format* best = nullptr;

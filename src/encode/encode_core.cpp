@@ -81,8 +81,7 @@ Diagnostic TermEncoder::located_at(const Item& item, bool at_value, std::string_
 Diagnostic TermEncoder::unknown_term(const Item& item) const {
   std::vector<std::string> valid;
   for (const Format& format : pmu_.formats()) valid.push_back(format.name);
-  const std::vector<std::string> specials =
-      special_term_names(options_.tool, options_.semantics);
+  const std::vector<std::string> specials = special_term_names(options_.tool, options_.semantics);
   std::vector<std::string> candidates = valid;
   candidates.insert(candidates.end(), specials.begin(), specials.end());
   if (item.term.kind == TermValueKind::none && item.alias == nullptr) {
@@ -560,12 +559,12 @@ std::vector<Diagnostic> TermEncoder::warnings() const {
       const std::string written = item.role == Role::raw_config
                                       ? std::string(item.term.name)
                                       : fmt::format("{}={:#x}", item.term.name, item.term.value);
-      Diagnostic d = located_at(item, false, to_string(DiagId::term_overridden),
-                                fmt::format("'{}' changes nothing: '{}' after it sets config",
-                                            written, legacy_name_));
+      Diagnostic d = located_at(
+          item, false, to_string(DiagId::term_overridden),
+          fmt::format("'{}' changes nothing: '{}' after it sets config", written, legacy_name_));
       d.severity = Severity::warning;
-      d.hint = fmt::format("write '{},{}' to set config in place of the event's", legacy_name_,
-                           written);
+      d.hint =
+          fmt::format("write '{},{}' to set config in place of the event's", legacy_name_, written);
       warnings.push_back(std::move(d));
       break;
     }

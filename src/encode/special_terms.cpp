@@ -145,15 +145,13 @@ std::optional<SpecialError> check_call_graph(std::string_view mode) {
 // perf 7.3's `cpu=` string: a PMU's name (its CPUs) or a CPU list (`0-3,8`). The PMU is looked
 // up where the event is opened; here a name is taken as one when it is shaped like a PMU name.
 std::optional<SpecialError> check_cpu(std::string_view text) {
-  const bool cpu_list =
-      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= '0' && c <= '9') || c == '-' || c == ',';
-      });
+  const bool cpu_list = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == ',';
+  });
   const bool pmu_name =
       !text.empty() && std::isalpha(static_cast<unsigned char>(text.front())) != 0 &&
       std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' ||
-               c == '.';
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
       });
   if (cpu_list || pmu_name) return std::nullopt;
   return SpecialError{DiagId::term_type, "not a valid PMU or CPU number"};
@@ -174,9 +172,9 @@ std::optional<SpecialError> check_ratio(std::string_view text) {
 // refuses the term before its value is looked at.
 std::optional<SpecialError> check_aux_action(std::string_view text) {
   if (text == "start-paused" || text == "pause" || text == "resume") return std::nullopt;
-  return SpecialError{DiagId::term_type,
-                      fmt::format("bad aux-action '{}' (expected start-paused, pause or resume)",
-                                  text)};
+  return SpecialError{
+      DiagId::term_type,
+      fmt::format("bad aux-action '{}' (expected start-paused, pause or resume)", text)};
 }
 
 }  // namespace

@@ -83,16 +83,15 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
   if (auto error = encoder.run(target.terms, modifiers, attr, extras)) return error;
   const auto config_term = std::find_if(target.terms.begin(), target.terms.end(),
                                         [](const TermView& term) { return term.name == "config"; });
-  const bool event_keeps_config =
-      options.semantics.has(Behaviour::builtin_event_keeps_config);
+  const bool event_keeps_config = options.semantics.has(Behaviour::builtin_event_keeps_config);
   if (config_term == target.terms.end() || event_keeps_config) {
     attr.config[0] = target.legacy.config;
   }
   if (config_term != target.terms.end() && event_keeps_config && extras.warnings != nullptr) {
-    Diagnostic d = spec_error(
-        DiagId::term_overridden, spec, config_term->offset, config_term->length,
-        fmt::format("'config={:#x}' changes nothing: {} keeps the config of '{}'",
-                    config_term->value, options.semantics.name(), target.name));
+    Diagnostic d =
+        spec_error(DiagId::term_overridden, spec, config_term->offset, config_term->length,
+                   fmt::format("'config={:#x}' changes nothing: {} keeps the config of '{}'",
+                               config_term->value, options.semantics.name(), target.name));
     d.severity = Severity::warning;
     d.hint = "write the event's config in full as a raw event (PMU type and config)";
     extras.warnings->push_back(std::move(d));

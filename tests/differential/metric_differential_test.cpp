@@ -451,14 +451,13 @@ TEST_P(MetricModel, ExpansionMatchesPerf) {
     for (const auto& m : table) from_catalog.push_back(line(m.name, m.expr));
     if (from_catalog != from_json) {
       // The lists are long: name where they part.
-      const auto parted = std::mismatch(from_catalog.begin(), from_catalog.end(),
-                                        from_json.begin(), from_json.end());
+      const auto parted = std::mismatch(from_catalog.begin(), from_catalog.end(), from_json.begin(),
+                                        from_json.end());
       const auto at = static_cast<std::size_t>(parted.first - from_catalog.begin());
       ADD_FAILURE() << directory << ": the catalog's metric order parts from the JSON's at " << at
                     << " of " << from_catalog.size() << "/" << from_json.size() << ": catalog '"
-                    << (parted.first != from_catalog.end() ? *parted.first : "(end)")
-                    << "', JSON '" << (parted.second != from_json.end() ? *parted.second : "(end)")
-                    << "'";
+                    << (parted.first != from_catalog.end() ? *parted.first : "(end)") << "', JSON '"
+                    << (parted.second != from_json.end() ? *parted.second : "(end)") << "'";
     }
   }
   if (table.empty()) GTEST_SKIP() << directory << ": no metrics";

@@ -286,9 +286,9 @@ TEST(BuiltInTerms, Perf73KeepsTheBuiltInEventsConfig) {
     std::uint32_t type;
     std::uint64_t config;
   };
-  for (const Case& c : {Case{"cycles/config=2/", 0, 0}, Case{"L1-dcache/config=2/", 3, 0},
-                        Case{"L1-dcache-load-misses/config=2/", 3, 0x10000},
-                        Case{"cpu-clock/config=2/", 1, 0}}) {
+  for (const Case& c :
+       {Case{"cycles/config=2/", 0, 0}, Case{"L1-dcache/config=2/", 3, 0},
+        Case{"L1-dcache-load-misses/config=2/", 3, 0x10000}, Case{"cpu-clock/config=2/", 1, 0}}) {
     auto kept = encode_ok(catalog, c.spec, Profile::perf(PerfRelease::v7_3));
     ASSERT_EQ(kept.size(), 1u) << c.spec;
     EXPECT_EQ(kept[0].attr.type, c.type) << c.spec;
