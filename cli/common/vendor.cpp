@@ -56,7 +56,10 @@ std::optional<std::string> installed_events_dir(std::optional<PerfRelease> table
 
 VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   VendorOptions options;
-  options.rules = inputs.tables.value_or(kPmucatBaseRelease);
+  // pmucat's semantics read the default tables (the newest set the build has), and a JSON tree
+  // by the same release's jevents rules: linux 7.3's tree with its generated and common files.
+  options.rules = inputs.tables ? *inputs.tables
+                                : default_tables_release().value_or(kPmucatBaseRelease);
   if (!inputs.option_no_events_dir) {
     if (inputs.option_events_dir) {
       options.events_dir = *inputs.option_events_dir;

@@ -30,6 +30,10 @@ struct InstalledIndexPaths {
 std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tables,
                                                   const InstalledIndexPaths& paths);
 
+// The release of the build's default table set (linux PMUCAT_EVENTS_VERSION's), nullopt for a
+// build without tables: the jevents rules a JSON tree is read by when no perf is named.
+std::optional<PerfRelease> default_tables_release();
+
 // The directory holding the running executable, the anchor of the tools ("" when
 // /proc/self/exe cannot be read).
 std::string executable_dir();

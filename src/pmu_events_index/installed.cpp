@@ -61,6 +61,10 @@ std::optional<std::string> installed_vendor_index(std::optional<PerfRelease> tab
   return std::nullopt;
 }
 
+std::optional<PerfRelease> default_tables_release() {
+  return parse_perf_release(PMUCAT_EVENTS_VERSION);
+}
+
 std::string executable_dir() {
   char buffer[PATH_MAX];
   const ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/vendor.h"
+#include "pmucat/vendor_index_install.h"
 #include "pmucat/version.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -54,6 +55,17 @@ TEST(ChooseVendorOptions, TheIndexCacheGoesWithAnEventsDirectory) {
   EXPECT_TRUE(choose_vendor_options(inputs).index_cache.empty());
   inputs = everything();
   EXPECT_TRUE(choose_vendor_options(inputs).index_cache.empty());  // no cache directory
+}
+
+// A JSON tree is read by the jevents rules of the tables the semantics read: --perf-semantics'
+// release, else the default set's (linux 7.3's in a full build, whose tree has generated files
+// 6.12's rules would take for events).
+TEST(ChooseVendorOptions, JsonRulesAreThoseOfTheTablesRead) {
+  VendorInputs inputs = everything();
+  EXPECT_EQ(choose_vendor_options(inputs).rules,
+            default_tables_release().value_or(kPmucatBaseRelease));
+  inputs.tables = PerfRelease::v6_1;
+  EXPECT_EQ(choose_vendor_options(inputs).rules, PerfRelease::v6_1);
 }
 
 TEST(ChooseVendorOptions, NothingGivenIsSysfsOnly) {
