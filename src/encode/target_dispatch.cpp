@@ -2,6 +2,7 @@
 // differ, a handler asks the options' Profile for the behaviour by name (perf_releases.def).
 #include <algorithm>
 
+#include "encode/event_owners.h"
 #include "encode/targets.h"
 #include "pmucat/version.h"
 
@@ -214,15 +215,26 @@ class TargetResolver {
   // `type=4 config=0x3c`, measured with perf 7.3.4's -M Default), each core PMU's on a hybrid
   // tree (intel-adl-hybrid: `cpu_atom` type 10 and `cpu_core` type 4, config 0x3c). nullopt: not
   // such a name, the caller goes on.
+  // With Behaviour::builtin_event_keeps_config, on a tree with one core PMU, perf 7.3 reads any
+  // hardware or cache name with terms so: `cycles/event=0x3c/` is `cpu/event=0x3c,cycles/`
+  // (`type=0 config=0x3c`: the core PMU's fields apply, a `config=` before the name does not).
   std::optional<std::optional<Diagnostic>> on_owned_legacy_name_with_terms(
       const LegacyEvent& legacy) {
-    if (!has(Behaviour::legacy_names_prefer_pmu_events) || legacy.type != PerfType::hardware) {
-      return std::nullopt;
-    }
-    const auto owners = lookup_.core_event_owners(event_.pmu, options_.semantics);
-    if (owners.empty()) return std::nullopt;
+    if (!has(Behaviour::legacy_names_prefer_pmu_events)) return std::nullopt;
+    const bool builtin = legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache;
     std::vector<TermView> with_event(terms_.begin(), terms_.end());
     with_event.push_back(term_reference(event_.pmu, event_.pmu_offset));
+    if (builtin && has(Behaviour::builtin_event_keeps_config) && !terms_.empty() &&
+        lookup_.hybrid_pmus(options_.semantics).empty()) {
+      const Pmu* core = lookup_.core_pmu();
+      if (core != nullptr && is_perf_core_pmu(*core)) {
+        return std::optional<Diagnostic>(
+            on_pmu(*core, with_event, event_.pmu_offset, event_.pmu.size(), false));
+      }
+    }
+    if (legacy.type != PerfType::hardware) return std::nullopt;
+    const auto owners = lookup_.core_event_owners(event_.pmu, options_.semantics);
+    if (owners.empty()) return std::nullopt;
     for (const Pmu* owner : owners) {
       if (auto error = on_pmu(*owner, with_event, event_.pmu_offset, event_.pmu.size(), false)) {
         return std::optional<Diagnostic>(std::move(error));
@@ -322,7 +334,9 @@ class TargetResolver {
     const Pmu* exact = pmu_first ? lookup_.find_pmu(event_.pmu) : nullptr;
     if (exact == nullptr) {
       if (const std::optional<LegacyEvent> legacy = legacy_named(event_.pmu)) {
-        if (is_tool_event(event_.pmu) && !terms_.empty()) {
+        // perf 7.3's tool events are a PMU's (`duration_time/period=1/` parses); older perfs
+        // count them themselves, without terms.
+        if (is_tool_event(event_.pmu) && !terms_.empty() && !has(Behaviour::tool_pmu)) {
           return tool_event_terms_error(event_, spec_);
         }
         if (auto owned = on_owned_legacy_name_with_terms(*legacy)) return *owned;

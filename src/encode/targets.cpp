@@ -83,7 +83,9 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
   if (auto error = encoder.run(target.terms, modifiers, attr, extras)) return error;
   const auto config_term = std::find_if(target.terms.begin(), target.terms.end(),
                                         [](const TermView& term) { return term.name == "config"; });
-  const bool event_keeps_config = options.semantics.has(Behaviour::builtin_event_keeps_config);
+  // A raw event's config is the term's (`r3c/config=5/` is config 5 in perf 7.3 too).
+  const bool event_keeps_config = options.semantics.has(Behaviour::builtin_event_keeps_config) &&
+                                  target.legacy.type != PerfType::raw;
   if (config_term == target.terms.end() || event_keeps_config) {
     attr.config[0] = target.legacy.config;
   }

@@ -304,6 +304,47 @@ TEST(BuiltInTerms, Perf73KeepsTheBuiltInEventsConfig) {
   ASSERT_EQ(config1.size(), 1u);
   EXPECT_EQ(config1[0].attr.config[1], 2u);
   EXPECT_TRUE(config1[0].warnings.empty());
+  // A raw event's config is the term's, as in 6.12.
+  auto raw = encode_ok(catalog, "r3c/config=5/", Profile::perf(PerfRelease::v7_3));
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_EQ(raw[0].attr.config[0], 5u);
+  EXPECT_TRUE(raw[0].warnings.empty());
+}
+
+// perf 7.3 reads a hardware or cache name with terms as the core PMU's `terms,NAME` (one core
+// PMU): its format fields apply (`cycles/event=0x3c/` is `type=0 config=0x3c`,
+// `L1-dcache-load-misses/event=0x3c/` `type=3 config=0x1003c`), which perf 6.12 rejects; and a
+// tool event takes the hard-coded terms (`duration_time/period=1/`: the tool PMU's attr).
+TEST(BuiltInTerms, Perf73TakesTheCorePmusFieldsAndToolEventTerms) {
+  const Catalog catalog = testing::extended_catalog();
+  const Profile perf73 = Profile::perf(PerfRelease::v7_3);
+  struct Case {
+    const char* spec;
+    std::uint32_t type;
+    std::uint64_t config;
+  };
+  EncodeOptions stat = options_for(perf73);
+  stat.tool = Tool::stat;
+  for (const Case& c :
+       {Case{"cycles/event=0x3c/", 0, 0x3c}, Case{"L1-dcache-load-misses/event=0x3c/", 3, 0x1003c},
+        Case{"cycles/umask=1,period=5/", 0, 0x100},
+        Case{"duration_time/period=1/", 0xfffffffe, 1}}) {
+    auto encoded = encode(catalog, c.spec, stat);
+    ASSERT_TRUE(encoded.has_value()) << c.spec << ": " << encoded.error().message;
+    ASSERT_EQ(encoded->size(), 1u) << c.spec;
+    EXPECT_EQ(encoded->front().attr.type, c.type) << c.spec;
+    EXPECT_EQ(encoded->front().attr.config[0], c.config) << c.spec;
+    auto again = encode(catalog, encoded->front().perf_string, stat);
+    ASSERT_TRUE(again.has_value()) << encoded->front().perf_string;
+    EXPECT_EQ(again->front().attr, encoded->front().attr) << encoded->front().perf_string;
+  }
+  const EncodeOptions perf612 = options_for(Profile::perf(PerfRelease::v6_12));
+  auto fields = encode(catalog, "cycles/event=0x3c/", perf612);
+  ASSERT_FALSE(fields.has_value());
+  EXPECT_EQ(fields.error().id, "term-unknown");
+  auto tool = encode(catalog, "duration_time/period=1/", perf612);
+  ASSERT_FALSE(tool.has_value());
+  EXPECT_EQ(tool.error().id, "event-tool-terms");
 }
 
 // perf 7.3's new terms (perf 7.3.4 on fixtures/sysfs/intel-spr): `cpu=` (a number, a quoted CPU
