@@ -8,6 +8,7 @@
 #include "encode/group_modifiers.h"
 #include "encode/targets.h"
 #include "encode/term_table.h"
+#include "encode/topdown_groups.h"
 #include "parser/spec_diagnostics.h"
 #include "parser/spec_views.h"
 #include "pmucat/diagnostic_ids.h"
@@ -126,6 +127,12 @@ Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   if (targets > 1) {
     return unexpected(several_attrs(spec, event.offset, event.text.size(),
                                     fmt::format("'{}' stands for {} attrs", event.text, targets)));
+  }
+  if (encode_detail::adds_slots(state.catalog, out, options)) {
+    return unexpected(
+        several_attrs(spec, event.offset, event.text.size(),
+                      fmt::format("'{}' stands for 2 attrs: {} opens a slots event to lead it",
+                                  event.text, options.semantics.name())));
   }
   if (event.group) {
     // A one-member group: its leader is itself.

@@ -39,9 +39,13 @@ bool is_slots(const EncodedEvent& e) {
   return e.attr.type == kRawType && e.attr.config[0] == kSlotsConfig && e.attr.config[1] == 0;
 }
 
+bool is_topdown_metric_attr(const Attr& attr) {
+  return attr.type == kRawType && (attr.config[0] & kTopdownMetricMask) == kTopdownMetricConfig &&
+         attr.config[1] == 0;
+}
+
 bool is_topdown_metric(const EncodedEvent& e) {
-  return e.attr.type == kRawType &&
-         (e.attr.config[0] & kTopdownMetricMask) == kTopdownMetricConfig && e.attr.config[1] == 0;
+  return is_topdown_metric_attr(e.attr);
 }
 
 // perf's PMU of type 4 (PERF_TYPE_RAW), whose `slots` event says the machine has topdown metrics.
@@ -153,6 +157,14 @@ Expected<EncodedEvent> slots_like(const Catalog& catalog, const Pmu& raw,
 }
 
 }  // namespace
+
+bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& options) {
+  if (!options.semantics.has(Behaviour::topdown_adds_slots) || !is_topdown_metric_attr(attr)) {
+    return false;
+  }
+  const Pmu* raw = raw_type_pmu(catalog);
+  return raw != nullptr && raw->find_event("slots") != nullptr;
+}
 
 std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
                                                std::vector<EncodedEvent>& events,

@@ -23,5 +23,9 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
                                                std::vector<EncodedEvent>& events,
                                                const EncodeOptions& options);
 
+// Whether perf 7.3 opens a `slots` leader beside this attr written alone: a topdown metric event
+// on a machine whose type-4 PMU has `slots` (Encoder::encode_one then stands for two attrs).
+bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& options);
+
 }  // namespace encode_detail
 PMUCAT_END_NAMESPACE

@@ -184,3 +184,19 @@ TEST(TopdownGroups, OnlyPerf73AndOnlyWithASlotsEvent) {
   ASSERT_EQ(plain->size(), 1u);
   EXPECT_EQ((*plain)[0].attr.config[0], kRetiring);
 }
+
+// Encoder::encode_one writes one attr: a lone topdown metric event is two under perf 7.3 (its
+// slots leader), so it is refused there as any spec of several attrs is; perf 6.12 opens one.
+TEST(TopdownGroups, EncodeOneRefusesWhatPerf73OpensWithSlots) {
+  const Catalog catalog = sapphire_rapids();
+  Attr attr;
+  Encoder perf73(catalog, options_of(PerfRelease::v7_3));
+  auto refused = perf73.encode_one("topdown-retiring", attr);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().id, "encode-several-attrs");
+  EXPECT_TRUE(perf73.encode_one("cycles", attr).has_value());
+  EXPECT_TRUE(perf73.encode_one("slots", attr).has_value());
+  Encoder perf612(catalog, options_of(PerfRelease::v6_12));
+  ASSERT_TRUE(perf612.encode_one("topdown-retiring", attr).has_value());
+  EXPECT_EQ(attr.config[0], kRetiring);
+}
