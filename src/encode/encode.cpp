@@ -229,7 +229,7 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
       }
     }
   }
-  if (auto problem = encode_detail::place_topdown_events(catalog, out, options)) {
+  if (auto problem = encode_detail::place_topdown_events(catalog, out, options, spec)) {
     return unexpected(std::move(*problem));
   }
   return out;

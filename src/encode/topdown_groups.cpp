@@ -15,6 +15,8 @@
 //    must be in a group joins the first such event's group.
 #include "encode/topdown_groups.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -25,6 +27,7 @@
 
 #include "encode/event_owners.h"
 #include "encode/legacy_events.h"
+#include "parser/spec_diagnostics.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace encode_detail {
@@ -168,7 +171,8 @@ bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& o
 
 std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
                                                std::vector<EncodedEvent>& events,
-                                               const EncodeOptions& options) {
+                                               const EncodeOptions& options,
+                                               std::string_view spec) {
   if (!options.semantics.has(Behaviour::topdown_adds_slots)) return std::nullopt;
   const auto first_metric = std::find_if(events.begin(), events.end(), is_topdown_metric);
   const bool has_slots = std::any_of(events.begin(), events.end(), is_slots);
@@ -177,6 +181,8 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   if (raw == nullptr || raw->find_event("slots") == nullptr) return std::nullopt;
 
   const std::size_t n_written = events.size();
+  std::vector<std::optional<std::size_t>> written_group(n_written);
+  for (std::size_t i = 0; i < n_written; ++i) written_group[i] = events[i].group_leader;
   // Each event's group leader, by its index in the written list (its own when ungrouped).
   std::vector<std::size_t> leader(n_written);
   for (std::size_t i = 0; i < n_written; ++i) leader[i] = events[i].group_leader.value_or(i);
@@ -306,6 +312,23 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
     const EncodedEvent& head = placed[*e.group_leader];
     e.group_name = head.group_name;
     e.group_modifiers = head.group_modifiers;
+  }
+  bool regrouped = n != n_written;
+  for (std::size_t i = 0; i < n_written && !regrouped; ++i) {
+    regrouped = new_index[i] != i || placed[new_index[i]].group_leader != written_group[i];
+  }
+  if (regrouped) {
+    Diagnostic d = spec_detail::spec_error(
+        DiagId::events_regrouped, spec, 0, spec.size(),
+        fmt::format("events were regrouped to match PMUs: {} opens the topdown events and slots "
+                    "in one group, slots first{}",
+                    options.semantics.name(), n != n_written ? " (slots added)" : ""));
+    d.severity = Severity::warning;
+    d.hint = fmt::format(
+        "write the list as {} opens it (pmuencode --perf prints it), or mark an event with X to "
+        "keep its place",
+        options.semantics.name());
+    placed.front().warnings.push_back(std::move(d));
   }
   events = std::move(placed);
   return std::nullopt;

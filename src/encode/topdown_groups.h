@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "pmucat/catalog.h"
@@ -18,10 +19,12 @@ namespace encode_detail {
 // Rewrites `events` (one spec list as encode() produced it, group leaders as indices into it) as
 // perf 7.3 opens it. A list without topdown metric events, or on a machine whose core PMU (type
 // 4) has no `slots` event, is left as it is. The added `slots` is a copy of the first topdown
-// metric event's attr with config 0x400 (its modifiers, period, ... as perf copies them).
+// metric event's attr with config 0x400 (its modifiers, period, ... as perf copies them). A list
+// perf reorders or regroups (or adds `slots` to) gets an `events-regrouped` warning on its first
+// event, located on `spec`, as perf warns.
 std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
                                                std::vector<EncodedEvent>& events,
-                                               const EncodeOptions& options);
+                                               const EncodeOptions& options, std::string_view spec);
 
 // Whether perf 7.3 opens a `slots` leader beside this attr written alone: a topdown metric event
 // on a machine whose type-4 PMU has `slots` (Encoder::encode_one then stands for two attrs).

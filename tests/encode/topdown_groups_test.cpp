@@ -200,3 +200,22 @@ TEST(TopdownGroups, EncodeOneRefusesWhatPerf73OpensWithSlots) {
   ASSERT_TRUE(perf612.encode_one("topdown-retiring", attr).has_value());
   EXPECT_EQ(attr.config[0], kRetiring);
 }
+
+// perf 7.3 warns "events were regrouped to match PMUs" when it reorders or regroups a list (or
+// adds slots); pmucat says so too, once, on the first event, and not for a list it opens as
+// written.
+TEST(TopdownGroups, RegroupingIsWarnedOnce) {
+  const Catalog catalog = sapphire_rapids();
+  auto regrouped = encode(catalog, "cycles,topdown-retiring", options_of(PerfRelease::v7_3));
+  ASSERT_TRUE(regrouped.has_value());
+  ASSERT_EQ(regrouped->front().warnings.size(), 1u);
+  EXPECT_EQ(regrouped->front().warnings[0].id, "events-regrouped");
+  for (std::size_t i = 1; i < regrouped->size(); ++i) {
+    EXPECT_TRUE((*regrouped)[i].warnings.empty());
+  }
+  for (const char* written : {"{slots,topdown-retiring}", "cycles"}) {
+    auto as_written = encode(catalog, written, options_of(PerfRelease::v7_3));
+    ASSERT_TRUE(as_written.has_value()) << written;
+    for (const EncodedEvent& e : *as_written) EXPECT_TRUE(e.warnings.empty()) << written;
+  }
+}
