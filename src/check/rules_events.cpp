@@ -15,11 +15,6 @@ PMUCAT_BEGIN_NAMESPACE
 namespace check::detail {
 namespace {
 
-// perf's own terms, of any release (a current tree may use `aux-action`), need no format/ file.
-bool is_builtin(std::string_view name) {
-  return is_special_term(name);
-}
-
 std::string suggestion(std::string_view name, std::span<const Format> formats) {
   const Format* best = nullptr;
   std::size_t best_distance = 3;
@@ -137,7 +132,8 @@ void check_one_event(PmuContext& context, const Event& event, std::span<const Fo
                           fmt::format("'{}' is set twice; perf ORs the values", term.name)));
     }
     check_value_style(context, event, term);
-    if (is_builtin(term.name)) continue;
+    // perf's own terms, of any release (a current tree may use `aux-action`), need no format/.
+    if (is_special_term(term.name)) continue;
     const Format* format = context.pmu().find_format(term.name);
     if (format == nullptr) {
       bool param = term.kind == TermValueKind::param;

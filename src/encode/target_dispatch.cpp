@@ -210,37 +210,36 @@ class TargetResolver {
     return visit_(legacy_target(legacy, {}, nullptr));
   }
 
-  // `cpu-cycles/metric-id=x/kHh` under Behaviour::legacy_names_prefer_pmu_events: perf 7.3 takes
-  // the core PMU's own event of a hardware name with terms as it does the bare name (intel-spr:
-  // `type=4 config=0x3c`, measured with perf 7.3.4's -M Default), each core PMU's on a hybrid
-  // tree (intel-adl-hybrid: `cpu_atom` type 10 and `cpu_core` type 4, config 0x3c). nullopt: not
-  // such a name, the caller goes on.
-  // With Behaviour::builtin_event_keeps_config, on a tree with one core PMU, perf 7.3 reads any
-  // hardware or cache name with terms so: `cycles/event=0x3c/` is `cpu/event=0x3c,cycles/`
-  // (`type=0 config=0x3c`: the core PMU's fields apply, a `config=` before the name does not).
-  std::optional<std::optional<Diagnostic>> on_owned_legacy_name_with_terms(
-      const LegacyEvent& legacy) {
+  // A built-in name with terms read as a core PMU's `terms,NAME` (nullopt: not read so, the
+  // caller goes on):
+  //  - Behaviour::builtin_event_keeps_config, one core PMU: any hardware or cache name
+  //    (`cycles/event=0x3c/` is `cpu/event=0x3c,cycles/`, `type=0 config=0x3c`: the PMU's fields
+  //    apply, a `config=` before the name does not; perf 7.3.4 on intel-spr);
+  //  - Behaviour::legacy_names_prefer_pmu_events: a hardware name some core PMU has an event of,
+  //    on each such PMU (`cpu-cycles/metric-id=x/kHh`: intel-spr `type=4 config=0x3c`, measured
+  //    with perf 7.3.4's -M Default; intel-adl-hybrid `cpu_atom` type 10 and `cpu_core` type 4).
+  std::optional<std::optional<Diagnostic>> on_builtin_name_with_terms(const LegacyEvent& legacy) {
     if (!has(Behaviour::legacy_names_prefer_pmu_events)) return std::nullopt;
+    auto on_core_pmus = [&](std::span<const Pmu* const> pmus) {
+      std::vector<TermView> with_event(terms_.begin(), terms_.end());
+      with_event.push_back(term_reference(event_.pmu, event_.pmu_offset));
+      for (const Pmu* pmu : pmus) {
+        if (auto error = on_pmu(*pmu, with_event, event_.pmu_offset, event_.pmu.size(), false)) {
+          return std::optional<Diagnostic>(std::move(error));
+        }
+      }
+      return std::optional<Diagnostic>();
+    };
     const bool builtin = legacy.type == PerfType::hardware || legacy.type == PerfType::hw_cache;
-    std::vector<TermView> with_event(terms_.begin(), terms_.end());
-    with_event.push_back(term_reference(event_.pmu, event_.pmu_offset));
     if (builtin && has(Behaviour::builtin_event_keeps_config) && !terms_.empty() &&
         lookup_.hybrid_pmus(options_.semantics).empty()) {
       const Pmu* core = lookup_.core_pmu();
-      if (core != nullptr && is_perf_core_pmu(*core)) {
-        return std::optional<Diagnostic>(
-            on_pmu(*core, with_event, event_.pmu_offset, event_.pmu.size(), false));
-      }
+      if (core != nullptr && is_perf_core_pmu(*core)) return on_core_pmus({&core, 1});
     }
     if (legacy.type != PerfType::hardware) return std::nullopt;
     const auto owners = lookup_.core_event_owners(event_.pmu, options_.semantics);
     if (owners.empty()) return std::nullopt;
-    for (const Pmu* owner : owners) {
-      if (auto error = on_pmu(*owner, with_event, event_.pmu_offset, event_.pmu.size(), false)) {
-        return std::optional<Diagnostic>(std::move(error));
-      }
-    }
-    return std::optional<Diagnostic>();
+    return on_core_pmus(owners);
   }
 
   // `slots/metric-id=x/`, `topdown-retiring/u,period=1/`: an event name with terms, on every
@@ -339,7 +338,7 @@ class TargetResolver {
         if (is_tool_event(event_.pmu) && !terms_.empty() && !has(Behaviour::tool_pmu)) {
           return tool_event_terms_error(event_, spec_);
         }
-        if (auto owned = on_owned_legacy_name_with_terms(*legacy)) return *owned;
+        if (auto on_core = on_builtin_name_with_terms(*legacy)) return *on_core;
         return on_legacy(*legacy, terms_, nullptr);
       }
       if (const auto raw = spec_detail::raw_term_value(event_.pmu);

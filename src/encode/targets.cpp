@@ -95,7 +95,8 @@ std::optional<Diagnostic> encode_legacy(const Target& target, const Modifiers& m
                    fmt::format("'config={:#x}' changes nothing: {} keeps the config of '{}'",
                                config_term->value, options.semantics.name(), target.name));
     d.severity = Severity::warning;
-    d.hint = "write the event's config in full as a raw event (PMU type and config)";
+    d.hint = fmt::format("for type {} with that config, write the numeric event '{}:{:#x}'",
+                         attr.type, attr.type, config_term->value);
     extras.warnings->push_back(std::move(d));
   }
   extend(target, attr);

@@ -51,7 +51,7 @@ bool is_topdown_metric(const EncodedEvent& e) {
   return is_topdown_metric_attr(e.attr);
 }
 
-// perf's PMU of type 4 (PERF_TYPE_RAW), whose `slots` event says the machine has topdown metrics.
+// perf's PMU of type 4 (PERF_TYPE_RAW).
 const Pmu* raw_type_pmu(const Catalog& catalog) {
   const Pmu* core = catalog.core_pmu();
   if (core != nullptr && core->type() == kRawType) return core;
@@ -59,6 +59,12 @@ const Pmu* raw_type_pmu(const Catalog& catalog) {
     if (pmu.type() == kRawType) return &pmu;
   }
   return nullptr;
+}
+
+// That PMU when its `slots` event says the machine has topdown metrics, else nullptr.
+const Pmu* slots_pmu(const Catalog& catalog) {
+  const Pmu* raw = raw_type_pmu(catalog);
+  return raw != nullptr && raw->find_event("slots") != nullptr ? raw : nullptr;
 }
 
 // The PMU perf keeps an event's group on (its group PMU name): the event's own PMU, except that a
@@ -165,8 +171,7 @@ bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& o
   if (!options.semantics.has(Behaviour::topdown_adds_slots) || !is_topdown_metric_attr(attr)) {
     return false;
   }
-  const Pmu* raw = raw_type_pmu(catalog);
-  return raw != nullptr && raw->find_event("slots") != nullptr;
+  return slots_pmu(catalog) != nullptr;
 }
 
 std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
@@ -177,8 +182,8 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   const auto first_metric = std::find_if(events.begin(), events.end(), is_topdown_metric);
   const bool has_slots = std::any_of(events.begin(), events.end(), is_slots);
   if (first_metric == events.end() && !has_slots) return std::nullopt;
-  const Pmu* raw = raw_type_pmu(catalog);
-  if (raw == nullptr || raw->find_event("slots") == nullptr) return std::nullopt;
+  const Pmu* raw = slots_pmu(catalog);
+  if (raw == nullptr) return std::nullopt;
 
   const std::size_t n_written = events.size();
   std::vector<std::optional<std::size_t>> written_group(n_written);

@@ -28,8 +28,9 @@ struct EventSpecView {
   std::uint64_t numeric_type = 0;
   std::uint32_t terms_begin = 0, terms_end = 0;
   std::uint32_t lints_begin = 0, lints_end = 0;
-  Modifiers
-      modifiers;  // its text fits the string's inline buffer (15 bytes) for perf 6.1's letters
+  // Its text fits the string's inline buffer (15 bytes) for perf 6.1's letters; `R` and `X`
+  // with all the others and `ppp` may allocate.
+  Modifiers modifiers;
   std::optional<std::uint32_t> group;     // index into SpecViews::groups
   std::uint64_t bp_addr = 0, bp_len = 0;  // breakpoint (see EventSpec)
   std::uint8_t bp_type = 0;
