@@ -44,8 +44,13 @@ void check_decode(const Catalog& catalog, const EncodedEvent& event, const Encod
   const pmucat::Decoded decoded = pmucat::decode(*pmu, event.attr.config);
   if (decoded.terms_string.empty()) return;
   auto again = pmucat::encode(catalog, event.pmu + "/" + decoded.terms_string + "/", options);
-  PMUCAT_FUZZ_CHECK(again.has_value() && again->size() == 1);
-  PMUCAT_FUZZ_CHECK(again->front().attr.config == event.attr.config);
+  PMUCAT_FUZZ_CHECK(again.has_value());
+  // A decoded topdown metric event encodes with the slots event perf 7.3 adds before it.
+  bool found = false;
+  for (const EncodedEvent& other : *again) {
+    found = found || (other.pmu == event.pmu && other.attr.config == event.attr.config);
+  }
+  PMUCAT_FUZZ_CHECK(found);
 }
 
 }  // namespace
