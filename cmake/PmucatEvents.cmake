@@ -1,15 +1,15 @@
 # The vendor JSON event catalogs pmucat installs: the kernel's tools/perf/pmu-events tables
-# (another project's data: never committed here), in three sets, one per table set the release
-# table names (include/pmucat/perf_releases.def): linux 7.3's (the default catalog), 6.12's and
-# 6.1's (what --perf-semantics=6.12 and 6.1 read). 6.1's and 6.12's are their arch/ trees, either
+# (another project's data: never committed here), one set per table set the release table names
+# (include/pmucat/perf_releases.def): linux 7.3's (the default catalog), 7.2's where its source is
+# given (--perf-semantics=7.2), 6.12's and 6.1's (what --perf-semantics=6.12 and 6.1 read). 6.1's and 6.12's are their arch/ trees, either
 # given as a directory or extracted from Debian's linux-source tarball into the build tree once
-# (only that path, ~15 s). 7.3's is what perf 7.3's build feeds its jevents: the arch/ tree plus
+# (only that path, ~15 s). 7.3's (and 7.2's) is what that perf's build feeds its jevents: the arch/ tree plus
 # the JSON the kernel's own generator scripts write (cmake/PmucatGenerateEvents.cmake runs them
 # at build time from the extracted tools/perf/pmu-events). The build compiles each JSON tree into
 # a vendor event index (include/pmucat/vendor_index.h) with tools/vendor-index, under the jevents
 # rules of its perf; the tools read the indexes, and they are what is installed.
 #
-# Sets, for the default set, and (suffixes _6_12 and _6_1) for the older ones the build has
+# Sets, for the default set, and (suffixes _7_2, _6_12 and _6_1) for the older ones the build has
 # besides the default:
 #   PMUCAT_EVENTS_VERSION      the default set's kernel release (7.3; 6.12 or 6.1 without it)
 #   PMUCAT_EVENTS_JSON_DIR     the JSON tree, empty when there is none
@@ -33,6 +33,10 @@ set(PMUCAT_PMU_EVENTS_SOURCE_7_3 "" CACHE PATH
     "linux 7.3's tools/perf/pmu-events directory (arch/ and the generator scripts; named pmu-events) (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_7_3)")
 set(PMUCAT_KERNEL_SOURCE_TARBALL_7_3 "/usr/src/linux-source-7.3.tar.xz" CACHE FILEPATH
     "Kernel 7.3 source tarball to take tools/perf/pmu-events from when PMUCAT_PMU_EVENTS_SOURCE_7_3 is empty")
+set(PMUCAT_PMU_EVENTS_SOURCE_7_2 "" CACHE PATH
+    "linux 7.2's tools/perf/pmu-events directory (arch/ and the generator scripts; named pmu-events) (empty: extract it from PMUCAT_KERNEL_SOURCE_TARBALL_7_2)")
+set(PMUCAT_KERNEL_SOURCE_TARBALL_7_2 "/usr/src/linux-source-7.2.tar.xz" CACHE FILEPATH
+    "Kernel 7.2 source tarball to take tools/perf/pmu-events from when PMUCAT_PMU_EVENTS_SOURCE_7_2 is empty")
 
 # One table set: the JSON tree of `version` from `given_dir`, else from `tarball`; sets
 # `out_var` to it (empty when neither exists).
@@ -56,7 +60,7 @@ function(pmucat_event_tables version given_dir tarball out_var)
   set(${out_var} ${json_dir} PARENT_SCOPE)
 endfunction()
 
-# linux 7.3's set: its tools/perf/pmu-events from `given_dir`, else extracted from `tarball` at
+# linux 7.3's or 7.2's set: its tools/perf/pmu-events from `given_dir`, else extracted from `tarball` at
 # configure time; the tree the generators complete is written at build time
 # (pmucat_vendor_index_rules). Sets `out_var` to that tree and `source_var` to the
 # tools/perf/pmu-events it comes from (both empty when the set cannot be built: no source, or no
@@ -80,8 +84,8 @@ function(pmucat_generated_event_tables version given_dir tarball out_var source_
     set(source ${DEST}/pmu-events)
   else()
     message(STATUS "No linux ${version} vendor JSON event catalogs: neither a directory nor "
-                   "${tarball} (Debian: scripts/dev.sh fetches linux-source-${version} from "
-                   "trixie-backports)")
+                   "${tarball} (Debian: scripts/dev.sh fetches linux-source-7.3 from "
+                   "trixie-backports, scripts/perf-oracle-7.sh 7.2 linux-source-7.2 from sid)")
     return()
   endif()
   find_program(PMUCAT_EVENTS_PYTHON3 python3)
@@ -97,6 +101,9 @@ endfunction()
 pmucat_generated_event_tables(7.3 "${PMUCAT_PMU_EVENTS_SOURCE_7_3}"
                               "${PMUCAT_KERNEL_SOURCE_TARBALL_7_3}" PMUCAT_EVENTS_JSON_DIR_7_3
                               PMUCAT_EVENTS_SOURCE_7_3)
+pmucat_generated_event_tables(7.2 "${PMUCAT_PMU_EVENTS_SOURCE_7_2}"
+                              "${PMUCAT_KERNEL_SOURCE_TARBALL_7_2}" PMUCAT_EVENTS_JSON_DIR_7_2
+                              PMUCAT_EVENTS_GENERATOR_SOURCE_7_2)
 pmucat_event_tables(6.12 "${PMUCAT_PMU_EVENTS_DIR_6_12}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_12}"
                     PMUCAT_EVENTS_JSON_DIR_6_12)
 pmucat_event_tables(6.1 "${PMUCAT_PMU_EVENTS_DIR_6_1}" "${PMUCAT_KERNEL_SOURCE_TARBALL_6_1}"
@@ -111,6 +118,13 @@ if(PMUCAT_EVENTS_JSON_DIR_7_3)
   set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_7_3})
   set(PMUCAT_EVENTS_VERSION 7.3)
   set(PMUCAT_EVENTS_GENERATOR_SOURCE ${PMUCAT_EVENTS_SOURCE_7_3})
+elseif(PMUCAT_EVENTS_JSON_DIR_7_2)
+  set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_7_2})
+  set(PMUCAT_EVENTS_GENERATOR_SOURCE ${PMUCAT_EVENTS_GENERATOR_SOURCE_7_2})
+  set(PMUCAT_EVENTS_JSON_DIR_7_2 "")
+  set(PMUCAT_EVENTS_GENERATOR_SOURCE_7_2 "")
+  set(PMUCAT_EVENTS_VERSION 7.2)
+  message(STATUS "The default vendor catalog is linux 7.2's (no linux 7.3 tables)")
 elseif(PMUCAT_EVENTS_JSON_DIR_6_12)
   set(PMUCAT_EVENTS_JSON_DIR ${PMUCAT_EVENTS_JSON_DIR_6_12})
   set(PMUCAT_EVENTS_JSON_DIR_6_12 "")
@@ -132,12 +146,13 @@ if(PMUCAT_EVENTS_VERSION STREQUAL "6.12")
 endif()
 
 set(PMUCAT_EVENTS_DIR_BUILD "")
+set(PMUCAT_EVENTS_DIR_BUILD_7_2 "")
 set(PMUCAT_EVENTS_DIR_BUILD_6_12 "")
 set(PMUCAT_EVENTS_DIR_BUILD_6_1 "")
 if(PMUCAT_EVENTS_JSON_DIR)
   set(PMUCAT_EVENTS_DIR_BUILD ${CMAKE_BINARY_DIR}/pmu-events-index)
 endif()
-foreach(set_suffix _6_12 _6_1)
+foreach(set_suffix _7_2 _6_12 _6_1)
   string(REPLACE "_" "." release ${set_suffix})
   string(SUBSTRING ${release} 1 -1 release)
   if(PMUCAT_EVENTS_JSON_DIR${set_suffix})
@@ -150,6 +165,7 @@ if(PMUCAT_EVENTS_VERSION STREQUAL "6.12")
   set(PMUCAT_EVENTS_DIR_BUILD_OF_6_12 ${PMUCAT_EVENTS_DIR_BUILD})
 endif()
 set(PMUCAT_EVENTS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/pmucat/pmu-events-index)
+set(PMUCAT_EVENTS_INSTALL_DIR_7_2 ${PMUCAT_EVENTS_INSTALL_DIR}-7.2)
 set(PMUCAT_EVENTS_INSTALL_DIR_6_12 ${PMUCAT_EVENTS_INSTALL_DIR}-6.12)
 set(PMUCAT_EVENTS_INSTALL_DIR_6_1 ${PMUCAT_EVENTS_INSTALL_DIR}-6.1)
 file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN /${CMAKE_INSTALL_BINDIR} /${PMUCAT_EVENTS_INSTALL_DIR})
@@ -160,7 +176,7 @@ file(RELATIVE_PATH PMUCAT_EVENTS_DIR_FROM_BIN /${CMAKE_INSTALL_BINDIR} /${PMUCAT
 # events come from").
 function(pmucat_vendor_index_rules)
   set(markers "")
-  foreach(set_suffix "" "_6_12" "_6_1")
+  foreach(set_suffix "" "_7_2" "_6_12" "_6_1")
     set(json_dir ${PMUCAT_EVENTS_JSON_DIR${set_suffix}})
     set(index_dir ${PMUCAT_EVENTS_DIR_BUILD${set_suffix}})
     set(install_dir ${PMUCAT_EVENTS_INSTALL_DIR${set_suffix}})
@@ -173,9 +189,9 @@ function(pmucat_vendor_index_rules)
       string(REPLACE "_" "." version ${set_suffix})
       string(SUBSTRING ${version} 1 -1 version)
     endif()
-    if(set_suffix STREQUAL "" AND PMUCAT_EVENTS_GENERATOR_SOURCE)
+    if(PMUCAT_EVENTS_GENERATOR_SOURCE${set_suffix})
       # The tree is written at build time: its inputs are perf's tables and generator scripts.
-      set(source ${PMUCAT_EVENTS_GENERATOR_SOURCE})
+      set(source ${PMUCAT_EVENTS_GENERATOR_SOURCE${set_suffix}})
       get_filename_component(dest ${json_dir} DIRECTORY)
       set(stamp ${dest}/generated.stamp)
       file(GLOB_RECURSE generator_inputs ${source}/arch/*.json ${source}/arch/*.csv

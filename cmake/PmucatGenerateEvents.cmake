@@ -1,4 +1,4 @@
-# Builds the JSON tree perf 7.3's build hands to its jevents.py: the kernel's
+# Builds the JSON tree perf 7.3's (or 7.2's) build hands to its jevents.py: the kernel's
 # tools/perf/pmu-events/arch (every *.json and *.csv, copied) plus what that build generates with
 # the kernel's own scripts (never written by pmucat, never committed):
 #   arch/common/common/legacy-cache.json                  make_legacy_cache.py

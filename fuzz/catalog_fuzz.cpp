@@ -98,7 +98,7 @@ void exercise_pmu(const Catalog& catalog, const Pmu& pmu, const std::vector<std:
 
   if (specs.size() > kMaxEncodings) specs.resize(kMaxEncodings);
   for (const std::string& spec : specs) encode_and_decode(catalog, spec);
-  (void)pmucat::decode(pmu, std::array<std::uint64_t, 4>{~0ULL, ~0ULL, ~0ULL, ~0ULL});
+  (void)pmucat::decode(pmu, pmucat::ConfigWords{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL});
 }
 
 }  // namespace

@@ -197,15 +197,18 @@ use_ccache_if_installed() {
 # pmucat follows: linux 7.3's (the default catalog; the whole directory, whose generator scripts
 # the build runs), 6.12's and 6.1's (their arch/ trees: --perf-semantics=6.12 and 6.1, the
 # differential tests), extracted once per checkout from the linux-source tarballs into .cache/
-# (not committed: another project's data) and shared by every build directory.
+# (not committed: another project's data) and shared by every build directory. linux 7.2's
+# (--perf-semantics=7.2) only where its tarball is already here: `scripts/perf-oracle-7.sh 7.2`
+# fetches it from sid with the perf 7.2 it builds; nothing else does.
 prepare_events() {
   local version option part
-  for version in 7.3 6.12 6.1; do
+  for version in 7.3 7.2 6.12 6.1; do
     local tarball
     tarball=$(kernel_tarball "$version")
     [ -n "$tarball" ] || continue
     case "$version" in
       7.3) part=pmu-events option=-DPMUCAT_PMU_EVENTS_SOURCE_7_3 ;;
+      7.2) part=pmu-events option=-DPMUCAT_PMU_EVENTS_SOURCE_7_2 ;;
       6.12) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_12 ;;
       6.1) part=arch option=-DPMUCAT_PMU_EVENTS_DIR_6_1 ;;
     esac
@@ -217,11 +220,13 @@ prepare_events() {
 
 # The later oracles of the differential tests (perf 6.12 and perf 7.3), each built once per
 # checkout (~2.5 and ~6 min). Without one its `.perf<release>` tests skip with a message; a failed
-# build says so and goes on.
+# build says so and goes on. (perf 7.2, `scripts/perf-oracle-7.sh 7.2`, is built on request only.)
 build_perf_oracle() {
+  bash scripts/perf-oracle-6.12.sh >/dev/null ||
+    echo "dev.sh: perf 6.12 was not built: the .perf6.12 differential tests will skip" >&2
   local release
-  for release in 6.12 7.3; do
-    bash "scripts/perf-oracle-$release.sh" >/dev/null ||
+  for release in 7.3; do
+    bash scripts/perf-oracle-7.sh "$release" >/dev/null ||
       echo "dev.sh: perf $release was not built: the .perf$release differential tests will skip" >&2
   done
 }

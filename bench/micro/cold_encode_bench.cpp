@@ -36,7 +36,7 @@ void cold_encode(benchmark::State& state, const fs::path& devices_dir, const std
 }
 
 void decode_warm(benchmark::State& state, const fs::path& devices_dir, const std::string& pmu_name,
-                 std::array<std::uint64_t, 4> config) {
+                 ConfigWords config) {
   auto catalog = Catalog::open(devices_dir);
   const Pmu* pmu = catalog ? catalog->find_pmu(pmu_name) : nullptr;
   if (pmu == nullptr) {
@@ -66,10 +66,9 @@ void register_encode_benchmarks(const fs::path& devices_dir) {
   }
   // event=0x3c,umask=0x1,inv,cmask=3 and mem-loads (event=0xcd,umask=0x1 + ldlat=3 in config1).
   benchmark::RegisterBenchmark("decode_warm/cpu_terms", decode_warm, devices_dir,
-                               std::string("cpu"),
-                               std::array<std::uint64_t, 4>{0x380013c, 0, 0, 0});
+                               std::string("cpu"), ConfigWords{0x380013c, 0, 0, 0});
   benchmark::RegisterBenchmark("decode_warm/cpu_mem_loads", decode_warm, devices_dir,
-                               std::string("cpu"), std::array<std::uint64_t, 4>{0x1cd, 3, 0, 0});
+                               std::string("cpu"), ConfigWords{0x1cd, 3, 0, 0});
 }
 
 }  // namespace bench

@@ -34,7 +34,7 @@ class FieldList {
 
 bool is_config_word(std::string_view field_name) {
   return field_name == "config" || field_name == "config1" || field_name == "config2" ||
-         field_name == "config3";
+         field_name == "config3" || field_name == "config4";
 }
 
 std::vector<AttrField> set_attr_fields(const Attr& attr, bool with_config) {
@@ -107,6 +107,7 @@ std::vector<AttrField> set_attr_fields(const Attr& attr, bool with_config) {
   list.number("aux_sample_size", attr.aux_sample_size);
   list.number("sig_data", attr.sig_data, FieldStyle::hex);
   list.config("config3", attr.config[3]);
+  list.config("config4", attr.config[4]);
   return list.take();
 }
 

@@ -32,7 +32,7 @@ struct AttrField {
 // `freq`/`watermark` flag selects. The config words come only when `with_config` is true.
 std::vector<AttrField> set_attr_fields(const Attr& attr, bool with_config = true);
 
-// True for config, config1, config2 and config3.
+// True for config, config1, config2, config3 and config4.
 bool is_config_word(std::string_view field_name);
 
 }  // namespace cli

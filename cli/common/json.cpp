@@ -13,6 +13,7 @@ void add_attr_fields(const Attr& attr, Json& object) {
   object["config1"] = attr.config[1];
   object["config2"] = attr.config[2];
   object["config3"] = attr.config[3];
+  if (shown_config_words(attr.config) > 4) object["config4"] = attr.config[4];
   for (const AttrField& field : set_attr_fields(attr, /*with_config=*/false)) {
     if (field.name == "type" || field.name == "size") continue;
     const std::string key(field.name);

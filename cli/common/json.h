@@ -20,8 +20,8 @@ inline Json diagnostic_to_json(const Diagnostic& diagnostic) {
   return pmucat::diagnostic_to_json<Json>(diagnostic);
 }
 
-// Adds `type`, `size`, `config`..`config3` (always) and every other attr field that is set to
-// `object`: one-bit flags as `true`, everything else as a number.
+// Adds `type`, `size`, `config`..`config3` (always), `config4` (when set) and every other attr
+// field that is set to `object`: one-bit flags as `true`, everything else as a number.
 void add_attr_fields(const Attr& attr, Json& object);
 
 // pmuencode --json's object for one event (the Python module's EncodedEvent.to_dict() too):

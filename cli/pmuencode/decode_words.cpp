@@ -72,7 +72,7 @@ Expected<ConfigWords> parse_config_words(std::span<const std::string> arguments)
     if (!index) {
       std::vector<std::string> valid;
       for (unsigned word = 0; word < kConfigWords; ++word) valid.push_back(config_word_name(word));
-      std::string hint = "valid words: config, config1, config2, config3";
+      std::string hint = "valid words: config, config1, config2, config3, config4";
       if (auto suggestion = nearest_name(name, valid)) {
         hint = fmt::format("did you mean '{}'?", *suggestion);
       }
@@ -126,7 +126,9 @@ Json decoded_to_json(const Pmu& pmu, const ConfigWords& words, const Decoded& de
   Json out = Json::object();
   out["pmu"] = pmu.name();
   out["type"] = pmu.type() ? Json(*pmu.type()) : Json(nullptr);
-  for (unsigned word = 0; word < words.size(); ++word) out[config_word_name(word)] = words[word];
+  for (unsigned word = 0; word < shown_config_words(words); ++word) {
+    out[config_word_name(word)] = words[word];
+  }
   Json terms = Json::array();
   for (const DecodedTerm& term : decoded.terms) {
     Json item = Json::object();
@@ -136,7 +138,7 @@ Json decoded_to_json(const Pmu& pmu, const ConfigWords& words, const Decoded& de
   }
   out["terms"] = std::move(terms);
   Json residue = Json::object();
-  for (unsigned word = 0; word < decoded.residue.size(); ++word) {
+  for (unsigned word = 0; word < shown_config_words(decoded.residue); ++word) {
     residue[config_word_name(word)] = decoded.residue[word];
   }
   out["residue"] = std::move(residue);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/decode.h"
 #include "pmucat/expected.h"
@@ -15,9 +16,7 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 
-using ConfigWords = std::array<std::uint64_t, 4>;
-
-// Parses `config=V`, `config1=V`, `config2=V`, `config3=V` (V decimal or 0x hex; words not
+// Parses `config=V` .. `config4=V` (V decimal or 0x hex; words not
 // given are 0). A bad argument is an error with a caret into it (file "<decode>").
 Expected<ConfigWords> parse_config_words(std::span<const std::string> arguments);
 
@@ -25,7 +24,7 @@ Expected<ConfigWords> parse_config_words(std::span<const std::string> arguments)
 // and the catalog events with exactly this encoding.
 std::string render_decoded(const Pmu& pmu, const ConfigWords& words, const Decoded& decoded);
 
-// {"pmu","type","config".."config3","terms":[{"name","value"}],"residue":{...},"events":[...],
+// {"pmu","type","config".."config4","terms":[{"name","value"}],"residue":{...},"events":[...],
 //  "perf"}.
 Json decoded_to_json(const Pmu& pmu, const ConfigWords& words, const Decoded& decoded);
 

@@ -244,14 +244,17 @@ int run_explain(const Catalog& catalog, const Options& options, std::vector<Enco
 }
 
 // Writes the perf.data file -o asks for; attr size 128 (what perf <= 6.2 reads) unless an
-// event needs config3.
+// event needs config3 (136) or config4 (144).
 bool write_output_file(const Catalog& catalog, const Options& options,
                        std::span<const EncodedEvent> events, DiagnosticPrinter& printer) {
   EventsFileOptions file_options;
   file_options.cmdline = options.argv;
   file_options.samples_per_event = 1;  // so perf report and perf script show every event
   for (const EncodedEvent& event : events) {
-    if (event.attr.config[3] != 0) file_options.writer.attr_size = kAttrSizeVer8;
+    if (event.attr.config[3] != 0) {
+      file_options.writer.attr_size = std::max(file_options.writer.attr_size, kAttrSizeVer8);
+    }
+    if (event.attr.config[4] != 0) file_options.writer.attr_size = kAttrSizeVer9;
   }
   if (auto problem = write_events_perf_data(options.output_file, events, catalog, file_options)) {
     printer.print(*problem);

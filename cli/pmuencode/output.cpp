@@ -63,6 +63,10 @@ std::string c_body(const EncodedEvent& event, std::string_view indent) {
       out += fmt::format("{}/* config3 needs <linux/perf_event.h> from Linux 6.3 or later */\n",
                          indent);
     }
+    if (field.name == "config4") {
+      out += fmt::format("{}/* config4 needs <linux/perf_event.h> with PERF_ATTR_SIZE_VER9 */\n",
+                         indent);
+    }
   }
   return out;
 }

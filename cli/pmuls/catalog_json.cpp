@@ -186,6 +186,10 @@ void write_event(Out& out, const Pmu& pmu, const Event& event, const Profile& se
     out.value((*view.config)[2]);
     out.key("config3");
     out.value((*view.config)[3]);
+    if (shown_config_words(*view.config) > 4) {
+      out.key("config4");
+      out.value((*view.config)[4]);
+    }
   }
   if (view.error) {
     out.key("error");

@@ -55,7 +55,7 @@ EventView view_event(const Pmu& pmu, const Event& event) {
   return view;
 }
 
-std::string encoding_text(const std::array<std::uint64_t, 4>& config) {
+std::string encoding_text(const ConfigWords& config) {
   std::string text = fmt::format("config={:#x}", config[0]);
   for (unsigned word = 1; word < config.size(); ++word) {
     if (config[word] != 0) text += fmt::format(" {}={:#x}", config_word_name(word), config[word]);

@@ -15,10 +15,20 @@
 
 PMUCAT_BEGIN_NAMESPACE
 
-// perf_event_attr sizes by ABI version (PERF_ATTR_SIZE_VER0..VER8).
+// perf_event_attr sizes by ABI version (PERF_ATTR_SIZE_VER0..VER9).
 inline constexpr std::uint32_t kAttrSizeVer0 = 64;
 inline constexpr std::uint32_t kAttrSizeVer7 = 128;  // perf <= 6.2 (no config3)
 inline constexpr std::uint32_t kAttrSizeVer8 = 136;  // config3
+inline constexpr std::uint32_t kAttrSizeVer9 = 144;  // config4 (perf >= 7.2)
+
+// The config words perf_event_attr has: config, config1, config2, config3, config4.
+using ConfigWords = std::array<std::uint64_t, 5>;
+
+// How many of `config`'s words a listing shows: config..config3 always (the shape outputs had
+// before config4), config4 only when set.
+constexpr std::size_t shown_config_words(const ConfigWords& config) {
+  return config[4] != 0 ? 5 : 4;
+}
 
 // Fixed perf_type_id values.
 enum class PerfType : std::uint32_t {
@@ -62,8 +72,8 @@ inline constexpr std::uint64_t user = 1u << 0, kernel = 1u << 1, hv = 1u << 2, a
 struct Attr {
   std::uint32_t type = 0;
   std::uint32_t size = kAttrSizeVer8;
-  std::array<std::uint64_t, 4> config{};  // config, config1 (bp_addr), config2 (bp_len), config3
-  std::uint64_t sample_period = 0;        // union with sample_freq: `freq` says which
+  ConfigWords config{};             // config, config1 (bp_addr), config2 (bp_len), config3, config4
+  std::uint64_t sample_period = 0;  // union with sample_freq: `freq` says which
   std::uint64_t sample_freq = 0;
   std::uint64_t sample_type = 0;
   std::uint64_t read_format = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/version.h"
 
@@ -22,8 +23,8 @@ struct Decoded {
   // overlap (aliases such as hv_24x7 core/chip/vcpu) each bit is claimed by the first format in
   // that order that owns it.
   std::vector<DecodedTerm> terms;
-  // Bits set in a word that no format covers, per word (config..config3).
-  std::array<std::uint64_t, 4> residue{};
+  // Bits set in a word that no format covers, per word (config..config4).
+  ConfigWords residue{};
   // Names of events whose encoding equals the words exactly (events with `?` parameters match
   // when every non-parameter bit matches).
   std::vector<std::string> events;
@@ -32,6 +33,6 @@ struct Decoded {
   friend bool operator==(const Decoded&, const Decoded&) = default;
 };
 
-Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config);
+Decoded decode(const Pmu& pmu, const ConfigWords& config);
 
 PMUCAT_END_NAMESPACE

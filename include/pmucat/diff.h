@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/version.h"
 
@@ -45,9 +46,9 @@ struct Change {
   std::string name;      // format, event, cap or attribute name; empty for PMU-level changes
   std::string old_text;  // file content (trimmed), type number, cpu list, "(none)"
   std::string new_text;
-  // Event encodings (config..config3) where the event could be encoded on its tree.
-  std::optional<std::array<std::uint64_t, 4>> old_config;
-  std::optional<std::array<std::uint64_t, 4>> new_config;
+  // Event encodings (config..config4) where the event could be encoded on its tree.
+  std::optional<ConfigWords> old_config;
+  std::optional<ConfigWords> new_config;
   // What perf reports for an existing name changes: an event removed or encoding other bits,
   // a format field removed or narrowed, an event's unit or scale changed. Everything else
   // (additions, types, cpu lists, caps, attributes, .per-pkg/.snapshot) is informational.

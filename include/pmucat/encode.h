@@ -152,7 +152,7 @@ Expected<EncodedEvent> encode_terms(const Pmu& pmu, const TermList& terms,
 Expected<Attr> encode_terms_attr(const Pmu& pmu, const TermList& terms, const Modifiers& modifiers,
                                  std::string_view spec_text, const EncodeOptions& options = {});
 
-// True for a term perf handles itself rather than through format/ (config..config3, period,
+// True for a term perf handles itself rather than through format/ (config..config4, period,
 // name, call-graph, @cfg, ...): such a term in an events/ file needs no format file.
 bool is_special_term(std::string_view name);
 

@@ -14,8 +14,9 @@
 
 PMUCAT_BEGIN_NAMESPACE
 
-// config, config1, config2, config3 are the words perf_event_attr has today (config3: kernel 6.3).
-inline constexpr unsigned kConfigWords = 4;
+// config, config1, config2, config3, config4 are the words perf_event_attr has today (config3:
+// kernel 6.3; config4: PERF_ATTR_SIZE_VER9, in linux 7.2's headers, not in 6.12's).
+inline constexpr unsigned kConfigWords = 5;
 
 // "config", "config1", ... for any index (an index >= kConfigWords still has a name).
 std::string config_word_name(unsigned word);
@@ -46,7 +47,7 @@ struct FormatSpec {
   unsigned width() const;
   // Largest value that fits: 2^width - 1 (all ones for 64 bits, 0 for an empty field).
   std::uint64_t max_value() const;
-  // True when `word` is one perf_event_attr has (config..config3).
+  // True when `word` is one perf_event_attr has (config..config4).
   bool word_supported() const { return word < kConfigWords; }
   friend bool operator==(const FormatSpec&, const FormatSpec&) = default;
 };

@@ -37,11 +37,13 @@ enum class Literal : std::uint8_t {
   num_cpus_online,  // perf 6.12: the online CPUs
   has_pmem,         // perf 6.12: 1 when sysfs has firmware/acpi/tables/NFIT
   slots,            // perf 6.12: the core PMU's slots per cycle (NaN, so unusable, on x86)
-  target_cpu,       // perf 7.3: 1 when perf counts CPUs (-a, -C), 0 when it counts a command
+  target_cpu,       // perf 7.2: 1 when perf counts CPUs (-a, -C), 0 when it counts a command
 };
 inline constexpr int literal_count = 11;
 // The first dialect whose expr__get_literal knows `literal`.
 MetricDialect literal_since(Literal literal);
+// The first perf release whose expression language `dialect` is ("7.2"), for messages.
+std::string_view dialect_name(MetricDialect dialect);
 // The canonical spelling with its `#` ("#num_cpus").
 std::string_view to_string(Literal literal);
 // The literal `#name` denotes (the text includes the `#`), or nothing when no perf knows it

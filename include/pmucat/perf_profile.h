@@ -40,15 +40,16 @@ enum class Behaviour : std::uint8_t {
 // How perf's event lexer reads built-in names (legacy hardware and cache names, the tokens that
 // take a group name away).
 enum class Lexer : std::uint8_t { of_6_1, of_6_12 };
-// The metric expression language: keywords, `NaN`, the `#` literals it knows. of_7_3 reads the
+// The metric expression language: keywords, `NaN`, the `#` literals it knows. of_7_2 reads the
 // `#` literals as tool-PMU events (any case, `#target_cpu`) and has `aggr_nr()`. Each dialect
 // reads every expression the older ones read, so the values are ordered.
-enum class MetricDialect : std::uint8_t { of_6_1, of_6_12, of_7_3 };
+enum class MetricDialect : std::uint8_t { of_6_1, of_6_12, of_7_2 };
 // `perf stat -M`'s metricgroup rules: which metrics a name selects, grouping, constraints.
 enum class MetricRules : std::uint8_t { of_6_1, of_6_12 };
 // How perf's build (jevents) turns vendor JSON into its tables; stored in a vendor index as a u8.
-// of_7_3 adds the common tables (arch/common/common) and the metrics the build generates.
-enum class JeventsRules : std::uint8_t { of_6_1, of_6_12, of_7_3 };
+// of_7_2 adds the common tables (arch/common/common) and the metrics the build generates, of_7_3
+// the offcore-response MSRs 0x3E0-0x3E3.
+enum class JeventsRules : std::uint8_t { of_6_1, of_6_12, of_7_2, of_7_3 };
 
 // A release's row of the table.
 struct ReleaseInfo {

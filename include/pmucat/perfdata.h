@@ -288,7 +288,8 @@ class CompressedRecords {
 struct WriterOptions {
   PerfDataMode mode = PerfDataMode::file;
   // attr.size written for every event. 128 (VER7) is what perf <= 6.2 accepts in file mode;
-  // 136 (VER8) carries config3. An event whose fields do not fit this size is an error.
+  // 136 (VER8) carries config3, 144 (VER9) config4. An event whose fields do not fit this size is
+  // an error.
   std::uint32_t attr_size = kAttrSizeVer7;
   // Pipe mode: end the HEADER_FEATURE records with this id (perf 6.1 writes feature::last).
   std::optional<std::uint64_t> pipe_end_marker = feature::last;

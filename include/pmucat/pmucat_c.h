@@ -71,8 +71,8 @@ PMUCAT_C_API const char* pmucat_last_error_json(const pmucat_catalog* catalog);
 typedef enum pmucat_option {
   /* 0: pmucat semantics (a user term overrides an alias's field; attr size 136),
    * 1: perf 6.1's (terms OR-ed into their field; attr size 128),
-   * 612: perf 6.12's (as 6.1's but attr size 136 with config3), 703: perf 7.3's (attr size
-   * 144): a release as MAJOR * 100 + MINOR (601 is 1's alias). Default 0.
+   * 612: perf 6.12's (as 6.1's but attr size 136 with config3), 702 and 703: perf 7.2's and
+   * 7.3's (attr size 144): a release as MAJOR * 100 + MINOR (601 is 1's alias). Default 0.
    * pmucat_set_perf_semantics() takes the same by name. */
   PMUCAT_OPTION_PERF_SEMANTICS = 1,
   /* 0: like perf record (every special term applies to the attr), 1: like perf stat.

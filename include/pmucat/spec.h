@@ -102,8 +102,9 @@ struct SpecList {
 };
 
 // Splits and parses a comma-separated list. Commas inside `pmu/.../` and quotes do not split.
-// A list of bare terms (`event=0x1,umask=2`) is one terms_only spec. Errors point into `text`,
-// named "<spec>".
+// A list of bare terms (`event=0x1,umask=2`) is one terms_only spec. Terms are lexed as pmucat's
+// own semantics lex them (the newest perf's rules: `cpu=0-1` is one value), so every spec an
+// encode() in any semantics takes parses. Errors point into `text`, named "<spec>".
 Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text);
 
 // parse_spec_list() with the groups the events' `group` indices refer to. Braces group the

@@ -82,15 +82,26 @@ Expected<TermList> parse_terms(std::string_view text, std::string_view file,
                                TermSyntax syntax = TermSyntax::event_file,
                                std::uint32_t base_offset = 0);
 
+// The release-dependent rules of perf's term lexer (a Profile gives them; the defaults are perf
+// 6.1's, which the sysfs event-file lints also use).
+struct TermLexing {
+  // perf 6.12's name rule: a name may start with a digit and hold '-', and a value that goes on
+  // past its digits with name bytes is one name (`cpu=0-1`, `name=12abc`).
+  bool digit_led_names = false;
+  // perf 7.3's one term_name rule: a name holds `!` with `:` (a metric-id such as
+  // `cpu!1cycles:kHh`), where perf 6.12's two rules took either but not both in one name.
+  bool bang_in_term_names = false;
+  friend bool operator==(const TermLexing&, const TermLexing&) = default;
+};
+
 // parse_terms without building owning Terms: appends views into `text` to `out` (whose capacity
 // a caller can keep across calls) and lints to `lints`. Allocates nothing on success unless a
 // lint is reported or `out` must grow. Same grammar, offsets and diagnostics as parse_terms.
-// `bang_in_term_names`: perf 7.3's term lexer, whose names take `!` with `:` (a metric-id such
-// as `cpu!1cycles:kHh`), where perf 6.12's took either but not both in one name.
+// `lexing`: the perf release's lexer rules (perf 6.1's by default).
 Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
                                        TermSyntax syntax, std::uint32_t base_offset,
                                        std::vector<TermView>& out, std::vector<Diagnostic>& lints,
-                                       bool bang_in_term_names = false);
+                                       TermLexing lexing = {});
 
 // Offset of the first '/' at or after `start` that is not inside a '...' or "..." string (the
 // slash closing `pmu/terms/`), or std::string_view::npos. An unterminated quote runs to the end.

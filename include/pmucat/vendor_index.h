@@ -54,7 +54,8 @@ inline constexpr std::string_view kVendorIndexMarker = "pmucat-index.version";
 // 3: the rules byte, DefaultMetricgroupName, group descriptions and counters (perf 6.12).
 // 4: the content digest at the end of every file.
 // 5: RetirementLatencyMean/Min/Max and DefaultShowEvents (perf 7.3).
-inline constexpr std::uint32_t kVendorIndexVersion = 5;
+// 6: the rules byte's values with perf 7.2 among the releases.
+inline constexpr std::uint32_t kVendorIndexVersion = 6;
 // The largest model file opened (docs/catalog.md): linux 6.12's largest is 1.3 MB.
 inline constexpr std::size_t kMaxVendorIndexFileSize = std::size_t{64} << 20;
 

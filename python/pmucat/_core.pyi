@@ -44,6 +44,7 @@ class EncodedEvent:
     config1: int
     config2: int
     config3: int
+    config4: int
     sample_period: int
     sample_freq: int
     sample_type: int
@@ -132,7 +133,7 @@ class Catalog:
                tracefs: Optional[_Path] = None,
                extended_type: str = "supported") -> List[EncodedEvent]: ...
     def decode(self, pmu: _Text, *, config: int = 0, config1: int = 0, config2: int = 0,
-               config3: int = 0) -> Decoded: ...
+               config3: int = 0, config4: int = 0) -> Decoded: ...
     def diagnostics(self) -> List[Dict[str, Any]]: ...
 
 class _CheckReport:

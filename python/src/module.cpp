@@ -298,6 +298,7 @@ py::dict attr_dict(const pmucat::Attr& a) {
   d["config1"] = a.config[1];
   d["config2"] = a.config[2];
   d["config3"] = a.config[3];
+  d["config4"] = a.config[4];
   d["sample_period"] = a.sample_period;
   d["sample_freq"] = a.sample_freq;
   d["sample_type"] = a.sample_type;
@@ -1034,11 +1035,12 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "decode",
           [](const CatalogPtr& c, py::handle pmu_arg, py::handle config, py::handle config1,
-             py::handle config2, py::handle config3) {
+             py::handle config2, py::handle config3, py::handle config4) {
             const std::string pmu = text_arg(pmu_arg, "pmu");
-            const std::array<std::uint64_t, 4> words = {
+            const pmucat::ConfigWords words = {
                 uint_arg(config, "config"), uint_arg(config1, "config1"),
-                uint_arg(config2, "config2"), uint_arg(config3, "config3")};
+                uint_arg(config2, "config2"), uint_arg(config3, "config3"),
+                uint_arg(config4, "config4")};
             const pmucat::Pmu* p = c->catalog->find_pmu(pmu);
             if (p == nullptr) {
               raise_api_error(DiagId::api_invalid_argument,
@@ -1054,7 +1056,7 @@ PYBIND11_MODULE(_core, m) {
                                  py::arg("terms_string") = text(d.terms_string));
           },
           py::arg("pmu"), py::kw_only(), py::arg("config") = 0, py::arg("config1") = 0,
-          py::arg("config2") = 0, py::arg("config3") = 0,
+          py::arg("config2") = 0, py::arg("config3") = 0, py::arg("config4") = 0,
           "The terms and events that produce these config words on `pmu`.")
       .def(
           "diagnostics",

@@ -17,7 +17,7 @@ constexpr std::size_t type = 0, size = 4, config = 8, sample_period = 16, sample
                       config2 = 64, branch_sample_type = 72, sample_regs_user = 80,
                       sample_stack_user = 88, clockid = 92, sample_regs_intr = 96,
                       aux_watermark = 104, sample_max_stack = 108, aux_sample_size = 112,
-                      sig_data = 120, config3 = 128;
+                      sig_data = 120, config3 = 128, config4 = 136;
 }  // namespace off
 
 constexpr std::uint64_t kKnownFlagsMask = (std::uint64_t{1} << 38) - 1;
@@ -201,6 +201,7 @@ std::string_view attr_field_beyond(const Attr& attr, std::uint32_t size) {
       {"aux_sample_size", off::aux_sample_size, attr.aux_sample_size != 0},
       {"sig_data", off::sig_data, attr.sig_data != 0},
       {"config3", off::config3, attr.config[3] != 0},
+      {"config4", off::config4, attr.config[4] != 0},
   };
   for (const Field& field : fields) {
     if (field.set && field.offset >= size) return field.name;
@@ -231,6 +232,7 @@ std::vector<std::byte> to_bytes(const Attr& attr) {
   store(out, off::aux_sample_size, attr.aux_sample_size);
   store(out, off::sig_data, attr.sig_data);
   store(out, off::config3, attr.config[3]);
+  store(out, off::config4, attr.config[4]);
   return out;
 }
 
@@ -261,6 +263,7 @@ std::optional<Attr> attr_from_bytes(std::span<const std::byte> bytes, bool swap)
   attr.aux_sample_size = load<std::uint32_t>(bytes, off::aux_sample_size, swap);
   attr.sig_data = load<std::uint64_t>(bytes, off::sig_data, swap);
   attr.config[3] = load<std::uint64_t>(bytes, off::config3, swap);
+  attr.config[4] = load<std::uint64_t>(bytes, off::config4, swap);
   return attr;
 }
 
@@ -406,6 +409,7 @@ std::string dump_attr(const Attr& attr) {
   dec("aux_sample_size", attr.aux_sample_size);
   dec("sig_data", attr.sig_data);
   hex("config3", attr.config[3]);
+  hex("config4", attr.config[4]);
   return out;
 }
 

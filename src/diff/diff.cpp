@@ -14,7 +14,7 @@ PMUCAT_BEGIN_NAMESPACE
 namespace diff {
 namespace {
 
-using Config = std::array<std::uint64_t, 4>;
+using Config = ConfigWords;
 
 std::string trimmed(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r')) {

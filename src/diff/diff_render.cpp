@@ -21,7 +21,7 @@ char marker(ChangeKind kind) {
   return '~';
 }
 
-std::string config_words(const std::array<std::uint64_t, 4>& config) {
+std::string config_words(const ConfigWords& config) {
   std::string out = fmt::format("{:#x}", config[0]);
   for (unsigned i = 1; i < config.size(); ++i) {
     if (config[i] != 0) out += fmt::format(" {}={:#x}", config_word_name(i), config[i]);
@@ -83,9 +83,11 @@ std::string render_json(const Result& result) {
                            {"new", change.new_text},
                            {"abi_break", change.abi_break},
                            {"reason", change.reason}};
-    auto words = [](const std::array<std::uint64_t, 4>& config) {
+    auto words = [](const ConfigWords& config) {
       nlohmann::json out = nlohmann::json::array();
-      for (std::uint64_t word : config) out.push_back(fmt::format("{:#x}", word));
+      for (std::size_t i = 0; i < shown_config_words(config); ++i) {
+        out.push_back(fmt::format("{:#x}", config[i]));
+      }
       return out;
     };
     item["old_config"] = change.old_config ? words(*change.old_config) : nlohmann::json(nullptr);

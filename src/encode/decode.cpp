@@ -50,8 +50,8 @@ std::vector<const Format*> decode_order(std::span<const Format* const> formats) 
 }
 
 // True when every bit set in `config` lies in a usable field of `formats`.
-bool covers(std::span<const Format* const> formats, const std::array<std::uint64_t, 4>& config) {
-  std::array<std::uint64_t, 4> covered{};
+bool covers(std::span<const Format* const> formats, const ConfigWords& config) {
+  ConfigWords covered{};
   for (const Format* format : formats) {
     if (format->spec.word_supported()) covered[format->spec.word] |= format->spec.mask;
   }
@@ -63,8 +63,8 @@ bool covers(std::span<const Format* const> formats, const std::array<std::uint64
 
 // An event's own encoding: its config words and the bits its `?` parameters own.
 struct EventWords {
-  std::array<std::uint64_t, 4> words{};
-  std::array<std::uint64_t, 4> param_bits{};
+  ConfigWords words{};
+  ConfigWords param_bits{};
 };
 
 // Encodes an event file's terms alone as perf does (OR, or from the PMU's default config with
@@ -74,8 +74,8 @@ std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
   EventWords result;
   const auto defaults = encode_detail::pmu_default_config(pmu);
   if (defaults) result.words = *defaults;
-  std::array<std::uint64_t, 4> fields{};
-  std::array<std::uint64_t, 4> field_masks{};
+  ConfigWords fields{};
+  ConfigWords field_masks{};
   for (const Term& term : event.terms.terms) {
     if (auto special = encode_detail::find_any_special(term.name)) {
       if (auto word = encode_detail::config_word_of(*special)) {
@@ -114,7 +114,7 @@ std::optional<EventWords> event_words(const Pmu& pmu, const Event& event) {
   return result;
 }
 
-bool matches(const EventWords& event, const std::array<std::uint64_t, 4>& config) {
+bool matches(const EventWords& event, const ConfigWords& config) {
   for (unsigned w = 0; w < kConfigWords; ++w) {
     const std::uint64_t keep = ~event.param_bits[w];
     if ((event.words[w] & keep) != (config[w] & keep)) return false;
@@ -126,7 +126,7 @@ bool matches(const EventWords& event, const std::array<std::uint64_t, 4>& config
 
 namespace encode_detail {
 
-Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+Decoded decode_preferring(const Pmu& pmu, const ConfigWords& config,
                           std::span<const Format* const> preferred,
                           bool only_preferred_when_covered) {
   // On a PMU with a default config an absent field would re-encode as its default: a field the
@@ -152,7 +152,7 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
   for (const Format* format : order) {
     if (!is_preferred(format)) claim_order.push_back(format);
   }
-  std::array<std::uint64_t, 4> claimed{};
+  ConfigWords claimed{};
   std::vector<std::pair<const Format*, std::uint64_t>> found;
   std::vector<const Format*> explicit_zero;
   for (const Format* format : claim_order) {
@@ -190,7 +190,7 @@ Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& co
 
 }  // namespace encode_detail
 
-Decoded decode(const Pmu& pmu, const std::array<std::uint64_t, 4>& config) {
+Decoded decode(const Pmu& pmu, const ConfigWords& config) {
   Decoded decoded = encode_detail::decode_preferring(pmu, config, {});
   // Only decode() names the matching events: it encodes every event of the PMU, which
   // perf_string (called for each encoded event) must not pay on a PMU with 100k events.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "pmucat/attr.h"
 #include "pmucat/decode.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -16,7 +17,7 @@ namespace encode_detail {
 // preferred formats cover every set bit of a PMU without a default config, they alone give the
 // answer and the PMU's other formats are not read; `only_preferred_when_covered = false` reads
 // them all anyway (the reference the tests compare that shortcut with).
-Decoded decode_preferring(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+Decoded decode_preferring(const Pmu& pmu, const ConfigWords& config,
                           std::span<const Format* const> preferred,
                           bool only_preferred_when_covered = true);
 

@@ -182,7 +182,7 @@ Expected<EncodedEvent> encode_detail::encode_name_on_pmu(const Pmu& pmu, std::st
 Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_view spec,
                                            const EncodeOptions& options) {
   spec_detail::SpecViews views;
-  views.bang_in_term_names = options.semantics.has(Behaviour::bang_in_term_names);
+  views.lexing = spec_detail::term_lexing_of(options.semantics);
   if (auto error = spec_detail::parse_spec_views(spec, views)) {
     return unexpected(std::move(*error));
   }

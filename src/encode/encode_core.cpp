@@ -208,6 +208,12 @@ std::optional<Diagnostic> TermEncoder::unknown_event_field(const Item& item) con
   const TermView& term = item.term;
   Diagnostic d = error_at(item, true, DiagId::term_unknown_event,
                           fmt::format("unknown event '{}' for PMU '{}'", term.text, pmu_.name()));
+  if (term.text.starts_with("0X")) {
+    // perf's lexer reads `0X3c` as a name, not a number: only a lowercase prefix makes hex.
+    d.hint = "hexadecimal numbers start with a lowercase '0x'";
+    d.fixit = FixIt{d.range, "0x" + std::string(term.text.substr(2))};
+    return d;
+  }
   std::vector<std::string> names;
   for (const Event& event : pmu_.events()) names.push_back(event.name);
   if (auto nearest = nearest_name(term.text, names)) {
@@ -351,7 +357,7 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
         item, false, DiagId::term_unsupported_word,
         fmt::format("field '{}' is in {}, which perf_event_attr does not have{}", format.name,
                     config_word_name(spec.word),
-                    has(Behaviour::config3) ? "" : fmt::format(" in {}", profile_name()))));
+                    spec.word < kConfigWords ? fmt::format(" in {}", profile_name()) : "")));
   }
   std::uint64_t value = term.value;
   switch (term.kind) {
@@ -578,9 +584,10 @@ std::vector<Diagnostic> TermEncoder::warnings() const {
     Diagnostic d = make_file_diagnostic(
         Severity::warning, DiagId::format_unsupported_word,
         format.path.empty() ? format.name : format.path,
-        fmt::format("'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have",
-                    pmu_.name(), format.name, config_word_name(format.spec.word),
-                    has(Behaviour::config3) ? std::string_view("this ABI") : profile_name()));
+        fmt::format(
+            "'{}' format '{}' requires 'perf_event_attr::{}', which {} does not have", pmu_.name(),
+            format.name, config_word_name(format.spec.word),
+            format.spec.word < kConfigWords ? profile_name() : std::string_view("this ABI")));
     warnings.push_back(std::move(d));
   }
   return warnings;
@@ -609,7 +616,9 @@ TermEncoder::TermEncoder(const Pmu& pmu, std::string_view spec, const EncodeOpti
       options_(options),
       overrides_(options.semantics.has(Behaviour::user_term_overrides_alias)),
       last_format_term_(options.semantics.has(Behaviour::last_format_term)),
-      words_(options.semantics.has(Behaviour::config3) ? kConfigWords : 3u),
+      words_(options.semantics.has(Behaviour::config4)   ? 5u
+             : options.semantics.has(Behaviour::config3) ? 4u
+                                                         : 3u),
       scratch_(scratch),
       table_(table),
       items_(scratch.items),

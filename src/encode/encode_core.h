@@ -140,7 +140,7 @@ class TermEncoder {
   // them (two passes); else every term is OR-ed in one pass.
   bool overrides_;
   bool last_format_term_;  // Behaviour::last_format_term: spec_of() takes a file's last term
-  unsigned words_;         // config words the attr has: 4 with Behaviour::config3, else 3
+  unsigned words_;         // config words the attr has: 5, 4 or 3 (Behaviour::config4, config3)
   CoreScratch& scratch_;
   TermTable* table_;
   std::vector<Item>& items_;

@@ -54,7 +54,7 @@ Expected<std::vector<EncodedEvent>> encode_on_pmus(const Catalog& catalog, std::
                                                    std::string_view pattern,
                                                    const EncodeOptions& options) {
   spec_detail::SpecViews parsed;
-  parsed.bang_in_term_names = options.semantics.has(Behaviour::bang_in_term_names);
+  parsed.lexing = spec_detail::term_lexing_of(options.semantics);
   if (auto error = spec_detail::parse_spec_views(spec, parsed)) {
     return unexpected(std::move(*error));
   }

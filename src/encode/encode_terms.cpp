@@ -38,7 +38,7 @@ Expected<EncodedEvent> encode_term_views(const Pmu& pmu, std::span<const TermVie
   if (const auto& legacy = encoder.legacy_term()) {
     // `cpu/cycles/`: the legacy name stays in the terms (the PMU with `cpu//` would be another
     // event), followed by the fields set on top of its config.
-    std::array<std::uint64_t, 4> fields = event.attr.config;
+    ConfigWords fields = event.attr.config;
     fields[0] &= ~legacy->config;
     std::string text = perf_string(pmu, fields, used, printed, modifiers);
     const std::size_t open = text.find('/');

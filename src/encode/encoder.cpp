@@ -92,7 +92,7 @@ Encoder::~Encoder() = default;
 Expected<EncodedSource> Encoder::encode_one(std::string_view spec, Attr& out) {
   State& state = *state_;
   const EncodeOptions& options = state.options;
-  state.views.bang_in_term_names = options.semantics.has(Behaviour::bang_in_term_names);
+  state.views.lexing = spec_detail::term_lexing_of(options.semantics);
   if (auto error = spec_detail::parse_spec_views(spec, state.views)) {
     return unexpected(std::move(*error));
   }

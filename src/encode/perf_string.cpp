@@ -8,7 +8,7 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace encode_detail {
 
-std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+std::string perf_string(const Pmu& pmu, const ConfigWords& config,
                         std::span<const Format* const> used, std::span<const Term> specials,
                         const Modifiers& modifiers) {
   std::string terms = decode_preferring(pmu, config, used).terms_string;

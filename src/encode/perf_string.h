@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/spec.h"
 #include "pmucat/terms.h"
@@ -17,7 +18,7 @@ namespace encode_detail {
 // same config words with OR and with override semantics alike, because no two printed terms
 // share a bit.
 // `used` are the formats the encoding assigned: they keep their bits where fields overlap.
-std::string perf_string(const Pmu& pmu, const std::array<std::uint64_t, 4>& config,
+std::string perf_string(const Pmu& pmu, const ConfigWords& config,
                         std::span<const Format* const> used, std::span<const Term> specials,
                         const Modifiers& modifiers);
 

@@ -104,13 +104,13 @@ std::optional<std::vector<DefaultTerm>> pmu_default_terms(const Pmu& pmu) {
   return std::nullopt;
 }
 
-std::optional<std::array<std::uint64_t, 4>> pmu_default_config(const Pmu& pmu) {
+std::optional<ConfigWords> pmu_default_config(const Pmu& pmu) {
   auto terms = pmu_default_terms(pmu);
   if (!terms) return std::nullopt;
-  std::array<std::uint64_t, 4> config{};
+  ConfigWords config{};
   for (const auto& [name, value] : *terms) {
     const Format* format = pmu.find_format(name);
-    if (format == nullptr || !format->spec.word_supported()) return std::array<std::uint64_t, 4>{};
+    if (format == nullptr || !format->spec.word_supported()) return ConfigWords{};
     const std::uint64_t mask = format->spec.mask;
     const std::uint64_t fitted = scatter_bits(value & format->spec.max_value(), mask);
     config[format->spec.word] = (config[format->spec.word] & ~mask) | fitted;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -24,7 +25,7 @@ std::optional<std::vector<DefaultTerm>> pmu_default_terms(const Pmu& pmu);
 // When a default term cannot be applied (its format is missing) the whole default is zero, as in
 // perf; values wider than their field are truncated silently, as perf's internal parse does.
 // A PMU with a default config also takes user fields with replace semantics, not OR.
-std::optional<std::array<std::uint64_t, 4>> pmu_default_config(const Pmu& pmu);
+std::optional<ConfigWords> pmu_default_config(const Pmu& pmu);
 
 }  // namespace encode_detail
 PMUCAT_END_NAMESPACE

@@ -24,11 +24,12 @@ struct SpecialInfo {
 };
 
 // In the order perf prints them in its "valid terms" help line.
-constexpr std::array<SpecialInfo, 25> kSpecials{{
+constexpr std::array<SpecialInfo, 26> kSpecials{{
     {"config", Special::config},
     {"config1", Special::config1},
     {"config2", Special::config2},
     {"config3", Special::config3, Behaviour::config3},
+    {"config4", Special::config4, Behaviour::config4},
     {"name", Special::name},
     {"period", Special::period},
     {"freq", Special::freq},
@@ -231,6 +232,8 @@ std::optional<unsigned> config_word_of(Special special) {
       return 2;
     case Special::config3:
       return 3;
+    case Special::config4:
+      return 4;
     default:
       return std::nullopt;
   }
@@ -395,6 +398,7 @@ std::optional<SpecialError> apply_special(Special special, const TermView& term,
     case Special::config1:
     case Special::config2:
     case Special::config3:
+    case Special::config4:
       break;  // the caller assigns config words
   }
   return std::nullopt;

@@ -20,6 +20,7 @@ enum class Special : std::uint8_t {
   config1,
   config2,
   config3,
+  config4,
   period,
   freq,
   time,

@@ -244,7 +244,7 @@ void config_unformatted(EventContext& context) {
   if (context.pmu->type() != attr.type) return;  // a legacy event: no format/ applies
   const std::span<const Format> formats = context.pmu->formats();
   if (formats.empty()) return;
-  std::array<std::uint64_t, 4> covered{};
+  ConfigWords covered{};
   for (const Format& format : formats) {
     if (format.spec.word < covered.size()) covered[format.spec.word] |= format.spec.mask;
   }

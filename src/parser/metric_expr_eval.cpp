@@ -431,12 +431,11 @@ Expected<bool> find_ids(const Expr& expr, const Literals& literals, MetricIdSet&
       }
       case NodeKind::literal: {
         if (literal_since(node.literal) > rules) {
-          const bool of_7_3 = literal_since(node.literal) == MetricDialect::of_7_3;
           return unexpected(
               located(expr, DiagId::metric_expr_unknown_literal, node,
                       fmt::format("unknown literal '{}' (perf {} knows it, perf {} does not)",
-                                  to_string(node.literal), of_7_3 ? "7.3" : "6.12",
-                                  rules == MetricDialect::of_6_12 ? "6.12" : "6.1")));
+                                  to_string(node.literal),
+                                  dialect_name(literal_since(node.literal)), dialect_name(rules))));
         }
         const auto& literal = literals[node.literal];
         if (!literal || std::isnan(*literal)) {

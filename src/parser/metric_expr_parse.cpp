@@ -44,10 +44,22 @@ MetricDialect literal_since(Literal literal) {
     case Literal::slots:
       return MetricDialect::of_6_12;
     case Literal::target_cpu:
-      return MetricDialect::of_7_3;
+      return MetricDialect::of_7_2;
     default:
       return MetricDialect::of_6_1;
   }
+}
+
+std::string_view dialect_name(MetricDialect rules) {
+  switch (rules) {
+    case MetricDialect::of_6_1:
+      return "6.1";
+    case MetricDialect::of_6_12:
+      return "6.12";
+    case MetricDialect::of_7_2:
+      return "7.2";
+  }
+  return "";
 }
 
 std::optional<Literal> find_literal(std::string_view text) {
@@ -58,7 +70,7 @@ std::optional<Literal> find_literal(std::string_view text, MetricDialect rules) 
   for (int i = 0; i < literal_count; ++i) {
     auto literal = static_cast<Literal>(i);
     // perf 7.3 looks a literal up among the tool PMU's events with strcasecmp.
-    bool caseless = rules == MetricDialect::of_7_3 || literal == Literal::smt_on ||
+    bool caseless = rules == MetricDialect::of_7_2 || literal == Literal::smt_on ||
                     literal == Literal::system_tsc_freq;
     if (caseless ? ascii_iequal(text, literal_names[static_cast<std::size_t>(i)])
                  : text == literal_names[static_cast<std::size_t>(i)]) {
@@ -326,7 +338,7 @@ std::vector<Token> lex(std::string_view text, MetricDialect rules) {
       for (const auto& keyword : keywords) {
         if (word == keyword.text) token.kind = keyword.kind;
       }
-      if (rules == MetricDialect::of_7_3 && word == "aggr_nr") token.kind = Tok::kw_aggr_nr;
+      if (rules == MetricDialect::of_7_2 && word == "aggr_nr") token.kind = Tok::kw_aggr_nr;
       if (rules >= MetricDialect::of_6_12) {
         for (const auto& keyword : keywords_612) {
           if (word == keyword.text) token.kind = keyword.kind;
@@ -431,19 +443,6 @@ std::optional<Op> binary_op(Tok kind) {
     default:
       return std::nullopt;
   }
-}
-
-// The perf whose expression language `rules` is, for messages.
-std::string_view dialect_name(MetricDialect rules) {
-  switch (rules) {
-    case MetricDialect::of_6_1:
-      return "6.1";
-    case MetricDialect::of_6_12:
-      return "6.12";
-    case MetricDialect::of_7_3:
-      return "7.3";
-  }
-  return "";
 }
 
 std::string describe(const Token& token, std::string_view text) {

@@ -112,9 +112,9 @@ std::optional<Diagnostic> parse_spec_terms(std::string_view text, std::size_t be
                                            std::size_t end, SpecViews& out, EventSpecView& spec) {
   spec.terms_begin = u32(out.terms.size());
   spec.lints_begin = u32(out.lints.size());
-  auto parsed = parse_term_views(text.substr(begin, end - begin), spec_detail::kSpecFile,
-                                 TermSyntax::command_line, u32(begin), out.terms, out.lints,
-                                 out.bang_in_term_names);
+  auto parsed =
+      parse_term_views(text.substr(begin, end - begin), spec_detail::kSpecFile,
+                       TermSyntax::command_line, u32(begin), out.terms, out.lints, out.lexing);
   if (!parsed) return rebase_diagnostic(parsed.error(), text);
   for (std::size_t i = spec.lints_begin; i < out.lints.size(); ++i) {
     out.lints[i] = rebase_diagnostic(out.lints[i], text);
@@ -484,6 +484,11 @@ void SpecViews::clear() {
   groups.clear();
 }
 
+TermLexing term_lexing_of(const Profile& semantics) {
+  return TermLexing{.digit_led_names = semantics.has(Behaviour::digit_led_term_names),
+                    .bang_in_term_names = semantics.has(Behaviour::bang_in_term_names)};
+}
+
 std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out) {
   if (scan_simple_spec(text, out)) {
     // The scanner takes no braces; it reuses the last event, which may have been a member.
@@ -576,6 +581,7 @@ Expected<std::vector<EventSpec>> parse_spec_list(std::string_view text) {
 
 Expected<SpecList> parse_spec_groups(std::string_view text) {
   spec_detail::SpecViews views;
+  views.lexing = spec_detail::term_lexing_of(Profile::pmucat());
   if (auto error = spec_detail::parse_spec_views(text, views)) {
     return unexpected(std::move(*error));
   }

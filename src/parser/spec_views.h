@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pmucat/diagnostic.h"
+#include "pmucat/perf_profile.h"
 #include "pmucat/spec.h"
 #include "pmucat/terms.h"
 
@@ -55,9 +56,8 @@ struct SpecViews {
   // depends on the text alone, and an Encoder sees the same few modifier strings over and over;
   // clear() keeps it.
   std::optional<Modifiers> last_modifiers;
-  // perf 7.3's term lexer (Behaviour::bang_in_term_names): a term's name or value may hold `!`
-  // with `:` (`metric-id=cpu!1cycles:kHh`). Set by the caller; clear() keeps it.
-  bool bang_in_term_names = false;
+  // The perf release's term lexer rules (term_lexing_of). Set by the caller; clear() keeps it.
+  TermLexing lexing;
 
   void clear();
   std::span<const TermView> terms_of(const EventSpecView& event) const {
@@ -65,6 +65,9 @@ struct SpecViews {
                                                     event.terms_end - event.terms_begin);
   }
 };
+
+// The term lexer rules of `semantics`' perf release.
+TermLexing term_lexing_of(const Profile& semantics);
 
 // parse_spec_list() into views (same grammar, same diagnostics); `out` is cleared first.
 std::optional<Diagnostic> parse_spec_views(std::string_view text, SpecViews& out);

@@ -51,12 +51,12 @@ class TermsParser {
  public:
   TermsParser(std::string_view text, std::string_view file, TermSyntax syntax,
               std::uint32_t base_offset, Sink& sink, std::vector<Diagnostic>& lints,
-              bool bang_in_term_names = false)
+              TermLexing lexing = {})
       : text_(text),
         file_(file),
         syntax_(syntax),
         base_(base_offset),
-        lexer_(text, bang_in_term_names),
+        lexer_(text, lexing),
         sink_(sink),
         lints_(lints),
         lints_begin_(lints.size()) {}
@@ -411,10 +411,10 @@ Expected<TermList> parse_terms(std::string_view text, std::string_view file, Ter
 Expected<std::size_t> parse_term_views(std::string_view text, std::string_view file,
                                        TermSyntax syntax, std::uint32_t base_offset,
                                        std::vector<TermView>& out, std::vector<Diagnostic>& lints,
-                                       bool bang_in_term_names) {
+                                       TermLexing lexing) {
   if (auto error = too_large(text, file, base_offset)) return unexpected(std::move(*error));
   ViewSink sink{out};
-  return TermsParser(text, file, syntax, base_offset, sink, lints, bang_in_term_names).parse();
+  return TermsParser(text, file, syntax, base_offset, sink, lints, lexing).parse();
 }
 
 PMUCAT_END_NAMESPACE

@@ -64,9 +64,18 @@ Token TermsLexer::next() {
   if (pos_ >= text_.size()) return token;
   const char c = text_[pos_];
   if (is_digit(c)) {
-    lex_number(token);
+    // flex keeps the longer match: perf 6.12's name rule reads `0-1` or `12abc` as one name,
+    // and a number where the name is no longer (`12`, `0x3c`).
+    const std::size_t name_end = lexing_.digit_led_names ? name_rule_end(pos_) : pos_;
+    if (name_end - pos_ > number_rule_length(pos_)) {
+      take_name(token, name_end);
+    } else {
+      lex_number(token);
+    }
   } else if (is_name_start(c)) {
     lex_name(token);
+  } else if (c == '[' || c == ']') {
+    take_name(token, name_rule_end(pos_));
   } else if (c == ',' || c == '=') {
     token.kind = c == ',' ? TokenKind::comma : TokenKind::equals;
     token.length = 1;
@@ -151,21 +160,52 @@ void TermsLexer::lex_number(Token& token) {
   token.length = pos_ - start;
 }
 
+// The end of perf's `name` rule matched from `from`, whose byte starts it: perf 6.1's
+// [a-zA-Z_*?[\]][a-zA-Z0-9_*?.[\]!]*, which perf 6.12 lets start with a digit and hold '-', and
+// perf 7.3's term_name also ':'.
+std::size_t TermsLexer::name_rule_end(std::size_t from) const {
+  std::size_t end = from + 1;
+  for (; end < text_.size(); ++end) {
+    const char c = text_[end];
+    if (c == '-') {
+      if (!lexing_.digit_led_names) break;
+    } else if (c == ':') {
+      if (!lexing_.bang_in_term_names) break;
+    } else if (!is_pmu_name_char(c)) {
+      break;
+    }
+  }
+  return end;
+}
+
+// The length of perf's number match at `from` (a digit): `0x` and 1 to 16 hex digits, else the
+// decimal digits. `0X3c` is the number 0 to perf's lexer.
+std::size_t TermsLexer::number_rule_length(std::size_t from) const {
+  std::size_t end = from;
+  if (text_.substr(from, 2) == "0x" && from + 2 < text_.size() && is_hex_digit(text_[from + 2])) {
+    end = from + 2;
+    while (end < text_.size() && end - from < 18 && is_hex_digit(text_[end])) ++end;
+    return end - from;
+  }
+  while (end < text_.size() && is_digit(text_[end])) ++end;
+  return end - from;
+}
+
 void TermsLexer::lex_name(Token& token) {
-  const std::size_t start = pos_;
-  std::size_t end = start;
+  std::size_t end = pos_;
   while (end < text_.size() &&
-         (is_name_char(text_[end]) || (bang_in_term_names_ && text_[end] == '!'))) {
+         (is_name_char(text_[end]) || (lexing_.bang_in_term_names && text_[end] == '!'))) {
     ++end;
   }
-  // perf's lexer also tries its event-name rule, [a-zA-Z_*?][a-zA-Z0-9_*?.[\]!]*, inside terms
-  // and flex keeps the longer match: `metric-id=topdown!1retiring` (perf escapes '-' in a
-  // metric-id as "!1") is one name, not `topdown` followed by junk.
-  std::size_t bang_end = start;
-  while (bang_end < text_.size() && is_pmu_name_char(text_[bang_end]) && text_[bang_end] != '-') {
-    ++bang_end;
-  }
-  pos_ = std::max(end, bang_end);
+  // perf's lexer also tries its name rule inside terms and flex keeps the longer match:
+  // `metric-id=topdown!1retiring` (perf escapes '-' in a metric-id as "!1") is one name, not
+  // `topdown` followed by junk.
+  take_name(token, std::max(end, name_rule_end(pos_)));
+}
+
+void TermsLexer::take_name(Token& token, std::size_t end) {
+  const std::size_t start = pos_;
+  pos_ = end;
   token.kind = TokenKind::name;
   token.length = pos_ - start;
   token.text = text_.substr(start, token.length);

@@ -13,7 +13,7 @@ PMUCAT_BEGIN_NAMESPACE
 namespace terms_detail {
 
 enum class TokenKind : std::uint8_t {
-  name,    // [a-zA-Z_*?][a-zA-Z0-9_*?.:-]*
+  name,    // [a-zA-Z_*?][a-zA-Z0-9_*?.:-]*, or perf's name rule (name_rule_end)
   number,  // [0-9]+ or 0x[0-9a-fA-F]+
   comma,
   equals,
@@ -54,9 +54,8 @@ struct Span {
 
 class TermsLexer {
  public:
-  // `bang_in_term_names`: perf 7.3's term_name rule, which takes `!` besides `:` and `-`.
-  explicit TermsLexer(std::string_view text, bool bang_in_term_names = false)
-      : text_(text), bang_in_term_names_(bang_in_term_names) {}
+  explicit TermsLexer(std::string_view text, TermLexing lexing = {})
+      : text_(text), lexing_(lexing) {}
 
   Token next();
 
@@ -69,12 +68,15 @@ class TermsLexer {
   bool is_token_start(char c) const;
   void skip();
   void lex_number(Token& token);
+  std::size_t name_rule_end(std::size_t from) const;
+  std::size_t number_rule_length(std::size_t from) const;
   void lex_name(Token& token);
+  void take_name(Token& token, std::size_t end);
   void lex_quoted(Token& token);
   void lex_driver_cfg(Token& token);
 
   std::string_view text_;
-  bool bang_in_term_names_ = false;
+  TermLexing lexing_;
   std::size_t pos_ = 0;
   std::vector<Span> stray_runs_;
   Span first_unusual_blank_;

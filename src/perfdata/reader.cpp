@@ -359,8 +359,8 @@ class Parser {
       return std::nullopt;
     }
     auto attr = attr_from_bytes(bytes.first(size), swap_);
-    if (size > kAttrSizeVer8) {
-      problems_->warning(at + 4, fmt::format("attr.size {} is newer than VER8 (136); the "
+    if (size > kAttrSizeVer9) {
+      problems_->warning(at + 4, fmt::format("attr.size {} is newer than VER9 (144); the "
                                              "extra bytes are not kept",
                                              size));
     }

@@ -42,9 +42,9 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
     d.message = std::move(message);
     return d;
   };
-  if (attr_size < kAttrSizeVer0 || attr_size > kAttrSizeVer8 || attr_size % 8 != 0) {
+  if (attr_size < kAttrSizeVer0 || attr_size > kAttrSizeVer9 || attr_size % 8 != 0) {
     return error(
-        fmt::format("attr size {} is not a perf_event_attr ABI size (64..136, a "
+        fmt::format("attr size {} is not a perf_event_attr ABI size (64..144, a "
                     "multiple of 8)",
                     attr_size));
   }
@@ -64,12 +64,15 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
       {"aux_sample_size", 116, attr.aux_sample_size != 0},
       {"sig_data", 128, attr.sig_data != 0},
       {"config3", 136, attr.config[3] != 0},
+      {"config4", 144, attr.config[4] != 0},
   };
   for (const auto& f : fields) {
     if (f.set && attr_size < f.end) {
       return error(fmt::format("{} is set but a {}-byte attr cannot hold it (needs {} bytes{})",
                                f.name, attr_size, (f.end + 7) / 8 * 8,
-                               f.name == "config3" ? "; perf <= 6.2 cannot read config3" : ""));
+                               f.name == "config3"   ? "; perf <= 6.2 cannot read config3"
+                               : f.name == "config4" ? "; perf <= 6.12 cannot read config4"
+                                                     : ""));
     }
   }
   return std::nullopt;

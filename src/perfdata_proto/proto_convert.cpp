@@ -98,6 +98,7 @@ void attr_to_proto(const Attr& a, Proto::PerfEventAttr& p) {
   if (a.aux_sample_size != 0) p.set_pmucat_aux_sample_size(a.aux_sample_size);
   if (a.sig_data != 0) p.set_pmucat_sig_data(a.sig_data);
   if (a.config[3] != 0) p.set_pmucat_config3(a.config[3]);
+  if (a.config[4] != 0) p.set_pmucat_config4(a.config[4]);
 }
 
 Attr attr_from_proto(const Proto::PerfEventAttr& p) {
@@ -147,6 +148,7 @@ Attr attr_from_proto(const Proto::PerfEventAttr& p) {
   a.aux_sample_size = p.pmucat_aux_sample_size();
   a.sig_data = p.pmucat_sig_data();
   a.config[3] = p.pmucat_config3();
+  a.config[4] = p.pmucat_config4();
   return a;
 }
 

@@ -56,7 +56,7 @@ std::string jevents_public(const VendorEvent& event) {
     description += extra_description(event, own_brief);
   }
   // perf 7.3's jevents drops a long description equal to the short one (both decorated).
-  if (jevents_rules(event.rules) == JeventsRules::of_7_3 && !description.empty() &&
+  if (jevents_since(event.rules, JeventsRules::of_7_2) && !description.empty() &&
       !event.brief_from_std_event && description == jevents_brief(event)) {
     return {};
   }

@@ -204,16 +204,16 @@ constexpr std::string_view kKeywords[] = {
     "if", "else", "min", "max", "d_ratio", "source_count", "has_event", "strcmp_cpuid_str"};
 
 std::string to_python_source(std::string_view written, JeventsRules rules) {
-  const bool of_7_3 = rules == JeventsRules::of_7_3;
+  const bool of_7_2 = rules >= JeventsRules::of_7_2;
   std::string py = wrap_names(python_strip(written));
   py = restore_literals(py);
-  if (of_7_3) py = join_broken_events(std::move(py));
+  if (of_7_2) py = join_broken_events(std::move(py));
   py = restore_hex(py);
   py = restore_exponents(py);
   for (std::string_view keyword : kKeywords) {
     py = replace_all(std::move(py), "Event(r\"" + std::string(keyword) + "\")", keyword);
   }
-  if (of_7_3) py = replace_all(std::move(py), "Event(r\"aggr_nr\")", "aggr_nr");
+  if (of_7_2) py = replace_all(std::move(py), "Event(r\"aggr_nr\")", "aggr_nr");
   return py;
 }
 

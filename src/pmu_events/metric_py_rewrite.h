@@ -21,8 +21,8 @@ namespace pmu_events {
 // metric.py also computes a rewrite of each file's metrics in terms of one another
 // (RewriteMetricsInTermsOfOthers), but jevents.py of 6.12 looks its results up under the wrong
 // key and never applies them: nothing of it shows in perf 6.12's tables, so none is done here.
-// `rules` of_7_3: perf 7.3's metric.py, which joins an event's terms split at a `,` and knows
-// `aggr_nr()`.
+// `rules` of_7_2 and later: perf 7.2's and 7.3's metric.py, which joins an event's terms split at
+// a `,` and knows `aggr_nr()`.
 Expected<std::string, std::string> metric_py_rewrite(std::string_view written,
                                                      JeventsRules rules = JeventsRules::of_6_12);
 

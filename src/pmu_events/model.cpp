@@ -116,7 +116,7 @@ void load_files(const std::vector<fs::path>& files, bool with_topic, const Vendo
     // replacing an earlier one's.
     const JeventsRules jevents = jevents_rules(model.rules);
     if ((jevents == JeventsRules::of_6_12 && name == "metricgroups.json") ||
-        (jevents == JeventsRules::of_7_3 && name.ends_with("metricgroups.json"))) {
+        (jevents >= JeventsRules::of_7_2 && name.ends_with("metricgroups.json"))) {
       merge_metric_group_descriptions(
           model.metric_group_descriptions,
           parse_metric_group_descriptions(*text, file.string(), model.diagnostics));
@@ -152,7 +152,7 @@ Expected<VendorModel> load_table(const fs::path& arch_dir, std::string_view dire
   auto files = list_json_files(arch_dir / directory);
   if (!files) return unexpected(std::move(files).error());
   load_files(*files, true, standard, model);
-  if (jevents_rules(rules) == JeventsRules::of_7_3) {
+  if (jevents_rules(rules) >= JeventsRules::of_7_2) {
     drop_later_duplicate_metrics(model.metrics, model.diagnostics);
   }
   sort_vendor_metrics(model.metrics, rules);
@@ -221,7 +221,7 @@ void append_common_metrics(const fs::path& arch_dir, VendorModel& model) {
 Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
                                         PerfRelease rules) {
   auto model = load_table(arch_dir, directory, rules);
-  if (model && jevents_rules(rules) == JeventsRules::of_7_3)
+  if (model && jevents_rules(rules) >= JeventsRules::of_7_2)
     append_common_metrics(arch_dir, *model);
   return model;
 }

@@ -129,7 +129,7 @@ class EventObject {
 std::string unit_to_pmu(std::string_view unit, PerfRelease rules) {
   constexpr JeventsRules v6_1 = JeventsRules::of_6_1;
   constexpr JeventsRules v6_12 = JeventsRules::of_6_12;
-  constexpr JeventsRules v7_3 = JeventsRules::of_7_3;
+  constexpr JeventsRules v7_2 = JeventsRules::of_7_2;
   struct Entry {
     std::string_view unit;
     std::string_view pmu;
@@ -158,8 +158,8 @@ std::string unit_to_pmu(std::string_view unit, PerfRelease rules) {
       {"cpu_atom", "cpu_atom", v6_1},
       {"ali_drw", "ali_drw", v6_12},
       {"arm_cmn", "arm_cmn", v6_12},
-      {"software", "software", v7_3},
-      {"tool", "tool", v7_3},
+      {"software", "software", v7_2},
+      {"tool", "tool", v7_2},
   }};
   if (unit.empty()) return {};
   for (const Entry& entry : kTable) {
@@ -321,7 +321,7 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
       {"ThreadMask", "threadmask="},
   }};
   const bool jevents_6_12 = jevents_since(context.rules, JeventsRules::of_6_12);
-  const bool jevents_7_3 = jevents_since(context.rules, JeventsRules::of_7_3);
+  const bool jevents_7_2 = jevents_since(context.rules, JeventsRules::of_7_2);
   const std::size_t term_fields = jevents_6_12 ? kTermFields.size() : 8;
   std::array<const std::string*, kTermFields.size()> term_values{};
   for (std::size_t i = 0; i < term_fields; ++i) {
@@ -329,9 +329,9 @@ std::optional<VendorEvent> convert_event(const json& object, const ObjectStart& 
   }
   const std::string* eventid_code = jevents_6_12 ? fields.text("EventidCode") : nullptr;
   // perf 7.3's common tables: a legacy hardware or cache event as a term of its own.
-  const std::string* legacy_config = jevents_7_3 ? fields.text("LegacyConfigCode") : nullptr;
-  const std::string* legacy_cache = jevents_7_3 ? fields.text("LegacyCacheCode") : nullptr;
-  if (jevents_7_3) {
+  const std::string* legacy_config = jevents_7_2 ? fields.text("LegacyConfigCode") : nullptr;
+  const std::string* legacy_cache = jevents_7_2 ? fields.text("LegacyCacheCode") : nullptr;
+  if (jevents_7_2) {
     // Numbers in the tables (`63.76`), kept as their JSON text, as jevents prints them.
     event.retirement_latency_mean = scalar_text(object, "RetirementLatencyMean");
     event.retirement_latency_min = scalar_text(object, "RetirementLatencyMin");
@@ -513,7 +513,7 @@ std::optional<VendorMetric> convert_metric(const json& object, const ObjectStart
   if (jevents_since(context.rules, JeventsRules::of_6_12)) {
     metric.default_metricgroup_name = fields.value("DefaultMetricgroupName");
   }
-  if (jevents_since(context.rules, JeventsRules::of_7_3)) {
+  if (jevents_since(context.rules, JeventsRules::of_7_2)) {
     metric.default_show_events = fields.value("DefaultShowEvents");
   }
   metric.unit = fields.value("Unit");
@@ -761,7 +761,7 @@ std::vector<VendorEvent> parse_vendor_json(std::string_view text, std::string_vi
   const Context context{text, path, topic, std_events, std_metrics, rules, diagnostics};
   const std::size_t array_start = text.find('[');
   std::size_t object_index = 0;
-  const bool report_keys = jevents_since(rules, JeventsRules::of_7_3);
+  const bool report_keys = jevents_since(rules, JeventsRules::of_7_2);
   std::vector<std::string> reported_keys;
   for (const json& element : document) {
     if (!element.is_object()) {

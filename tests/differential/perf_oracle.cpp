@@ -287,9 +287,9 @@ PerfResult parse_perf_output(const std::string& output) {
 OracleOptions OracleOptions::from_environment() {
   OracleOptions options;
   options.version = oracle_perf_version();
-  // perf 6.1 is Debian's linux-perf on PATH; each later release is built by
-  // scripts/perf-oracle-<release>.sh into the checkout's .cache/perf-<release>/perf
-  // ($PMUCAT_PERF_6_12, $PMUCAT_PERF_7_3 name another build, or scripts/perf-oracle-7.3.sh's
+  // perf 6.1 is Debian's linux-perf on PATH; each later release is built into the checkout's
+  // .cache/perf-<release>/perf as its row of include/pmucat/perf_releases.def says
+  // ($PMUCAT_PERF_6_12, $PMUCAT_PERF_7_3 ... name another build, or scripts/perf-oracle-7.sh's
   // wrapper of Debian's packaged perf in a root).
   if (options.version != PerfRelease::v6_1) {
     const std::string name(to_string(options.version));
@@ -315,10 +315,8 @@ std::optional<std::string> oracle_unavailable(const OracleOptions& options) {
   if (perf.status != 0 || !perf.out.starts_with("perf version")) {
     return options.version == PerfRelease::v6_1
                ? fmt::format("'{}' is not a working perf (install linux-perf)", options.perf)
-               : fmt::format(
-                     "'{}' is not a working perf (build it with "
-                     "scripts/perf-oracle-{}.sh)",
-                     options.perf, to_string(options.version));
+               : fmt::format("'{}' is not a working perf (perf {}: {})", options.perf,
+                             to_string(options.version), info(options.version).oracle);
   }
   if (parse_perf_release(perf.out) != options.version) {
     return fmt::format("'{}' is {}, not perf {}", options.perf,

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "pmucat/attr.h"
 #include "pmucat/perf_profile.h"
 #include "support/scratch_dir.h"
 
@@ -20,8 +21,8 @@ namespace differential {
 // The part of an attr the differential test compares.
 struct AttrWords {
   std::uint32_t type = 0;
-  std::array<std::uint64_t, 4> config{};  // config..config3 (perf 6.1 never prints config3)
-  std::uint32_t bp_type = 0;              // breakpoints (config1/config2 are bp_addr/bp_len)
+  ConfigWords config{};       // config..config3 (perf 6.1 never prints config3)
+  std::uint32_t bp_type = 0;  // breakpoints (config1/config2 are bp_addr/bp_len)
   friend auto operator<=>(const AttrWords&, const AttrWords&) = default;
 };
 std::string to_string(const AttrWords& words);

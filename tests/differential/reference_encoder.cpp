@@ -63,10 +63,10 @@ std::uint64_t deposit(std::uint64_t value, std::uint64_t mask) {
 }
 
 struct Words {
-  std::array<std::uint64_t, 4> assigned{};  // config=/config1=... (applied first)
+  ConfigWords assigned{};  // config=/config1=... (applied first)
   std::array<bool, 4> has_assigned{};
-  std::array<std::uint64_t, 4> fields{};
-  std::array<std::uint64_t, 4> field_masks{};  // bits the fields own (replaced over a default)
+  ConfigWords fields{};
+  ConfigWords field_masks{};  // bits the fields own (replaced over a default)
 };
 
 // A caps file read the way perf reads it (scanf "%d" or "%x"), or nullopt.
@@ -93,7 +93,7 @@ unsigned period_near_three(unsigned bits) {
 }
 
 // perf's default config for `intel_pt` (docs/perf-compat.md), or nullopt for any other PMU.
-std::optional<std::array<std::uint64_t, 4>> default_config(const PmuModel& pmu) {
+std::optional<ConfigWords> default_config(const PmuModel& pmu) {
   if (pmu.name != "intel_pt") return std::nullopt;
   std::vector<std::pair<std::string, std::uint64_t>> terms{{"tsc", 1}};
   unsigned mtc_periods = 0;
@@ -113,10 +113,10 @@ std::optional<std::array<std::uint64_t, 4>> default_config(const PmuModel& pmu) 
     terms.emplace_back("pt", 1);
     terms.emplace_back("branch", 1);
   }
-  std::array<std::uint64_t, 4> words{};
+  ConfigWords words{};
   for (const auto& [name, value] : terms) {
     const auto field = pmu.fields.find(name);
-    if (field == pmu.fields.end() || field->second.word > 3) return std::array<std::uint64_t, 4>{};
+    if (field == pmu.fields.end() || field->second.word > 3) return ConfigWords{};
     words[field->second.word] |= deposit(value & field->second.max_value(), field->second.mask);
   }
   return words;

@@ -24,7 +24,7 @@ TEST(Decode, FieldsInFormatOrder) {
   const std::vector<DecodedTerm> expected = {{"event", 0x1}, {"umask", 0x2}, {"edge", 0x1},
                                              {"inv", 0x1},   {"cmask", 0x3}, {"ldlat", 0x13}};
   EXPECT_EQ(decoded.terms, expected);
-  EXPECT_EQ(decoded.residue, (std::array<std::uint64_t, 4>{}));
+  EXPECT_EQ(decoded.residue, (ConfigWords{}));
   EXPECT_EQ(decoded.terms_string, "event=0x1,umask=0x2,edge=0x1,inv=0x1,cmask=0x3,ldlat=0x13");
 }
 
@@ -74,7 +74,7 @@ TEST(Decode, ParameterEventsMatchOnTheOtherBits) {
 }
 
 TEST(Decode, TermsStringReEncodesToTheSameWords) {
-  const std::array<std::uint64_t, 4> words = {0xfff0ffff00ffffff, 0x1ffffffffffff, 0x123, 0};
+  const ConfigWords words = {0xfff0ffff00ffffff, 0x1ffffffffffff, 0x123, 0};
   const Decoded decoded = decode(fakepmu(), words);
   for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     auto terms = parse_terms(decoded.terms_string, "<spec>", TermSyntax::command_line);

@@ -186,7 +186,7 @@ TEST(EncodeWarnings, FormatWordPerfDoesNotHave) {
 // A config4 field fails where it is used, in every semantics. perf warns about it on any event
 // of the PMU (it reads every format file when it loads one); pmucat semantics do not, so that
 // an encode reads only the fields its spec names (docs/perf-compat.md, difference 8).
-TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
+TEST(EncodeWarnings, Config4FieldIsUnusableBeforePerf72) {
   std::vector<Pmu> pmus;
   pmus.push_back(
       testing::make_pmu("c4pmu", "50\n", {{"event", "config:0-7\n"}, {"x4", "config4:0-7\n"}}, {}));
@@ -200,7 +200,7 @@ TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
   ASSERT_TRUE(encoded.has_value());
   ASSERT_EQ(encoded->front().warnings.size(), 1u);
   EXPECT_EQ(encoded->front().warnings[0].message,
-            "'c4pmu' format 'x4' requires 'perf_event_attr::config4', which this ABI does not "
+            "'c4pmu' format 'x4' requires 'perf_event_attr::config4', which perf 6.12 does not "
             "have");
   for (const Profile semantics :
        {Profile::pmucat(), Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
@@ -212,6 +212,12 @@ TEST(EncodeWarnings, Config4FieldIsUnusableInEitherSemantics) {
         "field 'x4' is in config4, which perf_event_attr does not have"))
         << failed.error().message;
   }
+  EncodeOptions perf72;
+  perf72.semantics = Profile::perf(PerfRelease::v7_2);
+  auto usable = encode(catalog, "c4pmu/x4=1/", perf72);
+  ASSERT_TRUE(usable.has_value()) << usable.error().message;
+  EXPECT_EQ(usable->front().attr.config[4], 1u);
+  EXPECT_TRUE(usable->front().warnings.empty());
 }
 
 TEST(EncodeErrors, HyphenatedPmuInPerfSemantics) {

@@ -347,6 +347,89 @@ TEST(BuiltInTerms, Perf73TakesTheCorePmusFieldsAndToolEventTerms) {
   EXPECT_EQ(tool.error().id, "event-tool-terms");
 }
 
+// config4 (perf 7.2.13 and 7.3.4 with ../shared/tools/peo.c on intel-spr plus formats
+// x3 = config3:0-7 and x4 = config4:0-7): `cpu/event=0xc0,x3=5,x4=7/` sends size 144, config3 0x5,
+// config4 0x7; `config4=0x123` sets the whole word. perf 6.12 has no config4: "unknown term".
+TEST(NewTerms, Config4FromPerf72) {
+  std::vector<Pmu> pmus;
+  pmus.push_back(testing::make_pmu(
+      "c4pmu", "45\n",
+      {{"event", "config:0-7\n"}, {"x3", "config3:0-7\n"}, {"x4", "config4:0-7\n"}}, {}));
+  const Catalog catalog = Catalog::from_pmus(std::move(pmus));
+  for (PerfRelease release : {PerfRelease::v7_2, PerfRelease::v7_3}) {
+    const EncodeOptions options = options_for(Profile::perf(release));
+    auto fields = encode(catalog, "c4pmu/event=0xc0,x3=5,x4=7/", options);
+    ASSERT_TRUE(fields.has_value()) << fields.error().message;
+    EXPECT_EQ(fields->front().attr.size, kAttrSizeVer9);
+    EXPECT_EQ(fields->front().attr.config, (ConfigWords{0xc0, 0, 0, 5, 7}));
+    auto word = encode(catalog, "c4pmu/event=0xc0,config4=0x123,config3=9/", options);
+    ASSERT_TRUE(word.has_value()) << word.error().message;
+    EXPECT_EQ(word->front().attr.config, (ConfigWords{0xc0, 0, 0, 9, 0x123}));
+    // The perf string names config4 and encodes to the same attr.
+    auto again = encode(catalog, word->front().perf_string, options);
+    ASSERT_TRUE(again.has_value()) << word->front().perf_string;
+    EXPECT_EQ(again->front().attr, word->front().attr);
+  }
+  for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+    auto term = encode(catalog, "c4pmu/event=0xc0,config4=1/", options_for(older));
+    ASSERT_FALSE(term.has_value());
+    EXPECT_EQ(term.error().id, "term-unknown");
+    auto field = encode(catalog, "c4pmu/x4=1/", options_for(older));
+    ASSERT_FALSE(field.has_value());
+    EXPECT_EQ(field.error().id, "term-unsupported-word");
+  }
+}
+
+// Values lexed as names (perf 6.1.x, 6.12.118 and 7.3.4 on fixtures/sysfs/intel-spr): from 6.12
+// a value that starts with a digit and goes on with name bytes is a name (`name=0-1`, perf 7.3's
+// unquoted CPU list `cpu=0-1`); 7.3 also takes ':' in it; a bracket starts a name in every release;
+// a number where a name is expected, or a name where a number is, is still refused.
+TEST(NewTerms, DigitLedValuesAreNamesFromPerf612) {
+  const Catalog catalog = testing::extended_catalog();
+  struct Case {
+    const char* spec;
+    bool perf61, perf612, perf73;
+  };
+  for (const Case& c : {
+           Case{"cpu/event=0x3c,name=0-1/", false, true, true},
+           Case{"cpu/event=0x3c,name=[a]/", true, true, true},
+           Case{"cpu/event=0x3c,name=1a:b!c/", false, false, true},
+           Case{"cpu/event=0x3c,name=0X3c/", false, true, true},
+           Case{"cpu/event=0x3c,cpu=0-1/", false, false, true},
+           Case{"cpu/event=12abc/", false, false, false},
+           Case{"cpu/event=0x3cg/", false, false, false},
+           Case{"cpu/event=0x3c,umask=0-1/", false, false, false},
+           Case{"cpu/event=0x3c,period=0-1/", false, false, false},
+           Case{"cpu/event=0x3c,name=12/", false, false, false},
+       }) {
+    for (const auto& [release, accepted] :
+         {std::pair{PerfRelease::v6_1, c.perf61}, std::pair{PerfRelease::v6_12, c.perf612},
+          std::pair{PerfRelease::v7_3, c.perf73}}) {
+      EncodeOptions options = options_for(Profile::perf(release));
+      options.tool = Tool::stat;
+      auto encoded = encode(catalog, c.spec, options);
+      ASSERT_EQ(encoded.has_value(), accepted) << c.spec << " " << to_string(release);
+      if (!encoded) continue;
+      EXPECT_EQ(encoded->front().attr.config[0], 0x3cu) << c.spec;
+      auto again = encode(catalog, encoded->front().perf_string, options);
+      ASSERT_TRUE(again.has_value()) << encoded->front().perf_string;
+      EXPECT_EQ(again->front().attr, encoded->front().attr);
+      EXPECT_EQ(again->front().perf_string, encoded->front().perf_string);
+    }
+  }
+  auto cpus =
+      encode(catalog, "cpu/event=0x3c,cpu=0-1/", options_for(Profile::perf(PerfRelease::v7_3)));
+  ASSERT_TRUE(cpus.has_value());
+  ASSERT_EQ(cpus->front().settings.special_terms.size(), 1u);
+  EXPECT_EQ(cpus->front().settings.special_terms[0].text, "0-1");
+  // `0X3c` is a name to perf 6.12's lexer and a number to no perf: the error offers the
+  // lowercase prefix.
+  auto upper = encode(catalog, "cpu/event=0X3c/", options_for(Profile::pmucat()));
+  ASSERT_FALSE(upper.has_value());
+  ASSERT_TRUE(upper.error().fixit.has_value());
+  EXPECT_EQ(upper.error().fixit->replacement, "0x3c");
+}
+
 // perf 7.3's new terms (perf 7.3.4 on fixtures/sysfs/intel-spr): `cpu=` (a number, a quoted CPU
 // list, a PMU's name) leaves the attr alone and is usable in perf stat; `ratio-to-prev` takes a
 // string, a positive number (`=2`: "expected string value", `=x`: "zero or negative"), and

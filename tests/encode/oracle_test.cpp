@@ -17,7 +17,7 @@ namespace {
 struct Outcome {
   bool ok = true;
   std::uint32_t type = 0;
-  std::array<std::uint64_t, 4> config{};
+  ConfigWords config{};
   std::string error;  // a substring of the message when !ok ("" = any error)
 };
 

@@ -7,8 +7,7 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace {
 
-constexpr std::array<std::uint64_t, 4> kKravaWords = {0xc00000000002a823, 0x8000400000000145,
-                                                      0x0400000020041d07, 0};
+constexpr ConfigWords kKravaWords = {0xc00000000002a823, 0x8000400000000145, 0x0400000020041d07, 0};
 
 const Catalog& catalog() {
   static const Catalog instance = testing::extended_catalog();
@@ -27,7 +26,7 @@ EncodedEvent encode_single(std::string_view spec, Profile semantics, Tool tool =
 }
 
 TEST(KravaVectors, PerField) {
-  const std::pair<const char*, std::array<std::uint64_t, 4>> fields[] = {
+  const std::pair<const char*, ConfigWords> fields[] = {
       {"krava01=15", {0xc000000000000003, 0, 0, 0}},
       {"krava02=170", {0x2a800, 0, 0, 0}},
       {"krava03=1", {0x20, 0, 0, 0}},
@@ -73,7 +72,7 @@ TEST(ParseEventsVectors, ConfigTermsOnCpu) {
   for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
     EncodedEvent event = encode_single("cpu/config=10,config1,config2=3,period=1000/u", semantics);
     EXPECT_EQ(event.attr.type, static_cast<std::uint32_t>(PerfType::raw));
-    EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{10, 1, 3, 0}));
+    EXPECT_EQ(event.attr.config, (ConfigWords{10, 1, 3, 0}));
     EXPECT_EQ(event.attr.sample_period, 0u);  // perf stat: not in the attr
     EXPECT_TRUE(event.attr.exclude_kernel);
     event = encode_single("cpu/config=10,config1,config2=3,period=1000/u", semantics, Tool::record);
@@ -146,7 +145,7 @@ TEST(ParseEventsVectors, TermsOnlyListOnTheCorePmu) {
   // ORs umask=1; pmucat refuses to assign a config word twice.
   const EncodedEvent event = encode_single("config=10,config1,config2=3,umask=1,read,r0xead",
                                            Profile::perf(PerfRelease::v6_1));
-  EXPECT_EQ(event.attr.config, (std::array<std::uint64_t, 4>{0xfad, 1, 3, 0}));
+  EXPECT_EQ(event.attr.config, (ConfigWords{0xfad, 1, 3, 0}));
   EXPECT_FALSE(encode(catalog(), "config=10,config1,config2=3,umask=1,read,r0xead").has_value());
 }
 

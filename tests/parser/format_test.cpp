@@ -68,6 +68,10 @@ TEST(FormatGrammar, ConfigWords) {
   EXPECT_EQ(c3.word, 3u);
   EXPECT_TRUE(c3.word_supported());
   EXPECT_TRUE(c3.lints.empty());
+  const FormatSpec c4 = parse_ok("config4:0-63");
+  EXPECT_EQ(c4.word, 4u);
+  EXPECT_TRUE(c4.word_supported());
+  EXPECT_TRUE(c4.lints.empty());
 }
 
 TEST(FormatGrammar, NoTrailingNewlineIsNormal) {
@@ -228,7 +232,7 @@ TEST(FormatOracle, ConfigTenIsKeptButUnsupported) {
   EXPECT_EQ(lint_ids(spec), (Ids{"format-unsupported-word"}));
   EXPECT_EQ(spec.lints[0].message,
             "perf_event_attr has no 'config10'; perf warns and cannot use this field");
-  EXPECT_EQ(lint_ids(parse_ok("config4:0")), (Ids{"format-unsupported-word"}));
+  EXPECT_EQ(lint_ids(parse_ok("config5:0")), (Ids{"format-unsupported-word"}));
 }
 
 TEST(FormatOracle, ConfigAndIndexMaySeparate) {

@@ -51,6 +51,43 @@ RC_GTEST_PROP(TermViews, SameAsParseTerms, ()) {
   check_same(text, TermSyntax::command_line, base);
 }
 
+// perf 6.12's name rule takes a leading digit and '-', and flex keeps the longer match: `0-1`,
+// `12abc` and `0X3c` are names there, `12` and `0x3c` stay numbers; perf 7.3's term_name also
+// holds ':' after a digit. Brackets start a name in every release. perf 6.1 lexes `0-1` as 0
+// and junk.
+TEST(TermViews, DigitLedNamesFollowTheReleasesLexer) {
+  const std::string text = "name=0-1,cpu=12abc,x=0X3c,y=12,event=0x3c,z=[a]";
+  std::vector<TermView> views;
+  std::vector<Diagnostic> lints;
+  const TermLexing perf612{.digit_led_names = true};
+  ASSERT_TRUE(parse_term_views(text, "<spec>", TermSyntax::command_line, 0, views, lints, perf612));
+  ASSERT_EQ(views.size(), 6u);
+  for (std::size_t i : {0u, 1u, 2u, 5u}) EXPECT_EQ(views[i].kind, TermValueKind::string) << i;
+  EXPECT_EQ(views[0].text, "0-1");
+  EXPECT_EQ(views[1].text, "12abc");
+  EXPECT_EQ(views[2].text, "0X3c");
+  EXPECT_EQ(views[5].text, "[a]");
+  EXPECT_EQ(views[3].kind, TermValueKind::number);
+  EXPECT_EQ(views[3].value, 12u);
+  EXPECT_EQ(views[4].value, 0x3cu);
+
+  views.clear();
+  auto colon =
+      parse_term_views("name=1a:b", "<spec>", TermSyntax::command_line, 0, views, lints, perf612);
+  EXPECT_FALSE(colon.has_value());
+  views.clear();
+  const TermLexing perf73{.digit_led_names = true, .bang_in_term_names = true};
+  ASSERT_TRUE(
+      parse_term_views("name=1a:b!c", "<spec>", TermSyntax::command_line, 0, views, lints, perf73));
+  EXPECT_EQ(views.at(0).text, "1a:b!c");
+
+  views.clear();
+  EXPECT_FALSE(parse_term_views("name=0-1", "<spec>", TermSyntax::command_line, 0, views, lints));
+  views.clear();
+  ASSERT_TRUE(parse_term_views("name=[a]", "<spec>", TermSyntax::command_line, 0, views, lints));
+  EXPECT_EQ(views.at(0).text, "[a]");
+}
+
 TEST(TermViews, ViewIntoTheText) {
   const std::string text = "event=0x3c,name='x y',@cfg=abc";
   std::vector<TermView> views;

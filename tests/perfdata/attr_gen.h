@@ -13,7 +13,7 @@ inline rc::Gen<Attr> gen_attr() {
   return rc::gen::exec([] {
     Attr a;
     a.type = *rc::gen::arbitrary<std::uint32_t>();
-    a.size = kAttrSizeVer8;
+    a.size = kAttrSizeVer9;
     for (auto& c : a.config) c = *rc::gen::arbitrary<std::uint64_t>();
     a.sample_type = *rc::gen::arbitrary<std::uint64_t>();
     a.read_format = *rc::gen::arbitrary<std::uint64_t>();

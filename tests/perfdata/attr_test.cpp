@@ -119,8 +119,9 @@ std::uint64_t read_le(const std::vector<std::byte>& bytes, std::size_t offset, s
 Attr distinct_attr() {
   Attr a;
   a.type = 0x11223344;
-  a.size = kAttrSizeVer8;
-  a.config = {0x0101010101010101, 0x0202020202020202, 0x0303030303030303, 0x0404040404040404};
+  a.size = kAttrSizeVer9;
+  a.config = {0x0101010101010101, 0x0202020202020202, 0x0303030303030303, 0x0404040404040404,
+              0x1414141414141414};
   a.sample_period = 0x0505050505050505;
   a.sample_type = 0x0606060606060606;
   a.read_format = 0x0707070707070707;
@@ -144,9 +145,9 @@ Attr distinct_attr() {
 TEST(AttrBytes, FieldsSitAtTheirUapiOffsets) {
   const Attr a = distinct_attr();
   const auto bytes = to_bytes(a);
-  ASSERT_EQ(bytes.size(), 136u);
+  ASSERT_EQ(bytes.size(), 144u);
   EXPECT_EQ(read_le(bytes, 0, 4), a.type);
-  EXPECT_EQ(read_le(bytes, 4, 4), 136u);
+  EXPECT_EQ(read_le(bytes, 4, 4), 144u);
   EXPECT_EQ(read_le(bytes, 8, 8), a.config[0]);
   EXPECT_EQ(read_le(bytes, 16, 8), a.sample_period);
   EXPECT_EQ(read_le(bytes, 24, 8), a.sample_type);
@@ -168,6 +169,7 @@ TEST(AttrBytes, FieldsSitAtTheirUapiOffsets) {
   EXPECT_EQ(read_le(bytes, 116, 4), 0u);  // __reserved_3
   EXPECT_EQ(read_le(bytes, 120, 8), a.sig_data);
   EXPECT_EQ(read_le(bytes, 128, 8), a.config[3]);
+  EXPECT_EQ(read_le(bytes, 136, 8), a.config[4]);
 }
 
 TEST(AttrBytes, UnionsFollowTheirSelectorFlags) {
@@ -207,11 +209,12 @@ Attr truncated_to(Attr a, std::uint32_t size) {
   if (!keep(112, 4)) a.aux_sample_size = 0;
   if (!keep(120, 8)) a.sig_data = 0;
   if (!keep(128, 8)) a.config[3] = 0;
+  if (!keep(136, 8)) a.config[4] = 0;
   return a;
 }
 
-TEST(AttrBytes, EverySizeFrom64To136) {
-  for (std::uint32_t size = 64; size <= 136; ++size) {
+TEST(AttrBytes, EverySizeFrom64To144) {
+  for (std::uint32_t size = 64; size <= 144; ++size) {
     Attr a = distinct_attr();
     a.size = size;
     const auto bytes = to_bytes(a);
@@ -222,7 +225,7 @@ TEST(AttrBytes, EverySizeFrom64To136) {
   }
 }
 
-TEST(AttrBytes, ExtraBytesPastVer8AreIgnored) {
+TEST(AttrBytes, ExtraBytesPastVer9AreIgnored) {
   Attr a = distinct_attr();
   auto bytes = to_bytes(a);
   bytes.resize(160, std::byte{0xee});
@@ -233,7 +236,7 @@ TEST(AttrBytes, ExtraBytesPastVer8AreIgnored) {
 
 RC_GTEST_PROP(AttrBytes, RoundTripsAtEverySize, ()) {
   Attr a = *test::gen_attr();
-  a.size = *rc::gen::inRange<std::uint32_t>(64, 137);
+  a.size = *rc::gen::inRange<std::uint32_t>(64, 145);
   const auto back = attr_from_bytes(to_bytes(a));
   RC_ASSERT(back.has_value());
   RC_ASSERT(*back == truncated_to(a, a.size));
@@ -279,6 +282,7 @@ std::vector<std::byte> to_big_endian_bytes(const Attr& a) {
   put(112, a.aux_sample_size, 4);
   put(120, a.sig_data, 8);
   put(128, a.config[3], 8);
+  put(136, a.config[4], 8);
   return out;
 }
 
@@ -292,7 +296,7 @@ TEST(AttrBytes, SwappedKnownAttr) {
 
 RC_GTEST_PROP(AttrBytes, SwappedRoundTrip, ()) {
   Attr a = *test::gen_attr();
-  a.size = kAttrSizeVer8;
+  a.size = kAttrSizeVer9;
   const auto back = attr_from_bytes(to_big_endian_bytes(a), /*swap=*/true);
   RC_ASSERT(back.has_value());
   RC_ASSERT(*back == a);

@@ -287,6 +287,28 @@ TEST(PerfDataWriter, Config3NeedsVer8) {
   EXPECT_EQ(back->events[0].attr.size, kAttrSizeVer8);
 }
 
+TEST(PerfDataWriter, Config4NeedsVer9) {
+  ScratchDir dir;
+  ModelSpec spec;
+  PerfData model = demo_model(spec);
+  model.events[0].attr.config[4] = 0x7;
+  const auto path = dir / "c4.data";
+  WriterOptions ver8;
+  ver8.attr_size = kAttrSizeVer8;
+  const auto error = write_perf_data(path, model, ver8);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("config4"), std::string::npos) << error->message;
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  WriterOptions ver9;
+  ver9.attr_size = kAttrSizeVer9;
+  ASSERT_FALSE(write_perf_data(path, model, ver9));
+  const auto back = read_perf_data(path);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->events[0].attr.config[4], 0x7u);
+  EXPECT_EQ(back->events[0].attr.size, kAttrSizeVer9);
+}
+
 TEST(PerfDataWriter, SmallAttrSizesRejectFieldsTheyCannotHold) {
   Attr a;
   a.branch_sample_type = branch::any;

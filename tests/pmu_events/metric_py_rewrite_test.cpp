@@ -330,7 +330,7 @@ TEST(MetricPyRewrite, Perf73JoinsSplitEventTermsAndKnowsAggrNr) {
   constexpr const char* kTerms =
       "d_ratio(UNC_M2M_DIRECTORY_HIT.DIRTY_I@umask=0xFF,name=UNC_M2M_DIRECTORY_HIT.ANY@, "
       "UNC_M2M_DIRECTORY_MISS.DIRTY_I@umask=0xFF,name=UNC_M2M_DIRECTORY_MISS.ANY@)";
-  const auto terms = metric_py_rewrite(kTerms, JeventsRules::of_7_3);
+  const auto terms = metric_py_rewrite(kTerms, JeventsRules::of_7_2);
   ASSERT_TRUE(terms) << terms.error();
   EXPECT_EQ(
       *terms,
@@ -339,11 +339,11 @@ TEST(MetricPyRewrite, Perf73JoinsSplitEventTermsAndKnowsAggrNr) {
   EXPECT_FALSE(metric_py_rewrite(kTerms, JeventsRules::of_6_12));
   constexpr const char* kAggr =
       "UNC_CHA_CLOCKTICKS / aggr_nr(UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL) * 2";
-  const auto aggr = metric_py_rewrite(kAggr, JeventsRules::of_7_3);
+  const auto aggr = metric_py_rewrite(kAggr, JeventsRules::of_7_2);
   ASSERT_TRUE(aggr) << aggr.error();
   EXPECT_EQ(*aggr, "UNC_CHA_CLOCKTICKS / aggr_nr(UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL) * 2");
   EXPECT_FALSE(metric_py_rewrite(kAggr, JeventsRules::of_6_12));
-  EXPECT_FALSE(metric_py_rewrite("d_ratio(a,b)", JeventsRules::of_7_3));
+  EXPECT_FALSE(metric_py_rewrite("d_ratio(a,b)", JeventsRules::of_7_2));
   EXPECT_EQ(metric_py_rewrite("d_ratio(a,b)", JeventsRules::of_6_12).value(), "d_ratio(a, b)");
 }
 

@@ -150,11 +150,12 @@ TEST(PerfReleases, ProfilesFollowTheTable) {
   }
   // Unknown releases are rejected, never mapped to a neighbour.
   for (const char* text :
-       {"7.2", "6.2", "6", "6.", "6.12x", "perf-7.2", "7.30", "", "auto", "perf-"}) {
+       {"7.1", "6.2", "6", "6.", "6.12x", "perf-7.1", "7.30", "", "auto", "perf-"}) {
     EXPECT_FALSE(pmucat::parse_profile(text).has_value()) << text;
   }
   EXPECT_EQ(pmucat::parse_perf_release("perf version 6.12.118-dirty"), PerfRelease::v6_12);
   EXPECT_EQ(pmucat::parse_perf_release("perf version 7.3.4"), PerfRelease::v7_3);
+  EXPECT_EQ(pmucat::parse_perf_release("perf version 7.2.13"), PerfRelease::v7_2);
   EXPECT_EQ(pmucat::parse_profile("pmucat"), Profile::pmucat());
   EXPECT_EQ(Profile(), Profile::pmucat());
 }
@@ -243,10 +244,14 @@ TEST(PerfReleases, PmucatEventsCmakeHasOneTableSetPerRelease) {
     if (release.name == newest) continue;
     std::string suffix = "_" + name;
     for (char& c : suffix) c = c == '.' ? '_' : c;
-    for (const char* variable : {"PMUCAT_PMU_EVENTS_DIR", "PMUCAT_KERNEL_SOURCE_TARBALL",
-                                 "PMUCAT_EVENTS_JSON_DIR", "PMUCAT_EVENTS_DIR_BUILD"}) {
+    for (const char* variable :
+         {"PMUCAT_KERNEL_SOURCE_TARBALL", "PMUCAT_EVENTS_JSON_DIR", "PMUCAT_EVENTS_DIR_BUILD"}) {
       EXPECT_NE(cmake.find(variable + suffix), std::string::npos) << variable << suffix;
     }
+    // An arch/ tree's directory, or a generated set's tools/perf/pmu-events.
+    EXPECT_TRUE(cmake.find("PMUCAT_PMU_EVENTS_DIR" + suffix) != std::string::npos ||
+                cmake.find("PMUCAT_PMU_EVENTS_SOURCE" + suffix) != std::string::npos)
+        << suffix;
     const std::string installed =
         "set(PMUCAT_EVENTS_INSTALL_DIR" + suffix + " ${PMUCAT_EVENTS_INSTALL_DIR}-" + name + ")";
     EXPECT_NE(cmake.find(installed), std::string::npos) << installed;

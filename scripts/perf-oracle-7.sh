@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
-# The third oracle of the differential tests: perf 7.3 (Debian's linux-source-7.3 from
-# trixie-backports), beside the packaged perf 6.1 and scripts/perf-oracle-6.12.sh's perf 6.12.
-#   scripts/perf-oracle-7.3.sh [OUT_DIR]      default OUT_DIR: .cache/perf-7.3
+# The perf 7 oracles of the differential tests: perf 7.3 (Debian's linux-source-7.3 from
+# trixie-backports) and perf 7.2 (linux-source-7.2 from sid), beside the packaged perf 6.1 and
+# scripts/perf-oracle-6.12.sh's perf 6.12.
+#   scripts/perf-oracle-7.sh RELEASE [OUT_DIR]   RELEASE: 7.3 or 7.2; default OUT_DIR: .cache/perf-RELEASE
 # Builds OUT_DIR/perf once (about 6 minutes on 2 cores; a later call returns at once) and prints
 # its path. The feature set matches the 6.12 build (libtraceevent on; no BPF, DWARF, scripting,
 # UI, Rust, libpfm4), and the JSON tables of every architecture are built in (JEVENTS_ARCH=all) so
 # PERF_CPUID can pick any model.
-# The source comes from /usr/src/linux-source-7.3.tar.xz, else from
-# .cache/linux-source/linux-source-7.3.tar.xz (where scripts/dev.sh keeps the kernel sources it
-# fetches), else the linux-source-7.3 package is downloaded from trixie-backports through a
+# The source comes from /usr/src/linux-source-RELEASE.tar.xz, else from
+# .cache/linux-source/linux-source-RELEASE.tar.xz (where scripts/dev.sh keeps the kernel sources it
+# fetches), else the linux-source-RELEASE package is downloaded from its suite through a
 # private apt state in a temporary directory (the host's apt sources and dpkg database are left as
 # they are; the .deb is unpacked, not installed) and its tarball is kept there for the next build.
 #
-# PERF_ROOT=DIR: use Debian's packaged perf 7.3 installed in the Debian 13 root DIR instead (for
+# PERF_ROOT=DIR: use Debian's packaged perf RELEASE installed in the Debian root DIR instead (for
 # timing the distribution's build): prints the path of OUT_DIR/perf-in-root, a wrapper that runs
 # DIR's perf in a chroot that sees the caller's /sys (so a bind-mounted fake PMU tree reaches it).
 # Needs root. Neither perf, nor its source, nor the root is ever committed.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${1:-$here/.cache/perf-7.3}
-want=7.3
+want=${1:-}
+# The Debian suite that ships each release's linux-source package.
+case "$want" in
+  7.3) suite=trixie-backports ;;
+  7.2) suite=sid ;;
+  *)
+    echo "usage: scripts/perf-oracle-7.sh 7.3|7.2 [OUT_DIR]" >&2
+    exit 2
+    ;;
+esac
+out=${2:-$here/.cache/perf-$want}
 src_name=linux-source-$want
 
 is_wanted() { grep -q "^perf version $want\." <<<"$("$@" --version 2>/dev/null)"; }
@@ -29,11 +39,11 @@ out=$(cd "$out" && pwd)
 
 if [ -n "${PERF_ROOT:-}" ]; then
   root=$(cd "$PERF_ROOT" 2>/dev/null && pwd) || {
-    echo "perf-oracle-7.3: PERF_ROOT=$PERF_ROOT is not a directory" >&2
+    echo "perf-oracle-$want: PERF_ROOT=$PERF_ROOT is not a directory" >&2
     exit 2
   }
   [ -x "$root/usr/bin/perf" ] || {
-    echo "perf-oracle-7.3: $root has no usr/bin/perf (install linux-perf from trixie-backports there)" >&2
+    echo "perf-oracle-$want: $root has no usr/bin/perf (install linux-perf from $suite there)" >&2
     exit 2
   }
   wrapper=$out/perf-in-root
@@ -49,7 +59,7 @@ EOF
   chmod +x "$wrapper.tmp"
   mv "$wrapper.tmp" "$wrapper"
   is_wanted "$wrapper" || {
-    echo "perf-oracle-7.3: the perf in $root is not perf $want: $("$wrapper" --version 2>&1 | head -n 1)" >&2
+    echo "perf-oracle-$want: the perf in $root is not perf $want: $("$wrapper" --version 2>&1 | head -n 1)" >&2
     exit 1
   }
   echo "$wrapper"
@@ -72,7 +82,7 @@ fi
 
 # shellcheck source=scripts/debian-packages.sh
 source "$(dirname "${BASH_SOURCE[0]}")/debian-packages.sh"
-install_missing_packages perf-oracle-7.3 flex bison libelf-dev libtraceevent-dev pkg-config python3 make gcc xz-utils
+install_missing_packages "perf-oracle-$want" flex bison libelf-dev libtraceevent-dev pkg-config python3 make gcc xz-utils
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,17 +90,17 @@ kept=$here/.cache/linux-source/$src_name.tar.xz
 tarball=/usr/src/$src_name.tar.xz
 [ -f "$tarball" ] || tarball=$kept
 if [ ! -f "$tarball" ]; then
-  # trixie-backports on the mirror this machine's apt already uses.
+  # The release's suite on the mirror this machine's apt already uses.
   mirror=$(awk '$1 == "URIs:" { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
   [ -n "$mirror" ] ||
     mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
   [ -n "$mirror" ] || {
-    echo "perf-oracle-7.3: no $tarball and no Debian mirror in /etc/apt to fetch $src_name from" >&2
+    echo "perf-oracle-$want: no $tarball and no Debian mirror in /etc/apt to fetch $src_name from" >&2
     exit 2
   }
   st=$tmp/apt
   mkdir -p "$st/lists/partial" "$st/archives/partial"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main" \
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
     >"$st/sources.list"
   apt_opts=(-o Dir::Etc::SourceList="$st/sources.list" -o Dir::Etc::SourceParts=/dev/null
     -o Dir::State::Lists="$st/lists" -o Dir::Cache="$st" -o Dir::Cache::archives="$st/archives"
@@ -118,7 +128,7 @@ if ! make -C "$tmp/$src_name/tools/perf" O="$out" -j"${JOBS:-$(nproc)}" \
   NO_RUST=1 NO_LIBPFM4=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_AUXTRACE=1 NO_LIBDEBUGINFOD=1 \
   JEVENTS_ARCH=all >"$log" 2>&1; then
   tail -n 30 "$log" >&2
-  echo "perf-oracle-7.3: the perf build failed (log: $log)" >&2
+  echo "perf-oracle-$want: the perf build failed (log: $log)" >&2
   exit 1
 fi
 "$out/perf" --version >&2
