@@ -203,8 +203,8 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
     std::stable_sort(out.begin(), out.end(), [&](const JsonMetric& a, const JsonMetric& b) {
       return std::make_tuple(pmu_612(a), a.name) < std::make_tuple(pmu_612(b), b.name);
     });
-    if (oracle_perf_version() == PerfRelease::v7_3) {
-      // linux 7.3's generator writes some hybrid models' metrics twice under one name (Panther
+    if (info(oracle_perf_version()).jevents >= JeventsRules::of_7_2) {
+      // linux 7.3's (and 7.2's) generator writes some hybrid models' metrics twice under one name (Panther
       // Lake's `lpm_br_cond_insn_between_branches`, once per core PMU's events); the catalog keeps
       // the first with a vendor-metric-duplicate warning. Then come the common metrics
       // (arch/common/common/metrics.json, `CPUs_utilized` ...), a table of their own.
@@ -715,8 +715,8 @@ void set_up_fixture(const std::string& fixture, const std::string& cpuid,
 // models). perf stat counts a command, so #target_cpu is 0 (docs/metrics.md, "Literals").
 TEST(MetricRules73, FixturesMatchPerf73) {
   const OracleOptions options = OracleOptions::from_environment();
-  if (options.version != PerfRelease::v7_3)
-    GTEST_SKIP() << "perf 7.3's metric language; older tables have none of it";
+  if (info(options.version).metric_dialect < MetricDialect::of_7_2)
+    GTEST_SKIP() << "perf 7.2's and 7.3's metric language; older tables have none of it";
   struct Fixture {
     std::string tree, cpuid;
     std::vector<std::string> names;
