@@ -179,7 +179,7 @@ std::size_t TermsLexer::name_rule_end(std::size_t from) const {
 }
 
 // The length of perf's number match at `from` (a digit): `0x` and 1 to 16 hex digits, else the
-// decimal digits. `0X3c` is the number 0 to perf's lexer.
+// decimal digits (of `0X3c` the number rule takes only the `0`).
 std::size_t TermsLexer::number_rule_length(std::size_t from) const {
   std::size_t end = from;
   if (text_.substr(from, 2) == "0x" && from + 2 < text_.size() && is_hex_digit(text_[from + 2])) {
