@@ -1,4 +1,4 @@
-# Sourced by scripts/dev.sh and scripts/check-fresh-root.sh: the Debian mirrors this machine's
+# Sourced by scripts/dev.sh, scripts/check-fresh-root.sh and scripts/perf-oracle-7.sh: the Debian mirrors this machine's
 # own apt configuration names, so that no mirror host is ever written into the repository.
 # apt_mirrors sets `mirror` (the archive) and `security` (empty when the configuration names
 # none); it fails, saying so, when the configuration names no archive mirror at all.

@@ -91,11 +91,10 @@ tarball=/usr/src/$src_name.tar.xz
 [ -f "$tarball" ] || tarball=$kept
 if [ ! -f "$tarball" ]; then
   # The release's suite on the mirror this machine's apt already uses.
-  mirror=$(awk '$1 == "URIs:" { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  [ -n "$mirror" ] ||
-    mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
-  [ -n "$mirror" ] || {
-    echo "perf-oracle-$want: no $tarball and no Debian mirror in /etc/apt to fetch $src_name from" >&2
+  # shellcheck source=scripts/apt-mirrors.sh
+  source "$here/scripts/apt-mirrors.sh"
+  apt_mirrors || {
+    echo "perf-oracle-$want: no $tarball to build from" >&2
     exit 2
   }
   st=$tmp/apt

@@ -251,10 +251,10 @@ bool write_output_file(const Catalog& catalog, const Options& options,
   file_options.cmdline = options.argv;
   file_options.samples_per_event = 1;  // so perf report and perf script show every event
   for (const EncodedEvent& event : events) {
-    if (event.attr.config[3] != 0) {
-      file_options.writer.attr_size = std::max(file_options.writer.attr_size, kAttrSizeVer8);
+    for (std::uint32_t size : {kAttrSizeVer8, kAttrSizeVer9}) {
+      if (attr_field_beyond(event.attr, file_options.writer.attr_size).empty()) break;
+      file_options.writer.attr_size = size;
     }
-    if (event.attr.config[4] != 0) file_options.writer.attr_size = kAttrSizeVer9;
   }
   if (auto problem = write_events_perf_data(options.output_file, events, catalog, file_options)) {
     printer.print(*problem);

@@ -114,7 +114,7 @@ struct Attr {
   friend bool operator==(const Attr&, const Attr&) = default;
 };
 
-// Serialises to the kernel's little-endian layout, `attr.size` bytes (64..136; bytes past 136
+// Serialises to the kernel's little-endian layout, `attr.size` bytes (64..144; bytes past 144
 // are zero). Used by perf.data writers and for perf_event_open.
 std::vector<std::byte> to_bytes(const Attr& attr);
 

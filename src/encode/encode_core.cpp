@@ -45,6 +45,14 @@ void store_field(Attr& attr, const FormatSpec& spec, std::uint64_t value, bool r
   word |= scatter_bits(value, spec.mask);
 }
 
+// A value perf's lexer reads as a name for its `0X` prefix (`event=0X3c`, `umask=0X1`) where a
+// number belongs: the fix-it is the lowercase prefix, which makes it one. `d` marks the value.
+void offer_lowercase_hex_prefix(Diagnostic& d, const TermView& term) {
+  if (term.kind != TermValueKind::string || !term.text.starts_with("0X")) return;
+  d.hint = "hexadecimal numbers start with a lowercase '0x'";
+  d.fixit = FixIt{d.range, "0x" + std::string(term.text.substr(2))};
+}
+
 }  // namespace
 
 std::string TermEncoder::event_file(const Event& event) const {
@@ -140,7 +148,9 @@ std::optional<Diagnostic> TermEncoder::classify(Item& item, std::optional<Specia
   if ((item.special = special)) {
     item.role = Role::special;
     if (auto problem = check_special(*item.special, term)) {
-      return error_at(item, problem->at_value, problem->id, problem->message);
+      Diagnostic d = error_at(item, problem->at_value, problem->id, problem->message);
+      if (problem->at_value) offer_lowercase_hex_prefix(d, term);
+      return d;
     }
     if (options_.tool == Tool::stat && !usable_in_stat(*item.special)) {
       return error_at(item, false, DiagId::term_not_in_stat,
@@ -208,12 +218,8 @@ std::optional<Diagnostic> TermEncoder::unknown_event_field(const Item& item) con
   const TermView& term = item.term;
   Diagnostic d = error_at(item, true, DiagId::term_unknown_event,
                           fmt::format("unknown event '{}' for PMU '{}'", term.text, pmu_.name()));
-  if (term.text.starts_with("0X")) {
-    // perf's lexer reads `0X3c` as a name, not a number: only a lowercase prefix makes hex.
-    d.hint = "hexadecimal numbers start with a lowercase '0x'";
-    d.fixit = FixIt{d.range, "0x" + std::string(term.text.substr(2))};
-    return d;
-  }
+  offer_lowercase_hex_prefix(d, term);
+  if (d.fixit) return d;
   std::vector<std::string> names;
   for (const Event& event : pmu_.events()) names.push_back(event.name);
   if (auto nearest = nearest_name(term.text, names)) {
@@ -375,8 +381,11 @@ Expected<std::uint64_t> TermEncoder::field_value(const Item& item) const {
       }
       break;
     case TermValueKind::string:
-    case TermValueKind::param:
-      return unexpected(error_at(item, true, DiagId::term_type, "expected numeric value"));
+    case TermValueKind::param: {
+      Diagnostic d = error_at(item, true, DiagId::term_type, "expected numeric value");
+      offer_lowercase_hex_prefix(d, term);
+      return unexpected(std::move(d));
+    }
   }
   const std::uint64_t max = max_value_of(spec);
   if (value > max) {

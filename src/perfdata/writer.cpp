@@ -29,6 +29,7 @@ struct FieldEnd {
   std::string_view name;
   std::uint32_t end;  // the attr must be at least this long to hold the field
   bool set;
+  std::string_view readers = {};  // which perfs cannot read the field, where that matters
 };
 
 }  // namespace
@@ -63,16 +64,13 @@ std::optional<Diagnostic> check_attr_fits(const Attr& attr, std::uint32_t attr_s
       {"sample_max_stack", 110, attr.sample_max_stack != 0},
       {"aux_sample_size", 116, attr.aux_sample_size != 0},
       {"sig_data", 128, attr.sig_data != 0},
-      {"config3", 136, attr.config[3] != 0},
-      {"config4", 144, attr.config[4] != 0},
+      {"config3", 136, attr.config[3] != 0, "; perf <= 6.2 cannot read config3"},
+      {"config4", 144, attr.config[4] != 0, "; perf <= 6.12 cannot read config4"},
   };
   for (const auto& f : fields) {
     if (f.set && attr_size < f.end) {
       return error(fmt::format("{} is set but a {}-byte attr cannot hold it (needs {} bytes{})",
-                               f.name, attr_size, (f.end + 7) / 8 * 8,
-                               f.name == "config3"   ? "; perf <= 6.2 cannot read config3"
-                               : f.name == "config4" ? "; perf <= 6.12 cannot read config4"
-                                                     : ""));
+                               f.name, attr_size, (f.end + 7) / 8 * 8, f.readers));
     }
   }
   return std::nullopt;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "pmu_events/descriptions.h"
 #include "pmu_events/text_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"
@@ -17,6 +18,7 @@ PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 namespace fs = std::filesystem;
+using pmu_events::jevents_since;
 
 // The regular `*.json` files directly in `dir`, in name order (jevents.py walks sorted names).
 Expected<std::vector<fs::path>> list_json_files(const fs::path& dir) {
@@ -152,7 +154,7 @@ Expected<VendorModel> load_table(const fs::path& arch_dir, std::string_view dire
   auto files = list_json_files(arch_dir / directory);
   if (!files) return unexpected(std::move(files).error());
   load_files(*files, true, standard, model);
-  if (jevents_rules(rules) >= JeventsRules::of_7_2) {
+  if (jevents_since(rules, JeventsRules::of_7_2)) {
     drop_later_duplicate_metrics(model.metrics, model.diagnostics);
   }
   sort_vendor_metrics(model.metrics, rules);
@@ -221,8 +223,7 @@ void append_common_metrics(const fs::path& arch_dir, VendorModel& model) {
 Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
                                         PerfRelease rules) {
   auto model = load_table(arch_dir, directory, rules);
-  if (model && jevents_rules(rules) >= JeventsRules::of_7_2)
-    append_common_metrics(arch_dir, *model);
+  if (model && jevents_since(rules, JeventsRules::of_7_2)) append_common_metrics(arch_dir, *model);
   return model;
 }
 

@@ -428,6 +428,15 @@ TEST(NewTerms, DigitLedValuesAreNamesFromPerf612) {
   ASSERT_FALSE(upper.has_value());
   ASSERT_TRUE(upper.error().fixit.has_value());
   EXPECT_EQ(upper.error().fixit->replacement, "0x3c");
+  // The same wherever a number belongs: a field, a numeric special term.
+  for (const auto& [spec, fix] : {std::pair{"cpu/event=0x3c,umask=0X1/", "0x1"},
+                                  std::pair{"cpu/event=0x3c,period=0X10/", "0x10"}}) {
+    auto refused = encode(catalog, spec, options_for(Profile::pmucat()));
+    ASSERT_FALSE(refused.has_value()) << spec;
+    EXPECT_EQ(refused.error().id, "term-type") << spec;
+    ASSERT_TRUE(refused.error().fixit.has_value()) << spec;
+    EXPECT_EQ(refused.error().fixit->replacement, fix) << spec;
+  }
 }
 
 // perf 7.3's new terms (perf 7.3.4 on fixtures/sysfs/intel-spr): `cpu=` (a number, a quoted CPU
