@@ -143,7 +143,7 @@ _pmuencode() {
         --extended-type) COMPREPLY=($(compgen -W 'supported unsupported probe' -- "$cur")); return ;;
         --host-root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cpu) return ;;
-        --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= num_cpus_online= core_wide= system_tsc_freq= has_pmem= slots=' -- "$cur")); return ;;
+        --literal) COMPREPLY=($(compgen -W 'smt_on= num_cpus= num_cores= num_dies= num_packages= num_cpus_online= core_wide= system_tsc_freq= has_pmem= slots= target_cpu=' -- "$cur")); return ;;
         --counters) COMPREPLY=($(compgen -W "$(_pmucat_pmus | sed 's/$/=/')" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         -M | --metrics) return ;;
     esac
@@ -152,7 +152,7 @@ _pmuencode() {
             --pmu --perf --c --decode --perf-semantics --perf-semantics=6.1 --perf-semantics=6.12
             --perf-semantics=7.3 --perf-semantics=auto --extended-type --for --output --metrics --metric-no-group
             --metric-no-merge --metric-no-threshold --nmi-watchdog --literal --plan --counters
-            --explain --host-root --all-cpus --cpu --help --version' -- "$cur"))
+            --explain --host-root --all-cpus --cpu --detailed --help --version' -- "$cur"))
         return
     fi
     for ((i = 1; i < COMP_CWORD; i++)); do

@@ -20,6 +20,7 @@
 #include "pmucat/explain.h"
 #include "pmucat/perfdata.h"
 #include "pmucat/perfdata_events.h"
+#include "pmucat/stat_defaults.h"
 #include "pmucat/tool_defaults.h"
 #include "pmuencode/decode_words.h"
 #include "pmuencode/encode_specs.h"
@@ -88,7 +89,29 @@ struct Options {
   std::optional<std::string> host_root;     // --host-root DIR (default /)
   bool all_cpus = false;                    // -a, --all-cpus
   std::optional<std::string> cpus;          // --cpu LIST
+  unsigned detailed = 0;                    // -d, -dd, -ddd: with --for stat and no SPEC
 };
+
+// The events plain `perf stat` (-d, -a, -C) opens, as encode_specs() reports them.
+EncodeResult encode_stat_defaults(const Catalog& catalog, const Options& options,
+                                  const MetricLiterals& literals,
+                                  const EncodeOptions& encode_options) {
+  StatDefaultsOptions defaults;
+  defaults.detail = options.detailed;
+  defaults.cpu_target = options.all_cpus || options.cpus;
+  defaults.metrics.nmi_watchdog = options.metrics.nmi_watchdog.empty()
+                                      ? host_nmi_watchdog()
+                                      : options.metrics.nmi_watchdog == "on";
+  defaults.metrics.literals = literals;
+  EncodeResult result;
+  auto events = stat_default_events(catalog, defaults, encode_options);
+  if (!events) {
+    result.errors.push_back(std::move(events.error()));
+  } else {
+    result.events = std::move(events->events);
+  }
+  return result;
+}
 
 // The explanation's options from the command line, or a usage error.
 Expected<ExplainRequest> explain_request(const Options& options) {
@@ -327,16 +350,22 @@ int run(const Options& options) {
     printer.error("-o - writes the perf.data to standard output; --json, --perf and --c would too");
     return to_int(ExitCode::usage);
   }
-  const bool metric_flags = options.metrics.no_group || options.metrics.no_merge ||
-                            options.metrics.no_threshold || !options.metrics.literals.empty();
+  // `pmuencode --for stat` alone: the events plain `perf stat` opens.
+  const bool stat_defaults = options.arguments.empty() && options.metrics.names.empty() &&
+                             options.for_tool == "stat" && !options.plan && !options.decode;
+  const bool metric_flags =
+      options.metrics.no_group || options.metrics.no_merge || options.metrics.no_threshold;
   if (options.metrics.names.empty() && metric_flags) {
-    printer.error(
-        "--metric-no-group, --metric-no-merge, --metric-no-threshold and --literal go with -M");
+    printer.error("--metric-no-group, --metric-no-merge and --metric-no-threshold go with -M");
     return to_int(ExitCode::usage);
   }
-  if (options.metrics.names.empty() && !options.plan && !options.explain &&
+  if (options.metrics.names.empty() && !stat_defaults && !options.metrics.literals.empty()) {
+    printer.error("--literal goes with -M, or with --for stat and no SPEC");
+    return to_int(ExitCode::usage);
+  }
+  if (options.metrics.names.empty() && !options.plan && !options.explain && !stat_defaults &&
       !options.metrics.nmi_watchdog.empty()) {
-    printer.error("--nmi-watchdog goes with -M, --plan or --explain");
+    printer.error("--nmi-watchdog goes with -M, --plan, --explain, or --for stat and no SPEC");
     return to_int(ExitCode::usage);
   }
   if (options.plan && options.explain) {
@@ -365,16 +394,34 @@ int run(const Options& options) {
         "--explain prints reasons (or --json); give none of --decode, --perf, --c, -o, -M");
     return to_int(ExitCode::usage);
   }
-  if (!options.explain && (options.host_root || options.all_cpus || options.cpus)) {
-    printer.error("--host-root, --all-cpus and --cpu go with --explain");
+  if (options.detailed > 0 && !stat_defaults) {
+    printer.error("-d goes with --for stat and no SPEC (the events plain perf stat -d opens)");
     return to_int(ExitCode::usage);
+  }
+  if (!options.explain && !stat_defaults &&
+      (options.host_root || options.all_cpus || options.cpus)) {
+    printer.error(
+        "--host-root goes with --explain; --all-cpus and --cpu with --explain or with --for stat "
+        "and no SPEC");
+    return to_int(ExitCode::usage);
+  }
+  if (stat_defaults && options.host_root) {
+    printer.error("--host-root goes with --explain");
+    return to_int(ExitCode::usage);
+  }
+  std::optional<MetricLiterals> stat_literals;
+  if (stat_defaults) {
+    stat_literals = literals_from(options.metrics.literals, printer);
+    if (!stat_literals) return to_int(ExitCode::usage);
   }
   if (options.all_cpus && options.cpus) {
     printer.error("choose one of --all-cpus and --cpu");
     return to_int(ExitCode::usage);
   }
-  if (options.arguments.empty() && options.metrics.names.empty()) {
-    printer.error("nothing to encode: give an event spec such as 'cpu/event=0x3c/'");
+  if (options.arguments.empty() && options.metrics.names.empty() && !stat_defaults) {
+    printer.error(
+        "nothing to encode: give an event spec such as 'cpu/event=0x3c/' (or --for stat alone: "
+        "the events plain perf stat opens)");
     return to_int(ExitCode::usage);
   }
   auto tree = open_tree(options.common, printer);
@@ -416,8 +463,10 @@ int run(const Options& options) {
   }
   // --explain explains a spec on a PMU the host lacks rather than stopping at it.
   EncodeResult result =
-      options.explain ? encode_for_explain(*catalog, options.arguments, options.pmu, encode_options)
-                      : encode_specs(*catalog, options.arguments, options.pmu, encode_options);
+      stat_defaults ? encode_stat_defaults(*catalog, options, *stat_literals, encode_options)
+      : options.explain
+          ? encode_for_explain(*catalog, options.arguments, options.pmu, encode_options)
+          : encode_specs(*catalog, options.arguments, options.pmu, encode_options);
   for (const Diagnostic& error : result.errors) printer.print(error);
   if (!result.errors.empty()) return to_int(ExitCode::rejected);
   for (const EncodedEvent& event : result.events) {
@@ -561,10 +610,15 @@ void add_all_options(StagedApp& app, Options& options) {
                  "capture's directory (default: /)")
       .type_name("DIR");
   app.add_flag("-a,--all-cpus", options.all_cpus,
-               "With --explain: the events count system-wide, as perf's -a");
+               "With --explain, or --for stat and no SPEC: the events count system-wide, as "
+               "perf's -a");
   app.add_option("--cpu", options.cpus,
-                 "With --explain: the events count on these CPUs, as perf's -C (0-3,8)")
+                 "With --explain, or --for stat and no SPEC: the events count on these CPUs, as "
+                 "perf's -C (0-3,8)")
       .type_name("LIST");
+  app.add_flag("-d,--detailed", options.detailed,
+               "With --for stat and no SPEC: the events plain perf stat -d opens (-dd, -ddd: "
+               "more cache events; perf 7.2 and later: the Default2..Default4 metric groups)");
   app.footer(help_footer(
       {.examples = kExamples,
        .rejected = "a spec, PMU, event or config word was rejected (located diagnostic on "

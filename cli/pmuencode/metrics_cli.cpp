@@ -14,6 +14,28 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 
+std::optional<MetricLiterals> literals_from(const std::vector<std::string>& items,
+                                            DiagnosticPrinter& printer) {
+  MetricLiterals literals = host_metric_literals();
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    double value = 0;
+    const char* begin = eq == std::string::npos ? nullptr : item.c_str() + eq + 1;
+    char* end = nullptr;
+    if (begin != nullptr) value = std::strtod(begin, &end);
+    if (begin == nullptr || end == begin || *end != '\0' ||
+        !literals.set(std::string_view(item).substr(0, eq), value)) {
+      printer.error(fmt::format(
+          "--literal '{}': expected NAME=VALUE with NAME one of smt_on, num_cpus, num_cores, "
+          "num_dies, num_packages, core_wide, system_tsc_freq, num_cpus_online, has_pmem, slots, "
+          "target_cpu",
+          item));
+      return std::nullopt;
+    }
+  }
+  return literals;
+}
+
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer) {
   MetricExpandOptions expand_options;
@@ -23,23 +45,9 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   expand_options.no_threshold = options.no_threshold;
   expand_options.nmi_watchdog =
       options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
-  expand_options.literals = host_metric_literals();
-  for (const std::string& item : options.literals) {
-    const auto eq = item.find('=');
-    double value = 0;
-    const char* begin = eq == std::string::npos ? nullptr : item.c_str() + eq + 1;
-    char* end = nullptr;
-    if (begin != nullptr) value = std::strtod(begin, &end);
-    if (begin == nullptr || end == begin || *end != '\0' ||
-        !expand_options.literals.set(std::string_view(item).substr(0, eq), value)) {
-      printer.error(fmt::format(
-          "--literal '{}': expected NAME=VALUE with NAME one of smt_on, num_cpus, num_cores, "
-          "num_dies, num_packages, core_wide, system_tsc_freq, num_cpus_online, has_pmem, slots, "
-          "target_cpu",
-          item));
-      return to_int(ExitCode::usage);
-    }
-  }
+  auto literals = literals_from(options.literals, printer);
+  if (!literals) return to_int(ExitCode::usage);
+  expand_options.literals = *literals;
   if (catalog.vendor_metrics().empty()) {
     if (const VendorModel* model = catalog.vendor_model()) {
       printer.error(

@@ -27,6 +27,11 @@ struct MetricsCliOptions {
   std::optional<PlanCliOptions> plan;  // --plan: plan the metrics' events instead of printing
 };
 
+// The host's metric literals, then each --literal NAME=VALUE over them; nullopt after printing
+// a usage error for a malformed item or an unknown name.
+std::optional<MetricLiterals> literals_from(const std::vector<std::string>& items,
+                                            DiagnosticPrinter& printer);
+
 // Runs -M; returns the exit status.
 int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
                 const EncodeOptions& encode_options, DiagnosticPrinter& printer);

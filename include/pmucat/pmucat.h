@@ -29,6 +29,7 @@
 #include "pmucat/pmu_attribute_files.h"
 #include "pmucat/small_vector.h"
 #include "pmucat/spec.h"
+#include "pmucat/stat_defaults.h"
 #include "pmucat/suggest.h"
 #include "pmucat/terms.h"
 #include "pmucat/tool_defaults.h"

@@ -143,8 +143,13 @@ std::optional<Diagnostic> close_group(const spec_detail::SpecViews& views,
                                       std::span<const Pmu* const> hybrid,
                                       std::vector<EncodedEvent>& out) {
   const std::size_t end = out.size();
-  set_leaders(out, info, first, end);
-  warn_hybrid_mix(group, spec, hybrid, first, out);
+  if (options.semantics.has(Behaviour::regroups_lists)) {
+    // One group for now: the list's regrouping (sort_and_regroup) splits it by PMU.
+    for (std::size_t i = first; i < end; ++i) out[i].group_leader = first;
+  } else {
+    set_leaders(out, info, first, end);
+    warn_hybrid_mix(group, spec, hybrid, first, out);
+  }
   for (std::size_t i = first; i < end; ++i) {
     EncodedEvent& member = out[i];
     member.group_name = std::string(group.name);
@@ -229,7 +234,7 @@ Expected<std::vector<EncodedEvent>> encode(const Catalog& catalog, std::string_v
       }
     }
   }
-  if (auto problem = encode_detail::place_topdown_events(catalog, out, options, spec)) {
+  if (auto problem = encode_detail::sort_and_regroup(catalog, out, options, spec)) {
     return unexpected(std::move(*problem));
   }
   return out;

@@ -97,8 +97,12 @@ class TargetResolver {
       case PerfType::hw_cache:
         return true;
       case PerfType::hardware:
+        // perf 7.2 opens a hardware name (with terms too) on each core PMU even without extended
+        // types (`branches/metric-id=branches/` on intel-arl-hybrid: three attrs, perf 7.3.4).
         return !has(Behaviour::raw_events_once) ||
-               (!no_extended_type_ && (!numeric || has(Behaviour::numeric_hardware_per_core_pmu)));
+               (!no_extended_type_ &&
+                (!numeric || has(Behaviour::numeric_hardware_per_core_pmu))) ||
+               (!numeric && has(Behaviour::legacy_event_per_core_pmu));
       case PerfType::raw:
         return !has(Behaviour::raw_events_once);
       default:

@@ -1,16 +1,19 @@
-// perf 7.3's `slots` event for topdown metric events, and the sort and regrouping perf's
-// parse_events applies to a list that holds topdown events. The rules below are perf 7.3.4's,
-// read off its behaviour on fixtures/sysfs/intel-spr (tests/encode/topdown_groups_test.cpp has
-// each case with perf's result) and its documented x86 topdown constraints:
+// The sort and regrouping perf's parse_events applies to every event list (perf 6.12 on:
+// Behaviour::regroups_lists), and perf 7.2's `slots` event for topdown metric events
+// (Behaviour::topdown_adds_slots). The rules below are perf 7.3.4's, read off its behaviour on
+// fixtures/sysfs/intel-spr (tests/encode/topdown_groups_test.cpp has each case with perf's
+// result) and its documented x86 topdown constraints:
 //  - an event is a topdown metric event when it is of type 4 (the core PMU), its config has event
 //    code 0 and umask 0x80-0x87 and nothing else in its low 32 bits, and config1 is 0; `slots`
 //    is type 4, config 0x400, config1 0. Both "must be in a group" when the type-4 PMU has a
-//    `slots` event.
-//  - a list with a topdown metric event and no `slots` gets one, added at its end, in the group
-//    of the first topdown metric event (with that event alone when it is ungrouped).
+//    `slots` event. (perf 6.12 decides by the event's name instead, "topdown" or "slots" in it;
+//    the attrs stand for the names here.)
+//  - perf 7.2: a list with a topdown metric event and no `slots` gets one, added at its end, in
+//    the group of the first topdown metric event (with that event alone when it is ungrouped).
 //  - the list is sorted stably by group: events that must be in a group take the group position
-//    of the first of them; within one position by the PMU the group is for, then `slots` first,
-//    then topdown metric events before other events of another group, else list order.
+//    of the first of them (perf 6.12: of the first that is alone, and none without one); within
+//    one position by the PMU the group is for, then `slots` first, then topdown metric events
+//    before other events of another group, else list order.
 //  - groups are rebuilt over the sorted list: a group never spans two PMUs, and every event that
 //    must be in a group joins the first such event's group.
 #include "encode/topdown_groups.h"
@@ -165,6 +168,18 @@ Expected<EncodedEvent> slots_like(const Catalog& catalog, const Pmu& raw,
   return slots;
 }
 
+// Whether the event was written `PATTERN/terms/` with a pattern that named its PMU among others:
+// a glob, or the PMU's name without its instance suffix (`uncore_imc` for `uncore_imc_2`).
+bool written_as_pmu_pattern(const EncodedEvent& e) {
+  const std::size_t slash = e.spec.find('/');
+  if (slash == std::string::npos || slash == 0) return false;
+  const std::string_view written = std::string_view(e.spec).substr(0, slash);
+  if (written == e.pmu) return false;
+  if (written.find_first_of("*?[") != std::string_view::npos) return true;
+  return e.pmu.size() > written.size() + 1 && std::string_view(e.pmu).starts_with(written) &&
+         e.pmu[written.size()] == '_';
+}
+
 }  // namespace
 
 bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& options) {
@@ -174,16 +189,18 @@ bool adds_slots(const Catalog& catalog, const Attr& attr, const EncodeOptions& o
   return slots_pmu(catalog) != nullptr;
 }
 
-std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
-                                               std::vector<EncodedEvent>& events,
-                                               const EncodeOptions& options,
-                                               std::string_view spec) {
-  if (!options.semantics.has(Behaviour::topdown_adds_slots)) return std::nullopt;
+std::optional<Diagnostic> sort_and_regroup(const Catalog& catalog,
+                                           std::vector<EncodedEvent>& events,
+                                           const EncodeOptions& options, std::string_view spec) {
+  const bool regroups = options.semantics.has(Behaviour::regroups_lists);
+  const bool adds_slots_rule = options.semantics.has(Behaviour::topdown_adds_slots);
+  if (!regroups && !adds_slots_rule) return std::nullopt;
   const auto first_metric = std::find_if(events.begin(), events.end(), is_topdown_metric);
   const bool has_slots = std::any_of(events.begin(), events.end(), is_slots);
-  if (first_metric == events.end() && !has_slots) return std::nullopt;
-  const Pmu* raw = slots_pmu(catalog);
-  if (raw == nullptr) return std::nullopt;
+  // Whether topdown events are forced into one group: the machine has topdown metrics and the
+  // list topdown events (perf 6.12 forces them only where one of them is ungrouped, below).
+  const Pmu* raw = first_metric != events.end() || has_slots ? slots_pmu(catalog) : nullptr;
+  bool forcing = raw != nullptr;
 
   const std::size_t n_written = events.size();
   std::vector<std::optional<std::size_t>> written_group(n_written);
@@ -191,7 +208,7 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   // Each event's group leader, by its index in the written list (its own when ungrouped).
   std::vector<std::size_t> leader(n_written);
   for (std::size_t i = 0; i < n_written; ++i) leader[i] = events[i].group_leader.value_or(i);
-  if (!has_slots) {
+  if (forcing && adds_slots_rule && !has_slots) {
     const auto metric = static_cast<std::size_t>(first_metric - events.begin());
     auto slots = slots_like(catalog, *raw, events[metric], options);
     if (!slots) return std::move(slots).error();
@@ -203,13 +220,36 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   for (std::size_t i = 0; i < n; ++i) ++members[leader[i]];
   const std::vector<std::size_t> written_members = members;
   std::vector<bool> must(n);
-  for (std::size_t i = 0; i < n; ++i) must[i] = is_slots(events[i]) || is_topdown_metric(events[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    must[i] = forcing && (is_slots(events[i]) || is_topdown_metric(events[i]));
+  }
+  // perf 6.12 forces them to the place of the first one that is alone (not in a group), and not
+  // at all when there is none.
+  if (forcing && !adds_slots_rule) {
+    bool one_alone = false;
+    for (std::size_t i = 0; i < n && !one_alone; ++i) {
+      one_alone = must[i] && leader[i] == i && members[i] == 1;
+    }
+    if (!one_alone) {
+      forcing = false;
+      std::fill(must.begin(), must.end(), false);
+    }
+  }
   const GroupPmus group_pmu(catalog, events, leader, options);
+  // Without forced events perf's sort and regrouping change only a group whose events are for
+  // several PMUs: it becomes one group per PMU, in PMU name order.
+  if (!forcing) {
+    bool spans_pmus = false;
+    for (std::size_t i = 0; i < n && !spans_pmus; ++i) {
+      spans_pmus = group_pmu.of(i) != group_pmu.of(leader[i]);
+    }
+    if (!spans_pmus) return std::nullopt;
+  }
 
   // The group position of the first event that must be in a group (its group leader's).
   std::size_t forced_at = n;
   for (std::size_t i = 0; i < n; ++i) {
-    if (must[i]) {
+    if (must[i] && (adds_slots_rule || (leader[i] == i && members[i] == 1))) {
       forced_at = leader[i];
       break;
     }
@@ -322,17 +362,26 @@ std::optional<Diagnostic> place_topdown_events(const Catalog& catalog,
   for (std::size_t i = 0; i < n_written && !regrouped; ++i) {
     regrouped = new_index[i] != i || placed[new_index[i]].group_leader != written_group[i];
   }
-  if (regrouped) {
+  // perf does not warn about a list that names PMUs by a pattern (`uncore_imc/.../` for
+  // uncore_imc_0..3; perf 7.3.4 prints no warning for `{uncore_imc/cas_count_read/}`).
+  const bool names_pmu_pattern =
+      std::any_of(placed.begin(), placed.end(),
+                  [](const EncodedEvent& e) { return written_as_pmu_pattern(e); });
+  if (regrouped && !names_pmu_pattern) {
     Diagnostic d = spec_detail::spec_error(
         DiagId::events_regrouped, spec, 0, spec.size(),
-        fmt::format("events were regrouped to match PMUs: {} opens the topdown events and slots "
-                    "in one group, slots first{}",
-                    options.semantics.name(), n != n_written ? " (slots added)" : ""));
+        forcing ? fmt::format("events were regrouped to match PMUs: {} opens the topdown events "
+                              "and slots in one group, slots first{}",
+                              options.semantics.name(), n != n_written ? " (slots added)" : "")
+                : fmt::format("events were regrouped to match PMUs: {} opens a group's events "
+                              "for each PMU as a group of their own",
+                              options.semantics.name()));
     d.severity = Severity::warning;
-    d.hint = fmt::format(
-        "write the list as {} opens it (pmuencode --perf prints it), or mark an event with X to "
-        "keep its place",
-        options.semantics.name());
+    d.hint = fmt::format("write the list as {} opens it (pmuencode --perf prints it){}",
+                         options.semantics.name(),
+                         options.semantics.has(Behaviour::no_regroup_modifier)
+                             ? ", or mark an event with X to keep its place"
+                             : "");
     placed.front().warnings.push_back(std::move(d));
   }
   events = std::move(placed);

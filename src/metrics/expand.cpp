@@ -623,6 +623,9 @@ Expected<EncodedMetrics> encode_metrics(const Catalog& catalog, MetricExpansion 
     }
     const std::size_t base = out.events.size();
     for (auto& ev : *encoded) {
+      // perf regroups a metric's list as it regroups -e's, but warns only for the user's lists.
+      std::erase_if(ev.warnings,
+                    [](const Diagnostic& d) { return d.code == DiagId::events_regrouped; });
       if (ev.group_leader) *ev.group_leader += base;
       out.events.push_back(std::move(ev));
     }

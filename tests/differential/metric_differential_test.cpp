@@ -29,6 +29,8 @@
 #include "pmucat/catalog.h"
 #include "pmucat/encode.h"
 #include "pmucat/metrics.h"
+#include "pmucat/stat_defaults.h"
+#include "pmucat/tool_defaults.h"
 #include "pmucat/vendor_events.h"
 #include "support/command.h"
 #include "support/scratch_dir.h"
@@ -204,10 +206,10 @@ std::vector<JsonMetric> load_json_metrics(const fs::path& dir) {
       return std::make_tuple(pmu_612(a), a.name) < std::make_tuple(pmu_612(b), b.name);
     });
     if (info(oracle_perf_version()).jevents >= JeventsRules::of_7_2) {
-      // linux 7.3's (and 7.2's) generator writes some hybrid models' metrics twice under one name (Panther
-      // Lake's `lpm_br_cond_insn_between_branches`, once per core PMU's events); the catalog keeps
-      // the first with a vendor-metric-duplicate warning. Then come the common metrics
-      // (arch/common/common/metrics.json, `CPUs_utilized` ...), a table of their own.
+      // linux 7.3's (and 7.2's) generator writes some hybrid models' metrics twice under one name
+      // (Panther Lake's `lpm_br_cond_insn_between_branches`, once per core PMU's events); the
+      // catalog keeps the first with a vendor-metric-duplicate warning. Then come the common
+      // metrics (arch/common/common/metrics.json, `CPUs_utilized` ...), a table of their own.
       std::vector<JsonMetric> kept;
       for (auto& m : out) {
         const bool seen = std::any_of(kept.begin(), kept.end(), [&](const JsonMetric& k) {
@@ -772,6 +774,140 @@ TEST(MetricRules73, FixturesMatchPerf73) {
       runs, tally.equal, tally.perf_stopped, tally.both_reject, tally.failures.size(),
       tally.attrs_checked);
   EXPECT_TRUE(tally.failures.empty()) << report(tally);
+}
+
+// An attr as perf -vv prints it: its non-zero fields ("name value"), sorted.
+std::vector<std::string> printed_fields(const Attr& attr) {
+  std::vector<std::string> block;
+  std::istringstream lines(dump_attr(attr));
+  std::string line;
+  while (std::getline(lines, line)) {
+    // perf prints no zero field (type 0 included), nor config3 and config4.
+    std::string normal = normalise_attr_line(line);
+    if (normal.empty() || normal == "type 0" || normal.starts_with("config3 ") ||
+        normal.starts_with("config4 ")) {
+      continue;
+    }
+    block.push_back(std::move(normal));
+  }
+  std::sort(block.begin(), block.end());
+  return block;
+}
+
+// perf 6.1 adds a default hardware event on each hybrid core PMU in the order it found the PMUs
+// (the tree's directory order), pmucat in name order: a run of such copies (type 0 or 3, the
+// same event in the low 32 config bits, differing in the PMU's extended type) is compared as a
+// set.
+void sort_per_pmu_copies(std::vector<std::vector<std::string>>& blocks) {
+  auto key = [](const std::vector<std::string>& block) -> std::optional<std::string> {
+    std::string config;
+    for (const std::string& field : block) {
+      if (field.starts_with("type ") && field != "type 3") return std::nullopt;
+      if (field.starts_with("config ")) config = field.substr(7);
+    }
+    if (config.size() <= 10) return std::nullopt;  // no extended type above the low 32 bits
+    return config.substr(config.size() - 8);
+  };
+  std::size_t begin = 0;
+  while (begin < blocks.size()) {
+    std::size_t end = begin + 1;
+    const auto run_key = key(blocks[begin]);
+    while (run_key && end < blocks.size() && key(blocks[end]) == run_key) ++end;
+    std::sort(blocks.begin() + static_cast<std::ptrdiff_t>(begin),
+              blocks.begin() + static_cast<std::ptrdiff_t>(end));
+    begin = end;
+  }
+}
+
+std::string show_blocks(const std::vector<std::vector<std::string>>& blocks) {
+  std::string text;
+  for (const auto& block : blocks) text += fmt::format("  [{}]\n", fmt::join(block, ", "));
+  return text;
+}
+
+// Plain `perf stat` (no -e, no -M) on fixture trees of every vendor, with -d levels (not -a,
+// whose tool defaults pmucat does not model: tests/metrics/stat_defaults_cli_test.cpp has its
+// events):
+// every attr perf printed, every field, in perf's order, against stat_default_events() with
+// perf stat's defaults applied. perf 7.2 and later print every default attr (their defaults may
+// fail to open); perf 6.1 and 6.12 stop at the first that fails (cycles, on every fake tree), so
+// what they printed must begin our list. A default metric group perf cannot expand (`#slots` on
+// arm64 tables, which an x86 perf cannot read) is an error on both sides.
+TEST(StatDefaultsDiff, PlainPerfStatMatchesPerf) {
+  OracleOptions options = OracleOptions::from_environment();
+  struct Case {
+    std::string tree, cpuid, flags;
+  };
+  const std::vector<Case> cases = {
+      {"intel-spr", "GenuineIntel-6-8F-8", ""},
+      {"intel-spr", "GenuineIntel-6-8F-8", "-d"},
+      {"intel-spr", "GenuineIntel-6-8F-8", "-dd"},
+      {"intel-spr", "GenuineIntel-6-8F-8", "-ddd"},
+      {"amd-zen4", "AuthenticAMD-25-11-0", ""},
+      {"amd-zen4", "AuthenticAMD-25-11-0", "-dd"},
+      {"amd-zen6", "AuthenticAMD-26-50-0", ""},
+      {"arm64-n1", "0x00000000410fd0c0", ""},
+      {"arm-neoverse-v3", "0x00000000410fd830", ""},
+      {"intel-arl-hybrid", "GenuineIntel-6-C5-0", ""},
+      {"intel-adl-hybrid", "GenuineIntel-6-97-0", ""},
+      {"intel-cwf", "GenuineIntel-6-DD-1", "-d"},
+  };
+  const bool prints_all = oracle_semantics().has(Behaviour::metric_driven_default_stat);
+  std::size_t equal = 0;
+  std::size_t attrs = 0;
+  std::size_t both_reject = 0;
+  for (const Case& c : cases) {
+    ModelSetup model;
+    set_up_fixture(c.tree, c.cpuid, options, model);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+    OracleOptions run_options = options;
+    run_options.cpuid = c.cpuid;
+    run_options.command = c.flags.empty() ? "stat" : "stat " + c.flags;
+    OracleRun run = run_perf(model.devices, {""}, run_options);
+    ASSERT_TRUE(run.failure.empty()) << run.failure;
+    ASSERT_EQ(run.results.size(), 1u);
+    // Both sides read the materialised tree, dynamic types moved up alike.
+    std::vector<std::vector<std::string>> theirs;
+    for (auto block : run.results[0].blocks) {
+      std::sort(block.begin(), block.end());
+      theirs.push_back(std::move(block));
+    }
+    StatDefaultsOptions defaults;
+    defaults.detail = static_cast<unsigned>(std::count(c.flags.begin(), c.flags.end(), 'd'));
+    defaults.metrics = catalog_expand_options(*model.catalog);
+    EncodeOptions encode_options;
+    encode_options.semantics = oracle_semantics();
+    encode_options.tool = Tool::stat;
+    // The perfs that probe for extended types find none on this machine (hybrid trees).
+    if (encode_options.semantics.has(Behaviour::extended_type_probe)) {
+      encode_options.extended_type = ExtendedType::unsupported;
+    }
+    auto ours = stat_default_events(*model.catalog, defaults, encode_options);
+    const std::string label = fmt::format("{} ({}) perf stat {}", c.tree, c.cpuid, c.flags);
+    if (!ours) {
+      EXPECT_TRUE(theirs.empty()) << label << ": pmucat " << ours.error().message << "\nperf:\n"
+                                  << show_blocks(theirs);
+      both_reject += theirs.empty() ? 1 : 0;
+      continue;
+    }
+    apply_tool_defaults(ours->events, Tool::stat, encode_options.semantics);
+    std::vector<std::vector<std::string>> expected;
+    for (const EncodedEvent& event : ours->events) expected.push_back(printed_fields(event.attr));
+    sort_per_pmu_copies(theirs);
+    sort_per_pmu_copies(expected);
+    const bool same = prints_all ? theirs == expected
+                                 : !theirs.empty() && theirs.size() <= expected.size() &&
+                                       std::equal(theirs.begin(), theirs.end(), expected.begin());
+    EXPECT_TRUE(same) << label << "\npmucat:\n"
+                      << show_blocks(expected) << "perf:\n"
+                      << show_blocks(theirs) << "perf's output:\n"
+                      << run.results[0].output.substr(0, 4000);
+    equal += same ? 1 : 0;
+    attrs += same ? theirs.size() : 0;
+  }
+  std::printf(
+      "[ stat     ] plain perf stat: %zu runs, %zu equal (%zu attrs), %zu rejected by both\n",
+      cases.size(), equal, attrs, both_reject);
 }
 
 INSTANTIATE_TEST_SUITE_P(MetricDiff, MetricModel, ::testing::ValuesIn(model_directories()),

@@ -93,8 +93,11 @@ std::vector<PerfResult> run_worker(const fs::path& devices_dir,
       "cd \"$3\" || exit 98; "
       "if [ -n \"$7\" ]; then export TRACEFS_PATH=\"$7\"; fi; "
       "while IFS= read -r spec; do echo {}; "
+      "if [ -n \"$spec\" ]; then "
       "PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" $6 -vv -e \"$spec\" "
       "true </dev/null 2>&1; "
+      "else PERF_CONFIG=/dev/null PERF_CPUID=\"$5\" timeout 30 \"$4\" $6 -vv true </dev/null 2>&1; "
+      "fi; "
       "done < \"$2\"; echo {}",
       kMountFailed, kSpecMarker, kAllDone);
   const std::string command =

@@ -115,7 +115,8 @@ class MaterialisedTree {
   std::filesystem::path devices_;
 };
 
-// Runs perf once per spec against `devices_dir` (a folder of real directories, not symlinks).
+// Runs perf once per spec against `devices_dir` (a folder of real directories, not symlinks); an
+// empty spec runs perf without -e (plain `perf stat`: its default events).
 // Returns one result per spec, in order, or an error text when the namespace or mount failed.
 struct OracleRun {
   std::vector<PerfResult> results;

@@ -284,9 +284,26 @@ TEST(GroupEncode, PreciseOverflowIsLocatedOnTheGroupModifiers) {
 
 TEST(GroupEncode, MembersOnDifferentPmusShareOneLeader) {
   // perf 6.1 groups events of different PMUs as written (the kernel refuses to open them).
-  const auto events = encode_ok(catalog(), "{cpu/event=1/,pmutest/krava01=1/}");
+  EncodeOptions perf61;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
+  const auto events = encode_ok(catalog(), "{cpu/event=1/,pmutest/krava01=1/}", perf61);
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[1].group_leader, 0u);
+}
+
+// perf 6.12 and later (and pmucat) split such a group: one group per PMU in PMU name order, a
+// group of one left ungrouped, with perf's warning ("events were regrouped to match PMUs").
+TEST(GroupEncode, PerfSince612SplitsAGroupByPmu) {
+  const auto events = encode_ok(catalog(), "{pmutest/krava01=1/,cpu/event=1/,pmutest/krava01=2/}");
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].pmu, "cpu");
+  EXPECT_FALSE(events[0].group_leader.has_value());
+  EXPECT_EQ(events[1].pmu, "pmutest");
+  EXPECT_EQ(events[1].group_leader, 1u);
+  EXPECT_EQ(events[2].group_leader, 1u);
+  EXPECT_EQ(events[2].attr.config[0], 2u);  // krava01 is config:0-1,62-63
+  ASSERT_FALSE(events[0].warnings.empty());
+  EXPECT_EQ(events[0].warnings.front().id, "events-regrouped");
 }
 
 // perf 6.1 splits a group of bare uncore event names of one block into one group per instance,
@@ -295,7 +312,9 @@ TEST(GroupEncode, UncoreAliasGroupsSplitPerInstance) {
   const auto catalog =
       Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-spr/devices");
   ASSERT_TRUE(catalog.has_value());
-  const auto split = encode_ok(*catalog, "{cas_count_read,cas_count_write}:D");
+  EncodeOptions perf61;
+  perf61.semantics = Profile::perf(PerfRelease::v6_1);
+  const auto split = encode_ok(*catalog, "{cas_count_read,cas_count_write}:D", perf61);
   ASSERT_EQ(split.size(), 8u);  // uncore_imc_0..3, read then write
   for (std::size_t i = 0; i < 8; ++i) {
     EXPECT_EQ(split[i].group_leader, i % 4) << i;
@@ -303,13 +322,30 @@ TEST(GroupEncode, UncoreAliasGroupsSplitPerInstance) {
     EXPECT_EQ(split[i].pmu, split[i % 4].pmu);
   }
   const auto whole =
-      encode_ok(*catalog, "{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}");
+      encode_ok(*catalog, "{uncore_imc/cas_count_read/,uncore_imc/cas_count_write/}", perf61);
   ASSERT_EQ(whole.size(), 8u);
   for (const EncodedEvent& e : whole) EXPECT_EQ(e.group_leader, 0u);
   // One event alias alone: nothing to split, one group led by the first instance.
-  const auto one = encode_ok(*catalog, "{cas_count_read}");
+  const auto one = encode_ok(*catalog, "{cas_count_read}", perf61);
   ASSERT_EQ(one.size(), 4u);
   for (const EncodedEvent& e : one) EXPECT_EQ(e.group_leader, 0u);
+  // perf 6.12 and 7.3 (and pmucat) sort the group by PMU and split it: uncore_imc_0's read and
+  // write, then uncore_imc_1's, ...; `D` stays on the first leader only (perf 7.3.4: pinned=1 on
+  // the first attr alone).
+  // A group of one PMU pattern's events: each instance alone, ungrouped, and no warning (perf
+  // 7.3.4 warns for no list that names PMUs by a pattern).
+  for (const EncodedEvent& e : encode_ok(*catalog, "{uncore_imc/cas_count_read/}")) {
+    EXPECT_FALSE(e.group_leader.has_value());
+    EXPECT_TRUE(e.warnings.empty());
+  }
+  const auto sorted = encode_ok(*catalog, "{cas_count_read,cas_count_write}:D");
+  ASSERT_EQ(sorted.size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(sorted[i].group_leader, i - i % 2) << i;
+    EXPECT_EQ(sorted[i].pmu, "uncore_imc_" + std::to_string(i / 2)) << i;
+    EXPECT_EQ(sorted[i].attr.config[0], i % 2 == 0 ? 0xcf05u : 0xf005u) << i;
+    EXPECT_EQ(sorted[i].attr.pinned, i == 0) << i;
+  }
 }
 
 TEST(GroupEncode, EncoderTakesOneMemberGroupsOnly) {
@@ -347,10 +383,17 @@ std::string group_perf_string(const std::vector<EncodedEvent>& events, std::size
 RC_GTEST_PROP(GroupProperty, GroupedListsRoundTripThroughPerfStrings, ()) {
   const char* const kMods[] = {"",  "u", "k", "uk", "p", "pp", "G",   "H",
                                "S", "D", "e", "W",  "I", "uD", "kpS", "uh"};
-  const char* const kEvents[] = {"cpu/event=0x3c/", "cpu/event=0xc0,umask=1/", "cpu/cmask=2/",
-                                 "pmutest/krava01=3/", "fakepmu/event=0x11/"};
+  // Per PMU: perf (since 6.12) splits a group that spans PMUs, and a split group's perf string
+  // cannot say that only its first leader takes the group's modifiers, so a group's members are
+  // of one PMU (GroupEncode.PerfSince612SplitsAGroupByPmu has the split).
+  const std::vector<std::vector<const char*>> kEvents = {
+      {"cpu/event=0x3c/", "cpu/event=0xc0,umask=1/", "cpu/cmask=2/"},
+      {"pmutest/krava01=3/"},
+      {"fakepmu/event=0x11/"}};
+  std::size_t pmu = 0;
   auto event = [&] {
-    std::string text = kEvents[*rc::gen::inRange<std::size_t>(0, std::size(kEvents))];
+    const auto& of_pmu = kEvents[pmu];
+    std::string text = of_pmu[*rc::gen::inRange<std::size_t>(0, of_pmu.size())];
     const std::string mod = kMods[*rc::gen::inRange<std::size_t>(0, 8)];  // member: no S/D/e
     if (!mod.empty()) text += mod;
     return text;
@@ -359,6 +402,7 @@ RC_GTEST_PROP(GroupProperty, GroupedListsRoundTripThroughPerfStrings, ()) {
   const int items = *rc::gen::inRange(1, 5);
   for (int i = 0; i < items; ++i) {
     if (!spec.empty()) spec += ',';
+    pmu = *rc::gen::inRange<std::size_t>(0, kEvents.size());
     if (*rc::gen::arbitrary<bool>()) {
       if (*rc::gen::arbitrary<bool>()) spec += "g" + std::to_string(i);
       spec += '{';

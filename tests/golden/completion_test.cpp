@@ -34,7 +34,7 @@ std::string complete(const std::string& line, const std::string& tree = "-") {
 
 TEST(Completion, Options) {
   EXPECT_EQ(complete("pmuls --fo"), "--formats\n");
-  EXPECT_EQ(complete("pmuencode --de"), "--decode\n");
+  EXPECT_EQ(complete("pmuencode --de"), "--decode\n--detailed\n");
   EXPECT_EQ(complete("pmuls --color a"), "always\nauto\n");
 }
 
