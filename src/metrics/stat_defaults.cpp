@@ -270,7 +270,8 @@ void sort_like_perf72(const Catalog& catalog, const std::vector<std::string_view
 
 Expected<StatDefaults> metric_driven(const Catalog& catalog, const StatDefaultsOptions& options,
                                      const EncodeOptions& encode_options) {
-  if (catalog.vendor_model() == nullptr) {
+  // The metrics alone: asking for the model would decode all its events.
+  if (catalog.vendor_metrics().empty()) {
     // perf 7.3 then still has its common table's Default metrics; pmucat reads them with a
     // model's tables only, and an empty list would be a wrong answer.
     const std::string_view group = kDefaultMetricGroups[0];
