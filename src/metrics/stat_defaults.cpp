@@ -318,9 +318,12 @@ std::optional<Diagnostic> add_builtin(StatDefaults& out, const Catalog& catalog,
 
 Expected<StatDefaults> builtin_driven(const Catalog& catalog, const StatDefaultsOptions& options,
                                       const EncodeOptions& encode_options) {
-  // perf builds its fixed list's attrs itself: on a hybrid machine each hardware and cache event
-  // once per core PMU with that PMU's extended type, whatever the kernel would say to a probe.
+  // perf builds its fixed list's attrs itself: the built-in events (never a PMU's event of that
+  // name, which pmucat's own semantics prefer for a name the user writes) and on a hybrid
+  // machine each hardware and cache event once per core PMU with that PMU's extended type,
+  // whatever the kernel would say to a probe.
   EncodeOptions fixed = encode_options;
+  fixed.semantics = Profile::perf(encode_options.semantics.release());
   fixed.extended_type = ExtendedType::supported;
   StatDefaults out;
   auto error = add_builtin(out, catalog, builtin_list(catalog, options, 0, 0), fixed);

@@ -119,6 +119,14 @@ TEST(StatDefaultsCli, Perf612And61OpenTheirFixedLists) {
   ASSERT_GE(attrs.size(), fixed.size()) << describe(perf612);
   EXPECT_EQ(std::vector<std::string>(attrs.begin(), attrs.begin() + 8), fixed) << describe(perf612);
 
+  // pmucat's own semantics (base perf 6.12) open perf 6.12's fixed list: the built-in events,
+  // not the core PMU's events of those names that a spec's `instructions` would be.
+  const CommandResult own = pmuencode(kSpr + " --for stat --json");
+  ASSERT_EQ(own.status, 0) << describe(own);
+  attrs = attrs_of(own);
+  ASSERT_GE(attrs.size(), fixed.size()) << describe(own);
+  EXPECT_EQ(std::vector<std::string>(attrs.begin(), attrs.begin() + 8), fixed) << describe(own);
+
   // perf 6.1: the fixed list, then the topdown group (level 2: the tree has topdown-heavy-ops),
   // slots first; -d appends the four cache events after it.
   const CommandResult perf61 =
