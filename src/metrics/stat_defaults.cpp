@@ -173,7 +173,11 @@ MetricExpandOptions default_group_options(const Catalog& catalog,
   expand.no_group = false;
   expand.no_merge = false;
   expand.no_threshold = true;
-  if (options.cpu_target) expand.literals.target_cpu = 1;
+  if (options.cpu_target) {
+    expand.literals.target_cpu = 1;
+  } else if (!expand.literals.target_cpu) {
+    expand.literals.target_cpu = 0;
+  }
   if (!expand.event_parses) {
     expand.event_parses = [&catalog, encode_options](std::string_view event) {
       return encode(catalog, event, encode_options).has_value();
