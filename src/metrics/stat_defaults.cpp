@@ -7,11 +7,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/vendor_events.h"

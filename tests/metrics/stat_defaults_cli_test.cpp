@@ -6,6 +6,7 @@
 // suite (StatDefaultsDiff) compares every field on more trees against the perfs themselves.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <sstream>
