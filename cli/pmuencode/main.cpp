@@ -405,7 +405,7 @@ int run(const Options& options) {
         "and no SPEC");
     return to_int(ExitCode::usage);
   }
-  if (stat_defaults && options.host_root) {
+  if (stat_defaults && !options.explain && options.host_root) {
     printer.error("--host-root goes with --explain");
     return to_int(ExitCode::usage);
   }
@@ -413,6 +413,13 @@ int run(const Options& options) {
   if (stat_defaults) {
     stat_literals = literals_from(options.metrics.literals, printer);
     if (!stat_literals) return to_int(ExitCode::usage);
+    if (options.cpus) {
+      auto cpus = parse_cpu_list(*options.cpus, "--cpu");
+      if (!cpus) {
+        printer.print(cpus.error());
+        return to_int(ExitCode::usage);
+      }
+    }
   }
   if (options.all_cpus && options.cpus) {
     printer.error("choose one of --all-cpus and --cpu");
@@ -538,7 +545,8 @@ void add_all_options(StagedApp& app, Options& options) {
   app.add_option("--for", options.for_tool,
                  "Print the full attrs this perf command opens (perf 6.1, default options, a "
                  "workload): sample_type, read_format, freq, disabled, inherit, tracking bits. "
-                 "stat also rejects the sampling terms perf stat rejects. Without --for: only "
+                 "stat also rejects the sampling terms perf stat rejects; stat with no SPEC "
+                 "prints the events plain perf stat opens (-d, -a). Without --for: only "
                  "what the spec determines, with perf record's meaning of the special terms")
       .type_name("stat|record")
       .check(CLI::IsMember({"stat", "record"}));

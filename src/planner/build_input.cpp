@@ -24,6 +24,8 @@ constexpr std::uint32_t kTypeTracepoint = 2;
 constexpr std::uint32_t kTypeHwCache = 3;
 constexpr std::uint32_t kTypeRaw = 4;
 constexpr std::uint32_t kTypeBreakpoint = 5;
+// perf 7.2's tool PMU (duration_time, num_cpus, ...): perf reads these itself, no counter.
+constexpr std::uint32_t kTypeTool = 0xfffffffeU;
 
 // `uncore_cha_3` -> `uncore_cha`; a name without a `_<digits>` suffix is its own prefix.
 std::string_view instance_prefix(std::string_view pmu) {
@@ -210,9 +212,10 @@ class InputBuilder {
     out.pmu = event.pmu;
     const Attr& attr = event.attr;
     if (attr.type == kTypeSoftware || attr.type == kTypeTracepoint ||
-        attr.type == kTypeBreakpoint || planner_detail::is_counterless_pmu(event.pmu)) {
+        attr.type == kTypeBreakpoint || attr.type == kTypeTool ||
+        planner_detail::is_counterless_pmu(event.pmu)) {
       out.constraint.need = CounterNeed::none;
-      out.constraint.origin = "software, tracepoint or free-running: no counter";
+      out.constraint.origin = "software, tracepoint, tool or free-running: no counter";
       return out;
     }
     if (event.settings.retire_latency) {

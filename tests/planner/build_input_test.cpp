@@ -59,6 +59,23 @@ TEST(PlanInputFromCatalog, LegacyEventsGetTheKernelsFixedCounterRules) {
   EXPECT_EQ(input.groups.size(), 4u);
 }
 
+// perf 7.2's tool events are attrs of the tool PMU (type 0xfffffffe) that perf reads itself: no
+// counter (the six `duration_time` of plain `perf stat`'s metric lists took generic counters).
+TEST(PlanInputFromCatalog, ToolPmuEventsTakeNoCounter) {
+  const Catalog catalog = fixture_catalog();
+  EncodeOptions options;
+  options.tool = Tool::stat;
+  options.semantics = Profile::perf(PerfRelease::v7_3);
+  auto events = encode(catalog, "duration_time,cycles", options);
+  ASSERT_TRUE(events) << events.error().message;
+  ASSERT_EQ(events->size(), 2u);
+  ASSERT_EQ((*events)[0].attr.type, 0xfffffffeu);
+  const PlanInput input = build_plan_input(
+      catalog, *events, PlanBuildOptions{.nmi_watchdog = false, .counters = {{"cpu", 8, 4}}});
+  EXPECT_EQ(input.events[0].constraint.need, CounterNeed::none);
+  EXPECT_NE(input.events[1].constraint.need, CounterNeed::none);
+}
+
 TEST(PlanInputFromCatalog, VendorCounterFieldsNarrowTheGenericCounters) {
   const Catalog catalog = fixture_catalog();
   // By the JSON event's name, and for the same event select and umask written raw.
