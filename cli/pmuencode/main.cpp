@@ -99,9 +99,7 @@ EncodeResult encode_stat_defaults(const Catalog& catalog, const Options& options
   StatDefaultsOptions defaults;
   defaults.detail = options.detailed;
   defaults.cpu_target = options.all_cpus || options.cpus;
-  defaults.metrics.nmi_watchdog = options.metrics.nmi_watchdog.empty()
-                                      ? host_nmi_watchdog()
-                                      : options.metrics.nmi_watchdog == "on";
+  defaults.metrics.nmi_watchdog = nmi_watchdog_on(options.metrics.nmi_watchdog);
   defaults.metrics.literals = literals;
   EncodeResult result;
   auto events = stat_default_events(catalog, defaults, encode_options);

@@ -43,8 +43,7 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
   expand_options.no_group = options.no_group;
   expand_options.no_merge = options.no_merge;
   expand_options.no_threshold = options.no_threshold;
-  expand_options.nmi_watchdog =
-      options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
+  expand_options.nmi_watchdog = nmi_watchdog_on(options.nmi_watchdog);
   auto literals = literals_from(options.literals, printer);
   if (!literals) return to_int(ExitCode::usage);
   expand_options.literals = *literals;

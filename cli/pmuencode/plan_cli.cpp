@@ -309,11 +309,14 @@ Expected<std::vector<CounterOverride>> counter_overrides(const Catalog& catalog,
   return overrides;
 }
 
+bool nmi_watchdog_on(const std::string& option) {
+  return option.empty() ? host_nmi_watchdog() : option == "on";
+}
+
 int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,
              const PlanCliOptions& options, DiagnosticPrinter& printer) {
   PlanBuildOptions build;
-  build.nmi_watchdog =
-      options.nmi_watchdog.empty() ? host_nmi_watchdog() : options.nmi_watchdog == "on";
+  build.nmi_watchdog = nmi_watchdog_on(options.nmi_watchdog);
   auto overrides = counter_overrides(catalog, options.counters, printer);
   if (!overrides) {
     printer.print(overrides.error());

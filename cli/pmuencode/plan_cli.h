@@ -26,6 +26,10 @@ struct PlanCliOptions {
   bool json = false;
 };
 
+// Whether the NMI watchdog is on: as --nmi-watchdog says (on|off), else this host's
+// (/proc/sys/kernel/nmi_watchdog). -M, --plan and plain perf stat's events read it.
+bool nmi_watchdog_on(const std::string& option);
+
 // Plans `events` and prints the plan; returns the exit status (0: a plan, 1: a group can never
 // be scheduled, 2: a malformed --counters).
 int run_plan(const Catalog& catalog, std::span<const EncodedEvent> events,

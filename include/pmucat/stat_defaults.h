@@ -49,8 +49,9 @@ struct StatDefaults {
 
 // The events plain `perf stat` opens on `catalog` under encode_options.semantics (with
 // Tool::stat). Errors: a default metric group perf fails to expand (perf 7.3 then stops:
-// "Fail to parse metric or group `Default'"), or an event the release's list names that does
-// not encode.
+// "Fail to parse metric or group `Default'"); under perf 7.2's rules, a catalog without the
+// model's metrics (metric-not-found: perf would still open its common table's, which pmucat
+// reads with a model only); an event the release's list names that does not encode.
 Expected<StatDefaults> stat_default_events(const Catalog& catalog,
                                            const StatDefaultsOptions& options,
                                            const EncodeOptions& encode_options);

@@ -201,6 +201,13 @@ std::optional<Diagnostic> sort_and_regroup(const Catalog& catalog,
   // list topdown events (perf 6.12 forces them only where one of them is ungrouped, below).
   const Pmu* raw = first_metric != events.end() || has_slots ? slots_pmu(catalog) : nullptr;
   bool forcing = raw != nullptr;
+  // Without topdown events only a group of two or more events can be split: a list without one
+  // (every single spec) is left as written before anything is computed.
+  if (!forcing && std::none_of(events.begin(), events.end(), [&](const EncodedEvent& e) {
+        return e.group_leader && &events[*e.group_leader] != &e;
+      })) {
+    return std::nullopt;
+  }
 
   const std::size_t n_written = events.size();
   std::vector<std::optional<std::size_t>> written_group(n_written);

@@ -124,20 +124,18 @@ std::string builtin_list(const Catalog& catalog, const StatDefaultsOptions& opti
   return list;
 }
 
-// perf 6.1's topdown group for this tree, or empty.
+// perf 6.1's topdown group for this tree, or empty. Its PMU of type 4 is the first it finds
+// (perf_pmu__find_by_type); the tree is hybrid to perf 6.1 where a `cpu_*` PMU lists CPUs in
+// its `cpus` file (the rule the encoder's hybrid core PMUs follow).
 std::string_view topdown_group(const Catalog& catalog) {
   const Pmu* raw_pmu = nullptr;
+  bool hybrid = false;
   for (const Pmu& pmu : catalog.pmus()) {
-    if (pmu.type() == 4u) raw_pmu = &pmu;
+    if (raw_pmu == nullptr && pmu.type() == 4u) raw_pmu = &pmu;
+    const std::optional<CpuList>& cpus = pmu.attributes().cpus;
+    hybrid = hybrid || (pmu.name().starts_with("cpu_") && cpus && !cpus->cpus.empty());
   }
   if (!has_event(raw_pmu, "slots")) return {};
-  std::size_t core_pmus = 0;
-  for (const Pmu& pmu : catalog.pmus()) {
-    if (pmu.name() == "cpu_core" || pmu.name() == "cpu_atom" || pmu.name() == "cpu_lowpower") {
-      ++core_pmus;
-    }
-  }
-  const bool hybrid = core_pmus > 0;
   const Pmu* topdown_pmu = hybrid ? catalog.find_pmu("cpu_core") : catalog.find_pmu("cpu");
   const bool level2 = has_event(topdown_pmu, "topdown-heavy-ops");
   for (const TopdownGroup& group : kTopdownGroups) {
@@ -169,8 +167,9 @@ void append(StatDefaults& out, std::string_view group, EncodedMetrics metrics) {
   }
 }
 
-MetricExpandOptions default_group_options(const Catalog& catalog,
-                                          const StatDefaultsOptions& options,
+// perf's options for the default groups, the caller's literals, watchdog and has_event() kept
+// (expand_metrics() asks the catalog's encoder when there is none).
+MetricExpandOptions default_group_options(const StatDefaultsOptions& options,
                                           const EncodeOptions& encode_options) {
   MetricExpandOptions expand = options.metrics;
   expand.semantics = encode_options.semantics;
@@ -181,11 +180,6 @@ MetricExpandOptions default_group_options(const Catalog& catalog,
     expand.literals.target_cpu = 1;
   } else if (!expand.literals.target_cpu) {
     expand.literals.target_cpu = 0;
-  }
-  if (!expand.event_parses) {
-    expand.event_parses = [&catalog, encode_options](std::string_view event) {
-      return encode(catalog, event, encode_options).has_value();
-    };
   }
   return expand;
 }
@@ -200,13 +194,10 @@ bool table_has_group(std::span<const MetricDefinition> table, std::string_view g
 // Expands and encodes one default metric group into `out`; the error, if any (perf stops when a
 // group fails).
 std::optional<Diagnostic> add_metric_group(StatDefaults& out, const Catalog& catalog,
-                                           std::span<const MetricDefinition> table,
                                            std::string_view group,
                                            const MetricExpandOptions& expand,
                                            const EncodeOptions& encode_options) {
-  auto expansion = expand_metric_table(table, group, expand);
-  if (!expansion) return std::move(expansion.error());
-  auto encoded = encode_metrics(catalog, std::move(*expansion), encode_options);
+  auto encoded = expand_metrics(catalog, group, expand, encode_options);
   if (!encoded) return std::move(encoded.error());
   append(out, group, std::move(*encoded));
   return std::nullopt;
@@ -293,13 +284,13 @@ Expected<StatDefaults> metric_driven(const Catalog& catalog, const StatDefaultsO
     return unexpected(std::move(d));
   }
   const auto table = metric_definitions(catalog);
-  const MetricExpandOptions expand = default_group_options(catalog, options, encode_options);
+  const MetricExpandOptions expand = default_group_options(options, encode_options);
   StatDefaults out;
   for (std::size_t level = 0; level < kDefaultMetricGroups.size(); ++level) {
     const std::string_view group = kDefaultMetricGroups[level];
     if (!table_has_group(table, group, encode_options.semantics)) continue;
     if (level > options.detail) break;
-    if (auto error = add_metric_group(out, catalog, table, group, expand, encode_options)) {
+    if (auto error = add_metric_group(out, catalog, group, expand, encode_options)) {
       return unexpected(std::move(*error));
     }
   }
@@ -338,9 +329,8 @@ Expected<StatDefaults> builtin_driven(const Catalog& catalog, const StatDefaults
   if (!error && encode_options.semantics.has(Behaviour::default_stat_metricgroup)) {
     const auto table = metric_definitions(catalog);
     if (table_has_group(table, kDefaultMetricGroups[0], encode_options.semantics)) {
-      error =
-          add_metric_group(out, catalog, table, kDefaultMetricGroups[0],
-                           default_group_options(catalog, options, encode_options), encode_options);
+      error = add_metric_group(out, catalog, kDefaultMetricGroups[0],
+                               default_group_options(options, encode_options), encode_options);
     }
   } else if (!error) {
     error = add_builtin(out, catalog, topdown_group(catalog), encode_options);

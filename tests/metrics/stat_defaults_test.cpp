@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
@@ -96,6 +97,17 @@ TEST(StatDefaults, EveryTreeReleaseAndLevelIsWellFormed) {
           }
           EXPECT_FALSE(defaults->events.empty()) << label;
           expect_well_formed(*defaults, label);
+          // linux 7.3's tables have all four Default groups (the common table's): perf 7.2
+          // expands one more for each -d up to Default4, perf 6.12 (and pmucat) Default alone,
+          // perf 6.1 none.
+          std::vector<std::string> groups;
+          if (profile.has(Behaviour::metric_driven_default_stat)) {
+            const std::vector<std::string> all = {"Default", "Default2", "Default3", "Default4"};
+            groups.assign(all.begin(), all.begin() + std::min<std::size_t>(detail + 1, 4));
+          } else if (reads_73 && profile.has(Behaviour::default_stat_metricgroup)) {
+            groups = {"Default"};
+          }
+          EXPECT_EQ(defaults->metric_groups, groups) << label;
         }
       }
     }
