@@ -368,10 +368,11 @@ py::bytes attr_bytes(const pmucat::Attr& attr, py::handle size_arg) {
   }
   const auto bytes = static_cast<std::uint32_t>(size);
   if (const std::string_view field = pmucat::attr_field_beyond(attr, bytes); !field.empty()) {
-    raise_api_error(pmucat::DiagId::api_attr_size,
-                    fmt::format("the attr sets {}, which a {}-byte struct perf_event_attr does not "
-                                "have (config3 needs 136 bytes, PERF_ATTR_SIZE_VER8)",
-                                field, size));
+    raise_api_error(
+        pmucat::DiagId::api_attr_size,
+        fmt::format("the attr sets {}, which a {}-byte struct perf_event_attr does not "
+                    "have (config3 needs 136 bytes, PERF_ATTR_SIZE_VER8; config4 144, VER9)",
+                    field, size));
   }
   pmucat::Attr sized = attr;
   sized.size = bytes;
@@ -909,7 +910,7 @@ PYBIND11_MODULE(_core, m) {
           py::arg("size") = pmucat::kAttrSizeVer8,
           "The kernel's struct perf_event_attr image (little-endian) of `size` bytes, e.g. "
           "for ctypes or os-level perf_event_open. Raises pmucat.Error (api-attr-size) when "
-          "the attr sets a field a struct of that size lacks (config3 needs 136).")
+          "the attr sets a field a struct of that size lacks (config3 needs 136, config4 144).")
       .def("__getattr__",
            [](const PyEncoded& e, py::handle name) -> py::object {
              py::dict fields = attr_dict(e.event.attr);

@@ -94,7 +94,8 @@ TEST(PerfListFields, SysfsEventsCarryPerfListJsonFields) {
   // "cpu/ref-cycles/", "EventType": "Kernel PMU event", "Encoding": "cpu/event=0,umask=0x3/"}.
   const Pmu cpu =
       make_pmu("cpu", 4, kCoreFormats, {{"ref-cycles", "event=0x00,umask=0x03\n"}}, "0-3");
-  const Json core = pmu_to_json(cpu)["events"][0];
+  const Profile perf612 = Profile::perf(PerfRelease::v6_12);
+  const Json core = pmu_to_json(cpu, nullptr, {}, perf612)["events"][0];
   EXPECT_EQ(core["Unit"], "cpu");
   EXPECT_EQ(core["EventName"], "ref-cycles");
   EXPECT_EQ(core["EventAlias"], "cpu/ref-cycles/");
@@ -103,11 +104,15 @@ TEST(PerfListFields, SysfsEventsCarryPerfListJsonFields) {
   // An uncore PMU's: `PMU/name/`, no alias.
   const Pmu imc = make_pmu("uncore_imc_0", 18, kCoreFormats,
                            {{"cas_count_read", "event=0x05,umask=0xcf\n"}}, "", "0");
-  const Json uncore = pmu_to_json(imc)["events"][0];
+  const Json uncore = pmu_to_json(imc, nullptr, {}, perf612)["events"][0];
   EXPECT_EQ(uncore["Unit"], "uncore_imc_0");
   EXPECT_EQ(uncore["EventName"], "uncore_imc_0/cas_count_read/");
   EXPECT_FALSE(uncore.contains("EventAlias"));
   EXPECT_EQ(uncore["Encoding"], "uncore_imc_0/event=0x5,umask=0xcf/");
+  // perf 7.3 -j (list_json_fields), and pmucat's semantics with it: a core PMU's event named as a
+  // legacy hardware event is not listed, and the Encoding is the events/ file's text.
+  EXPECT_FALSE(pmu_to_json(cpu)["events"][0].contains("EventName"));
+  EXPECT_EQ(pmu_to_json(imc)["events"][0]["Encoding"], "uncore_imc_0/event=0x05,umask=0xcf/");
 }
 
 TEST(PerfListFields, UndescribedJsonEventsAreNamedAsSysfsOnes) {

@@ -61,6 +61,19 @@ void print(const std::string& label, const Tally& tally, std::size_t total) {
       tally.reference_checked, tally.reference_differs);
 }
 
+// The attrs of one event without the `slots` leader perf 7.3 and pmucat's semantics add before a
+// lone topdown metric event (topdown_adds_slots, type 4 config 0x400): the reference encoder
+// encodes the event alone.
+std::vector<AttrWords> without_added_slots(std::vector<AttrWords> attrs) {
+  const auto is_slots = [](const AttrWords& words) {
+    return words.type == 4 && words.config == ConfigWords{0x400};
+  };
+  if (Profile::pmucat().has(Behaviour::topdown_adds_slots) && attrs.size() == 2) {
+    std::erase_if(attrs, is_slots);
+  }
+  return attrs;
+}
+
 // Runs every case through perf and pmucat and checks both comparisons.
 // `reference_applies`: the tree is one the reference encoder models completely (generated or
 // vendor fixture trees; not the captured dumps, whose odd files it does not try to read).
@@ -106,8 +119,8 @@ void run_differential(const std::string& label, const fs::path& library_dir,
     if (reference_applies) {
       const auto expected = reference_encode(spec_case, tree);
       ++tally.reference_checked;
-      const bool same_result =
-          expected ? ours_default.attrs == *expected : !ours_default.accepted();
+      const bool same_result = expected ? without_added_slots(ours_default.attrs) == *expected
+                                        : !ours_default.accepted();
       if (!same_result) {
         ++tally.reference_differs;
         tally.failures.push_back(fmt::format(
@@ -120,7 +133,7 @@ void run_differential(const std::string& label, const fs::path& library_dir,
     // pmucat's semantics build on their base release: against a newer perf they are compared
     // with that release's semantics (the newer perf's changes are in the oracle comparison).
     const OurResult base =
-        oracle_perf_version() > kPmucatBaseRelease
+        oracle_perf_version() != kPmucatBaseRelease
             ? encode_words(*catalog, spec_case.spec, Profile::perf(kPmucatBaseRelease))
             : ours;
     const Comparison semantics = compare_semantics(spec_case, tree, *catalog, base, ours_default);

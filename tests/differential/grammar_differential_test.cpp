@@ -141,10 +141,8 @@ TEST(HybridDiff, BuiltInRawAndPmuFormsMatchPerf) {
                                           "l1d-loads",
                                           "l1d-load-misses:u",
                                           "cpu_core/l1d-loads/"};
-  // pmucat (like perf >= 6.10) takes a core PMU's sysfs event over the built-in name, and
-  // resolves `cpu_core/NAME/` for the built-in names only.
-  const std::set<std::string> default_differs = {"instructions:k", "cache-misses", "ref-cycles",
-                                                 "bus-cycles", "cycles,instructions"};
+  // pmucat's semantics follow perf 7.3 here: a core PMU's sysfs event over the built-in name.
+  const std::set<std::string> default_differs = {};
   const Tally tally = compare_on_tree(devices, specs, default_differs);
   std::printf("hybrid: %zu specs, perf accepted %zu, pmucat equal %zu\n", tally.specs,
               tally.perf_accepted, tally.equal);
@@ -155,7 +153,8 @@ TEST(HybridDiff, BuiltInRawAndPmuFormsMatchPerf) {
 // error at `cache`, after probing `l1-d`): perf reads the one term again as a whole event, which
 // fails, and then as a term of the PMU: "unknown term". Here that is also what a failed probe of
 // a good name leads to (`cpu_core/L1-dcache-load-misses/`, accepted on a real machine), so the
-// rejection is shown by the bare name's parser error, and pmucat must reject both forms.
+// rejection is shown by the bare name's parser error, and perf 6.1's semantics must reject both
+// forms.
 TEST(HybridDiff, LowerCaseCacheNamesAreRejectedAsPerfRejectsThem) {
   OracleOptions options = OracleOptions::from_environment();
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
@@ -184,10 +183,9 @@ TEST(HybridDiff, LowerCaseCacheNamesAreRejectedAsPerfRejectsThem) {
                 std::string::npos)
           << specs[i] << ": " << perf.output;
     }
-    for (const Profile semantics : {oracle_semantics(), Profile::pmucat()}) {
-      const OurResult ours = encode_words(*catalog, specs[i], semantics);
-      EXPECT_FALSE(ours.accepted()) << specs[i] << ": " << describe(ours.attrs);
-    }
+    // pmucat's semantics read cache names in any case, as perf 7.3 does.
+    const OurResult ours = encode_words(*catalog, specs[i], oracle_semantics());
+    EXPECT_FALSE(ours.accepted()) << specs[i] << ": " << describe(ours.attrs);
   }
 }
 
@@ -207,16 +205,13 @@ TEST(HybridDiff, GeneratedBuiltInSpecsMatchPerf) {
     names.insert(names.end(), event.aliases.begin(), event.aliases.end());
   }
   std::vector<std::string> specs;
-  std::set<std::string> default_differs;
+  // pmucat's semantics take a core PMU's sysfs event of a bare built-in name, as perf 7.3 does.
+  const std::set<std::string> default_differs;
   for (const std::string& name : names) {
-    // pmucat takes a core PMU's sysfs event of a bare built-in name (difference 10).
-    const bool sysfs_named = catalog->find_pmu("cpu_core")->find_event(name) != nullptr ||
-                             catalog->find_pmu("cpu_atom")->find_event(name) != nullptr;
     for (const std::string& spec :
          {name, name + ":u", "cpu_core/" + name + "/", "cpu_atom/" + name + "/k",
           name + "/period=100/", name + "/config=0x5/"}) {
       specs.push_back(spec);
-      if (sysfs_named && (spec == name || spec == name + ":u")) default_differs.insert(spec);
     }
   }
   if (!full_run()) {

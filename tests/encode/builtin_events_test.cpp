@@ -50,7 +50,7 @@ TEST(BuiltinEvents, EveryListedNameEncodesToItsEntry) {
   pmus.push_back(info_pmu("cpu", 4, false));
   pmus.push_back(info_pmu("software", 1, false));
   const Catalog catalog = Catalog::from_pmus(std::move(pmus));
-  for (Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+  for (Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
     EncodeOptions options;
     options.semantics = semantics;
     for (const BuiltinEvent& event : builtin_events()) {

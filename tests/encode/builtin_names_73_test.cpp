@@ -131,7 +131,10 @@ TEST(BuiltinNames73, SoftwareNamesNeedTheSoftwarePmu) {
   ASSERT_EQ(without.find_pmu("software"), nullptr);
   EXPECT_FALSE(encode(without, "cpu-clock", perf73()).has_value());
   EXPECT_TRUE(encode(without, "L1-dcache-loads", perf73()).has_value());
-  EXPECT_TRUE(encode(without, "cpu-clock").has_value());  // pmucat's semantics: the built-in
+  EXPECT_FALSE(encode(without, "cpu-clock").has_value());  // pmucat's semantics follow 7.3
+  EncodeOptions perf612;
+  perf612.semantics = Profile::perf(PerfRelease::v6_12);
+  EXPECT_TRUE(encode(without, "cpu-clock", perf612).has_value());
 }
 
 }  // namespace

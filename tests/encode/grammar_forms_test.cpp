@@ -52,9 +52,35 @@ std::vector<EncodedEvent> encode_ok(const Catalog& catalog, const std::string& s
   return encoded ? *encoded : std::vector<EncodedEvent>{};
 }
 
+// pmucat's own semantics build on perf 7.3 (PMUCAT_OWN_BASE): where a test pins what an older perf
+// does, they accept or refuse what perf 7.3 does and open the same events.
+void expect_pmucat_as_perf73(const Catalog& catalog, std::string_view spec,
+                             EncodeOptions options = {}) {
+  options.semantics = Profile::pmucat();
+  auto ours = encode(catalog, spec, options);
+  options.semantics = Profile::perf(PerfRelease::v7_3);
+  auto perf = encode(catalog, spec, options);
+  ASSERT_EQ(ours.has_value(), perf.has_value())
+      << spec << ": " << (ours ? perf.error().message : ours.error().message);
+  if (!ours) {
+    EXPECT_EQ(ours.error().id, perf.error().id) << spec;
+    return;
+  }
+  ASSERT_EQ(ours->size(), perf->size()) << spec;
+  for (std::size_t i = 0; i < ours->size(); ++i) {
+    EXPECT_EQ((*ours)[i].attr.type, (*perf)[i].attr.type) << spec;
+    EXPECT_EQ((*ours)[i].attr.config, (*perf)[i].attr.config) << spec;
+    EXPECT_EQ((*ours)[i].perf_string, (*perf)[i].perf_string) << spec;
+  }
+}
+
 TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   const Catalog catalog = hybrid_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+  for (const char* spec : {"cycles:u", "L1-dcache-load-misses", "cs", "cpu_core/cycles/k", "r3c",
+                           "cpu_atom/cs/", "cpu_core/cycles,period=1/", "instructions"}) {
+    expect_pmucat_as_perf73(catalog, spec);
+  }
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1)}) {
     const auto cycles = encode_ok(catalog, "cycles:u", semantics);
     ASSERT_EQ(cycles.size(), 2u);
     EXPECT_EQ(cycles[0].attr.type, 0u);
@@ -73,8 +99,8 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
     EXPECT_EQ(one[0].perf_string, "cpu_core/cycles/k");
   }
   // perf 6.1: a raw event once per core PMU with its type, and a software name in a core PMU's
-  // terms read as that event; perf 6.12 (and pmucat): the raw event once, of the raw type (4),
-  // and `cs` no term of cpu_atom.
+  // terms read as that event; perf 6.12: the raw event once, of the raw type (4), and `cs` no
+  // term of cpu_atom.
   const auto raw = encode_ok(catalog, "r3c", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(raw.size(), 2u);
   EXPECT_EQ(raw[0].attr.type, 10u);
@@ -83,25 +109,27 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
   const auto software = encode_ok(catalog, "cpu_atom/cs/", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(software.size(), 1u);
   EXPECT_EQ(software[0].attr.type, 1u);
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12)}) {
     const auto once = encode_ok(catalog, "r3c", semantics);
     ASSERT_EQ(once.size(), 1u);
     EXPECT_EQ(once[0].attr.type, 4u);
     EXPECT_EQ(once[0].attr.config[0], 0x3cu);
     EXPECT_FALSE(encode(catalog, "cpu_atom/cs/", options_for(semantics)).has_value());
   }
-  // A second term: an unknown term in perf 6.1; newer perf (and pmucat) read `cycles` in the
-  // terms as the legacy event of that PMU.
+  // A second term: an unknown term in perf 6.1; perf 6.12 reads `cycles` in the terms as the
+  // legacy event of that PMU.
   EXPECT_FALSE(
       encode(catalog, "cpu_core/cycles,period=1/", options_for(Profile::perf(PerfRelease::v6_1)))
           .has_value());
-  const auto with_period = encode_ok(catalog, "cpu_core/cycles,period=1/", Profile::pmucat());
+  const auto with_period =
+      encode_ok(catalog, "cpu_core/cycles,period=1/", Profile::perf(PerfRelease::v6_12));
   ASSERT_EQ(with_period.size(), 1u);
   EXPECT_EQ(with_period[0].attr.type, 0u);
   EXPECT_EQ(with_period[0].attr.config[0], 0x400000000u);
   // The legacy name stays in the perf string: `cpu_core/period=0x1/` would be another event.
   EXPECT_EQ(with_period[0].perf_string, "cpu_core/cycles,period=0x1/");
-  // perf 6.1 takes the built-in `instructions` on both; pmucat the sysfs event cpu_atom has.
+  // perf 6.1 takes the built-in `instructions` on both; pmucat (as perf 7.3) the sysfs event
+  // cpu_atom has.
   const auto perf = encode_ok(catalog, "instructions", Profile::perf(PerfRelease::v6_1));
   ASSERT_EQ(perf.size(), 2u);
   EXPECT_EQ(perf[0].attr.config[0], 0xa00000001u);
@@ -118,7 +146,12 @@ TEST(Hybrid, BuiltInEventsOncePerCorePmuWithTheExtendedType) {
 // term of a core PMU without one. perf 6.1 never asks.
 TEST(Hybrid, WithoutExtendedTypesLegacyEventsCarryNoPmuType) {
   const Catalog catalog = hybrid_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  EncodeOptions unsupported;
+  unsupported.extended_type = ExtendedType::unsupported;
+  for (const char* spec : {"cycles:u", "L1-dcache-load-misses", "cpu_core/cycles/"}) {
+    expect_pmucat_as_perf73(catalog, spec, unsupported);
+  }
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12)}) {
     EncodeOptions options = options_for(semantics);
     options.extended_type = ExtendedType::unsupported;
     auto encoded = [&](std::string_view spec) {
@@ -183,13 +216,19 @@ TEST(Hybrid, Perf73LegacyNamesPreferEachCorePmusOwnEvent) {
 TEST(Hybrid, LowerCaseCacheNamesAsPerfReadsThem) {
   const Catalog catalog = hybrid_catalog();
   for (const Profile semantics :
-       {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+       {Profile::perf(PerfRelease::v6_1), Profile::perf(PerfRelease::v6_12)}) {
     for (const char* spec : {"l1-dcache-load-misses", "l1-dcache-load-misses:u", "l1-dcache-loads",
                              "cpu_core/l1-dcache-load-misses/", "cpu_atom/l1-dcache-loads/"}) {
       EXPECT_FALSE(encode(catalog, spec, options_for(semantics)).has_value()) << spec;
     }
   }
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+  // perf 7.3's cache names are any case (builtin_names_any_case), and pmucat's with it.
+  for (const char* spec : {"l1-dcache-load-misses", "l1-dcache-load-misses:u", "l1-dcache-loads",
+                           "cpu_core/l1-dcache-load-misses/", "cpu_atom/l1-dcache-loads/", "l1-d",
+                           "l1d-loads", "L1-dcache-load-misses"}) {
+    expect_pmucat_as_perf73(catalog, spec);
+  }
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1)}) {
     for (const char* spec : {"l1-d", "l1d-loads"}) {
       const auto events = encode_ok(catalog, spec, semantics);
       ASSERT_EQ(events.size(), 2u) << spec;
@@ -218,7 +257,13 @@ TEST(Hybrid, GroupAcrossCorePmusWarnsOnTheLeader) {
 
 TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
   const Catalog catalog = testing::extended_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+  EncodeOptions stat;
+  stat.tool = Tool::stat;
+  for (const char* spec : {"instructions/config=2,period=1000/u", "L1-dcache-loads/name=loads/",
+                           "cycles//", "cycles/umask=1/", "duration_time/period=1/"}) {
+    expect_pmucat_as_perf73(catalog, spec, stat);
+  }
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1)}) {
     auto events = encode_ok(catalog, "instructions/config=2,period=1000/u", semantics);
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0].attr.type, 0u);
@@ -246,12 +291,15 @@ TEST(BuiltInTerms, ConfigTermReplacesAndSpecialTermsApply) {
 // printed `bpu`, another event: the spec fuzzer's perf-string check caught it.)
 TEST(BuiltInTerms, BuiltInNameIsNoTermOfABuiltInEvent) {
   const Catalog catalog = testing::extended_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_12)}) {
     for (const char* spec : {"bpu/bus-cycles/ppp", "L1-dcache/cycles/", "branch/bus-cycles/"}) {
       auto encoded = encode(catalog, spec, options_for(semantics));
       ASSERT_FALSE(encoded.has_value()) << spec;
       EXPECT_EQ(encoded.error().id, "term-unknown") << spec;
     }
+  }
+  for (const char* spec : {"bpu/bus-cycles/ppp", "L1-dcache/cycles/", "branch/bus-cycles/"}) {
+    expect_pmucat_as_perf73(catalog, spec);
   }
 }
 
@@ -370,7 +418,10 @@ TEST(NewTerms, Config4FromPerf72) {
     ASSERT_TRUE(again.has_value()) << word->front().perf_string;
     EXPECT_EQ(again->front().attr, word->front().attr);
   }
-  for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  for (const char* spec : {"c4pmu/event=0xc0,x3=5,x4=7/", "c4pmu/event=0xc0,config4=1/"}) {
+    expect_pmucat_as_perf73(catalog, spec);
+  }
+  for (const Profile older : {Profile::perf(PerfRelease::v6_12)}) {
     auto term = encode(catalog, "c4pmu/event=0xc0,config4=1/", options_for(older));
     ASSERT_FALSE(term.has_value());
     EXPECT_EQ(term.error().id, "term-unknown");
@@ -464,7 +515,8 @@ TEST(NewTerms, Perf73CpuRatioToPrevAndAuxAction) {
     auto again = encode(catalog, with_cpu->front().perf_string, stat(perf73));
     ASSERT_TRUE(again.has_value()) << with_cpu->front().perf_string;
     EXPECT_EQ(again->front().attr, with_cpu->front().attr);
-    for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+    expect_pmucat_as_perf73(catalog, spec, stat(Profile::pmucat()));
+    for (const Profile older : {Profile::perf(PerfRelease::v6_12)}) {
       auto unknown = encode(catalog, spec, stat(older));
       ASSERT_FALSE(unknown.has_value()) << spec;
       EXPECT_EQ(unknown.error().id, "term-unknown") << spec;
@@ -616,7 +668,11 @@ Catalog event_terms_catalog() {
 
 TEST(EventTerms, EventNameBeforeTermsInBothSemantics) {
   const Catalog catalog = event_terms_catalog();
-  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1), Profile::pmucat()}) {
+  for (const char* spec : {"slots/metric-id=x/", "SLOTS//", "slots/umask=0x4/",
+                           "topdown-retiring/metric-id=topdown!1retiring/u"}) {
+    expect_pmucat_as_perf73(catalog, spec);
+  }
+  for (const Profile semantics : {Profile::perf(PerfRelease::v6_1)}) {
     for (const char* spec : {"slots/metric-id=x/", "SLOTS//", "slots/umask=0x4/"}) {
       const auto slots = encode_ok(catalog, spec, semantics);
       ASSERT_EQ(slots.size(), 1u) << spec;
@@ -723,7 +779,8 @@ TEST(ToolPmu, Perf73ToolEventsAreToolPmuAttrs) {
   ASSERT_EQ(slots.size(), 1u);
   EXPECT_EQ(slots[0].attr.type, 4u);
   EXPECT_EQ(slots[0].attr.config[0], 0x400u);
-  for (const Profile older : {Profile::perf(PerfRelease::v6_12), Profile::pmucat()}) {
+  for (const auto& c : cases) expect_pmucat_as_perf73(*catalog, c.spec);
+  for (const Profile older : {Profile::perf(PerfRelease::v6_12)}) {
     const auto duration = encode_ok(*catalog, "duration_time", older);
     ASSERT_EQ(duration.size(), 1u);
     EXPECT_NE(duration[0].attr.type, 0xfffffffeU);
@@ -772,7 +829,7 @@ TEST(TermNames, Perf73TakesBangWithColon) {
     ASSERT_EQ(kernel.size(), 1u);
     EXPECT_TRUE(kernel[0].attr.exclude_user);
   }
-  // perf 7.3 takes the core PMU's own cpu-cycles event there (pmucat's semantics the built-in).
+  // perf 7.3 takes the core PMU's own cpu-cycles event there, and pmucat's semantics with it.
   const auto kernel = encode_ok(*catalog, "cpu-cycles/metric-id=cpu!1cycles:kHh/kHh",
                                 Profile::perf(PerfRelease::v7_3));
   ASSERT_EQ(kernel.size(), 1u);
@@ -812,9 +869,11 @@ TEST(PerfStrings, HybridBuiltInWithTermsNamesItsCorePmu) {
   ASSERT_EQ(perf61.size(), 2u);
   EXPECT_EQ(perf61[0].perf_string, "branches/metric-id=b/");
   ASSERT_NE(catalog->find_pmu("cpu_atom")->find_event("cpu-cycles"), nullptr);
+  // pmucat's semantics, as perf 7.3, take cpu_atom's own event there.
   const auto own = encode_ok(*catalog, "cpu-cycles/metric-id=c/", Profile{});
   ASSERT_EQ(own.size(), 2u);
-  EXPECT_EQ(own[0].perf_string, "cpu-cycles/metric-id=c/");
+  EXPECT_EQ(own[0].perf_string, "cpu_atom/event=0x3c,metric-id=c/");
+  expect_pmucat_as_perf73(*catalog, "cpu-cycles/metric-id=c/");
 }
 
 // The modifiers newer perfs added, measured with perf-oracle.sh on intel-spr: `R` (retirement
@@ -846,7 +905,8 @@ TEST(Modifiers, RetireLatencyAndNoRegroupByRelease) {
   ASSERT_EQ(group.size(), 2u);
   EXPECT_TRUE(group[0].settings.retire_latency && group[1].settings.retire_latency);
 
-  for (const Profile semantics : {v612, Profile{}}) {
+  expect_pmucat_as_perf73(*catalog, "instructions:X");
+  for (const Profile semantics : {v612}) {
     auto x = encode(*catalog, "instructions:X", options_for(semantics));
     ASSERT_FALSE(x.has_value());
     EXPECT_EQ(x.error().id, "modifier-unknown");

@@ -271,7 +271,7 @@ TEST(ToolDefaults, Perf73RecordSetsBuildIdOnTheTrackingEvent) {
   static const Catalog catalog = testing::extended_catalog();
   for (const auto& [semantics, build_id] :
        {std::pair{Profile::perf(PerfRelease::v7_3), true},
-        std::pair{Profile::perf(PerfRelease::v6_12), false}, std::pair{Profile{}, false}}) {
+        std::pair{Profile::perf(PerfRelease::v6_12), false}, std::pair{Profile{}, true}}) {
     auto events =
         encode(catalog, "cpu-clock,task-clock", EncodeOptions{semantics, Tool::record, {}, {}});
     ASSERT_TRUE(events.has_value());

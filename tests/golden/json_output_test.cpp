@@ -38,12 +38,20 @@ void expect_valid(const json& schema, const json& instance, const std::string& w
                               << " violations, first: " << (errors.empty() ? "" : errors.front());
 }
 
-// The `perf` forms of every event in a pmuls --json document that encodes and needs no `?`.
+// Whether an event of a pmuls --json document encodes to its own attr alone: it encodes, needs no
+// `?`, and is no topdown metric event, which perf 7.3 (and pmucat's semantics) open with a
+// `slots` leader (TopdownGroups.* test those).
+bool encodes_alone(const json& event) {
+  return event.contains("config") && event["params"].empty() &&
+         !event["name"].get<std::string>().starts_with("topdown-");
+}
+
+// The `perf` forms of every event in a pmuls --json document that encodes_alone().
 std::vector<std::string> plain_events(const json& catalog) {
   std::vector<std::string> names;
   for (const json& pmu : catalog["pmus"]) {
     for (const json& event : pmu["events"]) {
-      if (event.contains("config") && event["params"].empty()) names.push_back(event["perf"]);
+      if (encodes_alone(event)) names.push_back(event["perf"]);
     }
   }
   return names;
@@ -70,7 +78,7 @@ TEST_P(JsonOutput, PmuencodeOfEveryEventMatchesTheSchemaAndPmuls) {
   std::size_t index = 0;
   for (const json& pmu : catalog["pmus"]) {
     for (const json& event : pmu["events"]) {
-      if (!event.contains("config") || !event["params"].empty()) continue;
+      if (!encodes_alone(event)) continue;
       const json& attr = encoded[index++];
       EXPECT_EQ(attr["perf"].get<std::string>().empty(), false);
       for (const char* word : {"config", "config1", "config2", "config3"}) {
@@ -102,7 +110,25 @@ TEST(JsonOutput, PmulsWithVendorEventsMatchesTheSchema) {
   for (const json& pmu : catalog["pmus"]) {
     for (const json& event : pmu["events"]) {
       sources.insert(event["source"].get<std::string>());
-      ASSERT_TRUE(event.contains("EventName")) << event.dump();
+      if (!event.contains("EventName")) {
+        // perf 7.3's `perf list -j` (list_json_fields) leaves out a core PMU's event named as a
+        // legacy hardware event.
+        static const std::set<std::string> kLegacyNames = {"cpu-cycles",
+                                                           "cycles",
+                                                           "instructions",
+                                                           "cache-references",
+                                                           "cache-misses",
+                                                           "branch-instructions",
+                                                           "branches",
+                                                           "branch-misses",
+                                                           "bus-cycles",
+                                                           "stalled-cycles-frontend",
+                                                           "stalled-cycles-backend",
+                                                           "ref-cycles"};
+        EXPECT_EQ(pmu["name"], "cpu") << event.dump();
+        EXPECT_EQ(kLegacyNames.count(event["name"].get<std::string>()), 1u) << event.dump();
+        continue;
+      }
       const std::string unit = event["Unit"];
       const std::string name = pmu["name"];
       EXPECT_TRUE(unit == name || (event.contains("json") && name.rfind(unit + "_", 0) == 0))

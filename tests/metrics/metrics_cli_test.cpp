@@ -239,7 +239,7 @@ TEST(MetricsCli, Linux73CommonAndGeneratedMetrics) {
   EXPECT_EQ(attrs.status, 0) << describe(attrs);
   // Each list's attrs are numbered within the list, leaders too (the second list is a group).
   EXPECT_NE(attrs.out.find("group: member #1, leader #0 "
-                           "(stalled-cycles-backend/metric-id=stalled!1cycles!1backend/)\n"),
+                           "(cpu/stalled-cycles-backend,metric-id=stalled!1cycles!1backend/)\n"),
             std::string::npos)
       << attrs.out;
   // perf stat -a: the CPU clock.
