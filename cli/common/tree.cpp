@@ -113,9 +113,14 @@ Diagnostic unmatched_cpuid(const VendorOptions& vendor, const std::optional<Name
   const std::string& id = vendor.cpuid;
   const std::string tables = named_tables ? "under " + vendor.events_dir.string()
                                           : std::string("of the installed vendor tables");
-  const std::string message = fmt::format(
-      "no mapfile.csv row {} matches CPU identifier '{}': no vendor JSON events or metrics apply",
-      tables, id);
+  // perf 7.2 and later then still read their common table's metrics (CPUs_utilized, ...).
+  const bool common_table =
+      vendor.rules && jevents_rules(*vendor.rules) >= JeventsRules::of_7_2;
+  const std::string message =
+      fmt::format("no mapfile.csv row {} matches CPU identifier '{}': {}", tables, id,
+                  common_table ? "no model's vendor JSON events or metrics apply, only the "
+                                 "common table's metrics"
+                               : "no vendor JSON events or metrics apply");
   Diagnostic warning =
       named ? make_diagnostic(Severity::warning, DiagId::cpuid_unmatched, named->where,
                               named->value, 0, named->value.size(), message)

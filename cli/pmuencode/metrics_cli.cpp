@@ -53,8 +53,8 @@ int run_metrics(const Catalog& catalog, const MetricsCliOptions& options,
           fmt::format("no metrics: the vendor catalog's model {} has none", model->directory));
     } else {
       printer.error(
-          "no metrics: the vendor catalog has no model for this CPU (give --cpuid and "
-          "--events-dir)");
+          "no metrics: the vendor catalog has no model for this CPU and no common table (give "
+          "--cpuid and --events-dir)");
     }
     return to_int(ExitCode::rejected);
   }

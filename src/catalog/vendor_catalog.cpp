@@ -142,7 +142,11 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
         loaded_.diagnostics.push_back(std::move(note));
       }
     }
-    if (!choice) return;
+    if (!choice) {
+      loaded_.common_metrics = read_common_metrics(
+          loaded_.cached ? std::filesystem::path() : loaded_.index_root, loaded_.diagnostics);
+      return;
+    }
     if (!loaded_.index_root.empty()) {
       // The compiled index: only the model file's header is read now (the cache has read it).
       auto index = cached_model ? checked_model(std::move(*cached_model), *choice)
@@ -223,9 +227,49 @@ void VendorCatalog::decode_full() const {
   full_.model = std::make_shared<const VendorModel>(std::move(*model));
 }
 
+std::shared_ptr<const VendorModel> VendorCatalog::read_common_metrics(
+    const std::filesystem::path& index_root, std::vector<Diagnostic>& diagnostics) const {
+  constexpr std::string_view kCommon = "common";  // perf's arch/common/common
+  std::error_code error;
+  if (!index_root.empty()) {
+    // An index built with perf 6.x's rules has no `common` directory: no common table.
+    if (!std::filesystem::is_directory(index_root / kCommon, error)) return nullptr;
+    auto index = open_vendor_index_model(index_root, kCommon, kCommon);
+    if (!index) {
+      diagnostics.push_back(std::move(index.error()));
+      return nullptr;
+    }
+    auto decoded = index->metrics();
+    auto descriptions = index->metric_group_descriptions();
+    if (!decoded || !descriptions) {
+      diagnostics.push_back(decoded ? std::move(descriptions.error()) : std::move(decoded.error()));
+      return nullptr;
+    }
+    auto model = std::make_shared<VendorModel>();
+    model->metrics = std::move(*decoded);
+    model->metric_group_descriptions = std::move(*descriptions);
+    return model;
+  }
+  if (jevents_rules(json_rules()) < JeventsRules::of_7_2 ||
+      !std::filesystem::is_directory(options_.events_dir / kCommon / kCommon, error)) {
+    return nullptr;
+  }
+  auto model = load_vendor_model(options_.events_dir / kCommon, kCommon, json_rules());
+  if (!model) {
+    diagnostics.push_back(std::move(model.error()));
+    return nullptr;
+  }
+  diagnostics.insert(diagnostics.end(), model->diagnostics.begin(), model->diagnostics.end());
+  return std::make_shared<const VendorModel>(std::move(*model));
+}
+
 const VendorModel* VendorCatalog::metrics_model() const {
   std::call_once(metrics_once_, [&] {
     const Loaded& loaded = this->loaded();
+    if (!loaded.model && !loaded.index) {
+      metrics_model_ = loaded.common_metrics;
+      return;
+    }
     if (!loaded.index) {
       metrics_model_ = loaded.model;
       return;

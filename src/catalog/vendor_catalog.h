@@ -60,6 +60,9 @@ class VendorCatalog {
     bool cached = false;  // index_root is the cache's
     // Compiled index: the model's file, opened (its header and diagnostics read).
     std::optional<VendorIndexModel> index;
+    // No model chosen (no row matches the cpuid, or none given): perf 7.2+'s common table's
+    // metrics, which perf then searches alone (null with older rules or without the table).
+    std::shared_ptr<const VendorModel> common_metrics;
     std::vector<Diagnostic> diagnostics;
   };
   const Loaded& loaded() const;
@@ -78,8 +81,9 @@ class VendorCatalog {
   // without paying for a listing it never needed.
   const std::vector<Diagnostic>* diagnostics_so_far() const;
 
-  // The model's metrics in table order (empty without a model or on a corrupt index, whose
-  // error full() reports), decoded without the events: `-M` needs no event listing.
+  // The model's metrics in table order (without a model: perf 7.2+'s common table's, else none;
+  // none on a corrupt index, whose error full() reports), decoded without the events: `-M`
+  // needs no event listing.
   std::span<const VendorMetric> metrics() const;
   // The model's metric group descriptions (VendorModel::metric_group_descriptions), read with
   // the metrics.
@@ -108,6 +112,10 @@ class VendorCatalog {
   PerfRelease json_rules() const;
   void check_index_rules(PerfRelease built, const std::filesystem::path& root,
                          std::vector<Diagnostic>& diagnostics) const;
+  // Loaded::common_metrics, read from the compiled index (its `common` model file) or the JSON
+  // tree's arch/common/common; what reading it found goes to `diagnostics`.
+  std::shared_ptr<const VendorModel> read_common_metrics(const std::filesystem::path& index_root,
+                                                         std::vector<Diagnostic>& diagnostics) const;
   VendorOptions options_;
   mutable std::once_flag once_;
   mutable Loaded loaded_;

@@ -271,16 +271,16 @@ Expected<StatDefaults> metric_driven(const Catalog& catalog, const StatDefaultsO
                                      const EncodeOptions& encode_options) {
   // The metrics alone: asking for the model would decode all its events.
   if (catalog.vendor_metrics().empty()) {
-    // perf 7.3 then still has its common table's Default metrics; pmucat reads them with a
-    // model's tables only, and an empty list would be a wrong answer.
+    // perf 7.3 always has at least its common table's Default metrics (those of a CPU without
+    // a model): an empty list would be a wrong answer.
     const std::string_view group = kDefaultMetricGroups[0];
     Diagnostic d = make_diagnostic(
         Severity::error, DiagId::metric_not_found, "<metrics>", group, 0, group.size(),
-        fmt::format("{} chooses plain perf stat's events from the metric group {}, and no model "
-                    "of the vendor tables matches this CPU: pmucat reads the common table's {} "
-                    "metrics with a model's only",
-                    encode_options.semantics.name(), group, group));
-    d.hint = "give the CPU identifier of a model the tables have (--cpuid), or -e events";
+        fmt::format("{} chooses plain perf stat's events from the metric group {}, and the "
+                    "catalog has no vendor metrics (no tables, or tables without perf 7.2's "
+                    "common table)",
+                    encode_options.semantics.name(), group));
+    d.hint = "give the vendor tables of that perf (--events-dir), or -e events";
     return unexpected(std::move(d));
   }
   const auto table = metric_definitions(catalog);

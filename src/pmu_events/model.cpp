@@ -223,7 +223,14 @@ void append_common_metrics(const fs::path& arch_dir, VendorModel& model) {
 Expected<VendorModel> load_vendor_model(const fs::path& arch_dir, std::string_view directory,
                                         PerfRelease rules) {
   auto model = load_table(arch_dir, directory, rules);
-  if (model && jevents_since(rules, JeventsRules::of_7_2)) append_common_metrics(arch_dir, *model);
+  if (!model) return model;
+  if (arch_dir.filename() == "common") {
+    // The common table read as a model (a CPU no mapfile row matches): its metrics alone, as
+    // perf 7.2+ searches it when it has no model table; its events stay the grammar's.
+    model->events.clear();
+  } else if (jevents_since(rules, JeventsRules::of_7_2)) {
+    append_common_metrics(arch_dir, *model);
+  }
   return model;
 }
 

@@ -174,6 +174,23 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
       ++summary.models;
     }
   }
+  // perf 7.2+'s common table, which has no mapfile: the metrics of a CPU no row matches.
+  if (jevents_rules(rules) >= JeventsRules::of_7_2 &&
+      fs::is_directory(json_root / "common" / "common", error)) {
+    const pmu_events_index::CompiledFile file =
+        pmu_events_index::compile_model_file(json_root, "common", "common", rules, true);
+    const fs::path arch_out = index_root / "common";
+    if (!fs::create_directories(arch_out, error) && error) {
+      return unexpected(unwritable(arch_out, error.message()));
+    }
+    const fs::path out = arch_out / vendor_index_file_name("common");
+    if (!pmu_events_index::write_file(out, file.bytes)) {
+      return unexpected(unwritable(out, "write failed"));
+    }
+    summary.metrics += file.metrics;
+    summary.bytes += file.bytes.size();
+  }
+  error.clear();
   // Every architecture's system tables, those of `test` (which has no mapfile) included.
   std::vector<std::string> all_archs;
   for (fs::directory_iterator it(json_root, error), end; !error && it != end; it.increment(error)) {

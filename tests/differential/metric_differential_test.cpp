@@ -852,6 +852,9 @@ TEST(StatDefaultsDiff, PlainPerfStatMatchesPerf) {
       {"intel-arl-hybrid", "GenuineIntel-6-C5-0", ""},
       {"intel-adl-hybrid", "GenuineIntel-6-97-0", ""},
       {"intel-cwf", "GenuineIntel-6-DD-1", "-d"},
+      // No model: perf 7.2+ opens its common table's Default metrics alone.
+      {"intel-spr", "PmucatNone-0-0-0", ""},
+      {"intel-spr", "PmucatNone-0-0-0", "-dd"},
   };
   const bool prints_all = oracle_semantics().has(Behaviour::metric_driven_default_stat);
   std::size_t equal = 0;

@@ -62,6 +62,11 @@ constexpr std::string_view kTestSys = R"([
    "Unit": "tsys", "Compat": "0x01"}
 ])";
 
+constexpr std::string_view kCommonMetrics = R"([
+  {"MetricName": "CPUs_utilized", "MetricExpr": "INST_RETIRED.ANY / 2", "MetricGroup": "Default",
+   "BriefDescription": "CPUs used."}
+])";
+
 // The index is built with `rules`; open() asks for them (both forms then read alike).
 struct Fixture {
   explicit Fixture(PerfRelease built_rules = PerfRelease::v6_1) : rules(built_rules) {
@@ -98,6 +103,8 @@ struct Fixture {
     tree.write("json/x86/testlake/testlake-metrics.json", kMetrics);
     tree.write("json/x86/vendorx/board1/sys/ddrc.json", kBoardSys);
     tree.write("json/test/soc/sys/uncore.json", kTestSys);
+    // perf 7.2+'s common table (no mapfile; read under those rules only).
+    tree.write("json/common/common/metrics.json", kCommonMetrics);
     for (const char* ddr : {"uncore_sysddr_0", "uncore_sysddr_1"}) {
       const std::string base = std::string("devices/") + ddr;
       tree.write(base + "/type", ddr == std::string_view("uncore_sysddr_0") ? "60\n" : "61\n");
@@ -281,6 +288,27 @@ TEST_P(BothForms, MetricsOfTheModelInTableOrder) {
           .value());
   EXPECT_TRUE(none.vendor_metrics().empty());
   EXPECT_TRUE(none.vendor_metric_groups().empty());
+}
+
+// perf 7.2 and later search their common table's metrics after the model's, and alone for a CPU
+// no mapfile row matches; perf 6.x has no common table.
+TEST_P(BothForms, WithoutAModelPerf72ReadsTheCommonTablesMetrics) {
+  Fixture f(PerfRelease::v7_3);
+  auto names_of = [](const Catalog& catalog) {
+    std::vector<std::string> names;
+    for (const VendorMetric& metric : catalog.vendor_metrics()) names.push_back(metric.name);
+    return names;
+  };
+  const Catalog none = f.open(GetParam(), "GenuineIntel-6-01");
+  EXPECT_EQ(names_of(none), (std::vector<std::string>{"CPUs_utilized"}));
+  ASSERT_EQ(none.vendor_metric_groups().size(), 1u);
+  EXPECT_EQ(none.vendor_metric_groups()[0].name, "Default");
+  // No model's events come with them.
+  EXPECT_EQ(none.find_pmu("cpu")->find_event("inst_retired.any"), nullptr);
+  const Catalog model = f.open(GetParam());
+  EXPECT_EQ(names_of(model), (std::vector<std::string>{"CPI", "IPC", "CPUs_utilized"}));
+  Fixture old(PerfRelease::v6_12);
+  EXPECT_TRUE(old.open(GetParam(), "GenuineIntel-6-01").vendor_metrics().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(VendorCatalog, BothForms, ::testing::Values("json", "index", "cached"));
