@@ -229,6 +229,8 @@ struct VendorOptions {
   std::optional<PerfRelease> rules = {};
 };
 
+struct HwmonPmus;  // pmucat/hwmon.h
+
 class Catalog {
  public:
   // `dir` is either the devices folder itself (named `devices`, or holds some <pmu>/type) or
@@ -275,6 +277,10 @@ class Catalog {
   const Pmu* core_pmu() const;
   // Problems with the tree itself (entries that are not PMU directories, unreadable entries).
   std::span<const Diagnostic> diagnostics() const;
+  // perf 7.2+'s hwmon PMUs of the tree (its sysfs root's class/hwmon; pmucat/hwmon.h), read on
+  // first call; none for a from_pmus catalog. They are not among pmus(): only the semantics
+  // that have Behaviour::hwmon_pmus see them.
+  const HwmonPmus& hwmon_pmus() const;
 
   // A new Pmu over the same directory as `pmu` (one of this catalog's), with this catalog's
   // vendor events attached and nothing loaded; nullopt for a PMU without a directory

@@ -18,6 +18,7 @@
 #include "pmucat/encode_on_pmus.h"
 #include "pmucat/expected.h"
 #include "pmucat/format.h"
+#include "pmucat/hwmon.h"
 #include "pmucat/metadata.h"
 #include "pmucat/metric_counts.h"
 #include "pmucat/metric_eval.h"

@@ -15,6 +15,7 @@
 #include "catalog/sysfs_file.h"
 #include "catalog/vendor_catalog.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/hwmon.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace {
@@ -131,6 +132,9 @@ struct Catalog::State {
   mutable std::once_flag listed_once;
   mutable Listing listing;
   mutable std::atomic<bool> listed{false};
+
+  mutable std::once_flag hwmon_once;
+  mutable HwmonPmus hwmon;
 
   // PMUs find_pmu() found before the listing existed; node-based so that pointers stay valid.
   mutable std::mutex probe_mutex;
@@ -348,6 +352,11 @@ const Pmu* Catalog::core_pmu() const {
 
 std::span<const Diagnostic> Catalog::diagnostics() const {
   return state_->list().diagnostics;
+}
+
+const HwmonPmus& Catalog::hwmon_pmus() const {
+  std::call_once(state_->hwmon_once, [&] { state_->hwmon = read_hwmon_pmus(state_->devices_dir); });
+  return state_->hwmon;
 }
 
 const VendorOptions& Catalog::vendor_options() const {

@@ -4,6 +4,7 @@
 
 #include "encode/event_owners.h"
 #include "encode/targets.h"
+#include "pmucat/hwmon.h"
 #include "pmucat/version.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -285,7 +286,64 @@ class TargetResolver {
       return error;
     }
     if (found) return std::nullopt;
+    if (has(Behaviour::hwmon_pmus)) {
+      if (auto error = hwmon_event(found)) return error;
+      if (found) return std::nullopt;
+    }
     return unknown_event_error(catalog_, event_, spec_);
+  }
+
+  // perf 7.2+'s hwmon PMUs: a sensor's name (`temp1`, `temp1_input`, a label's `temp_tctl`) on
+  // every hwmon PMU that has it, in name order.
+  std::optional<Diagnostic> hwmon_event(bool& found) {
+    if (!may_name_hwmon_sensor(event_.name)) return std::nullopt;  // the tree's hwmon left unread
+    for (const Pmu& pmu : catalog_.hwmon_pmus().pmus) {
+      const Event* event = find_hwmon_event(pmu, event_.name);
+      if (event == nullptr) continue;
+      found = true;
+      TermView reference = name_reference();
+      reference.name = event->name;
+      if (auto error = on_pmu(pmu, std::span<const TermView>(&reference, 1), event_.offset,
+                              event_.name.size(), false)) {
+        return error;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // `hwmon_k10temp/temp1/`, `hwmon0/temp_tctl/`: the hwmon PMUs the name selects, with perf
+  // 7.3's term rules (docs/hwmon.md §6): each term names a sensor, by its key (`temp1_input`, any
+  // value, a number the device need not have) or its label; the last one counts; any other term
+  // is refused. `selected`: whether the name selects any.
+  std::optional<Diagnostic> hwmon_pmu_terms(bool& selected) {
+    const std::vector<const Pmu*> pmus = select_hwmon_pmus(catalog_.hwmon_pmus(), event_.pmu);
+    selected = !pmus.empty();
+    for (const Pmu* pmu : pmus) {
+      TermView config;
+      config.name = "config";
+      config.kind = TermValueKind::number;
+      config.style = NumberStyle::hex;
+      config.value = 0;
+      for (const TermView& term : terms_) {
+        if (const auto key = parse_hwmon_event_key(term.name)) {
+          config.value = std::uint64_t{key->kind->code} << 16 | key->number;
+        } else if (const Event* sensor = find_hwmon_event(*pmu, term.name);
+                   sensor != nullptr && !sensor->terms.terms.empty()) {
+          config.value = sensor->terms.terms.front().value;
+        } else {
+          return hwmon_term_error(term, pmu->name(), spec_);
+        }
+        config.offset = term.offset;
+        config.length = term.length;
+        config.value_offset = term.offset;
+        config.value_length = term.length;
+      }
+      const std::span<const TermView> terms(&config, terms_.empty() ? 0 : 1);
+      if (auto error = on_pmu(*pmu, terms, event_.pmu_offset, event_.pmu.size(), false)) {
+        return error;
+      }
+    }
+    return std::nullopt;
   }
 
   // `cpu_core/cycles/` without Behaviour::legacy_terms: perf parses a hybrid core PMU's only
@@ -364,6 +422,11 @@ class TargetResolver {
     }
     if (exact == nullptr) exact = lookup_.find_pmu(event_.pmu);
     if (exact != nullptr) return exact_pmu(*exact);
+    if (has(Behaviour::hwmon_pmus) && event_.pmu.starts_with("hwmon")) {
+      bool selected = false;
+      auto error = hwmon_pmu_terms(selected);
+      if (selected) return error;
+    }
     return pmu_instances();
   }
 

@@ -147,6 +147,15 @@ bool is_tool_event(std::string_view name) {
   });
 }
 
+Diagnostic hwmon_term_error(const TermView& term, std::string_view pmu, std::string_view spec) {
+  Diagnostic d = spec_error(DiagId::term_unknown, spec, term.offset, term.length,
+                            fmt::format("'{}' is no sensor of hwmon PMU '{}'", term.name, pmu));
+  d.hint =
+      "a hwmon PMU takes one of its sensors' names (temp1, or a label's temp_<label>) and no "
+      "other term; perf 7.3 says \"unexpected hwmon event term\"";
+  return d;
+}
+
 Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec) {
   Diagnostic d =
       spec_error(DiagId::event_tool_terms, spec, event.offset, event.text.size(),

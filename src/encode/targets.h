@@ -102,6 +102,8 @@ Diagnostic unknown_event_error(const Catalog& catalog, const EventSpecView& even
                                std::string_view spec);
 Diagnostic no_default_pmu_error(const EventSpecView& event, std::string_view spec,
                                 const EncodeOptions& options);
+// A term of a hwmon PMU that names none of its sensors (perf 7.3: "unexpected hwmon event term").
+Diagnostic hwmon_term_error(const TermView& term, std::string_view pmu, std::string_view spec);
 Diagnostic tool_event_terms_error(const EventSpecView& event, std::string_view spec);
 Diagnostic numeric_type_error(const EventSpecView& event, std::string_view spec);
 // What the default semantics say when the PMU named exactly rejects the terms and perf 6.1

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "planner/kernel_facts.h"
+#include "pmucat/hwmon.h"
 #include "pmucat/planner.h"
 #include "pmucat/spec.h"
 #include "pmucat/vendor_events.h"
@@ -212,10 +213,10 @@ class InputBuilder {
     out.pmu = event.pmu;
     const Attr& attr = event.attr;
     if (attr.type == kTypeSoftware || attr.type == kTypeTracepoint ||
-        attr.type == kTypeBreakpoint || attr.type == kTypeTool ||
+        attr.type == kTypeBreakpoint || attr.type == kTypeTool || is_hwmon_type(attr.type) ||
         planner_detail::is_counterless_pmu(event.pmu)) {
       out.constraint.need = CounterNeed::none;
-      out.constraint.origin = "software, tracepoint, tool or free-running: no counter";
+      out.constraint.origin = "software, tracepoint, tool, hwmon or free-running: no counter";
       return out;
     }
     if (event.settings.retire_latency) {

@@ -1,0 +1,79 @@
+// perf 7.2+'s hwmon PMUs (Behaviour::hwmon_pmus): one per /sys/class/hwmon/hwmonN of a tree,
+// read as perf reads them (docs/hwmon.md has every rule, each measured with perf 7.3.4). They are
+// no kernel PMUs: perf reads their `*_input` files itself and never opens an attr for them.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmucat/catalog.h"
+#include "pmucat/diagnostic.h"
+#include "pmucat/version.h"
+
+PMUCAT_BEGIN_NAMESPACE
+
+// The first hwmon PMU type (hwmon0); hwmonN is this + N, up to 0xfffffffd.
+inline constexpr std::uint32_t kHwmonFirstType = 0xffff0000U;
+inline constexpr std::uint32_t kHwmonLastType = 0xfffffffdU;
+// Whether a PMU type is a hwmon PMU's.
+constexpr bool is_hwmon_type(std::uint32_t type) {
+  return type >= kHwmonFirstType && type <= kHwmonLastType;
+}
+
+// Bounds on what a tree may make pmucat read (each a refusal with a warning past it).
+inline constexpr std::size_t kMaxHwmonDevices = 1024;     // entries of class/hwmon
+inline constexpr std::size_t kMaxHwmonFiles = 4096;       // files of one device
+inline constexpr std::size_t kMaxHwmonValueBytes = 4096;  // a name, label or item file read
+
+// A sensor kind perf knows: its file prefix, the number in config bits 16-23, what `perf list`
+// and `perf stat` say of it.
+struct HwmonSensorKind {
+  std::string_view prefix;  // "temp"
+  std::uint8_t code;        // 10
+  std::string_view text;    // "Temperature"
+  std::string_view unit;    // "'C"; empty for intrusion
+  double scale;             // 0.001, or 1 for fan, pwm, intrusion
+};
+std::span<const HwmonSensorKind> hwmon_sensor_kinds();
+
+// An event name's key as perf reads it: `<prefix><decimal>` and anything after the number
+// (`temp1`, `temp1_input`, `temp01`: kind temp, number 1), the number taken modulo 2^16; nullopt
+// for any other text (a label name, an upper-case prefix).
+struct HwmonEventKey {
+  const HwmonSensorKind* kind;
+  std::uint16_t number;
+};
+std::optional<HwmonEventKey> parse_hwmon_event_key(std::string_view name);
+
+// The hwmon PMUs of the tree whose PMU devices folder is `devices_dir`: class/hwmon of its sysfs
+// root (`<root>/bus/event_source/devices` -> `<root>`, else the folder's parent). Only symlinks
+// to directories inside that root are read, with a `name` file; each is a PMU named
+// `hwmon_<name>` of type 0xffff0000 + N (N the number after the link name's fifth character),
+// whose events are the sensors with an `_input` file (`temp1`, config = kind code << 16 |
+// number), each also under its label's name (`temp_tctl`) where it has one. Sorted by name.
+struct HwmonPmus {
+  std::vector<Pmu> pmus;
+  std::vector<std::string> links;  // each PMU's class/hwmon entry (`hwmon0`), same order
+  std::vector<Diagnostic> diagnostics;
+};
+HwmonPmus read_hwmon_pmus(const std::filesystem::path& devices_dir);
+
+// The hwmon PMUs `pmu_name` selects, as perf's parser does: the first one named exactly
+// (`hwmon_k10temp`), else those whose link is `pmu_name` or it followed by digits (`hwmon1`:
+// hwmon1, hwmon10, ...; `hwmon`: every hwmonN).
+std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_view pmu_name);
+
+// Whether `name` could name a sensor (a key, or `<prefix>_<label>`): the names for which the
+// tree's hwmon PMUs are worth reading.
+bool may_name_hwmon_sensor(std::string_view name);
+
+// The event of `pmu` (a hwmon PMU) a bare event name stands for: by its key (`temp1_input` is
+// `temp1`), else a label name in any case; nullptr when it has none.
+const Event* find_hwmon_event(const Pmu& pmu, std::string_view name);
+
+PMUCAT_END_NAMESPACE
