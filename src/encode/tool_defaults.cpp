@@ -89,7 +89,9 @@ void apply_record(EncodedEvent& event, bool tracking, bool leader, std::size_t g
     attr.read_format |= read_fmt::id;
     if (group_size > 1) {
       attr.read_format |= read_fmt::group;
-      attr.inherit = false;
+      // perf 7.2 leaves a sample-read group inheritable (newer kernels take it; perf drops it
+      // itself where the kernel refuses); 6.12 and 6.1 cleared it.
+      if (!semantics.has(Behaviour::sample_read_group_inherits)) attr.inherit = false;
     }
   }
   // A period from the spec (a term, a tracepoint's 1) keeps perf's default frequency away.

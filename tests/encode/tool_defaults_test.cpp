@@ -28,7 +28,7 @@ std::vector<EncodedEvent> full(const std::string& spec, Tool tool,
   if (group_leader) {
     for (EncodedEvent& event : *events) event.group_leader = group_leader;
   }
-  apply_tool_defaults(*events, tool);
+  apply_tool_defaults(*events, tool, Profile::perf(PerfRelease::v6_1));
   return *events;
 }
 
@@ -204,6 +204,25 @@ TEST(ToolDefaultsRecord, SampleReadGroupMembersFollowTheLeader) {
   EXPECT_EQ(events[1].attr.sample_freq, 0U);
   EXPECT_EQ(events[1].attr.sample_period, 0U);
   EXPECT_FALSE(events[1].attr.disabled);
+}
+
+// perf 7.2 and 7.3 leave a sample-read group inheritable (`{cpu-clock,task-clock}:S` opened with
+// inherit 1 by perf 7.3.4, ToolAttrsDiff); perf 6.12 and 6.1 clear it.
+TEST(ToolDefaultsRecord, Perf72SampleReadGroupsInherit) {
+  static const Catalog catalog = testing::extended_catalog();
+  for (const auto& [semantics, inherit] :
+       {std::pair{Profile::perf(PerfRelease::v7_3), true},
+        std::pair{Profile::perf(PerfRelease::v6_12), false}, std::pair{Profile{}, true}}) {
+    auto events = encode(catalog, "{cpu/event=0x3c/,cpu/event=0xc0/}:S",
+                         EncodeOptions{semantics, Tool::record, {}, {}});
+    ASSERT_TRUE(events.has_value());
+    apply_tool_defaults(*events, Tool::record, semantics);
+    ASSERT_EQ(events->size(), 2u);
+    for (const EncodedEvent& event : *events) {
+      EXPECT_EQ(event.attr.inherit, inherit) << semantics.name();
+      EXPECT_TRUE(event.attr.read_format & read_fmt::group) << semantics.name();
+    }
+  }
 }
 
 TEST(ToolDefaultsRecord, SampleReadMemberKeepsItsOwnPeriod) {
