@@ -107,6 +107,22 @@ std::optional<std::uint16_t> leading_number(std::string_view& text) {
   return static_cast<std::uint16_t>(value);
 }
 
+// `<kind>[<decimal>]<rest>`: a name's sensor kind (its longest prefix), the number after it
+// (modulo 2^16) where digits follow, and the rest.
+struct SensorPrefix {
+  const HwmonSensorKind* kind;
+  std::optional<std::uint16_t> number;
+  std::string_view rest;
+};
+std::optional<SensorPrefix> split_sensor(std::string_view name) {
+  std::size_t prefix = 0;
+  const HwmonSensorKind* kind = kind_of_prefix(name, prefix);
+  if (kind == nullptr) return std::nullopt;
+  std::string_view rest = name.substr(prefix);
+  const std::optional<std::uint16_t> number = leading_number(rest);
+  return SensorPrefix{kind, number, rest};
+}
+
 std::optional<std::size_t> item_index(std::string_view item) {
   const auto* found = std::find(kItems.begin(), kItems.end(), item);
   if (found == kItems.end()) return std::nullopt;
@@ -155,14 +171,10 @@ struct ItemName {
   bool alarm;
 };
 std::optional<ItemName> parse_item_name(std::string_view name) {
-  std::size_t prefix = 0;
-  const HwmonSensorKind* kind = kind_of_prefix(name, prefix);
-  if (kind == nullptr) return std::nullopt;
-  std::string_view rest = name.substr(prefix);
-  const std::optional<std::uint16_t> number = leading_number(rest);
-  if (!rest.starts_with('_')) return std::nullopt;
-  rest.remove_prefix(1);
-  ItemName out{kind, number.value_or(0xffff), 0, false};
+  const std::optional<SensorPrefix> split = split_sensor(name);
+  if (!split || !split->rest.starts_with('_')) return std::nullopt;
+  const std::string_view rest = split->rest.substr(1);
+  ItemName out{split->kind, split->number.value_or(0xffff), 0, false};
   if (auto item = item_index(rest)) {
     out.item = *item;
     return out;
@@ -336,13 +348,9 @@ std::span<const HwmonSensorKind> hwmon_sensor_kinds() {
 }
 
 std::optional<HwmonEventKey> parse_hwmon_event_key(std::string_view name) {
-  std::size_t prefix = 0;
-  const HwmonSensorKind* kind = kind_of_prefix(name, prefix);
-  if (kind == nullptr) return std::nullopt;
-  std::string_view rest = name.substr(prefix);
-  const std::optional<std::uint16_t> number = leading_number(rest);
-  if (!number) return std::nullopt;
-  return HwmonEventKey{kind, *number};
+  const std::optional<SensorPrefix> split = split_sensor(name);
+  if (!split || !split->number) return std::nullopt;
+  return HwmonEventKey{split->kind, *split->number};
 }
 
 HwmonPmus read_hwmon_pmus(const fs::path& devices_dir) {
