@@ -1,11 +1,13 @@
 #include "common/pmu_selection.h"
 
 #include <fmt/core.h>
+#include <fnmatch.h>
 
 #include <algorithm>
 
 #include "common/diagnostics.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/hwmon.h"
 #include "pmucat/suggest.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -36,14 +38,29 @@ Diagnostic unknown_pmu_error(const Catalog& catalog, std::string_view pattern) {
 }
 
 Expected<std::vector<const Pmu*>> select_pmus(const Catalog& catalog,
-                                              std::span<const std::string> patterns) {
+                                              std::span<const std::string> patterns,
+                                              bool with_hwmon) {
   std::vector<const Pmu*> selected;
   if (patterns.empty()) {
     for (const Pmu& pmu : catalog.pmus()) selected.push_back(&pmu);
+    if (with_hwmon) {
+      for (const Pmu& pmu : catalog.hwmon_pmus().pmus) selected.push_back(&pmu);
+    }
     return selected;
   }
   for (const std::string& pattern : patterns) {
-    const std::vector<const Pmu*> matches = catalog.match_pmus(pattern);
+    std::vector<const Pmu*> matches = catalog.match_pmus(pattern);
+    if (with_hwmon && pattern.starts_with("hwmon")) {
+      const HwmonPmus& hwmon = catalog.hwmon_pmus();
+      std::vector<const Pmu*> named = select_hwmon_pmus(hwmon, pattern);
+      if (named.empty()) {
+        // A glob (`hwmon_*`) over the hwmon PMUs' names.
+        for (const Pmu& pmu : hwmon.pmus) {
+          if (::fnmatch(pattern.c_str(), pmu.name().c_str(), 0) == 0) named.push_back(&pmu);
+        }
+      }
+      matches.insert(matches.end(), named.begin(), named.end());
+    }
     if (matches.empty()) return unexpected(unknown_pmu_error(catalog, pattern));
     for (const Pmu* pmu : matches) {
       if (std::find(selected.begin(), selected.end(), pmu) == selected.end()) {

@@ -13,6 +13,7 @@
 #include "common/ordered_parallel.h"
 #include "pmucat/builtin_events.h"
 #include "pmucat/format.h"
+#include "pmucat/hwmon.h"
 #include "pmucat/pmu_attribute_files.h"
 #include "pmucat/terms.h"
 #include "pmuls/event_view.h"
@@ -159,6 +160,31 @@ void write_sysfs_perf_fields(Out& out, const Pmu& pmu, const Event& event,
   out.value(list_encoding(pmu, event, semantics));
 }
 
+// perf 7.3's `perf list -j` fields of a hwmon PMU's sensor (docs/hwmon.md §5), in its key order.
+template <class Out>
+void write_hwmon_perf_fields(Out& out, const Pmu& pmu, const HwmonListEntry& entry) {
+  out.key("Unit");
+  out.value(pmu.name());
+  out.key("Topic");
+  out.value("hwmon");
+  out.key("EventName");
+  out.value(entry.event_name);
+  if (!entry.event_alias.empty()) {
+    out.key("EventAlias");
+    out.value(entry.event_alias);
+  }
+  if (!entry.scale_unit.empty()) {
+    out.key("ScaleUnit");
+    out.value(entry.scale_unit);
+  }
+  out.key("EventType");
+  out.value("Hwmon event");
+  out.key("BriefDescription");
+  out.value(entry.description);
+  out.key("Encoding");
+  out.value(entry.encoding);
+}
+
 template <class Out>
 void write_event(Out& out, const Pmu& pmu, const Event& event, const Profile& semantics) {
   const EventView view = view_event(pmu, event);
@@ -209,7 +235,10 @@ void write_event(Out& out, const Pmu& pmu, const Event& event, const Profile& se
   out.value(event.snapshot);
   out.key("source");
   out.value(to_string(event.source));
-  if (event.vendor) {
+  if (const auto type = pmu.attributes().type; type && is_hwmon_type(*type)) {
+    // A sensor perf lists under its label's name keeps pmucat's fields only.
+    if (auto entry = hwmon_list_entry(pmu, event)) write_hwmon_perf_fields(out, pmu, *entry);
+  } else if (event.vendor) {
     write_vendor_fields(out, pmu, event, semantics);
   } else if (!(semantics.has(Behaviour::list_json_fields) && perf73_list_hides(pmu, event))) {
     // An event perf does not list keeps pmucat's fields only.

@@ -238,7 +238,7 @@ int run(const Options& options) {
     write_stdout(*text);
     return to_int(ExitCode::success);
   }
-  auto selected = select_pmus(*catalog, options.pmus);
+  auto selected = select_pmus(*catalog, options.pmus, options.semantics.has(Behaviour::hwmon_pmus));
   if (!selected) {
     printer.print(selected.error());
     return to_int(ExitCode::rejected);

@@ -72,6 +72,18 @@ std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_vi
 // tree's hwmon PMUs are worth reading.
 bool may_name_hwmon_sensor(std::string_view name);
 
+// What perf 7.3's `perf list -j` prints of a hwmon PMU's event (docs/hwmon.md §5), read now (the
+// description holds the sensor's other item files' values): nullopt for a sensor's `temp1` name
+// where it has a label, which perf lists as the alias of the label's entry.
+struct HwmonListEntry {
+  std::string event_name;   // `temp_tctl`, else `temp1`
+  std::string event_alias;  // `temp1` beside a label's name, else empty
+  std::string scale_unit;   // `0.001'C`; empty for intrusion
+  std::string description;  // `Temperature in unit k10temp named Tctl. crit=100'C, max=70'C`
+  std::string encoding;     // `hwmon_k10temp/config=0xa0001/`
+};
+std::optional<HwmonListEntry> hwmon_list_entry(const Pmu& pmu, const Event& event);
+
 // The event of `pmu` (a hwmon PMU) a bare event name stands for: by its key (`temp1_input` is
 // `temp1`), else a label name in any case; nullptr when it has none.
 const Event* find_hwmon_event(const Pmu& pmu, std::string_view name);

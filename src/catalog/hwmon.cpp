@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <system_error>
@@ -196,6 +197,30 @@ std::string sensor_name(const Sensor& sensor) {
 
 std::string scale_text(double scale) {
   return scale == 1 ? "1" : "0.001";
+}
+
+// `perf list`'s description: the kind, the device, the label (else the sensor's name), then the
+// other items' values in the kind's unit, divided by 1000 whatever the kind (as perf does): the
+// plain items, then the alarms, each run in kItems order.
+std::string describe(const Sensor& sensor, std::string_view device, std::string_view label) {
+  const HwmonSensorKind& kind = *sensor.kind;
+  std::string text = fmt::format("{} in unit {} named {}.", kind.text, device,
+                                 label.empty() ? sensor_name(sensor) : std::string(label));
+  const std::size_t input = *item_index("input");
+  const std::size_t label_item = *item_index("label");
+  for (const bool alarm : {false, true}) {
+    bool first = true;
+    for (const auto& [key, path] : sensor.items) {
+      if (key.second != alarm || key.first == input || key.first == label_item) continue;
+      const std::string value = read_small(path, 64).value_or("");
+      const double shown = static_cast<double>(std::strtoll(value.c_str(), nullptr, 10)) / 1000;
+      text += first ? " " : ", ";
+      first = false;
+      text +=
+          fmt::format("{}{}={:g}{}", kItems[key.first], alarm ? "_alarm" : "", shown, kind.unit);
+    }
+  }
+  return text;
 }
 
 Event make_event(std::string name, const Sensor& sensor, const fs::path& input) {
@@ -403,6 +428,50 @@ std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_vi
     }
   }
   return selected;
+}
+
+std::optional<HwmonListEntry> hwmon_list_entry(const Pmu& pmu, const Event& event) {
+  const fs::path input(event.path);
+  const auto own = parse_item_name(input.filename().string());
+  if (!own || pmu.name().size() < 6) return std::nullopt;
+  Sensor sensor;
+  sensor.kind = own->kind;
+  sensor.number = own->number;
+  std::error_code error;
+  std::size_t files = 0;
+  for (fs::directory_iterator it(input.parent_path(), error), end;
+       !error && it != end && ++files <= kMaxHwmonFiles; it.increment(error)) {
+    std::error_code status_error;
+    if (!it->is_regular_file(status_error) || it->is_symlink(status_error)) continue;
+    const auto item = parse_item_name(it->path().filename().string());
+    if (item && item->kind == sensor.kind && item->number == sensor.number) {
+      sensor.items[{item->item, item->alarm}] = it->path();
+    }
+  }
+  std::string label;
+  if (const auto file = sensor.items.find({*item_index("label"), false});
+      file != sensor.items.end()) {
+    label = read_small(file->second, kMaxLabelBytes).value_or("");
+    while (!label.empty() && label.back() == '\n') label.pop_back();
+  }
+  const std::string plain = sensor_name(sensor);
+  const bool labelled = !first_line(label).empty();
+  if (labelled && event.name == plain) return std::nullopt;
+  // Two sensors of one label: perf lists the name once, for the first.
+  for (const Event& other : pmu.events()) {
+    if (&other == &event) break;
+    if (other.name == event.name) return std::nullopt;
+  }
+  const std::uint64_t config = std::uint64_t{sensor.kind->code} << 16 | sensor.number;
+  HwmonListEntry entry;
+  entry.event_name = event.name;
+  if (labelled) entry.event_alias = plain;
+  if (!sensor.kind->unit.empty()) {
+    entry.scale_unit = scale_text(sensor.kind->scale) + std::string(sensor.kind->unit);
+  }
+  entry.description = describe(sensor, std::string_view(pmu.name()).substr(6), label);
+  entry.encoding = fmt::format("{}/config={:#x}/", pmu.name(), config);
+  return entry;
 }
 
 bool may_name_hwmon_sensor(std::string_view name) {

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,71 @@ TEST(HwmonDiff, SensorsEncodeAsPerfEncodesThem) {
   }
   std::printf("[ hwmon    ] %zu specs, perf accepted %zu, pmucat equal %zu\n", specs.size(),
               accepted, equal);
+}
+
+// `pmuls --json` of the same devices against `perf list -j hwmon`: every hwmon entry perf lists
+// (its fields in its key order, the descriptions' live values included), in perf's order.
+TEST(HwmonDiff, PmulsListsWhatPerfListJsonLists) {
+  const OracleOptions options = OracleOptions::from_environment();
+  if (!Profile::perf(options.version).has(Behaviour::hwmon_pmus)) {
+    GTEST_SKIP() << "perf " << to_string(options.version) << " has no hwmon PMUs";
+  }
+  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  const fs::path source(PMUCAT_SOURCE_DIR);
+  const testing::TempTree layout("hwmon-layout");
+  const testing::TempTree tree("hwmon-tree");
+  tree.symlink((source / "fixtures" / "sysfs" / "intel-spr" / "bus").string(), "bus");
+  for (const auto& file : testing::hwmon_default_layout()) {
+    layout.write(std::string(file.device) + "/" + file.name, file.text);
+    tree.write(std::string("sys-devices/") + file.device + "/" + file.name, file.text);
+    if (!fs::is_symlink(tree.path(std::string("class/hwmon/") + file.device))) {
+      tree.symlink(std::string("../../sys-devices/") + file.device,
+                   std::string("class/hwmon/") + file.device);
+    }
+  }
+  testing::Command perf_list;
+  perf_list.argv = {"bash",       (source / "scripts" / "hwmon-oracle.sh").string(),
+                    "-m",         "listj",
+                    "-d",         layout.root().string(),
+                    options.perf, "hwmon"};
+  const testing::CommandResult listed = testing::run(perf_list);
+  const std::string text = listed.out.substr(0, listed.out.rfind(']') + 1);
+  const auto perf = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_TRUE(perf.is_array()) << listed.out << listed.err;
+  testing::Command pmuls;
+  pmuls.argv = {std::string(PMUCAT_BINARY_DIR) + "/cli/pmuls/pmuls",
+                "--sysfs",
+                tree.root().string(),
+                "--no-events-dir",
+                "--perf-semantics=" + std::string(to_string(options.version)),
+                "--pmu",
+                "hwmon_*",
+                "--json"};
+  const testing::CommandResult ours_run = testing::run(pmuls);
+  ASSERT_EQ(ours_run.status, 0) << ours_run.err;
+  const auto ours_document = nlohmann::json::parse(ours_run.out);
+  nlohmann::json theirs = nlohmann::json::array();
+  for (const auto& entry : perf) {
+    if (entry.value("Topic", "") == "hwmon") theirs.push_back(entry);
+  }
+  nlohmann::json ours = nlohmann::json::array();
+  for (const auto& pmu : ours_document["pmus"]) {
+    for (const auto& event : pmu["events"]) {
+      if (!event.contains("EventName")) continue;
+      nlohmann::json fields = nlohmann::json::object();
+      for (const auto& [key, value] : event.items()) {
+        if (std::isupper(static_cast<unsigned char>(key[0]))) fields[key] = value;
+      }
+      ours.push_back(fields);
+    }
+  }
+  ASSERT_EQ(ours.size(), theirs.size()) << ours.dump(1) << "\nperf:\n" << theirs.dump(1);
+  std::size_t equal = 0;
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    EXPECT_EQ(ours[i], theirs[i]) << "pmucat " << ours[i].dump() << "\nperf   " << theirs[i].dump();
+    equal += ours[i] == theirs[i] ? 1 : 0;
+  }
+  std::printf("[ hwmon    ] perf list -j: %zu entries, %zu equal\n", theirs.size(), equal);
 }
 
 }  // namespace

@@ -188,6 +188,33 @@ TEST(Hwmon, EntriesPerfSkipsAreWarnedAbout) {
   EXPECT_EQ(why, (std::set<std::string>{"hwmon2", "hwmon3", "hwmon7", "hwmon65534"}));
 }
 
+// perf 7.3.4's `perf list -j hwmon` on this layout (docs/hwmon.md §5; HwmonDiff compares all).
+TEST(Hwmon, ListEntriesAsPerfListJsonPrintsThem) {
+  const HwmonTree t;
+  const Catalog catalog = t.open();
+  const Pmu& k10temp = catalog.hwmon_pmus().pmus[0];
+  auto entry_of = [&](std::string_view name) {
+    const Event* event = k10temp.find_event(name);
+    EXPECT_NE(event, nullptr) << name;
+    return event ? hwmon_list_entry(k10temp, *event) : std::nullopt;
+  };
+  const auto tctl = entry_of("temp_tctl");
+  ASSERT_TRUE(tctl.has_value());
+  EXPECT_EQ(tctl->event_name, "temp_tctl");
+  EXPECT_EQ(tctl->event_alias, "temp1");
+  EXPECT_EQ(tctl->scale_unit, "0.001'C");
+  EXPECT_EQ(tctl->description,
+            "Temperature in unit k10temp named Tctl. crit=100'C, max=70'C crit_alarm=0'C");
+  EXPECT_EQ(tctl->encoding, "hwmon_k10temp/config=0xa0001/");
+  // temp1 is listed as the label entry's alias.
+  EXPECT_FALSE(entry_of("temp1").has_value());
+  const auto fan = entry_of("fan1");
+  ASSERT_TRUE(fan.has_value());
+  EXPECT_EQ(fan->description, "Fan in unit k10temp named fan1. min=0.3rpm");
+  EXPECT_EQ(fan->scale_unit, "1rpm");
+  EXPECT_EQ(entry_of("intrusion1")->scale_unit, "");
+}
+
 TEST(Hwmon, SensorKeysAsPerfReadsThem) {
   const auto key = parse_hwmon_event_key("temp65537_input");
   ASSERT_TRUE(key.has_value());
