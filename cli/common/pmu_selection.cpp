@@ -1,7 +1,6 @@
 #include "common/pmu_selection.h"
 
 #include <fmt/core.h>
-#include <fnmatch.h>
 
 #include <algorithm>
 
@@ -51,14 +50,7 @@ Expected<std::vector<const Pmu*>> select_pmus(const Catalog& catalog,
   for (const std::string& pattern : patterns) {
     std::vector<const Pmu*> matches = catalog.match_pmus(pattern);
     if (with_hwmon && pattern.starts_with("hwmon")) {
-      const HwmonPmus& hwmon = catalog.hwmon_pmus();
-      std::vector<const Pmu*> named = select_hwmon_pmus(hwmon, pattern);
-      if (named.empty()) {
-        // A glob (`hwmon_*`) over the hwmon PMUs' names.
-        for (const Pmu& pmu : hwmon.pmus) {
-          if (::fnmatch(pattern.c_str(), pmu.name().c_str(), 0) == 0) named.push_back(&pmu);
-        }
-      }
+      const std::vector<const Pmu*> named = select_hwmon_pmus(catalog.hwmon_pmus(), pattern);
       matches.insert(matches.end(), named.begin(), named.end());
     }
     if (matches.empty()) return unexpected(unknown_pmu_error(catalog, pattern));

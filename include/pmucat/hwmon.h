@@ -65,7 +65,7 @@ HwmonPmus read_hwmon_pmus(const std::filesystem::path& devices_dir);
 
 // The hwmon PMUs `pmu_name` selects, as perf's parser does: the first one named exactly
 // (`hwmon_k10temp`), else those whose link is `pmu_name` or it followed by digits (`hwmon1`:
-// hwmon1, hwmon10, ...; `hwmon`: every hwmonN).
+// hwmon1, hwmon10, ...; `hwmon`: every hwmonN), else those a glob matches (`hwmon_*`).
 std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_view pmu_name);
 
 // Whether `name` could name a sensor (a key, or `<prefix>_<label>`): the names for which the

@@ -2,6 +2,7 @@
 #include "pmucat/hwmon.h"
 
 #include <fmt/core.h>
+#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -426,6 +427,14 @@ std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_vi
         (pmu_name.size() > 5 || !suffix.empty())) {
       selected.push_back(&hwmon.pmus[i]);
     }
+  }
+  if (!selected.empty() || pmu_name.find_first_of("*?[") == std::string_view::npos) {
+    return selected;
+  }
+  // A glob over their names (`hwmon_*`, `hwmon_k10*`).
+  const std::string pattern(pmu_name);
+  for (const Pmu& pmu : hwmon.pmus) {
+    if (::fnmatch(pattern.c_str(), pmu.name().c_str(), 0) == 0) selected.push_back(&pmu);
   }
   return selected;
 }

@@ -106,6 +106,8 @@ TEST(Hwmon, Perf73EncodesSensorsAsItsHwmonPmusAttrs) {
       {"hwmon_nvme/temp1/", nvme},
       {"hwmon1/temp1/", nvme},
       {"hwmon/temp1/", both},
+      {"hwmon_*/temp1/", both},
+      {"hwmon_k10*/temp1/", k10temp},
       // perf's term rules: any value, a number the device lacks, the last sensor counts.
       {"hwmon_k10temp/temp1=2/", k10temp},
       {"hwmon_k10temp/temp9/", {{0xffff0000u, 0xa0009u}}},
