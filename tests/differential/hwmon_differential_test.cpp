@@ -27,6 +27,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The default layout twice: for perf, one directory per device (scripts/hwmon-oracle.sh links
+// them into its class/hwmon); for pmucat, a tree with intel-spr's PMUs and the same devices
+// under its class/hwmon.
+struct HwmonTrees {
+  HwmonTrees() {
+    const fs::path source(PMUCAT_SOURCE_DIR);
+    tree.symlink((source / "fixtures" / "sysfs" / "intel-spr" / "bus").string(), "bus");
+    for (const auto& file : testing::hwmon_default_layout()) {
+      layout.write(std::string(file.device) + "/" + file.name, file.text);
+      tree.write(std::string("sys-devices/") + file.device + "/" + file.name, file.text);
+      if (!fs::is_symlink(tree.path(std::string("class/hwmon/") + file.device))) {
+        tree.symlink(std::string("../../sys-devices/") + file.device,
+                     std::string("class/hwmon/") + file.device);
+      }
+    }
+  }
+  testing::TempTree layout{"hwmon-layout"};
+  testing::TempTree tree{"hwmon-tree"};
+};
+
 TEST(HwmonDiff, SensorsEncodeAsPerfEncodesThem) {
   const OracleOptions options = OracleOptions::from_environment();
   if (!Profile::perf(options.version).has(Behaviour::hwmon_pmus)) {
@@ -35,20 +55,9 @@ TEST(HwmonDiff, SensorsEncodeAsPerfEncodesThem) {
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const fs::path source(PMUCAT_SOURCE_DIR);
   const fs::path devices = source / "fixtures" / "sysfs" / "intel-spr" / "devices";
-
-  // perf's layout: one directory per device (the script links them into its class/hwmon).
-  const testing::TempTree layout("hwmon-layout");
-  // pmucat's tree: the same PMUs and the same devices under its class/hwmon.
-  const testing::TempTree tree("hwmon-tree");
-  tree.symlink((source / "fixtures" / "sysfs" / "intel-spr" / "bus").string(), "bus");
-  for (const auto& file : testing::hwmon_default_layout()) {
-    layout.write(std::string(file.device) + "/" + file.name, file.text);
-    tree.write(std::string("sys-devices/") + file.device + "/" + file.name, file.text);
-    if (!fs::is_symlink(tree.path(std::string("class/hwmon/") + file.device))) {
-      tree.symlink(std::string("../../sys-devices/") + file.device,
-                   std::string("class/hwmon/") + file.device);
-    }
-  }
+  const HwmonTrees trees;
+  const testing::TempTree& layout = trees.layout;
+  const testing::TempTree& tree = trees.tree;
   auto catalog = Catalog::open(tree.root());
   ASSERT_TRUE(catalog.has_value()) << catalog.error().message;
 
@@ -114,17 +123,9 @@ TEST(HwmonDiff, PmulsListsWhatPerfListJsonLists) {
   }
   if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
   const fs::path source(PMUCAT_SOURCE_DIR);
-  const testing::TempTree layout("hwmon-layout");
-  const testing::TempTree tree("hwmon-tree");
-  tree.symlink((source / "fixtures" / "sysfs" / "intel-spr" / "bus").string(), "bus");
-  for (const auto& file : testing::hwmon_default_layout()) {
-    layout.write(std::string(file.device) + "/" + file.name, file.text);
-    tree.write(std::string("sys-devices/") + file.device + "/" + file.name, file.text);
-    if (!fs::is_symlink(tree.path(std::string("class/hwmon/") + file.device))) {
-      tree.symlink(std::string("../../sys-devices/") + file.device,
-                   std::string("class/hwmon/") + file.device);
-    }
-  }
+  const HwmonTrees trees;
+  const testing::TempTree& layout = trees.layout;
+  const testing::TempTree& tree = trees.tree;
   testing::Command perf_list;
   perf_list.argv = {"bash",       (source / "scripts" / "hwmon-oracle.sh").string(),
                     "-m",         "listj",
