@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "pmucat/sysfs_root.h"
 #include "pmucat/vendor_events.h"
 #include "pmucat/vendor_index_cache.h"
 #include "pmucat/vendor_index_install.h"
@@ -30,17 +31,12 @@ bool is_live(const std::filesystem::path& tree_dir) {
 // The sysfs root above a devices folder (`<root>/bus/event_source/devices`) when it describes
 // arm64 CPUs: one stat of cpu0's MIDR decides, so other trees pay a single failed call.
 std::optional<std::filesystem::path> tree_midr_root(const std::filesystem::path& tree_dir) {
-  // The lexical form below has an event_source component only if the text has the word.
+  // The lexical form has an event_source component only if the text has the word.
   if (tree_dir.native().find("event_source") == std::string::npos) return std::nullopt;
-  const std::filesystem::path devices = tree_dir.lexically_normal();
-  std::filesystem::path root = devices.parent_path();
-  if (devices.filename() != "devices" || root.filename() != "event_source") return std::nullopt;
-  root = root.parent_path();
-  if (root.filename() != "bus") return std::nullopt;
-  root = root.parent_path();
+  std::optional<std::filesystem::path> root = sysfs_root_above(tree_dir);
   std::error_code error;
-  if (!std::filesystem::exists(root / "devices/system/cpu/cpu0/regs/identification/midr_el1",
-                               error)) {
+  if (!root || !std::filesystem::exists(
+                   *root / "devices/system/cpu/cpu0/regs/identification/midr_el1", error)) {
     return std::nullopt;
   }
   return root;
@@ -58,8 +54,8 @@ VendorOptions choose_vendor_options(const VendorInputs& inputs) {
   VendorOptions options;
   // pmucat's semantics read the default tables (the newest set the build has), and a JSON tree
   // by the same release's jevents rules: linux 7.3's tree with its generated and common files.
-  options.rules = inputs.tables ? *inputs.tables
-                                : default_tables_release().value_or(kPmucatBaseRelease);
+  options.rules =
+      inputs.tables ? *inputs.tables : default_tables_release().value_or(kPmucatBaseRelease);
   if (!inputs.option_no_events_dir) {
     if (inputs.option_events_dir) {
       options.events_dir = *inputs.option_events_dir;

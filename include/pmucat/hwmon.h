@@ -25,10 +25,10 @@ constexpr bool is_hwmon_type(std::uint32_t type) {
   return type >= kHwmonFirstType && type <= kHwmonLastType;
 }
 
-// Bounds on what a tree may make pmucat read (each a refusal with a warning past it).
-inline constexpr std::size_t kMaxHwmonDevices = 1024;     // entries of class/hwmon
-inline constexpr std::size_t kMaxHwmonFiles = 4096;       // files of one device
-inline constexpr std::size_t kMaxHwmonValueBytes = 4096;  // a name, label or item file read
+// Bounds on what a tree may make pmucat read (each a refusal with a warning past it); a file is
+// read as every sysfs file is (kMaxSysfsFileSize).
+inline constexpr std::size_t kMaxHwmonDevices = 1024;  // entries of class/hwmon
+inline constexpr std::size_t kMaxHwmonFiles = 4096;    // files of one device
 
 // A sensor kind perf knows: its file prefix, the number in config bits 16-23, what `perf list`
 // and `perf stat` say of it.
@@ -41,14 +41,21 @@ struct HwmonSensorKind {
 };
 std::span<const HwmonSensorKind> hwmon_sensor_kinds();
 
-// An event name's key as perf reads it: `<prefix><decimal>` and anything after the number
-// (`temp1`, `temp1_input`, `temp01`: kind temp, number 1), the number taken modulo 2^16; nullopt
-// for any other text (a label name, an upper-case prefix).
+// A sensor: its kind and number (perf keeps 16 bits of it; a file without one is 0xffff, -1).
 struct HwmonEventKey {
   const HwmonSensorKind* kind;
   std::uint16_t number;
+  // Its attr config: the kind's code << 16 | number (`temp1`: 0xa0001).
+  std::uint64_t config() const { return std::uint64_t{kind->code} << 16 | number; }
+  // Its event name, the number printed as perf prints it, signed (`temp1`; `temp-1`).
+  std::string event_name() const;
 };
+// An event name's key as perf reads it: `<prefix><decimal>` and anything after the number
+// (`temp1`, `temp1_input`, `temp01`: kind temp, number 1), the number taken modulo 2^16; nullopt
+// for any other text (a label name, an upper-case prefix).
 std::optional<HwmonEventKey> parse_hwmon_event_key(std::string_view name);
+// The sensor an attr config encodes (0xa0001: temp1), or nullopt for one no sensor encodes to.
+std::optional<HwmonEventKey> hwmon_event_key_of_config(std::uint64_t config);
 
 // The hwmon PMUs of the tree whose PMU devices folder is `devices_dir`: class/hwmon of its sysfs
 // root (`<root>/bus/event_source/devices` -> `<root>`, else the folder's parent). Only symlinks
@@ -87,5 +94,8 @@ std::optional<HwmonListEntry> hwmon_list_entry(const Pmu& pmu, const Event& even
 // The event of `pmu` (a hwmon PMU) a bare event name stands for: by its key (`temp1_input` is
 // `temp1`), else a label name in any case; nullptr when it has none.
 const Event* find_hwmon_event(const Pmu& pmu, std::string_view name);
+// The sensor a term of `pmu/terms/` names, as perf's term check reads it: a key whatever the
+// device has (`temp9` is temp9), else a label of `pmu`'s; nullopt for any other term.
+std::optional<HwmonEventKey> hwmon_term_sensor(const Pmu& pmu, std::string_view term);
 
 PMUCAT_END_NAMESPACE

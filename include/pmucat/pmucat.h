@@ -32,6 +32,7 @@
 #include "pmucat/spec.h"
 #include "pmucat/stat_defaults.h"
 #include "pmucat/suggest.h"
+#include "pmucat/sysfs_root.h"
 #include "pmucat/terms.h"
 #include "pmucat/tool_defaults.h"
 #include "pmucat/tracefs.h"

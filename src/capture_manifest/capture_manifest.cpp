@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/sysfs_root.h"
 
 PMUCAT_BEGIN_NAMESPACE
 namespace snap {
@@ -45,14 +46,10 @@ Expected<Manifest> read_capture_manifest(const std::filesystem::path& devices_di
   Manifest result;
   std::vector<NotCaptured>& entries = result.not_captured;
   if (devices_dir.empty()) return result;
-  fs::path normal = devices_dir.lexically_normal();
-  if (normal.has_filename() == false) normal = normal.parent_path();
   // Only a capture's own layout: ROOT/bus/event_source/devices.
-  if (normal.filename() != "devices" || normal.parent_path().filename() != "event_source" ||
-      normal.parent_path().parent_path().filename() != "bus") {
-    return result;
-  }
-  fs::path path = normal.parent_path().parent_path().parent_path() / kManifestName;
+  const std::optional<fs::path> root = sysfs_root_above(devices_dir);
+  if (!root) return result;
+  fs::path path = *root / kManifestName;
   std::error_code ec;
   auto status = fs::status(path, ec);
   if (!fs::exists(status)) return result;

@@ -1,6 +1,8 @@
 // perf 7.2+'s hwmon PMUs, read from a tree's class/hwmon (docs/hwmon.md: the rules, measured).
 #include "pmucat/hwmon.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <fnmatch.h>
 #include <sys/stat.h>
@@ -8,11 +10,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <system_error>
 
+#include "catalog/sysfs_file.h"
 #include "pmucat/diagnostic_ids.h"
+#include "pmucat/sysfs_root.h"
 #include "pmucat/terms.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -141,34 +144,17 @@ std::string mangled(std::string_view text) {
   return out;
 }
 
-// At most `limit` bytes of a regular file (not followed if a link); nullopt when unreadable.
-std::optional<std::string> read_small(const fs::path& path, std::size_t limit) {
-  struct stat status {};
-  if (::lstat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text(limit, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(limit));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
-}
-
-std::string first_line(std::string_view text) {
-  return std::string(text.substr(0, text.find('\n')));
-}
-
-// One sensor's files: its items (index into kItems, alarm or not) by path.
+// One sensor's item files (index into kItems, alarm or not) by file name.
 struct Sensor {
-  const HwmonSensorKind* kind = nullptr;
-  std::uint16_t number = 0;
-  std::map<std::pair<std::size_t, bool>, fs::path> items;
+  HwmonEventKey key{};
+  std::map<std::pair<std::size_t, bool>, std::string> items;
 };
+using Sensors = std::map<std::pair<std::uint8_t, std::uint16_t>, Sensor>;
 
 // A file name perf takes as a sensor's item: `<kind><number>_<item>`, `<kind>_<item>` (no
 // number: perf's -1) or `<kind><number>_<item>_alarm`.
 struct ItemName {
-  const HwmonSensorKind* kind;
-  std::uint16_t number;  // 0xffff without one (perf's -1)
+  HwmonEventKey key;
   std::size_t item;
   bool alarm;
 };
@@ -176,24 +162,64 @@ std::optional<ItemName> parse_item_name(std::string_view name) {
   const std::optional<SensorPrefix> split = split_sensor(name);
   if (!split || !split->rest.starts_with('_')) return std::nullopt;
   const std::string_view rest = split->rest.substr(1);
-  ItemName out{split->kind, split->number.value_or(0xffff), 0, false};
-  if (auto item = item_index(rest)) {
-    out.item = *item;
-    return out;
-  }
+  const HwmonEventKey key{split->kind, split->number.value_or(0xffff)};
+  if (auto item = item_index(rest)) return ItemName{key, *item, false};
   if (rest.ends_with("_alarm")) {
-    if (auto item = item_index(rest.substr(0, rest.size() - 6))) {
-      out.item = *item;
-      out.alarm = true;
-      return out;
-    }
+    if (auto item = item_index(rest.substr(0, rest.size() - 6))) return ItemName{key, *item, true};
   }
   return std::nullopt;
 }
 
-std::string sensor_name(const Sensor& sensor) {
-  // perf prints the number as a signed 16-bit value (`temp40000_input` lists as `temp-25536`).
-  return fmt::format("{}{}", sensor.kind->prefix, static_cast<std::int16_t>(sensor.number));
+const std::pair<std::size_t, bool> kInputItem{*item_index("input"), false};
+const std::pair<std::size_t, bool> kLabelItem{*item_index("label"), false};
+
+// Whether a listed entry is a regular file, as perf requires of an item (links and directories
+// among them are skipped).
+bool is_regular(int dir_fd, const detail::DirEntry& entry) {
+  if (entry.type != DT_UNKNOWN) return entry.type == DT_REG;
+  struct stat status {};
+  return ::fstatat(dir_fd, entry.name.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(status.st_mode);
+}
+
+// The sensors of an open device directory, read as perf does; false when it holds more than
+// kMaxHwmonFiles entries (those past it are not read).
+bool collect_sensors(detail::Directory& directory, Sensors& sensors) {
+  constexpr std::size_t kScanBatchBytes = 8192;
+  std::size_t seen = 0;
+  bool complete = true;
+  directory.scan(kScanBatchBytes, [&](const detail::DirEntry& entry) {
+    if (++seen > kMaxHwmonFiles) {
+      complete = false;
+      return false;
+    }
+    if (!is_regular(directory.fd(), entry)) return true;
+    if (const auto item = parse_item_name(entry.name)) {
+      Sensor& sensor = sensors[{item->key.kind->code, item->key.number}];
+      sensor.key = item->key;
+      sensor.items[{item->item, item->alarm}] = entry.name;
+    }
+    return true;
+  });
+  return complete;
+}
+
+// An item file's text ("" when it cannot be read, as a description shows it).
+std::string read_item(const detail::Directory& directory, const fs::path& dir,
+                      const std::string& name) {
+  auto text = detail::read_sysfs_file(directory.fd(), name, (dir / name).string(), DT_REG);
+  return text ? std::move(*text) : std::string();
+}
+
+// A sensor's label as perf reads it: at most its buffer's bytes, trailing newlines removed.
+std::string label_of(const detail::Directory& directory, const fs::path& dir,
+                     const Sensor& sensor) {
+  const auto file = sensor.items.find(kLabelItem);
+  if (file == sensor.items.end()) return {};
+  std::string label = read_item(directory, dir, file->second);
+  if (label.size() > kMaxLabelBytes) label.resize(kMaxLabelBytes);
+  while (!label.empty() && label.back() == '\n') label.pop_back();
+  return label;
 }
 
 std::string scale_text(double scale) {
@@ -203,33 +229,31 @@ std::string scale_text(double scale) {
 // `perf list`'s description: the kind, the device, the label (else the sensor's name), then the
 // other items' values in the kind's unit, divided by 1000 whatever the kind (as perf does): the
 // plain items, then the alarms, each run in kItems order.
-std::string describe(const Sensor& sensor, std::string_view device, std::string_view label) {
-  const HwmonSensorKind& kind = *sensor.kind;
+std::string describe(const detail::Directory& directory, const fs::path& dir, const Sensor& sensor,
+                     std::string_view device, std::string_view label) {
+  const HwmonSensorKind& kind = *sensor.key.kind;
   std::string text = fmt::format("{} in unit {} named {}.", kind.text, device,
-                                 label.empty() ? sensor_name(sensor) : std::string(label));
-  const std::size_t input = *item_index("input");
-  const std::size_t label_item = *item_index("label");
+                                 label.empty() ? sensor.key.event_name() : std::string(label));
   for (const bool alarm : {false, true}) {
     bool first = true;
-    for (const auto& [key, path] : sensor.items) {
-      if (key.second != alarm || key.first == input || key.first == label_item) continue;
-      const std::string value = read_small(path, 64).value_or("");
+    for (const auto& [item, name] : sensor.items) {
+      if (item.second != alarm || item == kInputItem || item == kLabelItem) continue;
+      const std::string value = read_item(directory, dir, name);
       const double shown = static_cast<double>(std::strtoll(value.c_str(), nullptr, 10)) / 1000;
       text += first ? " " : ", ";
       first = false;
       text +=
-          fmt::format("{}{}={:g}{}", kItems[key.first], alarm ? "_alarm" : "", shown, kind.unit);
+          fmt::format("{}{}={:g}{}", kItems[item.first], alarm ? "_alarm" : "", shown, kind.unit);
     }
   }
   return text;
 }
 
 Event make_event(std::string name, const Sensor& sensor, const fs::path& input) {
-  const std::uint64_t config = static_cast<std::uint64_t>(sensor.kind->code) << 16 | sensor.number;
   Event event;
   event.name = std::move(name);
   event.path = input.string();
-  event.text = fmt::format("config={:#x}", config);
+  event.text = fmt::format("config={:#x}", sensor.key.config());
   auto terms = parse_terms(event.text, event.path, TermSyntax::event_file);
   if (terms) {
     event.terms = std::move(*terms);
@@ -237,9 +261,10 @@ Event make_event(std::string name, const Sensor& sensor, const fs::path& input) 
     event.error = std::move(terms).error();
   }
   event.metadata_loaded = true;
-  if (!sensor.kind->unit.empty()) event.unit = std::string(sensor.kind->unit);
-  event.scale = sensor.kind->scale;
-  event.scale_text = scale_text(sensor.kind->scale);
+  const HwmonSensorKind& kind = *sensor.key.kind;
+  if (!kind.unit.empty()) event.unit = std::string(kind.unit);
+  event.scale = kind.scale;
+  event.scale_text = scale_text(kind.scale);
   return event;
 }
 
@@ -247,16 +272,13 @@ Diagnostic skipped(const fs::path& path, const std::string& why) {
   return make_file_diagnostic(Severity::warning, DiagId::hwmon_entry_skipped, path.string(), why);
 }
 
-// The sysfs root of a tree whose PMU devices folder is `devices_dir`.
-fs::path sysfs_root_of(const fs::path& devices_dir) {
-  const fs::path dir = devices_dir.lexically_normal();
-  fs::path parts = dir;
-  if (parts.filename().empty()) parts = parts.parent_path();
-  if (parts.filename() == "devices" && parts.parent_path().filename() == "event_source" &&
-      parts.parent_path().parent_path().filename() == "bus") {
-    return parts.parent_path().parent_path().parent_path();
-  }
-  return parts.parent_path();
+// The sysfs root of a tree whose PMU devices folder is `devices_dir`: the root above
+// bus/event_source/devices, else the folder's parent.
+fs::path hwmon_tree_root(const fs::path& devices_dir) {
+  if (auto root = sysfs_root_above(devices_dir)) return *root;
+  fs::path dir = devices_dir.lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();
+  return dir.parent_path();
 }
 
 // The PMU of one class/hwmon entry, or why perf would not have one.
@@ -305,61 +327,45 @@ std::optional<Device> device_of(const fs::directory_entry& entry, const fs::path
     return std::nullopt;
   }
   device.type = type;
-  const auto name = read_small(target / "name", kMaxHwmonValueBytes);
+  auto name =
+      detail::read_sysfs_file(AT_FDCWD, (target / "name").string(), (path / "name").string());
   if (!name) {
-    diagnostics.push_back(skipped(path, "no readable name file: perf skips the device"));
+    diagnostics.push_back(skipped(path, "no readable name file, so perf skips the device: " +
+                                            name.error().diagnostic.message));
     return std::nullopt;
   }
-  device.name = "hwmon_" + mangled(first_line(*name));
+  device.name = "hwmon_" + mangled(detail::first_line(*name));
   if (device.name.size() > kMaxPmuNameLength) device.name.resize(kMaxPmuNameLength);
   device.dir = target;
   return device;
 }
 
 Pmu pmu_of(const Device& device, std::vector<Diagnostic>& diagnostics) {
-  std::map<std::pair<std::uint8_t, std::uint16_t>, Sensor> sensors;
-  std::error_code error;
-  std::size_t files = 0;
-  for (fs::directory_iterator it(device.dir, error), end; !error && it != end;
-       it.increment(error)) {
-    if (++files > kMaxHwmonFiles) {
-      diagnostics.push_back(skipped(
-          device.dir, fmt::format("more than {} files: the rest are not read", kMaxHwmonFiles)));
-      break;
-    }
-    std::error_code status_error;
-    // Regular files only: perf skips links and directories among them.
-    if (!it->is_regular_file(status_error) || it->is_symlink(status_error)) continue;
-    const auto item = parse_item_name(it->path().filename().string());
-    if (!item) continue;
-    Sensor& sensor = sensors[{item->kind->code, item->number}];
-    sensor.kind = item->kind;
-    sensor.number = item->number;
-    sensor.items[{item->item, item->alarm}] = it->path();
-  }
   PmuInfo info;
   info.name = device.name;
   info.attributes.type = device.type;
   info.attributes.type_text = std::to_string(device.type);
-  const std::string unit_name = device.name.substr(6);
-  const std::pair<std::size_t, bool> input{*item_index("input"), false};
-  const std::pair<std::size_t, bool> label_key{*item_index("label"), false};
+  auto directory = detail::Directory::open(AT_FDCWD, device.dir.string(), device.dir.string());
+  if (!directory) {
+    diagnostics.push_back(std::move(directory.error().diagnostic));
+    return Pmu::from_info(std::move(info));
+  }
+  Sensors sensors;
+  if (!collect_sensors(*directory, sensors)) {
+    diagnostics.push_back(skipped(
+        device.dir, fmt::format("more than {} files: the rest are not read", kMaxHwmonFiles)));
+  }
   for (const auto& [key, sensor] : sensors) {
-    const auto found = sensor.items.find(input);
-    if (found == sensor.items.end()) continue;  // no _input: perf removes the sensor
-    std::string label;
-    if (const auto label_file = sensor.items.find(label_key); label_file != sensor.items.end()) {
-      label = read_small(label_file->second, kMaxLabelBytes).value_or("");
-      while (!label.empty() && label.back() == '\n') label.pop_back();
-    }
-    Event event = make_event(sensor_name(sensor), sensor, found->second);
-    if (const std::string alias_label = first_line(label); !alias_label.empty()) {
-      std::string alias = fmt::format("{}_{}", sensor.kind->prefix, mangled(alias_label));
+    const auto input = sensor.items.find(kInputItem);
+    if (input == sensor.items.end()) continue;  // no _input: perf removes the sensor
+    const fs::path input_path = device.dir / input->second;
+    const std::string label(detail::first_line(label_of(*directory, device.dir, sensor)));
+    if (!label.empty()) {
+      std::string alias = fmt::format("{}_{}", sensor.key.kind->prefix, mangled(label));
       if (alias.size() > kMaxLabelBytes) alias.resize(kMaxLabelBytes);
-      Event named = make_event(std::move(alias), sensor, found->second);
-      info.events.push_back(std::move(named));
+      info.events.push_back(make_event(std::move(alias), sensor, input_path));
     }
-    info.events.push_back(std::move(event));
+    info.events.push_back(make_event(sensor.key.event_name(), sensor, input_path));
   }
   // Two sensors may share a label: the first (by kind and number) is the one found by it.
   std::stable_sort(info.events.begin(), info.events.end(),
@@ -373,35 +379,46 @@ std::span<const HwmonSensorKind> hwmon_sensor_kinds() {
   return kKinds;
 }
 
+std::string HwmonEventKey::event_name() const {
+  // perf prints the number as a signed 16-bit value (`temp40000_input` lists as `temp-25536`).
+  return fmt::format("{}{}", kind->prefix, static_cast<std::int16_t>(number));
+}
+
 std::optional<HwmonEventKey> parse_hwmon_event_key(std::string_view name) {
   const std::optional<SensorPrefix> split = split_sensor(name);
   if (!split || !split->number) return std::nullopt;
   return HwmonEventKey{split->kind, *split->number};
 }
 
+std::optional<HwmonEventKey> hwmon_event_key_of_config(std::uint64_t config) {
+  if (config > 0xffffffU) return std::nullopt;
+  for (const HwmonSensorKind& kind : kKinds) {
+    if (kind.code == config >> 16) {
+      return HwmonEventKey{&kind, static_cast<std::uint16_t>(config & 0xffffU)};
+    }
+  }
+  return std::nullopt;
+}
+
 HwmonPmus read_hwmon_pmus(const fs::path& devices_dir) {
   HwmonPmus out;
   if (devices_dir.empty()) return out;
   std::error_code error;
-  const fs::path root = fs::canonical(sysfs_root_of(devices_dir), error);
+  const fs::path root = fs::canonical(hwmon_tree_root(devices_dir), error);
   if (error) return out;
   const fs::path class_hwmon = root / "class" / "hwmon";
   if (!fs::is_directory(class_hwmon, error)) return out;
-  std::vector<fs::directory_entry> entries;
+  std::vector<Device> devices;
+  std::size_t entries = 0;
   for (fs::directory_iterator it(class_hwmon, error), end; !error && it != end;
        it.increment(error)) {
-    if (entries.size() == kMaxHwmonDevices) {
+    if (++entries > kMaxHwmonDevices) {
       out.diagnostics.push_back(
           skipped(class_hwmon,
                   fmt::format("more than {} entries: the rest are not read", kMaxHwmonDevices)));
       break;
     }
-    entries.push_back(*it);
-  }
-  std::vector<Device> devices;
-  for (const fs::directory_entry& entry : entries) {
-    if (auto device = device_of(entry, root, out.diagnostics))
-      devices.push_back(std::move(*device));
+    if (auto device = device_of(*it, root, out.diagnostics)) devices.push_back(std::move(*device));
   }
   // perf lists its non-core PMUs by name.
   std::stable_sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) {
@@ -440,68 +457,60 @@ std::vector<const Pmu*> select_hwmon_pmus(const HwmonPmus& hwmon, std::string_vi
 }
 
 std::optional<HwmonListEntry> hwmon_list_entry(const Pmu& pmu, const Event& event) {
+  // The sensor is the one whose `_input` file the event reads; its directory is read again for
+  // the other items, whose values the description shows as they are now.
   const fs::path input(event.path);
   const auto own = parse_item_name(input.filename().string());
   if (!own || pmu.name().size() < 6) return std::nullopt;
-  Sensor sensor;
-  sensor.kind = own->kind;
-  sensor.number = own->number;
-  std::error_code error;
-  std::size_t files = 0;
-  for (fs::directory_iterator it(input.parent_path(), error), end;
-       !error && it != end && ++files <= kMaxHwmonFiles; it.increment(error)) {
-    std::error_code status_error;
-    if (!it->is_regular_file(status_error) || it->is_symlink(status_error)) continue;
-    const auto item = parse_item_name(it->path().filename().string());
-    if (item && item->kind == sensor.kind && item->number == sensor.number) {
-      sensor.items[{item->item, item->alarm}] = it->path();
-    }
-  }
-  std::string label;
-  if (const auto file = sensor.items.find({*item_index("label"), false});
-      file != sensor.items.end()) {
-    label = read_small(file->second, kMaxLabelBytes).value_or("");
-    while (!label.empty() && label.back() == '\n') label.pop_back();
-  }
-  const std::string plain = sensor_name(sensor);
-  const bool labelled = !first_line(label).empty();
-  if (labelled && event.name == plain) return std::nullopt;
   // Two sensors of one label: perf lists the name once, for the first.
-  for (const Event& other : pmu.events()) {
-    if (&other == &event) break;
-    if (other.name == event.name) return std::nullopt;
+  if (const Event* first = pmu.find_event(event.name); first && first->path != event.path) {
+    return std::nullopt;
   }
-  const std::uint64_t config = std::uint64_t{sensor.kind->code} << 16 | sensor.number;
+  const fs::path dir = input.parent_path();
+  auto directory = detail::Directory::open(AT_FDCWD, dir.string(), dir.string());
+  if (!directory) return std::nullopt;
+  Sensors sensors;
+  collect_sensors(*directory, sensors);
+  const auto found = sensors.find({own->key.kind->code, own->key.number});
+  if (found == sensors.end()) return std::nullopt;
+  const Sensor& sensor = found->second;
+  const std::string label = label_of(*directory, dir, sensor);
+  const std::string plain = sensor.key.event_name();
+  const bool labelled = !detail::first_line(label).empty();
+  if (labelled && event.name == plain) return std::nullopt;
   HwmonListEntry entry;
   entry.event_name = event.name;
   if (labelled) entry.event_alias = plain;
-  if (!sensor.kind->unit.empty()) {
-    entry.scale_unit = scale_text(sensor.kind->scale) + std::string(sensor.kind->unit);
-  }
-  entry.description = describe(sensor, std::string_view(pmu.name()).substr(6), label);
-  entry.encoding = fmt::format("{}/config={:#x}/", pmu.name(), config);
+  const HwmonSensorKind& kind = *sensor.key.kind;
+  if (!kind.unit.empty()) entry.scale_unit = scale_text(kind.scale) + std::string(kind.unit);
+  entry.description =
+      describe(*directory, dir, sensor, std::string_view(pmu.name()).substr(6), label);
+  entry.encoding = fmt::format("{}/config={:#x}/", pmu.name(), sensor.key.config());
   return entry;
 }
 
+// A label's name: the kind's prefix as written, `_`, something after it.
+bool is_label_name(std::string_view name) {
+  const std::optional<SensorPrefix> split = split_sensor(name);
+  return split && !split->number && split->rest.size() > 1 && split->rest.front() == '_';
+}
+
 bool may_name_hwmon_sensor(std::string_view name) {
-  std::size_t prefix = 0;
-  if (kind_of_prefix(name, prefix) == nullptr || name.size() <= prefix) return false;
-  if (name[prefix] >= '0' && name[prefix] <= '9') return true;
-  return name[prefix] == '_' && name.size() > prefix + 1;
+  return parse_hwmon_event_key(name).has_value() || is_label_name(name);
 }
 
 const Event* find_hwmon_event(const Pmu& pmu, std::string_view name) {
-  if (const auto key = parse_hwmon_event_key(name)) {
-    const std::string canonical =
-        fmt::format("{}{}", key->kind->prefix, static_cast<std::int16_t>(key->number));
-    return pmu.find_event(canonical);
-  }
-  // A label's name (`temp_tctl`), in any case; the kind's prefix as written.
-  std::size_t prefix = 0;
-  if (kind_of_prefix(name, prefix) == nullptr || name.size() <= prefix + 1 || name[prefix] != '_') {
-    return nullptr;
-  }
-  return pmu.find_event(name);
+  if (const auto key = parse_hwmon_event_key(name)) return pmu.find_event(key->event_name());
+  return is_label_name(name) ? pmu.find_event(name) : nullptr;
+}
+
+std::optional<HwmonEventKey> hwmon_term_sensor(const Pmu& pmu, std::string_view term) {
+  if (auto key = parse_hwmon_event_key(term)) return key;
+  if (!is_label_name(term)) return std::nullopt;
+  const Event* labelled = pmu.find_event(term);
+  if (labelled == nullptr) return std::nullopt;
+  const auto item = parse_item_name(fs::path(labelled->path).filename().string());
+  return item ? std::optional<HwmonEventKey>(item->key) : std::nullopt;
 }
 
 PMUCAT_END_NAMESPACE

@@ -191,6 +191,22 @@ const VendorCatalog::Loaded& VendorCatalog::loaded() const {
   return loaded_;
 }
 
+namespace {
+
+// A compiled model's metrics and group descriptions alone, decoded without its events.
+Expected<std::shared_ptr<const VendorModel>> metrics_of(const VendorIndexModel& index) {
+  auto decoded = index.metrics();
+  if (!decoded) return unexpected(std::move(decoded.error()));
+  auto descriptions = index.metric_group_descriptions();
+  if (!descriptions) return unexpected(std::move(descriptions.error()));
+  auto model = std::make_shared<VendorModel>();
+  model->metrics = std::move(*decoded);
+  model->metric_group_descriptions = std::move(*descriptions);
+  return std::shared_ptr<const VendorModel>(std::move(model));
+}
+
+}  // namespace
+
 const VendorCatalog::Full& VendorCatalog::full() const {
   std::call_once(full_once_, [&] {
     const SetOnExit done(full_done_);
@@ -239,16 +255,9 @@ std::shared_ptr<const VendorModel> VendorCatalog::read_common_metrics(
       diagnostics.push_back(std::move(index.error()));
       return nullptr;
     }
-    auto decoded = index->metrics();
-    auto descriptions = index->metric_group_descriptions();
-    if (!decoded || !descriptions) {
-      diagnostics.push_back(decoded ? std::move(descriptions.error()) : std::move(decoded.error()));
-      return nullptr;
-    }
-    auto model = std::make_shared<VendorModel>();
-    model->metrics = std::move(*decoded);
-    model->metric_group_descriptions = std::move(*descriptions);
-    return model;
+    auto model = metrics_of(*index);
+    if (!model) diagnostics.push_back(std::move(model.error()));
+    return model ? std::move(*model) : nullptr;
   }
   if (jevents_rules(json_rules()) < JeventsRules::of_7_2 ||
       !std::filesystem::is_directory(options_.events_dir / kCommon / kCommon, error)) {
@@ -274,13 +283,8 @@ const VendorModel* VendorCatalog::metrics_model() const {
       metrics_model_ = loaded.model;
       return;
     }
-    auto decoded = loaded.index->metrics();
-    auto descriptions = loaded.index->metric_group_descriptions();
-    if (!decoded || !descriptions) return;
-    auto model = std::make_shared<VendorModel>();
-    model->metrics = std::move(*decoded);
-    model->metric_group_descriptions = std::move(*descriptions);
-    metrics_model_ = std::move(model);
+    // A corrupt index's error is full()'s to report.
+    if (auto model = metrics_of(*loaded.index)) metrics_model_ = std::move(*model);
   });
   return metrics_model_.get();
 }

@@ -9,30 +9,18 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace encode_detail {
 
-namespace {
-
-// A hwmon PMU's sensor by the config it encodes to (`temp1` for 0xa0001), which perf's parser
-// takes where it refuses `config=` (docs/hwmon.md), whether or not the device has it (perf does
-// not check); empty for a config no sensor encodes to.
-std::string hwmon_sensor_name(const ConfigWords& config) {
-  if (config[1] != 0 || config[2] != 0 || config[3] != 0 || config[4] != 0 ||
-      config[0] > 0xffffffU) {
-    return {};
-  }
-  for (const HwmonSensorKind& kind : hwmon_sensor_kinds()) {
-    if (kind.code != (config[0] >> 16)) continue;
-    return fmt::format("{}{}", kind.prefix, static_cast<std::int16_t>(config[0] & 0xffffU));
-  }
-  return {};
-}
-
-}  // namespace
-
 std::string perf_string(const Pmu& pmu, const ConfigWords& config,
                         std::span<const Format* const> used, std::span<const Term> specials,
                         const Modifiers& modifiers) {
-  const auto type = pmu.attributes().type;
-  std::string terms = type && is_hwmon_type(*type) ? hwmon_sensor_name(config) : std::string();
+  // A hwmon PMU's sensor by its name (`temp1`), which perf's parser takes where it refuses
+  // `config=` (docs/hwmon.md), whether or not the device has it (perf does not check).
+  std::string terms;
+  if (const auto type = pmu.attributes().type; type && is_hwmon_type(*type)) {
+    const bool config_only = config[1] == 0 && config[2] == 0 && config[3] == 0 && config[4] == 0;
+    if (const auto key = hwmon_event_key_of_config(config[0]); key && config_only) {
+      terms = key->event_name();
+    }
+  }
   if (terms.empty()) terms = decode_preferring(pmu, config, used).terms_string;
   if (!specials.empty()) {
     if (!terms.empty()) terms += ',';

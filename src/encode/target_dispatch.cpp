@@ -325,14 +325,9 @@ class TargetResolver {
       config.style = NumberStyle::hex;
       config.value = 0;
       for (const TermView& term : terms_) {
-        if (const auto key = parse_hwmon_event_key(term.name)) {
-          config.value = std::uint64_t{key->kind->code} << 16 | key->number;
-        } else if (const Event* sensor = find_hwmon_event(*pmu, term.name);
-                   sensor != nullptr && !sensor->terms.terms.empty()) {
-          config.value = sensor->terms.terms.front().value;
-        } else {
-          return hwmon_term_error(term, pmu->name(), spec_);
-        }
+        const std::optional<HwmonEventKey> sensor = hwmon_term_sensor(*pmu, term.name);
+        if (!sensor) return hwmon_term_error(term, pmu->name(), spec_);
+        config.value = sensor->config();
         config.offset = term.offset;
         config.length = term.length;
         config.value_offset = term.offset;

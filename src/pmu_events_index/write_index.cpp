@@ -141,6 +141,18 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
   }
   std::sort(archs.begin(), archs.end());
 
+  // One model file, compiled from `arch`/`directory` of the tree into `arch_out`.
+  auto write_model = [&](std::string_view arch, const std::string& directory,
+                         const fs::path& arch_out) -> std::optional<Diagnostic> {
+    const pmu_events_index::CompiledFile file =
+        pmu_events_index::compile_model_file(json_root, arch, directory, rules, true);
+    const fs::path out = arch_out / vendor_index_file_name(directory);
+    if (!pmu_events_index::write_file(out, file.bytes)) return unwritable(out, "write failed");
+    summary.events += file.events;
+    summary.metrics += file.metrics;
+    summary.bytes += file.bytes.size();
+    return std::nullopt;
+  };
   for (const std::string& arch : archs) {
     const fs::path mapfile_path = json_root / arch / "mapfile.csv";
     const auto mapfile_text =
@@ -162,33 +174,22 @@ Expected<VendorIndexSummary> write_vendor_index(const fs::path& json_root,
     std::set<std::string> done;
     for (const MapfileRow& row : mapfile.rows) {
       if (!done.insert(row.directory).second) continue;
-      const pmu_events_index::CompiledFile file =
-          pmu_events_index::compile_model_file(json_root, arch, row.directory, rules, true);
-      summary.events += file.events;
-      summary.metrics += file.metrics;
-      const fs::path out = arch_out / vendor_index_file_name(row.directory);
-      if (!pmu_events_index::write_file(out, file.bytes)) {
-        return unexpected(unwritable(out, "write failed"));
+      if (auto failed = write_model(arch, row.directory, arch_out)) {
+        return unexpected(std::move(*failed));
       }
-      summary.bytes += file.bytes.size();
       ++summary.models;
     }
   }
   // perf 7.2+'s common table, which has no mapfile: the metrics of a CPU no row matches.
   if (jevents_rules(rules) >= JeventsRules::of_7_2 &&
       fs::is_directory(json_root / "common" / "common", error)) {
-    const pmu_events_index::CompiledFile file =
-        pmu_events_index::compile_model_file(json_root, "common", "common", rules, true);
     const fs::path arch_out = index_root / "common";
     if (!fs::create_directories(arch_out, error) && error) {
       return unexpected(unwritable(arch_out, error.message()));
     }
-    const fs::path out = arch_out / vendor_index_file_name("common");
-    if (!pmu_events_index::write_file(out, file.bytes)) {
-      return unexpected(unwritable(out, "write failed"));
+    if (auto failed = write_model("common", "common", arch_out)) {
+      return unexpected(std::move(*failed));
     }
-    summary.metrics += file.metrics;
-    summary.bytes += file.bytes.size();
   }
   error.clear();
   // Every architecture's system tables, those of `test` (which has no mapfile) included.

@@ -20,6 +20,7 @@
 #include "catalog/sysfs_file.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/pmu_attribute_files.h"
+#include "pmucat/sysfs_root.h"
 #include "pmucat/tracefs.h"
 #include "snapshot_detail.h"
 
@@ -225,9 +226,9 @@ struct Copier {
   // sysfs root above `devices`), so that tools choose each PMU's vendor model by its own CPUs
   // on the capture as on the machine (docs/catalog.md). Nothing on other machines.
   void copy_midr_files(const fs::path& devices, const fs::path& root) {
-    const fs::path source_root = devices.parent_path().parent_path().parent_path();
-    if (devices.parent_path().filename() != "event_source") return;
-    const fs::path cpu_dir = source_root / "devices/system/cpu";
+    const std::optional<fs::path> source_root = sysfs_root_above(devices);
+    if (!source_root) return;
+    const fs::path cpu_dir = *source_root / "devices/system/cpu";
     std::error_code ec;
     if (!fs::exists(cpu_dir / "cpu0/regs/identification/midr_el1", ec)) return;
     for (fs::directory_iterator it(cpu_dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -409,12 +410,8 @@ Expected<Summary> copy_tree(const fs::path& sysfs, const fs::path& root,
   {
     std::error_code ec;
     // The tree is the sysfs root above bus/event_source/devices, or a devices folder by itself.
-    fs::path tree = fs::canonical(catalog->devices_dir(), ec);
-    if (tree.filename() == "devices" && tree.parent_path().filename() == "event_source" &&
-        tree.parent_path().parent_path().filename() == "bus") {
-      tree = tree.parent_path().parent_path().parent_path();
-    }
-    copier.tree_root = tree;
+    const fs::path tree = fs::canonical(catalog->devices_dir(), ec);
+    copier.tree_root = sysfs_root_above(tree).value_or(tree);
   }
   copier.devices_out = root / "bus" / "event_source" / "devices";
   copier.make_directory(copier.devices_out);

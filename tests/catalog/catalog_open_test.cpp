@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "pmucat/catalog.h"
+#include "pmucat/sysfs_root.h"
 #include "support/temp_tree.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -252,6 +253,18 @@ TEST(CatalogFormats, FormatsSortNaturallyAndAreFound) {
   ASSERT_EQ(made.formats().size(), 3u);
   EXPECT_EQ(made.formats()[2].name, "f10");
   EXPECT_NE(made.find_format("f10"), nullptr);
+}
+
+// The root above a devices folder, for the readers of a tree's other sysfs parts (the CPUs'
+// MIDRs, class/hwmon, a capture's manifest): only sysfs's own layout has one.
+TEST(SysfsRoot, OnlyBusEventSourceDevicesHasARootAbove) {
+  EXPECT_EQ(sysfs_root_above("/sys/bus/event_source/devices"), std::filesystem::path("/sys"));
+  EXPECT_EQ(sysfs_root_above("tree/bus/event_source/devices/"), std::filesystem::path("tree"));
+  EXPECT_EQ(sysfs_root_above("tree/./bus/x/../event_source/devices"),
+            std::filesystem::path("tree"));
+  EXPECT_FALSE(sysfs_root_above("fixtures/sysfs/intel-spr/devices").has_value());
+  EXPECT_FALSE(sysfs_root_above("tree/other/event_source/devices").has_value());
+  EXPECT_FALSE(sysfs_root_above("").has_value());
 }
 
 }  // namespace
