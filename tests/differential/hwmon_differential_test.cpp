@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,12 +48,18 @@ struct HwmonTrees {
   testing::TempTree tree{"hwmon-tree"};
 };
 
+// Why the oracle cannot answer for hwmon PMUs here: a perf without them, or no oracle at all.
+std::optional<std::string> hwmon_oracle_unavailable(const OracleOptions& options) {
+  if (!Profile::perf(options.version).has(Behaviour::hwmon_pmus)) {
+    return "perf " + std::string(to_string(options.version)) + " has no hwmon PMUs";
+  }
+  if (auto why = oracle_unavailable(options)) return "perf oracle unavailable: " + *why;
+  return std::nullopt;
+}
+
 TEST(HwmonDiff, SensorsEncodeAsPerfEncodesThem) {
   const OracleOptions options = OracleOptions::from_environment();
-  if (!Profile::perf(options.version).has(Behaviour::hwmon_pmus)) {
-    GTEST_SKIP() << "perf " << to_string(options.version) << " has no hwmon PMUs";
-  }
-  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  if (auto why = hwmon_oracle_unavailable(options)) GTEST_SKIP() << *why;
   const fs::path source(PMUCAT_SOURCE_DIR);
   const fs::path devices = source / "fixtures" / "sysfs" / "intel-spr" / "devices";
   const HwmonTrees trees;
@@ -118,10 +125,7 @@ TEST(HwmonDiff, SensorsEncodeAsPerfEncodesThem) {
 // (its fields in its key order, the descriptions' live values included), in perf's order.
 TEST(HwmonDiff, PmulsListsWhatPerfListJsonLists) {
   const OracleOptions options = OracleOptions::from_environment();
-  if (!Profile::perf(options.version).has(Behaviour::hwmon_pmus)) {
-    GTEST_SKIP() << "perf " << to_string(options.version) << " has no hwmon PMUs";
-  }
-  if (auto why = oracle_unavailable(options)) GTEST_SKIP() << "perf oracle unavailable: " << *why;
+  if (auto why = hwmon_oracle_unavailable(options)) GTEST_SKIP() << *why;
   const fs::path source(PMUCAT_SOURCE_DIR);
   const HwmonTrees trees;
   const testing::TempTree& layout = trees.layout;
