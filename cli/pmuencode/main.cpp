@@ -515,10 +515,12 @@ PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 namespace {
 
-// The options of the everyday command lines (`pmuencode [--sysfs DIR] [--perf|--json|--c]
-// [--pmu PMU] SPEC...`), which parse without building the rest (parse_command_line_staged).
+// The options of the everyday command lines (`pmuencode [--sysfs DIR] [--cpuid ID]
+// [--events-dir DIR] [--perf|--json|--c] [--pmu PMU] SPEC...`), which parse without building the
+// rest (parse_command_line_staged). A tree that is not this machine's comes with its CPU
+// identifier, so the catalog options are everyday ones.
 void add_everyday_options(StagedApp& app, Options& options) {
-  app.add_common_options({.catalog = false, .general = false});
+  app.add_common_options({.general = false});
   app.add_option("--pmu", options.pmu,
                  "PMU for bare terms and raw events (default: cpu, cpu_core, or the first PMU "
                  "with a cpus file); narrows bare event names")
@@ -536,7 +538,7 @@ void add_all_options(StagedApp& app, Options& options) {
   app.name("pmuencode");
   app.description("Encode perf event specs into struct perf_event_attr, bit for bit as perf does.");
   add_everyday_options(app, options);
-  app.add_common_options({.json = false, .vendor_notes = true});
+  app.add_common_options({.catalog = false, .json = false, .vendor_notes = true});
   app.add_flag("--decode", options.decode,
                "Reverse: PMU config=0x... [config1=0x...] -> terms and matching events");
   app.add(options.perf_semantics_flag);
