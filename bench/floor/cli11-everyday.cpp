@@ -11,11 +11,14 @@ int main(int argc, char** argv) {
   CLI::App app;
   app.set_help_flag();  // as the first stage of parse_command_line_staged
   app.allow_extras();
-  std::string sysfs, tracefs, pmu;
-  bool json = false, perf_only = false, c_initializer = false;
+  std::string sysfs, tracefs, events_dir, cpuid, pmu;
+  bool no_events_dir = false, json = false, perf_only = false, c_initializer = false;
   std::vector<std::string> specs;
   app.add_option("--sysfs", sysfs, "sysfs tree")->envname("PMUCAT_SYSFS")->type_name("DIR");
   app.add_option("--tracefs", tracefs, "tracefs tree")->envname("PMUCAT_TRACEFS")->type_name("DIR");
+  app.add_option("--events-dir", events_dir, "vendor JSON catalogs")->type_name("DIR");
+  app.add_flag("--no-events-dir", no_events_dir, "sysfs events only");
+  app.add_option("--cpuid", cpuid, "CPU identifier")->type_name("ID");
   app.add_flag("--json", json, "JSON output");
   app.add_option("--pmu", pmu, "PMU for bare terms")->type_name("NAME|GLOB");
   app.add_flag("--perf", perf_only, "canonical specs only");
