@@ -4,7 +4,7 @@
 #
 #   package          install components                 architecture
 #   libpmucat0.1     shlib (libpmucat.so.0.1*)          the build's
-#   libpmucat-dev    core check perfdata proto c         the build's
+#   libpmucat-dev    core check perfdata count proto c   the build's
 #   pmucat           tools (the tools, man pages, bash completion)
 #   python3-pmucat   python
 #   pmucat-events    events (the compiled vendor tables) all
@@ -121,7 +121,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR})
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 
-set(_dev_components core check perfdata c)
+set(_dev_components core check perfdata count c)
 if(PMUCAT_BUILD_PROTO)
   list(APPEND _dev_components proto)
 endif()

@@ -58,7 +58,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 dpkg -i debs/*.deb >dpkg.log 2>&1 || { cat dpkg.log >&2; fail "dpkg -i"; }
 dpkg -s libpmucat0.1 libpmucat-dev pmucat python3-pmucat pmucat-events >/dev/null
 tree=/pkgtest/intel-spr
-for tool in pmuls pmuencode pmucheck pmudiff pmusnap pmumetric pmudata; do
+for tool in pmuls pmuencode pmucheck pmudiff pmusnap pmumetric pmustat pmudata; do
   "$tool" --version >/dev/null || fail "$tool --version"
   man -w "$tool" >/dev/null || fail "no man page for $tool"
 done

@@ -1,5 +1,5 @@
-# bash completion for the seven pmucat tools (pmuls, pmuencode, pmucheck, pmudiff, pmusnap,
-# pmudata, pmumetric): options, their values, and PMU, event and format names read from the tree the command
+# bash completion for the eight pmucat tools (pmuls, pmuencode, pmucheck, pmudiff, pmusnap,
+# pmudata, pmumetric, pmustat): options, their values, and PMU, event and format names read from the tree the command
 # line selects (--sysfs DIR, else $PMUCAT_SYSFS, else /sys; a .tar.gz capture offers no names).
 
 # The devices folder for a root, discovered the way the library does it.
@@ -272,6 +272,34 @@ _pmumetric() {
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 
+_pmustat() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i
+    COMPREPLY=()
+    # After the command's name, its own arguments: complete files as a shell would.
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            --) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            -e | --event | -C | --cpu | -p | --pid | -t | --tid | -x | --field-separator | \
+                -I | --interval-print | -r | --repeat | --events-dir | --cpuid | --color) ((i++)) ;;
+            -*) ;;
+            *) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+    done
+    _pmucat_complete_common "$prev" "$cur" && return
+    case $prev in
+        -e | --event) _pmucat_complete_spec "$cur"; return ;;
+        -p | --pid) COMPREPLY=($(compgen -W "$(ls /proc 2>/dev/null | grep -E '^[0-9]+$')" -- "$cur")); return ;;
+        -C | --cpu | -t | --tid | -x | --field-separator | -I | --interval-print | -r | --repeat) return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '-e --event -a --all-cpus -C --cpu -p --pid -t --tid -A --no-aggr
+            -x --field-separator -I --interval-print -r --repeat --no-inherit --events-dir
+            --no-events-dir --cpuid --color --json --help --version' -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -c -- "$cur"))
+}
+
 complete -F _pmuls pmuls
 complete -F _pmuencode pmuencode
 complete -F _pmucheck pmucheck
@@ -279,3 +307,4 @@ complete -F _pmudiff pmudiff
 complete -F _pmusnap pmusnap
 complete -F _pmudata pmudata
 complete -F _pmumetric pmumetric
+complete -F _pmustat pmustat

@@ -49,7 +49,7 @@ struct Count {
 };
 
 // The value a metric expression sees for `count`, as perf 6.1's stat-shadow computes it: the
-// raw count scaled by enabled / running (rounded to an integer as perf's counter scaling does),
+// raw count scaled by enabled / running (truncated to an integer as perf's counter scaling does),
 // with the event's unit scale undone. nullopt when the event was not counted (status other than
 // counted, or a running time of 0).
 std::optional<double> metric_input_value(const Count& count);

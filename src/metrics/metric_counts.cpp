@@ -175,9 +175,10 @@ std::optional<double> metric_input_value(const Count& count) {
   }
   double value = count.value;
   if (*count.running < *count.enabled) {
-    // perf_counts_values__scale: (u64)((double)val * ena / run + 0.5)
-    value = std::floor(
-        value * static_cast<double>(*count.enabled) / static_cast<double>(*count.running) + 0.5);
+    // libperf's perf_counts_values__scale (perf 6.1 to 7.3): (u64)((double)val * ena / run),
+    // truncated.
+    value = std::trunc(value * static_cast<double>(*count.enabled) /
+                       static_cast<double>(*count.running));
   }
   return value / unscale;
 }

@@ -73,7 +73,7 @@ TEST(JsonSchema, CheckSchemaFindsNestedUnsupportedKeywords) {
 }
 
 TEST(JsonSchema, ShippedSchemasUseOnlyTheSupportedSubset) {
-  for (const char* name : {"pmuls", "pmuencode", "pmuencode-decode"}) {
+  for (const char* name : {"pmuls", "pmuencode", "pmuencode-decode", "pmustat"}) {
     std::ifstream file(std::string(PMUCAT_SOURCE_DIR) + "/docs/schema/" + name + ".schema.json");
     ASSERT_TRUE(file) << name;
     const json schema = json::parse(file);

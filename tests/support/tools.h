@@ -10,9 +10,9 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace testing {
 
-// The seven tools, each built in <build>/cli/<tool>/.
-inline constexpr std::array<const char*, 7> kTools = {"pmuls",   "pmuencode", "pmucheck", "pmudiff",
-                                                      "pmusnap", "pmudata",   "pmumetric"};
+// The eight tools, each built in <build>/cli/<tool>/.
+inline constexpr std::array<const char*, 8> kTools = {
+    "pmuls", "pmuencode", "pmucheck", "pmudiff", "pmusnap", "pmudata", "pmumetric", "pmustat"};
 
 // The built tool's executable: <build>/cli/<name>/<name>.
 std::string tool(const std::string& name);

@@ -1,0 +1,380 @@
+// pmustat [-e SPEC]... [-M METRIC]... [-a | -C CPUS | -p PID | -t TID] [--] [COMMAND ARGS...]:
+// counts events as perf stat does, each value with its trust grades.
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/app.h"
+#include "common/json.h"
+#include "common/tree.h"
+#include "pmucat/count.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/encode.h"
+#include "pmucat/stat_defaults.h"
+#include "pmustat/report.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
+namespace {
+
+constexpr const char* kExamples = R"(
+  $ pmustat -e page-faults,context-switches true
+      count two software events of a command, as perf stat -e does
+  $ pmustat -e task-clock -r 5 -- sleep 0.01
+      five runs: the mean of each count and its spread, ( +- x% ) as perf stat -r prints
+  $ pmustat -a -I 1000 -e msr/tsc/
+      every CPU, a line per event each second until Ctrl-C
+  $ pmustat --json -e cycles,instructions ./app
+      counts with their trust grades (multiplexed, zero-count, not-supported ...) as JSON
+)";
+
+// The signal that ended counting (0: none), set by the handler; the child's pid to forward it
+// to. Process-wide because a signal handler can reach nothing else.
+volatile sig_atomic_t g_signal = 0;
+volatile sig_atomic_t g_child = 0;
+
+extern "C" void on_signal(int signal) {
+  g_signal = signal;
+  if (g_child > 0) ::kill(static_cast<pid_t>(g_child), signal);
+}
+
+// A handler (not SIG_IGN, which the command would inherit through exec) for the signals that
+// end counting: the command gets them forwarded, pmustat prints what was counted.
+void catch_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
+struct Options {
+  CommonOptions common;
+  std::vector<std::string> events;
+  bool all_cpus = false;
+  std::string cpu_list;
+  std::vector<pid_t> pids;
+  std::vector<pid_t> tids;
+  bool no_aggr = false;
+  std::optional<std::string> separator;
+  unsigned interval_ms = 0;
+  unsigned repeat = 1;
+  bool no_inherit = false;
+  std::vector<std::string> command;
+};
+
+// The exit status a shell gives for `status` (waitpid's).
+int shell_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+// Waits for the command; a signal caught meanwhile was forwarded by the handler.
+int wait_child(pid_t child) {
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return 1;
+  }
+  return shell_status(status);
+}
+
+// Sleeps until `deadline` (CLOCK_MONOTONIC) unless a signal comes first: false then.
+bool sleep_until(const timespec& deadline) {
+  const int result = ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr);
+  return result == 0 && g_signal == 0;
+}
+
+timespec now_monotonic() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return now;
+}
+
+double seconds_between(const timespec& from, const timespec& to) {
+  return static_cast<double>(to.tv_sec - from.tv_sec) +
+         static_cast<double>(to.tv_nsec - from.tv_nsec) / 1e9;
+}
+
+timespec plus_ms(timespec at, unsigned ms) {
+  at.tv_sec += ms / 1000;
+  at.tv_nsec += static_cast<long>(ms % 1000) * 1000000L;
+  if (at.tv_nsec >= 1000000000L) {
+    at.tv_sec += 1;
+    at.tv_nsec -= 1000000000L;
+  }
+  return at;
+}
+
+// Whether the command (when there is one) has exited: its status then.
+std::optional<int> reaped(pid_t child) {
+  if (child <= 0) return std::nullopt;
+  int status = 0;
+  const pid_t done = ::waitpid(child, &status, WNOHANG);
+  if (done == child) return shell_status(status);
+  return std::nullopt;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "Count events as perf stat does: open them on a command (started here, its children "
+      "inherit the counters), threads (-p, -t) or CPUs (-a, -C), read them, scale multiplexed "
+      "counts by enabled/running, and grade every value (exact, multiplexed, not-counted, "
+      "zero-count, not-supported, counts-lost, errata ...) with a one-line reason. A value "
+      "pmustat cannot trust says so; one it could not count is never made up.\n"
+      "Usage: pmustat [OPTIONS] [--] [COMMAND [ARGS...]]",
+      "pmustat"};
+  Options options;
+  add_common_options(app, options.common, {.sysfs = false});
+  app.get_option("--json")->description(
+      "Print the counts as JSON (one object, or one per interval with -I): each value with its "
+      "grades (schema in docs/schema/pmustat.schema.json)");
+  app.add_option("-e,--event", options.events,
+                 "Events to count, as perf stat -e takes them (comma-separated, groups in "
+                 "{...}); repeatable. Default: the events plain perf stat counts")
+      ->allow_extra_args(false)
+      ->type_name("SPEC");
+  app.add_flag("-a,--all-cpus", options.all_cpus, "Count every online CPU, every task");
+  app.add_option("-C,--cpu", options.cpu_list, "Count these CPUs, every task (0-3,8)")
+      ->type_name("CPUS");
+  app.add_option("-p,--pid", options.pids, "Count every thread of these processes")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("PID");
+  app.add_option("-t,--tid", options.tids, "Count these threads")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("TID");
+  app.add_flag("-A,--no-aggr", options.no_aggr, "With -a or -C: a value per CPU, not their sum");
+  app.add_option("-x,--field-separator", options.separator,
+                 "Print perf stat's CSV: value, unit, event, running time, percent running, "
+                 "separated by SEP")
+      ->type_name("SEP");
+  app.add_option("-I,--interval-print", options.interval_ms,
+                 "Print the counts of each interval of MS milliseconds (at least 10)")
+      ->check(CLI::Range(10U, 86400000U))
+      ->type_name("MS");
+  app.add_option("-r,--repeat", options.repeat,
+                 "Run the command N times: the mean of each count and its spread")
+      ->check(CLI::Range(1U, 100000U))
+      ->type_name("N");
+  app.add_flag("--no-inherit", options.no_inherit,
+               "Count the command itself, not the processes it starts");
+  // The first word that is no option starts the command; the rest are its own arguments.
+  app.prefix_command();
+  app.footer(help_footer(
+      {.examples = kExamples,
+       .rejected = "a spec was rejected or no event could be opened; with a COMMAND, pmustat "
+                   "exits with the command's own status instead (127: not found, 128+N: "
+                   "killed by signal N)",
+       .reads_sysfs = false}));
+  if (const auto status = parse_command_line(app, argc, argv)) return *status;
+  options.command = app.remaining();
+  if (!options.command.empty() && options.command.front() == "--") {
+    options.command.erase(options.command.begin());
+  }
+  DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(options.common), stderr),
+                            "pmustat");
+
+  const int targets = (options.all_cpus ? 1 : 0) + (options.cpu_list.empty() ? 0 : 1) +
+                      (options.pids.empty() ? 0 : 1) + (options.tids.empty() ? 0 : 1);
+  if (targets > 1) {
+    printer.error("give one of -a, -C, -p and -t");
+    return to_int(ExitCode::usage);
+  }
+  if (targets == 0 && options.command.empty()) {
+    printer.error("nothing to count: give a COMMAND, or -a, -C, -p or -t");
+    return to_int(ExitCode::usage);
+  }
+  if (options.repeat > 1 && options.command.empty()) {
+    printer.error("-r repeats a COMMAND: give one");
+    return to_int(ExitCode::usage);
+  }
+
+  CountOptions count;
+  CountTarget& target = count.target;
+  target.inherit = !options.no_inherit;
+  target.command = options.command;
+  if (options.all_cpus) {
+    target.kind = CountTarget::Kind::all_cpus;
+  } else if (!options.cpu_list.empty()) {
+    target.kind = CountTarget::Kind::cpus;
+    auto cpus = parse_cpu_list(options.cpu_list, "-C");
+    if (!cpus) {
+      printer.print(cpus.error());
+      return to_int(ExitCode::usage);
+    }
+    for (std::uint32_t cpu : cpus->cpus) target.cpus.push_back(static_cast<int>(cpu));
+  } else if (!options.pids.empty() || !options.tids.empty()) {
+    target.kind = CountTarget::Kind::threads;
+    target.threads = options.tids;
+    for (pid_t pid : options.pids) {
+      auto threads = threads_of(pid);
+      if (!threads) {
+        printer.print(threads.error());
+        return to_int(ExitCode::usage);
+      }
+      target.threads.insert(target.threads.end(), threads->begin(), threads->end());
+    }
+  }
+  // With -a, -C, -p or -t a COMMAND only says how long to count (perf stat -a sleep 1).
+  const bool counts_command = target.kind == CountTarget::Kind::command;
+  count.aggregation = options.no_aggr ? Aggregation::per_cpu : Aggregation::global;
+
+  auto tree = open_tree(options.common, printer);
+  if (!tree) {
+    printer.print(tree.error());
+    return to_int(ExitCode::io);
+  }
+  const Catalog& catalog = tree->catalog;
+  std::vector<EncodedEvent> events;
+  EncodeOptions encode_options;
+  encode_options.tool = Tool::stat;
+  if (options.events.empty()) {
+    StatDefaultsOptions defaults_options;
+    defaults_options.cpu_target = target.kind == CountTarget::Kind::all_cpus ||
+                                  target.kind == CountTarget::Kind::cpus;
+    defaults_options.metrics.literals = host_metric_literals("/");
+    auto defaults = stat_default_events(catalog, defaults_options, encode_options);
+    if (!defaults) {
+      printer.print(defaults.error());
+      return to_int(ExitCode::rejected);
+    }
+    events = std::move(defaults->events);
+  }
+  for (const std::string& spec : options.events) {
+    auto encoded = encode(catalog, spec, encode_options);
+    if (!encoded) {
+      printer.print(encoded.error());
+      return to_int(ExitCode::rejected);
+    }
+    const std::size_t offset = events.size();
+    for (EncodedEvent& event : *encoded) {
+      for (const Diagnostic& warning : event.warnings) printer.print(warning);
+      if (event.group_leader) *event.group_leader += offset;
+      events.push_back(std::move(event));
+    }
+  }
+
+  const auto kernel = linux_perf_events();
+  ReportOptions report;
+  report.json = options.common.json;
+  report.separator = options.separator;
+  report.per_cpu = options.no_aggr;
+  report.target = counts_command ? fmt::format("{}", fmt::join(options.command, " "))
+                                 : describe_target(target, options.pids);
+  catch_signals();
+
+  std::vector<Reading> runs;
+  std::vector<CountEvent> opened_events;
+  int exit_status = 0;
+  timespec ended{};
+  for (unsigned run_number = 0; run_number < options.repeat && g_signal == 0; ++run_number) {
+    auto session = CountSession::open(catalog, *kernel, events, count);
+    if (!session) {
+      printer.print(session.error());
+      return to_int(session.error().code == DiagId::count_command_failed ? ExitCode::usage
+                                                                          : ExitCode::rejected);
+    }
+    if (run_number == 0) {
+      for (const CountEvent& event : session->events()) {
+        if (event.refused && event.refused->grade == TrustGrade::not_supported) {
+          printer.print(make_file_diagnostic(Severity::warning, DiagId::count_not_supported,
+                                             event.name, event.refused->reason));
+        }
+      }
+    }
+    // With a command, pmustat waits for it; otherwise it counts until a signal, or until the
+    // COMMAND that only times the count exits.
+    const pid_t child = session->child();
+    g_child = child;
+    const timespec run_start = now_monotonic();
+    session->start();
+    pid_t timer = 0;
+    if (!counts_command && !options.command.empty()) {
+      timer = ::fork();
+      if (timer == 0) {
+        std::vector<char*> args;
+        for (std::string& word : options.command) args.push_back(word.data());
+        args.push_back(nullptr);
+        ::execvp(args[0], args.data());
+        ::_exit(errno == ENOENT ? 127 : 126);
+      }
+      g_child = timer;
+    }
+    const pid_t waited = child > 0 ? child : timer;
+    if (options.interval_ms > 0) {
+      Reading previous;
+      bool have_previous = false;
+      timespec deadline = plus_ms(run_start, options.interval_ms);
+      for (;;) {
+        const bool slept = sleep_until(deadline);
+        std::optional<int> status = reaped(waited);
+        auto reading = session->read();
+        if (!reading) {
+          printer.print(reading.error());
+          return to_int(ExitCode::io);
+        }
+        const Reading interval = have_previous
+                                     ? difference(*reading, previous, session->events(), {})
+                                     : *reading;
+        print_interval(report, session->events(), interval,
+                       seconds_between(run_start, now_monotonic()));
+        previous = std::move(*reading);
+        have_previous = true;
+        if (status) {
+          exit_status = *status;
+          break;
+        }
+        if (!slept && g_signal != 0) {
+          if (waited > 0) exit_status = wait_child(waited);
+          break;
+        }
+        deadline = plus_ms(deadline, options.interval_ms);
+      }
+    } else if (waited > 0) {
+      exit_status = wait_child(waited);
+    } else {
+      while (g_signal == 0) ::pause();
+    }
+    g_child = 0;
+    if (auto failed = session->command_error()) {
+      printer.print(*failed);
+      return exit_status;
+    }
+    session->stop();
+    ended = now_monotonic();
+    auto reading = session->read();
+    if (!reading) {
+      printer.print(reading.error());
+      return to_int(ExitCode::io);
+    }
+    runs.push_back(std::move(*reading));
+    opened_events = session->events();
+    report.elapsed_seconds.push_back(seconds_between(run_start, ended));
+  }
+  if (options.interval_ms == 0 && !runs.empty()) {
+    print_totals(report, opened_events, runs);
+  }
+  return counts_command || !options.command.empty() ? exit_status : 0;
+}
+
+}  // namespace
+}  // namespace cli
+PMUCAT_END_NAMESPACE
+
+int main(int argc, char** argv) {
+  return pmucat::cli::run_main(argc, argv, "pmustat", pmucat::cli::run);
+}

@@ -1,0 +1,228 @@
+#include "pmustat/report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "common/json.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace cli {
+namespace {
+
+// Standard error, whole: perf stat writes its counts there, so a command's own output on
+// standard output stays apart. A failed write (a closed descriptor) loses nothing pmustat
+// needs: its exit status is the command's.
+void emit(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+// perf stat's number: a count (or the mean of counts, -r) without decimals, one with a unit
+// scale (task-clock's msec, an event's .scale) with two.
+std::string number(double value, const CountEvent& event) {
+  return event.scale == 1.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.2f}", value);
+}
+
+std::string no_value(const EventValue& value) {
+  for (const Trust& trust : value.trust) {
+    if (trust.grade == TrustGrade::not_supported || trust.grade == TrustGrade::uncore_per_task) {
+      return "<not supported>";
+    }
+  }
+  return "<not counted>";
+}
+
+double percent_running(const EventValue& value) {
+  return value.enabled == 0 ? 0.0 : 100.0 * value.running_fraction();
+}
+
+bool exact(const EventValue& value) {
+  return value.trust.size() == 1 && value.trust.front().grade == TrustGrade::exact;
+}
+
+// Mean and the relative spread perf stat -r prints: the standard deviation of the mean, as a
+// percentage of it.
+struct Spread {
+  std::optional<double> mean;
+  double percent = 0;
+  std::size_t counted = 0;
+};
+
+Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
+  double sum = 0;
+  double square_sum = 0;
+  Spread spread;
+  for (const Reading& run : runs) {
+    if (value_index >= run.values.size() || !run.values[value_index].value) continue;
+    const double value = *run.values[value_index].value;
+    sum += value;
+    square_sum += value * value;
+    ++spread.counted;
+  }
+  if (spread.counted == 0) return spread;
+  const double n = static_cast<double>(spread.counted);
+  const double mean = sum / n;
+  spread.mean = mean;
+  if (spread.counted > 1 && mean != 0) {
+    const double variance = std::max(0.0, (square_sum - n * mean * mean) / (n - 1));
+    spread.percent = 100.0 * std::sqrt(variance / n) / std::fabs(mean);
+  }
+  return spread;
+}
+
+std::string cpu_prefix(const ReportOptions& options, const EventValue& value) {
+  if (!options.per_cpu || value.cpu < 0) return std::string();
+  return options.separator ? fmt::format("CPU{}{}", value.cpu, *options.separator)
+                           : fmt::format("CPU{:<4}", value.cpu);
+}
+
+// One value as perf stat prints it: text, or -x's fields.
+std::string value_line(const ReportOptions& options, const CountEvent& event,
+                       const EventValue& value, std::optional<double> shown,
+                       const std::string& prefix, double spread_percent, bool repeated) {
+  const std::string count = shown ? number(*shown, event) : no_value(value);
+  if (options.separator) {
+    const std::string& sep = *options.separator;
+    // value, unit, event, running time, percent running, metric value, metric unit
+    return fmt::format("{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", prefix, cpu_prefix(options, value),
+                       count, sep, event.unit, sep, event.name, sep, value.running, sep,
+                       percent_running(value), sep, sep);
+  }
+  std::string line = fmt::format("{}{}{:>18} {:<5}{}", prefix, cpu_prefix(options, value), count,
+                                 event.unit, event.name);
+  if (shown && value.running < value.enabled) {
+    line += fmt::format("  ({:.2f}%)", percent_running(value));
+  }
+  if (repeated && shown) line += fmt::format("  ( +- {:.2f}% )", spread_percent);
+  line += '\n';
+  return line;
+}
+
+Json value_json(const CountEvent& event, const EventValue& value, std::optional<double> shown) {
+  Json out;
+  out["event"] = event.name;
+  out["pmu"] = event.encoded.pmu;
+  if (value.cpu >= 0) out["cpu"] = value.cpu;
+  out["value"] = shown ? Json(*shown) : Json(nullptr);
+  out["unit"] = event.unit;
+  out["raw"] = value.raw;
+  out["enabled-ns"] = value.enabled;
+  out["running-ns"] = value.running;
+  out["running-percent"] = percent_running(value);
+  out["lost"] = value.lost;
+  if (!event.refused_errno.empty()) out["errno"] = event.refused_errno;
+  Json grades = Json::array();
+  for (const Trust& trust : value.trust) {
+    grades.push_back({{"id", std::string(to_string(trust.grade))},
+                      {"level", std::string(to_string(level_of(trust.grade)))},
+                      {"reason", trust.reason}});
+  }
+  out["grades"] = std::move(grades);
+  return out;
+}
+
+// The grades worth a reader's attention, one line each: every value's that is not `exact`.
+std::string trust_section(std::span<const CountEvent> events, const Reading& reading) {
+  std::string text;
+  for (const EventValue& value : reading.values) {
+    if (exact(value)) continue;
+    for (const Trust& trust : value.trust) {
+      const std::string where = value.cpu >= 0 ? fmt::format(" (CPU{})", value.cpu) : "";
+      text += fmt::format("   {}{}: {} [{}]: {}\n", events[value.event].name, where,
+                          to_string(level_of(trust.grade)), to_string(trust.grade),
+                          trust.reason.empty() ? std::string(summary_of(trust.grade))
+                                               : trust.reason);
+    }
+  }
+  return text.empty() ? text : " Trust:\n" + text + "\n";
+}
+
+}  // namespace
+
+std::string describe_target(const CountTarget& target, std::span<const pid_t> pids) {
+  switch (target.kind) {
+    case CountTarget::Kind::all_cpus:
+      return "system wide";
+    case CountTarget::Kind::cpus:
+      return fmt::format("CPU(s) {}", fmt::join(target.cpus, ","));
+    case CountTarget::Kind::threads:
+      if (!pids.empty()) return fmt::format("process id '{}'", fmt::join(pids, ","));
+      return fmt::format("thread id '{}'", fmt::join(target.threads, ","));
+    case CountTarget::Kind::command:
+      break;
+  }
+  return fmt::format("{}", fmt::join(target.command, " "));
+}
+
+void print_totals(const ReportOptions& options, std::span<const CountEvent> events,
+                  std::span<const Reading> runs) {
+  const Reading& last = runs.back();
+  const bool repeated = runs.size() > 1;
+  double elapsed = 0;
+  for (double seconds : options.elapsed_seconds) elapsed += seconds;
+  if (!options.elapsed_seconds.empty()) elapsed /= static_cast<double>(options.elapsed_seconds.size());
+  if (options.json) {
+    Json out;
+    out["target"] = options.target;
+    out["runs"] = runs.size();
+    out["elapsed-seconds"] = elapsed;
+    Json values = Json::array();
+    for (std::size_t i = 0; i < last.values.size(); ++i) {
+      const Spread spread = spread_of(runs, i);
+      Json value = value_json(events[last.values[i].event], last.values[i],
+                              repeated ? spread.mean : last.values[i].value);
+      if (repeated) value["spread-percent"] = spread.percent;
+      values.push_back(std::move(value));
+    }
+    out["events"] = std::move(values);
+    emit(dump_json(out));
+    return;
+  }
+  std::string text;
+  if (!options.separator) {
+    text += fmt::format("\n Performance counter stats for '{}'{}:\n\n", options.target,
+                        repeated ? fmt::format(" ({} runs)", runs.size()) : std::string());
+  }
+  for (std::size_t i = 0; i < last.values.size(); ++i) {
+    const EventValue& value = last.values[i];
+    const Spread spread = spread_of(runs, i);
+    text += value_line(options, events[value.event], value,
+                       repeated ? spread.mean : value.value, std::string(), spread.percent,
+                       repeated);
+  }
+  if (!options.separator) {
+    text += fmt::format("\n{:>18.9f} seconds time elapsed\n\n", elapsed);
+    text += trust_section(events, last);
+  }
+  emit(text);
+}
+
+void print_interval(const ReportOptions& options, std::span<const CountEvent> events,
+                    const Reading& reading, double seconds) {
+  if (options.json) {
+    Json out;
+    out["interval"] = seconds;
+    Json values = Json::array();
+    for (const EventValue& value : reading.values) {
+      values.push_back(value_json(events[value.event], value, value.value));
+    }
+    out["events"] = std::move(values);
+    std::string line = out.dump();
+    line += '\n';
+    emit(line);
+    return;
+  }
+  const std::string prefix = options.separator
+                                 ? fmt::format("{:.9f}{}", seconds, *options.separator)
+                                 : fmt::format("{:>16.9f} ", seconds);
+  std::string text;
+  for (const EventValue& value : reading.values) {
+    text += value_line(options, events[value.event], value, value.value, prefix, 0, false);
+  }
+  emit(text);
+}
+
+}  // namespace cli
+PMUCAT_END_NAMESPACE

@@ -1,0 +1,143 @@
+// The trust grades of counted values (trust_grades.def), and the values of an interval.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+
+#include "pmucat/count.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace {
+
+struct GradeInfo {
+  TrustGrade grade;
+  std::string_view id;
+  TrustLevel level;
+  std::string_view summary;
+};
+
+constexpr GradeInfo kGrades[] = {
+#define PMUCAT_GRADE(name, id, level, summary) {TrustGrade::name, id, TrustLevel::level, summary},
+#include "pmucat/trust_grades.def"
+};
+
+constexpr std::array kGradeList = [] {
+  std::array<TrustGrade, std::size(kGrades)> list{};
+  for (std::size_t i = 0; i < list.size(); ++i) list[i] = kGrades[i].grade;
+  return list;
+}();
+
+const GradeInfo& info(TrustGrade grade) {
+  return kGrades[static_cast<std::size_t>(grade)];
+}
+
+std::string percent(double fraction) {
+  return fmt::format("{:.2f}%", 100.0 * fraction);
+}
+
+}  // namespace
+
+std::string_view to_string(TrustLevel level) {
+  switch (level) {
+    case TrustLevel::trusted:
+      return "trusted";
+    case TrustLevel::caution:
+      return "caution";
+    case TrustLevel::untrusted:
+      return "untrusted";
+  }
+  return "?";
+}
+
+std::string_view to_string(TrustGrade grade) {
+  return info(grade).id;
+}
+TrustLevel level_of(TrustGrade grade) {
+  return info(grade).level;
+}
+std::string_view summary_of(TrustGrade grade) {
+  return info(grade).summary;
+}
+std::span<const TrustGrade> all_trust_grades() {
+  return kGradeList;
+}
+std::optional<TrustGrade> parse_trust_grade(std::string_view id) {
+  for (const GradeInfo& grade : kGrades) {
+    if (grade.id == id) return grade.grade;
+  }
+  return std::nullopt;
+}
+
+void grade_values(Reading& reading, std::span<const CountEvent> events,
+                  std::span<const std::optional<double>> predicted_fraction) {
+  for (EventValue& value : reading.values) {
+    value.trust.clear();
+    const CountEvent& event = events[value.event];
+    if (event.refused) {
+      value.value.reset();
+      value.trust.push_back(*event.refused);
+      continue;
+    }
+    const std::optional<double> scaled = scale_count(value.raw, value.enabled, value.running);
+    value.value = scaled ? std::optional<double>(*scaled * event.scale) : std::nullopt;
+    if (!scaled) {
+      value.trust.push_back(
+          {TrustGrade::not_counted,
+           value.enabled == 0
+               ? std::string("never enabled: the counted task or CPU did not run")
+               : fmt::format("never scheduled: running 0 of {} ns enabled (perf stat's <not "
+                             "counted>)",
+                             value.enabled)});
+    } else if (value.running < value.enabled) {
+      std::string reason =
+          fmt::format("counted {} of the time it was enabled; the count is scaled by {:.3f}",
+                      percent(value.running_fraction()),
+                      static_cast<double>(value.enabled) / static_cast<double>(value.running));
+      if (value.event < predicted_fraction.size() && predicted_fraction[value.event]) {
+        reason += fmt::format("; the planner predicted {}", percent(*predicted_fraction[value.event]));
+      }
+      value.trust.push_back({TrustGrade::multiplexed, std::move(reason)});
+    }
+    if (scaled && value.raw == 0 && event.counts_hardware) {
+      value.trust.push_back(
+          {TrustGrade::zero_count,
+           fmt::format("a hardware counter that counted 0 over {} ns of running: many VMs open "
+                       "PMU events that never count",
+                       value.running)});
+    }
+    if (value.lost != 0) {
+      value.trust.push_back(
+          {TrustGrade::counts_lost, fmt::format("the kernel reports {} lost", value.lost)});
+    }
+    if (event.errata) {
+      value.trust.push_back(
+          {TrustGrade::errata, std::string("the vendor tables list errata for this event")});
+    }
+    if (value.trust.empty()) {
+      value.trust.push_back({TrustGrade::exact, std::string()});
+    }
+  }
+}
+
+Reading difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
+                   std::span<const std::optional<double>> predicted_fraction) {
+  Reading delta = later;
+  for (EventValue& value : delta.values) {
+    const auto before = std::find_if(
+        earlier.values.begin(), earlier.values.end(), [&](const EventValue& candidate) {
+          return candidate.event == value.event && candidate.cpu == value.cpu;
+        });
+    if (before == earlier.values.end()) continue;
+    // Counters only grow; a smaller later count (a counter reset) is taken as zero rather than
+    // wrapped round.
+    const auto less = [](std::uint64_t a, std::uint64_t b) { return a >= b ? a - b : 0; };
+    value.raw = less(value.raw, before->raw);
+    value.enabled = less(value.enabled, before->enabled);
+    value.running = less(value.running, before->running);
+    value.lost = less(value.lost, before->lost);
+  }
+  grade_values(delta, events, predicted_fraction);
+  return delta;
+}
+
+PMUCAT_END_NAMESPACE

@@ -1,0 +1,431 @@
+// The counting session: perf stat's attrs opened on the target through the kernel seam, read,
+// summed, scaled and graded.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "count/workload.h"
+#include "pmucat/count.h"
+#include "pmucat/diagnostic_ids.h"
+#include "pmucat/explain.h"
+#include "pmucat/tool_defaults.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace {
+
+using count_detail::Workload;
+
+// One file descriptor: an event on one CPU (or any, -1) for one task (or all, -1).
+struct Counter {
+  std::size_t event = 0;
+  int cpu = -1;
+  pid_t pid = -1;
+  int fd = -1;
+  // A group leader's read returns its members' values too (PERF_FORMAT_GROUP): the events it
+  // reads, leader first. Empty for a member, which is read through its leader.
+  std::vector<std::size_t> reads;
+};
+
+// An errno's name, as perf's messages and pmustat's JSON say it.
+std::string_view errno_name(int error) {
+  switch (error) {
+    case EACCES:
+      return "EACCES";
+    case EPERM:
+      return "EPERM";
+    case ENOENT:
+      return "ENOENT";
+    case EOPNOTSUPP:
+      return "EOPNOTSUPP";
+    case EINVAL:
+      return "EINVAL";
+    case ENODEV:
+      return "ENODEV";
+    case ENXIO:
+      return "ENXIO";
+    case ENOSYS:
+      return "ENOSYS";
+    case EBUSY:
+      return "EBUSY";
+    case EMFILE:
+      return "EMFILE";
+    case E2BIG:
+      return "E2BIG";
+    case ESRCH:
+      return "ESRCH";
+    default:
+      return "errno";
+  }
+}
+
+bool is_permission(int error) {
+  return error == EACCES || error == EPERM;
+}
+
+// perf stat's units for its software clocks: it prints them in msec.
+void clock_unit(const Attr& attr, CountEvent& event) {
+  if (attr.type == static_cast<std::uint32_t>(PerfType::software) &&
+      (attr.config[0] == 0 || attr.config[0] == 1)) {  // cpu-clock, task-clock
+    event.unit = "msec";
+    event.scale = 1e-6;
+  }
+}
+
+// The event's .unit and .scale from the catalog, where a sysfs or JSON event named it.
+void catalog_metadata(const Catalog& catalog, CountEvent& event) {
+  const Pmu* pmu = catalog.find_pmu(event.encoded.pmu);
+  if (pmu == nullptr) return;
+  const PmuKind kind = pmu->kind();
+  event.counts_hardware = kind == PmuKind::core || kind == PmuKind::uncore;
+  if (event.encoded.event.empty()) return;
+  const Event* found = pmu->find_event(event.encoded.event);
+  if (found == nullptr) return;
+  if (found->vendor && !found->vendor->errata.empty() && found->vendor->errata != "null") {
+    event.errata = true;
+  }
+  for (const Event& listed : pmu->events()) {
+    if (listed.name != found->name) continue;
+    if (listed.unit) event.unit = *listed.unit;
+    if (listed.scale) event.scale = *listed.scale;
+    break;
+  }
+}
+
+bool counts_on_hardware(const Attr& attr) {
+  return attr.type == static_cast<std::uint32_t>(PerfType::hardware) ||
+         attr.type == static_cast<std::uint32_t>(PerfType::hw_cache) ||
+         attr.type == static_cast<std::uint32_t>(PerfType::raw);
+}
+
+// Where an event opens for a CPU target: its PMU's cpumask (uncore: one CPU per package or
+// die) or cpus (a hybrid core PMU's CPUs), within the CPUs asked for when they were listed.
+std::vector<int> cpus_for(const Catalog& catalog, const CountEvent& event,
+                          const std::vector<int>& asked, bool listed) {
+  const Pmu* pmu = catalog.find_pmu(event.encoded.pmu);
+  if (pmu == nullptr) return asked;
+  const PmuAttributes& attributes = pmu->attributes();
+  const std::optional<CpuList>& own = attributes.cpumask ? attributes.cpumask : attributes.cpus;
+  if (!own || own->cpus.empty()) return asked;
+  std::vector<int> cpus;
+  for (std::uint32_t cpu : own->cpus) {
+    const int as_int = static_cast<int>(cpu);
+    if (!listed || std::find(asked.begin(), asked.end(), as_int) != asked.end()) {
+      cpus.push_back(as_int);
+    }
+  }
+  return cpus;
+}
+
+// A PMU that only counts whole CPUs: it has a cpumask file and is no core PMU.
+bool counts_whole_cpus(const Catalog& catalog, const CountEvent& event) {
+  const Pmu* pmu = catalog.find_pmu(event.encoded.pmu);
+  return pmu != nullptr && pmu->kind() == PmuKind::uncore && pmu->attributes().cpumask;
+}
+
+}  // namespace
+
+struct CountSession::State {
+  PerfEventKernel* kernel = nullptr;
+  std::vector<CountEvent> events;
+  std::vector<Counter> counters;
+  Aggregation aggregation = Aggregation::global;
+  std::vector<std::optional<double>> predicted;
+  Workload workload;
+  bool is_command = false;
+
+  ~State() {
+    for (Counter& counter : counters) {
+      if (counter.fd >= 0) kernel->close(counter.fd);
+    }
+  }
+
+  // The reason a refused open gets: the explainer's first error for the event when it has one
+  // (its id and perf's wording), else the errno.
+  Trust refusal(const Catalog& catalog, std::size_t index, int error) const {
+    std::string reason = fmt::format("perf_event_open: {} ({})", errno_name(error),
+                                     std::strerror(error));
+    const HostFacts facts = read_host_facts("/");
+    const std::vector<Reason> reasons =
+        explain(facts, catalog, std::span(&events[index].encoded, 1), ExplainOptions{});
+    for (const Reason& found : reasons) {
+      if (found.severity != Severity::error) continue;
+      reason += fmt::format("; {} [{}]", found.message, to_string(found.id));
+      if (!found.perf_says.empty()) reason += fmt::format("; perf says: {}", found.perf_says);
+      break;
+    }
+    return {TrustGrade::not_supported, std::move(reason)};
+  }
+};
+
+CountSession::CountSession(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CountSession::CountSession(CountSession&&) noexcept = default;
+CountSession& CountSession::operator=(CountSession&&) noexcept = default;
+CountSession::~CountSession() = default;
+
+const std::vector<CountEvent>& CountSession::events() const {
+  return state_->events;
+}
+
+pid_t CountSession::child() const {
+  return state_->workload.pid();
+}
+
+Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKernel& kernel,
+                                          std::span<const EncodedEvent> encoded,
+                                          const CountOptions& options) {
+  auto state = std::make_unique<State>();
+  state->kernel = &kernel;
+  state->aggregation = options.aggregation;
+  state->predicted = options.predicted_fraction;
+  const CountTarget& target = options.target;
+  state->is_command = target.kind == CountTarget::Kind::command;
+
+  std::vector<EncodedEvent> attrs(encoded.begin(), encoded.end());
+  apply_tool_defaults(attrs, Tool::stat);
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    CountEvent event;
+    event.encoded = std::move(attrs[i]);
+    event.name = event.encoded.spec;
+    event.group = event.encoded.group_leader.value_or(i);
+    Attr& attr = event.encoded.attr;
+    attr.read_format |= read_fmt::id | read_fmt::lost;
+    attr.inherit = target.inherit && target.kind != CountTarget::Kind::all_cpus &&
+                   target.kind != CountTarget::Kind::cpus;
+    if (!state->is_command) attr.enable_on_exec = false;
+    event.counts_hardware = counts_on_hardware(attr);
+    clock_unit(attr, event);
+    catalog_metadata(catalog, event);
+    event.counts_hardware = event.counts_hardware || counts_on_hardware(attr);
+    state->events.push_back(std::move(event));
+  }
+  for (CountEvent& event : state->events) {
+    event.group_size = static_cast<std::size_t>(
+        std::count_if(state->events.begin(), state->events.end(),
+                      [&](const CountEvent& other) { return other.group == event.group; }));
+  }
+
+  // Where each group opens: (cpu, pid) slots of its leader, which its members share.
+  std::vector<int> asked_cpus = target.cpus;
+  if (target.kind == CountTarget::Kind::all_cpus && asked_cpus.empty()) {
+    Expected<std::vector<int>> online = online_cpus("/");
+    if (!online) return unexpected(online.error());
+    asked_cpus = std::move(*online);
+  }
+  if (state->is_command) {
+    Expected<Workload> workload = Workload::prepare(target.command);
+    if (!workload) return unexpected(workload.error());
+    state->workload = std::move(*workload);
+  }
+
+  bool lost_supported = true;
+  std::size_t opened = 0;
+  for (std::size_t leader = 0; leader < state->events.size(); ++leader) {
+    if (state->events[leader].group != leader) continue;
+    std::vector<std::size_t> members{leader};
+    for (std::size_t i = leader + 1; i < state->events.size(); ++i) {
+      if (state->events[i].group == leader) members.push_back(i);
+    }
+    std::vector<std::pair<int, pid_t>> slots;
+    switch (target.kind) {
+      case CountTarget::Kind::command:
+        if (counts_whole_cpus(catalog, state->events[leader])) break;
+        slots.emplace_back(-1, state->workload.pid());
+        break;
+      case CountTarget::Kind::threads:
+        if (counts_whole_cpus(catalog, state->events[leader])) break;
+        for (pid_t tid : target.threads) slots.emplace_back(-1, tid);
+        break;
+      case CountTarget::Kind::all_cpus:
+      case CountTarget::Kind::cpus:
+        for (int cpu : cpus_for(catalog, state->events[leader], asked_cpus,
+                                target.kind == CountTarget::Kind::cpus)) {
+          slots.emplace_back(cpu, -1);
+        }
+        break;
+    }
+    if (slots.empty()) {
+      const bool per_task = target.kind == CountTarget::Kind::command ||
+                            target.kind == CountTarget::Kind::threads;
+      for (std::size_t member : members) {
+        CountEvent& event = state->events[member];
+        event.refused = per_task
+                            ? Trust{TrustGrade::uncore_per_task,
+                                    fmt::format("{} counts whole CPUs (its cpumask), never one "
+                                                "task: count it with -a [explain-uncore-per-task]",
+                                                event.encoded.pmu)}
+                            : Trust{TrustGrade::not_supported,
+                                    fmt::format("{} counts on none of the CPUs asked for",
+                                                event.encoded.pmu)};
+        event.refused_errno = per_task ? "EINVAL" : "";
+      }
+      continue;
+    }
+    for (std::size_t member : members) {
+      std::vector<int> cpus;
+      for (const auto& [cpu, pid] : slots) {
+        if (std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) cpus.push_back(cpu);
+      }
+      state->events[member].cpus = std::move(cpus);
+    }
+    for (const auto& [cpu, pid] : slots) {
+      int leader_fd = -1;
+      for (std::size_t member : members) {
+        CountEvent& event = state->events[member];
+        if (event.refused) continue;
+        if (member != leader && leader_fd < 0) {
+          event.refused = Trust{TrustGrade::not_supported,
+                                fmt::format("its group leader {} could not be opened",
+                                            state->events[leader].name)};
+          continue;
+        }
+        Attr& attr = event.encoded.attr;
+        if (!lost_supported) attr.read_format &= ~read_fmt::lost;
+        int fd = kernel.open(attr, pid, cpu, member == leader ? -1 : leader_fd);
+        // perf's missing-feature probing: a kernel older than PERF_FORMAT_LOST (6.0), or a PMU
+        // that takes no exclusion bits, answers EINVAL; the open is tried again without them.
+        if (fd == -EINVAL && (attr.read_format & read_fmt::lost)) {
+          attr.read_format &= ~read_fmt::lost;
+          fd = kernel.open(attr, pid, cpu, member == leader ? -1 : leader_fd);
+          if (fd >= 0) {
+            lost_supported = false;
+            for (CountEvent& other : state->events) {
+              other.encoded.attr.read_format &= ~read_fmt::lost;
+            }
+          } else {
+            attr.read_format |= read_fmt::lost;
+          }
+        }
+        if (fd == -EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+          Attr plain = attr;
+          plain.exclude_guest = false;
+          plain.exclude_host = false;
+          fd = kernel.open(plain, pid, cpu, member == leader ? -1 : leader_fd);
+          if (fd >= 0) attr = plain;
+        }
+        if (fd < 0) {
+          const int error = -fd;
+          if (is_permission(error)) {
+            Trust why = state->refusal(catalog, member, error);
+            return unexpected(make_file_diagnostic(
+                Severity::error, DiagId::count_open_denied, event.name,
+                fmt::format("cannot open {}: {}", event.name, why.reason)));
+          }
+          event.refused = state->refusal(catalog, member, error);
+          event.refused_errno = std::string(errno_name(error));
+          continue;
+        }
+        ++opened;
+        Counter counter;
+        counter.event = member;
+        counter.cpu = cpu;
+        counter.pid = pid;
+        counter.fd = fd;
+        if (member == leader) {
+          leader_fd = fd;
+          counter.reads = members;
+        }
+        state->counters.push_back(std::move(counter));
+      }
+    }
+  }
+  if (opened == 0) {
+    std::string why;
+    for (const CountEvent& event : state->events) {
+      if (event.refused) {
+        why = fmt::format(": {} — {}", event.name, event.refused->reason);
+        break;
+      }
+    }
+    return unexpected(make_file_diagnostic(Severity::error, DiagId::count_nothing_opened,
+                                           "<events>",
+                                           fmt::format("no event could be opened{}", why)));
+  }
+  return CountSession(std::move(state));
+}
+
+void CountSession::start() {
+  State& state = *state_;
+  if (state.is_command) {
+    state.workload.go();
+    return;
+  }
+  for (const Counter& counter : state.counters) {
+    if (counter.reads.empty()) continue;
+    state.kernel->enable(counter.fd, counter.reads.size() > 1);
+  }
+}
+
+std::optional<Diagnostic> CountSession::command_error() {
+  return state_->workload.exec_error();
+}
+
+void CountSession::stop() {
+  State& state = *state_;
+  for (const Counter& counter : state.counters) {
+    if (counter.reads.empty()) continue;
+    state.kernel->disable(counter.fd, counter.reads.size() > 1);
+  }
+}
+
+Expected<Reading> CountSession::read() const {
+  const State& state = *state_;
+  // (event, cpu) -> its value; cpu -1 when summed over every CPU.
+  std::map<std::pair<std::size_t, int>, EventValue> sums;
+  for (std::size_t i = 0; i < state.events.size(); ++i) {
+    const CountEvent& event = state.events[i];
+    if (state.aggregation == Aggregation::per_cpu && !event.refused && !event.cpus.empty()) {
+      for (int cpu : event.cpus) {
+        EventValue& value = sums[{i, cpu}];
+        value.event = i;
+        value.cpu = cpu;
+      }
+    } else {
+      sums[{i, -1}].event = i;
+    }
+  }
+  std::vector<std::byte> buffer;
+  for (const Counter& counter : state.counters) {
+    if (counter.reads.empty()) continue;
+    // Members opened after a refused one are not in the leader's group read.
+    std::vector<std::size_t> opened;
+    for (std::size_t member : counter.reads) {
+      if (!state.events[member].refused) opened.push_back(member);
+    }
+    const std::uint64_t read_format = state.events[counter.event].encoded.attr.read_format;
+    const bool group = (read_format & read_fmt::group) != 0;
+    const std::size_t members = group ? opened.size() : 1;
+    buffer.assign(read_buffer_size(read_format, members), std::byte{0});
+    const long got = state.kernel->read(counter.fd, buffer);
+    const std::string what = fmt::format("{} (cpu {}, pid {})", state.events[counter.event].name,
+                                         counter.cpu, counter.pid);
+    if (got < 0) {
+      return unexpected(make_file_diagnostic(
+          Severity::error, DiagId::count_read_short, what,
+          fmt::format("read() failed: {}", std::strerror(static_cast<int>(-got)))));
+    }
+    Expected<ReadBuffer> parsed = parse_read_buffer(
+        std::span(buffer).first(static_cast<std::size_t>(got)), read_format, members, what);
+    if (!parsed) return unexpected(parsed.error());
+    for (std::size_t k = 0; k < parsed->counters.size(); ++k) {
+      const std::size_t event = group ? opened[k] : counter.event;
+      const int key = state.aggregation == Aggregation::per_cpu ? counter.cpu : -1;
+      auto found = sums.find({event, key});
+      if (found == sums.end()) found = sums.find({event, -1});
+      EventValue& value = found->second;
+      value.raw += parsed->counters[k].value;
+      value.enabled += parsed->enabled.value_or(0);
+      value.running += parsed->running.value_or(0);
+      value.lost += parsed->counters[k].lost.value_or(0);
+    }
+  }
+  Reading reading;
+  reading.values.reserve(sums.size());
+  for (auto& [key, value] : sums) reading.values.push_back(std::move(value));
+  grade_values(reading, state.events, state.predicted);
+  return reading;
+}
+
+PMUCAT_END_NAMESPACE

@@ -1,0 +1,536 @@
+// The counting session over a fake kernel (tests/count/fake_kernel.h): read buffers, scaling,
+// every trust grade and every error, without a PMU.
+#include "pmucat/count.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "count/fake_kernel.h"
+#include "pmucat/diagnostic_ids.h"
+#include "support/temp_tree.h"
+
+namespace {
+
+using pmucat::Aggregation;
+using pmucat::Attr;
+using pmucat::Catalog;
+using pmucat::CountEvent;
+using pmucat::CountOptions;
+using pmucat::CountSession;
+using pmucat::CountTarget;
+using pmucat::DiagId;
+using pmucat::EncodedEvent;
+using pmucat::EventValue;
+using pmucat::Reading;
+using pmucat::ReadBuffer;
+using pmucat::TrustGrade;
+using pmucat::testing::FakeCounts;
+using pmucat::testing::FakeKernel;
+using pmucat::testing::kernel_read_bytes;
+using pmucat::testing::TempTree;
+namespace read_fmt = pmucat::read_fmt;
+
+constexpr std::uint64_t kAllFields = read_fmt::total_time_enabled |
+                                     read_fmt::total_time_running | read_fmt::id |
+                                     read_fmt::lost;
+
+// A tree with a software PMU, an x86 core PMU `cpu` and an uncore PMU counting CPUs 0 and 2.
+class Tree {
+ public:
+  Tree() {
+    pmu("software", 1);
+    pmu("cpu", 4);
+    file("cpu", "format/event", "config:0-7");
+    file("cpu", "format/umask", "config:8-15");
+    file("cpu", "events/cycles-ct", "event=0x3c");
+    pmu("uncore_imc_0", 20);
+    file("uncore_imc_0", "cpumask", "0,2");
+    file("uncore_imc_0", "format/event", "config:0-7");
+    file("uncore_imc_0", "events/cas_count_read", "event=0x04");
+    file("uncore_imc_0", "events/cas_count_read.scale", "6.103515625e-5");
+    file("uncore_imc_0", "events/cas_count_read.unit", "MiB");
+  }
+  void pmu(std::string_view name, int type) const {
+    file(name, "type", std::to_string(type));
+  }
+  void file(std::string_view pmu_name, std::string_view relative, std::string_view text) const {
+    tree.write("sys/bus/event_source/devices/" + std::string(pmu_name) + "/" +
+                   std::string(relative),
+               std::string(text) + "\n");
+  }
+  Catalog catalog() const { return std::move(*Catalog::open(tree.root())); }
+  TempTree tree{"count"};
+};
+
+std::vector<EncodedEvent> encode_all(const Catalog& catalog, std::string_view spec) {
+  pmucat::EncodeOptions options;
+  options.tool = pmucat::Tool::stat;
+  auto events = pmucat::encode(catalog, spec, options);
+  EXPECT_TRUE(events.has_value()) << (events ? "" : events.error().message);
+  return events ? *events : std::vector<EncodedEvent>{};
+}
+
+CountOptions on_cpus(std::vector<int> cpus) {
+  CountOptions options;
+  options.target.kind = CountTarget::Kind::cpus;
+  options.target.cpus = std::move(cpus);
+  return options;
+}
+
+CountOptions on_this_thread() {
+  CountOptions options;
+  options.target.kind = CountTarget::Kind::threads;
+  options.target.threads = {::getpid()};
+  return options;
+}
+
+bool has_grade(const EventValue& value, TrustGrade grade) {
+  return std::any_of(value.trust.begin(), value.trust.end(),
+                     [&](const pmucat::Trust& trust) { return trust.grade == grade; });
+}
+
+const EventValue& value_of(const Reading& reading, std::size_t event, int cpu = -1) {
+  for (const EventValue& value : reading.values) {
+    if (value.event == event && value.cpu == cpu) return value;
+  }
+  throw std::runtime_error("no such value");
+}
+
+std::span<const std::byte> bytes_of(const std::vector<std::byte>& bytes) {
+  return bytes;
+}
+
+// ---- read buffers ----------------------------------------------------------------------------
+
+TEST(ReadBuffer, OneCounterWithEveryField) {
+  const auto bytes = kernel_read_bytes(kAllFields, {{.value = 7, .enabled = 9, .running = 8, .lost = 2}}, 42);
+  auto parsed = pmucat::parse_read_buffer(bytes_of(bytes), kAllFields, 1, "e");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().message;
+  EXPECT_EQ(parsed->enabled, 9u);
+  EXPECT_EQ(parsed->running, 8u);
+  ASSERT_EQ(parsed->counters.size(), 1u);
+  EXPECT_EQ(parsed->counters[0].value, 7u);
+  EXPECT_EQ(parsed->counters[0].id, 42u);
+  EXPECT_EQ(parsed->counters[0].lost, 2u);
+  EXPECT_EQ(bytes.size(), pmucat::read_buffer_size(kAllFields, 1));
+}
+
+TEST(ReadBuffer, GroupLeaderHoldsItsMembers) {
+  const std::uint64_t format = kAllFields | read_fmt::group;
+  const auto bytes = kernel_read_bytes(format, {{.value = 1}, {.value = 2}, {.value = 3}}, 10);
+  auto parsed = pmucat::parse_read_buffer(bytes_of(bytes), format, 3, "g");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().message;
+  ASSERT_EQ(parsed->counters.size(), 3u);
+  EXPECT_EQ(parsed->counters[2].value, 3u);
+  EXPECT_EQ(parsed->counters[2].id, 12u);
+}
+
+TEST(ReadBuffer, ShortReadIsAnError) {
+  const auto bytes = kernel_read_bytes(kAllFields, {{.value = 7}});
+  auto parsed = pmucat::parse_read_buffer(bytes_of(bytes).first(bytes.size() - 1), kAllFields, 1,
+                                          "e");
+  ASSERT_FALSE(parsed.has_value());
+  EXPECT_EQ(parsed.error().code, DiagId::count_read_short);
+}
+
+TEST(ReadBuffer, BytesThatDoNotFitAreAnError) {
+  const std::uint64_t format = read_fmt::group | read_fmt::total_time_enabled;
+  // A group read saying 2 members where 3 were opened, then one saying 3 with 2 opened.
+  const auto two = kernel_read_bytes(format, {{.value = 1}, {.value = 2}});
+  auto wrong_count = pmucat::parse_read_buffer(bytes_of(two), format, 1, "g");
+  ASSERT_FALSE(wrong_count.has_value());
+  EXPECT_EQ(wrong_count.error().code, DiagId::count_read_garbled);
+  std::vector<std::byte> longer = two;
+  longer.resize(longer.size() + 8);
+  auto trailing = pmucat::parse_read_buffer(bytes_of(longer), format, 2, "g");
+  ASSERT_FALSE(trailing.has_value());
+  EXPECT_EQ(trailing.error().code, DiagId::count_read_garbled);
+  auto huge = pmucat::parse_read_buffer(bytes_of(two), format, pmucat::kMaxGroupRead + 1, "g");
+  ASSERT_FALSE(huge.has_value());
+  EXPECT_EQ(huge.error().code, DiagId::count_read_garbled);
+}
+
+RC_GTEST_PROP(ReadBuffer, WhatTheKernelWritesParsesBack, ()) {
+  const std::uint64_t format = *rc::gen::inRange<std::uint64_t>(0, 32);
+  const std::size_t members = (format & read_fmt::group) ? *rc::gen::inRange<std::size_t>(1, 9) : 1;
+  std::vector<FakeCounts> counts;
+  for (std::size_t i = 0; i < members; ++i) {
+    counts.push_back({*rc::gen::arbitrary<std::uint64_t>(), *rc::gen::arbitrary<std::uint64_t>(),
+                      *rc::gen::arbitrary<std::uint64_t>(), *rc::gen::arbitrary<std::uint64_t>()});
+  }
+  const auto bytes = kernel_read_bytes(format, counts, 5);
+  RC_ASSERT(bytes.size() == pmucat::read_buffer_size(format, members));
+  auto parsed = pmucat::parse_read_buffer(bytes_of(bytes), format, members, "p");
+  RC_ASSERT(parsed.has_value());
+  RC_ASSERT(parsed->counters.size() == members);
+  RC_ASSERT(parsed->enabled.has_value() == ((format & read_fmt::total_time_enabled) != 0));
+  if (parsed->enabled) RC_ASSERT(*parsed->enabled == counts[0].enabled);
+  if (parsed->running) RC_ASSERT(*parsed->running == counts[0].running);
+  for (std::size_t i = 0; i < members; ++i) {
+    RC_ASSERT(parsed->counters[i].value == counts[i].value);
+    RC_ASSERT(parsed->counters[i].id.has_value() == ((format & read_fmt::id) != 0));
+    if (parsed->counters[i].lost) RC_ASSERT(*parsed->counters[i].lost == counts[i].lost);
+  }
+  // Every byte fewer is a short read, never a value made up.
+  if (!bytes.empty()) {
+    const std::size_t cut = *rc::gen::inRange<std::size_t>(0, bytes.size());
+    RC_ASSERT(!pmucat::parse_read_buffer(bytes_of(bytes).first(cut), format, members, "p"));
+  }
+}
+
+TEST(Scale, AsLibperfTruncates) {
+  EXPECT_EQ(pmucat::scale_count(1000, 2000, 2000), 1000.0);
+  EXPECT_EQ(pmucat::scale_count(1000, 3, 2), 1500.0);
+  EXPECT_EQ(pmucat::scale_count(1001, 3, 2), 1501.0);  // 1501.5, truncated
+  EXPECT_FALSE(pmucat::scale_count(1000, 2000, 0).has_value());
+  EXPECT_FALSE(pmucat::scale_count(1000, 0, 0).has_value());
+}
+
+TEST(TrustGrades, IdsAreUniqueAndParseBack) {
+  std::vector<std::string_view> seen;
+  for (TrustGrade grade : pmucat::all_trust_grades()) {
+    const std::string_view id = pmucat::to_string(grade);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), id), 0) << id;
+    seen.push_back(id);
+    EXPECT_EQ(pmucat::parse_trust_grade(id), grade);
+    EXPECT_FALSE(pmucat::summary_of(grade).empty());
+  }
+  EXPECT_FALSE(pmucat::parse_trust_grade("no-such-grade").has_value());
+}
+
+// ---- sessions --------------------------------------------------------------------------------
+
+TEST(CountSession, OpensPerfStatsAttrsOnEachCpuAndScales) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr& attr, int cpu) {
+    if (attr.config[0] == 0x3c) return FakeCounts{.value = 100, .enabled = 1000, .running = 500};
+    return FakeCounts{.value = static_cast<std::uint64_t>(10 + cpu)};
+  };
+  CountOptions options = on_cpus({0, 1});
+  options.predicted_fraction = {0.5, std::nullopt};
+  auto session = CountSession::open(catalog, kernel,
+                                    encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  ASSERT_EQ(kernel.opens.size(), 4u);  // two events on two CPUs
+  for (const FakeKernel::Open& open : kernel.opens) {
+    EXPECT_EQ(open.pid, -1);
+    EXPECT_FALSE(open.attr.inherit);  // counting CPUs: nothing to inherit
+    EXPECT_FALSE(open.attr.enable_on_exec);
+    EXPECT_TRUE(open.attr.disabled);
+    EXPECT_NE(open.attr.read_format & read_fmt::id, 0u);
+  }
+  session->start();
+  EXPECT_EQ(kernel.opens[0].enabled, 1);
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value()) << reading.error().message;
+  const EventValue& cycles = value_of(*reading, 0);
+  EXPECT_EQ(cycles.raw, 200u);
+  EXPECT_EQ(cycles.value, 400.0);  // 200 counted in half the time
+  ASSERT_TRUE(has_grade(cycles, TrustGrade::multiplexed));
+  EXPECT_NE(cycles.trust.front().reason.find("the planner predicted 50.00%"), std::string::npos)
+      << cycles.trust.front().reason;
+  const EventValue& other = value_of(*reading, 1);
+  EXPECT_EQ(other.value, 21.0);
+  EXPECT_TRUE(has_grade(other, TrustGrade::exact));
+}
+
+TEST(CountSession, PerCpuValues) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int cpu) {
+    return FakeCounts{.value = static_cast<std::uint64_t>(5 * (cpu + 1))};
+  };
+  CountOptions options = on_cpus({0, 1, 3});
+  options.aggregation = Aggregation::per_cpu;
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0xc0/"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_EQ(reading->values.size(), 3u);
+  EXPECT_EQ(value_of(*reading, 0, 3).value, 20.0);
+}
+
+TEST(CountSession, GroupIsReadThroughItsLeader) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr& attr, int) {
+    return FakeCounts{.value = attr.config[0], .enabled = 100, .running = 100};
+  };
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "{cpu/event=0x3c/,cpu/event=0xc0/}"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  ASSERT_EQ(kernel.opens.size(), 2u);
+  EXPECT_EQ(kernel.opens[1].group_fd, FakeKernel::kFirstFd);
+  EXPECT_NE(kernel.opens[0].attr.read_format & read_fmt::group, 0u);
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value()) << reading.error().message;
+  EXPECT_EQ(kernel.reads, 1);  // one read() for the whole group
+  EXPECT_EQ(value_of(*reading, 0).value, 0x3c);
+  EXPECT_EQ(value_of(*reading, 1).value, 0xc0);
+}
+
+TEST(CountSession, NeverScheduledIsNotCounted) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 0, .enabled = 900, .running = 0}; };
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value());
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  const EventValue& value = value_of(*reading, 0);
+  EXPECT_FALSE(value.value.has_value());
+  EXPECT_TRUE(has_grade(value, TrustGrade::not_counted));
+}
+
+TEST(CountSession, ZeroOnAHardwareCounterIsSuspectNotOnASoftwareOne) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;  // every count 0, fully running
+  auto session = CountSession::open(catalog, kernel,
+                                    encode_all(catalog, "cpu/event=0x3c/,context-switches"),
+                                    on_cpus({0}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::zero_count));
+  EXPECT_EQ(value_of(*reading, 0).value, 0.0);  // a value all the same
+  EXPECT_TRUE(has_grade(value_of(*reading, 1), TrustGrade::exact));
+}
+
+TEST(CountSession, LostCountsAreSaid) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 5, .lost = 3}; };
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value());
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::counts_lost));
+}
+
+TEST(CountSession, KernelWithoutFormatLostIsProbedOnce) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.refuse = [](const Attr& attr, pid_t, int) {
+    return (attr.read_format & read_fmt::lost) ? EINVAL : 0;
+  };
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 5}; };
+  auto session = CountSession::open(catalog, kernel,
+                                    encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"),
+                                    on_cpus({0, 1}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  ASSERT_EQ(kernel.opens.size(), 4u);
+  for (const FakeKernel::Open& open : kernel.opens) {
+    EXPECT_EQ(open.attr.read_format & read_fmt::lost, 0u);
+  }
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value()) << reading.error().message;
+  EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::exact));
+}
+
+TEST(CountSession, RefusedEventIsNotSupportedAndTheOthersCount) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  for (int error : {ENOENT, EOPNOTSUPP, EINVAL, ENODEV}) {
+    FakeKernel kernel;
+    kernel.refuse = [error](const Attr& attr, pid_t, int) { return attr.type == 4 ? error : 0; };
+    kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 3}; };
+    auto session = CountSession::open(catalog, kernel,
+                                      encode_all(catalog, "cpu/event=0x3c/,page-faults"),
+                                      on_cpus({0}));
+    ASSERT_TRUE(session.has_value()) << session.error().message;
+    const CountEvent& refused = session->events()[0];
+    ASSERT_TRUE(refused.refused.has_value()) << error;
+    EXPECT_EQ(refused.refused->grade, TrustGrade::not_supported);
+    EXPECT_FALSE(refused.refused_errno.empty());
+    auto reading = session->read();
+    ASSERT_TRUE(reading.has_value());
+    EXPECT_FALSE(value_of(*reading, 0).value.has_value());
+    EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::not_supported));
+    EXPECT_EQ(value_of(*reading, 1).value, 3.0);
+  }
+}
+
+TEST(CountSession, PermissionStopsTheWholeOpenAsPerfStatDoes) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  for (int error : {EACCES, EPERM}) {
+    FakeKernel kernel;
+    kernel.refuse = [error](const Attr&, pid_t, int) { return error; };
+    auto session =
+        CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+    ASSERT_FALSE(session.has_value());
+    EXPECT_EQ(session.error().code, DiagId::count_open_denied);
+  }
+}
+
+TEST(CountSession, NothingOpenedIsAnError) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.refuse = [](const Attr&, pid_t, int) { return ENOENT; };
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_FALSE(session.has_value());
+  EXPECT_EQ(session.error().code, DiagId::count_nothing_opened);
+}
+
+TEST(CountSession, UncoreCountsItsCpumaskAndNeverATask) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  {
+    FakeKernel kernel;
+    kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 16384}; };
+    auto session = CountSession::open(catalog, kernel,
+                                      encode_all(catalog, "uncore_imc_0/cas_count_read/"),
+                                      on_cpus({0, 1}));
+    ASSERT_TRUE(session.has_value()) << session.error().message;
+    ASSERT_EQ(kernel.opens.size(), 1u);  // its cpumask 0,2 within 0,1
+    EXPECT_EQ(kernel.opens[0].cpu, 0);
+    auto reading = session->read();
+    ASSERT_TRUE(reading.has_value());
+    EXPECT_EQ(session->events()[0].unit, "MiB");
+    EXPECT_DOUBLE_EQ(*value_of(*reading, 0).value, 1.0);  // 16384 x 6.103515625e-5
+  }
+  {
+    FakeKernel kernel;
+    auto session = CountSession::open(catalog, kernel,
+                                      encode_all(catalog, "uncore_imc_0/cas_count_read/,page-faults"),
+                                      on_this_thread());
+    ASSERT_TRUE(session.has_value()) << session.error().message;
+    EXPECT_EQ(kernel.opens.size(), 1u);  // page-faults alone
+    auto reading = session->read();
+    ASSERT_TRUE(reading.has_value());
+    EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::uncore_per_task));
+  }
+}
+
+TEST(CountSession, ShortReadIsAnErrorNotANumber) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.short_by = 8;
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value());
+  auto reading = session->read();
+  ASSERT_FALSE(reading.has_value());
+  EXPECT_EQ(reading.error().code, DiagId::count_read_short);
+}
+
+TEST(CountSession, IntervalsAreDifferences) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  std::uint64_t now = 1000;
+  kernel.counts = [&now](const Attr&, int) {
+    return FakeCounts{.value = now / 10, .enabled = now, .running = now / 2};
+  };
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value());
+  auto first = session->read();
+  now = 3000;
+  auto second = session->read();
+  ASSERT_TRUE(first && second);
+  const Reading delta = pmucat::difference(*second, *first, session->events(), {});
+  const EventValue& value = value_of(delta, 0);
+  EXPECT_EQ(value.raw, 200u);
+  EXPECT_EQ(value.enabled, 2000u);
+  EXPECT_EQ(value.running, 1000u);
+  EXPECT_EQ(value.value, 400.0);
+  EXPECT_TRUE(has_grade(value, TrustGrade::multiplexed));
+}
+
+TEST(CountSession, ErrataFromTheVendorTablesAreSaid) {
+  Tree tree;
+  tree.tree.write("arch/x86/mapfile.csv",
+                  "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,errlake,core\n");
+  tree.tree.write("arch/x86/errlake/pipeline.json",
+                  R"([{"EventName": "INST_RETIRED.ANY_ERRATUM", "EventCode": "0xc0", "UMask": "0x0",
+                       "BriefDescription": "instructions", "Errata": "SPR123"}])");
+  pmucat::VendorOptions vendor;
+  vendor.events_dir = tree.tree.path("arch");
+  vendor.cpuid = "GenuineIntel-6-8F-8";
+  auto catalog = Catalog::open(tree.tree.root(), vendor);
+  ASSERT_TRUE(catalog.has_value());
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 9}; };
+  auto session = CountSession::open(*catalog, kernel,
+                                    encode_all(*catalog, "inst_retired.any_erratum"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::errata));
+  EXPECT_EQ(value_of(*reading, 0).value, 9.0);
+}
+
+TEST(CountSession, CommandNotFoundExits127) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  CountOptions options;
+  options.target.command = {"pmucat-no-such-command-here"};
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  const pid_t child = session->child();
+  ASSERT_GT(child, 0);
+  EXPECT_EQ(kernel.opens.at(0).pid, child);
+  EXPECT_TRUE(kernel.opens.at(0).attr.enable_on_exec);  // counting starts at exec
+  EXPECT_TRUE(kernel.opens.at(0).attr.inherit);
+  session->start();
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 127);
+  auto failed = session->command_error();
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->code, DiagId::count_command_failed);
+}
+
+TEST(CountSession, CommandNeverStartedIsReaped) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  CountOptions options;
+  options.target.command = {"true"};
+  pid_t child = 0;
+  {
+    auto session = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), options);
+    ASSERT_TRUE(session.has_value());
+    child = session->child();
+  }
+  EXPECT_EQ(::waitpid(child, nullptr, WNOHANG), -1);  // gone: killed and reaped
+  for (const FakeKernel::Open& open : kernel.opens) EXPECT_TRUE(open.closed);
+}
+
+TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {
+  auto threads = pmucat::threads_of(::getpid());
+  ASSERT_TRUE(threads.has_value()) << threads.error().message;
+  EXPECT_NE(std::find(threads->begin(), threads->end(), ::getpid()), threads->end());
+  auto missing = pmucat::threads_of(0x7ffffff0);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code, DiagId::count_target_invalid);
+  TempTree host("host");
+  host.write("sys/devices/system/cpu/online", "0-2,5\n");
+  auto cpus = pmucat::online_cpus(host.root().string());
+  ASSERT_TRUE(cpus.has_value());
+  EXPECT_EQ(*cpus, (std::vector<int>{0, 1, 2, 5}));
+  EXPECT_FALSE(pmucat::online_cpus(host.path("nowhere").string()).has_value());
+}
+
+}  // namespace

@@ -1,0 +1,184 @@
+// pmustat as a whole process on this machine's kernel: software events and tracepoints count
+// without a PMU. Beside perf stat where the count is deterministic (execs, context switches of
+// sleeps), within a stated tolerance where it is not (page faults); the exit status passed
+// through; the JSON against its schema. Skipped where this kernel does not let this user open
+// perf events.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "json_schema.h"
+#include "pmucat/version.h"
+#include "support/files.h"
+#include "support/tools.h"
+
+PMUCAT_BEGIN_NAMESPACE
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::run_tool_command;
+
+std::string describe(const std::string& command, const CommandResult& result) {
+  return "$ " + command + "\nstatus " + std::to_string(result.status) + "\nstdout:\n" +
+         result.out + "\nstderr:\n" + result.err;
+}
+
+CommandResult run(const std::string& command) {
+  return run_tool_command(command, "-");
+}
+
+// Why pmustat cannot count here (perf_event_paranoid, no perf_event_open), or empty.
+std::string cannot_count() {
+  const CommandResult probe = run("pmustat -x, -e page-faults true");
+  if (probe.status == 0) return std::string();
+  return probe.err;
+}
+
+// The first field of each -x, line whose third field is `event`.
+std::vector<std::string> csv_values(const std::string& text, const std::string& event) {
+  std::vector<std::string> values;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream split(line);
+    std::string field;
+    while (std::getline(split, field, ',')) fields.push_back(field);
+    if (fields.size() >= 3 && fields[2] == event) values.push_back(fields[0]);
+  }
+  return values;
+}
+
+double csv_value(const std::string& text, const std::string& event) {
+  const auto values = csv_values(text, event);
+  return values.size() == 1 ? std::strtod(values[0].c_str(), nullptr) : -1;
+}
+
+#define SKIP_UNLESS_COUNTING()                           \
+  if (const std::string why = cannot_count(); !why.empty()) \
+  GTEST_SKIP() << "pmustat cannot count here: " << why
+
+TEST(Pmustat, CountsSoftwareEventsAndTracepointsOfACommand) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command =
+      "pmustat -x, -e sched:sched_process_exec,page-faults,task-clock -- sh -c 'true; /bin/true'";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  // sh's own exec, then /bin/true's (the children inherit the counters).
+  EXPECT_EQ(csv_value(result.err, "sched:sched_process_exec"), 2) << describe(command, result);
+  EXPECT_GT(csv_value(result.err, "page-faults"), 10) << describe(command, result);
+  EXPECT_GT(csv_value(result.err, "task-clock"), 0) << describe(command, result);
+  const std::string no_inherit =
+      "pmustat -x, --no-inherit -e sched:sched_process_exec -- sh -c 'true; /bin/true'";
+  const CommandResult alone = run(no_inherit);
+  EXPECT_EQ(csv_value(alone.err, "sched:sched_process_exec"), 1) << describe(no_inherit, alone);
+}
+
+TEST(Pmustat, ThePerfStatTextShape) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat -e page-faults,task-clock true";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  EXPECT_EQ(result.out, "") << "counts go to standard error, as perf stat's";
+  EXPECT_NE(result.err.find(" Performance counter stats for 'true':"), std::string::npos)
+      << describe(command, result);
+  EXPECT_NE(result.err.find(" msec task-clock"), std::string::npos) << describe(command, result);
+  EXPECT_NE(result.err.find(" seconds time elapsed"), std::string::npos)
+      << describe(command, result);
+}
+
+TEST(Pmustat, TheCommandsExitStatusIsPassedThrough) {
+  SKIP_UNLESS_COUNTING();
+  EXPECT_EQ(run("pmustat -e page-faults -- sh -c 'exit 7'").status, 7);
+  EXPECT_EQ(run("pmustat -e page-faults -- sh -c 'kill -TERM $$'").status, 128 + 15);
+  const CommandResult missing = run("pmustat -e page-faults pmucat-no-such-command");
+  EXPECT_EQ(missing.status, 127) << describe("missing", missing);
+  EXPECT_NE(missing.err.find("command not found: pmucat-no-such-command [count-command-failed]"),
+            std::string::npos)
+      << missing.err;
+}
+
+TEST(Pmustat, RepeatsAndIntervals) {
+  SKIP_UNLESS_COUNTING();
+  const std::string repeated = "pmustat -r 3 -e sched:sched_process_exec true";
+  const CommandResult result = run(repeated);
+  ASSERT_EQ(result.status, 0) << describe(repeated, result);
+  EXPECT_NE(result.err.find("(3 runs)"), std::string::npos) << describe(repeated, result);
+  EXPECT_NE(result.err.find("1      sched:sched_process_exec  ( +- 0.00% )"), std::string::npos)
+      << describe(repeated, result);
+  // The intervals' counts add up to the command's execs: sh, sleep, /bin/true.
+  const std::string intervals =
+      "pmustat -x, -I 20 -e sched:sched_process_exec -- sh -c 'sleep 0.1; exec /bin/true'";
+  const CommandResult lines = run(intervals);
+  ASSERT_EQ(lines.status, 0) << describe(intervals, lines);
+  double sum = 0;
+  std::size_t counted = 0;
+  std::istringstream text(lines.err);
+  std::string line;
+  while (std::getline(text, line)) {
+    std::vector<std::string> fields;
+    std::istringstream split(line);
+    std::string field;
+    while (std::getline(split, field, ',')) fields.push_back(field);
+    if (fields.size() < 4 || fields[3] != "sched:sched_process_exec") continue;
+    ++counted;
+    if (fields[1] != "<not counted>") sum += std::strtod(fields[1].c_str(), nullptr);
+  }
+  EXPECT_GE(counted, 3u) << describe(intervals, lines);
+  EXPECT_EQ(sum, 3) << describe(intervals, lines);
+}
+
+TEST(Pmustat, JsonFollowsItsSchemaAndGradesEveryValue) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat --json -e page-faults,context-switches true";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  const nlohmann::json schema = nlohmann::json::parse(
+      testing::read_text(fs::path(PMUCAT_SOURCE_DIR) / "docs/schema/pmustat.schema.json"));
+  const nlohmann::json document = nlohmann::json::parse(result.err, nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << result.err;
+  EXPECT_EQ(testing::validate_json(schema, document), std::vector<std::string>{});
+  ASSERT_EQ(document["events"].size(), 2u);
+  EXPECT_EQ(document["events"][0]["grades"][0]["id"], "exact") << result.err;
+}
+
+TEST(Pmustat, CpusUntilTheTimingCommandEnds) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat -x, -A -C 0 -e cpu-clock sleep 0.05";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  EXPECT_NE(result.err.find("CPU0,"), std::string::npos) << describe(command, result);
+}
+
+TEST(Pmustat, UsageErrors) {
+  EXPECT_EQ(run("pmustat -e page-faults").status, 2);
+  EXPECT_EQ(run("pmustat -a -C 0 -e page-faults true").status, 2);
+  EXPECT_EQ(run("pmustat -r 2 -a -e page-faults").status, 2);
+  EXPECT_EQ(run("pmustat -e 'cpu/nosuchterm=1/' true").status, 1);
+  EXPECT_EQ(run("pmustat -p 2147483600 -e page-faults").status, 2);
+}
+
+// Beside Debian's perf stat on the same workloads: equal where the count is deterministic.
+TEST(Pmustat, BesidePerfStat) {
+  SKIP_UNLESS_COUNTING();
+  if (!testing::have_perf()) GTEST_SKIP() << "no perf installed";
+  const std::string workload = "-- sh -c 'sleep 0.01; sleep 0.01; /bin/true'";
+  const std::string events = "-e sched:sched_process_exec,sched:sched_process_fork";
+  const CommandResult perf = run("perf stat -x, " + events + " " + workload);
+  if (perf.status != 0) GTEST_SKIP() << "perf stat cannot count here: " << perf.err;
+  const CommandResult ours = run("pmustat -x, " + events + " " + workload);
+  ASSERT_EQ(ours.status, 0) << describe("pmustat", ours);
+  for (const char* event : {"sched:sched_process_exec", "sched:sched_process_fork"}) {
+    EXPECT_EQ(csv_value(ours.err, event), csv_value(perf.err, event))
+        << event << "\nperf:\n" << perf.err << "\npmustat:\n" << ours.err;
+  }
+}
+
+}  // namespace
+PMUCAT_END_NAMESPACE
