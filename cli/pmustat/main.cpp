@@ -184,6 +184,11 @@ int run(int argc, char** argv) {
   options.command = app.remaining();
   if (!options.command.empty() && options.command.front() == "--") {
     options.command.erase(options.command.begin());
+  } else if (!options.command.empty() && options.command.front().starts_with('-')) {
+    // An option pmustat does not know, before any command: a usage error, not a command.
+    fmt::print(stderr, "pmustat: error: The following argument was not expected: {}\nRun "
+               "'pmustat --help' for usage and examples.\n", options.command.front());
+    return to_int(ExitCode::usage);
   }
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(options.common), stderr),
                             "pmustat");
