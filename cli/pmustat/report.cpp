@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <string_view>
 
 #include "common/json.h"
 
@@ -19,13 +21,44 @@ void emit(const std::string& text) {
   std::fflush(stderr);
 }
 
-// perf stat's number: a count (or the mean of counts, -r) without decimals, one with a unit
-// scale (task-clock's msec, an event's .scale) with two.
-std::string number(double value, const CountEvent& event) {
-  return event.scale == 1.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.2f}", value);
+// Fixed-point numbers without fmt's format-string parse: -I prints every event each interval,
+// and the format strings were most of pmustat's own time there (docs/count.md, "Cost").
+void append_u64(std::string& out, std::uint64_t value) {
+  const fmt::format_int text(value);
+  out.append(text.data(), text.size());
 }
 
-std::string no_value(const EventValue& value) {
+// `value` with `decimals` (0 or 2) digits after the point, rounded half away from zero.
+std::string fixed(double value, int decimals) {
+  const double scale = decimals == 2 ? 100.0 : 1.0;
+  if (!std::isfinite(value) || std::fabs(value) * scale >= 9e15) {
+    return decimals == 2 ? fmt::format("{:.2f}", value) : fmt::format("{:.0f}", value);
+  }
+  const bool negative = value < 0;
+  const auto units = static_cast<std::uint64_t>(std::llround(std::fabs(value) * scale));
+  std::string text = negative && units != 0 ? "-" : "";
+  append_u64(text, decimals == 2 ? units / 100 : units);
+  if (decimals == 2) {
+    text += '.';
+    text += static_cast<char>('0' + units % 100 / 10);
+    text += static_cast<char>('0' + units % 10);
+  }
+  return text;
+}
+
+void append_padded(std::string& out, std::string_view text, std::size_t width) {
+  if (text.size() < width) out.append(width - text.size(), ' ');
+  out += text;
+}
+
+// perf stat's number, appended to `out`: a count (or the mean of counts, -r) without decimals,
+// one with a unit scale (task-clock's msec, an event's .scale) with two; right-aligned in
+// `width` columns (0: not aligned).
+void append_number(std::string& out, double value, const CountEvent& event, std::size_t width) {
+  append_padded(out, fixed(value, event.scale == 1.0 ? 0 : 2), width);
+}
+
+std::string_view no_value(const EventValue& value) {
   for (const Trust& trust : value.trust) {
     if (trust.grade == TrustGrade::not_supported || trust.grade == TrustGrade::uncore_per_task) {
       return "<not supported>";
@@ -72,32 +105,66 @@ Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
   return spread;
 }
 
-std::string cpu_prefix(const ReportOptions& options, const EventValue& value) {
-  if (!options.per_cpu || value.cpu < 0) return std::string();
-  return options.separator ? fmt::format("CPU{}{}", value.cpu, *options.separator)
-                           : fmt::format("CPU{:<4}", value.cpu);
+void append_cpu(std::string& out, const ReportOptions& options, const EventValue& value) {
+  if (!options.per_cpu || value.cpu < 0) return;
+  out += "CPU";
+  const fmt::format_int cpu(value.cpu);
+  out.append(cpu.data(), cpu.size());
+  if (options.separator) {
+    out += *options.separator;
+  } else if (cpu.size() < 4) {
+    out.append(4 - cpu.size(), ' ');
+  }
 }
 
-// One value as perf stat prints it: text, or -x's fields.
-std::string value_line(const ReportOptions& options, const CountEvent& event,
+// One value as perf stat prints it, text or -x's fields, appended to `out` (no string of its
+// own: -I prints every event each interval).
+void append_value_line(std::string& out, const ReportOptions& options, const CountEvent& event,
                        const EventValue& value, std::optional<double> shown,
-                       const std::string& prefix, double spread_percent, bool repeated) {
-  const std::string count = shown ? number(*shown, event) : no_value(value);
+                       std::string_view prefix, double spread_percent, bool repeated) {
+  out += prefix;
+  append_cpu(out, options, value);
   if (options.separator) {
-    const std::string& sep = *options.separator;
     // value, unit, event, running time, percent running, metric value, metric unit
-    return fmt::format("{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", prefix, cpu_prefix(options, value),
-                       count, sep, event.unit, sep, event.name, sep, value.running, sep,
-                       percent_running(value), sep, sep);
+    const std::string& sep = *options.separator;
+    if (shown) {
+      append_number(out, *shown, event, 0);
+    } else {
+      out += no_value(value);
+    }
+    out += sep;
+    out += event.unit;
+    out += sep;
+    out += event.name;
+    out += sep;
+    append_u64(out, value.running);
+    out += sep;
+    out += fixed(percent_running(value), 2);
+    out += sep;
+    out += sep;
+    out += '\n';
+    return;
   }
-  std::string line = fmt::format("{}{}{:>18} {:<5}{}", prefix, cpu_prefix(options, value), count,
-                                 event.unit, event.name);
+  if (shown) {
+    append_number(out, *shown, event, 18);
+  } else {
+    append_padded(out, no_value(value), 18);
+  }
+  out += ' ';
+  out += event.unit;
+  if (event.unit.size() < 5) out.append(5 - event.unit.size(), ' ');
+  out += event.name;
   if (shown && value.running < value.enabled) {
-    line += fmt::format("  ({:.2f}%)", percent_running(value));
+    out += "  (";
+    out += fixed(percent_running(value), 2);
+    out += "%)";
   }
-  if (repeated && shown) line += fmt::format("  ( +- {:.2f}% )", spread_percent);
-  line += '\n';
-  return line;
+  if (repeated && shown) {
+    out += "  ( +- ";
+    out += fixed(spread_percent, 2);
+    out += "% )";
+  }
+  out += '\n';
 }
 
 Json value_json(const CountEvent& event, const EventValue& value, std::optional<double> shown) {
@@ -188,9 +255,9 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
   for (std::size_t i = 0; i < last.values.size(); ++i) {
     const EventValue& value = last.values[i];
     const Spread spread = spread_of(runs, i);
-    text += value_line(options, events[value.event], value,
-                       repeated ? spread.mean : value.value, std::string(), spread.percent,
-                       repeated);
+    append_value_line(text, options, events[value.event], value,
+                      repeated ? spread.mean : value.value, std::string_view(), spread.percent,
+                      repeated);
   }
   if (!options.separator) {
     text += fmt::format("\n{:>18.9f} seconds time elapsed\n\n", elapsed);
@@ -219,7 +286,7 @@ void print_interval(const ReportOptions& options, std::span<const CountEvent> ev
                                  : fmt::format("{:>16.9f} ", seconds);
   std::string text;
   for (const EventValue& value : reading.values) {
-    text += value_line(options, events[value.event], value, value.value, prefix, 0, false);
+    append_value_line(text, options, events[value.event], value, value.value, prefix, 0, false);
   }
   emit(text);
 }

@@ -122,11 +122,15 @@ void grade_values(Reading& reading, std::span<const CountEvent> events,
 Reading difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
                    std::span<const std::optional<double>> predicted_fraction) {
   Reading delta = later;
-  for (EventValue& value : delta.values) {
-    const auto before = std::find_if(
-        earlier.values.begin(), earlier.values.end(), [&](const EventValue& candidate) {
-          return candidate.event == value.event && candidate.cpu == value.cpu;
-        });
+  for (std::size_t i = 0; i < delta.values.size(); ++i) {
+    EventValue& value = delta.values[i];
+    const auto same = [&](const EventValue& candidate) {
+      return candidate.event == value.event && candidate.cpu == value.cpu;
+    };
+    // Two readings of one session hold their values in the same order.
+    auto before = i < earlier.values.size() && same(earlier.values[i])
+                      ? earlier.values.begin() + static_cast<std::ptrdiff_t>(i)
+                      : std::find_if(earlier.values.begin(), earlier.values.end(), same);
     if (before == earlier.values.end()) continue;
     // Counters only grow; a smaller later count (a counter reset) is taken as zero rather than
     // wrapped round.

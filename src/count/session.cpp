@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <map>
 
 #include "count/workload.h"
 #include "pmucat/count.h"
@@ -27,6 +26,9 @@ struct Counter {
   // A group leader's read returns its members' values too (PERF_FORMAT_GROUP): the events it
   // reads, leader first. Empty for a member, which is read through its leader.
   std::vector<std::size_t> reads;
+  // Per value the leader's read returns (its opened members, leader first): the index of the
+  // value it adds to in State::values.
+  std::vector<std::size_t> slots;
 };
 
 // An errno's name, as perf's messages and pmustat's JSON say it.
@@ -135,6 +137,9 @@ struct CountSession::State {
   std::vector<std::optional<double>> predicted;
   Workload workload;
   bool is_command = false;
+  // The values a read() fills, zero: per event (in event order), per CPU when asked for.
+  std::vector<EventValue> values;
+  mutable std::vector<std::byte> buffer;  // reused by every read()
 
   ~State() {
     for (Counter& counter : counters) {
@@ -331,6 +336,38 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
       }
     }
   }
+  // Where each read value goes: one value per event (per CPU with per-CPU aggregation).
+  for (std::size_t i = 0; i < state->events.size(); ++i) {
+    const CountEvent& event = state->events[i];
+    if (options.aggregation == Aggregation::per_cpu && !event.refused && !event.cpus.empty()) {
+      for (int cpu : event.cpus) {
+        EventValue value;
+        value.event = i;
+        value.cpu = cpu;
+        state->values.push_back(value);
+      }
+    } else {
+      EventValue value;
+      value.event = i;
+      state->values.push_back(value);
+    }
+  }
+  const auto slot_of = [&](std::size_t event, int cpu) {
+    const int key = options.aggregation == Aggregation::per_cpu ? cpu : -1;
+    std::size_t fallback = 0;
+    for (std::size_t v = 0; v < state->values.size(); ++v) {
+      if (state->values[v].event != event) continue;
+      if (state->values[v].cpu == key) return v;
+      fallback = v;
+    }
+    return fallback;
+  };
+  for (Counter& counter : state->counters) {
+    for (std::size_t member : counter.reads) {
+      // A member refused on open is not in its leader's group read.
+      if (!state->events[member].refused) counter.slots.push_back(slot_of(member, counter.cpu));
+    }
+  }
   if (opened == 0) {
     std::string why;
     for (const CountEvent& event : state->events) {
@@ -372,58 +409,33 @@ void CountSession::stop() {
 
 Expected<Reading> CountSession::read() const {
   const State& state = *state_;
-  // (event, cpu) -> its value; cpu -1 when summed over every CPU.
-  std::map<std::pair<std::size_t, int>, EventValue> sums;
-  for (std::size_t i = 0; i < state.events.size(); ++i) {
-    const CountEvent& event = state.events[i];
-    if (state.aggregation == Aggregation::per_cpu && !event.refused && !event.cpus.empty()) {
-      for (int cpu : event.cpus) {
-        EventValue& value = sums[{i, cpu}];
-        value.event = i;
-        value.cpu = cpu;
-      }
-    } else {
-      sums[{i, -1}].event = i;
-    }
-  }
-  std::vector<std::byte> buffer;
+  Reading reading;
+  reading.values = state.values;
+  std::vector<std::byte>& buffer = state.buffer;
   for (const Counter& counter : state.counters) {
     if (counter.reads.empty()) continue;
-    // Members opened after a refused one are not in the leader's group read.
-    std::vector<std::size_t> opened;
-    for (std::size_t member : counter.reads) {
-      if (!state.events[member].refused) opened.push_back(member);
-    }
-    const std::uint64_t read_format = state.events[counter.event].encoded.attr.read_format;
-    const bool group = (read_format & read_fmt::group) != 0;
-    const std::size_t members = group ? opened.size() : 1;
-    buffer.assign(read_buffer_size(read_format, members), std::byte{0});
+    const CountEvent& leader = state.events[counter.event];
+    const std::uint64_t read_format = leader.encoded.attr.read_format;
+    const std::size_t members = (read_format & read_fmt::group) ? counter.slots.size() : 1;
+    buffer.resize(read_buffer_size(read_format, members));
     const long got = state.kernel->read(counter.fd, buffer);
-    const std::string what = fmt::format("{} (cpu {}, pid {})", state.events[counter.event].name,
-                                         counter.cpu, counter.pid);
     if (got < 0) {
       return unexpected(make_file_diagnostic(
-          Severity::error, DiagId::count_read_short, what,
-          fmt::format("read() failed: {}", std::strerror(static_cast<int>(-got)))));
+          Severity::error, DiagId::count_read_short, leader.name,
+          fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu, counter.pid,
+                      std::strerror(static_cast<int>(-got)))));
     }
     Expected<ReadBuffer> parsed = parse_read_buffer(
-        std::span(buffer).first(static_cast<std::size_t>(got)), read_format, members, what);
+        std::span(buffer).first(static_cast<std::size_t>(got)), read_format, members, leader.name);
     if (!parsed) return unexpected(parsed.error());
     for (std::size_t k = 0; k < parsed->counters.size(); ++k) {
-      const std::size_t event = group ? opened[k] : counter.event;
-      const int key = state.aggregation == Aggregation::per_cpu ? counter.cpu : -1;
-      auto found = sums.find({event, key});
-      if (found == sums.end()) found = sums.find({event, -1});
-      EventValue& value = found->second;
+      EventValue& value = reading.values[counter.slots[k]];
       value.raw += parsed->counters[k].value;
       value.enabled += parsed->enabled.value_or(0);
       value.running += parsed->running.value_or(0);
       value.lost += parsed->counters[k].lost.value_or(0);
     }
   }
-  Reading reading;
-  reading.values.reserve(sums.size());
-  for (auto& [key, value] : sums) reading.values.push_back(std::move(value));
   grade_values(reading, state.events, state.predicted);
   return reading;
 }
