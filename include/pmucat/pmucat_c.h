@@ -158,6 +158,53 @@ PMUCAT_C_API const char* pmucat_event_unit(pmucat_catalog* catalog, size_t pmu, 
 /* The .scale factor, or 1.0 when none. */
 PMUCAT_C_API double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event);
 
+/* ---- Counting (docs/count.md) ----------------------------------------------------------------
+ * A counting session: the events of a spec list opened as perf stat opens them, on a command
+ * this process starts, on the threads of a process, or on CPUs; read, scaled for multiplexing as
+ * perf does, and each value graded ("exact", "multiplexed", "not-counted", "not-supported",
+ * "zero-count", "counts-lost", "uncore-per-task", "errata"), each grade with a one-line reason.
+ * A value that was not counted has none: pmucat_count_value returns 1 and leaves *value alone. */
+typedef struct pmucat_count pmucat_count;
+
+/* Opens `spec` (a perf stat -e list) as encoded on `catalog`, which must outlive the session.
+ * The target, first that applies: `argv` (a NULL-terminated command, looked up in PATH, started
+ * now and held before exec until pmucat_count_start; its children inherit the counters), else
+ * `pid` > 0 (every thread of that process), else `cpus` (a CPU list, "0-3,8"; "" for every online
+ * CPU). Returns 0 and *out, or -1 with the catalog's last error (a spec that does not encode,
+ * count-open-denied, count-nothing-opened, count-target-invalid, count-command-failed). */
+PMUCAT_C_API int pmucat_count_open(pmucat_catalog* catalog, const char* spec,
+                                   const char* const* argv, int pid, const char* cpus,
+                                   pmucat_count** out);
+/* Starts counting: lets the command exec (its counters enable there), or enables the counters. */
+PMUCAT_C_API int pmucat_count_start(pmucat_count* count);
+/* Waits for the command to exit and stores its status as a shell gives it (127 not found, 126
+ * not executable, 128+N killed by signal N). Returns -1 without a command (last error
+ * api-invalid-argument), or when the command could not exec (count-command-failed; the status
+ * is still stored). */
+PMUCAT_C_API int pmucat_count_wait(pmucat_count* count, int* exit_status);
+/* Reads every counter now (cumulative since start); the values are then asked by index. Returns
+ * the number of values, or -1 (count-read-short, count-read-garbled). */
+PMUCAT_C_API long pmucat_count_read(pmucat_count* count);
+/* Value `index` of the last read: its event as written in the spec, its PMU. NULL past the end. */
+PMUCAT_C_API const char* pmucat_count_event(pmucat_count* count, size_t index);
+PMUCAT_C_API const char* pmucat_count_pmu(pmucat_count* count, size_t index);
+/* Its value (scaled, times the event's .scale): 0 and *value, or 1 when it has none (not
+ * counted, not supported), or -1 past the end. */
+PMUCAT_C_API int pmucat_count_value(pmucat_count* count, size_t index, double* value);
+/* Its raw count, and time enabled and running (ns), summed over CPUs and threads; any pointer
+ * may be NULL. 0, or -1 past the end. */
+PMUCAT_C_API int pmucat_count_times(pmucat_count* count, size_t index, uint64_t* raw,
+                                    uint64_t* enabled, uint64_t* running);
+/* Grade `grade` of value `index` (every value has at least one): its id, or NULL past the last;
+ * and its reason ("" for exact). */
+PMUCAT_C_API const char* pmucat_count_grade(pmucat_count* count, size_t index, size_t grade);
+PMUCAT_C_API const char* pmucat_count_grade_reason(pmucat_count* count, size_t index,
+                                                   size_t grade);
+/* The last error of a call on `count`, rendered ("" when none). */
+PMUCAT_C_API const char* pmucat_count_last_error(const pmucat_count* count);
+/* Closes every counter; a command never started is killed and reaped. NULL is ignored. */
+PMUCAT_C_API void pmucat_count_close(pmucat_count* count);
+
 #ifdef __cplusplus
 }
 #endif

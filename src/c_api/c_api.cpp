@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sys/wait.h>
 #include <map>
+#include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +16,7 @@
 
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
+#include "pmucat/count.h"
 #include "pmucat/decode.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
@@ -36,6 +39,15 @@ struct pmucat_catalog {
   // Trimmed copies of catalog file contents (format and event texts), by the entry they belong
   // to: they live as long as the handle, like the catalog strings.
   std::map<const void*, std::string> trimmed;
+};
+
+// A counting session over a catalog handle's catalog (which outlives it), with its own last
+// error and the last reading.
+struct pmucat_count {
+  std::unique_ptr<pmucat::PerfEventKernel> kernel;
+  std::optional<pmucat::CountSession> session;
+  pmucat::Reading reading;
+  std::string error_text;
 };
 
 namespace {
@@ -539,6 +551,200 @@ double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event) {
     const pmucat::Event* found = event_at(handle, pmu, event);
     return found == nullptr || !found->scale ? 1.0 : *found->scale;
   });
+}
+
+}  // extern "C"
+
+// ---- Counting ---------------------------------------------------------------------------------
+
+namespace {
+
+// Runs `body` on a count handle, its exceptions turned into the handle's last error.
+template <class R, class Body>
+R counting(pmucat_count* count, R failed, Body&& body) noexcept {
+  if (count == nullptr) return failed;
+  try {
+    count->error_text.clear();
+    return body(*count);
+  } catch (const std::exception& error) {
+    try {
+      count->error_text = error.what();
+    } catch (...) {
+    }
+  } catch (...) {
+  }
+  return failed;
+}
+
+const pmucat::EventValue* value_at(pmucat_count& count, std::size_t index) {
+  if (index < count.reading.values.size()) return &count.reading.values[index];
+  count.error_text = pmucat::render(pmucat::make_file_diagnostic(
+      pmucat::Severity::error, DiagId::api_invalid_argument, kApiFile,
+      fmt::format("value {} of {}", index, count.reading.values.size())));
+  return nullptr;
+}
+
+}  // namespace
+
+extern "C" {
+
+int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* const* argv, int pid,
+                      const char* cpus, pmucat_count** out) {
+  return guarded(catalog, -1, [&](pmucat_catalog& handle) {
+    clear_error(handle);
+    if (out == nullptr) return fail(handle, DiagId::api_invalid_argument, "out is NULL");
+    *out = nullptr;
+    if (!has_catalog(handle)) return -1;
+    if (check_spec_argument(handle, spec) != 0) return -1;
+    pmucat::EncodeOptions options = handle.options;
+    options.tool = pmucat::Tool::stat;
+    auto events = pmucat::encode(*handle.catalog, spec, options);
+    if (!events) {
+      set_error(handle, std::move(events).error());
+      return -1;
+    }
+    pmucat::CountOptions count_options;
+    pmucat::CountTarget& target = count_options.target;
+    if (argv != nullptr && argv[0] != nullptr) {
+      for (const char* const* word = argv; *word != nullptr; ++word) target.command.emplace_back(*word);
+    } else if (pid > 0) {
+      target.kind = pmucat::CountTarget::Kind::threads;
+      auto threads = pmucat::threads_of(pid);
+      if (!threads) {
+        set_error(handle, std::move(threads).error());
+        return -1;
+      }
+      target.threads = std::move(*threads);
+    } else {
+      if (cpus == nullptr) return fail(handle, DiagId::api_invalid_argument, "no target: argv, pid and cpus are all unset");
+      if (cpus[0] == '\0') {
+        target.kind = pmucat::CountTarget::Kind::all_cpus;
+      } else {
+        target.kind = pmucat::CountTarget::Kind::cpus;
+        auto list = pmucat::parse_cpu_list(cpus, "cpus");
+        if (!list) {
+          set_error(handle, std::move(list).error());
+          return -1;
+        }
+        for (std::uint32_t cpu : list->cpus) target.cpus.push_back(static_cast<int>(cpu));
+      }
+    }
+    auto count = std::make_unique<pmucat_count>();
+    count->kernel = pmucat::linux_perf_events();
+    auto session = pmucat::CountSession::open(*handle.catalog, *count->kernel, *events, count_options);
+    if (!session) {
+      set_error(handle, std::move(session).error());
+      return -1;
+    }
+    count->session.emplace(std::move(*session));
+    *out = count.release();
+    return 0;
+  });
+}
+
+int pmucat_count_start(pmucat_count* count) {
+  return counting(count, -1, [](pmucat_count& c) {
+    c.session->start();
+    return 0;
+  });
+}
+
+int pmucat_count_wait(pmucat_count* count, int* exit_status) {
+  return counting(count, -1, [&](pmucat_count& c) {
+    const pid_t child = c.session->child();
+    if (child <= 0) {
+      c.error_text = "no command to wait for: the session counts threads or CPUs";
+      return -1;
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0) {
+      if (errno != EINTR) {
+        c.error_text = fmt::format("waitpid: {}", std::strerror(errno));
+        return -1;
+      }
+    }
+    const int shell = WIFEXITED(status) ? WEXITSTATUS(status)
+                      : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                            : 1;
+    if (exit_status != nullptr) *exit_status = shell;
+    if (auto failed = c.session->command_error()) {
+      c.error_text = pmucat::render(*failed);
+      return -1;
+    }
+    return 0;
+  });
+}
+
+long pmucat_count_read(pmucat_count* count) {
+  return counting(count, -1L, [](pmucat_count& c) -> long {
+    auto reading = c.session->read();
+    if (!reading) {
+      c.error_text = pmucat::render(reading.error());
+      return -1;
+    }
+    c.reading = std::move(*reading);
+    return static_cast<long>(c.reading.values.size());
+  });
+}
+
+const char* pmucat_count_event(pmucat_count* count, size_t index) {
+  return counting(count, static_cast<const char*>(nullptr), [&](pmucat_count& c) -> const char* {
+    const pmucat::EventValue* value = value_at(c, index);
+    return value == nullptr ? nullptr : c.session->events()[value->event].name.c_str();
+  });
+}
+
+const char* pmucat_count_pmu(pmucat_count* count, size_t index) {
+  return counting(count, static_cast<const char*>(nullptr), [&](pmucat_count& c) -> const char* {
+    const pmucat::EventValue* value = value_at(c, index);
+    return value == nullptr ? nullptr : c.session->events()[value->event].encoded.pmu.c_str();
+  });
+}
+
+int pmucat_count_value(pmucat_count* count, size_t index, double* out) {
+  return counting(count, -1, [&](pmucat_count& c) {
+    const pmucat::EventValue* value = value_at(c, index);
+    if (value == nullptr) return -1;
+    if (!value->value) return 1;
+    if (out != nullptr) *out = *value->value;
+    return 0;
+  });
+}
+
+int pmucat_count_times(pmucat_count* count, size_t index, uint64_t* raw, uint64_t* enabled,
+                       uint64_t* running) {
+  return counting(count, -1, [&](pmucat_count& c) {
+    const pmucat::EventValue* value = value_at(c, index);
+    if (value == nullptr) return -1;
+    if (raw != nullptr) *raw = value->raw;
+    if (enabled != nullptr) *enabled = value->enabled;
+    if (running != nullptr) *running = value->running;
+    return 0;
+  });
+}
+
+const char* pmucat_count_grade(pmucat_count* count, size_t index, size_t grade) {
+  return counting(count, static_cast<const char*>(nullptr), [&](pmucat_count& c) -> const char* {
+    const pmucat::EventValue* value = value_at(c, index);
+    if (value == nullptr || grade >= value->trust.size()) return nullptr;
+    return pmucat::to_string(value->trust[grade].grade).data();
+  });
+}
+
+const char* pmucat_count_grade_reason(pmucat_count* count, size_t index, size_t grade) {
+  return counting(count, static_cast<const char*>(nullptr), [&](pmucat_count& c) -> const char* {
+    const pmucat::EventValue* value = value_at(c, index);
+    if (value == nullptr || grade >= value->trust.size()) return nullptr;
+    return value->trust[grade].reason.c_str();
+  });
+}
+
+const char* pmucat_count_last_error(const pmucat_count* count) {
+  return count == nullptr ? "" : count->error_text.c_str();
+}
+
+void pmucat_count_close(pmucat_count* count) {
+  delete count;
 }
 
 }  // extern "C"

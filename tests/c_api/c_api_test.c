@@ -310,6 +310,26 @@ static void test_config3(void) {
   pmucat_close(catalog);
 }
 
+/* The counting calls' argument checks, which need no perf_event_open (the counting itself is
+ * examples/c/count_page_faults.c, run where this kernel lets it count). */
+static void test_count_arguments(pmucat_catalog* catalog) {
+  pmucat_count* count = (pmucat_count*)1;
+  CHECK(pmucat_count_open(catalog, "cpu/event=0x3c/", NULL, 0, "0", NULL) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_count_open(catalog, "cpu/nosuchterm=1/", NULL, 0, "0", &count) == -1);
+  CHECK(count == NULL);
+  CHECK(pmucat_count_open(catalog, "cpu/event=0x3c/", NULL, 0, NULL, &count) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "api-invalid-argument") == 0);
+  CHECK(pmucat_count_open(catalog, "cpu/event=0x3c/", NULL, 0, "0-x", &count) == -1);
+  CHECK(pmucat_count_open(catalog, "cpu/event=0x3c/", NULL, 2147483600, NULL, &count) == -1);
+  CHECK(strcmp(pmucat_last_error_id(catalog), "count-target-invalid") == 0);
+  /* NULL handles are refused, never dereferenced. */
+  CHECK(pmucat_count_read(NULL) == -1);
+  CHECK(pmucat_count_event(NULL, 0) == NULL);
+  CHECK(strcmp(pmucat_count_last_error(NULL), "") == 0);
+  pmucat_count_close(NULL);
+}
+
 int main(void) {
   CHECK(strlen(pmucat_version()) >= 5);
   test_open_failure();
@@ -320,6 +340,7 @@ int main(void) {
   test_decode_and_lists(catalog);
   test_argument_checks(catalog);
   test_spec_cap(catalog);
+  test_count_arguments(catalog);
   pmucat_close(catalog);
   test_config3();
   if (failures != 0) {
