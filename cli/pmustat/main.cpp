@@ -186,8 +186,10 @@ int run(int argc, char** argv) {
     options.command.erase(options.command.begin());
   } else if (!options.command.empty() && options.command.front().starts_with('-')) {
     // An option pmustat does not know, before any command: a usage error, not a command.
-    fmt::print(stderr, "pmustat: error: The following argument was not expected: {}\nRun "
-               "'pmustat --help' for usage and examples.\n", options.command.front());
+    fmt::print(stderr,
+               "pmustat: error: The following argument was not expected: {}\nRun "
+               "'pmustat --help' for usage and examples.\n",
+               options.command.front());
     return to_int(ExitCode::usage);
   }
   DiagnosticPrinter printer(stderr, stream_wants_color(color_mode(options.common), stderr),
@@ -249,8 +251,8 @@ int run(int argc, char** argv) {
   encode_options.tool = Tool::stat;
   if (options.events.empty()) {
     StatDefaultsOptions defaults_options;
-    defaults_options.cpu_target = target.kind == CountTarget::Kind::all_cpus ||
-                                  target.kind == CountTarget::Kind::cpus;
+    defaults_options.cpu_target =
+        target.kind == CountTarget::Kind::all_cpus || target.kind == CountTarget::Kind::cpus;
     defaults_options.metrics.literals = host_metric_literals("/");
     auto defaults = stat_default_events(catalog, defaults_options, encode_options);
     if (!defaults) {
@@ -291,7 +293,7 @@ int run(int argc, char** argv) {
     if (!session) {
       printer.print(session.error());
       return to_int(session.error().code == DiagId::count_command_failed ? ExitCode::usage
-                                                                          : ExitCode::rejected);
+                                                                         : ExitCode::rejected);
     }
     if (run_number == 0) {
       for (const CountEvent& event : session->events()) {
@@ -332,9 +334,8 @@ int run(int argc, char** argv) {
           printer.print(reading.error());
           return to_int(ExitCode::io);
         }
-        const Reading interval = have_previous
-                                     ? difference(*reading, previous, session->events(), {})
-                                     : *reading;
+        const Reading interval =
+            have_previous ? difference(*reading, previous, session->events(), {}) : *reading;
         print_interval(report, session->events(), interval,
                        seconds_between(run_start, now_monotonic()));
         previous = std::move(*reading);

@@ -197,10 +197,10 @@ std::string trust_section(std::span<const CountEvent> events, const Reading& rea
     if (exact(value)) continue;
     for (const Trust& trust : value.trust) {
       const std::string where = value.cpu >= 0 ? fmt::format(" (CPU{})", value.cpu) : "";
-      text += fmt::format("   {}{}: {} [{}]: {}\n", events[value.event].name, where,
-                          to_string(level_of(trust.grade)), to_string(trust.grade),
-                          trust.reason.empty() ? std::string(summary_of(trust.grade))
-                                               : trust.reason);
+      text +=
+          fmt::format("   {}{}: {} [{}]: {}\n", events[value.event].name, where,
+                      to_string(level_of(trust.grade)), to_string(trust.grade),
+                      trust.reason.empty() ? std::string(summary_of(trust.grade)) : trust.reason);
     }
   }
   return text.empty() ? text : " Trust:\n" + text + "\n";
@@ -229,7 +229,8 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
   const bool repeated = runs.size() > 1;
   double elapsed = 0;
   for (double seconds : options.elapsed_seconds) elapsed += seconds;
-  if (!options.elapsed_seconds.empty()) elapsed /= static_cast<double>(options.elapsed_seconds.size());
+  if (!options.elapsed_seconds.empty())
+    elapsed /= static_cast<double>(options.elapsed_seconds.size());
   if (options.json) {
     Json out;
     out["target"] = options.target;

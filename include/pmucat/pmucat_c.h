@@ -198,8 +198,7 @@ PMUCAT_C_API int pmucat_count_times(pmucat_count* count, size_t index, uint64_t*
 /* Grade `grade` of value `index` (every value has at least one): its id, or NULL past the last;
  * and its reason ("" for exact). */
 PMUCAT_C_API const char* pmucat_count_grade(pmucat_count* count, size_t index, size_t grade);
-PMUCAT_C_API const char* pmucat_count_grade_reason(pmucat_count* count, size_t index,
-                                                   size_t grade);
+PMUCAT_C_API const char* pmucat_count_grade_reason(pmucat_count* count, size_t index, size_t grade);
 /* The last error of a call on `count`, rendered ("" when none). */
 PMUCAT_C_API const char* pmucat_count_last_error(const pmucat_count* count);
 /* Closes every counter; a command never started is killed and reaped. NULL is ignored. */

@@ -11,6 +11,8 @@ perf_event_attr values and decode config words back, validate a tree, read perf.
     report = pmucat.check("fixtures/sysfs/broken")
     print(report.render_ktap())
     data = pmucat.perfdata.read("perf.data")
+    session = pmucat.Catalog.open().count("page-faults", command=["true"])
+    session.start(); session.wait(); print(session.read())  # values with their trust grades
 
 Errors raise :class:`pmucat.Error`; ``str(error)`` is the clang-style rendering and
 ``error.diagnostic`` the diagnostic as a dict. docs/python.md is the guide.
@@ -18,7 +20,7 @@ Errors raise :class:`pmucat.Error`; ``str(error)`` is the clang-style rendering 
 
 from . import _core
 from ._check import CheckReport, check
-from ._core import Catalog, EncodedEvent, Pmu
+from ._core import Catalog, CountSession, EncodedEvent, Pmu
 from ._error import Error
 from ._types import Decoded, Event, Finding, Format, Record
 from . import perfdata
@@ -26,6 +28,6 @@ from . import perfdata
 __version__: str = _core.__version__
 
 __all__ = [
-    "Catalog", "CheckReport", "Decoded", "EncodedEvent", "Error", "Event", "Finding", "Format",
+    "Catalog", "CheckReport", "CountSession", "Decoded", "EncodedEvent", "Error", "Event", "Finding", "Format",
     "Pmu", "Record", "check", "perfdata", "__version__",
 ]

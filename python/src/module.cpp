@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -31,6 +32,7 @@
 #include "pmucat/attr.h"
 #include "pmucat/catalog.h"
 #include "pmucat/check.h"
+#include "pmucat/count.h"
 #include "pmucat/decode.h"
 #include "pmucat/diagnostic.h"
 #include "pmucat/diagnostic_ids.h"
@@ -828,6 +830,33 @@ py::object feature_value(std::uint32_t id, const std::vector<std::byte>& payload
 
 }  // namespace
 
+// A counting session (pmucat/count.h) over a catalog it keeps alive.
+struct PyCountSession {
+  CatalogPtr catalog;
+  std::unique_ptr<pmucat::PerfEventKernel> kernel;
+  std::optional<pmucat::CountSession> session;
+};
+
+py::dict count_value_dict(const pmucat::CountEvent& event, const pmucat::EventValue& value) {
+  py::dict out;
+  out["event"] = text(event.name);
+  out["pmu"] = text(event.encoded.pmu);
+  if (value.cpu >= 0) out["cpu"] = value.cpu;
+  out["value"] = value.value ? py::object(py::float_(*value.value)) : py::object(py::none());
+  out["unit"] = text(event.unit);
+  out["raw"] = value.raw;
+  out["enabled_ns"] = value.enabled;
+  out["running_ns"] = value.running;
+  out["lost"] = value.lost;
+  py::list grades;
+  for (const pmucat::Trust& trust : value.trust) {
+    grades.append(
+        py::make_tuple(text(std::string(pmucat::to_string(trust.grade))), text(trust.reason)));
+  }
+  out["grades"] = grades;
+  return out;
+}
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "The compiled part of pmucat (use the pmucat package, which re-exports it).";
   m.attr("__version__") = PMUCAT_VERSION;
@@ -1060,6 +1089,52 @@ PYBIND11_MODULE(_core, m) {
           py::arg("config2") = 0, py::arg("config3") = 0, py::arg("config4") = 0,
           "The terms and events that produce these config words on `pmu`.")
       .def(
+          "count",
+          [](const CatalogPtr& c, py::handle spec_arg, py::handle command, py::handle pid,
+             py::handle cpus) {
+            const std::string spec = text_arg(spec_arg, "spec");
+            pmucat::EncodeOptions options;
+            options.tool = pmucat::Tool::stat;
+            auto events = pmucat::encode(*c->catalog, spec, options);
+            if (!events) raise_error(events.error());
+            pmucat::CountOptions count_options;
+            pmucat::CountTarget& target = count_options.target;
+            if (!command.is_none()) {
+              for (py::handle word : command) target.command.push_back(text_arg(word, "command"));
+            } else if (!pid.is_none()) {
+              target.kind = pmucat::CountTarget::Kind::threads;
+              auto threads = pmucat::threads_of(static_cast<pid_t>(uint_arg(pid, "pid")));
+              if (!threads) raise_error(threads.error());
+              target.threads = std::move(*threads);
+            } else if (!cpus.is_none()) {
+              const std::string list = text_arg(cpus, "cpus");
+              if (list.empty()) {
+                target.kind = pmucat::CountTarget::Kind::all_cpus;
+              } else {
+                target.kind = pmucat::CountTarget::Kind::cpus;
+                auto parsed = pmucat::parse_cpu_list(list, "cpus");
+                if (!parsed) raise_error(parsed.error());
+                for (std::uint32_t cpu : parsed->cpus) target.cpus.push_back(static_cast<int>(cpu));
+              }
+            } else {
+              raise_argument_error("command", "give command, pid or cpus");
+            }
+            auto session = std::make_shared<PyCountSession>();
+            session->catalog = c;
+            session->kernel = pmucat::linux_perf_events();
+            auto opened =
+                pmucat::CountSession::open(*c->catalog, *session->kernel, *events, count_options);
+            if (!opened) raise_error(opened.error());
+            session->session.emplace(std::move(*opened));
+            return session;
+          },
+          py::arg("spec"), py::kw_only(), py::arg("command") = py::none(),
+          py::arg("pid") = py::none(), py::arg("cpus") = py::none(),
+          "Opens the spec list's events for counting, as perf stat opens them: on `command` (a "
+          "list of str, started now and held before exec until start()), else every thread of "
+          "`pid`, else the CPUs of `cpus` ('0-3'; '' for every online CPU). Raises pmucat.Error "
+          "(count-open-denied, count-nothing-opened, a spec that does not encode ...).")
+      .def(
           "diagnostics",
           [](const CatalogPtr& c) {
             py::list out;
@@ -1070,6 +1145,49 @@ PYBIND11_MODULE(_core, m) {
             return out;
           },
           "Problems with the tree itself and with the vendor catalog, as diagnostic dicts.");
+
+  py::class_<PyCountSession, std::shared_ptr<PyCountSession>>(
+      m, "CountSession",
+      "Events opened for counting (Catalog.count): start(), then wait() for a command, then "
+      "read().")
+      .def(
+          "start", [](PyCountSession& s) { s.session->start(); },
+          "Lets the command exec (its counters enable there), or enables the counters.")
+      .def(
+          "wait",
+          [](PyCountSession& s) {
+            const pid_t child = s.session->child();
+            if (child <= 0) {
+              raise_api_error(DiagId::api_invalid_argument,
+                              "no command to wait for: the session counts threads or CPUs");
+            }
+            int status = 0;
+            {
+              py::gil_scoped_release release;
+              while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+              }
+            }
+            if (auto failed = s.session->command_error()) raise_error(*failed);
+            return WIFEXITED(status)     ? WEXITSTATUS(status)
+                   : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                         : 1;
+          },
+          "Waits for the command; its exit status as a shell gives it (128+N: killed by signal "
+          "N). Raises pmucat.Error (count-command-failed) when it could not run.")
+      .def(
+          "read",
+          [](PyCountSession& s) {
+            auto reading = s.session->read();
+            if (!reading) raise_error(reading.error());
+            py::list out;
+            for (const pmucat::EventValue& value : reading->values) {
+              out.append(count_value_dict(s.session->events()[value.event], value));
+            }
+            return out;
+          },
+          "Every counter read now: one dict per event (event, pmu, value: scaled, None when not "
+          "counted or not supported; unit, raw, enabled_ns, running_ns, lost, grades: (id, "
+          "reason) pairs such as ('multiplexed', 'counted 50.00% ...')).");
 
   // For bench/python-speed: `n` calls of the C++ pmucat::encode() on this catalog, in seconds,
   // so the binding's cost is measured beside the C++ call in the same process and moment.

@@ -1,11 +1,11 @@
 // The C API (pmucat/pmucat_c.h) over the C++ library: every entry point catches everything, so
 // no exception crosses into C; failures become the handle's last error.
 #include <fmt/format.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <sys/wait.h>
 #include <map>
 #include <memory>
 #include <new>
@@ -606,7 +606,8 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
     pmucat::CountOptions count_options;
     pmucat::CountTarget& target = count_options.target;
     if (argv != nullptr && argv[0] != nullptr) {
-      for (const char* const* word = argv; *word != nullptr; ++word) target.command.emplace_back(*word);
+      for (const char* const* word = argv; *word != nullptr; ++word)
+        target.command.emplace_back(*word);
     } else if (pid > 0) {
       target.kind = pmucat::CountTarget::Kind::threads;
       auto threads = pmucat::threads_of(pid);
@@ -616,7 +617,9 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
       }
       target.threads = std::move(*threads);
     } else {
-      if (cpus == nullptr) return fail(handle, DiagId::api_invalid_argument, "no target: argv, pid and cpus are all unset");
+      if (cpus == nullptr)
+        return fail(handle, DiagId::api_invalid_argument,
+                    "no target: argv, pid and cpus are all unset");
       if (cpus[0] == '\0') {
         target.kind = pmucat::CountTarget::Kind::all_cpus;
       } else {
@@ -631,7 +634,8 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
     }
     auto count = std::make_unique<pmucat_count>();
     count->kernel = pmucat::linux_perf_events();
-    auto session = pmucat::CountSession::open(*handle.catalog, *count->kernel, *events, count_options);
+    auto session =
+        pmucat::CountSession::open(*handle.catalog, *count->kernel, *events, count_options);
     if (!session) {
       set_error(handle, std::move(session).error());
       return -1;
@@ -663,7 +667,7 @@ int pmucat_count_wait(pmucat_count* count, int* exit_status) {
         return -1;
       }
     }
-    const int shell = WIFEXITED(status) ? WEXITSTATUS(status)
+    const int shell = WIFEXITED(status)     ? WEXITSTATUS(status)
                       : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                             : 1;
     if (exit_status != nullptr) *exit_status = shell;

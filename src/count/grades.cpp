@@ -94,7 +94,8 @@ void grade_values(Reading& reading, std::span<const CountEvent> events,
                       percent(value.running_fraction()),
                       static_cast<double>(value.enabled) / static_cast<double>(value.running));
       if (value.event < predicted_fraction.size() && predicted_fraction[value.event]) {
-        reason += fmt::format("; the planner predicted {}", percent(*predicted_fraction[value.event]));
+        reason +=
+            fmt::format("; the planner predicted {}", percent(*predicted_fraction[value.event]));
       }
       value.trust.push_back({TrustGrade::multiplexed, std::move(reason)});
     }

@@ -56,9 +56,9 @@ Expected<ReadBuffer> parse_read_buffer(std::span<const std::byte> bytes, std::ui
   const bool group = (read_format & read_fmt::group) != 0;
   if (!group) members = 1;
   if (members > kMaxGroupRead) {
-    return unexpected(read_error(DiagId::count_read_garbled, what,
-                                 fmt::format("a group of {} counters is past the {} pmucat reads",
-                                             members, kMaxGroupRead)));
+    return unexpected(read_error(
+        DiagId::count_read_garbled, what,
+        fmt::format("a group of {} counters is past the {} pmucat reads", members, kMaxGroupRead)));
   }
   const std::size_t want = read_buffer_size(read_format, members);
   if (bytes.size() < want) {

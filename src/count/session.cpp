@@ -150,8 +150,8 @@ struct CountSession::State {
   // The reason a refused open gets: the explainer's first error for the event when it has one
   // (its id and perf's wording), else the errno.
   Trust refusal(const Catalog& catalog, std::size_t index, int error) const {
-    std::string reason = fmt::format("perf_event_open: {} ({})", errno_name(error),
-                                     std::strerror(error));
+    std::string reason =
+        fmt::format("perf_event_open: {} ({})", errno_name(error), std::strerror(error));
     const HostFacts facts = read_host_facts("/");
     const std::vector<Reason> reasons =
         explain(facts, catalog, std::span(&events[index].encoded, 1), ExplainOptions{});
@@ -252,18 +252,18 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         break;
     }
     if (slots.empty()) {
-      const bool per_task = target.kind == CountTarget::Kind::command ||
-                            target.kind == CountTarget::Kind::threads;
+      const bool per_task =
+          target.kind == CountTarget::Kind::command || target.kind == CountTarget::Kind::threads;
       for (std::size_t member : members) {
         CountEvent& event = state->events[member];
-        event.refused = per_task
-                            ? Trust{TrustGrade::uncore_per_task,
-                                    fmt::format("{} counts whole CPUs (its cpumask), never one "
-                                                "task: count it with -a [explain-uncore-per-task]",
-                                                event.encoded.pmu)}
-                            : Trust{TrustGrade::not_supported,
-                                    fmt::format("{} counts on none of the CPUs asked for",
-                                                event.encoded.pmu)};
+        event.refused =
+            per_task
+                ? Trust{TrustGrade::uncore_per_task,
+                        fmt::format("{} counts whole CPUs (its cpumask), never one "
+                                    "task: count it with -a [explain-uncore-per-task]",
+                                    event.encoded.pmu)}
+                : Trust{TrustGrade::not_supported,
+                        fmt::format("{} counts on none of the CPUs asked for", event.encoded.pmu)};
         event.refused_errno = per_task ? "EINVAL" : "";
       }
       continue;
@@ -281,9 +281,9 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         CountEvent& event = state->events[member];
         if (event.refused) continue;
         if (member != leader && leader_fd < 0) {
-          event.refused = Trust{TrustGrade::not_supported,
-                                fmt::format("its group leader {} could not be opened",
-                                            state->events[leader].name)};
+          event.refused = Trust{
+              TrustGrade::not_supported,
+              fmt::format("its group leader {} could not be opened", state->events[leader].name)};
           continue;
         }
         Attr& attr = event.encoded.attr;
@@ -314,9 +314,9 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
           const int error = -fd;
           if (is_permission(error)) {
             Trust why = state->refusal(catalog, member, error);
-            return unexpected(make_file_diagnostic(
-                Severity::error, DiagId::count_open_denied, event.name,
-                fmt::format("cannot open {}: {}", event.name, why.reason)));
+            return unexpected(
+                make_file_diagnostic(Severity::error, DiagId::count_open_denied, event.name,
+                                     fmt::format("cannot open {}: {}", event.name, why.reason)));
           }
           event.refused = state->refusal(catalog, member, error);
           event.refused_errno = std::string(errno_name(error));
@@ -420,10 +420,10 @@ Expected<Reading> CountSession::read() const {
     buffer.resize(read_buffer_size(read_format, members));
     const long got = state.kernel->read(counter.fd, buffer);
     if (got < 0) {
-      return unexpected(make_file_diagnostic(
-          Severity::error, DiagId::count_read_short, leader.name,
-          fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu, counter.pid,
-                      std::strerror(static_cast<int>(-got)))));
+      return unexpected(
+          make_file_diagnostic(Severity::error, DiagId::count_read_short, leader.name,
+                               fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu,
+                                           counter.pid, std::strerror(static_cast<int>(-got)))));
     }
     Expected<ReadBuffer> parsed = parse_read_buffer(
         std::span(buffer).first(static_cast<std::size_t>(got)), read_format, members, leader.name);

@@ -30,8 +30,8 @@ Expected<std::vector<pid_t>> threads_of(pid_t pid, const std::string& root) {
   std::error_code error;
   std::filesystem::directory_iterator it(dir, error);
   if (error) {
-    return unexpected(target_error(dir.string(), fmt::format("no process {} ({})", pid,
-                                                             error.message())));
+    return unexpected(
+        target_error(dir.string(), fmt::format("no process {} ({})", pid, error.message())));
   }
   std::vector<pid_t> threads;
   for (; it != std::filesystem::directory_iterator(); it.increment(error)) {

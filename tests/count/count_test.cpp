@@ -28,8 +28,8 @@ using pmucat::CountTarget;
 using pmucat::DiagId;
 using pmucat::EncodedEvent;
 using pmucat::EventValue;
-using pmucat::Reading;
 using pmucat::ReadBuffer;
+using pmucat::Reading;
 using pmucat::TrustGrade;
 using pmucat::testing::FakeCounts;
 using pmucat::testing::FakeKernel;
@@ -37,9 +37,8 @@ using pmucat::testing::kernel_read_bytes;
 using pmucat::testing::TempTree;
 namespace read_fmt = pmucat::read_fmt;
 
-constexpr std::uint64_t kAllFields = read_fmt::total_time_enabled |
-                                     read_fmt::total_time_running | read_fmt::id |
-                                     read_fmt::lost;
+constexpr std::uint64_t kAllFields =
+    read_fmt::total_time_enabled | read_fmt::total_time_running | read_fmt::id | read_fmt::lost;
 
 // A tree with a software PMU, an x86 core PMU `cpu` and an uncore PMU counting CPUs 0 and 2.
 class Tree {
@@ -57,13 +56,11 @@ class Tree {
     file("uncore_imc_0", "events/cas_count_read.scale", "6.103515625e-5");
     file("uncore_imc_0", "events/cas_count_read.unit", "MiB");
   }
-  void pmu(std::string_view name, int type) const {
-    file(name, "type", std::to_string(type));
-  }
+  void pmu(std::string_view name, int type) const { file(name, "type", std::to_string(type)); }
   void file(std::string_view pmu_name, std::string_view relative, std::string_view text) const {
-    tree.write("sys/bus/event_source/devices/" + std::string(pmu_name) + "/" +
-                   std::string(relative),
-               std::string(text) + "\n");
+    tree.write(
+        "sys/bus/event_source/devices/" + std::string(pmu_name) + "/" + std::string(relative),
+        std::string(text) + "\n");
   }
   Catalog catalog() const { return std::move(*Catalog::open(tree.root())); }
   TempTree tree{"count"};
@@ -110,7 +107,8 @@ std::span<const std::byte> bytes_of(const std::vector<std::byte>& bytes) {
 // ---- read buffers ----------------------------------------------------------------------------
 
 TEST(ReadBuffer, OneCounterWithEveryField) {
-  const auto bytes = kernel_read_bytes(kAllFields, {{.value = 7, .enabled = 9, .running = 8, .lost = 2}}, 42);
+  const auto bytes =
+      kernel_read_bytes(kAllFields, {{.value = 7, .enabled = 9, .running = 8, .lost = 2}}, 42);
   auto parsed = pmucat::parse_read_buffer(bytes_of(bytes), kAllFields, 1, "e");
   ASSERT_TRUE(parsed.has_value()) << parsed.error().message;
   EXPECT_EQ(parsed->enabled, 9u);
@@ -134,8 +132,8 @@ TEST(ReadBuffer, GroupLeaderHoldsItsMembers) {
 
 TEST(ReadBuffer, ShortReadIsAnError) {
   const auto bytes = kernel_read_bytes(kAllFields, {{.value = 7}});
-  auto parsed = pmucat::parse_read_buffer(bytes_of(bytes).first(bytes.size() - 1), kAllFields, 1,
-                                          "e");
+  auto parsed =
+      pmucat::parse_read_buffer(bytes_of(bytes).first(bytes.size() - 1), kAllFields, 1, "e");
   ASSERT_FALSE(parsed.has_value());
   EXPECT_EQ(parsed.error().code, DiagId::count_read_short);
 }
@@ -217,8 +215,8 @@ TEST(CountSession, OpensPerfStatsAttrsOnEachCpuAndScales) {
   };
   CountOptions options = on_cpus({0, 1});
   options.predicted_fraction = {0.5, std::nullopt};
-  auto session = CountSession::open(catalog, kernel,
-                                    encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"), options);
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"), options);
   ASSERT_TRUE(session.has_value()) << session.error().message;
   ASSERT_EQ(kernel.opens.size(), 4u);  // two events on two CPUs
   for (const FakeKernel::Open& open : kernel.opens) {
@@ -252,7 +250,8 @@ TEST(CountSession, PerCpuValues) {
   };
   CountOptions options = on_cpus({0, 1, 3});
   options.aggregation = Aggregation::per_cpu;
-  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0xc0/"), options);
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0xc0/"), options);
   ASSERT_TRUE(session.has_value()) << session.error().message;
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
@@ -284,8 +283,11 @@ TEST(CountSession, NeverScheduledIsNotCounted) {
   Tree tree;
   const Catalog catalog = tree.catalog();
   FakeKernel kernel;
-  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 0, .enabled = 900, .running = 0}; };
-  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  kernel.counts = [](const Attr&, int) {
+    return FakeCounts{.value = 0, .enabled = 900, .running = 0};
+  };
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
   ASSERT_TRUE(session.has_value());
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
@@ -298,9 +300,8 @@ TEST(CountSession, ZeroOnAHardwareCounterIsSuspectNotOnASoftwareOne) {
   Tree tree;
   const Catalog catalog = tree.catalog();
   FakeKernel kernel;  // every count 0, fully running
-  auto session = CountSession::open(catalog, kernel,
-                                    encode_all(catalog, "cpu/event=0x3c/,context-switches"),
-                                    on_cpus({0}));
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "cpu/event=0x3c/,context-switches"), on_cpus({0}));
   ASSERT_TRUE(session.has_value()) << session.error().message;
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
@@ -314,7 +315,8 @@ TEST(CountSession, LostCountsAreSaid) {
   const Catalog catalog = tree.catalog();
   FakeKernel kernel;
   kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 5, .lost = 3}; };
-  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
   ASSERT_TRUE(session.has_value());
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
@@ -329,9 +331,8 @@ TEST(CountSession, KernelWithoutFormatLostIsProbedOnce) {
     return (attr.read_format & read_fmt::lost) ? EINVAL : 0;
   };
   kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 5}; };
-  auto session = CountSession::open(catalog, kernel,
-                                    encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"),
-                                    on_cpus({0, 1}));
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "cpu/event=0x3c/,cpu/event=0xc0/"), on_cpus({0, 1}));
   ASSERT_TRUE(session.has_value()) << session.error().message;
   ASSERT_EQ(kernel.opens.size(), 4u);
   for (const FakeKernel::Open& open : kernel.opens) {
@@ -349,9 +350,8 @@ TEST(CountSession, RefusedEventIsNotSupportedAndTheOthersCount) {
     FakeKernel kernel;
     kernel.refuse = [error](const Attr& attr, pid_t, int) { return attr.type == 4 ? error : 0; };
     kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 3}; };
-    auto session = CountSession::open(catalog, kernel,
-                                      encode_all(catalog, "cpu/event=0x3c/,page-faults"),
-                                      on_cpus({0}));
+    auto session = CountSession::open(
+        catalog, kernel, encode_all(catalog, "cpu/event=0x3c/,page-faults"), on_cpus({0}));
     ASSERT_TRUE(session.has_value()) << session.error().message;
     const CountEvent& refused = session->events()[0];
     ASSERT_TRUE(refused.refused.has_value()) << error;
@@ -395,9 +395,8 @@ TEST(CountSession, UncoreCountsItsCpumaskAndNeverATask) {
   {
     FakeKernel kernel;
     kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 16384}; };
-    auto session = CountSession::open(catalog, kernel,
-                                      encode_all(catalog, "uncore_imc_0/cas_count_read/"),
-                                      on_cpus({0, 1}));
+    auto session = CountSession::open(
+        catalog, kernel, encode_all(catalog, "uncore_imc_0/cas_count_read/"), on_cpus({0, 1}));
     ASSERT_TRUE(session.has_value()) << session.error().message;
     ASSERT_EQ(kernel.opens.size(), 1u);  // its cpumask 0,2 within 0,1
     EXPECT_EQ(kernel.opens[0].cpu, 0);
@@ -408,9 +407,9 @@ TEST(CountSession, UncoreCountsItsCpumaskAndNeverATask) {
   }
   {
     FakeKernel kernel;
-    auto session = CountSession::open(catalog, kernel,
-                                      encode_all(catalog, "uncore_imc_0/cas_count_read/,page-faults"),
-                                      on_this_thread());
+    auto session = CountSession::open(
+        catalog, kernel, encode_all(catalog, "uncore_imc_0/cas_count_read/,page-faults"),
+        on_this_thread());
     ASSERT_TRUE(session.has_value()) << session.error().message;
     EXPECT_EQ(kernel.opens.size(), 1u);  // page-faults alone
     auto reading = session->read();

@@ -3,8 +3,8 @@
 // lays out a read of the counter's read_format (a group leader's holds its members').
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -90,7 +90,8 @@ class FakeKernel final : public PerfEventKernel {
       }
     }
     std::vector<std::byte> bytes = kernel_read_bytes(leader.attr.read_format, values);
-    const std::size_t size = std::min(buffer.size(), bytes.size() - std::min(short_by, bytes.size()));
+    const std::size_t size =
+        std::min(buffer.size(), bytes.size() - std::min(short_by, bytes.size()));
     std::memcpy(buffer.data(), bytes.data(), size);
     return static_cast<long>(size);
   }

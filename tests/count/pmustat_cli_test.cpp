@@ -25,8 +25,8 @@ using testing::CommandResult;
 using testing::run_tool_command;
 
 std::string describe(const std::string& command, const CommandResult& result) {
-  return "$ " + command + "\nstatus " + std::to_string(result.status) + "\nstdout:\n" +
-         result.out + "\nstderr:\n" + result.err;
+  return "$ " + command + "\nstatus " + std::to_string(result.status) + "\nstdout:\n" + result.out +
+         "\nstderr:\n" + result.err;
 }
 
 CommandResult run(const std::string& command) {
@@ -60,7 +60,7 @@ double csv_value(const std::string& text, const std::string& event) {
   return values.size() == 1 ? std::strtod(values[0].c_str(), nullptr) : -1;
 }
 
-#define SKIP_UNLESS_COUNTING()                           \
+#define SKIP_UNLESS_COUNTING()                              \
   if (const std::string why = cannot_count(); !why.empty()) \
   GTEST_SKIP() << "pmustat cannot count here: " << why
 
@@ -175,8 +175,9 @@ TEST(Pmustat, BesidePerfStat) {
   const CommandResult ours = run("pmustat -x, " + events + " " + workload);
   ASSERT_EQ(ours.status, 0) << describe("pmustat", ours);
   for (const char* event : {"sched:sched_process_exec", "sched:sched_process_fork"}) {
-    EXPECT_EQ(csv_value(ours.err, event), csv_value(perf.err, event))
-        << event << "\nperf:\n" << perf.err << "\npmustat:\n" << ours.err;
+    EXPECT_EQ(csv_value(ours.err, event), csv_value(perf.err, event)) << event << "\nperf:\n"
+                                                                      << perf.err << "\npmustat:\n"
+                                                                      << ours.err;
   }
 }
 
