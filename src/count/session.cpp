@@ -24,7 +24,8 @@ struct Counter {
   pid_t pid = -1;
   int fd = -1;
   // A group leader's read returns its members' values too (PERF_FORMAT_GROUP): the events it
-  // reads, leader first. Empty for a member, which is read through its leader.
+  // reads, leader first, those opened beside it on its CPU and task. Empty for a member, which
+  // is read through its leader.
   std::vector<std::size_t> reads;
   // Per value the leader's read returns (its opened members, leader first): the index of the
   // value it adds to in State::values.
@@ -277,6 +278,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     }
     for (const auto& [cpu, pid] : slots) {
       int leader_fd = -1;
+      std::size_t leader_counter = 0;
       for (std::size_t member : members) {
         CountEvent& event = state->events[member];
         if (event.refused) continue;
@@ -330,7 +332,11 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         counter.fd = fd;
         if (member == leader) {
           leader_fd = fd;
-          counter.reads = members;
+          leader_counter = state->counters.size();
+          counter.reads = {leader};
+        } else {
+          // The leader's group read holds the members opened beside it on this slot.
+          state->counters[leader_counter].reads.push_back(member);
         }
         state->counters.push_back(std::move(counter));
       }
@@ -363,10 +369,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     return fallback;
   };
   for (Counter& counter : state->counters) {
-    for (std::size_t member : counter.reads) {
-      // A member refused on open is not in its leader's group read.
-      if (!state->events[member].refused) counter.slots.push_back(slot_of(member, counter.cpu));
-    }
+    for (std::size_t member : counter.reads) counter.slots.push_back(slot_of(member, counter.cpu));
   }
   if (opened == 0) {
     std::string why;

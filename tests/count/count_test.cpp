@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -279,6 +280,24 @@ TEST(CountSession, GroupIsReadThroughItsLeader) {
   EXPECT_EQ(value_of(*reading, 1).value, 0xc0);
 }
 
+TEST(CountSession, AMemberRefusedOnOneCpuLeavesTheOtherGroupReadsWhole) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.refuse = [](const Attr& attr, pid_t, int cpu) {
+    return attr.config[0] == 0xc0 && cpu == 1 ? EOPNOTSUPP : 0;
+  };
+  kernel.counts = [](const Attr& attr, int) { return FakeCounts{.value = attr.config[0]}; };
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "{cpu/event=0x3c/,cpu/event=0xc0/}"), on_cpus({0, 1}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value()) << reading.error().message;
+  EXPECT_EQ(value_of(*reading, 0).value, 2.0 * 0x3c);
+  EXPECT_FALSE(value_of(*reading, 1).value.has_value());  // no value from part of the CPUs
+  EXPECT_TRUE(has_grade(value_of(*reading, 1), TrustGrade::not_supported));
+}
+
 TEST(CountSession, NeverScheduledIsNotCounted) {
   Tree tree;
   const Catalog catalog = tree.catalog();
@@ -365,28 +384,25 @@ TEST(CountSession, RefusedEventIsNotSupportedAndTheOthersCount) {
   }
 }
 
-TEST(CountSession, PermissionStopsTheWholeOpenAsPerfStatDoes) {
-  Tree tree;
-  const Catalog catalog = tree.catalog();
-  for (int error : {EACCES, EPERM}) {
-    FakeKernel kernel;
-    kernel.refuse = [error](const Attr&, pid_t, int) { return error; };
-    auto session =
-        CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
-    ASSERT_FALSE(session.has_value());
-    EXPECT_EQ(session.error().code, DiagId::count_open_denied);
-  }
-}
-
-TEST(CountSession, NothingOpenedIsAnError) {
+// The error opening `cpu/event=0x3c/` on CPU 0 fails with when every open answers `error`.
+std::optional<DiagId> open_error(int error) {
   Tree tree;
   const Catalog catalog = tree.catalog();
   FakeKernel kernel;
-  kernel.refuse = [](const Attr&, pid_t, int) { return ENOENT; };
+  kernel.refuse = [error](const Attr&, pid_t, int) { return error; };
   auto session =
       CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
-  ASSERT_FALSE(session.has_value());
-  EXPECT_EQ(session.error().code, DiagId::count_nothing_opened);
+  if (session) return std::nullopt;
+  return session.error().code;
+}
+
+TEST(CountSession, PermissionStopsTheWholeOpenAsPerfStatDoes) {
+  EXPECT_EQ(open_error(EACCES), DiagId::count_open_denied);
+  EXPECT_EQ(open_error(EPERM), DiagId::count_open_denied);
+}
+
+TEST(CountSession, NothingOpenedIsAnError) {
+  EXPECT_EQ(open_error(ENOENT), DiagId::count_nothing_opened);
 }
 
 TEST(CountSession, UncoreCountsItsCpumaskAndNeverATask) {

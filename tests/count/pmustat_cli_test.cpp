@@ -40,16 +40,24 @@ std::string cannot_count() {
   return probe.err;
 }
 
-// The first field of each -x, line whose third field is `event`.
-std::vector<std::string> csv_values(const std::string& text, const std::string& event) {
-  std::vector<std::string> values;
+// The fields of each line of -x, output.
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    std::vector<std::string> fields;
+    std::vector<std::string>& fields = rows.emplace_back();
     std::istringstream split(line);
     std::string field;
     while (std::getline(split, field, ',')) fields.push_back(field);
+  }
+  return rows;
+}
+
+// The first field of each -x, line whose third field is `event`.
+std::vector<std::string> csv_values(const std::string& text, const std::string& event) {
+  std::vector<std::string> values;
+  for (const std::vector<std::string>& fields : csv_rows(text)) {
     if (fields.size() >= 3 && fields[2] == event) values.push_back(fields[0]);
   }
   return values;
@@ -119,13 +127,7 @@ TEST(Pmustat, RepeatsAndIntervals) {
   ASSERT_EQ(lines.status, 0) << describe(intervals, lines);
   double sum = 0;
   std::size_t counted = 0;
-  std::istringstream text(lines.err);
-  std::string line;
-  while (std::getline(text, line)) {
-    std::vector<std::string> fields;
-    std::istringstream split(line);
-    std::string field;
-    while (std::getline(split, field, ',')) fields.push_back(field);
+  for (const std::vector<std::string>& fields : csv_rows(lines.err)) {
     if (fields.size() < 4 || fields[3] != "sched:sched_process_exec") continue;
     ++counted;
     if (fields[1] != "<not counted>") sum += std::strtod(fields[1].c_str(), nullptr);
