@@ -279,7 +279,7 @@ _pmustat() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-            -e | --event | -C | --cpu | -p | --pid | -t | --tid | -x | --field-separator | \
+            -e | --event | -M | --metrics | -C | --cpu | -p | --pid | -t | --tid | -x | --field-separator | \
                 -I | --interval-print | -r | --repeat | --events-dir | --cpuid | --color) ((i++)) ;;
             -*) ;;
             *) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -289,10 +289,10 @@ _pmustat() {
     case $prev in
         -e | --event) _pmucat_complete_spec "$cur"; return ;;
         -p | --pid) COMPREPLY=($(compgen -W "$(ls /proc 2>/dev/null | grep -E '^[0-9]+$')" -- "$cur")); return ;;
-        -C | --cpu | -t | --tid | -x | --field-separator | -I | --interval-print | -r | --repeat) return ;;
+        -M | --metrics | -C | --cpu | -t | --tid | -x | --field-separator | -I | --interval-print | -r | --repeat) return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-e --event -a --all-cpus -C --cpu -p --pid -t --tid -A --no-aggr
+        COMPREPLY=($(compgen -W '-e --event -M --metrics -a --all-cpus -C --cpu -p --pid -t --tid -A --no-aggr
             -x --field-separator -I --interval-print -r --repeat --no-inherit --events-dir
             --no-events-dir --cpuid --color --json --help --version' -- "$cur"))
         return

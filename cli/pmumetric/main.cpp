@@ -304,18 +304,9 @@ int run(int argc, char** argv) {
       printer.error(fmt::format("--host-root '{}': not a directory", root.string()));
       return to_int(ExitCode::usage);
     }
-    const MetricLiterals host = host_metric_literals(root);
-    using metric_expr::Literal;
-    options.literals[Literal::num_cpus] = host.num_cpus;
-    options.literals[Literal::system_tsc_freq] = host.system_tsc_freq;
-    options.literals[Literal::smt_on] = host.smt_on;
-    options.literals[Literal::core_wide] = host.core_wide;
-    options.literals[Literal::num_packages] = host.num_packages;
-    options.literals[Literal::num_dies] = host.num_dies;
-    options.literals[Literal::num_cores] = host.num_cores;
-    options.literals[Literal::num_cpus_online] = host.num_cpus_online;
-    options.literals[Literal::has_pmem] = host.has_pmem;
-    options.literals[Literal::slots] = host.slots;
+    options.literals = evaluation_literals(host_metric_literals(root));
+    // #target_cpu is read from the counts below unless given.
+    options.literals[metric_expr::Literal::target_cpu].reset();
   }
   for (const std::string& assignment : literal_args) {
     std::string error;

@@ -23,6 +23,7 @@
 #include "pmucat/count.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
+#include "pmucat/metrics.h"
 #include "pmucat/stat_defaults.h"
 #include "pmustat/report.h"
 
@@ -63,6 +64,7 @@ void catch_signals() {
 struct Options {
   CommonOptions common;
   std::vector<std::string> events;
+  std::vector<std::string> metrics;
   bool all_cpus = false;
   std::string cpu_list;
   std::vector<pid_t> pids;
@@ -146,6 +148,12 @@ int run(int argc, char** argv) {
                  "{...}); repeatable. Default: the events plain perf stat counts")
       ->allow_extra_args(false)
       ->type_name("SPEC");
+  app.add_option("-M,--metrics", options.metrics,
+                 "Metrics or metric groups of the CPU's model to count and compute, as perf stat "
+                 "-M takes them (IPC, TopdownL1), comma-separated; each value graded")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("NAME,...");
   app.add_flag("-a,--all-cpus", options.all_cpus, "Count every online CPU, every task");
   app.add_option("-C,--cpu", options.cpu_list, "Count these CPUs, every task (0-3,8)")
       ->type_name("CPUS");
@@ -247,19 +255,53 @@ int run(int argc, char** argv) {
   }
   const Catalog& catalog = tree->catalog;
   std::vector<EncodedEvent> events;
+  SessionMetrics session_metrics;
   EncodeOptions encode_options;
   encode_options.tool = Tool::stat;
-  if (options.events.empty()) {
+  const bool cpu_target =
+      target.kind == CountTarget::Kind::all_cpus || target.kind == CountTarget::Kind::cpus;
+  MetricLiterals literals = host_metric_literals("/");
+  literals.target_cpu = cpu_target ? 1.0 : 0.0;
+  // Metric events join the list after the given ones; their ids keep pointing at them.
+  const auto add_metrics = [&](std::vector<ExpandedMetric> expanded,
+                               std::vector<EncodedEvent> metric_events,
+                               const std::vector<std::vector<std::vector<std::size_t>>>& ids) {
+    const std::size_t offset = events.size();
+    for (EncodedEvent& event : metric_events) {
+      if (event.group_leader) *event.group_leader += offset;
+      events.push_back(std::move(event));
+    }
+    for (std::size_t m = 0; m < expanded.size(); ++m) {
+      auto& metric_ids = session_metrics.id_events.emplace_back(ids[m]);
+      for (auto& id : metric_ids) {
+        for (std::size_t& index : id) index += offset;
+      }
+      session_metrics.metrics.push_back(std::move(expanded[m]));
+    }
+  };
+  if (options.events.empty() && options.metrics.empty()) {
     StatDefaultsOptions defaults_options;
-    defaults_options.cpu_target =
-        target.kind == CountTarget::Kind::all_cpus || target.kind == CountTarget::Kind::cpus;
-    defaults_options.metrics.literals = host_metric_literals("/");
+    defaults_options.cpu_target = cpu_target;
+    defaults_options.metrics.literals = literals;
     auto defaults = stat_default_events(catalog, defaults_options, encode_options);
     if (!defaults) {
       printer.print(defaults.error());
       return to_int(ExitCode::rejected);
     }
-    events = std::move(defaults->events);
+    add_metrics(std::move(defaults->metrics), std::move(defaults->events), defaults->metric_events);
+  }
+  if (!options.metrics.empty()) {
+    MetricExpandOptions expand_options;
+    expand_options.literals = literals;
+    expand_options.nmi_watchdog = host_nmi_watchdog("/");
+    auto expanded = expand_metrics(catalog, fmt::format("{}", fmt::join(options.metrics, ",")),
+                                   expand_options, encode_options);
+    if (!expanded) {
+      printer.print(expanded.error());
+      return to_int(ExitCode::rejected);
+    }
+    add_metrics(std::move(expanded->expansion.metrics), std::move(expanded->events),
+                expanded->id_events);
   }
   for (const std::string& spec : options.events) {
     auto encoded = encode(catalog, spec, encode_options);
@@ -284,7 +326,10 @@ int run(int argc, char** argv) {
                                  : describe_target(target, options.pids);
   catch_signals();
 
+  EvalOptions eval_options;
+  eval_options.literals = evaluation_literals(literals);
   std::vector<Reading> runs;
+  std::vector<std::vector<MetricReading>> run_metrics;
   std::vector<CountEvent> opened_events;
   int exit_status = 0;
   timespec ended{};
@@ -337,6 +382,8 @@ int run(int argc, char** argv) {
         const Reading interval =
             have_previous ? difference(*reading, previous, session->events(), {}) : *reading;
         print_interval(report, session->events(), interval,
+                       evaluate_session_metrics(interval, session->events(), session_metrics,
+                                                catalog.vendor_metrics(), eval_options),
                        seconds_between(run_start, now_monotonic()));
         previous = std::move(*reading);
         have_previous = true;
@@ -367,12 +414,14 @@ int run(int argc, char** argv) {
       printer.print(reading.error());
       return to_int(ExitCode::io);
     }
+    run_metrics.push_back(evaluate_session_metrics(*reading, session->events(), session_metrics,
+                                                   catalog.vendor_metrics(), eval_options));
     runs.push_back(std::move(*reading));
     opened_events = session->events();
     report.elapsed_seconds.push_back(seconds_between(run_start, ended));
   }
   if (options.interval_ms == 0 && !runs.empty()) {
-    print_totals(report, opened_events, runs);
+    print_totals(report, opened_events, runs, run_metrics);
   }
   return counts_command || !options.command.empty() ? exit_status : 0;
 }

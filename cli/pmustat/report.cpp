@@ -167,6 +167,16 @@ void append_value_line(std::string& out, const ReportOptions& options, const Cou
   out += '\n';
 }
 
+Json grades_json(std::span<const Trust> trust) {
+  Json grades = Json::array();
+  for (const Trust& grade : trust) {
+    grades.push_back({{"id", std::string(to_string(grade.grade))},
+                      {"level", std::string(to_string(level_of(grade.grade)))},
+                      {"reason", grade.reason}});
+  }
+  return grades;
+}
+
 Json value_json(const CountEvent& event, const EventValue& value, std::optional<double> shown) {
   Json out;
   out["event"] = event.name;
@@ -180,19 +190,63 @@ Json value_json(const CountEvent& event, const EventValue& value, std::optional<
   out["running-percent"] = percent_running(value);
   out["lost"] = value.lost;
   if (!event.refused_errno.empty()) out["errno"] = event.refused_errno;
-  Json grades = Json::array();
-  for (const Trust& trust : value.trust) {
-    grades.push_back({{"id", std::string(to_string(trust.grade))},
-                      {"level", std::string(to_string(level_of(trust.grade)))},
-                      {"reason", trust.reason}});
-  }
-  out["grades"] = std::move(grades);
+  out["grades"] = grades_json(value.trust);
   return out;
 }
 
+Json metric_json(const MetricReading& metric) {
+  Json out;
+  out["metric"] = metric.name;
+  out["value"] = metric.value ? Json(*metric.value) : Json(nullptr);
+  out["unit"] = metric.unit;
+  out["grades"] = grades_json(metric.trust);
+  return out;
+}
+
+bool exact(std::span<const Trust> trust) {
+  return trust.size() == 1 && trust.front().grade == TrustGrade::exact;
+}
+
+// A metric's line: its value where a count goes, its unit, its name; perf stat prints metrics
+// after `#` beside their events, pmustat a line each after the counts. With -x: a comment line
+// (pmumetric and perf's readers skip `#` lines) `# metric,VALUE,UNIT,NAME`.
+void append_metric_line(std::string& out, const ReportOptions& options, const MetricReading& metric,
+                        std::string_view prefix) {
+  if (options.separator) {
+    const std::string& sep = *options.separator;
+    out += "# metric";
+    out += sep;
+    out += prefix;
+    out += metric.value ? fixed(*metric.value, 2) : std::string("<not computed>");
+    out += sep;
+    out += metric.unit;
+    out += sep;
+    out += metric.name;
+    out += '\n';
+    return;
+  }
+  out += prefix;
+  append_padded(out, metric.value ? fixed(*metric.value, 2) : std::string("<not computed>"), 18);
+  out += ' ';
+  out += metric.unit;
+  if (metric.unit.size() < 5) out.append(5 - metric.unit.size(), ' ');
+  out += metric.name;
+  out += '\n';
+}
+
 // The grades worth a reader's attention, one line each: every value's that is not `exact`.
-std::string trust_section(std::span<const CountEvent> events, const Reading& reading) {
+std::string trust_section(std::span<const CountEvent> events, const Reading& reading,
+                          std::span<const MetricReading> metrics) {
   std::string text;
+  for (const MetricReading& metric : metrics) {
+    if (exact(metric.trust)) continue;
+    for (const Trust& trust : metric.trust) {
+      text +=
+          fmt::format("   {}: {} [{}]: {}\n", metric.name, to_string(level_of(trust.grade)),
+                      to_string(trust.grade),
+                      trust.reason.empty() ? std::string(summary_of(trust.grade)) : trust.reason);
+    }
+  }
   for (const EventValue& value : reading.values) {
     if (exact(value)) continue;
     for (const Trust& trust : value.trust) {
@@ -224,8 +278,11 @@ std::string describe_target(const CountTarget& target, std::span<const pid_t> pi
 }
 
 void print_totals(const ReportOptions& options, std::span<const CountEvent> events,
-                  std::span<const Reading> runs) {
+                  std::span<const Reading> runs,
+                  std::span<const std::vector<MetricReading>> run_metrics) {
   const Reading& last = runs.back();
+  const std::span<const MetricReading> metrics =
+      run_metrics.empty() ? std::span<const MetricReading>() : run_metrics.back();
   const bool repeated = runs.size() > 1;
   double elapsed = 0;
   for (double seconds : options.elapsed_seconds) elapsed += seconds;
@@ -245,6 +302,9 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
       values.push_back(std::move(value));
     }
     out["events"] = std::move(values);
+    Json metric_values = Json::array();
+    for (const MetricReading& metric : metrics) metric_values.push_back(metric_json(metric));
+    out["metrics"] = std::move(metric_values);
     emit(dump_json(out));
     return;
   }
@@ -260,15 +320,20 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
                       repeated ? spread.mean : value.value, std::string_view(), spread.percent,
                       repeated);
   }
+  if (!metrics.empty() && !options.separator) text += '\n';
+  for (const MetricReading& metric : metrics) {
+    append_metric_line(text, options, metric, std::string_view());
+  }
   if (!options.separator) {
     text += fmt::format("\n{:>18.9f} seconds time elapsed\n\n", elapsed);
-    text += trust_section(events, last);
+    text += trust_section(events, last, metrics);
   }
   emit(text);
 }
 
 void print_interval(const ReportOptions& options, std::span<const CountEvent> events,
-                    const Reading& reading, double seconds) {
+                    const Reading& reading, std::span<const MetricReading> metrics,
+                    double seconds) {
   if (options.json) {
     Json out;
     out["interval"] = seconds;
@@ -277,6 +342,9 @@ void print_interval(const ReportOptions& options, std::span<const CountEvent> ev
       values.push_back(value_json(events[value.event], value, value.value));
     }
     out["events"] = std::move(values);
+    Json metric_values = Json::array();
+    for (const MetricReading& metric : metrics) metric_values.push_back(metric_json(metric));
+    out["metrics"] = std::move(metric_values);
     std::string line = out.dump();
     line += '\n';
     emit(line);
@@ -289,6 +357,7 @@ void print_interval(const ReportOptions& options, std::span<const CountEvent> ev
   for (const EventValue& value : reading.values) {
     append_value_line(text, options, events[value.event], value, value.value, prefix, 0, false);
   }
+  for (const MetricReading& metric : metrics) append_metric_line(text, options, metric, prefix);
   emit(text);
 }
 

@@ -28,11 +28,13 @@ std::string describe_target(const CountTarget& target, std::span<const pid_t> pi
 
 // The counts of one run (or the mean of several, with their spread), then the time elapsed and
 // the grades that are not `exact`. Written to standard error, as perf stat writes.
+// Then the metrics (-M, or plain perf stat's), of the last run or the mean of the runs.
 void print_totals(const ReportOptions& options, std::span<const CountEvent> events,
-                  std::span<const Reading> runs);
-// One interval's counts (-I), `seconds` after counting started.
+                  std::span<const Reading> runs,
+                  std::span<const std::vector<MetricReading>> run_metrics);
+// One interval's counts (-I) and metrics, `seconds` after counting started.
 void print_interval(const ReportOptions& options, std::span<const CountEvent> events,
-                    const Reading& reading, double seconds);
+                    const Reading& reading, std::span<const MetricReading> metrics, double seconds);
 
 }  // namespace cli
 PMUCAT_END_NAMESPACE

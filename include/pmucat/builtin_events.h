@@ -27,6 +27,12 @@ struct BuiltinEvent {
   std::uint64_t config = 0;
 };
 
+// perf 7.3's tool PMU: the type of its attrs, which perf never hands to the kernel (it measures
+// them itself: duration_time, user_time, system_time; the others are the host's numbers).
+inline constexpr std::uint32_t kToolPmuType = 0xfffffffeU;
+// Its events' names in number order (config 1 is index 0: duration_time), `slots` included.
+std::span<const std::string_view> tool_pmu_event_names();
+
 // Every built-in event in perf 6.1's `perf list` order: hardware, then software (each sorted by
 // the listed text, `name OR alias`, byte-wise), then the tool events (perf's own order), then the
 // hardware cache events (each type with each operation it supports, `-loads` and `-load-misses`,

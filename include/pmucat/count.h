@@ -24,6 +24,8 @@
 #include "pmucat/count_kernel.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
+#include "pmucat/metric_eval.h"
+#include "pmucat/metrics.h"
 #include "pmucat/version.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -125,6 +127,9 @@ struct CountEvent {
   // It counts on a hardware counter (a hardware, cache or raw event, or a core or uncore PMU's):
   // a zero count is then suspect, where a software event's zero is an answer.
   bool counts_hardware = false;
+  // A perf tool event (kToolPmuType, builtin_events.h) the session measures itself rather than
+  // opening: its number (1 duration_time), 0 for a kernel event.
+  std::uint64_t tool = 0;
 };
 
 // One event's value: summed over every CPU and thread (`cpu` -1), or of one CPU.
@@ -197,6 +202,34 @@ class CountSession {
 // CountSession::read(); public for the tests and for readings built elsewhere.
 void grade_values(Reading& reading, std::span<const CountEvent> events,
                   std::span<const std::optional<double>> predicted_fraction);
+
+// ---- Metrics over a session's counts -------------------------------------------------------
+
+// The metrics a session's events were expanded for.
+struct SessionMetrics {
+  std::vector<ExpandedMetric> metrics;  // expand_metric_table()'s, perf's order
+  // Per metric, per id (ExpandedMetric::ids): the indices in the session's events of the attrs
+  // carrying it (several for an uncore event on several PMUs).
+  std::vector<std::vector<std::vector<std::size_t>>> id_events;
+};
+
+struct MetricReading {
+  std::string name;
+  std::string unit;             // ScaleUnit's unit ("%", "GB/sec"); empty without one
+  std::optional<double> value;  // ScaleUnit applied; nullopt when not computed
+  std::vector<Trust> trust;     // at least one grade
+};
+
+// The metrics' values from `reading`, each graded: exact; metric-input-missing (with the
+// evaluator's reason) when it has no value; metric-split-groups when its events were in
+// different groups and one of them was multiplexed; out-of-range for a percentage outside 0 to
+// 100; child-above-parent for a TMA metric (MetricGroup `tma_<parent>_group`) larger than its
+// parent. `table` is the catalog's metrics the expansion came from; `options` its literals.
+std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
+                                                    std::span<const CountEvent> events,
+                                                    const SessionMetrics& metrics,
+                                                    std::span<const VendorMetric> table,
+                                                    const EvalOptions& options);
 
 // `later` less `earlier`, value by value (the same events and CPUs): the counts of an interval
 // (-I). Times and counts are differences; values are scaled again and graded again.

@@ -18,6 +18,7 @@
 #include "pmucat/diagnostic.h"
 #include "pmucat/encode.h"
 #include "pmucat/expected.h"
+#include "pmucat/metric_expr.h"
 #include "pmucat/version.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -155,6 +156,9 @@ Expected<EncodedMetrics> expand_metrics(const Catalog& catalog, std::string_view
 // and #has_pmem (sys/firmware/acpi/tables/NFIT exists); #slots unknown, as perf 6.12 has it on
 // x86. Reads the running CPU's CPUID: `root` only moves the files.
 MetricLiterals host_metric_literals(const std::filesystem::path& root = "/");
+
+// The same literals as an expression evaluator takes them (EvalOptions::literals).
+metric_expr::Literals evaluation_literals(const MetricLiterals& literals);
 
 // `root`/proc/sys/kernel/nmi_watchdog holds a non-zero number.
 bool host_nmi_watchdog(const std::filesystem::path& root = "/");

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "count/workload.h"
+#include "pmucat/builtin_events.h"
 #include "pmucat/count.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/explain.h"
@@ -16,6 +18,9 @@ PMUCAT_BEGIN_NAMESPACE
 namespace {
 
 using count_detail::Workload;
+
+// The tool PMU's duration_time (tool.json's ConfigCode 1).
+constexpr std::uint64_t kDurationTime = 1;
 
 // One file descriptor: an event on one CPU (or any, -1) for one task (or all, -1).
 struct Counter {
@@ -138,6 +143,7 @@ struct CountSession::State {
   std::vector<std::optional<double>> predicted;
   Workload workload;
   bool is_command = false;
+  std::optional<std::chrono::steady_clock::time_point> started;  // duration_time counts from it
   // The values a read() fills, zero: per event (in event order), per CPU when asked for.
   std::vector<EventValue> values;
   mutable std::vector<std::byte> buffer;  // reused by every read()
@@ -194,13 +200,18 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     CountEvent event;
     event.encoded = std::move(attrs[i]);
-    event.name = event.encoded.spec;
+    // As perf stat names it: the name= term, else a metric's id, else the spec as written.
+    const EventSettings& settings = event.encoded.settings;
+    event.name = settings.name        ? *settings.name
+                 : settings.metric_id ? decode_metric_id(*settings.metric_id)
+                                      : event.encoded.spec;
     event.group = event.encoded.group_leader.value_or(i);
     Attr& attr = event.encoded.attr;
     attr.read_format |= read_fmt::id | read_fmt::lost;
     attr.inherit = target.inherit && target.kind != CountTarget::Kind::all_cpus &&
                    target.kind != CountTarget::Kind::cpus;
     if (!state->is_command) attr.enable_on_exec = false;
+    if (attr.type == kToolPmuType) event.tool = attr.config[0];
     event.counts_hardware = counts_on_hardware(attr);
     clock_unit(attr, event);
     catalog_metadata(catalog, event);
@@ -233,6 +244,25 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     std::vector<std::size_t> members{leader};
     for (std::size_t i = leader + 1; i < state->events.size(); ++i) {
       if (state->events[i].group == leader) members.push_back(i);
+    }
+    if (state->events[leader].tool != 0) {
+      // perf's tool events are measured here, never opened: duration_time is the time counted.
+      for (std::size_t member : members) {
+        CountEvent& event = state->events[member];
+        event.cpus = {-1};
+        if (event.tool == kDurationTime) {
+          event.unit = "ns";
+          ++opened;
+        } else {
+          const auto names = tool_pmu_event_names();
+          event.refused =
+              Trust{TrustGrade::not_supported,
+                    fmt::format("{} is a perf tool event pmustat does not measure (it measures "
+                                "duration_time)",
+                                event.tool <= names.size() ? names[event.tool - 1] : "this")};
+        }
+      }
+      continue;
     }
     std::vector<std::pair<int, pid_t>> slots;
     switch (target.kind) {
@@ -388,6 +418,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
 
 void CountSession::start() {
   State& state = *state_;
+  state.started = std::chrono::steady_clock::now();
   if (state.is_command) {
     state.workload.go();
     return;
@@ -438,6 +469,20 @@ Expected<Reading> CountSession::read() const {
       value.running += parsed->running.value_or(0);
       value.lost += parsed->counters[k].lost.value_or(0);
     }
+  }
+  // duration_time: the time since start(), always running.
+  const std::uint64_t elapsed =
+      state.started
+          ? static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::steady_clock::now() - *state.started)
+                                           .count())
+          : 0;
+  for (EventValue& value : reading.values) {
+    const CountEvent& event = state.events[value.event];
+    if (event.tool != kDurationTime || event.refused) continue;
+    value.raw = elapsed;
+    value.enabled = elapsed;
+    value.running = elapsed;
   }
   grade_values(reading, state.events, state.predicted);
   return reading;

@@ -395,9 +395,13 @@ constexpr std::array<std::string_view, 14> kToolPmuEvents = {
 
 }  // namespace
 
+}  // namespace encode_detail
+
 std::span<const std::string_view> tool_pmu_event_names() {
-  return kToolPmuEvents;
+  return encode_detail::kToolPmuEvents;
 }
+
+namespace encode_detail {
 
 std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name) {
   for (std::size_t i = 0; i < kToolPmuEvents.size(); ++i) {

@@ -51,14 +51,11 @@ inline std::optional<LegacyEvent> find_legacy_event(std::string_view name, Lexer
   return std::nullopt;
 }
 
-// perf 7.3's tool PMU (type 0xfffffffe, never handed to the kernel): the event `name` names, in
-// any case, with its number (tool.json's ConfigCode) as config: duration_time 1 ... target_cpu 14.
-// `slots` (arm64's, 10) is left out, as the x86-64 perf the tools imitate skips it; a core PMU's
-// sysfs `slots` event is then found instead.
-inline constexpr std::uint32_t kToolPmuType = 0xfffffffeU;
+// The event `name` names on perf 7.3's tool PMU (kToolPmuType, builtin_events.h), in any case,
+// with its number (tool.json's ConfigCode) as config: duration_time 1 ... target_cpu 14. `slots`
+// (arm64's, 10) is left out, as the x86-64 perf the tools imitate skips it; a core PMU's sysfs
+// `slots` event is then found instead.
 std::optional<LegacyEvent> find_tool_pmu_event(std::string_view name);
-// Its events' names in number order (index 0 is number 1), `slots` included.
-std::span<const std::string_view> tool_pmu_event_names();
 
 // A hardware, software or tool event as perf 6.1's tables have it: perf's name, the alias it
 // lists after `OR` ("" for none), and the attr both spellings encode to.

@@ -103,6 +103,23 @@ MetricLiterals host_metric_literals(const std::filesystem::path& root_path) {
   return lit;
 }
 
+metric_expr::Literals evaluation_literals(const MetricLiterals& literals) {
+  using metric_expr::Literal;
+  metric_expr::Literals out;
+  out[Literal::num_cpus] = literals.num_cpus;
+  out[Literal::system_tsc_freq] = literals.system_tsc_freq;
+  out[Literal::smt_on] = literals.smt_on;
+  out[Literal::core_wide] = literals.core_wide;
+  out[Literal::num_packages] = literals.num_packages;
+  out[Literal::num_dies] = literals.num_dies;
+  out[Literal::num_cores] = literals.num_cores;
+  out[Literal::num_cpus_online] = literals.num_cpus_online;
+  out[Literal::has_pmem] = literals.has_pmem;
+  out[Literal::slots] = literals.slots;
+  out[Literal::target_cpu] = literals.target_cpu;
+  return out;
+}
+
 bool host_nmi_watchdog(const std::filesystem::path& root) {
   const auto text = host::Root(root).read_line("proc/sys/kernel/nmi_watchdog");
   return text && std::strtol(text->c_str(), nullptr, 10) != 0;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -531,6 +532,136 @@ TEST(CountSession, CommandNeverStartedIsReaped) {
   }
   EXPECT_EQ(::waitpid(child, nullptr, WNOHANG), -1);  // gone: killed and reaped
   for (const FakeKernel::Open& open : kernel.opens) EXPECT_TRUE(open.closed);
+}
+
+// ---- metrics -----------------------------------------------------------------------------------
+
+pmucat::VendorMetric metric(std::string name, std::string expr, std::string group,
+                            std::string scale_unit) {
+  pmucat::VendorMetric out;
+  out.name = std::move(name);
+  out.expr = std::move(expr);
+  out.group = std::move(group);
+  out.scale_unit = std::move(scale_unit);
+  return out;
+}
+
+pmucat::ExpandedMetric expanded(std::string name, std::vector<std::string> ids) {
+  pmucat::ExpandedMetric out;
+  out.name = std::move(name);
+  out.ids = std::move(ids);
+  return out;
+}
+
+// Four events on CPU 0, {A,B} a group and C, D alone, with the counts chosen per event, and
+// metrics over them.
+struct MetricSetup {
+  Tree tree;
+  Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  std::vector<CountEvent> events;
+  Reading reading;
+
+  explicit MetricSetup(std::function<FakeCounts(std::uint64_t event_code)> counts) {
+    kernel.counts = [counts](const Attr& attr, int) { return counts(attr.config[0]); };
+    auto session = CountSession::open(
+        catalog, kernel,
+        encode_all(catalog, "{cpu/event=0xa/,cpu/event=0xb/},cpu/event=0xc/,cpu/event=0xd/"),
+        on_cpus({0}));
+    EXPECT_TRUE(session.has_value());
+    events = session->events();
+    reading = *session->read();
+  }
+  std::vector<pmucat::MetricReading> evaluate(const std::vector<pmucat::VendorMetric>& table,
+                                              const pmucat::SessionMetrics& metrics) {
+    return pmucat::evaluate_session_metrics(reading, events, metrics, table, {});
+  }
+};
+
+bool has_grade(const pmucat::MetricReading& value, TrustGrade grade) {
+  return std::any_of(value.trust.begin(), value.trust.end(),
+                     [&](const pmucat::Trust& trust) { return trust.grade == grade; });
+}
+
+TEST(SessionMetrics, ValuesAndARatioAbove100PercentIsOutOfRange) {
+  MetricSetup setup([](std::uint64_t code) { return FakeCounts{.value = code}; });
+  const std::vector<pmucat::VendorMetric> table = {metric("Ratio", "A / B", "", "100%"),
+                                                   metric("Inverse", "B / A", "", "100%")};
+  pmucat::SessionMetrics metrics;
+  metrics.metrics = {expanded("Ratio", {"A", "B"}), expanded("Inverse", {"B", "A"})};
+  metrics.id_events = {{{0}, {1}}, {{1}, {0}}};
+  const auto values = setup.evaluate(table, metrics);
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_NEAR(*values[0].value, 100.0 * 0xa / 0xb, 1e-9);
+  EXPECT_TRUE(has_grade(values[0], TrustGrade::exact));
+  EXPECT_EQ(values[0].unit, "%");
+  EXPECT_TRUE(has_grade(values[1], TrustGrade::out_of_range));  // 110%
+}
+
+TEST(SessionMetrics, EventsInDifferentGroupsWhileMultiplexedAreSaid) {
+  MetricSetup setup([](std::uint64_t code) {
+    return code == 0xc ? FakeCounts{.value = 5, .enabled = 100, .running = 50}
+                       : FakeCounts{.value = code};
+  });
+  const std::vector<pmucat::VendorMetric> table = {metric("Split", "A / C", "", ""),
+                                                   metric("Together", "A / B", "", "")};
+  pmucat::SessionMetrics metrics;
+  metrics.metrics = {expanded("Split", {"A", "C"}), expanded("Together", {"A", "B"})};
+  metrics.id_events = {{{0}, {2}}, {{0}, {1}}};
+  const auto values = setup.evaluate(table, metrics);
+  EXPECT_TRUE(has_grade(values[0], TrustGrade::metric_split_groups));
+  EXPECT_TRUE(has_grade(values[1], TrustGrade::exact));
+}
+
+TEST(SessionMetrics, AMetricWithoutItsInputsHasNoValue) {
+  MetricSetup setup([](std::uint64_t code) {
+    return code == 0xd ? FakeCounts{.value = 0, .enabled = 100, .running = 0}
+                       : FakeCounts{.value = code};
+  });
+  const std::vector<pmucat::VendorMetric> table = {
+      metric("NeedsD", "A / D", "", ""), metric("NeedsLiteral", "A * #num_cores", "", "")};
+  pmucat::SessionMetrics metrics;
+  metrics.metrics = {expanded("NeedsD", {"A", "D"}), expanded("NeedsLiteral", {"A"})};
+  metrics.id_events = {{{0}, {3}}, {{0}}};
+  const auto values = setup.evaluate(table, metrics);
+  EXPECT_FALSE(values[0].value.has_value());
+  EXPECT_TRUE(has_grade(values[0], TrustGrade::metric_input_missing));
+  EXPECT_FALSE(values[1].value.has_value());  // no literal given
+  EXPECT_TRUE(has_grade(values[1], TrustGrade::metric_input_missing));
+}
+
+TEST(SessionMetrics, ATmaChildAboveItsParentIsSaid) {
+  MetricSetup setup([](std::uint64_t code) { return FakeCounts{.value = code}; });
+  const std::vector<pmucat::VendorMetric> table = {
+      metric("tma_parent", "A / D", "TopdownL1;tma_L1_group", "100%"),
+      metric("tma_child", "C / D", "TopdownL2;tma_L2_group;tma_parent_group", "100%"),
+      metric("tma_small", "A / C / 2", "TopdownL2;tma_L2_group;tma_parent_group", "100%")};
+  pmucat::SessionMetrics metrics;
+  metrics.metrics = {expanded("tma_parent", {"A", "D"}), expanded("tma_child", {"C", "D"}),
+                     expanded("tma_small", {"A", "C"})};
+  metrics.id_events = {{{0}, {3}}, {{2}, {3}}, {{0}, {2}}};
+  const auto values = setup.evaluate(table, metrics);
+  EXPECT_TRUE(has_grade(values[1], TrustGrade::child_above_parent));  // 0xc/0xd > 0xa/0xd
+  EXPECT_FALSE(has_grade(values[2], TrustGrade::child_above_parent));
+  EXPECT_FALSE(has_grade(values[0], TrustGrade::child_above_parent));
+}
+
+TEST(CountSession, DurationTimeIsMeasuredNotOpened) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 4}; };
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "duration_time,user_time,page-faults"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  EXPECT_EQ(kernel.opens.size(), 1u);  // page-faults alone reaches the kernel
+  session->start();
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_GT(value_of(*reading, 0).raw, 0u);
+  EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::exact));
+  EXPECT_TRUE(has_grade(value_of(*reading, 1), TrustGrade::not_supported));
+  EXPECT_EQ(value_of(*reading, 2).value, 4.0);
 }
 
 TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {

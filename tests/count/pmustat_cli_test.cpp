@@ -150,6 +150,28 @@ TEST(Pmustat, JsonFollowsItsSchemaAndGradesEveryValue) {
   EXPECT_EQ(document["events"][0]["grades"][0]["id"], "exact") << result.err;
 }
 
+// The common table's metrics (linux 7.3: CPUs_utilized = task-clock over duration_time) count on
+// any host: software events and the time measured by pmustat.
+TEST(Pmustat, CommonMetricsAreComputedAndGraded) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat --json -M CPUs_utilized -- sleep 0.02";
+  const CommandResult result = run(command);
+  if (result.err.find("metric-not-found") != std::string::npos ||
+      result.err.find("metric-unknown") != std::string::npos) {
+    GTEST_SKIP() << "no common metrics in this build's tables: " << result.err;
+  }
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  const nlohmann::json document = nlohmann::json::parse(result.err, nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << result.err;
+  const nlohmann::json schema = nlohmann::json::parse(
+      testing::read_text(fs::path(PMUCAT_SOURCE_DIR) / "docs/schema/pmustat.schema.json"));
+  EXPECT_EQ(testing::validate_json(schema, document), std::vector<std::string>{});
+  ASSERT_EQ(document["metrics"].size(), 1u) << result.err;
+  EXPECT_EQ(document["metrics"][0]["metric"], "CPUs_utilized");
+  EXPECT_GT(document["metrics"][0]["value"].get<double>(), 0) << result.err;
+  EXPECT_LT(document["metrics"][0]["value"].get<double>(), 1) << "a sleep is mostly idle";
+}
+
 TEST(Pmustat, CpusUntilTheTimingCommandEnds) {
   SKIP_UNLESS_COUNTING();
   const std::string command = "pmustat -x, -A -C 0 -e cpu-clock sleep 0.05";
