@@ -212,11 +212,27 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
                    target.kind != CountTarget::Kind::cpus;
     if (!state->is_command) attr.enable_on_exec = false;
     if (attr.type == kToolPmuType) event.tool = attr.config[0];
-    event.counts_hardware = counts_on_hardware(attr);
     clock_unit(attr, event);
     catalog_metadata(catalog, event);
     event.counts_hardware = event.counts_hardware || counts_on_hardware(attr);
     state->events.push_back(std::move(event));
+  }
+  // perf's tool events are measured here, never opened (alone or in a group): duration_time is
+  // the time counted; the others are not measured.
+  std::size_t opened = 0;
+  for (CountEvent& event : state->events) {
+    if (event.tool == 0) continue;
+    event.cpus = {-1};
+    if (event.tool == kDurationTime) {
+      event.unit = "ns";
+      ++opened;
+      continue;
+    }
+    const auto names = tool_pmu_event_names();
+    event.refused = Trust{
+        TrustGrade::not_supported,
+        fmt::format("{} is a perf tool event pmustat does not measure (it measures duration_time)",
+                    event.tool <= names.size() ? names[event.tool - 1] : event.name)};
   }
   for (CountEvent& event : state->events) {
     event.group_size = static_cast<std::size_t>(
@@ -238,45 +254,35 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
   }
 
   bool lost_supported = true;
-  std::size_t opened = 0;
   for (std::size_t leader = 0; leader < state->events.size(); ++leader) {
     if (state->events[leader].group != leader) continue;
-    std::vector<std::size_t> members{leader};
-    for (std::size_t i = leader + 1; i < state->events.size(); ++i) {
-      if (state->events[i].group == leader) members.push_back(i);
+    // The kernel events of the group, its leader first (a tool event is no kernel event).
+    std::vector<std::size_t> members;
+    for (std::size_t i = leader; i < state->events.size(); ++i) {
+      if (state->events[i].group == leader && state->events[i].tool == 0) members.push_back(i);
     }
-    if (state->events[leader].tool != 0) {
-      // perf's tool events are measured here, never opened: duration_time is the time counted.
-      for (std::size_t member : members) {
-        CountEvent& event = state->events[member];
-        event.cpus = {-1};
-        if (event.tool == kDurationTime) {
-          event.unit = "ns";
-          ++opened;
-        } else {
-          const auto names = tool_pmu_event_names();
-          event.refused =
-              Trust{TrustGrade::not_supported,
-                    fmt::format("{} is a perf tool event pmustat does not measure (it measures "
-                                "duration_time)",
-                                event.tool <= names.size() ? names[event.tool - 1] : "this")};
-        }
-      }
-      continue;
+    if (members.empty()) continue;
+    const std::size_t kernel_leader = members.front();
+    if (kernel_leader != leader) {
+      // A tool event led the group: its first kernel event leads what the kernel sees, opened
+      // as perf stat opens a leader.
+      Attr& attr = state->events[kernel_leader].encoded.attr;
+      attr.disabled = true;
+      attr.enable_on_exec = state->is_command;
     }
     std::vector<std::pair<int, pid_t>> slots;
     switch (target.kind) {
       case CountTarget::Kind::command:
-        if (counts_whole_cpus(catalog, state->events[leader])) break;
+        if (counts_whole_cpus(catalog, state->events[kernel_leader])) break;
         slots.emplace_back(-1, state->workload.pid());
         break;
       case CountTarget::Kind::threads:
-        if (counts_whole_cpus(catalog, state->events[leader])) break;
+        if (counts_whole_cpus(catalog, state->events[kernel_leader])) break;
         for (pid_t tid : target.threads) slots.emplace_back(-1, tid);
         break;
       case CountTarget::Kind::all_cpus:
       case CountTarget::Kind::cpus:
-        for (int cpu : cpus_for(catalog, state->events[leader], asked_cpus,
+        for (int cpu : cpus_for(catalog, state->events[kernel_leader], asked_cpus,
                                 target.kind == CountTarget::Kind::cpus)) {
           slots.emplace_back(cpu, -1);
         }
@@ -312,20 +318,20 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
       for (std::size_t member : members) {
         CountEvent& event = state->events[member];
         if (event.refused) continue;
-        if (member != leader && leader_fd < 0) {
-          event.refused = Trust{
-              TrustGrade::not_supported,
-              fmt::format("its group leader {} could not be opened", state->events[leader].name)};
+        if (member != kernel_leader && leader_fd < 0) {
+          event.refused = Trust{TrustGrade::not_supported,
+                                fmt::format("its group leader {} could not be opened",
+                                            state->events[kernel_leader].name)};
           continue;
         }
         Attr& attr = event.encoded.attr;
         if (!lost_supported) attr.read_format &= ~read_fmt::lost;
-        int fd = kernel.open(attr, pid, cpu, member == leader ? -1 : leader_fd);
+        int fd = kernel.open(attr, pid, cpu, member == kernel_leader ? -1 : leader_fd);
         // perf's missing-feature probing: a kernel older than PERF_FORMAT_LOST (6.0), or a PMU
         // that takes no exclusion bits, answers EINVAL; the open is tried again without them.
         if (fd == -EINVAL && (attr.read_format & read_fmt::lost)) {
           attr.read_format &= ~read_fmt::lost;
-          fd = kernel.open(attr, pid, cpu, member == leader ? -1 : leader_fd);
+          fd = kernel.open(attr, pid, cpu, member == kernel_leader ? -1 : leader_fd);
           if (fd >= 0) {
             lost_supported = false;
             for (CountEvent& other : state->events) {
@@ -339,7 +345,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
           Attr plain = attr;
           plain.exclude_guest = false;
           plain.exclude_host = false;
-          fd = kernel.open(plain, pid, cpu, member == leader ? -1 : leader_fd);
+          fd = kernel.open(plain, pid, cpu, member == kernel_leader ? -1 : leader_fd);
           if (fd >= 0) attr = plain;
         }
         if (fd < 0) {
@@ -360,10 +366,10 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         counter.cpu = cpu;
         counter.pid = pid;
         counter.fd = fd;
-        if (member == leader) {
+        if (member == kernel_leader) {
           leader_fd = fd;
           leader_counter = state->counters.size();
-          counter.reads = {leader};
+          counter.reads = {kernel_leader};
         } else {
           // The leader's group read holds the members opened beside it on this slot.
           state->counters[leader_counter].reads.push_back(member);

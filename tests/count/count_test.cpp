@@ -664,6 +664,28 @@ TEST(CountSession, DurationTimeIsMeasuredNotOpened) {
   EXPECT_EQ(value_of(*reading, 2).value, 4.0);
 }
 
+TEST(CountSession, ToolEventsInAGroupAreMeasuredBesideIt) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  for (const char* spec : {"{duration_time,cpu/event=0x3c/,cpu/event=0xc0/}",
+                           "{cpu/event=0x3c/,duration_time,cpu/event=0xc0/}"}) {
+    FakeKernel kernel;
+    kernel.counts = [](const Attr& attr, int) { return FakeCounts{.value = attr.config[0]}; };
+    auto session = CountSession::open(catalog, kernel, encode_all(catalog, spec), on_cpus({0}));
+    ASSERT_TRUE(session.has_value()) << session.error().message;
+    ASSERT_EQ(kernel.opens.size(), 2u) << spec;
+    EXPECT_TRUE(kernel.opens[0].attr.disabled) << spec;  // the kernel's leader
+    EXPECT_EQ(kernel.opens[1].group_fd, FakeKernel::kFirstFd) << spec;
+    session->start();
+    auto reading = session->read();
+    ASSERT_TRUE(reading.has_value()) << reading.error().message;
+    for (const EventValue& value : reading->values) {
+      EXPECT_TRUE(value.value.has_value()) << spec << " " << value.event;
+      EXPECT_TRUE(has_grade(value, TrustGrade::exact)) << spec << " " << value.event;
+    }
+  }
+}
+
 TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {
   auto threads = pmucat::threads_of(::getpid());
   ASSERT_TRUE(threads.has_value()) << threads.error().message;
