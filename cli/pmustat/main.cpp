@@ -74,6 +74,7 @@ struct Options {
   unsigned interval_ms = 0;
   unsigned repeat = 1;
   bool no_inherit = false;
+  bool fallback = false;
   std::vector<std::string> command;
 };
 
@@ -178,6 +179,10 @@ int run(int argc, char** argv) {
                  "Run the command N times: the mean of each count and its spread")
       ->check(CLI::Range(1U, 100000U))
       ->type_name("N");
+  app.add_flag("--fallback", options.fallback,
+               "When an event does not open, count the next one profilers fall back to (a "
+               "lower :p, a vendor event's built-in equivalent, cycles -> cpu-clock), named in "
+               "its substituted grade; never without this option");
   app.add_flag("--no-inherit", options.no_inherit,
                "Count the command itself, not the processes it starts");
   // The first word that is no option starts the command; the rest are its own arguments.
@@ -247,6 +252,7 @@ int run(int argc, char** argv) {
   // With -a, -C, -p or -t a COMMAND only says how long to count (perf stat -a sleep 1).
   const bool counts_command = target.kind == CountTarget::Kind::command;
   count.aggregation = options.no_aggr ? Aggregation::per_cpu : Aggregation::global;
+  count.fallback = options.fallback;
 
   auto tree = open_tree(options.common, printer);
   if (!tree) {

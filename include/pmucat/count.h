@@ -130,6 +130,8 @@ struct CountEvent {
   // A perf tool event (kToolPmuType, builtin_events.h) the session measures itself rather than
   // opening: its number (1 duration_time), 0 for a kernel event.
   std::uint64_t tool = 0;
+  // --fallback replaced the attr asked for: which rungs (the `substituted` grade).
+  std::optional<Trust> substituted;
 };
 
 // One event's value: summed over every CPU and thread (`cpu` -1), or of one CPU.
@@ -160,6 +162,10 @@ struct CountOptions {
   // The share of time the planner predicts for each event (index into the events), when the
   // caller planned them: a multiplexed grade then says both.
   std::vector<std::optional<double>> predicted_fraction;
+  // When an event does not open (other than for permission), try the ladder profilers use: a
+  // lower precise_ip, a vendor event's built-in equivalent, cycles -> cpu-clock; each
+  // substitution is the value's `substituted` grade. Off: never substitute.
+  bool fallback = false;
 };
 
 class CountSession {

@@ -110,6 +110,7 @@ void grade_values(Reading& reading, std::span<const CountEvent> events,
       value.trust.push_back(
           {TrustGrade::counts_lost, fmt::format("the kernel reports {} lost", value.lost)});
     }
+    if (event.substituted) value.trust.push_back(*event.substituted);
     if (event.errata) {
       value.trust.push_back(
           {TrustGrade::errata, std::string("the vendor tables list errata for this event")});

@@ -1,12 +1,13 @@
 // The counting session: perf stat's attrs opened on the target through the kernel seam, read,
 // summed, scaled and graded.
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
+#include "count/fallback.h"
 #include "count/workload.h"
 #include "pmucat/builtin_events.h"
 #include "pmucat/count.h"
@@ -347,6 +348,26 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
           plain.exclude_host = false;
           fd = kernel.open(plain, pid, cpu, member == kernel_leader ? -1 : leader_fd);
           if (fd >= 0) attr = plain;
+        }
+        // --fallback: down the ladder until a rung opens, each step named.
+        std::vector<std::string> steps;
+        for (Attr tried = attr; fd < 0 && !is_permission(-fd) && options.fallback;) {
+          std::optional<count_detail::Fallback> step = count_detail::next_fallback(event, tried);
+          if (!step) break;
+          steps.push_back(step->description);
+          tried = step->attr;
+          fd = kernel.open(tried, pid, cpu, member == kernel_leader ? -1 : leader_fd);
+          if (fd >= 0) {
+            attr = tried;
+            event.substituted =
+                Trust{TrustGrade::substituted,
+                      fmt::format("--fallback: {} (the event asked for did not open)",
+                                  fmt::join(steps, ", then "))};
+            event.counts_hardware = counts_on_hardware(attr);
+            clock_unit(attr, event);
+            // Printed under what was counted, as perf stat prints its own fallback.
+            if (!step->name.empty()) event.name = step->name;
+          }
         }
         if (fd < 0) {
           const int error = -fd;

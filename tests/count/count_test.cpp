@@ -472,22 +472,28 @@ TEST(CountSession, IntervalsAreDifferences) {
   EXPECT_TRUE(has_grade(value, TrustGrade::multiplexed));
 }
 
-TEST(CountSession, ErrataFromTheVendorTablesAreSaid) {
-  Tree tree;
+// A tree with a JSON model holding INST_RETIRED.ANY (and one event marked with errata).
+Catalog catalog_with_vendor_events(const Tree& tree) {
   tree.tree.write("arch/x86/mapfile.csv",
                   "Family-model,Version,Filename,EventType\nGenuineIntel-6-8F,v1,errlake,core\n");
   tree.tree.write("arch/x86/errlake/pipeline.json",
                   R"([{"EventName": "INST_RETIRED.ANY_ERRATUM", "EventCode": "0xc0", "UMask": "0x0",
-                       "BriefDescription": "instructions", "Errata": "SPR123"}])");
+                       "BriefDescription": "instructions", "Errata": "SPR123"},
+                      {"EventName": "INST_RETIRED.ANY", "EventCode": "0xc0", "UMask": "0x1",
+                       "BriefDescription": "instructions"}])");
   pmucat::VendorOptions vendor;
   vendor.events_dir = tree.tree.path("arch");
   vendor.cpuid = "GenuineIntel-6-8F-8";
-  auto catalog = Catalog::open(tree.tree.root(), vendor);
-  ASSERT_TRUE(catalog.has_value());
+  return std::move(*Catalog::open(tree.tree.root(), vendor));
+}
+
+TEST(CountSession, ErrataFromTheVendorTablesAreSaid) {
+  Tree tree;
+  const Catalog catalog = catalog_with_vendor_events(tree);
   FakeKernel kernel;
   kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 9}; };
-  auto session = CountSession::open(*catalog, kernel,
-                                    encode_all(*catalog, "inst_retired.any_erratum"), on_cpus({0}));
+  auto session = CountSession::open(catalog, kernel,
+                                    encode_all(catalog, "inst_retired.any_erratum"), on_cpus({0}));
   ASSERT_TRUE(session.has_value()) << session.error().message;
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
@@ -684,6 +690,51 @@ TEST(CountSession, ToolEventsInAGroupAreMeasuredBesideIt) {
       EXPECT_TRUE(has_grade(value, TrustGrade::exact)) << spec << " " << value.event;
     }
   }
+}
+
+TEST(CountSession, FallbackClimbsDownTheLadderAndSaysSo) {
+  Tree tree;
+  const Catalog catalog = catalog_with_vendor_events(tree);
+  FakeKernel kernel;
+  // No raw PMU events, no precise sampling, no hardware cycles: what a VM often offers.
+  kernel.refuse = [](const Attr& attr, pid_t, int) {
+    if (attr.type == 4 || attr.precise_ip > 0) return EOPNOTSUPP;
+    if (attr.type == 0 && attr.config[0] == 0) return ENOENT;
+    return 0;
+  };
+  kernel.counts = [](const Attr&, int) { return FakeCounts{.value = 7}; };
+  CountOptions options = on_cpus({0});
+  options.fallback = true;
+  auto session = CountSession::open(
+      catalog, kernel, encode_all(catalog, "cycles,instructions:pp,inst_retired.any"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  const auto& events = session->events();
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].name, "cpu-clock");
+  EXPECT_EQ(events[0].encoded.attr.type, 1u);
+  ASSERT_TRUE(events[0].substituted.has_value());
+  EXPECT_NE(events[0].substituted->reason.find("cycles -> cpu-clock"), std::string::npos);
+  EXPECT_EQ(events[1].encoded.attr.precise_ip, 0u);
+  EXPECT_NE(events[1].substituted->reason.find("precise_ip 2 -> 1, then precise_ip 1 -> 0"),
+            std::string::npos)
+      << events[1].substituted->reason;
+  EXPECT_EQ(events[2].name, "instructions");
+  EXPECT_EQ(events[2].encoded.attr.type, 0u);
+  EXPECT_EQ(events[2].encoded.attr.config[0], 1u);
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  for (const EventValue& value : reading->values) {
+    EXPECT_TRUE(has_grade(value, TrustGrade::substituted)) << value.event;
+    EXPECT_TRUE(value.value.has_value());
+  }
+  // Without --fallback nothing is substituted.
+  FakeKernel plain;
+  plain.refuse = kernel.refuse;
+  auto strict =
+      CountSession::open(catalog, plain, encode_all(catalog, "cycles,page-faults"), on_cpus({0}));
+  ASSERT_TRUE(strict.has_value());
+  EXPECT_FALSE(strict->events()[0].substituted.has_value());
+  EXPECT_TRUE(strict->events()[0].refused.has_value());
 }
 
 TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {

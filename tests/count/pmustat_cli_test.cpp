@@ -172,6 +172,21 @@ TEST(Pmustat, CommonMetricsAreComputedAndGraded) {
   EXPECT_LT(document["metrics"][0]["value"].get<double>(), 1) << "a sleep is mostly idle";
 }
 
+// This machine has no core PMU: cycles does not open, and --fallback counts cpu-clock instead.
+TEST(Pmustat, FallbackCountsCpuClockForCyclesAndSaysSo) {
+  SKIP_UNLESS_COUNTING();
+  if (run("pmustat -x, -e cycles,page-faults true").err.find("<not supported>") ==
+      std::string::npos) {
+    GTEST_SKIP() << "cycles opens here: nothing to fall back from";
+  }
+  const std::string command = "pmustat --fallback -e cycles true";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  EXPECT_NE(result.err.find(" msec cpu-clock"), std::string::npos) << describe(command, result);
+  EXPECT_NE(result.err.find("[substituted]: --fallback: cycles -> cpu-clock"), std::string::npos)
+      << describe(command, result);
+}
+
 TEST(Pmustat, CpusUntilTheTimingCommandEnds) {
   SKIP_UNLESS_COUNTING();
   const std::string command = "pmustat -x, -A -C 0 -e cpu-clock sleep 0.05";
