@@ -235,6 +235,16 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         fmt::format("{} is a perf tool event pmustat does not measure (it measures duration_time)",
                     event.tool <= names.size() ? names[event.tool - 1] : event.name)};
   }
+  // One spec opened on several PMUs (a hybrid CPU's cpu_core and cpu_atom): each value is
+  // that PMU's share, never summed, and named by its PMU as perf stat names it.
+  for (CountEvent& event : state->events) {
+    if (event.encoded.pmu.empty() || event.name.find('/') != std::string::npos) continue;
+    const bool shared =
+        std::any_of(state->events.begin(), state->events.end(), [&](const CountEvent& other) {
+          return other.encoded.spec == event.encoded.spec && other.encoded.pmu != event.encoded.pmu;
+        });
+    if (shared) event.name = fmt::format("{}/{}/", event.encoded.pmu, event.name);
+  }
   for (CountEvent& event : state->events) {
     event.group_size = static_cast<std::size_t>(
         std::count_if(state->events.begin(), state->events.end(),

@@ -737,6 +737,38 @@ TEST(CountSession, FallbackClimbsDownTheLadderAndSaysSo) {
   EXPECT_TRUE(strict->events()[0].refused.has_value());
 }
 
+TEST(CountSession, HybridValuesStayPerCorePmu) {
+  auto catalog = Catalog::open(std::string(PMUCAT_SOURCE_DIR) + "/fixtures/sysfs/intel-adl-hybrid");
+  ASSERT_TRUE(catalog.has_value());
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int cpu) {
+    return FakeCounts{.value = 10 + static_cast<std::uint64_t>(cpu)};
+  };
+  CountOptions options;
+  options.target.kind = CountTarget::Kind::cpus;  // -C 0,1,16,17
+  options.target.cpus = {0, 1, 16, 17};
+  auto session = CountSession::open(*catalog, kernel, encode_all(*catalog, "cycles"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  const auto& events = session->events();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].name, events[0].encoded.pmu + "/cycles/");
+  EXPECT_NE(events[0].encoded.pmu, events[1].encoded.pmu);
+  // Each core PMU opens on its own CPUs only (its cpus file: cpu_core 0-15, cpu_atom 16-23).
+  ASSERT_EQ(kernel.opens.size(), 4u);
+  for (const FakeKernel::Open& open : kernel.opens) {
+    const auto owner = std::find_if(events.begin(), events.end(), [&](const CountEvent& event) {
+      return event.encoded.attr.config == open.attr.config &&
+             event.encoded.attr.type == open.attr.type;
+    });
+    ASSERT_NE(owner, events.end());
+    EXPECT_EQ(owner->encoded.pmu == "cpu_core", open.cpu < 16)
+        << owner->encoded.pmu << " " << open.cpu;
+  }
+  auto reading = session->read();
+  ASSERT_TRUE(reading.has_value());
+  EXPECT_EQ(reading->values.size(), 2u);  // one per core PMU, not their sum
+}
+
 TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {
   auto threads = pmucat::threads_of(::getpid());
   ASSERT_TRUE(threads.has_value()) << threads.error().message;
