@@ -70,6 +70,8 @@ struct Options {
   std::vector<pid_t> pids;
   std::vector<pid_t> tids;
   bool no_aggr = false;
+  bool per_core = false;
+  bool per_socket = false;
   std::optional<std::string> separator;
   unsigned interval_ms = 0;
   unsigned repeat = 1;
@@ -167,6 +169,11 @@ int run(int argc, char** argv) {
       ->allow_extra_args(false)
       ->type_name("TID");
   app.add_flag("-A,--no-aggr", options.no_aggr, "With -a or -C: a value per CPU, not their sum");
+  app.add_flag("--per-core", options.per_core,
+               "With -a or -C: a value per core (S0-D0-C1), its CPUs summed, as perf stat "
+               "--per-core");
+  app.add_flag("--per-socket", options.per_socket,
+               "With -a or -C: a value per socket (S0), its CPUs summed");
   app.add_option("-x,--field-separator", options.separator,
                  "Print perf stat's CSV: value, unit, event, running time, percent running, "
                  "separated by SEP")
@@ -214,6 +221,10 @@ int run(int argc, char** argv) {
     printer.error("give one of -a, -C, -p and -t");
     return to_int(ExitCode::usage);
   }
+  if ((options.no_aggr ? 1 : 0) + (options.per_core ? 1 : 0) + (options.per_socket ? 1 : 0) > 1) {
+    printer.error("give one of -A, --per-core and --per-socket");
+    return to_int(ExitCode::usage);
+  }
   if (targets == 0 && options.command.empty()) {
     printer.error("nothing to count: give a COMMAND, or -a, -C, -p or -t");
     return to_int(ExitCode::usage);
@@ -251,7 +262,10 @@ int run(int argc, char** argv) {
   }
   // With -a, -C, -p or -t a COMMAND only says how long to count (perf stat -a sleep 1).
   const bool counts_command = target.kind == CountTarget::Kind::command;
-  count.aggregation = options.no_aggr ? Aggregation::per_cpu : Aggregation::global;
+  count.aggregation = options.no_aggr      ? Aggregation::per_cpu
+                      : options.per_core   ? Aggregation::per_core
+                      : options.per_socket ? Aggregation::per_socket
+                                           : Aggregation::global;
   count.fallback = options.fallback;
 
   auto tree = open_tree(options.common, printer);
@@ -327,7 +341,7 @@ int run(int argc, char** argv) {
   ReportOptions report;
   report.json = options.common.json;
   report.separator = options.separator;
-  report.per_cpu = options.no_aggr;
+  report.aggregation = count.aggregation;
   report.target = counts_command ? fmt::format("{}", fmt::join(options.command, " "))
                                  : describe_target(target, options.pids);
   catch_signals();

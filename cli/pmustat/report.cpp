@@ -105,15 +105,33 @@ Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
   return spread;
 }
 
+// The aggregation column perf stat prints first: `CPU3` (-A), `S0-D0-C1` and the CPUs summed
+// (--per-core), `S0` and the CPUs summed (--per-socket).
 void append_cpu(std::string& out, const ReportOptions& options, const EventValue& value) {
-  if (!options.per_cpu || value.cpu < 0) return;
-  out += "CPU";
-  const fmt::format_int cpu(value.cpu);
-  out.append(cpu.data(), cpu.size());
+  if (options.aggregation == Aggregation::global || value.cpu < 0) return;
+  std::string label;
+  if (options.aggregation == Aggregation::per_cpu || value.place.socket < 0) {
+    label = fmt::format("CPU{}", value.cpu);
+  } else if (options.aggregation == Aggregation::per_core) {
+    label = fmt::format("S{}-D{}-C{}", value.place.socket, value.place.die, value.place.core);
+  } else {
+    label = fmt::format("S{}", value.place.socket);
+  }
+  const bool summed = options.aggregation != Aggregation::per_cpu;
   if (options.separator) {
+    out += label;
     out += *options.separator;
-  } else if (cpu.size() < 4) {
-    out.append(4 - cpu.size(), ' ');
+    if (summed) {
+      append_u64(out, value.cpus);
+      out += *options.separator;
+    }
+    return;
+  }
+  out += label;
+  if (label.size() < 7) out.append(7 - label.size(), ' ');
+  if (summed) {
+    append_padded(out, fmt::format_int(value.cpus).str(), 4);
+    out += ' ';
   }
 }
 
@@ -182,6 +200,14 @@ Json value_json(const CountEvent& event, const EventValue& value, std::optional<
   out["event"] = event.name;
   out["pmu"] = event.encoded.pmu;
   if (value.cpu >= 0) out["cpu"] = value.cpu;
+  if (value.cpus > 0 && value.place.socket >= 0) {
+    out["socket"] = value.place.socket;
+    if (value.place.core >= 0) {
+      out["die"] = value.place.die;
+      out["core"] = value.place.core;
+    }
+    out["cpus"] = value.cpus;
+  }
   out["value"] = shown ? Json(*shown) : Json(nullptr);
   out["unit"] = event.unit;
   out["raw"] = value.raw;

@@ -16,10 +16,10 @@ namespace cli {
 
 struct ReportOptions {
   bool json = false;
-  std::optional<std::string> separator;  // -x SEP
-  bool per_cpu = false;                  // -A: a CPU column
-  std::string target;                    // "'sleep 1'", "CPU(s) 0-3", "process id '42'"
-  std::vector<double> elapsed_seconds;   // per run
+  std::optional<std::string> separator;           // -x SEP
+  Aggregation aggregation = Aggregation::global;  // -A, --per-core, --per-socket: a column
+  std::string target;                             // "'sleep 1'", "CPU(s) 0-3", "process id '42'"
+  std::vector<double> elapsed_seconds;            // per run
 };
 
 // How perf stat names a target that is not a command: "system wide", "CPU(s) 0,1",

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -134,10 +135,20 @@ struct CountEvent {
   std::optional<Trust> substituted;
 };
 
+// Where a CPU sits (sys/devices/system/cpu/cpuN/topology): its package, die and core ids.
+struct CpuPlace {
+  int socket = -1;
+  int die = -1;
+  int core = -1;
+  friend bool operator==(const CpuPlace&, const CpuPlace&) = default;
+};
+
 // One event's value: summed over every CPU and thread (`cpu` -1), or of one CPU.
 struct EventValue {
   std::size_t event = 0;  // index into CountSession::events()
   int cpu = -1;
+  CpuPlace place;             // with --per-core / --per-socket: the core's or socket's
+  std::uint32_t cpus = 0;     // the CPUs summed into it (per core / socket)
   std::uint64_t raw = 0;      // the counts read, summed
   std::uint64_t enabled = 0;  // ns, summed as perf sums them
   std::uint64_t running = 0;
@@ -154,7 +165,18 @@ struct Reading {
 };
 
 // How readings are summed: as perf stat's default, or per CPU (-A, --no-aggr).
-enum class Aggregation : std::uint8_t { global, per_cpu };
+// How readings are summed: as perf stat's default; per CPU (-A, --no-aggr); per core or per
+// socket (--per-core, --per-socket: the CPUs' topology files).
+enum class Aggregation : std::uint8_t { global, per_cpu, per_core, per_socket };
+
+// The places of `cpus` read from `root` (`/`); a CPU whose files cannot be read is left out.
+std::map<int, CpuPlace> cpu_places(std::span<const int> cpus, const std::string& root = "/");
+// `per_cpu` values summed per core or per socket (`aggregation`), as perf stat --per-core and
+// --per-socket sum them: counts and times added, then scaled and graded again. Each value's `cpu`
+// is the first CPU of its core or socket, `place` its place and `cpus` how many were summed. A
+// CPU without a place is kept on its own.
+Reading aggregate(const Reading& per_cpu, Aggregation aggregation,
+                  const std::map<int, CpuPlace>& places, std::span<const CountEvent> events);
 
 struct CountOptions {
   CountTarget target;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 
 #include "pmucat/count.h"
 
@@ -144,6 +146,38 @@ Reading difference(const Reading& later, const Reading& earlier, std::span<const
   }
   grade_values(delta, events, predicted_fraction);
   return delta;
+}
+
+Reading aggregate(const Reading& per_cpu, Aggregation aggregation,
+                  const std::map<int, CpuPlace>& places, std::span<const CountEvent> events) {
+  Reading out;
+  // (event, place) -> the value summing it, in the order first met.
+  std::map<std::tuple<std::size_t, int, int, int, int>, std::size_t> index;
+  for (const EventValue& value : per_cpu.values) {
+    const auto found = places.find(value.cpu);
+    CpuPlace place = found == places.end() ? CpuPlace{} : found->second;
+    if (aggregation == Aggregation::per_socket) place.die = place.core = -1;
+    // A CPU without a place (or no CPU) stays on its own.
+    const int alone = found == places.end() ? value.cpu : -1;
+    const auto key = std::make_tuple(value.event, place.socket, place.die, place.core, alone);
+    const auto [slot, inserted] = index.try_emplace(key, out.values.size());
+    if (inserted) {
+      EventValue sum = value;
+      sum.place = place;
+      sum.cpus = 1;
+      sum.trust.clear();
+      out.values.push_back(std::move(sum));
+      continue;
+    }
+    EventValue& sum = out.values[slot->second];
+    sum.raw += value.raw;
+    sum.enabled += value.enabled;
+    sum.running += value.running;
+    sum.lost += value.lost;
+    ++sum.cpus;
+  }
+  grade_values(out, events, {});
+  return out;
 }
 
 PMUCAT_END_NAMESPACE

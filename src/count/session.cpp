@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <map>
 
 #include "count/fallback.h"
 #include "count/workload.h"
@@ -148,6 +149,7 @@ struct CountSession::State {
   // The values a read() fills, zero: per event (in event order), per CPU when asked for.
   std::vector<EventValue> values;
   mutable std::vector<std::byte> buffer;  // reused by every read()
+  std::map<int, CpuPlace> places;         // --per-core, --per-socket: the CPUs' topology
 
   ~State() {
     for (Counter& counter : counters) {
@@ -412,7 +414,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
   // Where each read value goes: one value per event (per CPU with per-CPU aggregation).
   for (std::size_t i = 0; i < state->events.size(); ++i) {
     const CountEvent& event = state->events[i];
-    if (options.aggregation == Aggregation::per_cpu && !event.refused && !event.cpus.empty()) {
+    if (options.aggregation != Aggregation::global && !event.refused && !event.cpus.empty()) {
       for (int cpu : event.cpus) {
         EventValue value;
         value.event = i;
@@ -426,7 +428,7 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     }
   }
   const auto slot_of = [&](std::size_t event, int cpu) {
-    const int key = options.aggregation == Aggregation::per_cpu ? cpu : -1;
+    const int key = options.aggregation != Aggregation::global ? cpu : -1;
     std::size_t fallback = 0;
     for (std::size_t v = 0; v < state->values.size(); ++v) {
       if (state->values[v].event != event) continue;
@@ -437,6 +439,14 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
   };
   for (Counter& counter : state->counters) {
     for (std::size_t member : counter.reads) counter.slots.push_back(slot_of(member, counter.cpu));
+  }
+  if (options.aggregation == Aggregation::per_core ||
+      options.aggregation == Aggregation::per_socket) {
+    std::vector<int> cpus;
+    for (const EventValue& value : state->values) {
+      if (value.cpu >= 0) cpus.push_back(value.cpu);
+    }
+    state->places = cpu_places(cpus);
   }
   if (opened == 0) {
     std::string why;
@@ -522,6 +532,9 @@ Expected<Reading> CountSession::read() const {
     value.running = elapsed;
   }
   grade_values(reading, state.events, state.predicted);
+  if (state.aggregation == Aggregation::per_core || state.aggregation == Aggregation::per_socket) {
+    return aggregate(reading, state.aggregation, state.places, state.events);
+  }
   return reading;
 }
 

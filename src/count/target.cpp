@@ -69,4 +69,25 @@ Expected<std::vector<int>> online_cpus(const std::string& root) {
   return cpus;
 }
 
+std::map<int, CpuPlace> cpu_places(std::span<const int> cpus, const std::string& root) {
+  const host::Root host_root(root);
+  const auto number = [&](int cpu, std::string_view file) -> std::optional<int> {
+    const auto text =
+        host_root.read_line(fmt::format("sys/devices/system/cpu/cpu{}/topology/{}", cpu, file));
+    if (!text) return std::nullopt;
+    int value = 0;
+    const auto [end, parsed] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (parsed != std::errc()) return std::nullopt;
+    return value;
+  };
+  std::map<int, CpuPlace> places;
+  for (int cpu : cpus) {
+    const auto socket = number(cpu, "physical_package_id");
+    const auto core = number(cpu, "core_id");
+    if (!socket || !core) continue;
+    places[cpu] = CpuPlace{*socket, number(cpu, "die_id").value_or(0), *core};
+  }
+  return places;
+}
+
 PMUCAT_END_NAMESPACE

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -767,6 +768,49 @@ TEST(CountSession, HybridValuesStayPerCorePmu) {
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
   EXPECT_EQ(reading->values.size(), 2u);  // one per core PMU, not their sum
+}
+
+TEST(CountSession, PerCoreAndPerSocketSumTheirCpus) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  kernel.counts = [](const Attr&, int cpu) {
+    return FakeCounts{.value = std::uint64_t{1} << cpu, .enabled = 100, .running = 100};
+  };
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), [] {
+    CountOptions options = on_cpus({0, 1, 2, 3});
+    options.aggregation = Aggregation::per_cpu;
+    return options;
+  }());
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto per_cpu = session->read();
+  ASSERT_TRUE(per_cpu.has_value());
+  // Two sockets of two cores, the second core of socket 1 without topology files.
+  const std::map<int, pmucat::CpuPlace> places = {{0, {0, 0, 0}}, {1, {0, 0, 1}}, {2, {1, 0, 0}}};
+  const Reading cores =
+      pmucat::aggregate(*per_cpu, Aggregation::per_core, places, session->events());
+  ASSERT_EQ(cores.values.size(), 4u);  // three cores, and CPU 3 alone
+  const Reading sockets =
+      pmucat::aggregate(*per_cpu, Aggregation::per_socket, places, session->events());
+  ASSERT_EQ(sockets.values.size(), 3u);  // socket 0, socket 1, CPU 3
+  EXPECT_EQ(sockets.values[0].raw, 1u + 2u);
+  EXPECT_EQ(sockets.values[0].cpus, 2u);
+  EXPECT_EQ(sockets.values[0].enabled, 200u);
+  EXPECT_EQ(sockets.values[0].place.socket, 0);
+  EXPECT_EQ(sockets.values[2].raw, 8u);
+  EXPECT_TRUE(has_grade(sockets.values[0], TrustGrade::exact));
+
+  TempTree host("topology");
+  for (int cpu : {0, 1}) {
+    const std::string dir = "sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    host.write(dir + "physical_package_id", "0\n");
+    host.write(dir + "die_id", "0\n");
+    host.write(dir + "core_id", std::to_string(cpu * 4) + "\n");
+  }
+  const std::vector<int> cpus = {0, 1, 2};
+  const auto read = pmucat::cpu_places(cpus, host.root().string());
+  ASSERT_EQ(read.size(), 2u);  // CPU 2 has no files
+  EXPECT_EQ(read.at(1), (pmucat::CpuPlace{0, 0, 4}));
 }
 
 TEST(CountTargets, ThreadsOfThisProcessAndOnlineCpus) {
