@@ -294,7 +294,7 @@ _pmustat() {
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '-e --event -M --metrics -a --all-cpus -C --cpu -p --pid -t --tid -A --no-aggr
             --per-core --per-socket
-            -x --field-separator -I --interval-print -r --repeat --no-inherit --fallback --events-dir
+            -x --field-separator -I --interval-print -r --repeat --no-inherit --fallback --plan --explain --events-dir
             --no-events-dir --cpuid --color --json --help --version' -- "$cur"))
         return
     fi

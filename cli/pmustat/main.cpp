@@ -19,12 +19,17 @@
 
 #include "common/app.h"
 #include "common/json.h"
+#include "common/output_buffer.h"
 #include "common/tree.h"
 #include "pmucat/count.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
+#include "pmucat/explain.h"
 #include "pmucat/metrics.h"
+#include "pmucat/planner.h"
 #include "pmucat/stat_defaults.h"
+#include "pmuencode/explain_cli.h"
+#include "pmuencode/plan_cli.h"
 #include "pmustat/report.h"
 
 PMUCAT_BEGIN_NAMESPACE
@@ -77,6 +82,8 @@ struct Options {
   unsigned repeat = 1;
   bool no_inherit = false;
   bool fallback = false;
+  bool plan = false;
+  bool explain = false;
   std::vector<std::string> command;
 };
 
@@ -190,6 +197,12 @@ int run(int argc, char** argv) {
                "When an event does not open, count the next one profilers fall back to (a "
                "lower :p, a vendor event's built-in equivalent, cycles -> cpu-clock), named in "
                "its substituted grade; never without this option");
+  app.add_flag("--plan", options.plan,
+               "Print the counter planner's plan of the events (groups, counters, the share of "
+               "time each will count) instead of counting, as pmuencode --plan");
+  app.add_flag("--explain", options.explain,
+               "Print why each event would not open or count on this host (permissions, PMUs, "
+               "kernel, counters) instead of counting, as pmuencode --explain");
   app.add_flag("--no-inherit", options.no_inherit,
                "Count the command itself, not the processes it starts");
   // The first word that is no option starts the command; the rest are its own arguments.
@@ -225,7 +238,8 @@ int run(int argc, char** argv) {
     printer.error("give one of -A, --per-core and --per-socket");
     return to_int(ExitCode::usage);
   }
-  if (targets == 0 && options.command.empty()) {
+  const bool dry_run = options.plan || options.explain;
+  if (targets == 0 && options.command.empty() && !dry_run) {
     printer.error("nothing to count: give a COMMAND, or -a, -C, -p or -t");
     return to_int(ExitCode::usage);
   }
@@ -337,6 +351,35 @@ int run(int argc, char** argv) {
     }
   }
 
+  if (options.plan) {
+    PlanCliOptions plan_options;
+    plan_options.json = options.common.json;
+    return run_plan(catalog, events, plan_options, printer);
+  }
+  if (options.explain) {
+    ExplainRequest request;
+    request.options.scope = target.kind == CountTarget::Kind::all_cpus ? Scope::all_cpus
+                            : target.kind == CountTarget::Kind::cpus   ? Scope::cpus
+                                                                       : Scope::task;
+    for (int cpu : target.cpus) request.options.cpus.push_back(static_cast<std::uint32_t>(cpu));
+    const HostFacts facts = read_host_facts(request.host_root);
+    const std::vector<Reason> reasons = explain(facts, catalog, events, request.options);
+    write_stdout(options.common.json ? explanation_json(facts, request, events, reasons)
+                                     : render_explanation(facts, request, events, reasons));
+    return to_int(has_blocking_reason(reasons) ? ExitCode::rejected : ExitCode::success);
+  }
+  // The planner's share of time for each hardware event, which a multiplexed value's grade
+  // then compares with what was measured.
+  if (std::any_of(events.begin(), events.end(), [](const EncodedEvent& event) {
+        return event.attr.type == static_cast<std::uint32_t>(PerfType::hardware) ||
+               event.attr.type == static_cast<std::uint32_t>(PerfType::hw_cache) ||
+               event.attr.type >= static_cast<std::uint32_t>(PerfType::raw);
+      })) {
+    PlanBuildOptions build;
+    build.nmi_watchdog = host_nmi_watchdog("/");
+    count.predicted_fraction =
+        predicted_fractions(plan_counters(build_plan_input(catalog, events, build)), events.size());
+  }
   const auto kernel = linux_perf_events();
   ReportOptions report;
   report.json = options.common.json;

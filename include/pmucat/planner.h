@@ -169,6 +169,11 @@ struct Plan {
 // The pure model: the kernel's scheduling of `input` (docs/planner.md, "The kernel's rules").
 Plan plan_counters(const PlanInput& input);
 
+// Per event of the first `count` of PlanInput::events: the share of the time `plan` predicts it
+// counts (its group's GroupRun::fraction); nullopt for an event on a PMU whose counts are not
+// known, or on no counter. What a counting session compares its measured fractions with.
+std::vector<std::optional<double>> predicted_fractions(const Plan& plan, std::size_t count);
+
 // --counters PMU=GENERIC[+FIXED]: counts for a PMU instance or every instance of a prefix
 // (`uncore_cha` for uncore_cha_0, uncore_cha_1, ...).
 struct CounterOverride {

@@ -419,4 +419,17 @@ Plan plan_counters(const PlanInput& input) {
   return plan;
 }
 
+std::vector<std::optional<double>> predicted_fractions(const Plan& plan, std::size_t count) {
+  std::vector<std::optional<double>> fractions(count);
+  for (const PmuPlan& pmu : plan.pmus) {
+    if (!pmu.counts_known) continue;
+    for (const GroupRun& run : pmu.runs) {
+      for (std::size_t event : run.events) {
+        if (event < count) fractions[event] = run.fraction;
+      }
+    }
+  }
+  return fractions;
+}
+
 PMUCAT_END_NAMESPACE

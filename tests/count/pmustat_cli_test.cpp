@@ -187,6 +187,17 @@ TEST(Pmustat, FallbackCountsCpuClockForCyclesAndSaysSo) {
       << describe(command, result);
 }
 
+// --plan and --explain print pmuencode's reports on the same specs and count nothing.
+TEST(Pmustat, PlanAndExplainInsteadOfCounting) {
+  const CommandResult plan = run("pmustat --plan -e page-faults,task-clock");
+  EXPECT_EQ(plan.status, 0) << describe("plan", plan);
+  EXPECT_NE(plan.out.find("verdict: fits"), std::string::npos) << describe("plan", plan);
+  const CommandResult explained = run("pmustat --explain -e page-faults");
+  EXPECT_EQ(explained.status, 0) << describe("explain", explained);
+  EXPECT_NE(explained.out.find("page-faults"), std::string::npos) << describe("explain", explained);
+  EXPECT_EQ(explained.err.find("Performance counter stats"), std::string::npos);
+}
+
 TEST(Pmustat, CpusUntilTheTimingCommandEnds) {
   SKIP_UNLESS_COUNTING();
   const std::string command = "pmustat -x, -A -C 0 -e cpu-clock sleep 0.05";

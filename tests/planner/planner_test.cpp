@@ -242,6 +242,28 @@ TEST(Planner, RotationFractionsMatchPerfStatsPercentages) {
   for (const GroupRun& run : two.pmus[0].runs) EXPECT_EQ(run.fraction, 0.5);
 }
 
+// What a counting session compares its measured shares with: per event, its group's fraction;
+// none for an event on a PMU whose counts are not known, or on no counter.
+TEST(Planner, PredictedFractionsPerEvent) {
+  Input in;
+  in.input.counters = {counters("cpu", 4, 0)};
+  for (int i = 0; i < 5; ++i) in.event("e" + std::to_string(i), generic(0xf));
+  in.event("task-clock", no_counter(), "software");
+  in.singletons();
+  const auto five = predicted_fractions(plan_counters(in.input), 6);
+  ASSERT_EQ(five.size(), 6u);
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(five[i].value_or(-1), 0.8, 1e-12) << i;
+  EXPECT_FALSE(five[5].has_value());
+
+  Input unknown;
+  CounterSet arm = counters("armv8_pmuv3_0", 0, 1);
+  arm.source = CounterSource::unknown;
+  unknown.input.counters = {arm};
+  unknown.event("cycles", fixed_or_generic(1), "armv8_pmuv3_0");
+  unknown.singletons();
+  EXPECT_FALSE(predicted_fractions(plan_counters(unknown.input), 1)[0].has_value());
+}
+
 TEST(Planner, GroupsThatDoNotFitTogetherTakeTurns) {
   // The first flexible group that went on moves to the tail each tick.
   Input in;
