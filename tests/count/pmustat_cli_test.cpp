@@ -5,6 +5,7 @@
 // perf events.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -229,6 +230,13 @@ TEST(Pmustat, BesidePerfStat) {
                                                                       << perf.err << "\npmustat:\n"
                                                                       << ours.err;
   }
+  // Context switches of three sleeps: 9 for both tools in most runs, and either one more now and
+  // then (a preemption), so within 2 (docs/count.md).
+  const std::string sleeps = "-e context-switches -- sh -c 'sleep 0.01; sleep 0.01; sleep 0.01'";
+  const double perf_switches = csv_value(run("perf stat -x, " + sleeps).err, "context-switches");
+  const double our_switches = csv_value(run("pmustat -x, " + sleeps).err, "context-switches");
+  EXPECT_GE(perf_switches, 6);
+  EXPECT_LE(std::abs(our_switches - perf_switches), 2) << our_switches << " " << perf_switches;
 }
 
 }  // namespace
