@@ -66,6 +66,13 @@ void catch_signals() {
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
+void set_sigpipe(void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGPIPE, &action, nullptr);
+}
+
 struct Options {
   CommonOptions common;
   std::vector<std::string> events;
@@ -397,7 +404,11 @@ int run(int argc, char** argv) {
   int exit_status = 0;
   timespec ended{};
   for (unsigned run_number = 0; run_number < options.repeat && g_signal == 0; ++run_number) {
+    // The command starts with the default SIGPIPE; pmustat ignores it once the command is
+    // forked, so a closed pipe on its own output never ends it before the command's status.
+    set_sigpipe(SIG_DFL);
     auto session = CountSession::open(catalog, *kernel, events, count);
+    set_sigpipe(SIG_IGN);
     if (!session) {
       printer.print(session.error());
       return to_int(session.error().code == DiagId::count_command_failed ? ExitCode::usage
@@ -421,6 +432,7 @@ int run(int argc, char** argv) {
     if (!counts_command && !options.command.empty()) {
       timer = ::fork();
       if (timer == 0) {
+        set_sigpipe(SIG_DFL);
         std::vector<char*> args;
         for (std::string& word : options.command) args.push_back(word.data());
         args.push_back(nullptr);

@@ -113,6 +113,28 @@ TEST(Pmustat, TheCommandsExitStatusIsPassedThrough) {
       << missing.err;
 }
 
+// Ctrl-C ends a system-wide count and prints it; a SIGTERM to pmustat reaches the command, whose
+// status pmustat then exits with; a closed pipe on pmustat's output does not end it first.
+TEST(Pmustat, SignalsAndAClosedOutput) {
+  SKIP_UNLESS_COUNTING();
+  const std::string interrupted =
+      "pmustat -a -e context-switches & p=$!; sleep 0.3; kill -INT $p; wait $p";
+  const CommandResult stopped = run(interrupted);
+  EXPECT_EQ(stopped.status, 0) << describe(interrupted, stopped);
+  EXPECT_NE(stopped.err.find("context-switches"), std::string::npos)
+      << describe(interrupted, stopped);
+  const std::string terminated =
+      "pmustat -e page-faults -- sleep 5 & p=$!; sleep 0.3; kill -TERM $p; wait $p";
+  const CommandResult forwarded = run(terminated);
+  EXPECT_EQ(forwarded.status, 128 + 15) << describe(terminated, forwarded);
+  EXPECT_NE(forwarded.err.find("page-faults"), std::string::npos)
+      << describe(terminated, forwarded);
+  const std::string piped =
+      "f=$(mktemp); { pmustat -e page-faults -- sh -c 'exit 5' 2>&1; echo $? > $f; } | head -c0; "
+      "s=$(cat $f); rm -f $f; exit $s";
+  EXPECT_EQ(run(piped).status, 5);
+}
+
 TEST(Pmustat, RepeatsAndIntervals) {
   SKIP_UNLESS_COUNTING();
   const std::string repeated = "pmustat -r 3 -e sched:sched_process_exec true";
