@@ -221,6 +221,40 @@ TEST(Pmustat, PlanAndExplainInsteadOfCounting) {
   EXPECT_EQ(explained.err.find("Performance counter stats"), std::string::npos);
 }
 
+// On a machine with a core PMU: more hardware events than counters multiplex, and the share of
+// time each ran is what the planner predicted (within 15 points: the kernel's rotation runs on
+// timer ticks, and the events start and stop with the command). Skipped, saying so, without one.
+TEST(Pmustat, MeasuredRunningFractionsMatchThePlannersPrediction) {
+  SKIP_UNLESS_COUNTING();
+  const CommandResult probe = run("pmustat -x, -e instructions true");
+  if (probe.status != 0 || probe.err.find("<not supported>") != std::string::npos) {
+    GTEST_SKIP() << "no core PMU here (instructions does not count): the planner's predicted "
+                    "running fractions cannot be compared with measured ones";
+  }
+  std::string events = "instructions";
+  for (int i = 0; i < 11; ++i) events += ",instructions:u";
+  const std::string command = "pmustat --json -e " + events +
+                              " -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  const nlohmann::json document = nlohmann::json::parse(result.err, nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << result.err;
+  std::size_t compared = 0;
+  for (const nlohmann::json& value : document["events"]) {
+    for (const nlohmann::json& grade : value["grades"]) {
+      if (grade["id"] != "multiplexed") continue;
+      const std::string reason = grade["reason"];
+      const std::size_t at = reason.find("the planner predicted ");
+      if (at == std::string::npos) continue;
+      const double predicted = std::strtod(reason.c_str() + at + 22, nullptr);
+      const double measured = value["running-percent"].get<double>();
+      EXPECT_NEAR(measured, predicted, 15.0) << reason;
+      ++compared;
+    }
+  }
+  if (compared == 0) GTEST_SKIP() << "nothing multiplexed, or the planner knows no counts here";
+}
+
 TEST(Pmustat, CpusUntilTheTimingCommandEnds) {
   SKIP_UNLESS_COUNTING();
   const std::string command = "pmustat -x, -A -C 0 -e cpu-clock sleep 0.05";
