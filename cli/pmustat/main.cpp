@@ -398,6 +398,10 @@ int run(int argc, char** argv) {
 
   EvalOptions eval_options;
   eval_options.literals = evaluation_literals(literals);
+  // The model's metrics parsed once (none when no metric is asked for), then evaluated on every
+  // reading.
+  const MetricEvaluator evaluator(session_metrics.metrics.empty() ? std::span<const VendorMetric>()
+                                                                  : catalog.vendor_metrics());
   std::vector<Reading> runs;
   std::vector<std::vector<MetricReading>> run_metrics;
   std::vector<CountEvent> opened_events;
@@ -458,7 +462,7 @@ int run(int argc, char** argv) {
             have_previous ? difference(*reading, previous, session->events(), {}) : *reading;
         print_interval(report, session->events(), interval,
                        evaluate_session_metrics(interval, session->events(), session_metrics,
-                                                catalog.vendor_metrics(), eval_options),
+                                                evaluator, eval_options),
                        seconds_between(run_start, now_monotonic()));
         previous = std::move(*reading);
         have_previous = true;
@@ -490,7 +494,7 @@ int run(int argc, char** argv) {
       return to_int(ExitCode::io);
     }
     run_metrics.push_back(evaluate_session_metrics(*reading, session->events(), session_metrics,
-                                                   catalog.vendor_metrics(), eval_options));
+                                                   evaluator, eval_options));
     runs.push_back(std::move(*reading));
     opened_events = session->events();
     report.elapsed_seconds.push_back(seconds_between(run_start, ended));

@@ -252,11 +252,12 @@ struct MetricReading {
 // evaluator's reason) when it has no value; metric-split-groups when its events were in
 // different groups and one of them was multiplexed; out-of-range for a percentage outside 0 to
 // 100; child-above-parent for a TMA metric (MetricGroup `tma_<parent>_group`) larger than its
-// parent. `table` is the catalog's metrics the expansion came from; `options` its literals.
+// parent. `evaluator` holds the catalog's metrics the expansion came from, parsed once for
+// every reading (-I evaluates each interval); `options` the literals.
 std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
                                                     std::span<const CountEvent> events,
                                                     const SessionMetrics& metrics,
-                                                    std::span<const VendorMetric> table,
+                                                    const MetricEvaluator& evaluator,
                                                     const EvalOptions& options);
 
 // `later` less `earlier`, value by value (the same events and CPUs): the counts of an interval

@@ -66,8 +66,10 @@ std::vector<std::string> tma_parents(std::string_view groups, std::string_view s
 std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
                                                     std::span<const CountEvent> events,
                                                     const SessionMetrics& metrics,
-                                                    std::span<const VendorMetric> table,
+                                                    const MetricEvaluator& evaluator,
                                                     const EvalOptions& options) {
+  if (metrics.metrics.empty()) return {};
+  const std::span<const VendorMetric> table = evaluator.metrics();
   Counts counts;
   std::set<std::string> added;
   for (std::size_t m = 0; m < metrics.metrics.size(); ++m) {
@@ -90,7 +92,6 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
   for (std::size_t index : indices) {
     if (index < table.size()) known.push_back(index);
   }
-  const MetricEvaluator evaluator(table);
   const std::vector<MetricValue> values = evaluator.evaluate(counts, options, known);
 
   std::vector<MetricReading> out;

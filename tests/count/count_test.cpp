@@ -581,7 +581,8 @@ struct MetricSetup {
   }
   std::vector<pmucat::MetricReading> evaluate(const std::vector<pmucat::VendorMetric>& table,
                                               const pmucat::SessionMetrics& metrics) {
-    return pmucat::evaluate_session_metrics(reading, events, metrics, table, {});
+    const pmucat::MetricEvaluator evaluator(table);
+    return pmucat::evaluate_session_metrics(reading, events, metrics, evaluator, {});
   }
 };
 
