@@ -458,8 +458,9 @@ int run(int argc, char** argv) {
           printer.print(reading.error());
           return to_int(ExitCode::io);
         }
-        const Reading interval =
-            have_previous ? difference(*reading, previous, session->events(), {}) : *reading;
+        const Reading interval = have_previous ? difference(*reading, previous, session->events(),
+                                                            count.predicted_fraction)
+                                               : *reading;
         print_interval(report, session->events(), interval,
                        evaluate_session_metrics(interval, session->events(), session_metrics,
                                                 evaluator, eval_options),
