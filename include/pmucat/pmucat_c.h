@@ -178,9 +178,9 @@ PMUCAT_C_API int pmucat_count_open(pmucat_catalog* catalog, const char* spec,
 /* Starts counting: lets the command exec (its counters enable there), or enables the counters. */
 PMUCAT_C_API int pmucat_count_start(pmucat_count* count);
 /* Waits for the command to exit and stores its status as a shell gives it (127 not found, 126
- * not executable, 128+N killed by signal N). Returns -1 without a command (last error
- * api-invalid-argument), or when the command could not exec (count-command-failed; the status
- * is still stored). */
+ * not executable, 128+N killed by signal N). Returns -1 without a command, before
+ * pmucat_count_start (the command is held before exec until then), or when the command could not
+ * exec (count-command-failed; the status is still stored). */
 PMUCAT_C_API int pmucat_count_wait(pmucat_count* count, int* exit_status);
 /* Reads every counter now (cumulative since start); the values are then asked by index. Returns
  * the number of values, or -1 (count-read-short, count-read-garbled). */

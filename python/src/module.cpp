@@ -835,6 +835,7 @@ struct PyCountSession {
   CatalogPtr catalog;
   std::unique_ptr<pmucat::PerfEventKernel> kernel;
   std::optional<pmucat::CountSession> session;
+  bool started = false;  // a command held before exec is never waited for
 };
 
 py::dict count_value_dict(const pmucat::CountEvent& event, const pmucat::EventValue& value) {
@@ -1151,12 +1152,20 @@ PYBIND11_MODULE(_core, m) {
       "Events opened for counting (Catalog.count): start(), then wait() for a command, then "
       "read().")
       .def(
-          "start", [](PyCountSession& s) { s.session->start(); },
+          "start",
+          [](PyCountSession& s) {
+            s.session->start();
+            s.started = true;
+          },
           "Lets the command exec (its counters enable there), or enables the counters.")
       .def(
           "wait",
           [](PyCountSession& s) {
             const pid_t child = s.session->child();
+            if (!s.started) {
+              raise_api_error(DiagId::api_invalid_argument,
+                              "start() first: the command is held before exec until then");
+            }
             if (child <= 0) {
               raise_api_error(DiagId::api_invalid_argument,
                               "no command to wait for: the session counts threads or CPUs");

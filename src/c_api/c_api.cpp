@@ -48,6 +48,7 @@ struct pmucat_count {
   std::optional<pmucat::CountSession> session;
   pmucat::Reading reading;
   std::string error_text;
+  bool started = false;  // a command held before exec is never waited for
 };
 
 namespace {
@@ -649,6 +650,7 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
 int pmucat_count_start(pmucat_count* count) {
   return counting(count, -1, [](pmucat_count& c) {
     c.session->start();
+    c.started = true;
     return 0;
   });
 }
@@ -656,6 +658,10 @@ int pmucat_count_start(pmucat_count* count) {
 int pmucat_count_wait(pmucat_count* count, int* exit_status) {
   return counting(count, -1, [&](pmucat_count& c) {
     const pid_t child = c.session->child();
+    if (!c.started) {
+      c.error_text = "pmucat_count_start first: the command is held before exec until then";
+      return -1;
+    }
     if (child <= 0) {
       c.error_text = "no command to wait for: the session counts threads or CPUs";
       return -1;

@@ -31,6 +31,14 @@ def test_counts_a_command():
     assert values[1]["value"] > 0 and values[1]["running_ns"] > 0
 
 
+def test_wait_before_start_is_refused():
+    session = _session(_live(), "page-faults", command=["true"])
+    with pytest.raises(pmucat.Error):
+        session.wait()
+    session.start()
+    assert session.wait() == 0
+
+
 def test_command_not_found_raises_after_the_wait():
     session = _session(_live(), "page-faults", command=["pmucat-no-such-command"])
     session.start()
