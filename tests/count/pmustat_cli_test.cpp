@@ -198,10 +198,15 @@ TEST(Pmustat, CommonMetricsAreComputedAndGraded) {
 // This machine has no core PMU: cycles does not open, and --fallback counts cpu-clock instead.
 TEST(Pmustat, FallbackCountsCpuClockForCyclesAndSaysSo) {
   SKIP_UNLESS_COUNTING();
-  if (run("pmustat -x, -e cycles,page-faults true").err.find("<not supported>") ==
-      std::string::npos) {
+  const CommandResult strict = run("pmustat -x, -e cycles,page-faults true");
+  if (strict.err.find("<not supported>") == std::string::npos) {
     GTEST_SKIP() << "cycles opens here: nothing to fall back from";
   }
+  // Without --fallback: the refused event is said (count-not-supported) and the others count.
+  EXPECT_EQ(strict.status, 0) << describe("strict", strict);
+  EXPECT_NE(strict.err.find("[count-not-supported]"), std::string::npos)
+      << describe("strict", strict);
+  EXPECT_GT(csv_value(strict.err, "page-faults"), 0) << describe("strict", strict);
   const std::string command = "pmustat --fallback -e cycles true";
   const CommandResult result = run(command);
   ASSERT_EQ(result.status, 0) << describe(command, result);
