@@ -29,24 +29,6 @@ using char_class::ascii_ifind;
 
 using metric_expr::MetricIdSet;
 
-// The metric literals in the parser's form (perf's expr__get_literal values).
-metric_expr::Literals to_expr_literals(const MetricLiterals& in) {
-  using metric_expr::Literal;
-  metric_expr::Literals out;
-  out[Literal::num_cpus] = in.num_cpus;
-  out[Literal::system_tsc_freq] = in.system_tsc_freq;
-  out[Literal::smt_on] = in.smt_on;
-  out[Literal::core_wide] = in.core_wide;
-  out[Literal::num_packages] = in.num_packages;
-  out[Literal::num_dies] = in.num_dies;
-  out[Literal::num_cores] = in.num_cores;
-  out[Literal::num_cpus_online] = in.num_cpus_online;
-  out[Literal::has_pmem] = in.has_pmem;
-  out[Literal::slots] = in.slots;
-  out[Literal::target_cpu] = in.target_cpu;
-  return out;
-}
-
 // expr__find_ids(expr, NULL, ctx) with runtime 0: the ids `expr` (of `pe`: its expression, or
 // under perf 6.12 its threshold) needs, united into `ids`. A broken expression is a located
 // diagnostic in `pe.file`.
@@ -111,7 +93,7 @@ class Expander {
         rules_(options.semantics.metric_rules()),
         dialect_(options.semantics.metric_dialect()),
         functions_{options.event_parses, options.cpuid_matches},
-        literals_(to_expr_literals(options.literals)),
+        literals_(evaluation_literals(options.literals)),
         plain_names_(std::none_of(table.begin(), table.end(), [](const MetricDefinition& pe) {
           return pe.name.empty() || pe.name.find_first_of("; ") != std::string::npos;
         })) {}
