@@ -82,6 +82,10 @@ std::size_t read_buffer_size(std::uint64_t read_format, std::size_t members);
 // left over. `what` names the counter in the message.
 Expected<ReadBuffer> parse_read_buffer(std::span<const std::byte> bytes, std::uint64_t read_format,
                                        std::size_t members, std::string_view what);
+// The same into `into`, whose storage is reused; the error, or nullopt.
+std::optional<Diagnostic> parse_read_buffer(std::span<const std::byte> bytes,
+                                            std::uint64_t read_format, std::size_t members,
+                                            std::string_view what, ReadBuffer& into);
 
 // perf stat's scaling: nullopt when the counter never ran (running or enabled 0); the count
 // as read when it ran all the time; else (u64)(count * enabled / running), truncated as
@@ -218,6 +222,9 @@ class CountSession {
   void stop();
   // Reads every counter now: cumulative since start().
   Expected<Reading> read() const;
+  // The same into `into`, whose storage is reused (-I reads every interval: no allocation once
+  // warm). On an error `into` holds nothing valid.
+  std::optional<Diagnostic> read(Reading& into) const;
 
  private:
   struct State;
@@ -264,5 +271,8 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
 // (-I). Times and counts are differences; values are scaled again and graded again.
 Reading difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
                    std::span<const std::optional<double>> predicted_fraction);
+// The same into `into`, whose storage is reused.
+void difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
+                std::span<const std::optional<double>> predicted_fraction, Reading& into);
 
 PMUCAT_END_NAMESPACE

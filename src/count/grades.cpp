@@ -125,7 +125,15 @@ void grade_values(Reading& reading, std::span<const CountEvent> events,
 
 Reading difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
                    std::span<const std::optional<double>> predicted_fraction) {
-  Reading delta = later;
+  Reading delta;
+  difference(later, earlier, events, predicted_fraction, delta);
+  return delta;
+}
+
+void difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
+                std::span<const std::optional<double>> predicted_fraction, Reading& delta) {
+  // Assigned element by element, so the values' grade vectors keep their storage.
+  delta.values = later.values;
   for (std::size_t i = 0; i < delta.values.size(); ++i) {
     EventValue& value = delta.values[i];
     const auto same = [&](const EventValue& candidate) {
@@ -145,7 +153,6 @@ Reading difference(const Reading& later, const Reading& earlier, std::span<const
     value.lost = less(value.lost, before->lost);
   }
   grade_values(delta, events, predicted_fraction);
-  return delta;
 }
 
 Reading aggregate(const Reading& per_cpu, Aggregation aggregation,

@@ -53,50 +53,56 @@ std::size_t read_buffer_size(std::uint64_t read_format, std::size_t members) {
 
 Expected<ReadBuffer> parse_read_buffer(std::span<const std::byte> bytes, std::uint64_t read_format,
                                        std::size_t members, std::string_view what) {
+  ReadBuffer buffer;
+  if (auto error = parse_read_buffer(bytes, read_format, members, what, buffer)) {
+    return unexpected(std::move(*error));
+  }
+  return buffer;
+}
+
+std::optional<Diagnostic> parse_read_buffer(std::span<const std::byte> bytes,
+                                            std::uint64_t read_format, std::size_t members,
+                                            std::string_view what, ReadBuffer& buffer) {
   const bool group = (read_format & read_fmt::group) != 0;
   if (!group) members = 1;
   if (members > kMaxGroupRead) {
-    return unexpected(read_error(
+    return read_error(
         DiagId::count_read_garbled, what,
-        fmt::format("a group of {} counters is past the {} pmucat reads", members, kMaxGroupRead)));
+        fmt::format("a group of {} counters is past the {} pmucat reads", members, kMaxGroupRead));
   }
   const std::size_t want = read_buffer_size(read_format, members);
-  if (bytes.size() < want) {
-    return unexpected(read_error(
-        DiagId::count_read_short, what,
-        fmt::format("read() returned {} bytes; read_format {:#x} for {} counter{} lays out {}",
-                    bytes.size(), read_format, members, members == 1 ? "" : "s", want)));
-  }
   if (bytes.size() != want) {
-    return unexpected(read_error(
-        DiagId::count_read_garbled, what,
+    return read_error(
+        bytes.size() < want ? DiagId::count_read_short : DiagId::count_read_garbled, what,
         fmt::format("read() returned {} bytes; read_format {:#x} for {} counter{} lays out {}",
-                    bytes.size(), read_format, members, members == 1 ? "" : "s", want)));
+                    bytes.size(), read_format, members, members == 1 ? "" : "s", want));
   }
   Words words(bytes);
-  ReadBuffer buffer;
   std::uint64_t first_value = 0;
   if (group) {
     const std::uint64_t nr = words.next();
     if (nr != members) {
-      return unexpected(read_error(
+      return read_error(
           DiagId::count_read_garbled, what,
-          fmt::format("the group read says {} counters; {} were opened in it", nr, members)));
+          fmt::format("the group read says {} counters; {} were opened in it", nr, members));
     }
   } else {
     first_value = words.next();
   }
+  buffer.enabled.reset();
+  buffer.running.reset();
   if (read_format & read_fmt::total_time_enabled) buffer.enabled = words.next();
   if (read_format & read_fmt::total_time_running) buffer.running = words.next();
-  buffer.counters.reserve(members);
+  buffer.counters.resize(members);
   for (std::size_t i = 0; i < members; ++i) {
-    CounterRead counter;
+    CounterRead& counter = buffer.counters[i];
     counter.value = group ? words.next() : first_value;
+    counter.id.reset();
+    counter.lost.reset();
     if (read_format & read_fmt::id) counter.id = words.next();
     if (read_format & read_fmt::lost) counter.lost = words.next();
-    buffer.counters.push_back(counter);
   }
-  return buffer;
+  return std::nullopt;
 }
 
 std::optional<double> scale_count(std::uint64_t value, std::uint64_t enabled,

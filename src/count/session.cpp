@@ -149,6 +149,7 @@ struct CountSession::State {
   // The values a read() fills, zero: per event (in event order), per CPU when asked for.
   std::vector<EventValue> values;
   mutable std::vector<std::byte> buffer;  // reused by every read()
+  mutable ReadBuffer parsed;              // the same
   std::map<int, CpuPlace> places;         // --per-core, --per-socket: the CPUs' topology
 
   ~State() {
@@ -489,10 +490,17 @@ void CountSession::stop() {
 }
 
 Expected<Reading> CountSession::read() const {
-  const State& state = *state_;
   Reading reading;
+  if (auto error = read(reading)) return unexpected(std::move(*error));
+  return reading;
+}
+
+std::optional<Diagnostic> CountSession::read(Reading& reading) const {
+  const State& state = *state_;
+  // Assigned element by element: the values' grade vectors keep their storage.
   reading.values = state.values;
   std::vector<std::byte>& buffer = state.buffer;
+  ReadBuffer& parsed = state.parsed;
   for (const Counter& counter : state.counters) {
     if (counter.reads.empty()) continue;
     const CountEvent& leader = state.events[counter.event];
@@ -501,20 +509,20 @@ Expected<Reading> CountSession::read() const {
     buffer.resize(read_buffer_size(read_format, members));
     const long got = state.kernel->read(counter.fd, buffer);
     if (got < 0) {
-      return unexpected(
-          make_file_diagnostic(Severity::error, DiagId::count_read_short, leader.name,
-                               fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu,
-                                           counter.pid, std::strerror(static_cast<int>(-got)))));
+      return make_file_diagnostic(Severity::error, DiagId::count_read_short, leader.name,
+                                  fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu,
+                                              counter.pid, std::strerror(static_cast<int>(-got))));
     }
-    Expected<ReadBuffer> parsed = parse_read_buffer(
-        std::span(buffer).first(static_cast<std::size_t>(got)), read_format, members, leader.name);
-    if (!parsed) return unexpected(parsed.error());
-    for (std::size_t k = 0; k < parsed->counters.size(); ++k) {
+    if (auto error = parse_read_buffer(std::span(buffer).first(static_cast<std::size_t>(got)),
+                                       read_format, members, leader.name, parsed)) {
+      return error;
+    }
+    for (std::size_t k = 0; k < parsed.counters.size(); ++k) {
       EventValue& value = reading.values[counter.slots[k]];
-      value.raw += parsed->counters[k].value;
-      value.enabled += parsed->enabled.value_or(0);
-      value.running += parsed->running.value_or(0);
-      value.lost += parsed->counters[k].lost.value_or(0);
+      value.raw += parsed.counters[k].value;
+      value.enabled += parsed.enabled.value_or(0);
+      value.running += parsed.running.value_or(0);
+      value.lost += parsed.counters[k].lost.value_or(0);
     }
   }
   // duration_time: the time since start(), always running.
@@ -533,9 +541,9 @@ Expected<Reading> CountSession::read() const {
   }
   grade_values(reading, state.events, state.predicted);
   if (state.aggregation == Aggregation::per_core || state.aggregation == Aggregation::per_socket) {
-    return aggregate(reading, state.aggregation, state.places, state.events);
+    reading = aggregate(reading, state.aggregation, state.places, state.events);
   }
-  return reading;
+  return std::nullopt;
 }
 
 PMUCAT_END_NAMESPACE

@@ -118,13 +118,13 @@ TEST(Pmustat, TheCommandsExitStatusIsPassedThrough) {
 TEST(Pmustat, SignalsAndAClosedOutput) {
   SKIP_UNLESS_COUNTING();
   const std::string interrupted =
-      "pmustat -a -e context-switches & p=$!; sleep 0.3; kill -INT $p; wait $p";
+      "pmustat -a -e context-switches & p=$!; sleep 1; kill -INT $p; wait $p";
   const CommandResult stopped = run(interrupted);
   EXPECT_EQ(stopped.status, 0) << describe(interrupted, stopped);
   EXPECT_NE(stopped.err.find("context-switches"), std::string::npos)
       << describe(interrupted, stopped);
   const std::string terminated =
-      "pmustat -e page-faults -- sleep 5 & p=$!; sleep 0.3; kill -TERM $p; wait $p";
+      "pmustat -e page-faults -- sleep 5 & p=$!; sleep 1; kill -TERM $p; wait $p";
   const CommandResult forwarded = run(terminated);
   EXPECT_EQ(forwarded.status, 128 + 15) << describe(terminated, forwarded);
   EXPECT_NE(forwarded.err.find("page-faults"), std::string::npos)
