@@ -78,7 +78,7 @@ echo "tools, man pages and the vendor tables: ok"
 
 cmake -S examples/find_package -B cons-cmake -G Ninja >cons.log 2>&1 &&
   cmake --build cons-cmake >>cons.log 2>&1 || { cat cons.log >&2; fail "CMake consumer"; }
-for component in "" core check perfdata proto; do
+for component in "" core check perfdata count proto; do
   cmake -S examples/components -B "cons-${component:-all}" -G Ninja -DPMUCAT_COMPONENT="$component" \
     >cons.log 2>&1 && cmake --build "cons-${component:-all}" >>cons.log 2>&1 ||
     { cat cons.log >&2; fail "CMake consumer of component ${component:-all}"; }

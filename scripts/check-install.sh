@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the installed package component by component, from scratch installs of a built tree:
-#  1. core, check and perfdata installed alone (cmake --install --component) and used where
+#  1. core, check, perfdata and count installed alone (cmake --install --component) and used where
 #     Protobuf, CLI11 and nlohmann_json are not visible: a private mount namespace with empty
 #     directories and files bind-mounted over their headers, CMake packages and .pc files (needs
 #     root). Every header installed there compiles, each component's consumer
@@ -30,13 +30,13 @@ consumer() {
   cmake --build "$2" >>"$2.log" 2>&1 || { cat "$2.log" >&2; fail "build ${3:-all}"; }
 }
 
-# --- 1. core, check, perfdata without Protobuf, CLI11 and nlohmann_json ------------------------
+# --- 1. core, check, perfdata, count without Protobuf, CLI11 and nlohmann_json -----------------
 alone=$scratch/alone
-for component in core check perfdata; do
+for component in core check perfdata count; do
   cmake --install "$build_dir" --prefix "$alone" --component "$component" >/dev/null
 done
 [[ ! -e $alone/lib/libpmucat-proto.a && ! -e $alone/bin ]] ||
-  fail "--component core/check/perfdata installed more than those"
+  fail "--component core/check/perfdata/count installed more than those"
 
 # What the three packages install that a compiler or CMake or pkg-config would find.
 mapfile -t hidden < <(dpkg -L libprotobuf-dev libcli11-dev nlohmann-json3-dev 2>/dev/null |
@@ -81,6 +81,8 @@ consumer "$alone" "$scratch/alone-check" check
 "$scratch/alone-check/consumer" "$tree"
 consumer "$alone" "$scratch/alone-perfdata" perfdata
 "$scratch/alone-perfdata/consumer" "$tree" "$spec" "$scratch/alone.data"
+consumer "$alone" "$scratch/alone-count" count
+"$scratch/alone-count/consumer"
 
 pc=$(PKG_CONFIG_PATH="$alone/lib/pkgconfig" pkg-config --cflags --libs pmucat-core)
 g++ -std=c++20 "$repo/examples/components/core.cpp" -o "$scratch/core-pc" $pc
@@ -93,7 +95,7 @@ EOF
 if unshare --mount true 2>/dev/null; then
   unshare --mount bash "$scratch/hidden.sh" "$repo" "$alone" "$scratch" "$tree" \
     "$spec" "${hidden[@]}" | sed 's/^/  /'
-  echo "core, check, perfdata: built and ran without Protobuf, CLI11, nlohmann_json" \
+  echo "core, check, perfdata, count: built and ran without Protobuf, CLI11, nlohmann_json" \
     "(${#hidden[@]} paths hidden)"
 else
   echo "check-install: WARNING: cannot unshare a mount namespace (not root): the components" \
@@ -103,9 +105,10 @@ fi
 # --- 2. the whole install ----------------------------------------------------------------------
 prefix=$scratch/prefix
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
-for component in core check perfdata; do
+for component in core check perfdata count; do
   consumer "$prefix" "$scratch/full-$component" "$component"
 done
+"$scratch/full-count/consumer" | sed 's/^/  /' || fail "the count consumer"
 "$scratch/full-core/consumer" "$tree" "$spec" | sed 's/^/  /'
 out=$("$scratch/full-core/consumer" "$tree" "$spec")
 [[ $out == *"config=0x13c"* ]] || fail "unexpected output: $out"
@@ -117,7 +120,7 @@ if [[ -e $prefix/lib/libpmucat-proto.a ]]; then
 fi
 consumer "$prefix" "$scratch/full-all"
 "$scratch/full-all/consumer" "$tree" "$spec" | sed 's/^/  /'
-echo "find_package consumers: core, check, perfdata, proto, pmucat::pmucat ok"
+echo "find_package consumers: core, check, perfdata, count, proto, pmucat::pmucat ok"
 
 cmake -S examples/find_package -B "$scratch/example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
   >/dev/null
