@@ -5,6 +5,7 @@
 // perf events.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -291,13 +292,20 @@ TEST(Pmustat, BesidePerfStat) {
                                                                       << perf.err << "\npmustat:\n"
                                                                       << ours.err;
   }
-  // Context switches of three sleeps: 9 for both tools in most runs, and either one more now and
-  // then (a preemption), so within 2 (docs/count.md).
+  // Context switches of three sleeps: the voluntary ones are the same every run (9 here), and a
+  // loaded machine adds preemptions to either tool's run. The fewest of five runs each is the
+  // count without them, and the two agree within 1 (docs/count.md).
   const std::string sleeps = "-e context-switches -- sh -c 'sleep 0.01; sleep 0.01; sleep 0.01'";
-  const double perf_switches = csv_value(run("perf stat -x, " + sleeps).err, "context-switches");
-  const double our_switches = csv_value(run("pmustat -x, " + sleeps).err, "context-switches");
+  double perf_switches = 1e9;
+  double our_switches = 1e9;
+  for (int i = 0; i < 5; ++i) {
+    perf_switches =
+        std::min(perf_switches, csv_value(run("perf stat -x, " + sleeps).err, "context-switches"));
+    our_switches =
+        std::min(our_switches, csv_value(run("pmustat -x, " + sleeps).err, "context-switches"));
+  }
   EXPECT_GE(perf_switches, 6);
-  EXPECT_LE(std::abs(our_switches - perf_switches), 2) << our_switches << " " << perf_switches;
+  EXPECT_LE(std::abs(our_switches - perf_switches), 1) << our_switches << " " << perf_switches;
 }
 
 }  // namespace
