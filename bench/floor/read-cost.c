@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
     }
   }
   clock_gettime(CLOCK_MONOTONIC, &end);
-  const double ns = (double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec);
+  const double ns =
+      (double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec);
   printf("%.1f ns per read() (%ld reads); 100 counters every 10 ms: %.2f%% of one CPU\n",
          ns / (double)reads, reads, 100.0 * (ns / (double)reads) * 100 * 100 / 1e9);
   return 0;
