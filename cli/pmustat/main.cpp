@@ -456,7 +456,7 @@ int run(int argc, char** argv) {
       for (;;) {
         const bool slept = sleep_until(deadline);
         std::optional<int> status = reaped(waited);
-        if (auto error = session->read(current)) {
+        if (auto error = session->read_counts(current)) {
           printer.print(*error);
           return to_int(ExitCode::io);
         }
@@ -464,6 +464,7 @@ int run(int argc, char** argv) {
           difference(current, previous, session->events(), count.predicted_fraction, interval);
         } else {
           interval.values = current.values;
+          grade_values(interval, session->events(), count.predicted_fraction);
         }
         print_interval(report, session->events(), interval,
                        evaluate_session_metrics(interval, session->events(), session_metrics,

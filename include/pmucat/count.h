@@ -225,6 +225,9 @@ class CountSession {
   // The same into `into`, whose storage is reused (-I reads every interval: no allocation once
   // warm). On an error `into` holds nothing valid.
   std::optional<Diagnostic> read(Reading& into) const;
+  // The same, the values' counts and times only: no value scaled, no grade. What -I reads each
+  // interval, for difference() to scale and grade the interval alone.
+  std::optional<Diagnostic> read_counts(Reading& into) const;
 
  private:
   struct State;

@@ -497,6 +497,13 @@ Expected<Reading> CountSession::read() const {
 
 std::optional<Diagnostic> CountSession::read(Reading& reading) const {
   const State& state = *state_;
+  if (auto error = read_counts(reading)) return error;
+  grade_values(reading, state.events, state.predicted);
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> CountSession::read_counts(Reading& reading) const {
+  const State& state = *state_;
   // Assigned element by element: the values' grade vectors keep their storage.
   reading.values = state.values;
   std::vector<std::byte>& buffer = state.buffer;
@@ -539,7 +546,6 @@ std::optional<Diagnostic> CountSession::read(Reading& reading) const {
     value.enabled = elapsed;
     value.running = elapsed;
   }
-  grade_values(reading, state.events, state.predicted);
   if (state.aggregation == Aggregation::per_core || state.aggregation == Aggregation::per_socket) {
     reading = aggregate(reading, state.aggregation, state.places, state.events);
   }

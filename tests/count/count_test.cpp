@@ -465,6 +465,19 @@ TEST(CountSession, IntervalsAreDifferences) {
   auto second = session->read();
   ASSERT_TRUE(first && second);
   const Reading delta = pmucat::difference(*second, *first, session->events(), {});
+  // The same from counts alone, as -I reads them.
+  Reading counts_before;
+  Reading counts_after;
+  Reading from_counts;
+  now = 1000;
+  ASSERT_FALSE(session->read_counts(counts_before).has_value());
+  EXPECT_FALSE(counts_before.values[0].value.has_value());  // not scaled
+  EXPECT_TRUE(counts_before.values[0].trust.empty());       // not graded
+  now = 3000;
+  ASSERT_FALSE(session->read_counts(counts_after).has_value());
+  pmucat::difference(counts_after, counts_before, session->events(), {}, from_counts);
+  EXPECT_EQ(from_counts.values[0].value, 400.0);
+  EXPECT_TRUE(has_grade(from_counts.values[0], TrustGrade::multiplexed));
   const EventValue& value = value_of(delta, 0);
   EXPECT_EQ(value.raw, 200u);
   EXPECT_EQ(value.enabled, 2000u);
