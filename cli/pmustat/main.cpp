@@ -21,6 +21,7 @@
 #include "common/json.h"
 #include "common/output_buffer.h"
 #include "common/tree.h"
+#include "pmucat/builtin_events.h"
 #include "pmucat/count.h"
 #include "pmucat/diagnostic_ids.h"
 #include "pmucat/encode.h"
@@ -101,15 +102,6 @@ int shell_status(int status) {
   return 1;
 }
 
-// Waits for the command; a signal caught meanwhile was forwarded by the handler.
-int wait_child(pid_t child) {
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) return 1;
-  }
-  return shell_status(status);
-}
-
 // Sleeps until `deadline` (CLOCK_MONOTONIC) unless a signal comes first: false then.
 bool sleep_until(const timespec& deadline) {
   const int result = ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr);
@@ -135,6 +127,15 @@ timespec plus_ms(timespec at, unsigned ms) {
     at.tv_nsec -= 1000000000L;
   }
   return at;
+}
+
+// The command's status once it exits (a signal meanwhile is forwarded by the handler); 1 with
+// the reason printed when it cannot be waited for.
+int waited_status(CountSession& session, DiagnosticPrinter& printer) {
+  auto status = session.wait();
+  if (status) return *status;
+  printer.print(status.error());
+  return 1;
 }
 
 // Whether the command (when there is one) has exited: its status then.
@@ -301,7 +302,11 @@ int run(int argc, char** argv) {
   encode_options.tool = Tool::stat;
   const bool cpu_target =
       target.kind == CountTarget::Kind::all_cpus || target.kind == CountTarget::Kind::cpus;
-  MetricLiterals literals = host_metric_literals("/");
+  // The host's literals and NMI watchdog matter to metrics only: a list of events alone reads
+  // neither (the one-event start-up cost, docs/count.md).
+  const bool counts_metrics = !options.metrics.empty() || options.events.empty();
+  MetricLiterals literals;
+  if (counts_metrics) literals = host_metric_literals("/");
   literals.target_cpu = cpu_target ? 1.0 : 0.0;
   // Metric events join the list after the given ones; their ids keep pointing at them.
   const auto add_metrics = [&](std::vector<ExpandedMetric> expanded,
@@ -378,9 +383,11 @@ int run(int argc, char** argv) {
   // The planner's share of time for each hardware event, which a multiplexed value's grade
   // then compares with what was measured.
   if (std::any_of(events.begin(), events.end(), [](const EncodedEvent& event) {
-        return event.attr.type == static_cast<std::uint32_t>(PerfType::hardware) ||
-               event.attr.type == static_cast<std::uint32_t>(PerfType::hw_cache) ||
-               event.attr.type >= static_cast<std::uint32_t>(PerfType::raw);
+        const std::uint32_t type = event.attr.type;
+        return type == static_cast<std::uint32_t>(PerfType::hardware) ||
+               type == static_cast<std::uint32_t>(PerfType::hw_cache) ||
+               (type >= static_cast<std::uint32_t>(PerfType::raw) &&
+                type != static_cast<std::uint32_t>(PerfType::breakpoint) && type != kToolPmuType);
       })) {
     PlanBuildOptions build;
     build.nmi_watchdog = host_nmi_watchdog("/");
@@ -406,7 +413,6 @@ int run(int argc, char** argv) {
   std::vector<std::vector<MetricReading>> run_metrics;
   std::vector<CountEvent> opened_events;
   int exit_status = 0;
-  timespec ended{};
   for (unsigned run_number = 0; run_number < options.repeat && g_signal == 0; ++run_number) {
     // The command starts with the default SIGPIPE; pmustat ignores it once the command is
     // forked, so a closed pipe on its own output never ends it before the command's status.
@@ -428,24 +434,12 @@ int run(int argc, char** argv) {
     }
     // With a command, pmustat waits for it; otherwise it counts until a signal, or until the
     // COMMAND that only times the count exits.
-    const pid_t child = session->child();
-    g_child = child;
+    // The command (counted, or timing a CPU or thread count) is the session's, held until
+    // start(); without one, pmustat counts until a signal.
+    const pid_t waited = session->child();
+    g_child = waited;
     const timespec run_start = now_monotonic();
     session->start();
-    pid_t timer = 0;
-    if (!counts_command && !options.command.empty()) {
-      timer = ::fork();
-      if (timer == 0) {
-        set_sigpipe(SIG_DFL);
-        std::vector<char*> args;
-        for (std::string& word : options.command) args.push_back(word.data());
-        args.push_back(nullptr);
-        ::execvp(args[0], args.data());
-        ::_exit(errno == ENOENT ? 127 : 126);
-      }
-      g_child = timer;
-    }
-    const pid_t waited = child > 0 ? child : timer;
     if (options.interval_ms > 0) {
       // Three readings reused every interval: no allocation once warm.
       Reading current;
@@ -477,13 +471,13 @@ int run(int argc, char** argv) {
           break;
         }
         if (!slept && g_signal != 0) {
-          if (waited > 0) exit_status = wait_child(waited);
+          if (waited > 0) exit_status = waited_status(*session, printer);
           break;
         }
         deadline = plus_ms(deadline, options.interval_ms);
       }
     } else if (waited > 0) {
-      exit_status = wait_child(waited);
+      exit_status = waited_status(*session, printer);
     } else {
       while (g_signal == 0) ::pause();
     }
@@ -493,7 +487,7 @@ int run(int argc, char** argv) {
       return exit_status;
     }
     session->stop();
-    ended = now_monotonic();
+    const timespec ended = now_monotonic();
     auto reading = session->read();
     if (!reading) {
       printer.print(reading.error());

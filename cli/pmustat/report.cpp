@@ -71,8 +71,8 @@ double percent_running(const EventValue& value) {
   return value.enabled == 0 ? 0.0 : 100.0 * value.running_fraction();
 }
 
-bool exact(const EventValue& value) {
-  return value.trust.size() == 1 && value.trust.front().grade == TrustGrade::exact;
+bool exact(std::span<const Trust> trust) {
+  return trust.size() == 1 && trust.front().grade == TrustGrade::exact;
 }
 
 // Mean and the relative spread perf stat -r prints: the standard deviation of the mean, as a
@@ -83,24 +83,25 @@ struct Spread {
   std::size_t counted = 0;
 };
 
+// Welford's running mean and variance, as perf stat's update_stats keeps them: no sum of squares
+// to cancel when the counts are large.
 Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
-  double sum = 0;
-  double square_sum = 0;
   Spread spread;
+  double mean = 0;
+  double m2 = 0;
   for (const Reading& run : runs) {
     if (value_index >= run.values.size() || !run.values[value_index].value) continue;
     const double value = *run.values[value_index].value;
-    sum += value;
-    square_sum += value * value;
     ++spread.counted;
+    const double delta = value - mean;
+    mean += delta / static_cast<double>(spread.counted);
+    m2 += delta * (value - mean);
   }
   if (spread.counted == 0) return spread;
-  const double n = static_cast<double>(spread.counted);
-  const double mean = sum / n;
   spread.mean = mean;
+  const double n = static_cast<double>(spread.counted);
   if (spread.counted > 1 && mean != 0) {
-    const double variance = std::max(0.0, (square_sum - n * mean * mean) / (n - 1));
-    spread.percent = 100.0 * std::sqrt(variance / n) / std::fabs(mean);
+    spread.percent = 100.0 * std::sqrt(m2 / (n - 1) / n) / std::fabs(mean);
   }
   return spread;
 }
@@ -229,10 +230,6 @@ Json metric_json(const MetricReading& metric) {
   return out;
 }
 
-bool exact(std::span<const Trust> trust) {
-  return trust.size() == 1 && trust.front().grade == TrustGrade::exact;
-}
-
 // A metric's line: its value where a count goes, its unit, its name; perf stat prints metrics
 // after `#` beside their events, pmustat a line each after the counts. With -x: a comment line
 // (pmumetric and perf's readers skip `#` lines) `# metric,VALUE,UNIT,NAME`.
@@ -274,7 +271,7 @@ std::string trust_section(std::span<const CountEvent> events, const Reading& rea
     }
   }
   for (const EventValue& value : reading.values) {
-    if (exact(value)) continue;
+    if (exact(value.trust)) continue;
     for (const Trust& trust : value.trust) {
       const std::string where = value.cpu >= 0 ? fmt::format(" (CPU{})", value.cpu) : "";
       text +=

@@ -103,7 +103,10 @@ struct CountTarget {
     cpus,      // -C LIST
   };
   Kind kind = Kind::command;
-  std::vector<std::string> command;  // argv; command[0] is looked up in PATH
+  // argv (command[0] looked up in PATH): for a command target what is counted; for the others,
+  // when given, what says how long to count (perf stat -a sleep 1), started and waited for the
+  // same way but not counted.
+  std::vector<std::string> command;
   std::vector<pid_t> threads;
   std::vector<int> cpus;  // cpus: the list; all_cpus: filled from the host when empty
   bool inherit = true;    // perf stat's default; --no-inherit clears it
@@ -114,6 +117,12 @@ Expected<std::vector<pid_t>> threads_of(pid_t pid, const std::string& root = "/"
 // The online CPUs (`root`/sys/devices/system/cpu/online). A -C list parses with the catalog's
 // parse_cpu_list (catalog.h).
 Expected<std::vector<int>> online_cpus(const std::string& root = "/");
+// The target the bindings name in one of three ways, the first given: `command` (non-empty),
+// else every thread of `pid` (> 0), else the CPUs of `cpus` ("0-3"; "" every online CPU).
+// Errors: count-target-invalid (no such process), cpulist-syntax. Giving none is the caller's
+// argument error, checked before.
+Expected<CountTarget> count_target(std::vector<std::string> command, pid_t pid,
+                                   std::string_view cpus);
 
 // ---- The session ---------------------------------------------------------------------------
 
@@ -127,8 +136,7 @@ struct CountEvent {
   std::optional<Trust> refused;  // not-supported or uncore-per-task, with perf's wording
   std::string refused_errno;     // the errno name of a refused open ("EOPNOTSUPP")
   std::size_t group = 0;         // its group: the index of the leader in the session's events
-  std::size_t group_size = 1;    // the events in its group (1: alone)
-  bool errata = false;           // the vendor tables mark it with errata
+  std::string errata;            // the vendor tables' Errata for the event ("" none)
   // It counts on a hardware counter (a hardware, cache or raw event, or a core or uncore PMU's):
   // a zero count is then suspect, where a software event's zero is an answer.
   bool counts_hardware = false;
@@ -208,12 +216,17 @@ class CountSession {
   ~CountSession();  // closes every counter; a command never started is killed and reaped
 
   const std::vector<CountEvent>& events() const;
-  // The command's pid (command targets), else 0.
+  // The command's pid (the counted command, or the one that times a CPU or thread count), else 0.
   pid_t child() const;
 
   // Starts counting: lets the command exec (its counters enable on exec), else enables every
   // group.
   void start();
+  // Waits for the command to exit: its status as a shell gives it (127 not found, 126 not
+  // executable, 128+N killed by signal N). Errors (count-command-failed): no command, or one
+  // not started yet (it is held before exec until start(), so waiting would never end). A
+  // signal interrupting the wait (EINTR) is waited through.
+  Expected<int> wait();
   // Why the command could not exec (count-command-failed: not found, its exit status 127; not
   // executable, 126), or nullopt. Blocks until the command has exec'd or exited, so it is asked
   // after waiting for it.

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -835,7 +834,6 @@ struct PyCountSession {
   CatalogPtr catalog;
   std::unique_ptr<pmucat::PerfEventKernel> kernel;
   std::optional<pmucat::CountSession> session;
-  bool started = false;  // a command held before exec is never waited for
 };
 
 py::dict count_value_dict(const pmucat::CountEvent& event, const pmucat::EventValue& value) {
@@ -1098,28 +1096,19 @@ PYBIND11_MODULE(_core, m) {
             options.tool = pmucat::Tool::stat;
             auto events = pmucat::encode(*c->catalog, spec, options);
             if (!events) raise_error(events.error());
-            pmucat::CountOptions count_options;
-            pmucat::CountTarget& target = count_options.target;
-            if (!command.is_none()) {
-              for (py::handle word : command) target.command.push_back(text_arg(word, "command"));
-            } else if (!pid.is_none()) {
-              target.kind = pmucat::CountTarget::Kind::threads;
-              auto threads = pmucat::threads_of(static_cast<pid_t>(uint_arg(pid, "pid")));
-              if (!threads) raise_error(threads.error());
-              target.threads = std::move(*threads);
-            } else if (!cpus.is_none()) {
-              const std::string list = text_arg(cpus, "cpus");
-              if (list.empty()) {
-                target.kind = pmucat::CountTarget::Kind::all_cpus;
-              } else {
-                target.kind = pmucat::CountTarget::Kind::cpus;
-                auto parsed = pmucat::parse_cpu_list(list, "cpus");
-                if (!parsed) raise_error(parsed.error());
-                for (std::uint32_t cpu : parsed->cpus) target.cpus.push_back(static_cast<int>(cpu));
-              }
-            } else {
+            if (command.is_none() && pid.is_none() && cpus.is_none()) {
               raise_argument_error("command", "give command, pid or cpus");
             }
+            std::vector<std::string> argv;
+            if (!command.is_none()) {
+              for (py::handle word : command) argv.push_back(text_arg(word, "command"));
+            }
+            const pid_t process = pid.is_none() ? 0 : static_cast<pid_t>(uint_arg(pid, "pid"));
+            const std::string cpu_list = cpus.is_none() ? std::string() : text_arg(cpus, "cpus");
+            auto target = pmucat::count_target(std::move(argv), process, cpu_list);
+            if (!target) raise_error(target.error());
+            pmucat::CountOptions count_options;
+            count_options.target = std::move(*target);
             auto session = std::make_shared<PyCountSession>();
             session->catalog = c;
             session->kernel = pmucat::linux_perf_events();
@@ -1152,34 +1141,18 @@ PYBIND11_MODULE(_core, m) {
       "Events opened for counting (Catalog.count): start(), then wait() for a command, then "
       "read().")
       .def(
-          "start",
-          [](PyCountSession& s) {
-            s.session->start();
-            s.started = true;
-          },
+          "start", [](PyCountSession& s) { s.session->start(); },
           "Lets the command exec (its counters enable there), or enables the counters.")
       .def(
           "wait",
           [](PyCountSession& s) {
-            const pid_t child = s.session->child();
-            if (!s.started) {
-              raise_api_error(DiagId::api_invalid_argument,
-                              "start() first: the command is held before exec until then");
-            }
-            if (child <= 0) {
-              raise_api_error(DiagId::api_invalid_argument,
-                              "no command to wait for: the session counts threads or CPUs");
-            }
-            int status = 0;
-            {
+            pmucat::Expected<int> status = [&] {
               py::gil_scoped_release release;
-              while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-              }
-            }
+              return s.session->wait();
+            }();
+            if (!status) raise_error(status.error());
             if (auto failed = s.session->command_error()) raise_error(*failed);
-            return WIFEXITED(status)     ? WEXITSTATUS(status)
-                   : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                         : 1;
+            return *status;
           },
           "Waits for the command; its exit status as a shell gives it (128+N: killed by signal "
           "N). Raises pmucat.Error (count-command-failed) when it could not run.")

@@ -1,7 +1,6 @@
 // The C API (pmucat/pmucat_c.h) over the C++ library: every entry point catches everything, so
 // no exception crosses into C; failures become the handle's last error.
 #include <fmt/format.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -48,7 +47,6 @@ struct pmucat_count {
   std::optional<pmucat::CountSession> session;
   pmucat::Reading reading;
   std::string error_text;
-  bool started = false;  // a command held before exec is never waited for
 };
 
 namespace {
@@ -604,35 +602,21 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
       set_error(handle, std::move(events).error());
       return -1;
     }
-    pmucat::CountOptions count_options;
-    pmucat::CountTarget& target = count_options.target;
-    if (argv != nullptr && argv[0] != nullptr) {
-      for (const char* const* word = argv; *word != nullptr; ++word)
-        target.command.emplace_back(*word);
-    } else if (pid > 0) {
-      target.kind = pmucat::CountTarget::Kind::threads;
-      auto threads = pmucat::threads_of(pid);
-      if (!threads) {
-        set_error(handle, std::move(threads).error());
-        return -1;
-      }
-      target.threads = std::move(*threads);
-    } else {
-      if (cpus == nullptr)
-        return fail(handle, DiagId::api_invalid_argument,
-                    "no target: argv, pid and cpus are all unset");
-      if (cpus[0] == '\0') {
-        target.kind = pmucat::CountTarget::Kind::all_cpus;
-      } else {
-        target.kind = pmucat::CountTarget::Kind::cpus;
-        auto list = pmucat::parse_cpu_list(cpus, "cpus");
-        if (!list) {
-          set_error(handle, std::move(list).error());
-          return -1;
-        }
-        for (std::uint32_t cpu : list->cpus) target.cpus.push_back(static_cast<int>(cpu));
-      }
+    if ((argv == nullptr || argv[0] == nullptr) && pid <= 0 && cpus == nullptr) {
+      return fail(handle, DiagId::api_invalid_argument,
+                  "no target: argv, pid and cpus are all unset");
     }
+    std::vector<std::string> command;
+    for (const char* const* word = argv; word != nullptr && *word != nullptr; ++word) {
+      command.emplace_back(*word);
+    }
+    auto target = pmucat::count_target(std::move(command), pid, cpus == nullptr ? "" : cpus);
+    if (!target) {
+      set_error(handle, std::move(target).error());
+      return -1;
+    }
+    pmucat::CountOptions count_options;
+    count_options.target = std::move(*target);
     auto count = std::make_unique<pmucat_count>();
     count->kernel = pmucat::linux_perf_events();
     auto session =
@@ -650,33 +634,18 @@ int pmucat_count_open(pmucat_catalog* catalog, const char* spec, const char* con
 int pmucat_count_start(pmucat_count* count) {
   return counting(count, -1, [](pmucat_count& c) {
     c.session->start();
-    c.started = true;
     return 0;
   });
 }
 
 int pmucat_count_wait(pmucat_count* count, int* exit_status) {
   return counting(count, -1, [&](pmucat_count& c) {
-    const pid_t child = c.session->child();
-    if (!c.started) {
-      c.error_text = "pmucat_count_start first: the command is held before exec until then";
+    auto status = c.session->wait();
+    if (!status) {
+      c.error_text = pmucat::render(status.error());
       return -1;
     }
-    if (child <= 0) {
-      c.error_text = "no command to wait for: the session counts threads or CPUs";
-      return -1;
-    }
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0) {
-      if (errno != EINTR) {
-        c.error_text = fmt::format("waitpid: {}", std::strerror(errno));
-        return -1;
-      }
-    }
-    const int shell = WIFEXITED(status)     ? WEXITSTATUS(status)
-                      : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                            : 1;
-    if (exit_status != nullptr) *exit_status = shell;
+    if (exit_status != nullptr) *exit_status = *status;
     if (auto failed = c.session->command_error()) {
       c.error_text = pmucat::render(*failed);
       return -1;

@@ -39,10 +39,14 @@ constexpr std::array kBuiltinEquivalents = {
 constexpr std::uint64_t kCpuCycles = 0;  // PERF_COUNT_HW_CPU_CYCLES
 constexpr std::uint64_t kCpuClock = 0;   // PERF_COUNT_SW_CPU_CLOCK
 
+// Whether `attr` (the last try for `event`) counts cycles: the built-in event (its config's low
+// half: a hybrid PMU's type may sit above it), or a PMU's own `cycles` event. A software attr
+// never is, so cpu-clock itself is the ladder's bottom.
 bool is_cycles(const CountEvent& event, const Attr& attr) {
   if (attr.type == static_cast<std::uint32_t>(PerfType::hardware)) {
     return (attr.config[0] & 0xffffffffULL) == kCpuCycles;
   }
+  if (attr.type == static_cast<std::uint32_t>(PerfType::software)) return false;
   const std::string name = char_class::ascii_lower(event.encoded.event);
   return name == "cycles" || name == "cpu-cycles";
 }
@@ -69,7 +73,7 @@ std::optional<Fallback> next_fallback(const CountEvent& event, const Attr& tried
       return step;
     }
   }
-  if (is_cycles(event, tried) || (hardware && tried.config[0] == kCpuCycles)) {
+  if (is_cycles(event, tried)) {
     Fallback step{tried, {}, "cpu-clock"};
     step.attr.type = static_cast<std::uint32_t>(PerfType::software);
     step.attr.config = {};

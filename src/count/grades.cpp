@@ -113,9 +113,10 @@ void grade_values(Reading& reading, std::span<const CountEvent> events,
           {TrustGrade::counts_lost, fmt::format("the kernel reports {} lost", value.lost)});
     }
     if (event.substituted) value.trust.push_back(*event.substituted);
-    if (event.errata) {
+    if (!event.errata.empty()) {
       value.trust.push_back(
-          {TrustGrade::errata, std::string("the vendor tables list errata for this event")});
+          {TrustGrade::errata,
+           fmt::format("the vendor tables list errata {} for this event", event.errata)});
     }
     if (value.trust.empty()) {
       value.trust.push_back({TrustGrade::exact, std::string()});

@@ -1,6 +1,7 @@
 // The counting session: perf stat's attrs opened on the target through the kernel seam, read,
 // summed, scaled and graded.
 #include <fmt/format.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -39,36 +40,10 @@ struct Counter {
   std::vector<std::size_t> slots;
 };
 
-// An errno's name, as perf's messages and pmustat's JSON say it.
-std::string_view errno_name(int error) {
-  switch (error) {
-    case EACCES:
-      return "EACCES";
-    case EPERM:
-      return "EPERM";
-    case ENOENT:
-      return "ENOENT";
-    case EOPNOTSUPP:
-      return "EOPNOTSUPP";
-    case EINVAL:
-      return "EINVAL";
-    case ENODEV:
-      return "ENODEV";
-    case ENXIO:
-      return "ENXIO";
-    case ENOSYS:
-      return "ENOSYS";
-    case EBUSY:
-      return "EBUSY";
-    case EMFILE:
-      return "EMFILE";
-    case E2BIG:
-      return "E2BIG";
-    case ESRCH:
-      return "ESRCH";
-    default:
-      return "errno";
-  }
+// An errno's name ("EOPNOTSUPP"), as pmustat's JSON says it.
+std::string errno_name(int error) {
+  const char* name = ::strerrorname_np(error);
+  return name != nullptr ? name : fmt::format("errno {}", error);
 }
 
 bool is_permission(int error) {
@@ -93,9 +68,7 @@ void catalog_metadata(const Catalog& catalog, CountEvent& event) {
   if (event.encoded.event.empty()) return;
   const Event* found = pmu->find_event(event.encoded.event);
   if (found == nullptr) return;
-  if (found->vendor && !found->vendor->errata.empty() && found->vendor->errata != "null") {
-    event.errata = true;
-  }
+  if (found->vendor && found->vendor->errata != "null") event.errata = found->vendor->errata;
   for (const Event& listed : pmu->events()) {
     if (listed.name != found->name) continue;
     if (listed.unit) event.unit = *listed.unit;
@@ -158,14 +131,65 @@ struct CountSession::State {
     }
   }
 
+  bool lost_supported = true;  // false once the kernel refused PERF_FORMAT_LOST
+
+  // Opens `event`'s attr on (pid, cpu) beside `group_fd` as perf probes a kernel: again without
+  // PERF_FORMAT_LOST when it answers EINVAL (a kernel before 6.0; then no counter asks for it),
+  // again without the exclusion bits (a PMU that takes none); with `fallback`, down the ladder
+  // (fallback.cpp) until a rung opens, each rung named in the substituted grade. The fd, or
+  // -errno of the last try.
+  int open_counter(CountEvent& event, pid_t pid, int cpu, int group_fd, bool fallback) {
+    Attr& attr = event.encoded.attr;
+    if (!lost_supported) attr.read_format &= ~read_fmt::lost;
+    int fd = kernel->open(attr, pid, cpu, group_fd);
+    if (fd == -EINVAL && (attr.read_format & read_fmt::lost)) {
+      Attr without = attr;
+      without.read_format &= ~read_fmt::lost;
+      fd = kernel->open(without, pid, cpu, group_fd);
+      if (fd >= 0) {
+        lost_supported = false;
+        for (CountEvent& other : events) other.encoded.attr.read_format &= ~read_fmt::lost;
+      }
+    }
+    if (fd == -EINVAL && (attr.exclude_guest || attr.exclude_host)) {
+      Attr plain = attr;
+      plain.exclude_guest = false;
+      plain.exclude_host = false;
+      fd = kernel->open(plain, pid, cpu, group_fd);
+      if (fd >= 0) attr = plain;
+    }
+    std::vector<std::string> steps;
+    for (Attr tried = attr; fd < 0 && !is_permission(-fd) && fallback;) {
+      std::optional<count_detail::Fallback> step = count_detail::next_fallback(event, tried);
+      if (!step) break;
+      steps.push_back(step->description);
+      tried = step->attr;
+      fd = kernel->open(tried, pid, cpu, group_fd);
+      if (fd < 0) continue;
+      attr = tried;
+      event.substituted =
+          Trust{TrustGrade::substituted, fmt::format("--fallback: {} (the event asked for did not "
+                                                     "open)",
+                                                     fmt::join(steps, ", then "))};
+      event.counts_hardware = counts_on_hardware(attr);
+      clock_unit(attr, event);
+      // Printed under what was counted, as perf stat prints its own fallback.
+      if (!step->name.empty()) event.name = step->name;
+    }
+    return fd;
+  }
+
+  // The host's facts the explainer reads, read at the first refused open.
+  std::optional<HostFacts> facts;
+
   // The reason a refused open gets: the explainer's first error for the event when it has one
   // (its id and perf's wording), else the errno.
-  Trust refusal(const Catalog& catalog, std::size_t index, int error) const {
+  Trust refusal(const Catalog& catalog, std::size_t index, int error) {
     std::string reason =
         fmt::format("perf_event_open: {} ({})", errno_name(error), std::strerror(error));
-    const HostFacts facts = read_host_facts("/");
+    if (!facts) facts = read_host_facts("/");
     const std::vector<Reason> reasons =
-        explain(facts, catalog, std::span(&events[index].encoded, 1), ExplainOptions{});
+        explain(*facts, catalog, std::span(&events[index].encoded, 1), ExplainOptions{});
     for (const Reason& found : reasons) {
       if (found.severity != Severity::error) continue;
       reason += fmt::format("; {} [{}]", found.message, to_string(found.id));
@@ -248,11 +272,6 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
         });
     if (shared) event.name = fmt::format("{}/{}/", event.encoded.pmu, event.name);
   }
-  for (CountEvent& event : state->events) {
-    event.group_size = static_cast<std::size_t>(
-        std::count_if(state->events.begin(), state->events.end(),
-                      [&](const CountEvent& other) { return other.group == event.group; }));
-  }
 
   // Where each group opens: (cpu, pid) slots of its leader, which its members share.
   std::vector<int> asked_cpus = target.cpus;
@@ -261,13 +280,13 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     if (!online) return unexpected(online.error());
     asked_cpus = std::move(*online);
   }
-  if (state->is_command) {
+  // The counted command, or the one that only times a CPU or thread count.
+  if (state->is_command || !target.command.empty()) {
     Expected<Workload> workload = Workload::prepare(target.command);
     if (!workload) return unexpected(workload.error());
     state->workload = std::move(*workload);
   }
 
-  bool lost_supported = true;
   for (std::size_t leader = 0; leader < state->events.size(); ++leader) {
     if (state->events[leader].group != leader) continue;
     // The kernel events of the group, its leader first (a tool event is no kernel event).
@@ -315,7 +334,6 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
                                     event.encoded.pmu)}
                 : Trust{TrustGrade::not_supported,
                         fmt::format("{} counts on none of the CPUs asked for", event.encoded.pmu)};
-        event.refused_errno = per_task ? "EINVAL" : "";
       }
       continue;
     }
@@ -338,50 +356,8 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
                                             state->events[kernel_leader].name)};
           continue;
         }
-        Attr& attr = event.encoded.attr;
-        if (!lost_supported) attr.read_format &= ~read_fmt::lost;
-        int fd = kernel.open(attr, pid, cpu, member == kernel_leader ? -1 : leader_fd);
-        // perf's missing-feature probing: a kernel older than PERF_FORMAT_LOST (6.0), or a PMU
-        // that takes no exclusion bits, answers EINVAL; the open is tried again without them.
-        if (fd == -EINVAL && (attr.read_format & read_fmt::lost)) {
-          attr.read_format &= ~read_fmt::lost;
-          fd = kernel.open(attr, pid, cpu, member == kernel_leader ? -1 : leader_fd);
-          if (fd >= 0) {
-            lost_supported = false;
-            for (CountEvent& other : state->events) {
-              other.encoded.attr.read_format &= ~read_fmt::lost;
-            }
-          } else {
-            attr.read_format |= read_fmt::lost;
-          }
-        }
-        if (fd == -EINVAL && (attr.exclude_guest || attr.exclude_host)) {
-          Attr plain = attr;
-          plain.exclude_guest = false;
-          plain.exclude_host = false;
-          fd = kernel.open(plain, pid, cpu, member == kernel_leader ? -1 : leader_fd);
-          if (fd >= 0) attr = plain;
-        }
-        // --fallback: down the ladder until a rung opens, each step named.
-        std::vector<std::string> steps;
-        for (Attr tried = attr; fd < 0 && !is_permission(-fd) && options.fallback;) {
-          std::optional<count_detail::Fallback> step = count_detail::next_fallback(event, tried);
-          if (!step) break;
-          steps.push_back(step->description);
-          tried = step->attr;
-          fd = kernel.open(tried, pid, cpu, member == kernel_leader ? -1 : leader_fd);
-          if (fd >= 0) {
-            attr = tried;
-            event.substituted =
-                Trust{TrustGrade::substituted,
-                      fmt::format("--fallback: {} (the event asked for did not open)",
-                                  fmt::join(steps, ", then "))};
-            event.counts_hardware = counts_on_hardware(attr);
-            clock_unit(attr, event);
-            // Printed under what was counted, as perf stat prints its own fallback.
-            if (!step->name.empty()) event.name = step->name;
-          }
-        }
+        const int fd = state->open_counter(
+            event, pid, cpu, member == kernel_leader ? -1 : leader_fd, options.fallback);
         if (fd < 0) {
           const int error = -fd;
           if (is_permission(error)) {
@@ -428,15 +404,14 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
       state->values.push_back(value);
     }
   }
+  // Each event's values start at first_value[event], its CPUs' in the order of its cpus.
+  std::vector<std::size_t> first_value(state->events.size());
+  for (std::size_t v = state->values.size(); v-- > 0;) first_value[state->values[v].event] = v;
   const auto slot_of = [&](std::size_t event, int cpu) {
-    const int key = options.aggregation != Aggregation::global ? cpu : -1;
-    std::size_t fallback = 0;
-    for (std::size_t v = 0; v < state->values.size(); ++v) {
-      if (state->values[v].event != event) continue;
-      if (state->values[v].cpu == key) return v;
-      fallback = v;
-    }
-    return fallback;
+    const std::vector<int>& cpus = state->events[event].cpus;
+    const auto at = std::find(cpus.begin(), cpus.end(), cpu);
+    const bool own = state->values[first_value[event]].cpu >= 0 && at != cpus.end();
+    return first_value[event] + (own ? static_cast<std::size_t>(at - cpus.begin()) : 0);
   };
   for (Counter& counter : state->counters) {
     for (std::size_t member : counter.reads) counter.slots.push_back(slot_of(member, counter.cpu));
@@ -447,6 +422,8 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
     for (const EventValue& value : state->values) {
       if (value.cpu >= 0) cpus.push_back(value.cpu);
     }
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
     state->places = cpu_places(cpus);
   }
   if (opened == 0) {
@@ -467,6 +444,8 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
 void CountSession::start() {
   State& state = *state_;
   state.started = std::chrono::steady_clock::now();
+  // A counted command's counters enable at its exec; the others are enabled here, and a
+  // command that only times the count starts after them.
   if (state.is_command) {
     state.workload.go();
     return;
@@ -475,6 +454,29 @@ void CountSession::start() {
     if (counter.reads.empty()) continue;
     state.kernel->enable(counter.fd, counter.reads.size() > 1);
   }
+  state.workload.go();
+}
+
+Expected<int> CountSession::wait() {
+  State& state = *state_;
+  const pid_t child = state.workload.pid();
+  if (child <= 0 || !state.started) {
+    return unexpected(make_file_diagnostic(
+        Severity::error, DiagId::count_command_failed, "<command>",
+        child <= 0 ? "no command to wait for: the session counts threads or CPUs"
+                   : "start() first: the command is held before exec until then"));
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      return unexpected(make_file_diagnostic(Severity::error, DiagId::count_command_failed,
+                                             "<command>",
+                                             fmt::format("waitpid: {}", std::strerror(errno))));
+    }
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
 }
 
 std::optional<Diagnostic> CountSession::command_error() {

@@ -69,6 +69,27 @@ Expected<std::vector<int>> online_cpus(const std::string& root) {
   return cpus;
 }
 
+Expected<CountTarget> count_target(std::vector<std::string> command, pid_t pid,
+                                   std::string_view cpus) {
+  CountTarget target;
+  if (!command.empty()) {
+    target.command = std::move(command);
+  } else if (pid > 0) {
+    target.kind = CountTarget::Kind::threads;
+    auto threads = threads_of(pid);
+    if (!threads) return unexpected(threads.error());
+    target.threads = std::move(*threads);
+  } else if (cpus.empty()) {
+    target.kind = CountTarget::Kind::all_cpus;
+  } else {
+    target.kind = CountTarget::Kind::cpus;
+    auto list = parse_cpu_list(cpus, "cpus");
+    if (!list) return unexpected(list.error());
+    for (std::uint32_t cpu : list->cpus) target.cpus.push_back(static_cast<int>(cpu));
+  }
+  return target;
+}
+
 std::map<int, CpuPlace> cpu_places(std::span<const int> cpus, const std::string& root) {
   const host::Root host_root(root);
   const auto number = [&](int cpu, std::string_view file) -> std::optional<int> {

@@ -512,6 +512,7 @@ TEST(CountSession, ErrataFromTheVendorTablesAreSaid) {
   auto reading = session->read();
   ASSERT_TRUE(reading.has_value());
   EXPECT_TRUE(has_grade(value_of(*reading, 0), TrustGrade::errata));
+  EXPECT_NE(value_of(*reading, 0).trust[0].reason.find("SPR123"), std::string::npos);
   EXPECT_EQ(value_of(*reading, 0).value, 9.0);
 }
 
@@ -533,6 +534,49 @@ TEST(CountSession, CommandNotFoundExits127) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 127);
+  auto failed = session->command_error();
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->code, DiagId::count_command_failed);
+}
+
+TEST(CountSession, WaitingNeedsAStartedCommand) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  CountOptions options;
+  options.target.command = {"sh", "-c", "exit 3"};
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  auto early = session->wait();  // held before exec: waiting now would never end
+  ASSERT_FALSE(early.has_value());
+  EXPECT_EQ(early.error().code, DiagId::count_command_failed);
+  session->start();
+  auto status = session->wait();
+  ASSERT_TRUE(status.has_value()) << status.error().message;
+  EXPECT_EQ(*status, 3);
+  auto cpus = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), on_cpus({0}));
+  ASSERT_TRUE(cpus.has_value());
+  EXPECT_FALSE(cpus->wait().has_value());  // no command at all
+}
+
+// A command with a CPU target only times the count: started after the counters are enabled,
+// waited for, its exec failure said; its own process is not what is counted.
+TEST(CountSession, ACommandTimesACpuCount) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  CountOptions options = on_cpus({0});
+  options.target.command = {"pmucat-no-such-command-here"};
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  ASSERT_GT(session->child(), 0);
+  EXPECT_EQ(kernel.opens.at(0).pid, -1);  // every task on CPU 0, not the command
+  EXPECT_FALSE(kernel.opens.at(0).attr.enable_on_exec);
+  session->start();
+  EXPECT_EQ(kernel.opens.at(0).enabled, 1);
+  auto status = session->wait();
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 127);
   auto failed = session->command_error();
   ASSERT_TRUE(failed.has_value());
   EXPECT_EQ(failed->code, DiagId::count_command_failed);
@@ -750,6 +794,17 @@ TEST(CountSession, FallbackClimbsDownTheLadderAndSaysSo) {
   ASSERT_TRUE(strict.has_value());
   EXPECT_FALSE(strict->events()[0].substituted.has_value());
   EXPECT_TRUE(strict->events()[0].refused.has_value());
+  // The ladder ends at cpu-clock: when even that is refused, the event is, and the open ends.
+  FakeKernel bare;
+  bare.refuse = [](const Attr& attr, pid_t, int) {
+    return attr.type == 1 && attr.config[0] == 9 ? 0 : EOPNOTSUPP;  // only the dummy event
+  };
+  CountOptions all_refused = on_cpus({0});
+  all_refused.fallback = true;
+  auto bottom =
+      CountSession::open(catalog, bare, encode_all(catalog, "cycles,cpu/event=0x3c/"), all_refused);
+  ASSERT_FALSE(bottom.has_value());
+  EXPECT_EQ(bottom.error().code, DiagId::count_nothing_opened);
 }
 
 TEST(CountSession, HybridValuesStayPerCorePmu) {
