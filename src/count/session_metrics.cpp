@@ -13,23 +13,24 @@
 PMUCAT_BEGIN_NAMESPACE
 namespace {
 
-// The counts of `events` (indices into the session's events) as one metric input: raw counts and
-// times summed before scaling, as perf sums an uncore event's instances.
+// The counts of `event_indices` (into the session's events) as one metric input: raw counts and
+// times summed before scaling, as perf sums an uncore event's instances. `values_of[e]`: the
+// reading's values of event e.
 Count input_count(const std::string& id, const std::vector<std::size_t>& event_indices,
-                  const Reading& reading, std::span<const CountEvent> events) {
+                  const std::vector<std::vector<const EventValue*>>& values_of,
+                  std::span<const CountEvent> events) {
   Count count;
   count.event = id;
   count.enabled = 0;
   count.running = 0;
   bool refused = false;
-  for (const EventValue& value : reading.values) {
-    if (std::find(event_indices.begin(), event_indices.end(), value.event) == event_indices.end()) {
-      continue;
+  for (std::size_t event : event_indices) {
+    refused = refused || events[event].refused.has_value();
+    for (const EventValue* value : values_of[event]) {
+      count.value += static_cast<double>(value->raw);
+      *count.enabled += value->enabled;
+      *count.running += value->running;
     }
-    refused = refused || events[value.event].refused.has_value();
-    count.value += static_cast<double>(value.raw);
-    *count.enabled += value.enabled;
-    *count.running += value.running;
   }
   if (refused || event_indices.empty()) {
     count.status = CountStatus::not_supported;
@@ -70,13 +71,15 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
                                                     const EvalOptions& options) {
   if (metrics.metrics.empty()) return {};
   const std::span<const VendorMetric> table = evaluator.metrics();
+  std::vector<std::vector<const EventValue*>> values_of(events.size());
+  for (const EventValue& value : reading.values) values_of[value.event].push_back(&value);
   Counts counts;
   std::set<std::string> added;
   for (std::size_t m = 0; m < metrics.metrics.size(); ++m) {
     const ExpandedMetric& metric = metrics.metrics[m];
     for (std::size_t i = 0; i < metric.ids.size() && i < metrics.id_events[m].size(); ++i) {
       if (!added.insert(metric.ids[i]).second) continue;
-      counts.add(input_count(metric.ids[i], metrics.id_events[m][i], reading, events));
+      counts.add(input_count(metric.ids[i], metrics.id_events[m][i], values_of, events));
     }
   }
   // The table's index of each expanded metric, by name.
