@@ -292,9 +292,10 @@ TEST(Pmustat, BesidePerfStat) {
                                                                       << perf.err << "\npmustat:\n"
                                                                       << ours.err;
   }
-  // Context switches of three sleeps: the voluntary ones are the same every run (9 here), and a
-  // loaded machine adds preemptions to either tool's run. The fewest of five runs each is the
-  // count without them, and the two agree within 1 (docs/count.md).
+  // Context switches of three sleeps: 9 voluntary ones; a loaded machine adds preemptions to
+  // either tool's runs (perf's fewest of five was 12 once during the full suite, pmustat's 10).
+  // What pmustat must not do is add switches of its own (a parent woken at the command's exec
+  // costs it one), so its fewest of five is at most perf's fewest plus one (docs/count.md).
   const std::string sleeps = "-e context-switches -- sh -c 'sleep 0.01; sleep 0.01; sleep 0.01'";
   double perf_switches = 1e9;
   double our_switches = 1e9;
@@ -305,7 +306,8 @@ TEST(Pmustat, BesidePerfStat) {
         std::min(our_switches, csv_value(run("pmustat -x, " + sleeps).err, "context-switches"));
   }
   EXPECT_GE(perf_switches, 6);
-  EXPECT_LE(std::abs(our_switches - perf_switches), 1) << our_switches << " " << perf_switches;
+  EXPECT_GE(our_switches, 6);
+  EXPECT_LE(our_switches, perf_switches + 1) << our_switches << " " << perf_switches;
 }
 
 }  // namespace
