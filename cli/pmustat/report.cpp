@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <string_view>
 
@@ -13,49 +14,79 @@ PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 namespace {
 
+// The text of one report, built in place: -I formats every event each interval, and
+// std::string's out-of-line appends were most of pmustat's own time there (docs/count.md, "Cost").
+using Text = fmt::memory_buffer;
+
+// resize() and one memcpy: fmt's append() is out of line and copies in a loop.
+[[gnu::always_inline]] inline void put(Text& out, std::string_view text) {
+  const std::size_t at = out.size();
+  out.resize(at + text.size());
+  std::memcpy(out.data() + at, text.data(), text.size());
+}
+void put(Text& out, char c) {
+  out.push_back(c);
+}
+void put_spaces(Text& out, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) out.push_back(' ');
+}
+
 // Standard error, whole: perf stat writes its counts there, so a command's own output on
 // standard output stays apart. A failed write (a closed descriptor) loses nothing pmustat
 // needs: its exit status is the command's.
-void emit(const std::string& text) {
+void emit(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
 }
 
-// Fixed-point numbers without fmt's format-string parse: -I prints every event each interval,
-// and the format strings were most of pmustat's own time there (docs/count.md, "Cost").
-void append_u64(std::string& out, std::uint64_t value) {
+// Fixed-point numbers without fmt's format-string parse.
+template <typename Buffer>
+void append_u64(Buffer& out, std::uint64_t value) {
   const fmt::format_int text(value);
-  out.append(text.data(), text.size());
+  const std::size_t at = out.size();
+  out.resize(at + text.size());
+  std::memcpy(out.data() + at, text.data(), text.size());
 }
 
 // `value` with `decimals` (0 or 2) digits after the point, rounded half away from zero.
-std::string fixed(double value, int decimals) {
+template <typename Buffer>
+void append_fixed(Buffer& out, double value, int decimals) {
   const double scale = decimals == 2 ? 100.0 : 1.0;
   if (!std::isfinite(value) || std::fabs(value) * scale >= 9e15) {
-    return decimals == 2 ? fmt::format("{:.2f}", value) : fmt::format("{:.0f}", value);
+    if (decimals == 2) {
+      fmt::format_to(std::back_inserter(out), "{:.2f}", value);
+    } else {
+      fmt::format_to(std::back_inserter(out), "{:.0f}", value);
+    }
+    return;
   }
-  const bool negative = value < 0;
   const auto units = static_cast<std::uint64_t>(std::llround(std::fabs(value) * scale));
-  std::string text = negative && units != 0 ? "-" : "";
-  append_u64(text, decimals == 2 ? units / 100 : units);
+  if (value < 0 && units != 0) out.push_back('-');
+  append_u64(out, decimals == 2 ? units / 100 : units);
   if (decimals == 2) {
-    text += '.';
-    text += static_cast<char>('0' + units % 100 / 10);
-    text += static_cast<char>('0' + units % 10);
+    out.push_back('.');
+    out.push_back(static_cast<char>('0' + units % 100 / 10));
+    out.push_back(static_cast<char>('0' + units % 10));
   }
-  return text;
 }
 
-void append_padded(std::string& out, std::string_view text, std::size_t width) {
-  if (text.size() < width) out.append(width - text.size(), ' ');
-  out += text;
+void append_padded(Text& out, std::string_view text, std::size_t width) {
+  if (text.size() < width) put_spaces(out, width - text.size());
+  put(out, text);
+}
+
+// `value` as append_fixed writes it, right-aligned in `width` columns (0: not aligned).
+void append_fixed_padded(Text& out, double value, int decimals, std::size_t width) {
+  fmt::basic_memory_buffer<char, 32> number;
+  append_fixed(number, value, decimals);
+  append_padded(out, std::string_view(number.data(), number.size()), width);
 }
 
 // perf stat's number, appended to `out`: a count (or the mean of counts, -r) without decimals,
 // one with a unit scale (task-clock's msec, an event's .scale) with two; right-aligned in
 // `width` columns (0: not aligned).
-void append_number(std::string& out, double value, const CountEvent& event, std::size_t width) {
-  append_padded(out, fixed(value, event.scale == 1.0 ? 0 : 2), width);
+void append_number(Text& out, double value, const CountEvent& event, std::size_t width) {
+  append_fixed_padded(out, value, event.scale == 1.0 ? 0 : 2, width);
 }
 
 std::string_view no_value(const EventValue& value) {
@@ -108,60 +139,61 @@ Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
 
 // The aggregation column perf stat prints first: `CPU3` (-A), `S0-D0-C1` and the CPUs summed
 // (--per-core), `S0` and the CPUs summed (--per-socket).
-void append_cpu(std::string& out, const ReportOptions& options, const EventValue& value) {
+void append_cpu(Text& out, const ReportOptions& options, const EventValue& value) {
   if (options.aggregation == Aggregation::global || value.cpu < 0) return;
-  std::string label;
+  fmt::basic_memory_buffer<char, 32> label;
+  const auto to = std::back_inserter(label);
   if (options.aggregation == Aggregation::per_cpu || value.place.socket < 0) {
-    label = fmt::format("CPU{}", value.cpu);
+    fmt::format_to(to, "CPU{}", value.cpu);
   } else if (options.aggregation == Aggregation::per_core) {
-    label = fmt::format("S{}-D{}-C{}", value.place.socket, value.place.die, value.place.core);
+    fmt::format_to(to, "S{}-D{}-C{}", value.place.socket, value.place.die, value.place.core);
   } else {
-    label = fmt::format("S{}", value.place.socket);
+    fmt::format_to(to, "S{}", value.place.socket);
   }
+  const std::string_view label_text(label.data(), label.size());
   const bool summed = options.aggregation != Aggregation::per_cpu;
   if (options.separator) {
-    out += label;
-    out += *options.separator;
+    put(out, label_text);
+    put(out, *options.separator);
     if (summed) {
       append_u64(out, value.cpus);
-      out += *options.separator;
+      put(out, *options.separator);
     }
     return;
   }
-  out += label;
-  if (label.size() < 7) out.append(7 - label.size(), ' ');
+  put(out, label_text);
+  if (label_text.size() < 7) put_spaces(out, 7 - label_text.size());
   if (summed) {
     append_padded(out, fmt::format_int(value.cpus).str(), 4);
-    out += ' ';
+    put(out, ' ');
   }
 }
 
-// One value as perf stat prints it, text or -x's fields, appended to `out` (no string of its
-// own: -I prints every event each interval).
-void append_value_line(std::string& out, const ReportOptions& options, const CountEvent& event,
+// One value as perf stat prints it, text or -x's fields, appended to `out`.
+void append_value_line(Text& out, const ReportOptions& options, const CountEvent& event,
                        const EventValue& value, std::optional<double> shown,
                        std::string_view prefix, double spread_percent, bool repeated) {
-  out += prefix;
+  put(out, prefix);
   append_cpu(out, options, value);
   if (options.separator) {
     // value, unit, event, running time, percent running, metric value, metric unit
-    const std::string& sep = *options.separator;
+    const std::string_view sep = *options.separator;
     if (shown) {
       append_number(out, *shown, event, 0);
     } else {
-      out += no_value(value);
+      put(out, no_value(value));
     }
-    out += sep;
-    out += event.unit;
-    out += sep;
-    out += event.name;
-    out += sep;
+    put(out, sep);
+    put(out, event.unit);
+    put(out, sep);
+    put(out, event.name);
+    put(out, sep);
     append_u64(out, value.running);
-    out += sep;
-    out += fixed(percent_running(value), 2);
-    out += sep;
-    out += sep;
-    out += '\n';
+    put(out, sep);
+    append_fixed(out, percent_running(value), 2);
+    put(out, sep);
+    put(out, sep);
+    put(out, '\n');
     return;
   }
   if (shown) {
@@ -169,21 +201,21 @@ void append_value_line(std::string& out, const ReportOptions& options, const Cou
   } else {
     append_padded(out, no_value(value), 18);
   }
-  out += ' ';
-  out += event.unit;
-  if (event.unit.size() < 5) out.append(5 - event.unit.size(), ' ');
-  out += event.name;
+  put(out, ' ');
+  put(out, event.unit);
+  if (event.unit.size() < 5) put_spaces(out, 5 - event.unit.size());
+  put(out, event.name);
   if (shown && value.running < value.enabled) {
-    out += "  (";
-    out += fixed(percent_running(value), 2);
-    out += "%)";
+    put(out, "  (");
+    append_fixed(out, percent_running(value), 2);
+    put(out, "%)");
   }
   if (repeated && shown) {
-    out += "  ( +- ";
-    out += fixed(spread_percent, 2);
-    out += "% )";
+    put(out, "  ( +- ");
+    append_fixed(out, spread_percent, 2);
+    put(out, "% )");
   }
-  out += '\n';
+  put(out, '\n');
 }
 
 Json grades_json(std::span<const Trust> trust) {
@@ -233,28 +265,36 @@ Json metric_json(const MetricReading& metric) {
 // A metric's line: its value where a count goes, its unit, its name; perf stat prints metrics
 // after `#` beside their events, pmustat a line each after the counts. With -x: a comment line
 // (pmumetric and perf's readers skip `#` lines) `# metric,VALUE,UNIT,NAME`.
-void append_metric_line(std::string& out, const ReportOptions& options, const MetricReading& metric,
+void append_metric_line(Text& out, const ReportOptions& options, const MetricReading& metric,
                         std::string_view prefix) {
   if (options.separator) {
-    const std::string& sep = *options.separator;
-    out += "# metric";
-    out += sep;
-    out += prefix;
-    out += metric.value ? fixed(*metric.value, 2) : std::string("<not computed>");
-    out += sep;
-    out += metric.unit;
-    out += sep;
-    out += metric.name;
-    out += '\n';
+    const std::string_view sep = *options.separator;
+    put(out, "# metric");
+    put(out, sep);
+    put(out, prefix);
+    if (metric.value) {
+      append_fixed(out, *metric.value, 2);
+    } else {
+      put(out, "<not computed>");
+    }
+    put(out, sep);
+    put(out, metric.unit);
+    put(out, sep);
+    put(out, metric.name);
+    put(out, '\n');
     return;
   }
-  out += prefix;
-  append_padded(out, metric.value ? fixed(*metric.value, 2) : std::string("<not computed>"), 18);
-  out += ' ';
-  out += metric.unit;
-  if (metric.unit.size() < 5) out.append(5 - metric.unit.size(), ' ');
-  out += metric.name;
-  out += '\n';
+  put(out, prefix);
+  if (metric.value) {
+    append_fixed_padded(out, *metric.value, 2, 18);
+  } else {
+    append_padded(out, "<not computed>", 18);
+  }
+  put(out, ' ');
+  put(out, metric.unit);
+  if (metric.unit.size() < 5) put_spaces(out, 5 - metric.unit.size());
+  put(out, metric.name);
+  put(out, '\n');
 }
 
 // The grades worth a reader's attention, one line each: every value's that is not `exact`.
@@ -331,10 +371,10 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
     emit(dump_json(out));
     return;
   }
-  std::string text;
+  Text text;
   if (!options.separator) {
-    text += fmt::format("\n Performance counter stats for '{}'{}:\n\n", options.target,
-                        repeated ? fmt::format(" ({} runs)", runs.size()) : std::string());
+    put(text, fmt::format("\n Performance counter stats for '{}'{}:\n\n", options.target,
+                          repeated ? fmt::format(" ({} runs)", runs.size()) : std::string()));
   }
   for (std::size_t i = 0; i < last.values.size(); ++i) {
     const EventValue& value = last.values[i];
@@ -343,15 +383,15 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
                       repeated ? spread.mean : value.value, std::string_view(), spread.percent,
                       repeated);
   }
-  if (!metrics.empty() && !options.separator) text += '\n';
+  if (!metrics.empty() && !options.separator) put(text, '\n');
   for (const MetricReading& metric : metrics) {
     append_metric_line(text, options, metric, std::string_view());
   }
   if (!options.separator) {
-    text += fmt::format("\n{:>18.9f} seconds time elapsed\n\n", elapsed);
-    text += trust_section(events, last, metrics);
+    fmt::format_to(std::back_inserter(text), "\n{:>18.9f} seconds time elapsed\n\n", elapsed);
+    put(text, trust_section(events, last, metrics));
   }
-  emit(text);
+  emit(std::string_view(text.data(), text.size()));
 }
 
 void print_interval(const ReportOptions& options, std::span<const CountEvent> events,
@@ -376,12 +416,14 @@ void print_interval(const ReportOptions& options, std::span<const CountEvent> ev
   const std::string prefix = options.separator
                                  ? fmt::format("{:.9f}{}", seconds, *options.separator)
                                  : fmt::format("{:>16.9f} ", seconds);
-  std::string text;
+  Text text;
+  // One allocation for the interval's lines: a -x line of a count is some 60 bytes.
+  text.reserve((reading.values.size() + metrics.size()) * (prefix.size() + 64));
   for (const EventValue& value : reading.values) {
     append_value_line(text, options, events[value.event], value, value.value, prefix, 0, false);
   }
   for (const MetricReading& metric : metrics) append_metric_line(text, options, metric, prefix);
-  emit(text);
+  emit(std::string_view(text.data(), text.size()));
 }
 
 }  // namespace cli

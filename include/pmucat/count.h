@@ -176,7 +176,6 @@ struct Reading {
   std::vector<EventValue> values;  // per event (in event order), per CPU when asked
 };
 
-// How readings are summed: as perf stat's default, or per CPU (-A, --no-aggr).
 // How readings are summed: as perf stat's default; per CPU (-A, --no-aggr); per core or per
 // socket (--per-core, --per-socket: the CPUs' topology files).
 enum class Aggregation : std::uint8_t { global, per_cpu, per_core, per_socket };

@@ -1,10 +1,12 @@
 // The trust grades of counted values (trust_grades.def), and the values of an interval.
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "pmucat/count.h"
 
@@ -31,10 +33,6 @@ constexpr std::array kGradeList = [] {
 
 const GradeInfo& info(TrustGrade grade) {
   return kGrades[static_cast<std::size_t>(grade)];
-}
-
-std::string percent(double fraction) {
-  return fmt::format("{:.2f}%", 100.0 * fraction);
 }
 
 }  // namespace
@@ -70,57 +68,93 @@ std::optional<TrustGrade> parse_trust_grade(std::string_view id) {
   return std::nullopt;
 }
 
+namespace {
+
+// Writes a value's grades over the ones it held, reusing the vector's elements and their reasons'
+// storage: -I grades every value each interval, and most intervals grade as the one before.
+class GradeWriter {
+ public:
+  explicit GradeWriter(std::vector<Trust>& trust) : trust_(trust) {}
+  GradeWriter(const GradeWriter&) = delete;
+  GradeWriter& operator=(const GradeWriter&) = delete;
+  ~GradeWriter() {
+    trust_.erase(trust_.begin() + static_cast<std::ptrdiff_t>(used_), trust_.end());
+  }
+
+  // The reason of a new grade, empty, to be written.
+  std::string& add(TrustGrade grade) {
+    if (used_ == trust_.size()) trust_.emplace_back();
+    Trust& trust = trust_[used_++];
+    trust.grade = grade;
+    trust.reason.clear();
+    return trust.reason;
+  }
+  void add(const Trust& trust) { add(trust.grade) = trust.reason; }
+  bool empty() const { return used_ == 0; }
+
+ private:
+  std::vector<Trust>& trust_;
+  std::size_t used_ = 0;
+};
+
+template <typename... Args>
+void write_reason(std::string& reason, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(reason), format, std::forward<Args>(args)...);
+}
+
+void append_percent(std::string& out, double fraction) {
+  write_reason(out, "{:.2f}%", 100.0 * fraction);
+}
+
+}  // namespace
+
 void grade_values(Reading& reading, std::span<const CountEvent> events,
                   std::span<const std::optional<double>> predicted_fraction) {
   for (EventValue& value : reading.values) {
-    value.trust.clear();
+    GradeWriter grades(value.trust);
     const CountEvent& event = events[value.event];
     if (event.refused) {
       value.value.reset();
-      value.trust.push_back(*event.refused);
+      grades.add(*event.refused);
       continue;
     }
     const std::optional<double> scaled = scale_count(value.raw, value.enabled, value.running);
     value.value = scaled ? std::optional<double>(*scaled * event.scale) : std::nullopt;
     if (!scaled) {
-      value.trust.push_back(
-          {TrustGrade::not_counted,
-           value.enabled == 0
-               ? std::string("never enabled: the counted task or CPU did not run")
-               : fmt::format("never scheduled: running 0 of {} ns enabled (perf stat's <not "
-                             "counted>)",
-                             value.enabled)});
-    } else if (value.running < value.enabled) {
-      std::string reason =
-          fmt::format("counted {} of the time it was enabled; the count is scaled by {:.3f}",
-                      percent(value.running_fraction()),
-                      static_cast<double>(value.enabled) / static_cast<double>(value.running));
-      if (value.event < predicted_fraction.size() && predicted_fraction[value.event]) {
-        reason +=
-            fmt::format("; the planner predicted {}", percent(*predicted_fraction[value.event]));
+      std::string& reason = grades.add(TrustGrade::not_counted);
+      if (value.enabled == 0) {
+        reason = "never enabled: the counted task or CPU did not run";
+      } else {
+        write_reason(reason,
+                     "never scheduled: running 0 of {} ns enabled (perf stat's <not counted>)",
+                     value.enabled);
       }
-      value.trust.push_back({TrustGrade::multiplexed, std::move(reason)});
+    } else if (value.running < value.enabled) {
+      std::string& reason = grades.add(TrustGrade::multiplexed);
+      reason = "counted ";
+      append_percent(reason, value.running_fraction());
+      write_reason(reason, " of the time it was enabled; the count is scaled by {:.3f}",
+                   static_cast<double>(value.enabled) / static_cast<double>(value.running));
+      if (value.event < predicted_fraction.size() && predicted_fraction[value.event]) {
+        reason += "; the planner predicted ";
+        append_percent(reason, *predicted_fraction[value.event]);
+      }
     }
     if (scaled && value.raw == 0 && event.counts_hardware) {
-      value.trust.push_back(
-          {TrustGrade::zero_count,
-           fmt::format("a hardware counter that counted 0 over {} ns of running: many VMs open "
-                       "PMU events that never count",
-                       value.running)});
+      write_reason(grades.add(TrustGrade::zero_count),
+                   "a hardware counter that counted 0 over {} ns of running: many VMs open "
+                   "PMU events that never count",
+                   value.running);
     }
     if (value.lost != 0) {
-      value.trust.push_back(
-          {TrustGrade::counts_lost, fmt::format("the kernel reports {} lost", value.lost)});
+      write_reason(grades.add(TrustGrade::counts_lost), "the kernel reports {} lost", value.lost);
     }
-    if (event.substituted) value.trust.push_back(*event.substituted);
+    if (event.substituted) grades.add(*event.substituted);
     if (!event.errata.empty()) {
-      value.trust.push_back(
-          {TrustGrade::errata,
-           fmt::format("the vendor tables list errata {} for this event", event.errata)});
+      write_reason(grades.add(TrustGrade::errata),
+                   "the vendor tables list errata {} for this event", event.errata);
     }
-    if (value.trust.empty()) {
-      value.trust.push_back({TrustGrade::exact, std::string()});
-    }
+    if (grades.empty()) grades.add(TrustGrade::exact);
   }
 }
 
@@ -133,10 +167,14 @@ Reading difference(const Reading& later, const Reading& earlier, std::span<const
 
 void difference(const Reading& later, const Reading& earlier, std::span<const CountEvent> events,
                 std::span<const std::optional<double>> predicted_fraction, Reading& delta) {
-  // Assigned element by element, so the values' grade vectors keep their storage.
-  delta.values = later.values;
+  // Each value's grades keep their storage (grade_values writes over them): -I takes a
+  // difference every interval.
+  delta.values.resize(later.values.size());
   for (std::size_t i = 0; i < delta.values.size(); ++i) {
     EventValue& value = delta.values[i];
+    std::vector<Trust> grades = std::move(value.trust);
+    value = later.values[i];
+    value.trust = std::move(grades);
     const auto same = [&](const EventValue& candidate) {
       return candidate.event == value.event && candidate.cpu == value.cpu;
     };

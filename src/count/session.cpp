@@ -38,6 +38,10 @@ struct Counter {
   // Per value the leader's read returns (its opened members, leader first): the index of the
   // value it adds to in State::values.
   std::vector<std::size_t> slots;
+  // The leader's read_format and the bytes its read returns, kept beside the descriptor: -I
+  // reads every counter each interval, and the events' attrs lie far apart in memory.
+  std::uint64_t read_format = 0;
+  std::size_t read_size = 0;
 };
 
 // An errno's name ("EOPNOTSUPP"), as pmustat's JSON says it.
@@ -121,9 +125,10 @@ struct CountSession::State {
   std::optional<std::chrono::steady_clock::time_point> started;  // duration_time counts from it
   // The values a read() fills, zero: per event (in event order), per CPU when asked for.
   std::vector<EventValue> values;
-  mutable std::vector<std::byte> buffer;  // reused by every read()
-  mutable ReadBuffer parsed;              // the same
-  std::map<int, CpuPlace> places;         // --per-core, --per-socket: the CPUs' topology
+  mutable std::vector<std::byte> buffer;     // reused by every read()
+  mutable ReadBuffer parsed;                 // the same
+  std::vector<std::size_t> duration_values;  // the values of duration_time, measured by read()
+  std::map<int, CpuPlace> places;            // --per-core, --per-socket: the CPUs' topology
 
   ~State() {
     for (Counter& counter : counters) {
@@ -415,6 +420,14 @@ Expected<CountSession> CountSession::open(const Catalog& catalog, PerfEventKerne
   };
   for (Counter& counter : state->counters) {
     for (std::size_t member : counter.reads) counter.slots.push_back(slot_of(member, counter.cpu));
+    if (counter.reads.empty()) continue;
+    counter.read_format = state->events[counter.event].encoded.attr.read_format;
+    const bool group = (counter.read_format & read_fmt::group) != 0;
+    counter.read_size = read_buffer_size(counter.read_format, group ? counter.slots.size() : 1);
+  }
+  for (std::size_t v = 0; v < state->values.size(); ++v) {
+    const CountEvent& event = state->events[state->values[v].event];
+    if (event.tool == kDurationTime && !event.refused) state->duration_values.push_back(v);
   }
   if (options.aggregation == Aggregation::per_core ||
       options.aggregation == Aggregation::per_socket) {
@@ -512,18 +525,19 @@ std::optional<Diagnostic> CountSession::read_counts(Reading& reading) const {
   ReadBuffer& parsed = state.parsed;
   for (const Counter& counter : state.counters) {
     if (counter.reads.empty()) continue;
-    const CountEvent& leader = state.events[counter.event];
-    const std::uint64_t read_format = leader.encoded.attr.read_format;
-    const std::size_t members = (read_format & read_fmt::group) ? counter.slots.size() : 1;
-    buffer.resize(read_buffer_size(read_format, members));
+    buffer.resize(counter.read_size);
     const long got = state.kernel->read(counter.fd, buffer);
     if (got < 0) {
-      return make_file_diagnostic(Severity::error, DiagId::count_read_short, leader.name,
+      return make_file_diagnostic(Severity::error, DiagId::count_read_short,
+                                  state.events[counter.event].name,
                                   fmt::format("read() on CPU {}, task {} failed: {}", counter.cpu,
                                               counter.pid, std::strerror(static_cast<int>(-got))));
     }
+    const std::size_t members = (counter.read_format & read_fmt::group) ? counter.slots.size() : 1;
+    // The event's name (far off in its CountEvent) is looked up only for an error.
     if (auto error = parse_read_buffer(std::span(buffer).first(static_cast<std::size_t>(got)),
-                                       read_format, members, leader.name, parsed)) {
+                                       counter.read_format, members, std::string_view(), parsed)) {
+      error->range.file = state.events[counter.event].name;
       return error;
     }
     for (std::size_t k = 0; k < parsed.counters.size(); ++k) {
@@ -541,9 +555,8 @@ std::optional<Diagnostic> CountSession::read_counts(Reading& reading) const {
                                            std::chrono::steady_clock::now() - *state.started)
                                            .count())
           : 0;
-  for (EventValue& value : reading.values) {
-    const CountEvent& event = state.events[value.event];
-    if (event.tool != kDurationTime || event.refused) continue;
+  for (std::size_t v : state.duration_values) {
+    EventValue& value = reading.values[v];
     value.raw = elapsed;
     value.enabled = elapsed;
     value.running = elapsed;

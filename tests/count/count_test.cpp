@@ -96,6 +96,12 @@ bool has_grade(const EventValue& value, TrustGrade grade) {
                      [&](const pmucat::Trust& trust) { return trust.grade == grade; });
 }
 
+std::vector<TrustGrade> grades_of(const EventValue& value) {
+  std::vector<TrustGrade> grades;
+  for (const pmucat::Trust& trust : value.trust) grades.push_back(trust.grade);
+  return grades;
+}
+
 const EventValue& value_of(const Reading& reading, std::size_t event, int cpu = -1) {
   for (const EventValue& value : reading.values) {
     if (value.event == event && value.cpu == cpu) return value;
@@ -484,6 +490,43 @@ TEST(CountSession, IntervalsAreDifferences) {
   EXPECT_EQ(value.running, 1000u);
   EXPECT_EQ(value.value, 400.0);
   EXPECT_TRUE(has_grade(value, TrustGrade::multiplexed));
+}
+
+// -I reuses one Reading for every interval's difference: each interval is graded afresh, its
+// grades neither kept from the interval before nor doubled.
+TEST(CountSession, AReusedIntervalIsGradedAfresh) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  FakeCounts counts{.value = 0, .enabled = 0, .running = 0};
+  kernel.counts = [&counts](const Attr&, int) { return counts; };
+  auto session =
+      CountSession::open(catalog, kernel, encode_all(catalog, "cpu/event=0x3c/"), on_cpus({0}));
+  ASSERT_TRUE(session.has_value());
+  Reading before;
+  Reading after;
+  Reading interval;
+  const auto next_interval = [&](FakeCounts later) {
+    ASSERT_FALSE(session->read_counts(before).has_value());
+    counts = later;
+    ASSERT_FALSE(session->read_counts(after).has_value());
+    pmucat::difference(after, before, session->events(), {}, interval);
+  };
+  counts = {.value = 10, .enabled = 100, .running = 100, .lost = 1};
+  next_interval({.value = 30, .enabled = 300, .running = 200, .lost = 3});
+  ASSERT_EQ(interval.values.size(), 1u);
+  EXPECT_EQ(grades_of(interval.values[0]),
+            (std::vector<TrustGrade>{TrustGrade::multiplexed, TrustGrade::counts_lost}));
+  const std::string multiplexed = interval.values[0].trust[0].reason;
+  EXPECT_NE(multiplexed.find("counted 50.00% of the time"), std::string::npos) << multiplexed;
+  next_interval({.value = 50, .enabled = 400, .running = 300, .lost = 3});
+  EXPECT_EQ(grades_of(interval.values[0]), std::vector<TrustGrade>{TrustGrade::exact});
+  EXPECT_EQ(interval.values[0].trust[0].reason, "");
+  EXPECT_EQ(interval.values[0].value, 20.0);
+  next_interval({.value = 50, .enabled = 400, .running = 300, .lost = 3});
+  EXPECT_EQ(grades_of(interval.values[0]), std::vector<TrustGrade>{TrustGrade::not_counted});
+  EXPECT_EQ(interval.values[0].trust[0].reason,
+            "never enabled: the counted task or CPU did not run");
 }
 
 // A tree with a JSON model holding INST_RETIRED.ANY (and one event marked with errata).
