@@ -14,8 +14,8 @@ PMUCAT_BEGIN_NAMESPACE
 namespace cli {
 namespace {
 
-// The text of one report, built in place: -I formats every event each interval, and
-// std::string's out-of-line appends were most of pmustat's own time there (docs/count.md, "Cost").
+// The text of one report, built in place with inlined appends: -I formats every event each
+// interval, and out-of-line appends cost more than the numbers (docs/count.md, "Cost").
 using Text = fmt::memory_buffer;
 
 // resize() and one memcpy: fmt's append() is out of line and copies in a loop.

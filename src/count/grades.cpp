@@ -35,41 +35,6 @@ const GradeInfo& info(TrustGrade grade) {
   return kGrades[static_cast<std::size_t>(grade)];
 }
 
-}  // namespace
-
-std::string_view to_string(TrustLevel level) {
-  switch (level) {
-    case TrustLevel::trusted:
-      return "trusted";
-    case TrustLevel::caution:
-      return "caution";
-    case TrustLevel::untrusted:
-      return "untrusted";
-  }
-  return "?";
-}
-
-std::string_view to_string(TrustGrade grade) {
-  return info(grade).id;
-}
-TrustLevel level_of(TrustGrade grade) {
-  return info(grade).level;
-}
-std::string_view summary_of(TrustGrade grade) {
-  return info(grade).summary;
-}
-std::span<const TrustGrade> all_trust_grades() {
-  return kGradeList;
-}
-std::optional<TrustGrade> parse_trust_grade(std::string_view id) {
-  for (const GradeInfo& grade : kGrades) {
-    if (grade.id == id) return grade.grade;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
 // Writes a value's grades over the ones it held, reusing the vector's elements and their reasons'
 // storage: -I grades every value each interval, and most intervals grade as the one before.
 class GradeWriter {
@@ -107,6 +72,37 @@ void append_percent(std::string& out, double fraction) {
 }
 
 }  // namespace
+
+std::string_view to_string(TrustLevel level) {
+  switch (level) {
+    case TrustLevel::trusted:
+      return "trusted";
+    case TrustLevel::caution:
+      return "caution";
+    case TrustLevel::untrusted:
+      return "untrusted";
+  }
+  return "?";
+}
+
+std::string_view to_string(TrustGrade grade) {
+  return info(grade).id;
+}
+TrustLevel level_of(TrustGrade grade) {
+  return info(grade).level;
+}
+std::string_view summary_of(TrustGrade grade) {
+  return info(grade).summary;
+}
+std::span<const TrustGrade> all_trust_grades() {
+  return kGradeList;
+}
+std::optional<TrustGrade> parse_trust_grade(std::string_view id) {
+  for (const GradeInfo& grade : kGrades) {
+    if (grade.id == id) return grade.grade;
+  }
+  return std::nullopt;
+}
 
 void grade_values(Reading& reading, std::span<const CountEvent> events,
                   std::span<const std::optional<double>> predicted_fraction) {
