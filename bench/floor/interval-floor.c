@@ -5,10 +5,12 @@
  * exits: one absolute sleep, one wait4(WNOHANG), one read() per counter (or one for the group),
  * a line per counter formatted with snprintf, and one write of the lines to standard error. It
  * prints each counter's running total, sparing itself the subtraction an interval's count needs.
- * With -r it only reads: no lines, no write, what no tool that prints can go below.
+ * With -f the lines are formatted by hand (digits written directly, the interval's time stamp
+ * once), as a tool tuned for it would; with -r it only reads: no lines, no write, what no tool
+ * that prints can go below.
  * Its CPU time (task-clock, or wait4's) beside pmustat's is the share of pmustat's interval cost
  * that is pmustat's own (docs/count.md, "Cost"; bench/run-count runs it).
- * Usage: interval-floor [-g] [-r] N MS S   (e.g. 100 10 5; lines to standard error) */
+ * Usage: interval-floor [-g] [-f|-r] N MS S   (e.g. 100 10 5; lines to standard error) */
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdint.h>
@@ -28,21 +30,41 @@ static const uint64_t kConfigs[] = {PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_S
 static const char* const kNames[] = {"context-switches", "page-faults", "cpu-migrations",
                                      "minor-faults", "major-faults"};
 
+/* `value` in decimal at `out`; returns the end. */
+static char* put_u64(char* out, uint64_t value) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (n > 0) *out++ = digits[--n];
+  return out;
+}
+
+static char* put_text(char* out, const char* text, size_t size) {
+  memcpy(out, text, size);
+  return out + size;
+}
+
 int main(int argc, char** argv) {
   int grouped = 0;
   int print = 1;
+  int by_hand = 0;
   int arg = 1;
   for (; arg < argc && argv[arg][0] == '-'; ++arg) {
     if (strcmp(argv[arg], "-g") == 0) {
       grouped = 1;
     } else if (strcmp(argv[arg], "-r") == 0) {
       print = 0;
+    } else if (strcmp(argv[arg], "-f") == 0) {
+      by_hand = 1;
     } else {
       break;
     }
   }
   if (argc - arg != 3) {
-    fprintf(stderr, "usage: %s [-g] [-r] N MS S\n", argv[0]);
+    fprintf(stderr, "usage: %s [-g] [-f|-r] N MS S\n", argv[0]);
     return 2;
   }
   const int counters = atoi(argv[arg]);
@@ -86,6 +108,8 @@ int main(int argc, char** argv) {
   if (write(go[1], "x", 1) != 1) return 1;
   static uint64_t values[3 + kMaxCounters];
   static char text[kMaxCounters * 96];
+  size_t name_sizes[5];
+  for (int k = 0; k < 5; ++k) name_sizes[k] = strlen(kNames[k]);
   struct timespec start, deadline, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
   deadline = start;
@@ -101,6 +125,8 @@ int main(int argc, char** argv) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     const double seconds =
         (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+    char stamp[32];
+    const int stamp_size = snprintf(stamp, sizeof stamp, "%.9f,", seconds);
     size_t used = 0;
     for (int i = 0; i < counters; ++i) {
       uint64_t count, enabled, running;
@@ -116,6 +142,25 @@ int main(int argc, char** argv) {
         running = values[2];
       }
       if (!print) continue;
+      if (by_hand) {
+        /* hundredths of a percent, rounded */
+        const uint64_t hundredths = enabled ? (running * 10000 + enabled / 2) / enabled : 0;
+        char* out = text + used;
+        out = put_text(out, stamp, (size_t)stamp_size);
+        out = put_u64(out, count);
+        out = put_text(out, ",,", 2);
+        out = put_text(out, kNames[i % 5], name_sizes[i % 5]);
+        *out++ = ',';
+        out = put_u64(out, running);
+        *out++ = ',';
+        out = put_u64(out, hundredths / 100);
+        *out++ = '.';
+        *out++ = (char)('0' + hundredths / 10 % 10);
+        *out++ = (char)('0' + hundredths % 10);
+        out = put_text(out, ",,\n", 3);
+        used = (size_t)(out - text);
+        continue;
+      }
       const double percent = enabled ? 100.0 * (double)running / (double)enabled : 0.0;
       used += (size_t)snprintf(text + used, sizeof text - used, "%.9f,%llu,,%s,%llu,%.2f,,\n",
                                seconds, (unsigned long long)count, kNames[i % 5],
