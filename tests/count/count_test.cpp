@@ -453,6 +453,7 @@ TEST(CountSession, ShortReadIsAnErrorNotANumber) {
   auto reading = session->read();
   ASSERT_FALSE(reading.has_value());
   EXPECT_EQ(reading.error().code, DiagId::count_read_short);
+  EXPECT_EQ(reading.error().range.file, "cpu/event=0x3c/") << "the event read is named";
 }
 
 TEST(CountSession, IntervalsAreDifferences) {
