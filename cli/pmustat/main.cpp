@@ -2,6 +2,7 @@
 // counts events as perf stat does, each value with its trust grades.
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,13 +59,22 @@ extern "C" void on_signal(int signal) {
   if (g_child > 0) ::kill(static_cast<pid_t>(g_child), signal);
 }
 
+extern "C" void on_child_exit(int) {}
+
 // A handler (not SIG_IGN, which the command would inherit through exec) for the signals that
-// end counting: the command gets them forwarded, pmustat prints what was counted.
+// end counting: the command gets them forwarded, pmustat prints what was counted. SIGCHLD's
+// handler does nothing but end -I's sleep (clock_nanosleep is never restarted), so the last
+// interval ends when the command does, as perf stat's; other calls restart.
 void catch_signals() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+  struct sigaction child_exit {};
+  child_exit.sa_handler = on_child_exit;
+  child_exit.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigemptyset(&child_exit.sa_mask);
+  ::sigaction(SIGCHLD, &child_exit, nullptr);
 }
 
 void set_sigpipe(void (*handler)(int)) {
@@ -112,6 +122,10 @@ timespec now_monotonic() {
   timespec now{};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
   return now;
+}
+
+double seconds_of(const timeval& time) {
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
 }
 
 double seconds_between(const timespec& from, const timespec& to) {
@@ -425,6 +439,7 @@ int run(int argc, char** argv) {
                                                                          : ExitCode::rejected);
     }
     if (run_number == 0) {
+      report.unit_width = unit_width_of(session->events());
       for (const CountEvent& event : session->events()) {
         if (event.refused && event.refused->grade == TrustGrade::not_supported) {
           printer.print(make_file_diagnostic(Severity::warning, DiagId::count_not_supported,
@@ -432,8 +447,6 @@ int run(int argc, char** argv) {
         }
       }
     }
-    // With a command, pmustat waits for it; otherwise it counts until a signal, or until the
-    // COMMAND that only times the count exits.
     // The command (counted, or timing a CPU or thread count) is the session's, held until
     // start(); without one, pmustat counts until a signal.
     const pid_t waited = session->child();
@@ -445,6 +458,7 @@ int run(int argc, char** argv) {
       Reading current;
       Reading previous;
       Reading interval;
+      std::size_t interval_number = 0;
       bool have_previous = false;
       timespec deadline = plus_ms(run_start, options.interval_ms);
       for (;;) {
@@ -463,7 +477,7 @@ int run(int argc, char** argv) {
         print_interval(report, session->events(), interval,
                        evaluate_session_metrics(interval, session->events(), session_metrics,
                                                 evaluator, eval_options),
-                       seconds_between(run_start, now_monotonic()));
+                       seconds_between(run_start, now_monotonic()), interval_number++);
         std::swap(previous, current);
         have_previous = true;
         if (status) {
@@ -500,6 +514,13 @@ int run(int argc, char** argv) {
     report.elapsed_seconds.push_back(seconds_between(run_start, ended));
   }
   if (options.interval_ms == 0 && !runs.empty()) {
+    // perf stat's user and sys lines: one run of a counted command (no -a, -C, -p or -t), the
+    // only child pmustat waited for.
+    rusage children{};
+    if (options.repeat == 1 && counts_command && ::getrusage(RUSAGE_CHILDREN, &children) == 0) {
+      report.command_times =
+          CommandTimes{seconds_of(children.ru_utime), seconds_of(children.ru_stime)};
+    }
     print_totals(report, opened_events, runs, run_metrics);
   }
   return counts_command || !options.command.empty() ? exit_status : 0;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -137,18 +139,29 @@ Spread spread_of(std::span<const Reading> runs, std::size_t value_index) {
   return spread;
 }
 
+// perf stat's columns (perf 7.3): counts, event name, the metric after `#`, the interval's time.
+constexpr std::size_t kCountsWidth = 18;
+constexpr std::size_t kNameWidth = 32;
+constexpr std::size_t kMetricWidth = 38;
+constexpr std::size_t kIntervalWidth = 16;
+constexpr std::size_t kPerCoreWidth = 18;  // `S0-D0-C1`
+constexpr std::size_t kPerSocketWidth = 6;
+
 // The aggregation column perf stat prints first: `CPU3` (-A), `S0-D0-C1` and the CPUs summed
 // (--per-core), `S0` and the CPUs summed (--per-socket).
 void append_cpu(Text& out, const ReportOptions& options, const EventValue& value) {
   if (options.aggregation == Aggregation::global || value.cpu < 0) return;
   fmt::basic_memory_buffer<char, 32> label;
   const auto to = std::back_inserter(label);
+  std::size_t width = 6;  // `CPU` and the number in 3
   if (options.aggregation == Aggregation::per_cpu || value.place.socket < 0) {
     fmt::format_to(to, "CPU{}", value.cpu);
   } else if (options.aggregation == Aggregation::per_core) {
     fmt::format_to(to, "S{}-D{}-C{}", value.place.socket, value.place.die, value.place.core);
+    width = kPerCoreWidth;
   } else {
     fmt::format_to(to, "S{}", value.place.socket);
+    width = kPerSocketWidth;
   }
   const std::string_view label_text(label.data(), label.size());
   const bool summed = options.aggregation != Aggregation::per_cpu;
@@ -162,21 +175,89 @@ void append_cpu(Text& out, const ReportOptions& options, const EventValue& value
     return;
   }
   put(out, label_text);
-  if (label_text.size() < 7) put_spaces(out, 7 - label_text.size());
+  if (label_text.size() < width) put_spaces(out, width - label_text.size());
+  put(out, ' ');
   if (summed) {
     append_padded(out, fmt::format_int(value.cpus).str(), 4);
     put(out, ' ');
   }
 }
 
-// One value as perf stat prints it, text or -x's fields, appended to `out`.
+// A metric's value and what perf stat names it with: `%8.1f` and "UNIT  NAME" for a metric
+// with a ScaleUnit, `%8.2f` and its name without one.
+void append_metric_value(Text& out, const MetricReading& metric) {
+  const double value = metric.value.value_or(0);
+  if (metric.unit.empty()) {
+    fmt::format_to(std::back_inserter(out), "{:8.2f}", value);
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:8.1f}", value);
+  }
+}
+void append_metric_label(Text& out, const MetricReading& metric) {
+  if (!metric.unit.empty()) {
+    put(out, metric.unit);
+    put(out, "  ");
+  }
+  put(out, metric.name);
+}
+
+// The metric column of a text line: ` # VALUE UNIT  NAME` padded to its width, or blank for a
+// metric without a value (perf stat leaves it blank too; the Trust section says why).
+void append_metric_column(Text& out, const MetricReading* metric) {
+  const std::size_t start = out.size();
+  if (metric != nullptr && metric->value) {
+    put(out, " # ");
+    append_metric_value(out, *metric);
+    put(out, ' ');
+    append_metric_label(out, *metric);
+  }
+  const std::size_t used = out.size() - start;
+  if (used < kMetricWidth) put_spaces(out, kMetricWidth - used);
+}
+
+// A metric's fields of a -x line: its value (perf stat keeps only the leading digits and point
+// of `%8.1f`, so nan and negative values are empty) and its label; both empty without a value.
+void append_metric_fields(Text& out, std::string_view sep, const MetricReading* metric) {
+  put(out, sep);
+  if (metric != nullptr && metric->value) {
+    fmt::basic_memory_buffer<char, 64> number;
+    if (metric->unit.empty()) {
+      fmt::format_to(std::back_inserter(number), "{:.2f}", *metric->value);
+    } else {
+      fmt::format_to(std::back_inserter(number), "{:.1f}", *metric->value);
+    }
+    std::size_t digits = 0;
+    while (digits < number.size() &&
+           (std::isdigit(static_cast<unsigned char>(number[digits])) || number[digits] == '.')) {
+      ++digits;
+    }
+    put(out, std::string_view(number.data(), digits));
+    put(out, sep);
+    append_metric_label(out, *metric);
+  } else {
+    put(out, sep);
+  }
+}
+
+// The percentage perf stat's -x prints for the running time: 100 * running / enabled in
+// integers, so 2 of 3 is 66.00.
+std::uint64_t percent_running_whole(const EventValue& value) {
+  if (value.enabled == 0 || value.running == value.enabled) return 100;
+  return 100 * value.running / value.enabled;
+}
+
+// One value as perf stat prints it, text or -x's fields, appended to `out`, with the metrics
+// hosted on its line (the first there, each other on a line of its own below it). `spread` is the
+// relative spread of -r's runs, when there were several.
 void append_value_line(Text& out, const ReportOptions& options, const CountEvent& event,
                        const EventValue& value, std::optional<double> shown,
-                       std::string_view prefix, double spread_percent, bool repeated) {
+                       std::string_view prefix, std::optional<double> spread,
+                       std::span<const MetricReading* const> metrics) {
   put(out, prefix);
   append_cpu(out, options, value);
+  const MetricReading* first_metric = metrics.empty() ? nullptr : metrics.front();
   if (options.separator) {
-    // value, unit, event, running time, percent running, metric value, metric unit
+    // value, unit, event, [spread,] running time, percent running, metric value, metric unit
     const std::string_view sep = *options.separator;
     if (shown) {
       append_number(out, *shown, event, 0);
@@ -187,35 +268,91 @@ void append_value_line(Text& out, const ReportOptions& options, const CountEvent
     put(out, event.unit);
     put(out, sep);
     put(out, event.name);
+    if (spread) {
+      put(out, sep);
+      append_fixed(out, *spread, 2);
+      put(out, '%');
+    }
     put(out, sep);
     append_u64(out, value.running);
     put(out, sep);
-    append_fixed(out, percent_running(value), 2);
-    put(out, sep);
-    put(out, sep);
+    append_u64(out, percent_running_whole(value));
+    put(out, ".00");
+    append_metric_fields(out, sep, first_metric);
+    for (std::size_t m = 1; m < metrics.size(); ++m) {
+      put(out, '\n');
+      put(out, prefix);
+      append_cpu(out, options, value);
+      for (int pad = 0; pad < 4; ++pad) put(out, sep);
+      append_metric_fields(out, sep, metrics[m]);
+    }
     put(out, '\n');
     return;
   }
   if (shown) {
-    append_number(out, *shown, event, 18);
+    append_number(out, *shown, event, kCountsWidth);
   } else {
-    append_padded(out, no_value(value), 18);
+    append_padded(out, no_value(value), kCountsWidth);
   }
   put(out, ' ');
   put(out, event.unit);
-  if (event.unit.size() < 5) put_spaces(out, 5 - event.unit.size());
+  if (event.unit.size() < options.unit_width)
+    put_spaces(out, options.unit_width - event.unit.size());
+  put(out, ' ');
   put(out, event.name);
-  if (shown && value.running < value.enabled) {
+  if (event.name.size() < kNameWidth) put_spaces(out, kNameWidth - event.name.size());
+  append_metric_column(out, first_metric);
+  for (std::size_t m = 1; m < metrics.size(); ++m) {
+    put(out, '\n');
+    put(out, prefix);
+    append_cpu(out, options, value);
+    if (options.aggregation == Aggregation::per_cpu) put_spaces(out, 8);
+    put_spaces(out, kCountsWidth + kNameWidth + options.unit_width + 2);
+    append_metric_column(out, metrics[m]);
+  }
+  if (spread && *spread != 0) {
+    put(out, "  ( +-");
+    fmt::format_to(std::back_inserter(out), "{:6.2f}", *spread);
+    put(out, "% )");
+  }
+  if (value.running != value.enabled) {
     put(out, "  (");
     append_fixed(out, percent_running(value), 2);
     put(out, "%)");
   }
-  if (repeated && shown) {
-    put(out, "  ( +- ");
-    append_fixed(out, spread_percent, 2);
-    put(out, "% )");
-  }
   put(out, '\n');
+}
+
+// The metrics perf stat prints after `#` on each value's line: with counts summed over every
+// CPU (no -A, --per-core or --per-socket), each metric on the line of the first value of its
+// event. The rest (none, or all when per CPU, core or socket, where pmustat computes metrics
+// over the sums) have lines of their own after the counts.
+struct MetricPlaces {
+  std::vector<std::vector<const MetricReading*>> on_value;  // per value
+  std::vector<const MetricReading*> own_line;
+};
+
+MetricPlaces place_metrics(const ReportOptions& options, const Reading& reading,
+                           std::span<const MetricReading> metrics) {
+  MetricPlaces places;
+  places.on_value.resize(reading.values.size());
+  for (const MetricReading& metric : metrics) {
+    std::size_t host = reading.values.size();
+    if (options.aggregation == Aggregation::global && metric.event) {
+      for (std::size_t v = 0; v < reading.values.size(); ++v) {
+        if (reading.values[v].event == *metric.event) {
+          host = v;
+          break;
+        }
+      }
+    }
+    if (host < reading.values.size()) {
+      places.on_value[host].push_back(&metric);
+    } else {
+      places.own_line.push_back(&metric);
+    }
+  }
+  return places;
 }
 
 Json grades_json(std::span<const Trust> trust) {
@@ -323,7 +460,65 @@ std::string trust_section(std::span<const CountEvent> events, const Reading& rea
   return text.empty() ? text : " Trust:\n" + text + "\n";
 }
 
+// perf stat -I's column header, printed before the first interval and every 26th after it.
+constexpr std::size_t kIntervalHeaderEvery = 26;
+
+void append_interval_header(Text& out, const ReportOptions& options) {
+  const auto to = std::back_inserter(out);
+  fmt::format_to(to, "#{:>{}}", "time", kIntervalWidth - 1);
+  switch (options.aggregation) {
+    case Aggregation::per_cpu:
+      fmt::format_to(to, " {:<6}", "cpu");
+      break;
+    case Aggregation::per_core:
+      fmt::format_to(to, " {:<{}} ctrs", "core", kPerCoreWidth);
+      break;
+    case Aggregation::per_socket:
+      fmt::format_to(to, " {:<{}} ctrs", "socket", kPerSocketWidth);
+      break;
+    case Aggregation::global:
+      break;
+  }
+  fmt::format_to(to, " {:>{}} {:>{}} events\n", "counts", kCountsWidth, "unit", options.unit_width);
+}
+
+// perf stat's footer: the time elapsed (with -r, the mean, its spread and relative spread), and
+// for one run of a command, the command's user and system time.
+void append_elapsed(Text& out, const ReportOptions& options) {
+  const auto to = std::back_inserter(out);
+  const std::span<const double> runs = options.elapsed_seconds;
+  double mean = 0;
+  double m2 = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double delta = runs[i] - mean;
+    mean += delta / static_cast<double>(i + 1);
+    m2 += delta * (runs[i] - mean);
+  }
+  put(out, '\n');
+  if (runs.size() <= 1) {
+    fmt::format_to(to, " {:17.9f} seconds time elapsed", mean);
+    if (options.command_times) {
+      fmt::format_to(to, "\n\n {:17.9f} seconds user\n {:17.9f} seconds sys\n",
+                     options.command_times->user_seconds, options.command_times->system_seconds);
+    }
+  } else {
+    const double n = static_cast<double>(runs.size());
+    const double spread = std::sqrt(m2 / (n - 1) / n);
+    fmt::format_to(to, " {:17.9f} +- {:.9f} seconds time elapsed", mean, spread);
+    if (mean != 0 && spread != 0) fmt::format_to(to, "  ( +-{:6.2f}% )", 100.0 * spread / mean);
+  }
+  put(out, "\n\n");
+}
+
 }  // namespace
+
+std::size_t unit_width_of(std::span<const CountEvent> events) {
+  std::size_t width = 4;
+  for (const CountEvent& event : events) {
+    if (!event.refused) width = std::max(width, event.unit.size());
+  }
+  return width;
+}
 
 std::string describe_target(const CountTarget& target, std::span<const pid_t> pids) {
   switch (target.kind) {
@@ -376,27 +571,29 @@ void print_totals(const ReportOptions& options, std::span<const CountEvent> even
     put(text, fmt::format("\n Performance counter stats for '{}'{}:\n\n", options.target,
                           repeated ? fmt::format(" ({} runs)", runs.size()) : std::string()));
   }
+  const MetricPlaces places = place_metrics(options, last, metrics);
   for (std::size_t i = 0; i < last.values.size(); ++i) {
     const EventValue& value = last.values[i];
     const Spread spread = spread_of(runs, i);
     append_value_line(text, options, events[value.event], value,
-                      repeated ? spread.mean : value.value, std::string_view(), spread.percent,
-                      repeated);
+                      repeated ? spread.mean : value.value, std::string_view(),
+                      repeated ? std::optional<double>(spread.percent) : std::nullopt,
+                      places.on_value[i]);
   }
-  if (!metrics.empty() && !options.separator) put(text, '\n');
-  for (const MetricReading& metric : metrics) {
-    append_metric_line(text, options, metric, std::string_view());
+  if (!places.own_line.empty() && !options.separator) put(text, '\n');
+  for (const MetricReading* metric : places.own_line) {
+    append_metric_line(text, options, *metric, std::string_view());
   }
   if (!options.separator) {
-    fmt::format_to(std::back_inserter(text), "\n{:>18.9f} seconds time elapsed\n\n", elapsed);
+    append_elapsed(text, options);
     put(text, trust_section(events, last, metrics));
   }
   emit(std::string_view(text.data(), text.size()));
 }
 
 void print_interval(const ReportOptions& options, std::span<const CountEvent> events,
-                    const Reading& reading, std::span<const MetricReading> metrics,
-                    double seconds) {
+                    const Reading& reading, std::span<const MetricReading> metrics, double seconds,
+                    std::size_t interval_number) {
   if (options.json) {
     Json out;
     out["interval"] = seconds;
@@ -417,12 +614,21 @@ void print_interval(const ReportOptions& options, std::span<const CountEvent> ev
                                  ? fmt::format("{:.9f}{}", seconds, *options.separator)
                                  : fmt::format("{:>16.9f} ", seconds);
   Text text;
-  // One allocation for the interval's lines: a -x line of a count is some 60 bytes.
-  text.reserve((reading.values.size() + metrics.size()) * (prefix.size() + 64));
-  for (const EventValue& value : reading.values) {
-    append_value_line(text, options, events[value.event], value, value.value, prefix, 0, false);
+  // One allocation for the interval's lines: a -x line of a count is some 60 bytes, a text line
+  // some 110.
+  text.reserve((reading.values.size() + metrics.size()) * (prefix.size() + 128));
+  if (!options.separator && interval_number % kIntervalHeaderEvery == 0) {
+    append_interval_header(text, options);
   }
-  for (const MetricReading& metric : metrics) append_metric_line(text, options, metric, prefix);
+  const MetricPlaces places = place_metrics(options, reading, metrics);
+  for (std::size_t v = 0; v < reading.values.size(); ++v) {
+    const EventValue& value = reading.values[v];
+    append_value_line(text, options, events[value.event], value, value.value, prefix, std::nullopt,
+                      places.on_value[v]);
+  }
+  for (const MetricReading* metric : places.own_line) {
+    append_metric_line(text, options, *metric, prefix);
+  }
   emit(std::string_view(text.data(), text.size()));
 }
 

@@ -268,6 +268,10 @@ struct MetricReading {
   std::string unit;             // ScaleUnit's unit ("%", "GB/sec"); empty without one
   std::optional<double> value;  // ScaleUnit applied; nullopt when not computed
   std::vector<Trust> trust;     // at least one grade
+  // The event (index into the session's events) whose line it is printed on, after `#`: the
+  // first of its events. (perf stat picks one of them in the order of its hash of their ids.)
+  // None for a metric the catalog does not hold.
+  std::optional<std::size_t> event;
 };
 
 // The metrics' values from `reading`, each graded: exact; metric-input-missing (with the

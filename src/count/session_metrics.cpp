@@ -62,6 +62,30 @@ std::vector<std::string> tma_parents(std::string_view groups, std::string_view s
   return parents;
 }
 
+// The event a metric is printed beside: that of the id its expression names first (its
+// numerator, as a rule: `cs_per_second` beside context-switches), or the first event of any id
+// the expression does not spell out (a tool event perf adds).
+std::optional<std::size_t> host_event(const ExpandedMetric& metric,
+                                      const std::vector<std::vector<std::size_t>>& id_events) {
+  // The ids are unescaped (`software@task-clock,name=task-clock@`); the expression has perf's
+  // backslashes (`task\-clock`).
+  std::string plain;
+  for (char c : metric.expr) {
+    if (c != '\\') plain += c;
+  }
+  std::optional<std::size_t> host;
+  std::size_t host_at = std::string::npos;
+  for (std::size_t i = 0; i < id_events.size() && i < metric.ids.size(); ++i) {
+    if (id_events[i].empty()) continue;
+    const std::size_t at = plain.find(metric.ids[i]);
+    if (!host || at < host_at) {
+      host = id_events[i].front();
+      host_at = at;
+    }
+  }
+  return host;
+}
+
 }  // namespace
 
 std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
@@ -104,7 +128,9 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
     const ExpandedMetric& metric = metrics.metrics[m];
     MetricReading result;
     result.name = metric.name;
+    result.event = host_event(metric, metrics.id_events[m]);
     if (indices[m] >= table.size()) {
+      result.event.reset();
       result.trust.push_back({TrustGrade::metric_input_missing,
                               fmt::format("{} is not in the catalog's metrics", metric.name)});
       out.push_back(std::move(result));

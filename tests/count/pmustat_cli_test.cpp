@@ -163,8 +163,23 @@ TEST(Pmustat, RepeatsAndIntervals) {
   const CommandResult result = run(repeated);
   ASSERT_EQ(result.status, 0) << describe(repeated, result);
   EXPECT_NE(result.err.find("(3 runs)"), std::string::npos) << describe(repeated, result);
-  EXPECT_NE(result.err.find("1      sched:sched_process_exec  ( +- 0.00% )"), std::string::npos)
+  // The same count each run: perf stat prints no spread for it in text, 0.00% in -x's field.
+  EXPECT_NE(result.err.find("                 1      sched:sched_process_exec    "),
+            std::string::npos)
       << describe(repeated, result);
+  EXPECT_EQ(result.err.find("( +-  0.00% )"), std::string::npos) << describe(repeated, result);
+  EXPECT_NE(result.err.find(" +- "), std::string::npos) << "the time elapsed has its spread";
+  const std::string csv = "pmustat -x, -r 3 -e sched:sched_process_exec true";
+  const CommandResult repeated_csv = run(csv);
+  const auto rows = csv_rows(repeated_csv.err);
+  ASSERT_EQ(rows.size(), 1u) << describe(csv, repeated_csv);
+  // value, unit, event, spread, running, percent, and two empty metric fields (the split drops
+  // the last)
+  ASSERT_EQ(rows[0].size(), 7u) << describe(csv, repeated_csv);
+  EXPECT_EQ(rows[0][0], "1");
+  EXPECT_EQ(rows[0][2], "sched:sched_process_exec");
+  EXPECT_EQ(rows[0][3], "0.00%") << describe(csv, repeated_csv);
+  EXPECT_EQ(rows[0][5], "100.00");
   // The intervals' counts add up to the command's execs: sh, sleep, /bin/true.
   const std::string intervals =
       "pmustat -x, -I 20 -e sched:sched_process_exec -- sh -c 'sleep 0.1; exec /bin/true'";
@@ -179,6 +194,123 @@ TEST(Pmustat, RepeatsAndIntervals) {
   }
   EXPECT_GE(counted, 3u) << describe(intervals, lines);
   EXPECT_EQ(sum, 3) << describe(intervals, lines);
+}
+
+// perf stat 7.3's columns: the count in 18, the unit in 4 (or the longest unit), the name in 32,
+// the metric column in 38 (blank without a metric); then, for one run of a command, its user and
+// system time.
+TEST(Pmustat, TheColumnsOfPerfStat) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat -e page-faults,task-clock true";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  std::istringstream lines(result.err);
+  std::string line;
+  std::vector<std::string> counted;
+  while (std::getline(lines, line)) {
+    if (line.find("page-faults") != std::string::npos ||
+        line.find("task-clock") != std::string::npos) {
+      counted.push_back(line);
+    }
+  }
+  ASSERT_EQ(counted.size(), 2u) << describe(command, result);
+  for (const std::string& row : counted) EXPECT_EQ(row.size(), 94u) << "'" << row << "'";
+  EXPECT_EQ(counted[0].substr(18, 6 + 11), "      page-faults");
+  EXPECT_EQ(counted[1].substr(18, 6 + 10), " msec task-clock");
+  EXPECT_NE(result.err.find(" seconds user\n"), std::string::npos) << describe(command, result);
+  EXPECT_NE(result.err.find(" seconds sys\n"), std::string::npos) << describe(command, result);
+  // A system-wide count has no command of its own to time: no user and sys lines.
+  const CommandResult wide = run("pmustat -a -e cpu-clock -- true");
+  EXPECT_EQ(wide.err.find(" seconds user"), std::string::npos) << wide.err;
+}
+
+// Metrics are printed after `#` on the line of the event their expression names first, as perf
+// stat prints them: `%8.1f`, the ScaleUnit's unit, two spaces, the name; in -x, the last two
+// fields of that line.
+TEST(Pmustat, MetricsFollowTheirEventAfterAHash) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat -M cs_per_second,page_faults_per_second -- sleep 0.01";
+  const CommandResult result = run(command);
+  if (result.err.find("metric-not-found") != std::string::npos ||
+      result.err.find("metric-unknown") != std::string::npos) {
+    GTEST_SKIP() << "no common metrics in this build's tables: " << result.err;
+  }
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  std::istringstream lines(result.err);
+  std::string line;
+  bool beside_switches = false;
+  bool beside_faults = false;
+  while (std::getline(lines, line)) {
+    const std::size_t hash = line.find(" # ");
+    if (line.find("context-switches") != std::string::npos) {
+      beside_switches = hash == 56 && line.find("cs/sec  cs_per_second") != std::string::npos;
+    }
+    if (line.find("page-faults ") != std::string::npos) {
+      beside_faults =
+          hash == 56 && line.find("faults/sec  page_faults_per_second") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(beside_switches) << describe(command, result);
+  EXPECT_TRUE(beside_faults) << describe(command, result);
+  const std::string csv = "pmustat -x, -M cs_per_second -- sleep 0.01";
+  const CommandResult fields = run(csv);
+  ASSERT_EQ(fields.status, 0) << describe(csv, fields);
+  bool found = false;
+  for (const std::vector<std::string>& row : csv_rows(fields.err)) {
+    if (row.size() == 7 && row[2] == "context-switches") {
+      found = true;
+      EXPECT_GT(std::strtod(row[5].c_str(), nullptr), 0) << describe(csv, fields);
+      EXPECT_EQ(row[6], "cs/sec  cs_per_second");
+    }
+  }
+  EXPECT_TRUE(found) << describe(csv, fields);
+}
+
+// With -I, the last interval ends when the command does, not at the next tick.
+TEST(Pmustat, TheLastIntervalEndsWithTheCommand) {
+  SKIP_UNLESS_COUNTING();
+  const std::string command = "pmustat -x, -I 5000 -e page-faults -- sleep 0.05";
+  const CommandResult result = run(command);
+  ASSERT_EQ(result.status, 0) << describe(command, result);
+  const auto rows = csv_rows(result.err);
+  ASSERT_EQ(rows.size(), 1u) << describe(command, result);
+  EXPECT_LT(std::strtod(rows[0][0].c_str(), nullptr), 4.0) << "the 5 s tick was not waited for\n"
+                                                           << describe(command, result);
+}
+
+// msr/tsc/ (where this host has the msr PMU) measures time, so how long a run lasts moves it.
+// What does not move is the TSC's rate: its ticks per nanosecond of cpu-clock (system-wide) or
+// task-clock (per task), both counted over the same time. pmustat's rate is within 1% of perf
+// stat's in either case.
+TEST(Pmustat, TscCountsBesidePerfStatWithinTolerance) {
+  SKIP_UNLESS_COUNTING();
+  if (!testing::have_perf()) GTEST_SKIP() << "no perf installed";
+  if (!fs::exists("/sys/bus/event_source/devices/msr/events/tsc")) {
+    GTEST_SKIP() << "no msr PMU with a tsc event here";
+  }
+  const auto rate = [](const std::string& text, const char* clock) {
+    const double clock_ms = csv_value(text, clock);
+    return clock_ms > 0 ? csv_value(text, "msr/tsc/") / (clock_ms * 1e6) : -1;
+  };
+  const struct {
+    std::string args;
+    const char* clock;
+  } cases[] = {
+      {"-x, -a -e msr/tsc/,cpu-clock -- sleep 0.1", "cpu-clock"},
+      {"-x, -e msr/tsc/,task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'",
+       "task-clock"},
+  };
+  for (const auto& each : cases) {
+    const CommandResult perf = run("perf stat " + each.args);
+    if (perf.status != 0) GTEST_SKIP() << "perf stat cannot count msr/tsc/ here: " << perf.err;
+    const CommandResult ours = run("pmustat " + each.args);
+    ASSERT_EQ(ours.status, 0) << describe("pmustat " + each.args, ours);
+    ASSERT_GT(rate(perf.err, each.clock), 0) << perf.err;
+    EXPECT_NEAR(rate(ours.err, each.clock) / rate(perf.err, each.clock), 1.0, 0.01)
+        << each.args << "\nperf:\n"
+        << perf.err << "pmustat:\n"
+        << ours.err;
+  }
 }
 
 TEST(Pmustat, JsonFollowsItsSchemaAndGradesEveryValue) {
