@@ -686,6 +686,23 @@ std::optional<CsvLayout> csv_layout(const std::vector<Field>& fields) {
   return std::nullopt;
 }
 
+// The line perf stat prints for a second metric beside one event: its time stamp and
+// aggregation fields (when any, up to three), the count's five fields empty, then the metric's
+// value and unit. It carries no count.
+bool metric_only_line(const std::vector<Field>& fields) {
+  constexpr std::size_t kEmptyCountFields = 5;
+  if (fields.size() < kEmptyCountFields + 2) return false;
+  const std::size_t empty_from = fields.size() - 2 - kEmptyCountFields;
+  if (empty_from > 3) return false;
+  for (std::size_t i = empty_from; i < fields.size() - 2; ++i) {
+    if (!fields[i].text.empty()) return false;
+  }
+  for (std::size_t i = 0; i < empty_from; ++i) {
+    if (fields[i].text.empty()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void StatTextReader::csv_line(std::string_view line) {
@@ -698,6 +715,7 @@ void StatTextReader::csv_line(std::string_view line) {
              fmt::format("more than {} fields: not a count line", kMaxCsvFields));
     return;
   }
+  if (metric_only_line(fields)) return;
   const std::optional<CsvLayout> layout = csv_layout(fields);
   if (!layout) {
     // Point at the first field that is not what a count line holds there.

@@ -103,6 +103,24 @@ TEST(StatCsv, EventNamesWithTheSeparatorAndPrefixFields) {
   EXPECT_DOUBLE_EQ(read.counts.find("instructions")->value, 11);
 }
 
+// perf stat prints a second metric beside one event on a line of its own: the time stamp and
+// aggregation fields (when any), five empty fields where the count goes, the metric's value and
+// unit. Such a line carries no count and is no error; one with a field filled where the count
+// goes still is.
+TEST(StatCsv, MetricOnlyLinesCarryNoCount) {
+  const CountsRead read = read_stat_csv(
+      "1,,context-switches,709761,100.00,1408.9,cs/sec  cs_per_second\n"
+      ",,,,,0.0,CPUs  CPUs_utilized\n"
+      "0.010000000,0.71,msec,task-clock,709761,100.00,,\n"
+      "0.010000000,,,,,,2.1,GHz  cycles_frequency\n"
+      "0.010000000,CPU1,,,,,,,\n"
+      ",,,,x,0.0,CPUs  CPUs_utilized\n",
+      "c.csv");
+  EXPECT_EQ(read.counts.size(), 2u);
+  ASSERT_EQ(read.diagnostics.size(), 1u);
+  EXPECT_EQ(read.diagnostics[0].range.line, 6u);
+}
+
 TEST(StatCsv, GarbledLinesAreLocatedAndTheRestKept) {
   const std::string text =
       "1,,context-switches,10,100.00,,\n"
