@@ -5,6 +5,7 @@
  * exits: one absolute sleep, one wait4(WNOHANG), one read() per counter (or one for the group),
  * a line per counter formatted with snprintf, and one write of the lines to standard error. It
  * prints each counter's running total, sparing itself the subtraction an interval's count needs.
+ * N = 0 opens nothing: the cost of waking every MS milliseconds alone.
  * With -f the lines are formatted by hand (digits written directly, the interval's time stamp
  * once), as a tool tuned for it would; with -r it only reads: no lines, no write, what no tool
  * that prints can go below.
@@ -69,8 +70,8 @@ int main(int argc, char** argv) {
   }
   const int counters = atoi(argv[arg]);
   const long interval_ns = atol(argv[arg + 1]) * 1000000L;
-  if (counters < 1 || counters > kMaxCounters || interval_ns <= 0) {
-    fprintf(stderr, "interval-floor: N must be 1 to %d, MS positive\n", kMaxCounters);
+  if (counters < 0 || counters > kMaxCounters || interval_ns <= 0) {
+    fprintf(stderr, "interval-floor: N must be 0 to %d, MS positive\n", kMaxCounters);
     return 2;
   }
   /* The child waits for a byte on a pipe before it execs, so the counters see its whole run. */

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,13 +104,6 @@ struct Options {
   std::vector<std::string> command;
 };
 
-// The exit status a shell gives for `status` (waitpid's).
-int shell_status(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
-}
-
 // Sleeps until `deadline` (CLOCK_MONOTONIC) unless a signal comes first: false then.
 bool sleep_until(const timespec& deadline) {
   const int result = ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr);
@@ -150,15 +142,6 @@ int waited_status(CountSession& session, DiagnosticPrinter& printer) {
   if (status) return *status;
   printer.print(status.error());
   return 1;
-}
-
-// Whether the command (when there is one) has exited: its status then.
-std::optional<int> reaped(pid_t child) {
-  if (child <= 0) return std::nullopt;
-  int status = 0;
-  const pid_t done = ::waitpid(child, &status, WNOHANG);
-  if (done == child) return shell_status(status);
-  return std::nullopt;
 }
 
 int run(int argc, char** argv) {
@@ -204,8 +187,8 @@ int run(int argc, char** argv) {
   app.add_flag("--per-socket", options.per_socket,
                "With -a or -C: a value per socket (S0), its CPUs summed");
   app.add_option("-x,--field-separator", options.separator,
-                 "Print perf stat's CSV: value, unit, event, running time, percent running, "
-                 "separated by SEP")
+                 "Print perf stat's CSV, separated by SEP: value, unit, event, (with -r) "
+                 "spread, running time, percent running, metric value, metric unit")
       ->type_name("SEP");
   app.add_option("-I,--interval-print", options.interval_ms,
                  "Print the counts of each interval of MS milliseconds (at least 10)")
@@ -463,7 +446,7 @@ int run(int argc, char** argv) {
       timespec deadline = plus_ms(run_start, options.interval_ms);
       for (;;) {
         const bool slept = sleep_until(deadline);
-        std::optional<int> status = reaped(waited);
+        std::optional<int> status = session->exited();
         if (auto error = session->read_counts(current)) {
           printer.print(*error);
           return to_int(ExitCode::io);

@@ -226,6 +226,9 @@ class CountSession {
   // not started yet (it is held before exec until start(), so waiting would never end). A
   // signal interrupting the wait (EINTR) is waited through.
   Expected<int> wait();
+  // Whether the started command has exited, without waiting: its status as wait() gives it, once
+  // (it is then reaped); nullopt while it runs, or when there is no started command.
+  std::optional<int> exited();
   // Why the command could not exec (count-command-failed: not found, its exit status 127; not
   // executable, 126), or nullopt. Blocks until the command has exec'd or exited, so it is asked
   // after waiting for it.

@@ -104,6 +104,9 @@ class MetricEvaluator {
   ~MetricEvaluator();
 
   std::span<const VendorMetric> metrics() const;
+  // The index (into metrics()) of the first metric named exactly `name`, found through the
+  // evaluator's index of names rather than a walk of the table.
+  std::optional<std::size_t> find(std::string_view name) const;
 
   // Every metric, in table order.
   std::vector<MetricValue> evaluate(const Counts& counts, const EvalOptions& options) const;

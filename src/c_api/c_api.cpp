@@ -46,7 +46,9 @@ struct pmucat_count {
   std::unique_ptr<pmucat::PerfEventKernel> kernel;
   std::optional<pmucat::CountSession> session;
   pmucat::Reading reading;
+  std::optional<pmucat::Diagnostic> error;
   std::string error_text;
+  std::string error_json;
 };
 
 namespace {
@@ -56,19 +58,23 @@ using pmucat::Diagnostic;
 
 constexpr std::string_view kApiFile = "<pmucat C API>";
 
-void set_error(pmucat_catalog& handle, Diagnostic diagnostic) {
+// A handle's last error (a catalog's or a count's), as text and JSON.
+template <class Handle>
+void set_error(Handle& handle, Diagnostic diagnostic) {
   handle.error_text = pmucat::render(diagnostic);
   handle.error_json = pmucat::diagnostic_to_json<nlohmann::ordered_json>(diagnostic).dump();
   handle.error = std::move(diagnostic);
 }
 
-void clear_error(pmucat_catalog& handle) {
+template <class Handle>
+void clear_error(Handle& handle) {
   handle.error.reset();
   handle.error_text.clear();
   handle.error_json.clear();
 }
 
-int fail(pmucat_catalog& handle, DiagId id, std::string message) {
+template <class Handle>
+int fail(Handle& handle, DiagId id, std::string message) {
   set_error(handle, pmucat::make_file_diagnostic(pmucat::Severity::error, id, kApiFile,
                                                  std::move(message)));
   return -1;
@@ -76,8 +82,8 @@ int fail(pmucat_catalog& handle, DiagId id, std::string message) {
 
 // Runs `body` (returning int/long/size_t...), turning an exception into the handle's last error
 // and `failed`.
-template <class R, class Body>
-R guarded(pmucat_catalog* handle, R failed, Body&& body) noexcept {
+template <class R, class Handle, class Body>
+R guarded(Handle* handle, R failed, Body&& body) noexcept {
   if (handle == nullptr) return failed;
   try {
     return body(*handle);
@@ -558,28 +564,19 @@ double pmucat_event_scale(pmucat_catalog* catalog, size_t pmu, size_t event) {
 
 namespace {
 
-// Runs `body` on a count handle, its exceptions turned into the handle's last error.
+// guarded() for a count handle, its last error cleared first.
 template <class R, class Body>
 R counting(pmucat_count* count, R failed, Body&& body) noexcept {
-  if (count == nullptr) return failed;
-  try {
-    count->error_text.clear();
-    return body(*count);
-  } catch (const std::exception& error) {
-    try {
-      count->error_text = error.what();
-    } catch (...) {
-    }
-  } catch (...) {
-  }
-  return failed;
+  return guarded(count, failed, [&](pmucat_count& c) -> R {
+    clear_error(c);
+    return body(c);
+  });
 }
 
 const pmucat::EventValue* value_at(pmucat_count& count, std::size_t index) {
   if (index < count.reading.values.size()) return &count.reading.values[index];
-  count.error_text = pmucat::render(pmucat::make_file_diagnostic(
-      pmucat::Severity::error, DiagId::api_invalid_argument, kApiFile,
-      fmt::format("value {} of {}", index, count.reading.values.size())));
+  fail(count, DiagId::api_invalid_argument,
+       fmt::format("value {} of {}", index, count.reading.values.size()));
   return nullptr;
 }
 
@@ -642,12 +639,12 @@ int pmucat_count_wait(pmucat_count* count, int* exit_status) {
   return counting(count, -1, [&](pmucat_count& c) {
     auto status = c.session->wait();
     if (!status) {
-      c.error_text = pmucat::render(status.error());
+      set_error(c, std::move(status).error());
       return -1;
     }
     if (exit_status != nullptr) *exit_status = *status;
     if (auto failed = c.session->command_error()) {
-      c.error_text = pmucat::render(*failed);
+      set_error(c, std::move(*failed));
       return -1;
     }
     return 0;
@@ -658,7 +655,7 @@ long pmucat_count_read(pmucat_count* count) {
   return counting(count, -1L, [](pmucat_count& c) -> long {
     auto reading = c.session->read();
     if (!reading) {
-      c.error_text = pmucat::render(reading.error());
+      set_error(c, std::move(reading).error());
       return -1;
     }
     c.reading = std::move(*reading);

@@ -50,6 +50,13 @@ std::string errno_name(int error) {
   return name != nullptr ? name : fmt::format("errno {}", error);
 }
 
+// The exit status a shell gives for waitpid's `status`: the code, or 128+N killed by signal N.
+int shell_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
 bool is_permission(int error) {
   return error == EACCES || error == EPERM;
 }
@@ -73,6 +80,8 @@ void catalog_metadata(const Catalog& catalog, CountEvent& event) {
   const Event* found = pmu->find_event(event.encoded.event);
   if (found == nullptr) return;
   if (found->vendor && found->vendor->errata != "null") event.errata = found->vendor->errata;
+  // find_event() may answer from a probe of events/<name> alone, without the metadata files;
+  // the listing (read once per PMU) has them.
   for (const Event& listed : pmu->events()) {
     if (listed.name != found->name) continue;
     if (listed.unit) event.unit = *listed.unit;
@@ -487,9 +496,15 @@ Expected<int> CountSession::wait() {
                                              fmt::format("waitpid: {}", std::strerror(errno))));
     }
   }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+  return shell_status(status);
+}
+
+std::optional<int> CountSession::exited() {
+  const pid_t child = state_->workload.pid();
+  if (child <= 0 || !state_->started) return std::nullopt;
+  int status = 0;
+  if (::waitpid(child, &status, WNOHANG) != child) return std::nullopt;
+  return shell_status(status);
 }
 
 std::optional<Diagnostic> CountSession::command_error() {

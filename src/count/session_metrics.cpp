@@ -106,14 +106,10 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
       counts.add(input_count(metric.ids[i], metrics.id_events[m][i], values_of, events));
     }
   }
-  // The table's index of each expanded metric, by name.
+  // The table's index of each expanded metric, by name (table.size(): not in it).
   std::vector<std::size_t> indices;
   for (const ExpandedMetric& metric : metrics.metrics) {
-    const auto found = std::find_if(table.begin(), table.end(), [&](const VendorMetric& entry) {
-      return entry.name == metric.name;
-    });
-    indices.push_back(found == table.end() ? table.size()
-                                           : static_cast<std::size_t>(found - table.begin()));
+    indices.push_back(evaluator.find(metric.name).value_or(table.size()));
   }
   std::vector<std::size_t> known;
   for (std::size_t index : indices) {

@@ -462,6 +462,17 @@ std::span<const VendorMetric> MetricEvaluator::metrics() const {
   return impl_->metrics;
 }
 
+std::optional<std::size_t> MetricEvaluator::find(std::string_view name) const {
+  const auto found = impl_->by_name.find(ascii_lower(name));
+  if (found == impl_->by_name.end()) return std::nullopt;
+  if (impl_->metrics[found->second].name == name) return found->second;
+  // Another spelling of the name came first: the exact one, if any, further on.
+  for (std::size_t i = found->second + 1; i < impl_->metrics.size(); ++i) {
+    if (impl_->metrics[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::vector<MetricValue> MetricEvaluator::evaluate(const Counts& counts,
                                                    const EvalOptions& options) const {
   std::vector<std::size_t> all(impl_->metrics.size());

@@ -603,6 +603,27 @@ TEST(CountSession, WaitingNeedsAStartedCommand) {
   EXPECT_FALSE(cpus->wait().has_value());  // no command at all
 }
 
+// exited() asks without waiting (pmustat -I asks it every interval): nothing before start(),
+// the status once the command has exited, and nothing after it was reaped.
+TEST(CountSession, ExitedAsksWithoutWaiting) {
+  Tree tree;
+  const Catalog catalog = tree.catalog();
+  FakeKernel kernel;
+  CountOptions options;
+  options.target.command = {"sh", "-c", "exit 4"};
+  auto session = CountSession::open(catalog, kernel, encode_all(catalog, "page-faults"), options);
+  ASSERT_TRUE(session.has_value()) << session.error().message;
+  EXPECT_EQ(session->exited(), std::nullopt) << "held before exec: not started";
+  session->start();
+  std::optional<int> status;
+  for (int tries = 0; tries < 1000 && !status; ++tries) {
+    status = session->exited();
+    if (!status) ::usleep(10000);
+  }
+  EXPECT_EQ(status, 4);
+  EXPECT_EQ(session->exited(), std::nullopt) << "reaped once";
+}
+
 // A command with a CPU target only times the count: started after the counters are enabled,
 // waited for, its exec failure said; its own process is not what is counted.
 TEST(CountSession, ACommandTimesACpuCount) {

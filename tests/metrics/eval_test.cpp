@@ -235,6 +235,18 @@ TEST(MetricEval, SelectionAsPerfMatches) {
   EXPECT_DOUBLE_EQ(values[0].value, 400);
 }
 
+// find(): a name's index through the evaluator's index of names, the exact spelling only.
+TEST(MetricEval, FindsAMetricByItsExactName) {
+  const std::vector<VendorMetric> metrics = {metric("ipc", "A"), metric("IPC", "A / B"),
+                                             metric("CPI", "B / A")};
+  const MetricEvaluator evaluator(metrics);
+  EXPECT_EQ(evaluator.find("ipc"), 0u);
+  EXPECT_EQ(evaluator.find("IPC"), 1u) << "another spelling first in the table";
+  EXPECT_EQ(evaluator.find("CPI"), 2u);
+  EXPECT_EQ(evaluator.find("cpi"), std::nullopt);
+  EXPECT_EQ(evaluator.find("nothing"), std::nullopt);
+}
+
 TEST(MetricEval, ScaleUnitAsStrtod) {
   EXPECT_DOUBLE_EQ(parse_scale_unit("100%").scale, 100);
   EXPECT_EQ(parse_scale_unit("100%").unit, "%");
