@@ -406,6 +406,7 @@ int run(int argc, char** argv) {
   // reading.
   const MetricEvaluator evaluator(session_metrics.metrics.empty() ? std::span<const VendorMetric>()
                                                                   : catalog.vendor_metrics());
+  report.metric_events = metric_host_events(session_metrics, evaluator);
   std::vector<Reading> runs;
   std::vector<std::vector<MetricReading>> run_metrics;
   std::vector<CountEvent> opened_events;

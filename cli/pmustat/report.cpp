@@ -336,11 +336,14 @@ MetricPlaces place_metrics(const ReportOptions& options, const Reading& reading,
                            std::span<const MetricReading> metrics) {
   MetricPlaces places;
   places.on_value.resize(reading.values.size());
-  for (const MetricReading& metric : metrics) {
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const MetricReading& metric = metrics[m];
+    const std::optional<std::size_t> event =
+        m < options.metric_events.size() ? options.metric_events[m] : std::nullopt;
     std::size_t host = reading.values.size();
-    if (options.aggregation == Aggregation::global && metric.event) {
+    if (options.aggregation == Aggregation::global && event) {
       for (std::size_t v = 0; v < reading.values.size(); ++v) {
-        if (reading.values[v].event == *metric.event) {
+        if (reading.values[v].event == *event) {
           host = v;
           break;
         }

@@ -28,6 +28,9 @@ struct ReportOptions {
   std::vector<double> elapsed_seconds;            // per run
   std::size_t unit_width = 4;                     // the unit column: unit_width_of(events)
   std::optional<CommandTimes> command_times;      // one run of a command: its user and sys lines
+  // Per metric (in the order of the readings' metrics): the event it is printed beside
+  // (metric_host_events()); a metric without one has a line of its own.
+  std::vector<std::optional<std::size_t>> metric_events;
 };
 
 // The width of the text output's unit column, as perf stat sizes it: 4, or the longest unit of

@@ -271,10 +271,6 @@ struct MetricReading {
   std::string unit;             // ScaleUnit's unit ("%", "GB/sec"); empty without one
   std::optional<double> value;  // ScaleUnit applied; nullopt when not computed
   std::vector<Trust> trust;     // at least one grade
-  // The event (index into the session's events) whose line it is printed on, after `#`: the
-  // first of its events. (perf stat picks one of them in the order of its hash of their ids.)
-  // None for a metric the catalog does not hold.
-  std::optional<std::size_t> event;
 };
 
 // The metrics' values from `reading`, each graded: exact; metric-input-missing (with the
@@ -288,6 +284,14 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
                                                     const SessionMetrics& metrics,
                                                     const MetricEvaluator& evaluator,
                                                     const EvalOptions& options);
+
+// Per metric of `metrics`, in its order: the event (index into the session's events) whose line
+// its value is printed on, after `#`: that of the id its expression names first (its numerator,
+// as a rule), or of an id it does not spell out (a tool event perf adds). perf stat picks one of
+// the metric's events in the order of its hash of their ids. None for a metric `evaluator`'s
+// table does not hold. Once per run: it does not depend on the counts.
+std::vector<std::optional<std::size_t>> metric_host_events(const SessionMetrics& metrics,
+                                                           const MetricEvaluator& evaluator);
 
 // `later` less `earlier`, value by value (the same events and CPUs): the counts of an interval
 // (-I). Times and counts are differences; values are scaled again and graded again.

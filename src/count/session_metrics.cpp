@@ -62,9 +62,7 @@ std::vector<std::string> tma_parents(std::string_view groups, std::string_view s
   return parents;
 }
 
-// The event a metric is printed beside: that of the id its expression names first (its
-// numerator, as a rule: `cs_per_second` beside context-switches), or the first event of any id
-// the expression does not spell out (a tool event perf adds).
+// The event a metric is printed beside (metric_host_events).
 std::optional<std::size_t> host_event(const ExpandedMetric& metric,
                                       const std::vector<std::vector<std::size_t>>& id_events) {
   // The ids are unescaped (`software@task-clock,name=task-clock@`); the expression has perf's
@@ -124,9 +122,7 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
     const ExpandedMetric& metric = metrics.metrics[m];
     MetricReading result;
     result.name = metric.name;
-    result.event = host_event(metric, metrics.id_events[m]);
     if (indices[m] >= table.size()) {
-      result.event.reset();
       result.trust.push_back({TrustGrade::metric_input_missing,
                               fmt::format("{} is not in the catalog's metrics", metric.name)});
       out.push_back(std::move(result));
@@ -186,6 +182,17 @@ std::vector<MetricReading> evaluate_session_metrics(const Reading& reading,
     if (result.trust.empty()) result.trust.push_back({TrustGrade::exact, std::string()});
   }
   return out;
+}
+
+std::vector<std::optional<std::size_t>> metric_host_events(const SessionMetrics& metrics,
+                                                           const MetricEvaluator& evaluator) {
+  std::vector<std::optional<std::size_t>> hosts;
+  for (std::size_t m = 0; m < metrics.metrics.size(); ++m) {
+    const ExpandedMetric& metric = metrics.metrics[m];
+    hosts.push_back(evaluator.find(metric.name) ? host_event(metric, metrics.id_events[m])
+                                                : std::nullopt);
+  }
+  return hosts;
 }
 
 PMUCAT_END_NAMESPACE

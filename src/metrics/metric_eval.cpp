@@ -120,7 +120,7 @@ class Evaluation {
   // kMaxMetricChain levels is not computed, whichever metric was asked for first.
   const MetricValue& metric(std::size_t index) {
     if (state_[index] != State::fresh) {
-      return results_[index];
+      return result(index);
     }
     struct Step {
       std::size_t metric;
@@ -152,7 +152,7 @@ class Evaluation {
         stack_.pop_back();
         state_[metric] = State::done;
         // After the metric is done: a threshold usually names the metric itself.
-        if (results_[metric].computed && impl_.thresholds[metric]) {
+        if (result(metric).computed && impl_.thresholds[metric]) {
           step.threshold = true;
           step.references = references(*impl_.thresholds[metric]);
           step.next = 0;
@@ -163,11 +163,17 @@ class Evaluation {
       }
       steps.pop_back();
     }
-    return results_[index];
+    return result(index);
   }
 
  private:
   enum class State : std::uint8_t { fresh, active, done };
+
+  MetricValue& result(std::size_t index) {
+    std::optional<MetricValue>& slot = results_[index];
+    if (!slot) slot.emplace();
+    return *slot;
+  }
 
   // The levels of `metric`'s deepest chain of references (its `references` are done, or
   // active in a cycle, which does not count); false, with the metric not computed and the
@@ -204,7 +210,7 @@ class Evaluation {
       }
       at = deepest_[at];
     }
-    MetricValue& out = results_[metric];
+    MetricValue& out = result(metric);
     out.metric = &impl_.metrics[metric];
     out.why = out.cause = NotComputed::too_deep;
     out.subject = chain;
@@ -285,7 +291,7 @@ class Evaluation {
                           NotComputed::reference_cycle};
         return std::nullopt;
       }
-      const MetricValue& value = results_[index];
+      const MetricValue& value = result(index);
       if (!value.computed) {
         if (value.why == NotComputed::reference_cycle || value.why == NotComputed::too_deep) {
           failure = Failure{value.why, value.subject, value.reason, value.cause};
@@ -335,7 +341,7 @@ class Evaluation {
   }
 
   void compute(std::size_t index) {
-    MetricValue& out = results_[index];
+    MetricValue& out = result(index);
     const VendorMetric& metric = impl_.metrics[index];
     out.metric = &metric;
     const Expected<metric_expr::Expr>& expr = impl_.exprs[index];
@@ -370,7 +376,7 @@ class Evaluation {
   }
 
   void evaluate_threshold(std::size_t index) {
-    MetricValue& out = results_[index];
+    MetricValue& out = result(index);
     if (const auto& condition = impl_.thresholds[index]) {
       out.threshold = ThresholdState::unknown;
       if (*condition) {
@@ -423,7 +429,10 @@ class Evaluation {
   const MetricEvaluator::Impl& impl_;
   const Counts& counts_;
   const EvalOptions& options_;
-  std::vector<MetricValue> results_;
+  // Per metric of the table, its value once computed (or found not computable): a value is made
+  // only for the metrics asked for and those they reference (pmustat -I evaluates a few metrics
+  // of a table of hundreds every interval).
+  std::vector<std::optional<MetricValue>> results_;
   std::vector<State> state_;
   std::vector<std::size_t> depth_;    // done metrics: the levels of their deepest chain
   std::vector<std::size_t> deepest_;  // the reference that chain goes through (itself: none)
