@@ -402,9 +402,10 @@ Json metric_json(const MetricReading& metric) {
   return out;
 }
 
-// A metric's line: its value where a count goes, its unit, its name; perf stat prints metrics
-// after `#` beside their events, pmustat a line each after the counts. With -x: a comment line
-// (pmumetric and perf's readers skip `#` lines) `# metric,VALUE,UNIT,NAME`.
+// The line of a metric with no event's line to sit on (per CPU, core or socket, where pmustat
+// computes metrics over the sums; or no event): its value where a count goes, its unit, its
+// name. With -x: a comment line (pmumetric and perf's readers skip `#` lines)
+// `# metric,VALUE,UNIT,NAME`.
 void append_metric_line(Text& out, const ReportOptions& options, const MetricReading& metric,
                         std::string_view prefix) {
   if (options.separator) {
@@ -441,24 +442,18 @@ void append_metric_line(Text& out, const ReportOptions& options, const MetricRea
 std::string trust_section(std::span<const CountEvent> events, const Reading& reading,
                           std::span<const MetricReading> metrics) {
   std::string text;
-  for (const MetricReading& metric : metrics) {
-    if (exact(metric.trust)) continue;
-    for (const Trust& trust : metric.trust) {
-      text +=
-          fmt::format("   {}: {} [{}]: {}\n", metric.name, to_string(level_of(trust.grade)),
-                      to_string(trust.grade),
-                      trust.reason.empty() ? std::string(summary_of(trust.grade)) : trust.reason);
+  const auto append_grades = [&](std::string_view what, std::span<const Trust> grades) {
+    if (exact(grades)) return;
+    for (const Trust& trust : grades) {
+      text += fmt::format("   {}: {} [{}]: {}\n", what, to_string(level_of(trust.grade)),
+                          to_string(trust.grade),
+                          trust.reason.empty() ? summary_of(trust.grade) : trust.reason);
     }
-  }
+  };
+  for (const MetricReading& metric : metrics) append_grades(metric.name, metric.trust);
   for (const EventValue& value : reading.values) {
-    if (exact(value.trust)) continue;
-    for (const Trust& trust : value.trust) {
-      const std::string where = value.cpu >= 0 ? fmt::format(" (CPU{})", value.cpu) : "";
-      text +=
-          fmt::format("   {}{}: {} [{}]: {}\n", events[value.event].name, where,
-                      to_string(level_of(trust.grade)), to_string(trust.grade),
-                      trust.reason.empty() ? std::string(summary_of(trust.grade)) : trust.reason);
-    }
+    const std::string& name = events[value.event].name;
+    append_grades(value.cpu >= 0 ? fmt::format("{} (CPU{})", name, value.cpu) : name, value.trust);
   }
   return text.empty() ? text : " Trust:\n" + text + "\n";
 }
